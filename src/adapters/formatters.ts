@@ -1,0 +1,74 @@
+/**
+ * The formatter registry behind format_check and autoformat: one adapter per (language, formatter).
+ * Language modules register theirs; the tools' enums are built from what is registered.
+ */
+import type { ToolContext } from "../engine/tool.js";
+
+export interface FormatCheckOutcome {
+  formatted: boolean;
+  /** Files that would change, as the formatter names them. */
+  unformatted_files: string[];
+  command: string;
+  returncode?: number | null;
+  /** The diff (when asked for) or the formatter's output. */
+  output?: string;
+  truncated?: boolean;
+  notes: string[];
+}
+
+export interface FormatWriteOutcome {
+  /** Files the formatter changed (or would change, in a dry run). */
+  changed_files: string[];
+  command: string;
+  returncode?: number | null;
+  output?: string;
+  /** Unified diff of the changes (dry runs). */
+  diff?: string;
+  truncated?: boolean;
+  notes: string[];
+}
+
+export interface FormatRequest {
+  /** Canonical path (file or directory) inside the allowlist. */
+  target: string;
+  diff: boolean;
+  config?: string;
+}
+
+export interface FormatterAdapter {
+  language: string;
+  formatter: string;
+  /** Files the formatter would change under target (what a transaction must snapshot). */
+  check(ctx: ToolContext, request: FormatRequest): Promise<FormatCheckOutcome>;
+  /** Rewrites files in place, or only computes the diff when dryRun. */
+  write(ctx: ToolContext, request: FormatRequest & { dryRun: boolean }): Promise<FormatWriteOutcome>;
+}
+
+export const LANGUAGES = ["python", "javascript", "typescript", "go", "rust"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const adapters: FormatterAdapter[] = [];
+const defaults = new Map<string, string>();
+
+export function registerFormatter(adapter: FormatterAdapter, isDefaultForLanguage = false): void {
+  adapters.push(adapter);
+  if (isDefaultForLanguage) defaults.set(adapter.language, adapter.formatter);
+}
+
+export function formatterNames(): [string, ...string[]] {
+  return [...new Set(adapters.map((a) => a.formatter))] as [string, ...string[]];
+}
+
+export function formatterLanguages(): [string, ...string[]] {
+  return [...new Set(adapters.map((a) => a.language))] as [string, ...string[]];
+}
+
+/** The adapter for a language and an optional formatter; undefined when the pair is unsupported. */
+export function findFormatter(language: string, formatter: string | undefined): FormatterAdapter | undefined {
+  const name = formatter ?? defaults.get(language);
+  return adapters.find((a) => a.language === language && a.formatter === name);
+}
+
+export function formattersFor(language: string): string[] {
+  return adapters.filter((a) => a.language === language).map((a) => a.formatter);
+}

@@ -1,0 +1,181 @@
+/** Python formatters: ruff format (CLI, else embedded) and black. */
+import fs from "node:fs";
+import { createTwoFilesPatch } from "diff";
+import { ToolError } from "../../engine/errors.js";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import {
+  registerFormatter,
+  type FormatCheckOutcome,
+  type FormatRequest,
+  type FormatWriteOutcome,
+} from "../formatters.js";
+import { BLACK_INTERNAL_ERROR, blackArgs, parseBlackUnformatted } from "./black.js";
+import { displayPath, EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "./ruff-embedded.js";
+import { parseRuffUnformatted, ruffFormatArgs } from "./ruff-cli.js";
+import { resolvePythonTool } from "./resolve.js";
+
+export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
+  return ctx.services.get(EMBEDDED_RUFF_SERVICE, () => new EmbeddedRuff());
+}
+
+export function embeddedNote(ruff: EmbeddedRuff): string {
+  return `ruff not found in the project's virtualenv or on PATH: used the embedded ruff ${ruff.version()} (WebAssembly, in-process)`;
+}
+
+function rootOf(ctx: ToolContext, target: string): string {
+  return ctx.allowlist.rootOf(target) ?? target;
+}
+
+function unifiedDiff(changes: { file: string; before: string; after: string }[], base: string): string {
+  return changes
+    .map((c) => {
+      const name = displayPath(c.file, base);
+      return createTwoFilesPatch(name, name, c.before, c.after, undefined, undefined, { context: 3 }).replace(
+        /^Index: .*\n=+\n/,
+        "",
+      );
+    })
+    .join("");
+}
+
+/** A formatter run whose exit code is neither "clean" nor "would change" is a tool_error. */
+function formatterFailure(
+  program: string,
+  command: string,
+  returncode: number | null,
+  output: string,
+  truncated: boolean,
+) {
+  return new ToolError("tool_error", `${program} failed (exit ${returncode}); see output`, {
+    command,
+    returncode,
+    output,
+    truncated,
+  });
+}
+
+async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+  const cli = resolvePythonTool(ctx, "ruff", req.target);
+  if (!cli.executable) {
+    const ruff = embeddedRuff(ctx);
+    const result = ruff.format(req.target, rootOf(ctx, req.target), req.config);
+    const files = result.changed.map((c) => displayPath(c.file, ctx.config.cwd));
+    return {
+      formatted: files.length === 0,
+      unformatted_files: files,
+      command: `ruff format --check${req.diff ? " --diff" : ""} ${req.target} (embedded)`,
+      output: req.diff ? unifiedDiff(result.changed, ctx.config.cwd) : undefined,
+      notes: [embeddedNote(ruff)],
+    };
+  }
+  const args = ruffFormatArgs(req.target, { check: true, diff: req.diff, config: req.config });
+  const command = displayCommand("ruff", args);
+  const run = await ctx.run({ program: cli.executable, args });
+  const output = combinedOutput(run.stdout, run.stderr);
+  if (run.returncode !== 0 && run.returncode !== 1)
+    throw formatterFailure("ruff format", command, run.returncode, output, run.truncated);
+  return {
+    formatted: run.returncode === 0,
+    unformatted_files: parseRuffUnformatted(output),
+    command,
+    returncode: run.returncode,
+    output: req.diff ? run.stdout : undefined,
+    truncated: run.truncated,
+    notes: cli.note ? [cli.note] : [],
+  };
+}
+
+async function ruffWrite(
+  ctx: ToolContext,
+  req: FormatRequest & { dryRun: boolean },
+): Promise<FormatWriteOutcome> {
+  const cli = resolvePythonTool(ctx, "ruff", req.target);
+  if (!cli.executable) {
+    const ruff = embeddedRuff(ctx);
+    const result = ruff.format(req.target, rootOf(ctx, req.target), req.config);
+    if (!req.dryRun) for (const c of result.changed) fs.writeFileSync(c.file, c.after);
+    return {
+      changed_files: result.changed.map((c) => displayPath(c.file, ctx.config.cwd)),
+      command: `ruff format ${req.dryRun ? "--diff " : ""}${req.target} (embedded)`,
+      diff: req.dryRun ? unifiedDiff(result.changed, ctx.config.cwd) : undefined,
+      notes: [embeddedNote(ruff)],
+    };
+  }
+  const check = await ruffCheck(ctx, { ...req, diff: req.dryRun });
+  if (req.dryRun)
+    return {
+      changed_files: check.unformatted_files,
+      command: check.command,
+      returncode: check.returncode,
+      diff: check.output,
+      truncated: check.truncated,
+      notes: check.notes,
+    };
+  const args = ruffFormatArgs(req.target, { config: req.config });
+  const command = displayCommand("ruff", args);
+  const run = await ctx.run({ program: cli.executable, args });
+  const output = combinedOutput(run.stdout, run.stderr);
+  if (run.returncode !== 0)
+    throw formatterFailure("ruff format", command, run.returncode, output, run.truncated);
+  return {
+    changed_files: check.unformatted_files,
+    command,
+    returncode: run.returncode,
+    output,
+    truncated: run.truncated,
+    notes: check.notes,
+  };
+}
+
+async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+  const cli = resolvePythonTool(ctx, "black", req.target);
+  const args = blackArgs(req.target, { check: true, diff: req.diff, config: req.config });
+  const command = displayCommand("black", args);
+  const run = await ctx.run({ program: cli.executable ?? "black", args });
+  const output = combinedOutput(run.stdout, run.stderr);
+  if (run.returncode === BLACK_INTERNAL_ERROR || (run.returncode !== 0 && run.returncode !== 1))
+    throw formatterFailure("black", command, run.returncode, output, run.truncated);
+  return {
+    formatted: run.returncode === 0,
+    unformatted_files: parseBlackUnformatted(req.diff ? run.stdout : run.stderr),
+    command,
+    returncode: run.returncode,
+    output: req.diff ? run.stdout : undefined,
+    truncated: run.truncated,
+    notes: cli.note ? [cli.note] : [],
+  };
+}
+
+async function blackWrite(
+  ctx: ToolContext,
+  req: FormatRequest & { dryRun: boolean },
+): Promise<FormatWriteOutcome> {
+  const check = await blackCheck(ctx, { ...req, diff: req.dryRun });
+  if (req.dryRun)
+    return {
+      changed_files: check.unformatted_files,
+      command: check.command,
+      returncode: check.returncode,
+      diff: check.output,
+      truncated: check.truncated,
+      notes: check.notes,
+    };
+  const cli = resolvePythonTool(ctx, "black", req.target);
+  const args = blackArgs(req.target, { config: req.config });
+  const command = displayCommand("black", args);
+  const run = await ctx.run({ program: cli.executable ?? "black", args });
+  const output = combinedOutput(run.stdout, run.stderr);
+  if (run.returncode !== 0) throw formatterFailure("black", command, run.returncode, output, run.truncated);
+  return {
+    changed_files: check.unformatted_files,
+    command,
+    returncode: run.returncode,
+    output,
+    truncated: run.truncated,
+    notes: check.notes,
+  };
+}
+
+registerFormatter({ language: "python", formatter: "ruff", check: ruffCheck, write: ruffWrite }, true);
+registerFormatter({ language: "python", formatter: "black", check: blackCheck, write: blackWrite });

@@ -1,0 +1,3 @@
+/** Registers the Python adapters with the formatter and linter registries. */
+import "./format.js";
+import "./lint.js";

@@ -1,0 +1,109 @@
+/**
+ * Discovers the Python files ruff would check under a directory: *.py and *.pyi, skipping ruff's default
+ * excludes, the project's `exclude`/`extend-exclude` globs and, unless turned off, .gitignore'd paths.
+ * A file named explicitly is always included, as with the CLI.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import ignore, { type Ignore } from "ignore";
+import picomatch from "picomatch";
+import type { RuffSettings } from "./ruff-settings.js";
+import { isWithin } from "../../paths/allowlist.js";
+
+export const RUFF_DEFAULT_EXCLUDES = [
+  ".bzr",
+  ".direnv",
+  ".eggs",
+  ".git",
+  ".git-rewrite",
+  ".hg",
+  ".ipynb_checkpoints",
+  ".mypy_cache",
+  ".nox",
+  ".pants.d",
+  ".pyenv",
+  ".pytest_cache",
+  ".pytype",
+  ".ruff_cache",
+  ".svn",
+  ".tox",
+  ".venv",
+  ".vscode",
+  "__pypackages__",
+  "_build",
+  "buck-out",
+  "dist",
+  "node_modules",
+  "site-packages",
+  "venv",
+];
+
+const PYTHON_FILE = /\.pyi?$/;
+
+interface GitignoreLayer {
+  dir: string;
+  rules: Ignore;
+}
+
+function readGitignore(dir: string): GitignoreLayer | undefined {
+  const file = path.join(dir, ".gitignore");
+  if (!fs.existsSync(file)) return undefined;
+  return { dir, rules: ignore().add(fs.readFileSync(file, "utf8")) };
+}
+
+function gitignored(layers: readonly GitignoreLayer[], abs: string, isDir: boolean): boolean {
+  for (const layer of layers) {
+    const rel = path.relative(layer.dir, abs);
+    if (!rel || rel.startsWith("..")) continue;
+    if (layer.rules.ignores(isDir ? `${rel}/` : rel)) return true;
+  }
+  return false;
+}
+
+/** Matches ruff-style exclude patterns: a bare name matches any path component; others are globs from baseDir. */
+function excludeMatcher(patterns: readonly string[], baseDir: string): (abs: string) => boolean {
+  const names = new Set(patterns.filter((p) => !/[*?[\]/]/.test(p)));
+  const globs = patterns.filter((p) => !names.has(p)).map((p) => picomatch(p, { dot: true }));
+  return (abs) => {
+    if (names.has(path.basename(abs))) return true;
+    const rel = path.relative(baseDir, abs);
+    return globs.some((g) => g(rel) || g(abs) || g(path.basename(abs)));
+  };
+}
+
+/** Python files under `target` (sorted), as the ruff CLI would pick them. */
+export function discoverPythonFiles(target: string, settings: RuffSettings, root: string): string[] {
+  if (fs.statSync(target).isFile()) return [target];
+  const excluded = excludeMatcher(
+    [...(settings.exclude.length ? settings.exclude : RUFF_DEFAULT_EXCLUDES), ...settings.extendExclude],
+    settings.baseDir,
+  );
+  // .gitignore files from the root down to the target apply as well as those found while walking.
+  const inherited: GitignoreLayer[] = [];
+  if (settings.respectGitignore) {
+    const chain: string[] = [];
+    for (let d = path.dirname(target); isWithin(root, d); d = path.dirname(d)) {
+      chain.unshift(d);
+      if (d === path.dirname(d)) break;
+    }
+    for (const d of chain) {
+      const layer = readGitignore(d);
+      if (layer) inherited.push(layer);
+    }
+  }
+  const files: string[] = [];
+  const walk = (dir: string, layers: GitignoreLayer[]) => {
+    const own = settings.respectGitignore ? readGitignore(dir) : undefined;
+    const active = own ? [...layers, own] : layers;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue; // never leave the tree through a link
+      const isDir = entry.isDirectory();
+      if (excluded(abs) || gitignored(active, abs, isDir)) continue;
+      if (isDir) walk(abs, active);
+      else if (entry.isFile() && PYTHON_FILE.test(entry.name)) files.push(abs);
+    }
+  };
+  walk(target, inherited);
+  return files.sort();
+}

@@ -1,0 +1,357 @@
+/**
+ * Server configuration: every flag, its environment variable, default and range, validated once at start.
+ * A bad value throws ConfigError naming the flag, and the CLI stops with that message.
+ */
+import os from "node:os";
+import path from "node:path";
+import { LOG_LEVELS, type LogLevel } from "./log.js";
+
+export type Mode = "stdio" | "standalone";
+
+export interface Config {
+  mode: Mode;
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  /** Seconds per tool run. */
+  timeout: number;
+  /** Allowed roots as configured (before canonicalization). */
+  allowedPaths: string[];
+  auditLog: string;
+  auditLogMaxBytes: number;
+  rateLimit: boolean;
+  maxOutputBytes: number;
+  maxConcurrent: number;
+  authToken: string | undefined;
+  /** Largest accepted HTTP request body, in bytes. */
+  maxBodyBytes: number;
+  /** Seconds an idle warm worker (ESLint, TypeScript) is kept before it exits. */
+  workerIdleTtl: number;
+  /** Most warm workers alive at once; the least recently used is ended past this. */
+  maxWorkers: number;
+  /** Heap cap of one warm worker, in MiB. */
+  workerMaxHeapMb: number;
+  /** Toolsets exposed over MCP. */
+  toolsets: string[];
+  /** Snapshots larger than this skip the snapshot (and auto-rollback) for that transaction. */
+  snapshotMaxBytes: number;
+  /** The per-project transaction audit (.mcp-cache/audit.jsonl) rotates beyond this. */
+  cacheAuditMaxBytes: number;
+  /** Working directory relative paths resolve against. */
+  cwd: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly flag: string,
+    message: string,
+  ) {
+    super(`${flag}: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Parse<T> = (raw: string, flag: string) => T;
+
+interface OptionSpec<K extends keyof Config> {
+  key: K;
+  flag: string;
+  env?: string[];
+  /** Default, computed lazily so it can depend on the environment. */
+  fallback: () => Config[K];
+  parse: Parse<Config[K]>;
+  help: string;
+}
+
+const int =
+  (min: number, max: number): Parse<number> =>
+  (raw, flag) => {
+    if (!/^\d+$/.test(raw.trim()))
+      throw new ConfigError(flag, `expected an integer in ${min}-${max}, got "${raw}"`);
+    const n = Number(raw.trim());
+    if (n < min || n > max) throw new ConfigError(flag, `must be in ${min}-${max}, got ${n}`);
+    return n;
+  };
+
+const bool: Parse<boolean> = (raw, flag) => {
+  const v = raw.trim().toLowerCase();
+  if (["true", "1", "yes", "on"].includes(v)) return true;
+  if (["false", "0", "no", "off"].includes(v)) return false;
+  throw new ConfigError(flag, `expected true or false, got "${raw}"`);
+};
+
+const oneOf =
+  <T extends string>(values: readonly T[]): Parse<T> =>
+  (raw, flag) => {
+    if ((values as readonly string[]).includes(raw)) return raw as T;
+    throw new ConfigError(flag, `expected one of ${values.join(", ")}, got "${raw}"`);
+  };
+
+const nonEmpty: Parse<string> = (raw, flag) => {
+  if (raw.trim() === "") throw new ConfigError(flag, "must not be empty");
+  return raw;
+};
+
+const list =
+  (separator: RegExp): Parse<string[]> =>
+  (raw, flag) => {
+    const items = raw
+      .split(separator)
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (items.length === 0) throw new ConfigError(flag, "must name at least one entry");
+    return items;
+  };
+
+const MODES = ["stdio", "standalone", "http"] as const;
+const parseMode: Parse<Mode> = (raw, flag) => {
+  if (raw === "server" || raw === "client")
+    throw new ConfigError(flag, `mode "${raw}" is not supported by this server; use stdio or standalone`);
+  const m = oneOf(MODES)(raw, flag);
+  return m === "http" ? "standalone" : m;
+};
+
+export const KNOWN_TOOLSETS = ["core", "eslint-typescript"] as const;
+const parseToolsets: Parse<string[]> = (raw, flag) => {
+  const sets = list(/,/)(raw, flag);
+  for (const s of sets)
+    if (!(KNOWN_TOOLSETS as readonly string[]).includes(s))
+      throw new ConfigError(flag, `unknown toolset "${s}"; known: ${KNOWN_TOOLSETS.join(", ")}`);
+  return [...new Set(sets)];
+};
+
+function defaultAuditLog(): string {
+  const state = process.env.XDG_STATE_HOME || path.join(os.homedir(), ".local", "state");
+  return path.join(state, "mcp-code-quality", "audit.log");
+}
+
+/** Every option of the server, in the order `--help` lists them. */
+export const OPTIONS: OptionSpec<keyof Config>[] = [
+  opt({
+    key: "mode",
+    flag: "--mode",
+    fallback: () => "standalone",
+    parse: parseMode,
+    help: "stdio, or standalone (HTTP; alias http)",
+  }),
+  opt({
+    key: "port",
+    flag: "--port",
+    env: ["MCP_CODE_QUALITY_PORT"],
+    fallback: () => 8000,
+    parse: int(1, 65535),
+    help: "HTTP port (1-65535)",
+  }),
+  opt({
+    key: "host",
+    flag: "--host",
+    env: ["MCP_CODE_QUALITY_HOST"],
+    fallback: () => "127.0.0.1",
+    parse: nonEmpty,
+    help: "HTTP bind address; a non-loopback bind requires --auth-token",
+  }),
+  opt({
+    key: "logLevel",
+    flag: "--log-level",
+    env: ["MCP_CODE_QUALITY_LOG_LEVEL", "ESLINT_MCP_LOG_LEVEL"],
+    fallback: () => "info",
+    parse: oneOf(LOG_LEVELS),
+    help: "debug, info, warn, error, silent (stderr only)",
+  }),
+  opt({
+    key: "timeout",
+    flag: "--timeout",
+    env: ["MCP_CODE_QUALITY_TIMEOUT"],
+    fallback: () => 600,
+    parse: int(1, 86400),
+    help: "seconds per tool run (1-86400)",
+  }),
+  opt({
+    key: "allowedPaths",
+    flag: "--allowed-paths",
+    env: ["MCP_CODE_QUALITY_ALLOWED_PATHS"],
+    fallback: () => [process.cwd()],
+    parse: list(/,/),
+    help: "comma-separated allowed roots (default: the working directory)",
+  }),
+  opt({
+    key: "auditLog",
+    flag: "--audit-log",
+    env: ["MCP_CODE_QUALITY_AUDIT_LOG"],
+    fallback: defaultAuditLog,
+    parse: nonEmpty,
+    help: "JSON-lines audit log file",
+  }),
+  opt({
+    key: "auditLogMaxBytes",
+    flag: "--audit-log-max-bytes",
+    env: ["MCP_CODE_QUALITY_AUDIT_LOG_MAX_BYTES"],
+    fallback: () => 10_485_760,
+    parse: int(4096, 2 ** 40),
+    help: "rotate the audit log to <file>.1 beyond this (min 4096)",
+  }),
+  opt({
+    key: "rateLimit",
+    flag: "--rate-limit",
+    env: ["MCP_CODE_QUALITY_RATE_LIMIT"],
+    fallback: () => true,
+    parse: bool,
+    help: "per-tool rate limits (true/false)",
+  }),
+  opt({
+    key: "maxOutputBytes",
+    flag: "--max-output-bytes",
+    env: ["MCP_CODE_QUALITY_MAX_OUTPUT_BYTES"],
+    fallback: () => 100_000,
+    parse: int(1024, 64 * 1024 * 1024),
+    help: "bytes kept per output stream (1 KiB - 64 MiB)",
+  }),
+  opt({
+    key: "maxConcurrent",
+    flag: "--max-concurrent",
+    env: ["MCP_CODE_QUALITY_MAX_CONCURRENT"],
+    fallback: () => 4,
+    parse: int(1, 64),
+    help: "simultaneous tool runs (1-64)",
+  }),
+  opt({
+    key: "authToken",
+    flag: "--auth-token",
+    env: ["MCP_CODE_QUALITY_AUTH_TOKEN"],
+    fallback: () => undefined,
+    parse: nonEmpty,
+    help: "bearer token required by the HTTP server",
+  }),
+  opt({
+    key: "maxBodyBytes",
+    flag: "--max-body-bytes",
+    env: ["MCP_CODE_QUALITY_MAX_BODY_BYTES"],
+    fallback: () => 4 * 1024 * 1024,
+    parse: int(1024, 256 * 1024 * 1024),
+    help: "largest HTTP request body (1 KiB - 256 MiB)",
+  }),
+  opt({
+    key: "workerIdleTtl",
+    flag: "--worker-idle-ttl",
+    env: ["MCP_CODE_QUALITY_WORKER_IDLE_TTL"],
+    fallback: () => 600,
+    parse: int(1, 86400),
+    help: "seconds an idle ESLint/TypeScript worker stays warm",
+  }),
+  opt({
+    key: "maxWorkers",
+    flag: "--max-workers",
+    env: ["MCP_CODE_QUALITY_MAX_WORKERS"],
+    fallback: () => 8,
+    parse: int(1, 64),
+    help: "warm workers alive at once (LRU beyond)",
+  }),
+  opt({
+    key: "workerMaxHeapMb",
+    flag: "--worker-max-heap-mb",
+    env: ["MCP_CODE_QUALITY_WORKER_MAX_HEAP_MB"],
+    fallback: () => 2048,
+    parse: int(64, 16384),
+    help: "heap cap of one warm worker, MiB",
+  }),
+  opt({
+    key: "toolsets",
+    flag: "--toolsets",
+    env: ["MCP_CODE_QUALITY_TOOLSETS"],
+    fallback: () => ["core"],
+    parse: parseToolsets,
+    help: `comma-separated toolsets: ${KNOWN_TOOLSETS.join(", ")}`,
+  }),
+  opt({
+    key: "snapshotMaxBytes",
+    flag: "--snapshot-max-bytes",
+    env: ["MCP_CODE_QUALITY_SNAPSHOT_MAX_BYTES", "ESLINT_MCP_SNAPSHOT_MAX_BYTES"],
+    fallback: () => 50 * 1024 * 1024,
+    parse: int(0, 2 ** 40),
+    help: "skip the pre-fix snapshot beyond this many bytes",
+  }),
+  opt({
+    key: "cacheAuditMaxBytes",
+    flag: "--cache-audit-max-bytes",
+    env: ["MCP_CODE_QUALITY_CACHE_AUDIT_MAX_BYTES", "ESLINT_MCP_AUDIT_MAX_BYTES"],
+    fallback: () => 10 * 1024 * 1024,
+    parse: int(4096, 2 ** 40),
+    help: "rotate .mcp-cache/audit.jsonl beyond this",
+  }),
+];
+
+function opt<K extends keyof Config>(spec: OptionSpec<K>): OptionSpec<keyof Config> {
+  return spec as unknown as OptionSpec<keyof Config>;
+}
+
+/**
+ * Builds a Config from `--flag value` / `--flag=value` arguments and the environment.
+ * Flags win over environment variables, which win over defaults. Throws ConfigError on any bad value.
+ */
+export function loadConfig(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Config {
+  const given = parseFlags(argv);
+  const config: Partial<Record<keyof Config, unknown>> = { cwd };
+  for (const spec of OPTIONS) {
+    const fromFlag = given.get(spec.flag);
+    const envName = spec.env?.find((name) => env[name] !== undefined && env[name] !== "");
+    if (fromFlag !== undefined) config[spec.key] = spec.parse(fromFlag, spec.flag);
+    else if (envName) config[spec.key] = spec.parse(env[envName] as string, `${spec.flag} (from ${envName})`);
+    else config[spec.key] = spec.fallback();
+  }
+  // seed 001's colon-separated allowlist variable adds roots.
+  if (env.ESLINT_MCP_ALLOW_DIRS && !given.has("--allowed-paths") && !env.MCP_CODE_QUALITY_ALLOWED_PATHS) {
+    const extra = env.ESLINT_MCP_ALLOW_DIRS.split(":").filter(Boolean);
+    config.allowedPaths = [cwd, ...extra];
+  }
+  const c = config as Config;
+  c.allowedPaths = c.allowedPaths.map((p) => path.resolve(cwd, p));
+  c.auditLog = path.resolve(cwd, c.auditLog);
+  return c;
+}
+
+function parseFlags(argv: readonly string[]): Map<string, string> {
+  const known = new Set(OPTIONS.map((o) => o.flag));
+  const out = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith("--"))
+      throw new ConfigError(arg, "unexpected argument (flags look like --name value)");
+    const eq = arg.indexOf("=");
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    if (!known.has(flag)) throw new ConfigError(flag, "unknown flag (see --help)");
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      if (value === undefined || (value.startsWith("--") && value.length > 2))
+        throw new ConfigError(flag, "needs a value");
+      i++;
+    }
+    out.set(flag, value);
+  }
+  return out;
+}
+
+export function helpText(): string {
+  const rows = OPTIONS.map((o) => {
+    const env = o.env ? ` [env ${o.env.join(", ")}]` : "";
+    return `  ${o.flag.padEnd(24)} ${o.help}${env}`;
+  });
+  return [
+    "Usage: mcp-code-quality [--mode stdio|standalone] [options]",
+    "",
+    "Options:",
+    ...rows,
+    "  --help                   print this help",
+    "  --version                print the version",
+  ].join("\n");
+}
+
+/** Is this bind address a loopback one (so no token is needed)? */
+export function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

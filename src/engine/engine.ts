@@ -1,0 +1,201 @@
+/**
+ * The one pipeline every tool call goes through:
+ * validate → rate limit → path allowlist → concurrency slot → handler → result → audit entry.
+ */
+import path from "node:path";
+import { z } from "zod";
+import type { Config } from "../config.js";
+import type { Logger } from "../log.js";
+import { Allowlist } from "../paths/allowlist.js";
+import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
+import { AuditLog } from "./audit-log.js";
+import { InvalidArgumentsError, ToolError } from "./errors.js";
+import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
+import { compactResult, displayCommand, combinedOutput } from "./result.js";
+import { Semaphore } from "./semaphore.js";
+import { Services } from "./services.js";
+import type { RunOptions, ToolContext, ToolDefinition, ToolResult } from "./tool.js";
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export class Engine {
+  readonly allowlist: Allowlist;
+  readonly audit: AuditLog;
+  readonly services = new Services();
+  readonly slots: Semaphore;
+  readonly rateLimiter: SlidingWindowRateLimiter;
+  private readonly tools = new Map<string, ToolDefinition>();
+
+  constructor(
+    readonly config: Config,
+    readonly log: Logger,
+    tools: readonly ToolDefinition[],
+  ) {
+    this.allowlist = new Allowlist(config.allowedPaths, config.cwd);
+    for (const d of this.allowlist.roots.dropped) log.warn(`allowed path ${d.path} ignored: ${d.reason}`);
+    if (this.allowlist.roots.effective.length === 0)
+      log.warn("no allowed path exists: every path will be refused");
+    this.audit = new AuditLog(config.auditLog, config.auditLogMaxBytes, (e) =>
+      log.warn(`audit log: ${String(e)}`),
+    );
+    this.slots = new Semaphore(config.maxConcurrent);
+    this.rateLimiter = new SlidingWindowRateLimiter(config.rateLimit ? DEFAULT_RATE_LIMITS : {});
+    for (const t of tools) {
+      if (this.tools.has(t.name)) throw new Error(`tool ${t.name} is defined twice`);
+      this.tools.set(t.name, t);
+    }
+  }
+
+  listTools(): ToolDefinition[] {
+    return [...this.tools.values()];
+  }
+
+  getTool(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  /**
+   * Runs one tool call. Invalid arguments throw InvalidArgumentsError (a protocol error);
+   * everything else, failures included, comes back as a result object.
+   */
+  async call(name: string, rawArgs: unknown, options: CallOptions = {}): Promise<ToolResult> {
+    const started = performance.now();
+    const tool = this.tools.get(name);
+    if (!tool) throw new InvalidArgumentsError(`Unknown tool: ${name}`);
+    const args = validateArguments(tool, rawArgs);
+    let auditPath: string | null = typeof args.path === "string" ? args.path : null;
+    let result: ToolResult;
+    try {
+      this.checkRateLimit(name);
+      const resolved = this.resolvePaths(tool, args);
+      const first = tool.paths?.[0];
+      if (first && typeof resolved[first.arg] === "string") auditPath = resolved[first.arg] as string;
+      const release = await this.slots.acquire();
+      try {
+        result = await tool.handler(resolved, this.context(options.signal));
+      } finally {
+        release();
+      }
+    } catch (err) {
+      result = errorResult(err, this.log);
+    }
+    if (result.duration_ms === undefined) result.duration_ms = Math.round(performance.now() - started);
+    result = compactResult(result);
+    void this.audit.append({
+      operation: name,
+      path: auditPath,
+      success: result.success,
+      details: auditDetails(result),
+    });
+    return result;
+  }
+
+  private checkRateLimit(name: string): void {
+    const waitMs = this.rateLimiter.tryAcquire(name);
+    if (waitMs > 0) {
+      const limit = this.rateLimiter.limitOf(name);
+      const seconds = Math.ceil(waitMs / 100) / 10;
+      throw new ToolError(
+        "rate_limit",
+        `Rate limit for ${name} exceeded (${limit} calls per minute); retry in ${seconds} s`,
+        { retry_after_seconds: seconds },
+      );
+    }
+  }
+
+  private resolvePaths(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
+    const out = { ...args };
+    for (const spec of tool.paths ?? []) {
+      const value = out[spec.arg] ?? spec.default;
+      if (value === undefined) continue;
+      const baseArg = spec.base ? out[spec.base] : undefined;
+      const base = typeof baseArg === "string" ? baseArg : undefined;
+      const resolveOne = (v: string) => this.allowlist.resolve(v, { kind: spec.kind, base, label: spec.arg });
+      out[spec.arg] = Array.isArray(value)
+        ? value.map((v: string) => resolveOne(v))
+        : resolveOne(value as string);
+    }
+    return out;
+  }
+
+  private context(signal: AbortSignal | undefined): ToolContext {
+    const { config } = this;
+    return {
+      engine: this,
+      config,
+      allowlist: this.allowlist,
+      log: this.log,
+      services: this.services,
+      signal,
+      run: async (options: RunOptions) => {
+        const spec = {
+          ...options,
+          cwd: options.cwd ?? config.cwd,
+          timeoutMs: options.timeoutMs ?? config.timeout * 1000,
+          maxOutputBytes: config.maxOutputBytes,
+          signal,
+        };
+        const run = await runBounded(spec);
+        if (run.timedOut) {
+          throw new ToolError(
+            "timeout",
+            `${path.basename(options.program)} exceeded the ${Math.round(spec.timeoutMs / 1000)} s timeout and was killed with its process group`,
+            {
+              command: displayCommand(options.program, options.args),
+              output: combinedOutput(run.stdout, run.stderr),
+              truncated: run.truncated,
+            },
+          );
+        }
+        return run;
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.services.close();
+  }
+}
+
+/** Treats null as "not provided", then validates strictly; failures become InvalidArgumentsError. */
+export function validateArguments(tool: ToolDefinition, rawArgs: unknown): Record<string, unknown> {
+  const raw = rawArgs ?? {};
+  if (typeof raw !== "object" || Array.isArray(raw))
+    throw new InvalidArgumentsError("arguments must be an object");
+  const withoutNulls = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
+  const parsed = tool.input.safeParse(withoutNulls);
+  if (!parsed.success) {
+    throw new InvalidArgumentsError(`Invalid arguments for ${tool.name}: ${formatZodError(parsed.error)}`);
+  }
+  return parsed.data as Record<string, unknown>;
+}
+
+function formatZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length ? issue.path.join(".") : "arguments";
+      if (issue.code === "unrecognized_keys") return `${where}: unknown argument(s) ${issue.keys.join(", ")}`;
+      return `${where}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+function errorResult(err: unknown, log: Logger): ToolResult {
+  if (err instanceof ToolError)
+    return { success: false, error: err.message, error_type: err.errorType, ...err.extra };
+  if (err instanceof ProgramNotFoundError)
+    return { success: false, error: err.message, error_type: "tool_not_found" };
+  log.error(`unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return { success: false, error: err instanceof Error ? err.message : String(err), error_type: "exception" };
+}
+
+function auditDetails(result: ToolResult): Record<string, unknown> {
+  const details: Record<string, unknown> = { duration_ms: result.duration_ms };
+  if (result.error_type) details.error_type = result.error_type;
+  if (result.returncode !== undefined) details.returncode = result.returncode;
+  if (typeof result.passed === "boolean") details.passed = result.passed;
+  if (typeof result.formatted === "boolean") details.formatted = result.formatted;
+  return details;
+}

@@ -1,0 +1,78 @@
+/** What a tool is: its schema, annotations, path arguments and handler. The pipeline does the rest. */
+import type { z } from "zod";
+import type { Config } from "../config.js";
+import type { Logger } from "../log.js";
+import type { Allowlist, PathKind } from "../paths/allowlist.js";
+import type { RunResult, RunSpec } from "../exec/runner.js";
+import type { Services } from "./services.js";
+import type { AuditLog } from "./audit-log.js";
+import type { SlidingWindowRateLimiter } from "./rate-limiter.js";
+
+/** What a tool may know of the engine running it. */
+export interface EngineInfo {
+  audit: AuditLog;
+  rateLimiter: SlidingWindowRateLimiter;
+  listTools(): ToolDefinition[];
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** A path argument the pipeline canonicalizes through the allowlist before the handler runs. */
+export interface PathArgument {
+  /** Argument name. */
+  arg: string;
+  kind: PathKind;
+  /** Used when the argument is absent. */
+  default?: string;
+  /** Another (directory) argument that relative values resolve against, e.g. run_tests' working_dir. */
+  base?: string;
+  /** The value is an array of paths. */
+  list?: boolean;
+}
+
+/** The result object every tool returns (seed 000's shape; tools add their own fields). */
+export interface ToolResult {
+  success: boolean;
+  [key: string]: unknown;
+}
+
+export type RunOptions = Omit<RunSpec, "timeoutMs" | "maxOutputBytes" | "cwd" | "signal"> & {
+  cwd?: string;
+  timeoutMs?: number;
+};
+
+export interface ToolContext {
+  /** The engine running the call (for tools about the server itself: status, audit). */
+  engine: EngineInfo;
+  config: Config;
+  allowlist: Allowlist;
+  log: Logger;
+  services: Services;
+  signal?: AbortSignal;
+  /**
+   * Runs a program through the bounded runner with the server's limits.
+   * Throws ToolError: tool_not_found when missing, timeout when killed at the time limit.
+   */
+  run(options: RunOptions): Promise<RunResult>;
+}
+
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  /** Strict object schema; null values are treated as absent before validation. */
+  input: S;
+  annotations: ToolAnnotations;
+  paths?: PathArgument[];
+  handler(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Helps TypeScript infer handler argument types from the schema. */
+export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): ToolDefinition {
+  return tool as unknown as ToolDefinition;
+}

@@ -1,0 +1,30 @@
+/** The toolsets: which MCP tools a server exposes. */
+import "../../adapters/python/index.js";
+import type { ToolDefinition } from "../../engine/tool.js";
+import { autoformatTool } from "./autoformat.js";
+import { formatCheckTool } from "./format-check.js";
+import { getAuditLogTool } from "./get-audit-log.js";
+import { getStatusTool } from "./get-status.js";
+import { lintTool } from "./lint.js";
+
+const TOOLSETS: Record<string, () => ToolDefinition[]> = {
+  core: () => [formatCheckTool(), autoformatTool(), lintTool(), getStatusTool(), getAuditLogTool()],
+};
+
+/** The tool definitions of the chosen toolsets; names that clash between toolsets are a start-up error. */
+export function toolsFor(toolsets: readonly string[]): ToolDefinition[] {
+  const tools: ToolDefinition[] = [];
+  const owner = new Map<string, string>();
+  for (const set of toolsets) {
+    const make = TOOLSETS[set];
+    if (!make) throw new Error(`toolset "${set}" is not available in this build`);
+    for (const tool of make()) {
+      const clash = owner.get(tool.name);
+      if (clash)
+        throw new Error(`--toolsets: ${clash} and ${set} both define the tool "${tool.name}"; choose one`);
+      owner.set(tool.name, set);
+      tools.push(tool);
+    }
+  }
+  return tools;
+}
