@@ -6,9 +6,20 @@ import { formatCheckTool } from "./format-check.js";
 import { getAuditLogTool } from "./get-audit-log.js";
 import { getStatusTool } from "./get-status.js";
 import { lintTool } from "./lint.js";
+import { lintFixTool } from "./lint-fix.js";
+import { typeCheckTool } from "./type-check.js";
 
-const TOOLSETS: Record<string, () => ToolDefinition[]> = {
-  core: () => [formatCheckTool(), autoformatTool(), lintTool(), getStatusTool(), getAuditLogTool()],
+/** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
+const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
+  core: () => [
+    formatCheckTool(),
+    autoformatTool(),
+    lintTool(),
+    lintFixTool(),
+    typeCheckTool(),
+    getStatusTool(),
+    getAuditLogTool(),
+  ],
 };
 
 /** The tool definitions of the chosen toolsets; names that clash between toolsets are a start-up error. */
@@ -19,6 +30,7 @@ export function toolsFor(toolsets: readonly string[]): ToolDefinition[] {
     const make = TOOLSETS[set];
     if (!make) throw new Error(`toolset "${set}" is not available in this build`);
     for (const tool of make()) {
+      if (!tool) continue;
       const clash = owner.get(tool.name);
       if (clash)
         throw new Error(`--toolsets: ${clash} and ${set} both define the tool "${tool.name}"; choose one`);

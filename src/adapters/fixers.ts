@@ -1,0 +1,76 @@
+/**
+ * The fixer registry behind `lint_fix` and `fix_all`: linters that can rewrite files. Every write goes
+ * through the tool's transaction (lock, snapshot, verify, roll back), never straight from an adapter
+ * without one.
+ */
+import type { ToolContext } from "../engine/tool.js";
+
+/** safe: only fixes the tool marks safe; unsafe: also unsafe fixes / suggestions; contextual: tool-specific. */
+export type FixSafety = "safe" | "unsafe";
+
+/** Per-file outcome, with seed 001's statuses. */
+export type FixStatus = "fixed" | "would-fix" | "fixable" | "unfixable" | "error" | "clean";
+
+export interface FixMessage {
+  line: number;
+  column: number;
+  rule_id: string | null;
+  severity: "error" | "warning";
+  message: string;
+  fixable?: boolean;
+}
+
+export interface FileFixResult {
+  /** Absolute path. */
+  file: string;
+  status: FixStatus;
+  errorCount: number;
+  warningCount: number;
+  /** Problems left after the fix (or that the fix would leave, in a dry run). */
+  messages: FixMessage[];
+}
+
+export interface FixRequest {
+  /** Canonical working directory / target inside the allowlist. */
+  target: string;
+  /** Canonical files or globs to scope to, when given. */
+  files?: string[];
+  safety: FixSafety;
+  dryRun: boolean;
+  config?: string;
+  args: Record<string, unknown>;
+}
+
+export interface FixOutcome {
+  files: FileFixResult[];
+  /** Absolute paths of files written (or that would be written, in a dry run). */
+  changed_files: string[];
+  /** Unified diff of the (would-be) changes, relative paths. */
+  diff?: string;
+  command: string;
+  returncode?: number | null;
+  truncated?: boolean;
+  notes: string[];
+}
+
+export interface FixerAdapter {
+  name: string;
+  languages: string[];
+  /** Absolute paths of every file this fix may write: what a transaction snapshots before the fix. */
+  candidates(ctx: ToolContext, request: FixRequest): Promise<string[]>;
+  fix(ctx: ToolContext, request: FixRequest): Promise<FixOutcome>;
+}
+
+const fixers: FixerAdapter[] = [];
+
+export function registerFixer(adapter: FixerAdapter): void {
+  fixers.push(adapter);
+}
+
+export function fixerNames(): string[] {
+  return fixers.map((f) => f.name);
+}
+
+export function findFixer(name: string): FixerAdapter | undefined {
+  return fixers.find((f) => f.name === name);
+}

@@ -1,0 +1,52 @@
+/** The type-checker registry behind `type_check` (ty, mypy, pyright for Python; tsc for TypeScript). */
+import type { ToolContext } from "../engine/tool.js";
+import type { Finding } from "../findings/model.js";
+
+export interface TypeCheckRequest {
+  /** Canonical path (file or directory) inside the allowlist. */
+  target: string;
+  strict: boolean;
+  /** Canonical config file, when given. */
+  config?: string;
+  /** Other validated tool arguments. */
+  args: Record<string, unknown>;
+}
+
+export interface TypeCheckOutcome {
+  /** Every diagnostic of the run (the tool filters by `files` afterwards). */
+  findings: Finding[];
+  command: string;
+  returncode?: number | null;
+  output?: string;
+  truncated?: boolean;
+  notes: string[];
+  /** True when the checker itself judged the code clean (e.g. exit 0). */
+  passed: boolean;
+}
+
+export interface TypeCheckerAdapter {
+  name: string;
+  languages: string[];
+  /** Whether this checker is the default for a target (e.g. tsc for a directory with tsconfig.json). */
+  claims?(target: string): boolean;
+  check(ctx: ToolContext, request: TypeCheckRequest): Promise<TypeCheckOutcome>;
+}
+
+const checkers: TypeCheckerAdapter[] = [];
+
+export function registerTypeChecker(adapter: TypeCheckerAdapter): void {
+  checkers.push(adapter);
+}
+
+export function typeCheckerNames(): string[] {
+  return checkers.map((c) => c.name);
+}
+
+export function findTypeChecker(name: string): TypeCheckerAdapter | undefined {
+  return checkers.find((c) => c.name === name);
+}
+
+/** The checker for a target when none is named: the first that claims it, else the first registered. */
+export function defaultTypeChecker(target: string): TypeCheckerAdapter | undefined {
+  return checkers.find((c) => c.claims?.(target)) ?? checkers[0];
+}

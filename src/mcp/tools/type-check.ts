@@ -1,0 +1,85 @@
+import path from "node:path";
+import { z } from "zod";
+import { ToolError } from "../../engine/errors.js";
+import { capList } from "../../engine/result.js";
+import { defineTool } from "../../engine/tool.js";
+import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
+import { countBySeverity, findingToIssue } from "../../findings/model.js";
+import { isWithin } from "../../paths/allowlist.js";
+
+/** Listed only once a type checker is registered. */
+export const typeCheckTool = () => {
+  const names = typeCheckerNames();
+  if (names.length === 0) return undefined;
+  return defineTool({
+    name: "type_check",
+    description:
+      `Type-check a project or file (${names.join(", ")}). The whole project is always checked; \`files\` only ` +
+      "filters which diagnostics are shown, and summary.scope says whether the view is full or filtered.",
+    input: z.strictObject({
+      path: z.string().describe("Project directory or file (inside the allowed paths)"),
+      checker: z
+        .enum(names as [string, ...string[]])
+        .optional()
+        .describe("Type checker (default: by project kind)"),
+      strict: z.boolean().default(false).describe("Treat warnings as errors"),
+      config: z.string().optional().describe("Checker config file"),
+      files: z
+        .array(z.string())
+        .optional()
+        .describe("Only show diagnostics of these files (relative to path)"),
+    }),
+    annotations: {
+      title: "Type check",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    paths: [
+      { arg: "path", kind: "any" },
+      { arg: "config", kind: "file" },
+    ],
+    async handler(args, ctx) {
+      const checker = args.checker ? findTypeChecker(args.checker) : defaultTypeChecker(args.path);
+      if (!checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
+      const base = path.extname(args.path) ? path.dirname(args.path) : args.path;
+      const filter = args.files?.map((f) => ctx.allowlist.resolve(f, { base, label: "files" }));
+      const outcome = await checker.check(ctx, {
+        target: args.path,
+        strict: args.strict,
+        config: args.config,
+        args,
+      });
+      const shown = filter
+        ? outcome.findings.filter((f) => filter.some((want) => f.file === want || isWithin(want, f.file)))
+        : outcome.findings;
+      const counts = countBySeverity(shown);
+      const findings = capList(shown);
+      const issues = findings.items.map((f) =>
+        findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file),
+      );
+      const blocking = counts.error + (args.strict ? counts.warning : 0);
+      return {
+        success: true,
+        passed: outcome.passed && blocking === 0,
+        checker: checker.name,
+        command: outcome.command,
+        issues,
+        issue_count: shown.length,
+        findings: findings.items,
+        summary: {
+          errors: counts.error,
+          warnings: counts.warning,
+          info: counts.info,
+          total_in_project: outcome.findings.length,
+          scope: filter ? "filtered" : "full",
+        },
+        returncode: outcome.returncode,
+        output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
+        truncated: outcome.truncated || findings.capped,
+        notes: outcome.notes,
+      };
+    },
+  });
+};
