@@ -58,7 +58,7 @@ interface OptionSpec<K extends keyof Config> {
   flag: string;
   env?: string[];
   /** Default, computed lazily so it can depend on the environment. */
-  fallback: () => Config[K];
+  fallback: (cwd: string) => Config[K];
   parse: Parse<Config[K]>;
   help: string;
 }
@@ -139,8 +139,8 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     flag: "--port",
     env: ["MCP_CODE_QUALITY_PORT"],
     fallback: () => 8000,
-    parse: int(1, 65535),
-    help: "HTTP port (1-65535)",
+    parse: int(0, 65535),
+    help: "HTTP port (0 picks a free one)",
   }),
   opt({
     key: "host",
@@ -170,7 +170,7 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     key: "allowedPaths",
     flag: "--allowed-paths",
     env: ["MCP_CODE_QUALITY_ALLOWED_PATHS"],
-    fallback: () => [process.cwd()],
+    fallback: (cwd) => [cwd],
     parse: list(/,/),
     help: "comma-separated allowed roots (default: the working directory)",
   }),
@@ -300,7 +300,7 @@ export function loadConfig(
     const envName = spec.env?.find((name) => env[name] !== undefined && env[name] !== "");
     if (fromFlag !== undefined) config[spec.key] = spec.parse(fromFlag, spec.flag);
     else if (envName) config[spec.key] = spec.parse(env[envName] as string, `${spec.flag} (from ${envName})`);
-    else config[spec.key] = spec.fallback();
+    else config[spec.key] = spec.fallback(cwd);
   }
   // seed 001's colon-separated allowlist variable adds roots.
   if (env.ESLINT_MCP_ALLOW_DIRS && !given.has("--allowed-paths") && !env.MCP_CODE_QUALITY_ALLOWED_PATHS) {

@@ -37,7 +37,7 @@ export function resolveRoots(configured: readonly string[]): ResolvedRoots {
 /** True when `child` is `root` or lies inside it, compared by whole path components. */
 export function isWithin(root: string, child: string): boolean {
   const rel = path.relative(root, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel) && rel.split(path.sep)[0] !== "..");
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** Rejects strings that are not plausible paths before touching the file system. */

@@ -31,6 +31,13 @@ export interface Connected {
   auditLog: string;
 }
 
+/** The server's environment: ours with overrides; an override of undefined removes the variable. */
+function childEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = { ...process.env, ...overrides };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env as Record<string, string>;
+}
+
 function withAuditLog(args: string[]): { args: string[]; auditLog: string } {
   const i = args.indexOf("--audit-log");
   if (i !== -1) return { args, auditLog: args[i + 1] as string };
@@ -58,7 +65,7 @@ export async function connectStdio(options: ServerOptions = {}): Promise<Connect
     command: process.execPath,
     args: [CLI, "--mode", "stdio", "--log-level", "warn", ...args],
     cwd: options.cwd ?? REPO_ROOT,
-    env: { ...(process.env as Record<string, string>), ...(options.env as Record<string, string>) },
+    env: childEnv(options.env),
     stderr: "pipe",
   });
   let err = "";
@@ -86,7 +93,7 @@ export async function startHttp(options: ServerOptions = {}): Promise<HttpServer
   const { args, auditLog } = withAuditLog(options.args ?? []);
   const child = spawn(process.execPath, [CLI, "--mode", "standalone", "--port", "0", ...args], {
     cwd: options.cwd ?? REPO_ROOT,
-    env: { ...process.env, ...options.env },
+    env: childEnv(options.env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let err = "";

@@ -53,8 +53,8 @@ function readGitignore(dir: string): GitignoreLayer | undefined {
 
 function gitignored(layers: readonly GitignoreLayer[], abs: string, isDir: boolean): boolean {
   for (const layer of layers) {
+    if (abs === layer.dir || !isWithin(layer.dir, abs)) continue;
     const rel = path.relative(layer.dir, abs);
-    if (!rel || rel.startsWith("..")) continue;
     if (layer.rules.ignores(isDir ? `${rel}/` : rel)) return true;
   }
   return false;
@@ -71,6 +71,14 @@ function excludeMatcher(patterns: readonly string[], baseDir: string): (abs: str
   };
 }
 
+function insideGitRepository(target: string, root: string): boolean {
+  for (let d = target; isWithin(root, d); d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, ".git"))) return true;
+    if (d === path.dirname(d)) break;
+  }
+  return false;
+}
+
 /** Python files under `target` (sorted), as the ruff CLI would pick them. */
 export function discoverPythonFiles(target: string, settings: RuffSettings, root: string): string[] {
   if (fs.statSync(target).isFile()) return [target];
@@ -78,9 +86,11 @@ export function discoverPythonFiles(target: string, settings: RuffSettings, root
     [...(settings.exclude.length ? settings.exclude : RUFF_DEFAULT_EXCLUDES), ...settings.extendExclude],
     settings.baseDir,
   );
-  // .gitignore files from the root down to the target apply as well as those found while walking.
+  // Like the CLI, .gitignore only counts inside a git repository; ancestors up to the allowed root are
+  // searched (nothing outside it is read). Files from there down to the target apply as well.
+  const useGitignore = settings.respectGitignore && insideGitRepository(target, root);
   const inherited: GitignoreLayer[] = [];
-  if (settings.respectGitignore) {
+  if (useGitignore) {
     const chain: string[] = [];
     for (let d = path.dirname(target); isWithin(root, d); d = path.dirname(d)) {
       chain.unshift(d);
@@ -93,7 +103,7 @@ export function discoverPythonFiles(target: string, settings: RuffSettings, root
   }
   const files: string[] = [];
   const walk = (dir: string, layers: GitignoreLayer[]) => {
-    const own = settings.respectGitignore ? readGitignore(dir) : undefined;
+    const own = useGitignore ? readGitignore(dir) : undefined;
     const active = own ? [...layers, own] : layers;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const abs = path.join(dir, entry.name);

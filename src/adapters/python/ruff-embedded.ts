@@ -8,6 +8,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import picomatch from "picomatch";
 import { ToolError } from "../../engine/errors.js";
+import { isWithin } from "../../paths/allowlist.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
 
@@ -132,7 +133,7 @@ export class EmbeddedRuff {
 /** Paths relative to the server's working directory when inside it, as the CLI prints them. */
 export function displayPath(file: string, base: string): string {
   const rel = path.relative(base, file);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+  return rel && isWithin(base, file) ? rel : file;
 }
 
 export const EMBEDDED_RUFF_SERVICE = "ruff-embedded";

@@ -7,7 +7,7 @@ export const getAuditLogTool = () =>
     description:
       "The most recent audit log entries (oldest first), optionally of one operation. Reads across one rotation.",
     input: z.strictObject({
-      limit: z.number().int().default(100).describe("How many entries (clamped to 1-1000)"),
+      limit: z.number().int().nonnegative().default(100).describe("How many entries (clamped to 1-1000)"),
       operation: z.string().optional().describe("Only entries of this tool"),
     }),
     annotations: {

@@ -1,0 +1,87 @@
+/** Flags and environment: defaults, ranges, and a clear start-up error naming the flag. */
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
+import { CLI } from "../helpers/server.js";
+
+describe("loadConfig", () => {
+  it("has seed 000's defaults (allowed paths: the working directory)", () => {
+    const c = loadConfig([], {}, "/srv/project");
+    expect(c).toMatchObject({
+      mode: "standalone",
+      port: 8000,
+      host: "127.0.0.1",
+      logLevel: "info",
+      timeout: 600,
+      allowedPaths: ["/srv/project"],
+      auditLogMaxBytes: 10_485_760,
+      rateLimit: true,
+      maxOutputBytes: 100_000,
+      maxConcurrent: 4,
+    });
+  });
+
+  it("reads flags over environment variables", () => {
+    const c = loadConfig(
+      ["--timeout=30", "--allowed-paths", "a,/b"],
+      { MCP_CODE_QUALITY_TIMEOUT: "99", MCP_CODE_QUALITY_MAX_CONCURRENT: "8" },
+      "/w",
+    );
+    expect(c.timeout).toBe(30);
+    expect(c.maxConcurrent).toBe(8);
+    expect(c.allowedPaths).toEqual(["/w/a", "/b"]);
+  });
+
+  it.each([
+    [["--timeout", "0"], "--timeout: must be in 1-86400, got 0"],
+    [["--timeout", "86401"], "--timeout: must be in 1-86400"],
+    [["--max-output-bytes", "100"], "--max-output-bytes: must be in 1024-67108864"],
+    [["--max-concurrent", "65"], "--max-concurrent: must be in 1-64"],
+    [["--audit-log-max-bytes", "4095"], "--audit-log-max-bytes: must be in 4096"],
+    [["--rate-limit", "maybe"], "--rate-limit: expected true or false"],
+    [["--mode", "client"], '--mode: mode "client" is not supported'],
+    [["--log-level", "loud"], "--log-level: expected one of debug, info, warn, error, silent"],
+    [["--port", "abc"], "--port: expected an integer"],
+    [["--bogus", "1"], "--bogus: unknown flag"],
+    [["--timeout"], "--timeout: needs a value"],
+  ])("rejects %j", (argv, message) => {
+    expect(() => loadConfig(argv, {}, "/w")).toThrow(ConfigError);
+    expect(() => loadConfig(argv, {}, "/w")).toThrow(message);
+  });
+
+  it("names the environment variable a bad value came from", () => {
+    expect(() => loadConfig([], { MCP_CODE_QUALITY_MAX_CONCURRENT: "0" }, "/w")).toThrow(
+      "--max-concurrent (from MCP_CODE_QUALITY_MAX_CONCURRENT): must be in 1-64",
+    );
+  });
+});
+
+describe("the CLI", () => {
+  it("stops with exit 2 and the flag's name on a bad value", () => {
+    const r = spawnSync(process.execPath, [CLI, "--mode", "stdio", "--max-concurrent", "0"], {
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("mcp-code-quality: --max-concurrent: must be in 1-64, got 0\n");
+    expect(r.stdout).toBe("");
+  });
+
+  it("prints every flag in --help", () => {
+    const r = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
+    for (const flag of [
+      "--mode",
+      "--port",
+      "--host",
+      "--log-level",
+      "--timeout",
+      "--allowed-paths",
+      "--audit-log",
+      "--audit-log-max-bytes",
+      "--rate-limit",
+      "--max-output-bytes",
+      "--max-concurrent",
+      "--auth-token",
+    ])
+      expect(r.stdout).toContain(flag);
+  });
+});
