@@ -46,7 +46,7 @@ describe("tools/list", () => {
         string,
         { enum: string[]; default: string; description: string }
       >
-    ).linter;
+    ).linter!;
     expect(linter.enum).toEqual(["ruff", "flake8"]);
     expect(linter.default).toBe("ruff");
     expect(linter.description).toBeTruthy();
