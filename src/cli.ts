@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** Command line: flags and environment → Config → the server over stdio or HTTP. */
+import { fileURLToPath } from "node:url";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config } from "./config.js";
 import { Engine } from "./engine/engine.js";
@@ -19,8 +20,14 @@ function startupBanner(url: string, config: Config): string {
   const mcpJson = {
     mcpServers: {
       "code-quality": {
-        command: "npx",
-        args: ["mcp-code-quality", "--mode", "stdio", "--allowed-paths", config.allowedPaths.join(",")],
+        command: "node",
+        args: [
+          fileURLToPath(import.meta.url),
+          "--mode",
+          "stdio",
+          "--allowed-paths",
+          config.allowedPaths.join(","),
+        ],
       },
     },
   };

@@ -161,7 +161,7 @@ describe("black and flake8", () => {
 
   it.skipIf(missing("flake8"))("lint with flake8", async () => {
     const r = await s.call("lint", { path: "pkg/app.py", linter: "flake8" });
-    const file = path.join(dir, "pkg", "app.py");
+    const file = "pkg/app.py";
     expect(r.issues).toEqual([
       `${file}:1:1: F401 'os' imported but unused`,
       `${file}:6:11: E231 missing whitespace after ','`,

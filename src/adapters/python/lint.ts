@@ -1,4 +1,5 @@
 /** Python linters: ruff (CLI, else embedded) and flake8. */
+import path from "node:path";
 import { ToolError } from "../../engine/errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
@@ -7,6 +8,7 @@ import { registerLinter, type LintOutcome, type LintRequest } from "../linters.j
 import { flake8Args } from "./flake8.js";
 import { embeddedNote, embeddedRuff } from "./format.js";
 import { ruffCheckArgs } from "./ruff-cli.js";
+import { displayPath } from "./ruff-embedded.js";
 import { resolvePythonTool } from "./resolve.js";
 
 /** Shared shape of a CLI linter run: issues parsed from lines; a failure with none parsed is a tool_error. */
@@ -20,7 +22,10 @@ async function runLineLinter(
   const command = displayCommand(program, args);
   const run = await ctx.run({ program: cli.executable ?? program, args });
   const output = combinedOutput(run.stdout, run.stderr);
-  const issues = parseLintLines(run.stdout).map((l) => l.text);
+  // Paths are shown relative to the server's working directory, as ruff prints them.
+  const issues = parseLintLines(run.stdout).map((l) =>
+    path.isAbsolute(l.file) ? `${displayPath(l.file, ctx.config.cwd)}${l.text.slice(l.file.length)}` : l.text,
+  );
   if (run.returncode !== 0 && issues.length === 0)
     throw new ToolError(
       "tool_error",

@@ -71,12 +71,12 @@ function excludeMatcher(patterns: readonly string[], baseDir: string): (abs: str
   };
 }
 
-function insideGitRepository(target: string, root: string): boolean {
-  for (let d = target; isWithin(root, d); d = path.dirname(d)) {
+/** Whether a `.git` entry exists at or above `target` (only its existence is checked, nothing is read). */
+function insideGitRepository(target: string): boolean {
+  for (let d = target; ; d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, ".git"))) return true;
-    if (d === path.dirname(d)) break;
+    if (d === path.dirname(d)) return false;
   }
-  return false;
 }
 
 /** Python files under `target` (sorted), as the ruff CLI would pick them. */
@@ -86,9 +86,9 @@ export function discoverPythonFiles(target: string, settings: RuffSettings, root
     [...(settings.exclude.length ? settings.exclude : RUFF_DEFAULT_EXCLUDES), ...settings.extendExclude],
     settings.baseDir,
   );
-  // Like the CLI, .gitignore only counts inside a git repository; ancestors up to the allowed root are
-  // searched (nothing outside it is read). Files from there down to the target apply as well.
-  const useGitignore = settings.respectGitignore && insideGitRepository(target, root);
+  // Like the CLI, .gitignore only counts inside a git repository. .gitignore files from the allowed root
+  // down to the target apply as well as those found while walking; none above the root is read.
+  const useGitignore = settings.respectGitignore && insideGitRepository(target);
   const inherited: GitignoreLayer[] = [];
   if (useGitignore) {
     const chain: string[] = [];
