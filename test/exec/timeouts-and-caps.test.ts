@@ -20,6 +20,15 @@ function alive(pid: number): boolean {
   }
 }
 
+/** SIGKILL is delivered asynchronously: wait up to 2 s for the process to be gone. */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 40; i++) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
 describe("timeout", () => {
   it("kills the whole process group, including a grandchild that ignores SIGTERM", async () => {
     const dir = tempDir("mcq-timeout-");
@@ -38,7 +47,7 @@ describe("timeout", () => {
     expect(run.timedOut).toBe(true);
     expect(run.returncode).toBeNull();
     const gpid = Number(fs.readFileSync(pidFile, "utf8"));
-    expect(alive(gpid)).toBe(false);
+    expect(await gone(gpid)).toBe(true);
     await new Promise((r) => setTimeout(r, 3500));
     expect(fs.existsSync(marker)).toBe(false);
   });
@@ -52,8 +61,7 @@ describe("timeout", () => {
     expect(run.returncode).toBe(0);
     expect(run.timedOut).toBe(false);
     const gpid = Number(fs.readFileSync(pidFile, "utf8"));
-    await new Promise((r) => setTimeout(r, 100));
-    expect(alive(gpid)).toBe(false);
+    expect(await gone(gpid)).toBe(true);
   });
 });
 
