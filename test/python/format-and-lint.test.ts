@@ -254,3 +254,25 @@ describe("timeouts through the pipeline", () => {
     }
   });
 });
+
+describe("the project's virtualenv comes first", () => {
+  it.skipIf(missing("ruff", [TOOLS_VENV_BIN]))("uses .venv/bin/ruff over PATH and says so", async () => {
+    const dir = copyFixture(LINT_PROJECT);
+    // A minimal virtualenv layout: bin/python and the project's own ruff.
+    const venvBin = path.join(dir, ".venv", "bin");
+    fs.mkdirSync(venvBin, { recursive: true });
+    fs.symlinkSync("/usr/bin/python3", path.join(venvBin, "python"));
+    fs.symlinkSync(path.join(TOOLS_VENV_BIN, "ruff"), path.join(venvBin, "ruff"));
+    const s = await serverIn(dir, NO_RUFF_PATH);
+    try {
+      const r = await s.call("lint", { path: "pkg/app.py" });
+      expect(r.notes).toEqual([`ruff from the project's virtualenv ${path.join(dir, ".venv")}`]);
+      expect(r.issues).toEqual([
+        "pkg/app.py:1:8: F401 [*] `os` imported but unused",
+        "pkg/app.py:8:13: E711 Comparison to `None` should be `cond is None`",
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+});
