@@ -72,16 +72,20 @@ export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promis
   const cwd = checkDirectory(req.target, req.config);
   const run = await ctx.run({ program: cli.executable ?? "mypy", args, cwd });
   const findings = parseMypyOutput(run.stdout, cwd);
-  // 0: clean, 1: type errors, 2: crash or bad usage/config.
-  if (run.returncode !== 0 && (run.returncode !== 1 || findings.length === 0))
+  // 0: clean, 1: type errors, 2: syntax errors (reported like type errors) or a crash / bad usage.
+  if (run.returncode !== 0 && findings.length === 0)
     throw checkerFailed("mypy", command, run, "failed without reporting type errors");
+  const notes = cli.note ? [cli.note] : [];
+  // mypy reports config problems on stderr and carries on; say so rather than drop them.
+  const stderr = run.stderr.trim();
+  if (stderr) notes.push(`mypy said: ${stderr.slice(0, 1000)}`);
   return {
     findings,
     command,
     returncode: run.returncode,
     output: run.stdout + run.stderr,
     truncated: run.truncated,
-    notes: cli.note ? [cli.note] : [],
+    notes,
     passed: run.returncode === 0,
   };
 }
