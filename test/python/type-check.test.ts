@@ -99,8 +99,10 @@ describe("type_check (python)", () => {
   it.skipIf(missing("mypy"))(
     "a syntax error is a finding (mypy exit 2), not a failure of the tool",
     async () => {
-      fs.writeFileSync(path.join(project, "pkg", "syntax.py"), "def f(:\n    pass\n");
+      const file = path.join(project, "pkg", "syntax.py");
+      fs.writeFileSync(file, "def f(:\n    pass\n");
       const r = await s.call("type_check", { path: "pkg/syntax.py", checker: "mypy" });
+      fs.rmSync(file);
       expect(r).toMatchObject({ success: true, passed: false, returncode: 2 });
       expect(r.issues).toEqual(["pkg/syntax.py:1:8: syntax invalid syntax"]);
     },
