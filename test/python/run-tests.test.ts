@@ -64,7 +64,12 @@ describe("run_tests on a suite with every outcome", () => {
         expect.stringMatching(/^pytest from PATH \(\/\S+\/pytest\); no project virtualenv found$/),
       ]);
       expect(r.output).toMatch(/short test summary info/);
-      expect(fs.existsSync(path.join(project, ".pytest_cache"))).toBe(false);
+      // Nothing written into the project: no .pytest_cache, no __pycache__.
+      expect(
+        fs
+          .readdirSync(project, { recursive: true })
+          .filter((f) => /\.pytest_cache|__pycache__/.test(String(f))),
+      ).toEqual([]);
     },
   );
 

@@ -13,12 +13,16 @@ export function checkDirectory(target: string, config?: string): string {
 
 const PYTHON_PROJECT_MARKERS = ["pyproject.toml", "setup.py", "setup.cfg", "ty.toml", "requirements.txt"];
 
-/** True for a .py/.pyi file or a directory that looks like a Python project (marker file or top-level .py). */
+/**
+ * True for a .py/.pyi file or a directory that looks like a Python project: a marker file, or top-level
+ * .py files in a directory that is not a TypeScript project (a tsconfig.json leaves it to tsc).
+ */
 export function isPythonTarget(target: string): boolean {
   try {
     if (!fs.statSync(target).isDirectory()) return /\.pyi?$/.test(target);
     const entries = fs.readdirSync(target);
-    return entries.some((e) => PYTHON_PROJECT_MARKERS.includes(e) || e.endsWith(".py"));
+    if (entries.some((e) => PYTHON_PROJECT_MARKERS.includes(e))) return true;
+    return !entries.includes("tsconfig.json") && entries.some((e) => e.endsWith(".py"));
   } catch {
     return false;
   }

@@ -90,8 +90,12 @@ export const runTestsTool = () =>
           program: pytest.program,
           args: args_,
           cwd,
-          // The coverage data file stays out of the project (which may be read-only).
-          env: args.coverage ? { COVERAGE_FILE: path.join(temp, ".coverage") } : undefined,
+          // Nothing written into the project (which may be read-only): no bytecode or assertion-rewrite
+          // caches, and the coverage data file in the temp dir.
+          env: {
+            PYTHONDONTWRITEBYTECODE: "1",
+            ...(args.coverage ? { COVERAGE_FILE: path.join(temp, ".coverage") } : {}),
+          },
         });
         const output = combinedOutput(run.stdout, run.stderr);
         const notes = [pytest.note];
