@@ -122,6 +122,31 @@ describe("run_tests on a suite with every outcome", () => {
     expect(r.notes).toContain("no tests were collected (pytest exit code 5)");
   });
 
+  it.skipIf(missing("pytest"))(
+    "a module that cannot be imported is a collection error (exit 2) with its cause",
+    async () => {
+      const broken = copyFixture(path.join(PY, "collect-error-project"));
+      const b = await connectStdio({ args: ["--allowed-paths", broken], cwd: broken, env: NO_VENV_ENV });
+      try {
+        const r = await b.call("run_tests", {});
+        expect(r).toMatchObject({ success: true, passed: false, returncode: 2, summary: { errors: 1 } });
+        expect(r.failures).toEqual([
+          {
+            node_id: "tests/test_broken.py",
+            kind: "error",
+            file: path.join(broken, "tests", "test_broken.py"),
+            line: 1,
+            message:
+              "collection failure: ModuleNotFoundError: No module named 'nonexistent_module_for_tests'",
+          },
+        ]);
+        expect(r.notes).toContain("pytest was interrupted (exit code 2), e.g. by collection errors");
+      } finally {
+        await b.close();
+      }
+    },
+  );
+
   it("refuses paths outside the allowlist and option-like expressions, running nothing", async () => {
     expect(await s.call("run_tests", { working_dir: "/tmp" })).toMatchObject({
       error_type: "path_validation",

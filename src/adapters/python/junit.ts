@@ -49,11 +49,18 @@ function classPartsOf(classname: string, file: string): string[] {
 function crashLine(text: string, file: string): number | undefined {
   const lines = text.split(/\r?\n/).reverse();
   for (const l of lines) {
-    const m = /^(.+?):(\d+): \S+$/.exec(l.trim());
+    // `tests/test_x.py:23: AssertionError`, or in a collection traceback `tests/test_x.py:1: in <module>`.
+    const m = /^(.+?):(\d+): (?:\S+|in .+)$/.exec(l.trim());
     if (m && (m[1] === file || path.normalize(m[1] as string).endsWith(path.normalize(file))))
       return Number(m[2]);
   }
   return undefined;
+}
+
+/** The last `E   SomeError: ...` line of a pytest traceback, without the `E` gutter. */
+function lastExceptionLine(text: string): string | undefined {
+  const lines = text.split(/\r?\n/).filter((l) => /^E\s{2,}\S/.test(l));
+  return lines.at(-1)?.replace(/^E\s+/, "");
 }
 
 /**
@@ -80,11 +87,18 @@ export function parseJunitFailures(xml: string, rootdir: string): TestFailure[] 
         const problem = first(tc[kind]);
         if (!problem) continue;
         const file = tc.file ?? "";
+        // A module that failed to import or collect has no class name; its node id is the file.
+        const collection = !tc.classname;
         const classes = classPartsOf(tc.classname ?? "", file);
-        const nodeId = [file, ...classes, tc.name ?? ""].filter(Boolean).join("::");
+        const nodeId =
+          collection && file ? file : [file, ...classes, tc.name ?? ""].filter(Boolean).join("::");
         const defLine = tc.line !== undefined ? Number(tc.line) + 1 : 0; // pytest writes it 0-based
         const text = problem["#text"] ?? "";
-        const message = (problem.message ?? text.split("\n").at(-1) ?? "").trim();
+        let message = (problem.message ?? text.split("\n").at(-1) ?? "").trim();
+        // pytest's message for collection errors is just "collection failure": add the exception line.
+        const raised = lastExceptionLine(text);
+        if (collection && raised && !message.includes(raised))
+          message = message ? `${message}: ${raised}` : raised;
         failures.push({
           node_id: nodeId,
           kind: kind === "failure" ? "failed" : "error",
