@@ -13,7 +13,6 @@ import {
   pytestArgs,
   resolvePytest,
 } from "../../adapters/python/pytest.js";
-import { isWithin } from "../../paths/allowlist.js";
 
 /** A user string that would read as an option if it started with `-`. */
 function checkNotOption(value: string | undefined, label: string): void {
@@ -62,8 +61,9 @@ export const runTestsTool = () =>
       checkNotOption(args.markers, "markers");
       const targetDir = fs.statSync(args.path).isDirectory() ? args.path : path.dirname(args.path);
       const cwd = args.working_dir ?? (ctx.allowlist.rootOf(ctx.config.cwd) ? ctx.config.cwd : targetDir);
-      const root = ctx.allowlist.rootOf(cwd) ?? cwd;
-      const pytest = resolvePytest(isWithin(root, cwd) ? cwd : targetDir, root);
+      // The project's virtualenv is looked for from working_dir (else the tests' directory) up to its root.
+      const venvStart = args.working_dir ?? targetDir;
+      const pytest = resolvePytest(venvStart, ctx.allowlist.rootOf(venvStart) ?? venvStart);
       if (!pytest)
         throw new ToolError(
           "tool_not_found",
@@ -73,7 +73,7 @@ export const runTestsTool = () =>
       const temp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-pytest-"));
       try {
         const junitXml = path.join(temp, "junit.xml");
-        const args_ = [
+        const argv = [
           ...pytest.prefixArgs,
           ...pytestArgs({
             target: args.path,
@@ -85,10 +85,10 @@ export const runTestsTool = () =>
             junitXml,
           }),
         ];
-        const command = displayCommand(pytest.display, args_);
+        const command = displayCommand(pytest.display, argv);
         const run = await ctx.run({
           program: pytest.program,
-          args: args_,
+          args: argv,
           cwd,
           // Nothing written into the project (which may be read-only): no bytecode or assertion-rewrite
           // caches, and the coverage data file in the temp dir.
