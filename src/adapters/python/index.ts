@@ -1,3 +1,7 @@
-/** Registers the Python adapters with the formatter and linter registries. */
+/** Registers the Python adapters (formatters, linters, type checkers, tests, scanners) with the registries. */
 import "./format.js";
 import "./lint.js";
+import "./type-checkers.js";
+import "./pytest.js";
+import "./bandit.js";
+import "./pip-audit.js";

@@ -8,6 +8,9 @@ import { getStatusTool } from "./get-status.js";
 import { lintTool } from "./lint.js";
 import { lintFixTool } from "./lint-fix.js";
 import { typeCheckTool } from "./type-check.js";
+import { runTestsTool } from "./run-tests.js";
+import { securityScanTool } from "./security-scan.js";
+import { auditDependenciesTool } from "./audit-dependencies.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
@@ -17,6 +20,9 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     lintTool(),
     lintFixTool(),
     typeCheckTool(),
+    runTestsTool(),
+    securityScanTool(),
+    auditDependenciesTool(),
     getStatusTool(),
     getAuditLogTool(),
   ],

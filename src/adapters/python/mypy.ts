@@ -1,0 +1,91 @@
+/** mypy: pure argv builder and parser of its one-line-per-diagnostic output. */
+import path from "node:path";
+import { displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import type { Finding } from "../../findings/model.js";
+import { registerExternalTool } from "../registry.js";
+import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
+import { resolvePythonTool } from "./resolve.js";
+import { checkDirectory, checkerFailed } from "./type-check-common.js";
+
+registerExternalTool({ name: "mypy", program: "mypy", versionArgs: ["--version"] });
+
+/**
+ * mypy with machine-friendly output (columns, error codes, no summary/colour/context) and no cache
+ * writes (`--cache-dir /dev/null`, so a read-only project works). `strict` → `--strict`.
+ */
+export function mypyArgs(target: string, strict: boolean, config?: string): string[] {
+  return [
+    "--show-column-numbers",
+    "--show-error-codes",
+    "--no-error-summary",
+    "--no-pretty",
+    "--no-color-output",
+    "--hide-error-context",
+    "--cache-dir",
+    "/dev/null",
+    ...(strict ? ["--strict"] : []),
+    ...(config ? ["--config-file", config] : []),
+    "--",
+    target,
+  ];
+}
+
+const MYPY_LINE =
+  /^(?<file>.+?):(?<line>\d+):(?:(?<column>\d+):)? (?<kind>error|warning|note): (?<message>.*?)(?: {2}\[(?<rule>[\w-]+)\])?$/;
+
+/**
+ * Parses `file:line:col: error: message  [code]` lines. A `note:` on the same line as the diagnostic
+ * before it (hints, "See https://...") is folded into that diagnostic's message; other notes become info.
+ */
+export function parseMypyOutput(output: string, cwd: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const raw of output.split(/\r?\n/)) {
+    const m = MYPY_LINE.exec(raw.trimEnd());
+    if (!m?.groups) continue;
+    const g = m.groups;
+    const file = path.resolve(cwd, g.file as string);
+    const line = Number(g.line);
+    const previous = findings.at(-1);
+    if (g.kind === "note" && previous && previous.file === file && previous.line === line) {
+      previous.message += `\n${g.message}`;
+      continue;
+    }
+    findings.push({
+      tool: "mypy",
+      file,
+      line,
+      column: g.column ? Number(g.column) : 0,
+      rule_id: g.rule ?? (g.kind === "note" ? "note" : ""),
+      severity: g.kind === "error" ? "error" : g.kind === "warning" ? "warning" : "info",
+      message: g.message as string,
+      docs_url: g.rule ? "https://mypy.readthedocs.io/en/stable/error_code_list.html" : undefined,
+    });
+  }
+  return findings;
+}
+
+export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
+  const args = mypyArgs(req.target, req.strict, req.config);
+  const command = displayCommand("mypy", args);
+  const cli = resolvePythonTool(ctx, "mypy", req.target);
+  const cwd = checkDirectory(req.target, req.config);
+  const run = await ctx.run({ program: cli.executable ?? "mypy", args, cwd });
+  const findings = parseMypyOutput(run.stdout, cwd);
+  // 0: clean, 1: type errors, 2: syntax errors (reported like type errors) or a crash / bad usage.
+  if (run.returncode !== 0 && findings.length === 0)
+    throw checkerFailed("mypy", command, run, "failed without reporting type errors");
+  const notes = cli.note ? [cli.note] : [];
+  // mypy reports config problems on stderr and carries on; say so rather than drop them.
+  const stderr = run.stderr.trim();
+  if (stderr) notes.push(`mypy said: ${stderr.slice(0, 1000)}`);
+  return {
+    findings,
+    command,
+    returncode: run.returncode,
+    output: run.stdout + run.stderr,
+    truncated: run.truncated,
+    notes,
+    passed: run.returncode === 0,
+  };
+}

@@ -1,0 +1,116 @@
+/** pyright, bundled from npm and run with this Node: pure argv builder and `--outputjson` parser. */
+import { createRequire } from "node:module";
+import path from "node:path";
+import { ToolError } from "../../engine/errors.js";
+import { displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import type { Finding, Severity } from "../../findings/model.js";
+import { registerExternalTool } from "../registry.js";
+import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
+import { findPythonEnvironment } from "./venv.js";
+import { checkDirectory, checkerFailed } from "./type-check-common.js";
+
+/** The bundled CLI script (the `pyright` package's index.js). */
+export function pyrightCli(): string {
+  return createRequire(import.meta.url).resolve("pyright");
+}
+
+registerExternalTool({
+  name: "pyright",
+  program: process.execPath,
+  versionArgs: [pyrightCli(), "--version"],
+  parseVersion: (out) => /pyright (\d+\.\d+\.\d+)/.exec(out)?.[1],
+});
+
+/**
+ * `pyright --outputjson [--warnings] [--project config] [--pythonpath python] target`. pyright has no
+ * strict switch on its command line: `strict` makes warnings fail the run (`--warnings`).
+ */
+export function pyrightArgs(target: string, strict: boolean, config?: string, pythonPath?: string): string[] {
+  return [
+    "--outputjson",
+    ...(strict ? ["--warnings"] : []),
+    ...(config ? ["--project", config] : []),
+    ...(pythonPath ? ["--pythonpath", pythonPath] : []),
+    target,
+  ];
+}
+
+interface PyrightDiagnostic {
+  file?: string;
+  severity?: string;
+  message?: string;
+  rule?: string;
+  range?: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+const SEVERITY: Record<string, Severity> = { error: "error", warning: "warning", information: "info" };
+
+/** Parses `--outputjson`; undefined when the output is not pyright's report (a fatal error). */
+export function parsePyrightJson(output: string): Finding[] | undefined {
+  let report: { generalDiagnostics?: PyrightDiagnostic[] };
+  try {
+    report = JSON.parse(output) as typeof report;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(report.generalDiagnostics)) return undefined;
+  return report.generalDiagnostics.map((d) => ({
+    tool: "pyright",
+    file: d.file ?? "",
+    // pyright ranges are 0-based.
+    line: d.range ? d.range.start.line + 1 : 0,
+    column: d.range ? d.range.start.character + 1 : 0,
+    end_line: d.range ? d.range.end.line + 1 : undefined,
+    end_column: d.range ? d.range.end.character + 1 : undefined,
+    rule_id: d.rule ?? "",
+    severity: SEVERITY[d.severity ?? "error"] ?? "error",
+    message: d.message ?? "",
+    docs_url: d.rule
+      ? `https://microsoft.github.io/pyright/#/configuration?id=${d.rule.toLowerCase()}`
+      : undefined,
+  }));
+}
+
+export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const venv = findPythonEnvironment(checkDirectory(req.target, req.config), root);
+  const python = venv ? path.join(venv.binDir, "python") : undefined;
+  const args = pyrightArgs(req.target, req.strict, req.config, python);
+  const command = displayCommand("pyright", args);
+  const run = await ctx.run({
+    program: process.execPath,
+    args: [pyrightCli(), ...args],
+    cwd: checkDirectory(req.target, req.config),
+  });
+  const findings = parsePyrightJson(run.stdout);
+  // 0: clean, 1: errors (or warnings with --warnings), 2: fatal, 3: config error, 4: bad command line.
+  if (!findings || (run.returncode !== 0 && run.returncode !== 1))
+    throw checkerFailed("pyright", command, run, "failed without a usable report");
+  if (run.truncated && findings.length === 0)
+    throw new ToolError("tool_error", "pyright's report was cut by the output limit", { command });
+  const notes = [`pyright ${pyrightVersion()} bundled with the server, run with Node ${process.version}`];
+  notes.push(
+    python
+      ? `imports resolved with the project's virtualenv interpreter ${python} (${venv?.origin})`
+      : "no project virtualenv found: imports resolved with the python on PATH",
+  );
+  if (req.strict)
+    notes.push(
+      'strict: warnings fail the run (--warnings); pyright\'s strict rule set is chosen in its config (typeCheckingMode = "strict")',
+    );
+  return {
+    findings,
+    command,
+    returncode: run.returncode,
+    output: run.stdout,
+    truncated: run.truncated,
+    notes,
+    passed: run.returncode === 0,
+  };
+}
+
+function pyrightVersion(): string {
+  const pkg = createRequire(import.meta.url)("pyright/package.json") as { version: string };
+  return pkg.version;
+}

@@ -1,0 +1,125 @@
+/** pytest: which interpreter runs it, a pure argv builder and a parser of its final summary line. */
+import fs from "node:fs";
+import path from "node:path";
+import { findExecutable } from "../../exec/which.js";
+import { registerExternalTool } from "../registry.js";
+import { findPythonEnvironment } from "./venv.js";
+
+registerExternalTool({ name: "pytest", program: "pytest", versionArgs: ["--version"] });
+
+export interface PytestInvocation {
+  /** What to spawn: the virtualenv's python (with `-m pytest`), or a pytest executable. */
+  program: string;
+  prefixArgs: string[];
+  /** Display name of the program (`pytest`, or the interpreter's path). */
+  display: string;
+  /** Says which pytest runs, for the result's notes. */
+  note: string;
+  /** True when pytest runs inside the project's virtualenv. */
+  fromVenv: boolean;
+}
+
+/**
+ * The project's own pytest first: a virtualenv ($VIRTUAL_ENV, .venv/ or venv/ in `start` or a parent up
+ * to `root`) runs `<venv>/bin/python -m pytest`, so its plugins (pytest-cov, ...) and packages are used,
+ * including system site-packages it may inherit. Otherwise the `pytest` first on PATH.
+ */
+export function resolvePytest(start: string, root: string): PytestInvocation | undefined {
+  const env = findPythonEnvironment(start, root);
+  if (env) {
+    const python = ["python", "python3"]
+      .map((n) => path.join(env.binDir, n))
+      .find((p) => fs.existsSync(p)) as string;
+    return {
+      program: python,
+      prefixArgs: ["-m", "pytest"],
+      display: python,
+      note: `pytest run as \`${python} -m pytest\` (the project's virtualenv ${env.origin})`,
+      fromVenv: true,
+    };
+  }
+  const exe = findExecutable("pytest");
+  if (!exe) return undefined;
+  return {
+    program: exe,
+    prefixArgs: [],
+    display: "pytest",
+    note: `pytest from PATH (${exe}); no project virtualenv found`,
+    fromVenv: false,
+  };
+}
+
+export interface PytestOptions {
+  /** Canonical test path (file or directory). */
+  target: string;
+  pattern?: string;
+  markers?: string;
+  verbose: boolean;
+  failFast: boolean;
+  /** Directory measured by --cov, when coverage is asked. */
+  coverageSource?: string;
+  /** Where pytest writes its JUnit XML report. */
+  junitXml: string;
+}
+
+/** True when `pattern` names test files (a glob such as `test_*.py`) rather than a `-k` expression. */
+export function isFileGlob(pattern: string): boolean {
+  return /[*?[]/.test(pattern) || pattern.endsWith(".py");
+}
+
+/**
+ * `pytest <path> -p no:cacheprovider [...]`: no cache writes (a read-only project works), a file-glob
+ * pattern → `-o python_files=`, any other pattern → `-k`, markers → `-m`, JUnit XML (xunit1, which
+ * carries each test's file and line) into the temp dir.
+ */
+export function pytestArgs(o: PytestOptions): string[] {
+  const args = [o.target, "-p", "no:cacheprovider"];
+  if (o.pattern !== undefined)
+    args.push(...(isFileGlob(o.pattern) ? ["-o", `python_files=${o.pattern}`] : ["-k", o.pattern]));
+  if (o.markers !== undefined) args.push("-m", o.markers);
+  if (o.verbose) args.push("-v");
+  if (o.failFast) args.push("-x");
+  if (o.coverageSource) args.push(`--cov=${o.coverageSource}`, "--cov-report=term-missing");
+  args.push(`--junit-xml=${o.junitXml}`, "-o", "junit_family=xunit1");
+  return args;
+}
+
+/** Outcome counts as pytest prints them; the singular/plural forms are folded into one key. */
+export type PytestSummary = Record<string, number>;
+
+const KEY_NAMES: Record<string, string> = { error: "errors", warning: "warnings" };
+
+/**
+ * Parses pytest's final line, e.g. `=== 2 failed, 5 passed, 2 skipped, 1 xfailed, 1 xpassed,
+ * 1 warning, 1 error in 0.03s ===`, into `{failed: 2, passed: 5, ..., warnings: 1, errors: 1}`.
+ * `no tests ran in 0.01s` gives `{}`; undefined when there is no summary line at all.
+ */
+export function parsePytestSummary(output: string): PytestSummary | undefined {
+  const lines = output.split(/\r?\n/);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = (lines[i] as string).replace(/^=+\s*|\s*=+$/g, "").trim();
+    const m = /^(.*?)\s*\bin \d+(?:\.\d+)?s\b/.exec(line);
+    if (!m) continue;
+    const counts = [...(m[1] as string).matchAll(/(\d+) ([a-z]+)/g)];
+    if (counts.length === 0 && !/no tests ran/.test(line)) continue;
+    const summary: PytestSummary = {};
+    for (const [, n, word] of counts) {
+      const key = KEY_NAMES[word as string] ?? (word as string);
+      summary[key] = (summary[key] ?? 0) + Number(n);
+    }
+    return summary;
+  }
+  return undefined;
+}
+
+/** pytest-cov's `TOTAL ... 87%` line, as a number. */
+export function parseCoverageTotal(output: string): number | undefined {
+  const m = /^TOTAL\s+.*?(\d+(?:\.\d+)?)%\s*$/m.exec(output);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The `rootdir: ...` of pytest's header (node ids and JUnit files are relative to it). */
+export function parseRootdir(output: string): string | undefined {
+  const m = /^rootdir: (.+?)(?:, (?:configfile|inifile|testpaths|plugins): .*)?$/m.exec(output);
+  return m?.[1]?.trim();
+}

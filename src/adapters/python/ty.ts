@@ -1,0 +1,90 @@
+/** ty (Astral's type checker): the default Python checker. Pure argv builder and concise-output parser. */
+import path from "node:path";
+import { ToolError } from "../../engine/errors.js";
+import { displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { ProgramNotFoundError } from "../../exec/runner.js";
+import type { Finding, Severity } from "../../findings/model.js";
+import { registerExternalTool } from "../registry.js";
+import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
+import { resolvePythonTool } from "./resolve.js";
+import { checkDirectory, checkerFailed } from "./type-check-common.js";
+
+registerExternalTool({ name: "ty", program: "ty", versionArgs: ["--version"] });
+
+/**
+ * `ty check --output-format concise [--error-on-warning] [--project dir | --config-file f] -- target`.
+ * A pyproject.toml config names the project (its directory); any other file is a ty.toml.
+ */
+export function tyArgs(target: string, strict: boolean, config?: string): string[] {
+  const args = ["check", "--output-format", "concise"];
+  if (strict) args.push("--error-on-warning");
+  if (config) {
+    if (path.basename(config) === "pyproject.toml") args.push("--project", path.dirname(config));
+    else args.push("--config-file", config);
+  }
+  args.push("--", target);
+  return args;
+}
+
+const CONCISE_LINE =
+  /^(?<file>.+?):(?<line>\d+):(?<column>\d+): (?<severity>error|warning|info)\[(?<rule>[\w-]+)\] (?<message>.*)$/;
+
+/**
+ * Parses `ty check --output-format concise`: one `file:line:col: severity[rule] message` line per
+ * diagnostic, then `Found N diagnostics` (or `All checks passed!`). Relative files resolve against `cwd`.
+ */
+export function parseTyConcise(output: string, cwd: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const raw of output.split(/\r?\n/)) {
+    const m = CONCISE_LINE.exec(raw.trimEnd());
+    if (!m?.groups) continue;
+    const g = m.groups as Record<string, string>;
+    findings.push({
+      tool: "ty",
+      file: path.resolve(cwd, g.file as string),
+      line: Number(g.line),
+      column: Number(g.column),
+      rule_id: g.rule as string,
+      severity: g.severity as Severity,
+      message: g.message as string,
+      docs_url: `https://docs.astral.sh/ty/reference/rules/#${g.rule}`,
+    });
+  }
+  return findings;
+}
+
+export async function tyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
+  const args = tyArgs(req.target, req.strict, req.config);
+  const command = displayCommand("ty", args);
+  const cli = resolvePythonTool(ctx, "ty", req.target);
+  const cwd = checkDirectory(req.target, req.config);
+  let run;
+  try {
+    run = await ctx.run({ program: cli.executable ?? "ty", args, cwd });
+  } catch (err) {
+    if (err instanceof ProgramNotFoundError)
+      throw new ToolError(
+        "tool_not_found",
+        "ty is not installed (not in the project's virtualenv nor on PATH); install it (e.g. `uv tool install ty` " +
+          'or `pip install ty`) or pass checker: "mypy" or "pyright"',
+        { command },
+      );
+    throw err;
+  }
+  const findings = parseTyConcise(run.stdout, cwd);
+  // 0: clean, 1: diagnostics at the failing level; 2 (bad options/config) and 101 (panic) are failures.
+  if (run.returncode !== 0 && run.returncode !== 1)
+    throw checkerFailed("ty", command, run, "failed without a usable result");
+  if (run.returncode === 1 && findings.length === 0)
+    throw checkerFailed("ty", command, run, "reported failure but no diagnostic could be parsed");
+  return {
+    findings,
+    command,
+    returncode: run.returncode,
+    output: run.stdout + run.stderr,
+    truncated: run.truncated,
+    notes: cli.note ? [cli.note] : [],
+    passed: run.returncode === 0,
+  };
+}

@@ -1,0 +1,39 @@
+/** Shared pieces of the Python type-checker adapters: where a check runs and which projects are Python. */
+import fs from "node:fs";
+import path from "node:path";
+import { ToolError } from "../../engine/errors.js";
+import { combinedOutput } from "../../engine/result.js";
+import type { RunResult } from "../../exec/runner.js";
+
+/** The directory a checker runs in: the config file's directory, else the target (or its directory). */
+export function checkDirectory(target: string, config?: string): string {
+  if (config) return path.dirname(config);
+  return fs.statSync(target).isDirectory() ? target : path.dirname(target);
+}
+
+const PYTHON_PROJECT_MARKERS = ["pyproject.toml", "setup.py", "setup.cfg", "ty.toml", "requirements.txt"];
+
+/**
+ * True for a .py/.pyi file or a directory that looks like a Python project: a marker file, or top-level
+ * .py files in a directory that is not a TypeScript project (a tsconfig.json leaves it to tsc).
+ */
+export function isPythonTarget(target: string): boolean {
+  try {
+    if (!fs.statSync(target).isDirectory()) return /\.pyi?$/.test(target);
+    const entries = fs.readdirSync(target);
+    if (entries.some((e) => PYTHON_PROJECT_MARKERS.includes(e))) return true;
+    return !entries.includes("tsconfig.json") && entries.some((e) => e.endsWith(".py"));
+  } catch {
+    return false;
+  }
+}
+
+/** A checker that failed without diagnostics (bad config, crash): a tool_error carrying the raw output. */
+export function checkerFailed(name: string, command: string, run: RunResult, why: string): ToolError {
+  return new ToolError("tool_error", `${name} ${why} (exit ${run.returncode}); see output`, {
+    command,
+    returncode: run.returncode,
+    output: combinedOutput(run.stdout, run.stderr),
+    truncated: run.truncated,
+  });
+}

@@ -1,0 +1,154 @@
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { ToolError } from "../../engine/errors.js";
+import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import { defineTool, type ToolContext, type ToolResult } from "../../engine/tool.js";
+import { ProgramNotFoundError } from "../../exec/runner.js";
+import { looksLikeNetworkFailure, type Vulnerability } from "../../adapters/dependency-audit.js";
+import { lockVersions, npmAuditArgs, parseNpmAuditJson } from "../../adapters/npm/npm-audit.js";
+import { parsePipAuditJson, pipAuditArgs } from "../../adapters/python/pip-audit.js";
+import { resolvePythonTool } from "../../adapters/python/resolve.js";
+
+const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json"];
+
+type Audit =
+  { kind: "pip-audit"; requirements: string } | { kind: "npm"; projectDir: string; lockfile: string };
+
+/** What to audit: a lockfile or a directory holding one → npm audit; a requirements file → pip-audit. */
+export function chooseAudit(target: string): Audit {
+  if (fs.statSync(target).isDirectory()) {
+    const lock = LOCKFILES.map((f) => path.join(target, f)).find((f) => fs.existsSync(f));
+    if (lock) return { kind: "npm", projectDir: target, lockfile: lock };
+    const req = path.join(target, "requirements.txt");
+    if (fs.existsSync(req)) return { kind: "pip-audit", requirements: req };
+    throw new ToolError(
+      "invalid_input",
+      `requirements_file is a directory without package-lock.json, npm-shrinkwrap.json or requirements.txt: ${target}`,
+    );
+  }
+  if (LOCKFILES.includes(path.basename(target)))
+    return { kind: "npm", projectDir: path.dirname(target), lockfile: target };
+  return { kind: "pip-audit", requirements: target };
+}
+
+function networkError(tool: string, where: string, extra: Record<string, unknown>): ToolError {
+  return new ToolError(
+    "tool_error",
+    `Network failure: ${tool} could not reach ${where}. audit_dependencies needs network access to the ` +
+      "vulnerability database; nothing was audited.",
+    { network_error: true, ...extra },
+  );
+}
+
+async function pipAudit(ctx: ToolContext, requirements: string): Promise<ToolResult> {
+  const args = pipAuditArgs(requirements);
+  const command = displayCommand("pip-audit", args);
+  const cli = resolvePythonTool(ctx, "pip-audit", requirements);
+  let run;
+  try {
+    run = await ctx.run({ program: cli.executable ?? "pip-audit", args, cwd: path.dirname(requirements) });
+  } catch (err) {
+    if (err instanceof ProgramNotFoundError)
+      throw new ToolError(
+        "tool_not_found",
+        "pip-audit is not installed (not in the project's virtualenv nor on PATH); install it with `pip install pip-audit`",
+        { command },
+      );
+    throw err;
+  }
+  const output = combinedOutput(run.stdout, run.stderr);
+  const report = parsePipAuditJson(run.stdout);
+  // 0: no known vulnerabilities, 1: some found; both print the JSON report.
+  if (!report || (run.returncode !== 0 && run.returncode !== 1)) {
+    const extra = { command, returncode: run.returncode, output, truncated: run.truncated };
+    if (looksLikeNetworkFailure(output))
+      throw networkError("pip-audit", "PyPI / the vulnerability service", extra);
+    throw new ToolError(
+      "tool_error",
+      `pip-audit failed without a report (exit ${run.returncode}); see output`,
+      extra,
+    );
+  }
+  const notes = cli.note ? [cli.note] : [];
+  for (const s of report.skipped) notes.push(`not audited: ${s}`);
+  return shape("pip-audit", command, run.returncode, report.vulnerabilities, notes, run.truncated);
+}
+
+async function npmAudit(ctx: ToolContext, projectDir: string, lockfile: string): Promise<ToolResult> {
+  const args = npmAuditArgs();
+  const command = displayCommand("npm", args);
+  const run = await ctx.run({ program: "npm", args, cwd: projectDir });
+  const output = combinedOutput(run.stdout, run.stderr);
+  const parsed = parseNpmAuditJson(run.stdout, lockVersions(fs.readFileSync(lockfile, "utf8")));
+  const extra = { command, returncode: run.returncode, output, truncated: run.truncated };
+  if (!parsed)
+    throw new ToolError(
+      "tool_error",
+      `npm audit failed without a report (exit ${run.returncode}); see output`,
+      extra,
+    );
+  if (parsed.kind === "error") {
+    const registry = process.env.npm_config_registry ?? process.env.NPM_CONFIG_REGISTRY;
+    if (looksLikeNetworkFailure(output))
+      throw networkError(
+        "npm audit",
+        `the registry's audit endpoint${registry ? ` (${registry})` : ""}`,
+        extra,
+      );
+    throw new ToolError("tool_error", `npm audit failed: ${parsed.message}`, extra);
+  }
+  const notes = [`npm audit of ${lockfile} (lockfile only; nothing installed)`];
+  return shape("npm", command, run.returncode, parsed.vulnerabilities, notes, run.truncated);
+}
+
+function shape(
+  auditor: string,
+  command: string,
+  returncode: number | null,
+  vulnerabilities: Vulnerability[],
+  notes: string[],
+  truncated: boolean,
+): ToolResult {
+  const shown = capList(vulnerabilities);
+  return {
+    success: true,
+    passed: vulnerabilities.length === 0,
+    auditor,
+    command,
+    vulnerabilities: shown.items,
+    vulnerability_count: vulnerabilities.length,
+    returncode,
+    truncated: truncated || shown.capped,
+    notes,
+  };
+}
+
+export const auditDependenciesTool = () =>
+  defineTool({
+    name: "audit_dependencies",
+    description:
+      "Check dependencies for known vulnerabilities: pip-audit for a requirements file, npm audit for a " +
+      "package-lock.json (or a directory holding one). One entry per vulnerability {package, version, id, " +
+      "fix_versions, aliases, description}. Needs network access to the vulnerability database.",
+    input: z.strictObject({
+      requirements_file: z
+        .string()
+        .default("requirements.txt")
+        .describe("requirements file (pip-audit), or package-lock.json / a directory with one (npm audit)"),
+    }),
+    annotations: {
+      title: "Audit dependencies",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    },
+    paths: [{ arg: "requirements_file", kind: "any", default: "requirements.txt" }],
+    async handler(args, ctx) {
+      const audit = chooseAudit(args.requirements_file);
+      return audit.kind === "npm"
+        ? npmAudit(ctx, audit.projectDir, audit.lockfile)
+        : pipAudit(ctx, audit.requirements);
+    },
+  });

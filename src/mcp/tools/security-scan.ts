@@ -1,0 +1,92 @@
+import path from "node:path";
+import { z } from "zod";
+import { ToolError } from "../../engine/errors.js";
+import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import { defineTool, type ToolContext } from "../../engine/tool.js";
+import {
+  banditArgs,
+  banditSummary,
+  banditToFinding,
+  hasLevelFlags,
+  parseBanditJson,
+} from "../../adapters/python/bandit.js";
+import { firstVersion } from "../../adapters/registry.js";
+import { resolvePythonTool } from "../../adapters/python/resolve.js";
+import { findingToIssue } from "../../findings/model.js";
+
+const LEVEL = z.enum(["low", "medium", "high"]);
+
+/** bandit's version per executable, asked once per server (it decides the flag style). */
+async function banditVersion(ctx: ToolContext, executable: string): Promise<string | undefined> {
+  const cache = ctx.services.get("bandit-versions", () => new Map<string, string | undefined>());
+  if (!cache.has(executable)) {
+    const run = await ctx.run({ program: executable, args: ["--version"], timeoutMs: 10_000 });
+    cache.set(executable, firstVersion(run.stdout + run.stderr));
+  }
+  return cache.get(executable);
+}
+
+export const securityScanTool = () =>
+  defineTool({
+    name: "security_scan",
+    description:
+      "Scan Python code for security issues with bandit (the project's virtualenv first, then PATH). Returns " +
+      "`passed` (no findings), bandit's `findings` (capped at 500), `finding_count`, `summary` " +
+      "(high/medium/low/errors) and the same findings in the common model (`common_findings`, rule = test id).",
+    input: z.strictObject({
+      path: z.string().describe("File or directory to scan (inside the allowed paths)"),
+      severity: LEVEL.default("low").describe("Lowest severity reported"),
+      confidence: LEVEL.default("low").describe("Lowest confidence reported"),
+    }),
+    annotations: {
+      title: "Security scan",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    paths: [{ arg: "path", kind: "any" }],
+    async handler(args, ctx) {
+      const cli = resolvePythonTool(ctx, "bandit", args.path);
+      if (!cli.executable)
+        throw new ToolError(
+          "tool_not_found",
+          "bandit is not installed (not in the project's virtualenv nor on PATH)",
+        );
+      const version = await banditVersion(ctx, cli.executable);
+      const argv = banditArgs(args.path, args.severity, args.confidence, hasLevelFlags(version));
+      const command = displayCommand("bandit", argv);
+      const run = await ctx.run({ program: cli.executable, args: argv });
+      const report = parseBanditJson(run.stdout);
+      // 0: nothing found, 1: findings; anything else, or no JSON report, is a failure.
+      if (!report || (run.returncode !== 0 && run.returncode !== 1))
+        throw new ToolError(
+          "tool_error",
+          `bandit failed without a report (exit ${run.returncode}); see output`,
+          {
+            command,
+            returncode: run.returncode,
+            output: combinedOutput(run.stdout, run.stderr),
+            truncated: run.truncated,
+          },
+        );
+      const notes = [`bandit ${version ?? "(unknown version)"}: ${cli.note}`];
+      for (const e of report.errors) notes.push(`bandit could not scan ${e.filename}: ${e.reason}`);
+      const findings = capList(report.results);
+      const common = findings.items.map(banditToFinding);
+      return {
+        success: true,
+        passed: report.results.length === 0,
+        command,
+        findings: findings.items,
+        finding_count: report.results.length,
+        summary: banditSummary(report),
+        issues: common.map((f) => findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file)),
+        common_findings: common,
+        unscanned_files: report.errors.map((e) => e.filename),
+        returncode: run.returncode,
+        truncated: run.truncated || findings.capped,
+        notes,
+      };
+    },
+  });

@@ -1,0 +1,167 @@
+/**
+ * audit_dependencies through the real server: pip-audit's absence (it cannot be installed here), and the real
+ * npm audit against a registry on 127.0.0.1 that answers with an advisory, or refuses connections.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findExecutable } from "../../src/exec/which.js";
+import { connectStdio, FIXTURES } from "../helpers/server.js";
+import { copyFixture, missing, tempDir } from "../helpers/tools.js";
+
+const PATH_WITHOUT_PIP_AUDIT = "/usr/bin:/bin";
+
+describe("audit_dependencies with pip-audit", () => {
+  it("says clearly that pip-audit is not installed", async () => {
+    expect(findExecutable("pip-audit", [], PATH_WITHOUT_PIP_AUDIT)).toBeUndefined();
+    const project = path.join(FIXTURES, "python", "audit-project");
+    const s = await connectStdio({
+      args: ["--allowed-paths", project],
+      cwd: project,
+      env: { PATH: PATH_WITHOUT_PIP_AUDIT, VIRTUAL_ENV: undefined },
+    });
+    try {
+      const r = await s.call("audit_dependencies", {});
+      expect(r).toMatchObject({
+        success: false,
+        error_type: "tool_not_found",
+        command: `pip-audit -r ${path.join(project, "requirements.txt")} --format json`,
+      });
+      expect(r.error).toMatch(/^pip-audit is not installed .*pip install pip-audit/);
+      expect(await s.call("audit_dependencies", { requirements_file: "missing.txt" })).toMatchObject({
+        error_type: "path_validation",
+      });
+      expect(await s.call("audit_dependencies", { requirements_file: "/etc/hosts" })).toMatchObject({
+        error_type: "path_validation",
+      });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+/** A registry stand-in on 127.0.0.1: npm's bulk advisory endpoint and the one packument npm asks for. */
+function startRegistry(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    req.resume();
+    req.on("end", () => {
+      res.setHeader("content-type", "application/json");
+      if (req.url?.startsWith("/-/npm/v1/security/advisories/bulk")) {
+        res.end(
+          JSON.stringify({
+            minimist: [
+              {
+                id: 1097678,
+                url: "https://github.com/advisories/GHSA-xvch-5gv4-984h",
+                title: "Prototype Pollution in minimist",
+                severity: "critical",
+                vulnerable_versions: ">=1.0.0 <1.2.6",
+                cwe: ["CWE-1321"],
+                cvss: { score: 9.8, vectorString: "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H" },
+              },
+            ],
+          }),
+        );
+      } else if (req.url === "/minimist") {
+        const port = (server.address() as AddressInfo).port;
+        const version = (v: string) => ({
+          name: "minimist",
+          version: v,
+          dist: { tarball: `http://127.0.0.1:${port}/minimist/-/minimist-${v}.tgz` },
+        });
+        res.end(
+          JSON.stringify({
+            name: "minimist",
+            "dist-tags": { latest: "1.2.8" },
+            versions: { "1.2.5": version("1.2.5"), "1.2.6": version("1.2.6"), "1.2.8": version("1.2.8") },
+          }),
+        );
+      } else {
+        res.statusCode = 404;
+        res.end("{}");
+      }
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+        requests,
+        close: () => new Promise((r) => server.close(() => r())),
+      }),
+    ),
+  );
+}
+
+describe("audit_dependencies with npm audit", () => {
+  let registry: Awaited<ReturnType<typeof startRegistry>>;
+  beforeAll(async () => {
+    registry = await startRegistry();
+  });
+  afterAll(async () => registry?.close());
+
+  it.skipIf(missing("npm"))("audits a package-lock.json into the same entry shape as pip-audit", async () => {
+    const project = copyFixture(path.join(FIXTURES, "javascript", "npm-audit-project"));
+    const s = await connectStdio({
+      args: ["--allowed-paths", project],
+      cwd: project,
+      env: { npm_config_registry: registry.url, npm_config_cache: tempDir("mcq-npm-cache-") },
+    });
+    try {
+      const r = await s.call("audit_dependencies", { requirements_file: "." });
+      expect(r).toMatchObject({
+        success: true,
+        passed: false,
+        auditor: "npm",
+        command: "npm audit --json --package-lock-only",
+        returncode: 1,
+        vulnerability_count: 1,
+      });
+      expect(r.vulnerabilities).toEqual([
+        {
+          package: "minimist",
+          version: "1.2.5",
+          id: "GHSA-xvch-5gv4-984h",
+          fix_versions: ["1.2.8"],
+          aliases: [],
+          description: "Prototype Pollution in minimist",
+          severity: "critical",
+          url: "https://github.com/advisories/GHSA-xvch-5gv4-984h",
+          vulnerable_versions: ">=1.0.0 <1.2.6",
+        },
+      ]);
+      expect(registry.requests).toContain("POST /-/npm/v1/security/advisories/bulk");
+      // The lockfile itself may be named too.
+      const byFile = await s.call("audit_dependencies", { requirements_file: "package-lock.json" });
+      expect(byFile).toMatchObject({ success: true, auditor: "npm", vulnerability_count: 1 });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.skipIf(missing("npm"))("an unreachable registry is a clear network failure", async () => {
+    const refused = await startRegistry();
+    const url = refused.url;
+    await refused.close(); // nothing listens on that port any more: connections are refused
+    const project = copyFixture(path.join(FIXTURES, "javascript", "npm-audit-project"));
+    const s = await connectStdio({
+      args: ["--allowed-paths", project],
+      cwd: project,
+      env: { npm_config_registry: url, npm_config_cache: tempDir("mcq-npm-cache-") },
+    });
+    try {
+      const r = await s.call("audit_dependencies", { requirements_file: "." });
+      expect(r).toMatchObject({ success: false, error_type: "tool_error", network_error: true });
+      expect(r.error).toBe(
+        `Network failure: npm audit could not reach the registry's audit endpoint (${url}). audit_dependencies ` +
+          "needs network access to the vulnerability database; nothing was audited.",
+      );
+      expect(r.output).toMatch(/ECONNREFUSED 127\.0\.0\.1/);
+    } finally {
+      await s.close();
+    }
+  });
+});
