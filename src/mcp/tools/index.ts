@@ -2,11 +2,13 @@
 import "../../adapters/python/index.js";
 import type { ToolDefinition } from "../../engine/tool.js";
 import { autoformatTool } from "./autoformat.js";
+import { fixAllTool } from "./fix-all.js";
 import { formatCheckTool } from "./format-check.js";
 import { getAuditLogTool } from "./get-audit-log.js";
 import { getStatusTool } from "./get-status.js";
 import { lintTool } from "./lint.js";
 import { lintFixTool } from "./lint-fix.js";
+import { rollbackTool } from "./rollback.js";
 import { typeCheckTool } from "./type-check.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
@@ -17,6 +19,8 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     lintTool(),
     lintFixTool(),
     typeCheckTool(),
+    fixAllTool(),
+    rollbackTool(),
     getStatusTool(),
     getAuditLogTool(),
   ],
