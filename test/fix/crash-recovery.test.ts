@@ -52,35 +52,44 @@ describe("crash recovery", () => {
     expect(readTree(dir)).toEqual(before);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ tool: "fix_all", result: "rollback", recovered: true });
-    expect(entries[0]?.reason).toMatch(/^recovery: the process \(pid \d+\) died before its transaction committed; restored 8 file\(s\)/);
+    expect(entries[0]?.reason).toMatch(
+      /^recovery: the process \(pid \d+\) died before its transaction committed; restored 8 file\(s\)/,
+    );
     expect((entries[0]?.restored_files as string[]).length).toBe(8);
     expect(fs.readdirSync(cachePaths(dir).journal)).toEqual([]);
     expect(fs.readdirSync(cachePaths(dir).snapshots)).toEqual([]);
   });
 
-  it.skipIf(noRuff())("the next transaction on the root recovers first when start-up did not look there", async () => {
-    // Deeper than start-up recovery looks (allowed root + 2 levels).
-    const allowed = tempDir("mcq-crash-deep-");
-    const dir = copyProject(path.join(allowed, "a", "b", "c", "project"));
-    const before = readTree(dir);
-    await killMidTransaction(allowed, dir);
-    expect(readTree(dir)).not.toEqual(before);
+  it.skipIf(noRuff())(
+    "the next transaction on the root recovers first when start-up did not look there",
+    async () => {
+      // Deeper than start-up recovery looks (allowed root + 2 levels).
+      const allowed = tempDir("mcq-crash-deep-");
+      const dir = copyProject(path.join(allowed, "a", "b", "c", "project"));
+      const before = readTree(dir);
+      await killMidTransaction(allowed, dir);
+      expect(readTree(dir)).not.toEqual(before);
 
-    const s = await serverFor(allowed);
-    const dry = await s.call("lint_fix", { path: dir, dry_run: true });
-    expect(fs.readdirSync(cachePaths(dir).journal)).toHaveLength(1); // a dry run neither locks nor recovers
-    const r = await s.call("autoformat", { path: path.join(dir, "pkg", "clean.py") });
-    const entries = await txEntries(s, dir);
-    await s.close();
-    expect(dry.success).toBe(true);
-    expect(r.success).toBe(true);
-    expect(r.notes).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^recovered interrupted transaction \S+ first \(undone; 8 file\(s\) restored\)/)]),
-    );
-    expect(readTree(dir)).toEqual(before);
-    expect(entries.map((e) => [e.tool, e.result, e.recovered ?? false])).toEqual([
-      ["fix_all", "rollback", true],
-      ["autoformat", "commit", false],
-    ]);
-  });
+      const s = await serverFor(allowed);
+      const dry = await s.call("lint_fix", { path: dir, dry_run: true });
+      expect(fs.readdirSync(cachePaths(dir).journal)).toHaveLength(1); // a dry run neither locks nor recovers
+      const r = await s.call("autoformat", { path: path.join(dir, "pkg", "clean.py") });
+      const entries = await txEntries(s, dir);
+      await s.close();
+      expect(dry.success).toBe(true);
+      expect(r.success).toBe(true);
+      expect(r.notes).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            /^recovered interrupted transaction \S+ first \(undone; 8 file\(s\) restored\)/,
+          ),
+        ]),
+      );
+      expect(readTree(dir)).toEqual(before);
+      expect(entries.map((e) => [e.tool, e.result, e.recovered ?? false])).toEqual([
+        ["fix_all", "rollback", true],
+        ["autoformat", "commit", false],
+      ]);
+    },
+  );
 });

@@ -75,7 +75,10 @@ export async function txEntries(s: Connected, dir: string, filters: Record<strin
 }
 
 /** Polls until `check` returns a value (not undefined), up to `ms`. */
-export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  ms = 30_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await check();

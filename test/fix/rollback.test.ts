@@ -38,28 +38,31 @@ describe("rollback", () => {
     expect(entries.every((e) => e.result === "commit")).toBe(true);
   });
 
-  it.skipIf(noRuff())("reports a file changed since its transaction as a conflict; force overwrites it", async () => {
-    const dir = fixProject();
-    const s = await serverFor(dir);
-    await s.call("lint_fix", { path: ".", files: ["pkg/m4.py", "pkg/m5.py"] });
-    const edited = current(dir, "m4.py") + "\n# edited by hand after the fix\n";
-    fs.writeFileSync(path.join(dir, "pkg", "m4.py"), edited);
+  it.skipIf(noRuff())(
+    "reports a file changed since its transaction as a conflict; force overwrites it",
+    async () => {
+      const dir = fixProject();
+      const s = await serverFor(dir);
+      await s.call("lint_fix", { path: ".", files: ["pkg/m4.py", "pkg/m5.py"] });
+      const edited = current(dir, "m4.py") + "\n# edited by hand after the fix\n";
+      fs.writeFileSync(path.join(dir, "pkg", "m4.py"), edited);
 
-    const r = await s.call("rollback", { path: "." });
-    expect(r.conflicts).toEqual([{ run_id: expect.any(String), file: "pkg/m4.py" }]);
-    expect((r.restored as { file: string }[]).map((x) => x.file)).toEqual(["pkg/m5.py"]);
-    expect(r.rolled_back).toEqual([]);
-    expect(r.notes).toEqual(expect.arrayContaining([expect.stringContaining("pass force: true")]));
-    expect(current(dir, "m4.py")).toBe(edited);
-    expect(current(dir, "m5.py")).toBe(original("m5.py"));
+      const r = await s.call("rollback", { path: "." });
+      expect(r.conflicts).toEqual([{ run_id: expect.any(String), file: "pkg/m4.py" }]);
+      expect((r.restored as { file: string }[]).map((x) => x.file)).toEqual(["pkg/m5.py"]);
+      expect(r.rolled_back).toEqual([]);
+      expect(r.notes).toEqual(expect.arrayContaining([expect.stringContaining("pass force: true")]));
+      expect(current(dir, "m4.py")).toBe(edited);
+      expect(current(dir, "m5.py")).toBe(original("m5.py"));
 
-    const forced = await s.call("rollback", { path: ".", force: true });
-    await s.close();
-    expect(forced.forced).toEqual([{ run_id: expect.any(String), file: "pkg/m4.py" }]);
-    expect(forced.unchanged).toEqual([{ run_id: expect.any(String), file: "pkg/m5.py" }]);
-    expect(forced.rolled_back).toHaveLength(1);
-    expect(current(dir, "m4.py")).toBe(original("m4.py"));
-  });
+      const forced = await s.call("rollback", { path: ".", force: true });
+      await s.close();
+      expect(forced.forced).toEqual([{ run_id: expect.any(String), file: "pkg/m4.py" }]);
+      expect(forced.unchanged).toEqual([{ run_id: expect.any(String), file: "pkg/m5.py" }]);
+      expect(forced.rolled_back).toHaveLength(1);
+      expect(current(dir, "m4.py")).toBe(original("m4.py"));
+    },
+  );
 
   it("rejects a count out of range and a since that is not ISO 8601", async () => {
     const dir = fixProject();

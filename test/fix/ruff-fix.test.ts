@@ -46,7 +46,9 @@ describe("ruff fixer: argv and output parsing", () => {
       "--",
       "/p",
     ]);
-    expect(ruffFixArgs(["/p/a.py", "/p/b.py"], { mode: "diff", unsafe: true, config: "/p/ruff.toml" })).toEqual([
+    expect(
+      ruffFixArgs(["/p/a.py", "/p/b.py"], { mode: "diff", unsafe: true, config: "/p/ruff.toml" }),
+    ).toEqual([
       "check",
       "--diff",
       "--unsafe-fixes",
@@ -63,7 +65,14 @@ describe("ruff fixer: argv and output parsing", () => {
     const problems = parseConciseProblems(CONCISE, "/proj");
     expect([...problems.keys()]).toEqual(["/proj/b.py", "/proj/pkg/a.py", "/proj/bad.py"]);
     expect(problems.get("/proj/pkg/a.py")).toEqual([
-      { line: 1, column: 8, rule_id: "F401", severity: "error", message: "`os` imported but unused", fixable: true },
+      {
+        line: 1,
+        column: 8,
+        rule_id: "F401",
+        severity: "error",
+        message: "`os` imported but unused",
+        fixable: true,
+      },
     ]);
     expect(problems.get("/proj/bad.py")?.[0]?.rule_id).toBe("invalid-syntax");
   });
@@ -158,7 +167,9 @@ describe("lint_fix with ruff", () => {
     const safe = await s.call("lint_fix", { path: "." });
     expect(readTree(dir)).toEqual(before);
     expect(safe.notes).toEqual(
-      expect.arrayContaining([expect.stringContaining('does not say which fixes are safe, so safety "safe" applied none')]),
+      expect.arrayContaining([
+        expect.stringContaining('does not say which fixes are safe, so safety "safe" applied none'),
+      ]),
     );
     const m1 = (safe.files as { file: string; status: string }[]).find((f) => f.file.endsWith("m1.py"));
     expect(m1?.status).toBe("fixable");
@@ -170,28 +181,31 @@ describe("lint_fix with ruff", () => {
     expect((unsafe.transaction as { result: string }).result).toBe("commit");
   });
 
-  it.skipIf(noRuff())("dry run: diff and would-fix, nothing written, no lock taken, no cache created", async () => {
-    const dir = fixProject();
-    const before = readTree(dir);
-    // Holding the root lock proves the dry run never waits for it.
-    const paths = cachePaths(dir);
-    fs.mkdirSync(paths.locks, { recursive: true });
-    const release = await lockfile.lock(lockTarget(paths), { ...lockOptions(paths), retries: 0 });
-    const s = await serverFor(dir, { args: ["--timeout", "2"] });
-    const cli = await s.call("lint_fix", { path: ".", dry_run: true });
-    const embedded = await serverFor(dir, { path: PATH_WITHOUT_RUFF, args: ["--timeout", "2"] });
-    const emb = await embedded.call("lint_fix", { path: ".", dry_run: true, safety: "unsafe" });
-    await s.close();
-    await embedded.close();
-    await release();
-    expect(cli.success).toBe(true);
-    expect(cli.diff).toContain("-import os");
-    const m1 = (cli.files as { file: string; status: string }[]).find((f) => f.file.endsWith("m1.py"));
-    expect(m1?.status).toBe("would-fix");
-    expect(emb.success).toBe(true);
-    expect(emb.diff).toContain("-import os");
-    expect(readTree(dir)).toEqual(before);
-    expect(fs.readdirSync(paths.dir).sort()).toEqual(["locks"]);
-    expect(fs.existsSync(paths.audit)).toBe(false);
-  });
+  it.skipIf(noRuff())(
+    "dry run: diff and would-fix, nothing written, no lock taken, no cache created",
+    async () => {
+      const dir = fixProject();
+      const before = readTree(dir);
+      // Holding the root lock proves the dry run never waits for it.
+      const paths = cachePaths(dir);
+      fs.mkdirSync(paths.locks, { recursive: true });
+      const release = await lockfile.lock(lockTarget(paths), { ...lockOptions(paths), retries: 0 });
+      const s = await serverFor(dir, { args: ["--timeout", "2"] });
+      const cli = await s.call("lint_fix", { path: ".", dry_run: true });
+      const embedded = await serverFor(dir, { path: PATH_WITHOUT_RUFF, args: ["--timeout", "2"] });
+      const emb = await embedded.call("lint_fix", { path: ".", dry_run: true, safety: "unsafe" });
+      await s.close();
+      await embedded.close();
+      await release();
+      expect(cli.success).toBe(true);
+      expect(cli.diff).toContain("-import os");
+      const m1 = (cli.files as { file: string; status: string }[]).find((f) => f.file.endsWith("m1.py"));
+      expect(m1?.status).toBe("would-fix");
+      expect(emb.success).toBe(true);
+      expect(emb.diff).toContain("-import os");
+      expect(readTree(dir)).toEqual(before);
+      expect(fs.readdirSync(paths.dir).sort()).toEqual(["locks"]);
+      expect(fs.existsSync(paths.audit)).toBe(false);
+    },
+  );
 });
