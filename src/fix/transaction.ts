@@ -135,7 +135,20 @@ export async function runTransaction<T>(
       );
     await pruneSnapshots(paths);
 
-    const candidates = [...new Set(await spec.candidates(paths.root))];
+    let candidates: string[];
+    try {
+      candidates = [...new Set(await spec.candidates(paths.root))];
+    } catch (err) {
+      // Nothing was written yet; the failure is still an outcome of this transaction.
+      await audit.append({
+        ...base,
+        ...lockTimes(),
+        result: "error",
+        reason: err instanceof Error ? err.message : String(err),
+        files_written: [],
+      });
+      throw err;
+    }
     const treeBefore = await statTree(paths.root);
     const snap = await takeSnapshot(paths, runId, spec.tool, candidates, ctx.config.snapshotMaxBytes);
     const manifest: Manifest | undefined = snap.taken ? snap.manifest : undefined;

@@ -23,6 +23,7 @@ import {
   ruffDirect,
   serverFor,
   treeText,
+  txEntries,
 } from "./helpers.js";
 
 // Captured from `ruff check --fix --no-cache --output-format concise` (ruff 0.16.9).
@@ -152,7 +153,12 @@ describe("lint_fix with ruff", () => {
     const s = await serverFor(dir);
     const r = await s.call("lint_fix", { path: ".", files: ["pkg/m1.py", "pkg/m[23].py"] });
     const bad = await s.call("lint_fix", { path: ".", files: ["nothing/*.py"] });
+    const entries = await txEntries(s, dir);
     await s.close();
+    expect(entries.map((e) => [e.result, e.files_written])).toEqual([
+      ["commit", ["pkg/m1.py", "pkg/m2.py", "pkg/m3.py"]],
+      ["error", []],
+    ]);
     expect((r.changed_files as string[]).map((f) => path.basename(f))).toEqual(["m1.py", "m2.py", "m3.py"]);
     const after = readTree(dir);
     for (const [file, bytes] of before)

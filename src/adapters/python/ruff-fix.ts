@@ -3,6 +3,7 @@
  * else the embedded ruff applying its diagnostics' fix edits. Reports per-file statuses (seed 001's)
  * and the problems left. Writes only happen inside the calling tool's transaction.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
@@ -127,8 +128,14 @@ export function ruffScope(ctx: ToolContext, req: FixRequest): string[] {
   return [...chosen].sort();
 }
 
-function readAll(files: readonly string[]): Map<string, string> {
-  return new Map(files.map((f) => [f, fs.existsSync(f) ? fs.readFileSync(f, "utf8") : ""]));
+/** Content hashes (empty for a missing file), to tell which files ruff rewrote without holding them all. */
+function hashAll(files: readonly string[]): Map<string, string> {
+  return new Map(
+    files.map((f) => [
+      f,
+      fs.existsSync(f) ? createHash("sha256").update(fs.readFileSync(f)).digest("hex") : "",
+    ]),
+  );
 }
 
 async function runRuff(ctx: ToolContext, executable: string, args: string[]) {
@@ -182,14 +189,14 @@ async function cliFix(
       notes,
     };
   }
-  const before = readAll(scope);
+  const before = hashAll(scope);
   const { run, command } = await runRuff(
     ctx,
     executable,
     ruffFixArgs(targets, { mode: "fix", unsafe, config: req.config }),
   );
   const problems = parseConciseProblems(run.stdout, cwd);
-  const after = readAll(scope);
+  const after = hashAll(scope);
   const changed = scope.filter((f) => before.get(f) !== after.get(f));
   const files = [...new Set([...scope, ...problems.keys()])].sort().map((f) => {
     const left = problems.get(f) ?? [];
