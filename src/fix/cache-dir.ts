@@ -9,7 +9,7 @@ import { isWithin } from "../paths/allowlist.js";
 
 export const CACHE_DIR_NAME = ".mcp-cache";
 
-/** Files or folders that mark a project root; `.mcp-cache` first so an existing cache keeps its root. */
+/** Files or folders that mark a project root. */
 const PROJECT_MARKERS = [
   CACHE_DIR_NAME,
   ".git",
@@ -36,18 +36,20 @@ export interface CachePaths {
 }
 
 /**
- * The project root of a canonical target: the nearest directory (the target itself, if a directory)
- * holding a project marker, never above `allowedRoot`; `allowedRoot` when none has one.
+ * The project root of a canonical target: the outermost directory from the target (itself, if a directory)
+ * up to `allowedRoot` that holds a project marker, so that a monorepo package and the repository around it
+ * share one lock; `allowedRoot` when none has one.
  */
 export function projectRootOf(target: string, allowedRoot: string): string {
   let dir = existsSync(target) && statSync(target).isFile() ? path.dirname(target) : target;
+  let outermost: string | undefined;
   while (isWithin(allowedRoot, dir)) {
-    if (PROJECT_MARKERS.some((m) => existsSync(path.join(dir, m)))) return dir;
+    if (PROJECT_MARKERS.some((m) => existsSync(path.join(dir, m)))) outermost = dir;
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
-  return allowedRoot;
+  return outermost ?? allowedRoot;
 }
 
 export function cachePaths(root: string): CachePaths {

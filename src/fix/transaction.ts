@@ -202,9 +202,27 @@ export async function runTransaction<T>(
     };
     const snapshotInfo = { taken: snap.taken, files: candidates.length, bytes: snap.bytes };
 
-    let value: T;
+    // The work and its verification: any failure in them restores what was written and is audited as error.
+    const attempt = async () => {
+      const value = await spec.work(handle);
+      const changed = await written();
+      const treeAfter = await statTree(paths.root);
+      const outside = changedPaths(treeBefore, treeAfter).filter((p) => !before.has(p));
+      if (!treeAfter.complete)
+        notes.push(
+          "the project has over 100000 files: writes outside the snapshot were only looked for in part",
+        );
+      if (outside.length)
+        notes.push(
+          `${outside.length} file(s) outside the snapshotted set changed during the fix and cannot be ` +
+            `restored: ${outside.slice(0, 20).join(", ")}${outside.length > 20 ? ", ..." : ""} (audit: commit-partial-snapshot)`,
+        );
+      const verification = spec.verify ? await spec.verify(value) : undefined;
+      return { value, changed, outside, verification };
+    };
+    let attempted: Awaited<ReturnType<typeof attempt>>;
     try {
-      value = await spec.work(handle);
+      attempted = await attempt();
     } catch (err) {
       const changed = await written();
       const restored = await restore(changed.keys());
@@ -226,21 +244,7 @@ export async function runTransaction<T>(
         });
       throw err;
     }
-
-    const changed = await written();
-    const treeAfter = await statTree(paths.root);
-    const outside = changedPaths(treeBefore, treeAfter).filter((p) => !before.has(p));
-    if (!treeAfter.complete)
-      notes.push(
-        "the project has over 100000 files: writes outside the snapshot were only looked for in part",
-      );
-    if (outside.length)
-      notes.push(
-        `${outside.length} file(s) outside the snapshotted set changed during the fix and cannot be ` +
-          `restored: ${outside.slice(0, 20).join(", ")}${outside.length > 20 ? ", ..." : ""} (audit: commit-partial-snapshot)`,
-      );
-
-    const verification = spec.verify ? await spec.verify(value) : undefined;
+    const { value, changed, outside, verification } = attempted;
     const report: TransactionReport = {
       run_id: runId,
       result: "commit",

@@ -10,6 +10,7 @@ import {
   fileStatus,
   parseConciseProblems,
   ruffFixArgs,
+  stripDiffSummary,
 } from "../../src/adapters/python/ruff-fix.js";
 import { cachePaths } from "../../src/fix/cache-dir.js";
 import { lockOptions, lockTarget } from "../../src/fix/lock.js";
@@ -86,6 +87,15 @@ describe("ruff fixer: argv and output parsing", () => {
     expect(fileStatus(false, left.get("/p/bad.py")!, false)).toBe("error");
     expect(fileStatus(false, [], false)).toBe("clean");
     expect(fileStatus(true, [], true)).toBe("would-fix");
+  });
+
+  it("drops ruff's summary line from a --diff", () => {
+    const diff =
+      "--- a.py\n+++ a.py\n@@ -1,2 +1 @@\n-import os\n x = 1\n\nWould fix 2 errors (1 additional fix available with `--unsafe-fixes`).\n";
+    expect(stripDiffSummary(diff)).toBe("--- a.py\n+++ a.py\n@@ -1,2 +1 @@\n-import os\n x = 1\n");
+    expect(stripDiffSummary("\nNo errors would be fixed (1 fix available with `--unsafe-fixes`).\n")).toBe(
+      "",
+    );
   });
 
   it("reads the files of a --diff", () => {
@@ -205,6 +215,7 @@ describe("lint_fix with ruff", () => {
       await release();
       expect(cli.success).toBe(true);
       expect(cli.diff).toContain("-import os");
+      expect(cli.diff).not.toContain("Would fix");
       const m1 = (cli.files as { file: string; status: string }[]).find((f) => f.file.endsWith("m1.py"));
       expect(m1?.status).toBe("would-fix");
       expect(emb.success).toBe(true);

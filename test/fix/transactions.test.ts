@@ -4,7 +4,7 @@ import lockfile from "proper-lockfile";
 import { describe, expect, it } from "vitest";
 import { cachePaths } from "../../src/fix/cache-dir.js";
 import { lockOptions, lockTarget } from "../../src/fix/lock.js";
-import { copyFixture } from "../helpers/tools.js";
+import { copyFixture, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
 import {
   FIX_PROJECT,
   fixProject,
@@ -72,6 +72,26 @@ describe("transactions", () => {
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ tool: "fix_all", result: "rollback", reason: r.rollback_reason });
       expect(fs.readdirSync(cachePaths(dir).snapshots)).toEqual([]);
+    },
+  );
+
+  it.skipIf(noRuff())(
+    "a verification that cannot run restores the written files and is audited as error",
+    async () => {
+      const dir = copyFixture(TYPECOMMENT_PROJECT);
+      const before = readTree(dir);
+      // A PATH with ruff but without mypy: the type check step fails to start after ruff wrote.
+      const bin = tempDir("mcq-bin-");
+      fs.symlinkSync(path.join(TOOLS_VENV_BIN, "ruff"), path.join(bin, "ruff"));
+      const s = await serverFor(dir, { path: bin });
+      const r = await s.call("fix_all", { path: ".", checker: "mypy" });
+      const entries = await txEntries(s, dir);
+      await s.close();
+      expect(r).toMatchObject({ success: false, error_type: "tool_not_found" });
+      expect(readTree(dir)).toEqual(before);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ tool: "fix_all", result: "error" });
+      expect((entries[0]?.restored_files as string[]).sort()).toEqual(["pkg/other.py", "pkg/size.py"]);
     },
   );
 

@@ -61,7 +61,8 @@ async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeC
   const cwd = fs.statSync(req.target).isDirectory() ? req.target : path.dirname(req.target);
   const run = await ctx.run({ program: cli.executable ?? "mypy", args, cwd });
   const findings = parseMypy(run.stdout, cwd);
-  if (run.returncode !== 0 && run.returncode !== 1)
+  // Exit 2 with diagnostics is a blocking error in the code (e.g. a syntax error): a failed check, not a crash.
+  if (run.returncode !== 0 && run.returncode !== 1 && findings.length === 0)
     throw new ToolError("tool_error", `mypy failed (exit ${run.returncode}); see output`, {
       command,
       returncode: run.returncode,

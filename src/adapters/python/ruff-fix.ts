@@ -79,6 +79,11 @@ export function diffFiles(diff: string, cwd: string): string[] {
   return [...files];
 }
 
+/** The diff without ruff's closing "Would fix N errors" summary line. */
+export function stripDiffSummary(diff: string): string {
+  return diff.replace(/\n*(?:Would fix|No errors would be fixed)[^\n]*\n?$/, "\n").replace(/^\n$/, "");
+}
+
 /** Seed 001's per-file status from what happened to the file and what is left. */
 export function fileStatus(changed: boolean, left: readonly FixMessage[], dryRun: boolean): FixStatus {
   if (left.some((m) => m.rule_id === "invalid-syntax")) return "error";
@@ -182,7 +187,7 @@ async function cliFix(
     return {
       files,
       changed_files: [...would].sort(),
-      diff: diff.run.stdout,
+      diff: stripDiffSummary(diff.run.stdout),
       command: diff.command,
       returncode: diff.run.returncode,
       truncated: diff.run.truncated || report.run.truncated,
