@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { cachePaths } from "../../src/fix/cache-dir.js";
 import { FIX_PROJECT, fixProject, noRuff, serverFor, txEntries } from "./helpers.js";
 
 const original = (name: string) => fs.readFileSync(path.join(FIX_PROJECT, "pkg", name), "utf8");
@@ -63,6 +64,22 @@ describe("rollback", () => {
       expect(current(dir, "m4.py")).toBe(original("m4.py"));
     },
   );
+
+  it.skipIf(noRuff())("reports files whose snapshot is gone as missing", async () => {
+    const dir = fixProject();
+    const s = await serverFor(dir);
+    const fixed = await s.call("lint_fix", { path: ".", files: ["pkg/m6.py"] });
+    const runId = (fixed.transaction as { run_id: string }).run_id;
+    fs.rmSync(path.join(cachePaths(dir).snapshots, runId), { recursive: true });
+    const r = await s.call("rollback", { path: "." });
+    await s.close();
+    expect(r.missing).toEqual([{ run_id: runId, file: "pkg/m6.py" }]);
+    expect(r.restored).toEqual([]);
+    expect(r.notes).toEqual(
+      expect.arrayContaining([expect.stringContaining("snapshot was pruned or is missing")]),
+    );
+    expect(current(dir, "m6.py")).not.toBe(original("m6.py"));
+  });
 
   it("rejects a count out of range and a since that is not ISO 8601", async () => {
     const dir = fixProject();
