@@ -208,12 +208,17 @@ describe("lint_fix with ruff", () => {
       const release = await lockfile.lock(lockTarget(paths), { ...lockOptions(paths), retries: 0 });
       const s = await serverFor(dir, { args: ["--timeout", "2"] });
       const cli = await s.call("lint_fix", { path: ".", dry_run: true });
+      const all = await s.call("fix_all", { path: ".", dry_run: true });
+      const format = await s.call("autoformat", { path: ".", dry_run: true });
       const embedded = await serverFor(dir, { path: PATH_WITHOUT_RUFF, args: ["--timeout", "2"] });
       const emb = await embedded.call("lint_fix", { path: ".", dry_run: true, safety: "unsafe" });
       await s.close();
       await embedded.close();
       await release();
       expect(cli.success).toBe(true);
+      expect(all).toMatchObject({ success: true, dry_run: true, format: { formatter: "ruff" } });
+      expect(all.type_check).toBeUndefined();
+      expect(format).toMatchObject({ success: true, dry_run: true, changed_count: 8 });
       expect(cli.diff).toContain("-import os");
       expect(cli.diff).not.toContain("Would fix");
       const m1 = (cli.files as { file: string; status: string }[]).find((f) => f.file.endsWith("m1.py"));
