@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config } from "./config.js";
 import { Engine } from "./engine/engine.js";
+import { recoverAtStartup } from "./fix/recovery.js";
 import { createLogger } from "./log.js";
 import { startHttpServer } from "./mcp/http.js";
 import { createMcpServer } from "./mcp/server.js";
@@ -77,6 +78,11 @@ async function main(argv: string[]): Promise<void> {
     fail(err instanceof Error ? err.message : String(err));
   }
   const engine = new Engine(config, log, tools);
+  // Transactions a killed server left half-done are finished or undone in the background.
+  void recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, log).catch(
+    (err: unknown) =>
+      log.warn(`start-up recovery failed: ${err instanceof Error ? err.message : String(err)}`),
+  );
 
   let closeTransport: () => Promise<void>;
   if (config.mode === "stdio") {

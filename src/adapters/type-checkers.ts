@@ -30,6 +30,8 @@ export interface TypeCheckerAdapter {
   /** Whether this checker is the default for a target (e.g. tsc for a directory with tsconfig.json). */
   claims?(target: string): boolean;
   check(ctx: ToolContext, request: TypeCheckRequest): Promise<TypeCheckOutcome>;
+  /** Whether the checker can run for this target (installed in the project or on PATH); default true. */
+  isAvailable?(ctx: ToolContext, target: string): boolean;
 }
 
 const checkers: TypeCheckerAdapter[] = [];

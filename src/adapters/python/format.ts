@@ -27,7 +27,10 @@ function rootOf(ctx: ToolContext, target: string): string {
   return ctx.allowlist.rootOf(target) ?? target;
 }
 
-function unifiedDiff(changes: { file: string; before: string; after: string }[], base: string): string {
+export function unifiedDiff(
+  changes: { file: string; before: string; after: string }[],
+  base: string,
+): string {
   return changes
     .map((c) => {
       const name = displayPath(c.file, base);

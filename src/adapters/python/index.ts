@@ -5,3 +5,4 @@ import "./type-checkers.js";
 import "./pytest.js";
 import "./bandit.js";
 import "./pip-audit.js";
+import "./ruff-fix.js";

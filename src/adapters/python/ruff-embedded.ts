@@ -15,11 +15,22 @@ import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
 type RuffModule = typeof import("@astral-sh/ruff-wasm-nodejs");
 type Workspace = InstanceType<RuffModule["Workspace"]>;
 
-interface WasmDiagnostic {
+export interface WasmPosition {
+  row: number;
+  column: number;
+}
+
+export interface WasmEdit {
+  content: string | null;
+  location: WasmPosition;
+  end_location: WasmPosition;
+}
+
+export interface WasmDiagnostic {
   code: string | null;
   message: string;
-  start_location: { row: number; column: number };
-  fix: unknown;
+  start_location: WasmPosition;
+  fix: { message: string | null; edits: WasmEdit[] } | null;
 }
 
 export interface EmbeddedLintResult {
@@ -80,21 +91,12 @@ export class EmbeddedRuff {
 
   lint(target: string, root: string, displayBase: string, configFile?: string): EmbeddedLintResult {
     const settings = loadRuffSettings(target, root, configFile);
-    const ws = this.workspace(settings);
     const files = discoverPythonFiles(target, settings, root);
-    const ignores = Object.entries(settings.perFileIgnores).map(([glob, codes]) => ({
-      match: picomatch(glob, { dot: true, basename: !glob.includes("/") }),
-      codes,
-    }));
     const rows: { file: string; row: number; col: number; text: string }[] = [];
     for (const file of files) {
       const rel = displayPath(file, displayBase);
-      const relToConfig = path.relative(settings.baseDir, file);
-      const ignored = ignores.filter((i) => i.match(relToConfig)).flatMap((i) => i.codes);
-      const diagnostics = ws.check(fs.readFileSync(file, "utf8")) as WasmDiagnostic[];
-      for (const d of diagnostics) {
+      for (const d of this.check(settings, file, fs.readFileSync(file, "utf8"))) {
         const code = d.code ?? "invalid-syntax";
-        if (ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix))) continue;
         const { row, column } = d.start_location;
         const label = /^[A-Z]+[0-9]+$/.test(code) ? code : `${code}:`;
         rows.push({ file: rel, row, col: column, text: `${rel}:${row}:${column}: ${label} ${d.message}` });
@@ -102,6 +104,19 @@ export class EmbeddedRuff {
     }
     rows.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.row - b.row || a.col - b.col));
     return { issues: rows.map((r) => r.text), files, settingsSource: settings.source };
+  }
+
+  /** Diagnostics (with fixes) of `source` as the content of `file`, the file's per-file ignores applied. */
+  check(settings: RuffSettings, file: string, source: string): WasmDiagnostic[] {
+    const relToConfig = path.relative(settings.baseDir, file);
+    const ignored = Object.entries(settings.perFileIgnores)
+      .filter(([glob]) => picomatch(glob, { dot: true, basename: !glob.includes("/") })(relToConfig))
+      .flatMap(([, codes]) => codes);
+    const diagnostics = this.workspace(settings).check(source) as WasmDiagnostic[];
+    return diagnostics.filter((d) => {
+      const code = d.code ?? "invalid-syntax";
+      return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
+    });
   }
 
   /** Formats every file in memory; a file that cannot be parsed is a tool_error naming it. */

@@ -4,7 +4,23 @@ import { mypyCheck } from "./mypy.js";
 import { pyrightCheck } from "./pyright.js";
 import { tyCheck } from "./ty.js";
 import { isPythonTarget } from "./type-check-common.js";
+import { resolvePythonTool } from "./resolve.js";
+import type { ToolContext } from "../../engine/tool.js";
 
-registerTypeChecker({ name: "ty", languages: ["python"], claims: isPythonTarget, check: tyCheck });
-registerTypeChecker({ name: "mypy", languages: ["python"], check: mypyCheck });
+const installed = (program: string) => (ctx: ToolContext, target: string) =>
+  resolvePythonTool(ctx, program, target).executable !== undefined;
+
+registerTypeChecker({
+  name: "ty",
+  languages: ["python"],
+  claims: isPythonTarget,
+  check: tyCheck,
+  isAvailable: installed("ty"),
+});
+registerTypeChecker({
+  name: "mypy",
+  languages: ["python"],
+  check: mypyCheck,
+  isAvailable: installed("mypy"),
+});
 registerTypeChecker({ name: "pyright", languages: ["python"], check: pyrightCheck });

@@ -1,7 +1,9 @@
+import path from "node:path";
 import { z } from "zod";
 import { capList } from "../../engine/result.js";
 import { defineTool } from "../../engine/tool.js";
-import { formatterLanguages, formatterNames } from "../../adapters/formatters.js";
+import { formatterLanguages, formatterNames, type FormatWriteOutcome } from "../../adapters/formatters.js";
+import { runTransaction } from "../../fix/transaction.js";
 import { pickFormatter } from "./format-check.js";
 
 export const autoformatTool = () =>
@@ -9,12 +11,16 @@ export const autoformatTool = () =>
     name: "autoformat",
     description:
       "Format files in place (ruff format by default, or black, for Python). `dry_run: true` writes nothing and " +
-      "returns the diff. Returns `changed_files`.",
+      "returns the diff. Returns `changed_files`. Runs as a transaction: project lock, snapshot of the files " +
+      "that will change, audit in .mcp-cache/ (undo with `rollback`).",
     input: z.strictObject({
       path: z.string().describe("File or directory to format (inside the allowed paths)"),
       language: z.enum(formatterLanguages()).default("python"),
       formatter: z.enum(formatterNames()).optional().describe("Formatter (default: ruff for python)"),
-      dry_run: z.boolean().default(false).describe("Compute the changes as a diff without writing"),
+      dry_run: z
+        .boolean()
+        .default(false)
+        .describe("Compute the changes as a diff without writing (no lock taken)"),
       config: z.string().optional().describe("Formatter config file"),
     }),
     annotations: {
@@ -30,12 +36,30 @@ export const autoformatTool = () =>
     ],
     async handler(args, ctx) {
       const adapter = pickFormatter(args.language, args.formatter);
-      const outcome = await adapter.write(ctx, {
-        target: args.path,
-        diff: args.dry_run,
-        dryRun: args.dry_run,
-        config: args.config,
-      });
+      const request = { target: args.path, diff: args.dry_run, dryRun: args.dry_run, config: args.config };
+      let outcome: FormatWriteOutcome;
+      let transaction: unknown;
+      let txNotes: string[] = [];
+      if (args.dry_run) outcome = await adapter.write(ctx, request);
+      else {
+        const tx = await runTransaction(ctx, {
+          tool: "autoformat",
+          target: args.path,
+          // The formatter's own check names exactly the files it will rewrite.
+          candidates: async () => {
+            const check = await adapter.check(ctx, { target: args.path, diff: false, config: args.config });
+            return check.unformatted_files.map((f) => path.resolve(ctx.config.cwd, f));
+          },
+          work: async (handle) => {
+            const written = await adapter.write(ctx, request);
+            await handle.afterWriteStep();
+            return written;
+          },
+        });
+        outcome = tx.value;
+        transaction = tx.transaction;
+        txNotes = tx.notes;
+      }
       const files = capList(outcome.changed_files);
       return {
         success: true,
@@ -48,7 +72,8 @@ export const autoformatTool = () =>
         returncode: outcome.returncode,
         output: outcome.output,
         truncated: outcome.truncated || files.capped,
-        notes: outcome.notes,
+        transaction,
+        notes: [...outcome.notes, ...txNotes],
       };
     },
   });

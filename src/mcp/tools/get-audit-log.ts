@@ -1,14 +1,32 @@
 import { z } from "zod";
+import { ToolError } from "../../engine/errors.js";
 import { defineTool } from "../../engine/tool.js";
+import { cachePaths, projectRootOf } from "../../fix/cache-dir.js";
+import { TX_RESULTS, TxAudit } from "../../fix/tx-audit.js";
 
 export const getAuditLogTool = () =>
   defineTool({
     name: "get_audit_log",
     description:
-      "The most recent audit log entries (oldest first), optionally of one operation. Reads across one rotation.",
+      "Without `path`: the server's audit log of tool calls (oldest first), optionally of one operation/tool. " +
+      "With `path`: the transaction audit of that project (.mcp-cache/audit.jsonl and its rotated files): " +
+      "run_id, tool, files written, lock wait/hold times and result (commit, commit-no-snapshot, " +
+      "commit-partial-snapshot, rollback, error, locked-out), filtered by tool, since and result.",
     input: z.strictObject({
-      limit: z.number().int().nonnegative().default(100).describe("How many entries (clamped to 1-1000)"),
-      operation: z.string().optional().describe("Only entries of this tool"),
+      path: z.string().optional().describe("A project (or path inside it) whose transaction audit to read"),
+      limit: z
+        .number()
+        .int()
+        .nonnegative()
+        .default(100)
+        .describe("How many of the newest entries (clamped to 1-1000)"),
+      operation: z.string().optional().describe("Only entries of this tool (server log; same as `tool`)"),
+      tool: z.string().optional().describe("Only entries of this tool"),
+      since: z.iso
+        .datetime({ offset: true })
+        .optional()
+        .describe("Only entries at or after this ISO 8601 time"),
+      result: z.enum(TX_RESULTS).optional().describe("Only transactions with this result (needs `path`)"),
     }),
     annotations: {
       title: "Read the audit log",
@@ -17,12 +35,32 @@ export const getAuditLogTool = () =>
       idempotentHint: true,
       openWorldHint: false,
     },
+    paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
       const limit = Math.min(1000, Math.max(1, args.limit));
+      const tool = args.tool ?? args.operation;
+      if (args.path !== undefined) {
+        const root = projectRootOf(args.path, ctx.allowlist.rootOf(args.path) ?? args.path);
+        const audit = new TxAudit(cachePaths(root).audit, ctx.config.cacheAuditMaxBytes);
+        const entries = await audit.read({ tool, since: args.since, result: args.result, limit });
+        return {
+          success: true,
+          audit_log: audit.file,
+          project_root: root,
+          limit,
+          count: entries.length,
+          entries,
+        };
+      }
+      if (args.result !== undefined)
+        throw new ToolError("invalid_input", "result filters a project's transaction audit: give its path");
+      const since = args.since ? Date.parse(args.since) : undefined;
       const audit = ctx.engine.audit;
       const entries = await audit.read(
         limit,
-        (e) => args.operation === undefined || e.operation === args.operation,
+        (e) =>
+          (tool === undefined || e.operation === tool) &&
+          (since === undefined || Date.parse(e.timestamp) >= since),
       );
       return { success: true, audit_log: audit.file, limit, count: entries.length, entries };
     },

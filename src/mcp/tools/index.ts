@@ -2,11 +2,13 @@
 import "../../adapters/python/index.js";
 import type { ToolDefinition } from "../../engine/tool.js";
 import { autoformatTool } from "./autoformat.js";
+import { fixAllTool } from "./fix-all.js";
 import { formatCheckTool } from "./format-check.js";
 import { getAuditLogTool } from "./get-audit-log.js";
 import { getStatusTool } from "./get-status.js";
 import { lintTool } from "./lint.js";
 import { lintFixTool } from "./lint-fix.js";
+import { rollbackTool } from "./rollback.js";
 import { typeCheckTool } from "./type-check.js";
 import { runTestsTool } from "./run-tests.js";
 import { securityScanTool } from "./security-scan.js";
@@ -23,6 +25,8 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     runTestsTool(),
     securityScanTool(),
     auditDependenciesTool(),
+    fixAllTool(),
+    rollbackTool(),
     getStatusTool(),
     getAuditLogTool(),
   ],

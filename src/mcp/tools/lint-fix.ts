@@ -2,8 +2,42 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool } from "../../engine/tool.js";
-import { findFixer, fixerNames } from "../../adapters/fixers.js";
+import { defineTool, type ToolContext } from "../../engine/tool.js";
+import { findFixer, fixerNames, type FixOutcome, type FixRequest } from "../../adapters/fixers.js";
+import { runTransaction } from "../../fix/transaction.js";
+
+/** The lint_fix part of a result (also fix_all's): per-file statuses, summary, problems left. */
+export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: FixRequest, started: number) {
+  const files = capList(outcome.files);
+  const remaining = outcome.files.flatMap((f) =>
+    f.messages.map(
+      (m) =>
+        `${path.relative(ctx.config.cwd, f.file) || f.file}:${m.line}:${m.column}: ${m.rule_id ? `${m.rule_id} ` : ""}${m.message}`,
+    ),
+  );
+  const issues = capList(remaining);
+  return {
+    passed: remaining.length === 0,
+    command: outcome.command,
+    files: files.items,
+    summary: {
+      totalFiles: outcome.files.length,
+      totalErrors: outcome.files.reduce((n, f) => n + f.errorCount, 0),
+      totalWarnings: outcome.files.reduce((n, f) => n + f.warningCount, 0),
+      // Files the fix changed (or would change), whether or not problems are left in them.
+      fixedFiles: outcome.changed_files.length,
+      durationMs: Math.round(performance.now() - started),
+      scope: request.files ? "filtered" : "full",
+      dryRun: request.dryRun,
+    },
+    changed_files: outcome.changed_files,
+    diff: outcome.diff,
+    issues: issues.items,
+    issue_count: remaining.length,
+    returncode: outcome.returncode,
+    truncated: outcome.truncated || files.capped || issues.capped,
+  };
+}
 
 /** Listed only once a fixer is registered. */
 export const lintFixTool = () => {
@@ -14,7 +48,8 @@ export const lintFixTool = () => {
     description:
       `Apply a linter's automatic fixes (${names.join(", ")}). safety "safe" (default) applies only safe fixes; ` +
       '"unsafe" also applies unsafe fixes and suggestions. `dry_run: true` writes nothing and returns the diff. ' +
-      "Per-file status: fixed, would-fix, fixable (problems left), unfixable, error; problems left are reported.",
+      "Per-file status: fixed, would-fix, fixable (problems left), unfixable, error; problems left are reported. " +
+      "Runs as a transaction: project lock, snapshot, audit in .mcp-cache/ (undo with `rollback`).",
     input: z.strictObject({
       path: z.string().describe("Project directory or file (inside the allowed paths)"),
       linter: z
@@ -23,7 +58,7 @@ export const lintFixTool = () => {
         .describe("Linter whose fixes to apply"),
       files: z.array(z.string()).optional().describe("Files or globs (relative to path) to scope the fix to"),
       safety: z.enum(["safe", "unsafe"]).default("safe").describe("Which fixes to apply"),
-      dry_run: z.boolean().default(false).describe("Compute fixes and diff without writing"),
+      dry_run: z.boolean().default(false).describe("Compute fixes and diff without writing (no lock taken)"),
       config: z.string().optional().describe("Linter config file"),
     }),
     annotations: {
@@ -41,7 +76,7 @@ export const lintFixTool = () => {
       const fixer = findFixer(args.linter);
       if (!fixer) throw new ToolError("invalid_input", `unknown linter ${args.linter}`);
       const started = performance.now();
-      const request = {
+      const request: FixRequest = {
         target: args.path,
         files: args.files,
         safety: args.safety,
@@ -49,39 +84,31 @@ export const lintFixTool = () => {
         config: args.config,
         args,
       };
-      const outcome = await fixer.fix(ctx, request);
-      const files = capList(outcome.files);
-      const remaining = outcome.files.flatMap((f) =>
-        f.messages.map(
-          (m) =>
-            `${path.relative(ctx.config.cwd, f.file) || f.file}:${m.line}:${m.column}: ${m.rule_id ? `${m.rule_id} ` : ""}${m.message}`,
-        ),
-      );
-      const totalErrors = outcome.files.reduce((n, f) => n + f.errorCount, 0);
-      const totalWarnings = outcome.files.reduce((n, f) => n + f.warningCount, 0);
-      const issues = capList(remaining);
+      if (args.dry_run) {
+        const outcome = await fixer.fix(ctx, request);
+        return {
+          success: true,
+          dry_run: true,
+          ...lintFixFields(ctx, outcome, request, started),
+          notes: outcome.notes,
+        };
+      }
+      const tx = await runTransaction(ctx, {
+        tool: "lint_fix",
+        target: args.path,
+        candidates: () => fixer.candidates(ctx, request),
+        work: async (handle) => {
+          const outcome = await fixer.fix(ctx, request);
+          await handle.afterWriteStep();
+          return outcome;
+        },
+      });
       return {
         success: true,
-        passed: remaining.length === 0,
-        dry_run: args.dry_run,
-        command: outcome.command,
-        files: files.items,
-        summary: {
-          totalFiles: outcome.files.length,
-          totalErrors,
-          totalWarnings,
-          fixedFiles: outcome.files.filter((f) => f.status === "fixed" || f.status === "would-fix").length,
-          durationMs: Math.round(performance.now() - started),
-          scope: args.files ? "filtered" : "full",
-          dryRun: args.dry_run,
-        },
-        changed_files: outcome.changed_files,
-        diff: outcome.diff,
-        issues: issues.items,
-        issue_count: remaining.length,
-        returncode: outcome.returncode,
-        truncated: outcome.truncated || files.capped || issues.capped,
-        notes: outcome.notes,
+        dry_run: false,
+        ...lintFixFields(ctx, tx.value, request, started),
+        transaction: tx.transaction,
+        notes: [...tx.value.notes, ...tx.notes],
       };
     },
   });

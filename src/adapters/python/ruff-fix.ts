@@ -1,0 +1,279 @@
+/**
+ * The ruff fixer behind lint_fix / fix_all: `ruff check --fix` from the project's virtualenv or PATH,
+ * else the embedded ruff applying its diagnostics' fix edits. Reports per-file statuses (seed 001's)
+ * and the problems left. Writes only happen inside the calling tool's transaction.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import picomatch from "picomatch";
+import { ToolError } from "../../engine/errors.js";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { parseLintLines } from "../lint-lines.js";
+import {
+  registerFixer,
+  type FileFixResult,
+  type FixMessage,
+  type FixOutcome,
+  type FixRequest,
+  type FixStatus,
+} from "../fixers.js";
+import { embeddedNote, embeddedRuff, unifiedDiff } from "./format.js";
+import { discoverPythonFiles } from "./python-files.js";
+import { resolvePythonTool } from "./resolve.js";
+import { applyFixesOnce } from "./ruff-edits.js";
+import { loadRuffSettings } from "./ruff-settings.js";
+
+/** How often the embedded fixer re-checks and fixes again (ruff's CLI loops the same way). */
+const MAX_FIX_PASSES = 10;
+
+export type RuffFixMode = "fix" | "diff" | "report";
+
+/** argv of `ruff check`: fix writes, diff only prints the would-be fixes, report lists every problem. */
+export function ruffFixArgs(
+  targets: readonly string[],
+  opts: { mode: RuffFixMode; unsafe: boolean; config?: string },
+): string[] {
+  return [
+    "check",
+    ...(opts.mode === "fix" ? ["--fix"] : opts.mode === "diff" ? ["--diff"] : []),
+    ...(opts.unsafe ? ["--unsafe-fixes"] : []),
+    "--no-cache",
+    ...(opts.mode === "diff" ? [] : ["--output-format", "concise"]),
+    ...(opts.config ? ["--config", opts.config] : []),
+    "--",
+    ...targets,
+  ];
+}
+
+/** Problems of `ruff check --output-format concise` by absolute file; `[*]` marks a fix ruff would apply. */
+export function parseConciseProblems(output: string, cwd: string): Map<string, FixMessage[]> {
+  const out = new Map<string, FixMessage[]>();
+  for (const l of parseLintLines(output)) {
+    const fixable = l.message.startsWith("[*] ");
+    const file = path.resolve(cwd, l.file);
+    const list = out.get(file) ?? [];
+    list.push({
+      line: l.line,
+      column: l.column,
+      rule_id: l.code ?? null,
+      severity: "error",
+      message: fixable ? l.message.slice(4) : l.message,
+      fixable,
+    });
+    out.set(file, list);
+  }
+  return out;
+}
+
+/** Files named by `--- X` / `+++ X` headers of a unified diff, absolute. */
+export function diffFiles(diff: string, cwd: string): string[] {
+  const files = new Set<string>();
+  const lines = diff.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^--- (.+?)(?:\t.*)?$/.exec(lines[i] as string);
+    if (m && (lines[i + 1] ?? "").startsWith("+++ "))
+      files.add(path.resolve(cwd, (m[1] as string).replace(/^a\//, "")));
+  }
+  return [...files];
+}
+
+/** The diff without ruff's closing "Would fix N errors" summary line. */
+export function stripDiffSummary(diff: string): string {
+  return diff.replace(/\n*(?:Would fix|No errors would be fixed)[^\n]*\n?$/, "\n").replace(/^\n$/, "");
+}
+
+/** Seed 001's per-file status from what happened to the file and what is left. */
+export function fileStatus(changed: boolean, left: readonly FixMessage[], dryRun: boolean): FixStatus {
+  if (left.some((m) => m.rule_id === "invalid-syntax")) return "error";
+  if (dryRun) return changed ? "would-fix" : left.length ? "unfixable" : "clean";
+  if (changed) return left.length ? "fixable" : "fixed";
+  if (left.length === 0) return "clean";
+  return left.some((m) => m.fixable) ? "fixable" : "unfixable";
+}
+
+function fileResult(file: string, status: FixStatus, messages: FixMessage[]): FileFixResult {
+  return {
+    file,
+    status,
+    errorCount: messages.filter((m) => m.severity === "error").length,
+    warningCount: messages.filter((m) => m.severity === "warning").length,
+    messages,
+  };
+}
+
+const GLOB = /[*?[\]{}]/;
+
+/** The Python files a request covers: everything ruff would check under target, or the `files` given. */
+export function ruffScope(ctx: ToolContext, req: FixRequest): string[] {
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const settings = loadRuffSettings(req.target, root, req.config);
+  if (!req.files?.length) return discoverPythonFiles(req.target, settings, root);
+  const base = fs.statSync(req.target).isFile() ? path.dirname(req.target) : req.target;
+  const chosen = new Set<string>();
+  let underBase: string[] | undefined;
+  for (const pattern of req.files) {
+    if (GLOB.test(pattern) && !path.isAbsolute(pattern)) {
+      const match = picomatch(pattern, { dot: true });
+      underBase ??= discoverPythonFiles(base, settings, root);
+      for (const f of underBase) if (match(path.relative(base, f))) chosen.add(f);
+      continue;
+    }
+    const resolved = ctx.allowlist.resolve(pattern, { base, label: "files" });
+    if (fs.statSync(resolved).isDirectory())
+      for (const f of discoverPythonFiles(resolved, settings, root)) chosen.add(f);
+    else chosen.add(resolved);
+  }
+  if (chosen.size === 0)
+    throw new ToolError(
+      "invalid_input",
+      `files matched no Python file under ${base}: ${req.files.join(", ")}`,
+    );
+  return [...chosen].sort();
+}
+
+/** Content hashes (empty for a missing file), to tell which files ruff rewrote without holding them all. */
+function hashAll(files: readonly string[]): Map<string, string> {
+  return new Map(
+    files.map((f) => [
+      f,
+      fs.existsSync(f) ? createHash("sha256").update(fs.readFileSync(f)).digest("hex") : "",
+    ]),
+  );
+}
+
+async function runRuff(ctx: ToolContext, executable: string, args: string[]) {
+  const command = displayCommand("ruff", args);
+  const run = await ctx.run({ program: executable, args });
+  if (run.returncode !== 0 && run.returncode !== 1)
+    throw new ToolError("tool_error", `ruff check failed (exit ${run.returncode}); see output`, {
+      command,
+      returncode: run.returncode,
+      output: combinedOutput(run.stdout, run.stderr),
+      truncated: run.truncated,
+    });
+  return { run, command };
+}
+
+async function cliFix(
+  ctx: ToolContext,
+  req: FixRequest,
+  executable: string,
+  note?: string,
+): Promise<FixOutcome> {
+  const scope = ruffScope(ctx, req);
+  const targets = req.files?.length ? scope : [req.target];
+  const unsafe = req.safety === "unsafe";
+  const cwd = ctx.config.cwd;
+  const notes = note ? [note] : [];
+  if (req.dryRun) {
+    const diff = await runRuff(
+      ctx,
+      executable,
+      ruffFixArgs(targets, { mode: "diff", unsafe, config: req.config }),
+    );
+    const report = await runRuff(
+      ctx,
+      executable,
+      ruffFixArgs(targets, { mode: "report", unsafe, config: req.config }),
+    );
+    const would = new Set(diffFiles(diff.run.stdout, cwd));
+    const problems = parseConciseProblems(report.run.stdout, cwd);
+    const files = [...new Set([...scope, ...problems.keys()])].sort().map((f) => {
+      const left = (problems.get(f) ?? []).filter((m) => !m.fixable);
+      return fileResult(f, fileStatus(would.has(f), left, true), left);
+    });
+    return {
+      files,
+      changed_files: [...would].sort(),
+      diff: stripDiffSummary(diff.run.stdout),
+      command: diff.command,
+      returncode: diff.run.returncode,
+      truncated: diff.run.truncated || report.run.truncated,
+      notes,
+    };
+  }
+  const before = hashAll(scope);
+  const { run, command } = await runRuff(
+    ctx,
+    executable,
+    ruffFixArgs(targets, { mode: "fix", unsafe, config: req.config }),
+  );
+  const problems = parseConciseProblems(run.stdout, cwd);
+  const after = hashAll(scope);
+  const changed = scope.filter((f) => before.get(f) !== after.get(f));
+  const files = [...new Set([...scope, ...problems.keys()])].sort().map((f) => {
+    const left = problems.get(f) ?? [];
+    return fileResult(f, fileStatus(changed.includes(f), left, false), left);
+  });
+  return {
+    files,
+    changed_files: changed,
+    command,
+    returncode: run.returncode,
+    truncated: run.truncated,
+    notes,
+  };
+}
+
+function embeddedFix(ctx: ToolContext, req: FixRequest): FixOutcome {
+  const ruff = embeddedRuff(ctx);
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const settings = loadRuffSettings(req.target, root, req.config);
+  const scope = ruffScope(ctx, req);
+  const unsafe = req.safety === "unsafe";
+  const files: FileFixResult[] = [];
+  const changes: { file: string; before: string; after: string }[] = [];
+  for (const file of scope) {
+    const before = fs.readFileSync(file, "utf8");
+    let text = before;
+    let diagnostics = ruff.check(settings, file, text);
+    for (let pass = 0; unsafe && pass < MAX_FIX_PASSES; pass++) {
+      const next = applyFixesOnce(text, diagnostics);
+      if (next.applied === 0 || next.text === text) break;
+      text = next.text;
+      diagnostics = ruff.check(settings, file, text);
+    }
+    const left: FixMessage[] = diagnostics.map((d) => ({
+      line: d.start_location.row,
+      column: d.start_location.column,
+      rule_id: d.code ?? "invalid-syntax",
+      severity: "error",
+      message: d.message,
+      fixable: d.fix !== null && d.fix !== undefined,
+    }));
+    const changed = text !== before;
+    if (changed) changes.push({ file, before, after: text });
+    if (changed && !req.dryRun) fs.writeFileSync(file, text);
+    files.push(fileResult(file, fileStatus(changed, left, req.dryRun), left));
+  }
+  const notes = [
+    embeddedNote(ruff),
+    unsafe
+      ? 'the embedded ruff does not say which fixes are safe: safety "unsafe" applied every fix it offers'
+      : 'the embedded ruff does not say which fixes are safe, so safety "safe" applied none: problems it ' +
+        'could fix are reported as fixable (pass safety "unsafe" to apply them all, or install the ruff CLI, ' +
+        "which applies only its safe fixes)",
+  ];
+  if (settings.source) notes.push(`settings from ${settings.source}`);
+  const args = ruffFixArgs([req.target], { mode: req.dryRun ? "diff" : "fix", unsafe, config: req.config });
+  return {
+    files,
+    changed_files: changes.map((c) => c.file),
+    diff: req.dryRun ? unifiedDiff(changes, ctx.config.cwd) : undefined,
+    command: `${displayCommand("ruff", args)} (embedded)`,
+    returncode: files.some((f) => f.messages.length) ? 1 : 0,
+    notes,
+  };
+}
+
+registerFixer({
+  name: "ruff",
+  languages: ["python"],
+  candidates: async (ctx, req) => ruffScope(ctx, req),
+  async fix(ctx, req) {
+    const cli = resolvePythonTool(ctx, "ruff", req.target);
+    return cli.executable ? cliFix(ctx, req, cli.executable, cli.note) : embeddedFix(ctx, req);
+  },
+});

@@ -1,0 +1,80 @@
+/**
+ * Where a project's transaction state lives: `<project root>/.mcp-cache/` with locks, snapshots, journals
+ * and the transaction audit. Created owner-only (it holds copies of source) with a `.gitignore` inside.
+ */
+import fs from "node:fs/promises";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { isWithin } from "../paths/allowlist.js";
+
+export const CACHE_DIR_NAME = ".mcp-cache";
+
+/** Files or folders that mark a project root. */
+const PROJECT_MARKERS = [
+  CACHE_DIR_NAME,
+  ".git",
+  "pyproject.toml",
+  "package.json",
+  "setup.cfg",
+  "setup.py",
+  "tsconfig.json",
+  "ruff.toml",
+  ".ruff.toml",
+  "mypy.ini",
+  "Cargo.toml",
+  "go.mod",
+];
+
+export interface CachePaths {
+  /** The project root the cache belongs to. */
+  root: string;
+  dir: string;
+  locks: string;
+  snapshots: string;
+  journal: string;
+  audit: string;
+}
+
+/**
+ * The project root of a canonical target: the outermost directory from the target (itself, if a directory)
+ * up to `allowedRoot` that holds a project marker, so that a monorepo package and the repository around it
+ * share one lock; `allowedRoot` when none has one.
+ */
+export function projectRootOf(target: string, allowedRoot: string): string {
+  let dir = existsSync(target) && statSync(target).isFile() ? path.dirname(target) : target;
+  let outermost: string | undefined;
+  while (isWithin(allowedRoot, dir)) {
+    if (PROJECT_MARKERS.some((m) => existsSync(path.join(dir, m)))) outermost = dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return outermost ?? allowedRoot;
+}
+
+export function cachePaths(root: string): CachePaths {
+  const dir = path.join(root, CACHE_DIR_NAME);
+  return {
+    root,
+    dir,
+    locks: path.join(dir, "locks"),
+    snapshots: path.join(dir, "snapshots"),
+    journal: path.join(dir, "journal"),
+    audit: path.join(dir, "audit.jsonl"),
+  };
+}
+
+/** Creates the cache folders owner-only (tightening an existing cache dir) and its `.gitignore`. */
+export async function ensureCacheDir(root: string): Promise<CachePaths> {
+  const paths = cachePaths(root);
+  for (const dir of [paths.dir, paths.locks, paths.snapshots, paths.journal]) {
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    await fs.chmod(dir, 0o700);
+  }
+  const gitignore = path.join(paths.dir, ".gitignore");
+  if (!existsSync(gitignore))
+    await fs.writeFile(gitignore, "# transaction state of mcp-code-quality: never commit\n*\n", {
+      mode: 0o600,
+    });
+  return paths;
+}

@@ -1,0 +1,128 @@
+/**
+ * Rolling back earlier committed transactions of a project, newest first. A file is put back only when
+ * it still holds what the transaction left; one changed since is a conflict (overwritten only with force).
+ * Runs as a transaction of its own (tool "rollback"), so it is locked, journaled and audited too.
+ */
+import path from "node:path";
+import type { CachePaths } from "./cache-dir.js";
+import { readFileState, sameState } from "./file-state.js";
+import { hasObject, readManifest, restoreEntry, type Manifest } from "./snapshot.js";
+import type { TxAudit, TxAuditEntry } from "./tx-audit.js";
+
+export const MAX_ROLLBACK_COUNT = 20;
+
+export interface RollbackSelection {
+  count?: number;
+  /** ISO timestamp: transactions committed at or after it. */
+  since?: string;
+}
+
+export interface RollbackFile {
+  run_id: string;
+  /** Relative to the project root. */
+  file: string;
+}
+
+export interface RollbackPlan {
+  /** The chosen transactions, newest first. */
+  transactions: { entry: TxAuditEntry; manifest: Manifest | undefined }[];
+}
+
+export interface RollbackReport {
+  rolled_back: string[];
+  restored: RollbackFile[];
+  /** Already in the state from before the transaction. */
+  unchanged: RollbackFile[];
+  /** Snapshot (or its copy of the file) pruned or lost. */
+  missing: RollbackFile[];
+  /** Changed since the transaction; left alone unless force. */
+  conflicts: RollbackFile[];
+  /** Conflicts overwritten because of force. */
+  forced: RollbackFile[];
+}
+
+const ROLLBACKABLE = new Set(["commit", "commit-partial-snapshot"]);
+
+/** Committed transactions not yet rolled back, newest first, limited by count and since. */
+export async function planRollback(
+  paths: CachePaths,
+  audit: TxAudit,
+  selection: RollbackSelection,
+): Promise<RollbackPlan> {
+  const entries = await audit.read({});
+  const undone = new Set(
+    entries
+      .filter((e) => e.tool === "rollback" && Array.isArray(e.rolled_back))
+      .flatMap((e) => e.rolled_back as string[]),
+  );
+  const since = selection.since ? Date.parse(selection.since) : undefined;
+  const eligible = entries
+    .filter(
+      (e) =>
+        ROLLBACKABLE.has(e.result) &&
+        e.tool !== "rollback" &&
+        e.files_written.length > 0 &&
+        !undone.has(e.run_id) &&
+        (since === undefined || Date.parse(e.timestamp) >= since),
+    )
+    .reverse()
+    .slice(0, selection.count ?? (since !== undefined ? MAX_ROLLBACK_COUNT : 1));
+  const transactions = [];
+  for (const entry of eligible)
+    transactions.push({ entry, manifest: await readManifest(paths, entry.run_id) });
+  return { transactions };
+}
+
+/** Every file a plan may write (absolute): what the rollback's own transaction snapshots. */
+export function planFiles(paths: CachePaths, plan: RollbackPlan): string[] {
+  const files = plan.transactions.flatMap(
+    ({ entry, manifest }) => manifest?.files.map((f) => f.path) ?? entry.files_written,
+  );
+  return [...new Set(files)].map((f) => path.join(paths.root, f));
+}
+
+export async function applyRollback(
+  paths: CachePaths,
+  plan: RollbackPlan,
+  force: boolean,
+): Promise<RollbackReport> {
+  const report: RollbackReport = {
+    rolled_back: [],
+    restored: [],
+    unchanged: [],
+    missing: [],
+    conflicts: [],
+    forced: [],
+  };
+  for (const { entry, manifest } of plan.transactions) {
+    const runId = entry.run_id;
+    if (!manifest) {
+      for (const file of entry.files_written) report.missing.push({ run_id: runId, file });
+      continue;
+    }
+    let complete = true;
+    for (const f of manifest.files) {
+      const item = { run_id: runId, file: f.path };
+      const { state } = await readFileState(path.join(paths.root, f.path));
+      if (sameState(state, f.before)) {
+        report.unchanged.push(item);
+        continue;
+      }
+      if (!(await hasObject(paths, runId, f))) {
+        report.missing.push(item);
+        complete = false;
+        continue;
+      }
+      const untouched = f.after !== undefined && sameState(state, f.after);
+      if (!untouched && !force) {
+        report.conflicts.push(item);
+        complete = false;
+        continue;
+      }
+      await restoreEntry(paths, runId, f);
+      (untouched ? report.restored : report.forced).push(item);
+    }
+    if (complete) report.rolled_back.push(runId);
+  }
+  return report;
+}

@@ -1,0 +1,166 @@
+/**
+ * Snapshots: content-addressed copies of the files a fix may touch, under
+ * `.mcp-cache/snapshots/<runId>/objects/<sha256>`, with `manifest.json` naming each file's state before
+ * (and, once committed, after) the transaction. Restores are byte for byte, mode included.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { CachePaths } from "./cache-dir.js";
+import { readFileState, sha256, type FileState } from "./file-state.js";
+
+export interface ManifestEntry {
+  /** Path relative to the project root. */
+  path: string;
+  before: FileState;
+  /** The state the transaction left, recorded at commit (what a later rollback compares against). */
+  after?: FileState;
+}
+
+export interface Manifest {
+  version: 1;
+  run_id: string;
+  tool: string;
+  root: string;
+  created: string;
+  committed: boolean;
+  files: ManifestEntry[];
+}
+
+export type SnapshotOutcome =
+  | { taken: true; manifest: Manifest; bytes: number }
+  | { taken: false; bytes: number; states: Map<string, FileState> };
+
+export function snapshotDir(paths: CachePaths, runId: string): string {
+  return path.join(paths.snapshots, runId);
+}
+
+async function writeAtomic(file: string, data: string | Buffer, mode = 0o600): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, data, { mode });
+  await fs.rename(tmp, file);
+}
+
+export async function writeManifest(paths: CachePaths, manifest: Manifest): Promise<void> {
+  await writeAtomic(
+    path.join(snapshotDir(paths, manifest.run_id), "manifest.json"),
+    JSON.stringify(manifest, null, 1),
+  );
+}
+
+export async function readManifest(paths: CachePaths, runId: string): Promise<Manifest | undefined> {
+  try {
+    const text = await fs.readFile(path.join(snapshotDir(paths, runId), "manifest.json"), "utf8");
+    return JSON.parse(text) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sum of the sizes of the files that exist. */
+export async function totalBytes(files: readonly string[]): Promise<number> {
+  let bytes = 0;
+  for (const f of files)
+    bytes += await fs.stat(f).then(
+      (s) => (s.isFile() ? s.size : 0),
+      () => 0,
+    );
+  return bytes;
+}
+
+/**
+ * Copies `files` (absolute, inside paths.root) into a new snapshot, or skips it when they hold more
+ * than `maxBytes` (then only their states are recorded, to tell later which were written).
+ */
+export async function takeSnapshot(
+  paths: CachePaths,
+  runId: string,
+  tool: string,
+  files: readonly string[],
+  maxBytes: number,
+): Promise<SnapshotOutcome> {
+  const bytes = await totalBytes(files);
+  if (bytes > maxBytes) {
+    const states = new Map<string, FileState>();
+    for (const f of files) states.set(f, (await readFileState(f)).state);
+    return { taken: false, bytes, states };
+  }
+  const dir = snapshotDir(paths, runId);
+  const objects = path.join(dir, "objects");
+  await fs.mkdir(objects, { recursive: true, mode: 0o700 });
+  const entries: ManifestEntry[] = [];
+  for (const file of files) {
+    const { state, content } = await readFileState(file);
+    if (content && state.sha256) {
+      const object = path.join(objects, state.sha256);
+      await fs.writeFile(object, content, { mode: 0o600, flag: "wx" }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== "EEXIST") throw err;
+      });
+    }
+    entries.push({ path: path.relative(paths.root, file), before: state });
+  }
+  const manifest: Manifest = {
+    version: 1,
+    run_id: runId,
+    tool,
+    root: paths.root,
+    created: new Date().toISOString(),
+    committed: false,
+    files: entries,
+  };
+  await writeManifest(paths, manifest);
+  return { taken: true, manifest, bytes };
+}
+
+/** Keeps only the written entries (with their after states) and drops objects nothing refers to. */
+export async function commitSnapshot(
+  paths: CachePaths,
+  manifest: Manifest,
+  after: ReadonlyMap<string, FileState>,
+): Promise<Manifest> {
+  const files = manifest.files
+    .filter((e) => after.has(e.path))
+    .map((e) => ({ ...e, after: after.get(e.path) as FileState }));
+  const committed: Manifest = { ...manifest, committed: true, files };
+  if (files.length === 0) {
+    await removeSnapshot(paths, manifest.run_id);
+    return committed;
+  }
+  await writeManifest(paths, committed);
+  const keep = new Set(files.map((e) => e.before.sha256));
+  const objects = path.join(snapshotDir(paths, manifest.run_id), "objects");
+  for (const name of await fs.readdir(objects).catch(() => [] as string[]))
+    if (!keep.has(name)) await fs.rm(path.join(objects, name), { force: true });
+  return committed;
+}
+
+export async function removeSnapshot(paths: CachePaths, runId: string): Promise<void> {
+  await fs.rm(snapshotDir(paths, runId), { recursive: true, force: true });
+}
+
+/**
+ * Puts one file back to its `before` state: the stored bytes written to a temp file beside it, given
+ * the recorded mode and renamed over it; a file that did not exist before is removed.
+ * Throws when the object is missing or does not match its hash.
+ */
+export async function restoreEntry(paths: CachePaths, runId: string, entry: ManifestEntry): Promise<void> {
+  const target = path.join(paths.root, entry.path);
+  if (entry.before.sha256 === null) {
+    await fs.rm(target, { force: true });
+    return;
+  }
+  const content = await fs.readFile(path.join(snapshotDir(paths, runId), "objects", entry.before.sha256));
+  if (sha256(content) !== entry.before.sha256) throw new Error(`snapshot object of ${entry.path} is corrupt`);
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const tmp = `${target}.mcp-restore-${process.pid}`;
+  await fs.writeFile(tmp, content, { mode: entry.before.mode });
+  await fs.chmod(tmp, entry.before.mode);
+  await fs.rename(tmp, target);
+}
+
+export async function hasObject(paths: CachePaths, runId: string, entry: ManifestEntry): Promise<boolean> {
+  if (entry.before.sha256 === null) return true;
+  return fs
+    .access(path.join(snapshotDir(paths, runId), "objects", entry.before.sha256))
+    .then(() => true)
+    .catch(() => false);
+}

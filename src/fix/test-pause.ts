@@ -1,0 +1,13 @@
+/**
+ * TEST ONLY. With MCP_CODE_QUALITY_TEST_PAUSE_AFTER_WRITES=1 in its environment, a server's transaction
+ * stops for good after its first writing step (before any further write or the commit) and says so on
+ * stderr with its pid, so a crash-recovery test can `kill -9` it at a known point. Never set it otherwise.
+ */
+export const TEST_PAUSE_ENV = "MCP_CODE_QUALITY_TEST_PAUSE_AFTER_WRITES";
+export const TEST_PAUSE_MESSAGE = "test pause after writes";
+
+export async function pauseForCrashTest(runId: string): Promise<void> {
+  if (process.env[TEST_PAUSE_ENV] !== "1") return;
+  process.stderr.write(`${TEST_PAUSE_MESSAGE}: run ${runId} pid ${process.pid}\n`);
+  await new Promise<never>(() => {});
+}

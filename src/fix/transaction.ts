@@ -1,0 +1,311 @@
+/**
+ * One transaction around every tool call that writes: root lock → recovery of leftovers → snapshot of
+ * the files the work may touch → journal → the work → detection of what was written (and of writes
+ * outside the snapshot) → verification → commit, or rollback byte for byte → audit entry → unlock.
+ */
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { ToolError } from "../engine/errors.js";
+import type { ToolContext } from "../engine/tool.js";
+import { ensureCacheDir, projectRootOf, type CachePaths } from "./cache-dir.js";
+import { readFileState, sameState, type FileState } from "./file-state.js";
+import { removeJournal, writeJournal } from "./journal.js";
+import { acquireLock } from "./lock.js";
+import { activeRuns, recoverRoot } from "./recovery.js";
+import { pruneSnapshots } from "./retention.js";
+import { commitSnapshot, removeSnapshot, restoreEntry, takeSnapshot, type Manifest } from "./snapshot.js";
+import { pauseForCrashTest } from "./test-pause.js";
+import { changedPaths, statTree } from "./tree-stat.js";
+import { TxAudit, type TxResult } from "./tx-audit.js";
+
+/** Longest wait for another process's transaction on the same root, in seconds. */
+export const MAX_LOCK_WAIT_SECONDS = 120;
+
+export interface Verification {
+  passed: boolean;
+  /** What was checked, e.g. "type check (mypy)". */
+  check: string;
+  /** Why it failed. */
+  reason?: string;
+}
+
+export interface TxHandle {
+  runId: string;
+  root: string;
+  /** Call after each step that may have written files (test-only crash point; see test-pause.ts). */
+  afterWriteStep(): Promise<void>;
+  /** Extra fields for this transaction's audit entry. */
+  auditExtra: Record<string, unknown>;
+}
+
+export interface TransactionSpec<T> {
+  tool: string;
+  /** Canonical target; its project root is locked. */
+  target: string;
+  /** Absolute paths of every file the work may write; called under the lock. */
+  candidates(root: string): Promise<string[]>;
+  work(tx: TxHandle): Promise<T>;
+  /** Checks the written tree; a failure rolls back when autoRollback is on. */
+  verify?(value: T): Promise<Verification | undefined>;
+  autoRollback?: boolean;
+}
+
+export interface TransactionReport {
+  run_id: string;
+  result: TxResult;
+  project_root: string;
+  files_written: string[];
+  snapshot: { taken: boolean; files: number; bytes: number };
+  lock_wait_ms: number;
+  lock_hold_ms: number;
+  verification?: Verification;
+  rollback_reason?: string;
+  restored_files?: string[];
+  unsnapshotted_writes?: string[];
+}
+
+export interface TransactionOutcome<T> {
+  value: T;
+  transaction: TransactionReport;
+  notes: string[];
+}
+
+export function newRunId(): string {
+  return `${new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z")}-${randomBytes(4).toString("hex")}`;
+}
+
+/** The transaction state of the project containing a canonical target. */
+export async function projectCache(ctx: ToolContext, target: string): Promise<CachePaths> {
+  const allowedRoot = ctx.allowlist.rootOf(target) ?? target;
+  return ensureCacheDir(projectRootOf(target, allowedRoot));
+}
+
+export function txAudit(ctx: ToolContext, paths: CachePaths): TxAudit {
+  return new TxAudit(paths.audit, ctx.config.cacheAuditMaxBytes);
+}
+
+/** Runs `spec.work` as a transaction; throws ToolError("locked") when the root stays locked. */
+export async function runTransaction<T>(
+  ctx: ToolContext,
+  spec: TransactionSpec<T>,
+): Promise<TransactionOutcome<T>> {
+  const paths = await projectCache(ctx, spec.target);
+  const audit = txAudit(ctx, paths);
+  const runId = newRunId();
+  const waitLimitMs = Math.min(ctx.config.timeout, MAX_LOCK_WAIT_SECONDS) * 1000;
+  const lock = await acquireLock(paths, waitLimitMs, ctx.signal);
+  if (!lock) {
+    await audit.append(
+      {
+        run_id: runId,
+        tool: spec.tool,
+        root: paths.root,
+        result: "locked-out",
+        reason: `another transaction held the lock of ${paths.root} for ${waitLimitMs / 1000} s`,
+        files_written: [],
+        lock_wait_ms: waitLimitMs,
+        lock_hold_ms: 0,
+      },
+      false,
+    );
+    throw new ToolError(
+      "locked",
+      `another transaction is writing in ${paths.root}; gave up after ${waitLimitMs / 1000} s. Nothing was written.`,
+      { project_root: paths.root, run_id: runId },
+    );
+  }
+  activeRuns.add(runId);
+  const rel = (abs: string) => path.relative(paths.root, abs);
+  const notes: string[] = [];
+  const base = { run_id: runId, tool: spec.tool, root: paths.root, lock_wait_ms: lock.waitMs };
+  const holdMs = () => Math.round(Date.now() - lock.acquiredAt.getTime());
+  const lockTimes = () => ({
+    lock_hold_ms: holdMs(),
+    lock_acquired: lock.acquiredAt.toISOString(),
+    lock_released: new Date().toISOString(),
+  });
+  try {
+    const recovered = await recoverRoot(paths, audit);
+    for (const r of recovered)
+      notes.push(
+        `recovered interrupted transaction ${r.run_id} first (${r.action}; ${r.restored_files.length} file(s) restored)`,
+      );
+    await pruneSnapshots(paths);
+
+    let candidates: string[];
+    try {
+      candidates = [...new Set(await spec.candidates(paths.root))];
+    } catch (err) {
+      // Nothing was written yet; the failure is still an outcome of this transaction.
+      await audit.append({
+        ...base,
+        ...lockTimes(),
+        result: "error",
+        reason: err instanceof Error ? err.message : String(err),
+        files_written: [],
+      });
+      throw err;
+    }
+    const treeBefore = await statTree(paths.root);
+    const snap = await takeSnapshot(paths, runId, spec.tool, candidates, ctx.config.snapshotMaxBytes);
+    const manifest: Manifest | undefined = snap.taken ? snap.manifest : undefined;
+    const before = new Map<string, FileState>(
+      snap.taken
+        ? snap.manifest.files.map((e) => [e.path, e.before])
+        : [...snap.states].map(([f, s]) => [rel(f), s]),
+    );
+    if (!snap.taken)
+      notes.push(
+        `no snapshot: the ${candidates.length} file(s) this fix may write hold ${snap.bytes} bytes, over ` +
+          `--snapshot-max-bytes (${ctx.config.snapshotMaxBytes}); automatic rollback is off for this run and ` +
+          "it cannot be rolled back later (audit: commit-no-snapshot)",
+      );
+    await writeJournal(paths, {
+      run_id: runId,
+      tool: spec.tool,
+      pid: process.pid,
+      started: new Date().toISOString(),
+      phase: "applying",
+      snapshot: snap.taken,
+      files: [...before.keys()],
+    });
+    const handle: TxHandle = {
+      runId,
+      root: paths.root,
+      afterWriteStep: () => pauseForCrashTest(runId),
+      auditExtra: {},
+    };
+
+    const written = async () => {
+      const after = new Map<string, FileState>();
+      for (const [p, b] of before) {
+        const { state } = await readFileState(path.join(paths.root, p));
+        if (!sameState(state, b)) after.set(p, state);
+      }
+      return after;
+    };
+    const restore = async (files: Iterable<string>) => {
+      const restored: string[] = [];
+      if (!manifest) return restored;
+      const byPath = new Map(manifest.files.map((e) => [e.path, e]));
+      for (const p of files) {
+        const entry = byPath.get(p);
+        if (entry) {
+          await restoreEntry(paths, runId, entry);
+          restored.push(p);
+        }
+      }
+      return restored;
+    };
+    const snapshotInfo = { taken: snap.taken, files: candidates.length, bytes: snap.bytes };
+
+    // The work and its verification: any failure in them restores what was written and is audited as error.
+    const attempt = async () => {
+      const value = await spec.work(handle);
+      const changed = await written();
+      const treeAfter = await statTree(paths.root);
+      const outside = changedPaths(treeBefore, treeAfter).filter((p) => !before.has(p));
+      if (!treeAfter.complete)
+        notes.push(
+          "the project has over 100000 files: writes outside the snapshot were only looked for in part",
+        );
+      if (outside.length)
+        notes.push(
+          `${outside.length} file(s) outside the snapshotted set changed during the fix and cannot be ` +
+            `restored: ${outside.slice(0, 20).join(", ")}${outside.length > 20 ? ", ..." : ""} (audit: commit-partial-snapshot)`,
+        );
+      const verification = spec.verify ? await spec.verify(value) : undefined;
+      return { value, changed, outside, verification };
+    };
+    let attempted: Awaited<ReturnType<typeof attempt>>;
+    try {
+      attempted = await attempt();
+    } catch (err) {
+      const changed = await written();
+      const restored = await restore(changed.keys());
+      await audit.append({
+        ...base,
+        ...lockTimes(),
+        result: "error",
+        reason: err instanceof Error ? err.message : String(err),
+        files_written: [...changed.keys()],
+        restored_files: restored,
+        snapshot: snapshotInfo,
+      });
+      await removeSnapshot(paths, runId);
+      await removeJournal(paths, runId);
+      if (err instanceof ToolError)
+        throw new ToolError(err.errorType, err.message, {
+          ...err.extra,
+          transaction: { run_id: runId, result: "error", restored_files: restored },
+        });
+      throw err;
+    }
+    const { value, changed, outside, verification } = attempted;
+    const report: TransactionReport = {
+      run_id: runId,
+      result: "commit",
+      project_root: paths.root,
+      files_written: [...changed.keys()],
+      snapshot: snapshotInfo,
+      lock_wait_ms: lock.waitMs,
+      lock_hold_ms: 0,
+      verification,
+      unsnapshotted_writes: outside.length ? outside : undefined,
+    };
+    const autoRollback = spec.autoRollback ?? true;
+    if (verification && !verification.passed && autoRollback && manifest && changed.size > 0) {
+      report.result = "rollback";
+      report.rollback_reason = `${verification.check} failed${verification.reason ? `: ${verification.reason}` : ""}`;
+      report.restored_files = await restore(changed.keys());
+      await removeSnapshot(paths, runId);
+    } else {
+      if (verification && !verification.passed && changed.size > 0)
+        notes.push(
+          `${verification.check} failed and the fix was kept: ${
+            manifest ? "autoRollback is off" : "there is no snapshot to roll back to"
+          }`,
+        );
+      report.result = !manifest
+        ? "commit-no-snapshot"
+        : outside.length
+          ? "commit-partial-snapshot"
+          : "commit";
+      await writeJournal(paths, {
+        run_id: runId,
+        tool: spec.tool,
+        pid: process.pid,
+        started: new Date().toISOString(),
+        phase: "committing",
+        snapshot: snap.taken,
+        files: report.files_written,
+      });
+      if (manifest) await commitSnapshot(paths, manifest, changed);
+    }
+    const compromised = lock.compromised();
+    if (compromised) notes.push(`the root lock was lost during the run: ${compromised.message}`);
+    const times = lockTimes();
+    report.lock_hold_ms = times.lock_hold_ms;
+    await audit.append({
+      ...base,
+      ...times,
+      result: report.result,
+      reason: report.rollback_reason,
+      files_written: report.files_written,
+      snapshot: snapshotInfo,
+      verification,
+      restored_files: report.restored_files,
+      unsnapshotted_writes: report.unsnapshotted_writes,
+      lock_compromised: compromised ? true : undefined,
+      ...handle.auditExtra,
+    });
+    await removeJournal(paths, runId);
+    return { value, transaction: report, notes };
+  } finally {
+    activeRuns.delete(runId);
+    await lock.release();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The transaction audit of one project: `.mcp-cache/audit.jsonl`, one JSON object per transaction
+ * outcome. Beyond `maxBytes` the file is renamed to an `audit.jsonl.<timestamp>.jsonl` sidecar.
+ * Appends happen under the root lock (locked-out entries are single O_APPEND writes).
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+
+export const TX_RESULTS = [
+  "commit",
+  "commit-no-snapshot",
+  "commit-partial-snapshot",
+  "rollback",
+  "error",
+  "locked-out",
+] as const;
+export type TxResult = (typeof TX_RESULTS)[number];
+
+export interface TxAuditEntry {
+  timestamp: string;
+  run_id: string;
+  tool: string;
+  root: string;
+  result: TxResult;
+  /** Why: the failed check of a rollback, the error message, the recovery that wrote it. */
+  reason?: string;
+  /** Files the transaction wrote, relative to the root. */
+  files_written: string[];
+  lock_wait_ms: number;
+  lock_hold_ms: number;
+  [key: string]: unknown;
+}
+
+export interface AuditQuery {
+  tool?: string;
+  /** ISO timestamp: only entries at or after it. */
+  since?: string;
+  result?: string;
+  limit?: number;
+}
+
+export class TxAudit {
+  constructor(
+    readonly file: string,
+    private readonly maxBytes: number,
+  ) {}
+
+  async append(entry: Omit<TxAuditEntry, "timestamp">, rotate = true): Promise<TxAuditEntry> {
+    const full = { timestamp: new Date().toISOString(), ...entry } as TxAuditEntry;
+    const line = JSON.stringify(full) + "\n";
+    if (rotate) {
+      const size = await fs.stat(this.file).then(
+        (s) => s.size,
+        () => 0,
+      );
+      if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes)
+        await fs.rename(this.file, `${this.file}.${full.timestamp.replace(/[:.]/g, "-")}.jsonl`);
+    }
+    await fs.appendFile(this.file, line, { mode: 0o600 });
+    return full;
+  }
+
+  /** The audit files, oldest first: rotated sidecars by name (their timestamps), then the live file. */
+  async files(): Promise<string[]> {
+    const dir = path.dirname(this.file);
+    const base = path.basename(this.file);
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    const sidecars = names.filter((n) => n.startsWith(`${base}.`) && n.endsWith(".jsonl")).sort();
+    return [...sidecars.map((n) => path.join(dir, n)), this.file];
+  }
+
+  /** Matching entries, oldest first; the newest `limit` when a limit is given. Corrupt lines are skipped. */
+  async read(query: AuditQuery = {}): Promise<TxAuditEntry[]> {
+    const since = query.since ? Date.parse(query.since) : undefined;
+    const out: TxAuditEntry[] = [];
+    for (const file of await this.files()) {
+      const text = await fs.readFile(file, "utf8").catch(() => "");
+      for (const line of text.split("\n")) {
+        const e = parseEntry(line);
+        if (!e) continue;
+        if (query.tool !== undefined && e.tool !== query.tool) continue;
+        if (query.result !== undefined && e.result !== query.result) continue;
+        if (since !== undefined && !(Date.parse(e.timestamp) >= since)) continue;
+        out.push(e);
+      }
+    }
+    return query.limit !== undefined ? out.slice(-query.limit) : out;
+  }
+}
+
+function parseEntry(line: string): TxAuditEntry | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const v = JSON.parse(line) as TxAuditEntry;
+    return typeof v === "object" && v !== null && typeof v.run_id === "string" && typeof v.result === "string"
+      ? v
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { defineTool } from "../../engine/tool.js";
+import {
+  applyRollback,
+  MAX_ROLLBACK_COUNT,
+  planFiles,
+  planRollback,
+  type RollbackPlan,
+  type RollbackReport,
+} from "../../fix/rollback.js";
+import { projectCache, runTransaction, txAudit } from "../../fix/transaction.js";
+
+export const rollbackTool = () =>
+  defineTool({
+    name: "rollback",
+    description:
+      "Undo earlier committed transactions (lint_fix, autoformat, fix_all) of a project, newest first, under the " +
+      "project lock: the last `count` (default 1), or every one since an ISO time. A file changed since its " +
+      "transaction is reported as a conflict and left alone unless `force`. Reports restored, missing (snapshot " +
+      "pruned) and conflicting files.",
+    input: z.strictObject({
+      path: z.string().describe("Project root (or any path inside the project)"),
+      count: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_ROLLBACK_COUNT)
+        .optional()
+        .describe(
+          `How many transactions to undo, newest first (1-${MAX_ROLLBACK_COUNT}; default 1, or all since \`since\`)`,
+        ),
+      since: z.iso
+        .datetime({ offset: true })
+        .optional()
+        .describe(
+          `Undo transactions committed at or after this ISO 8601 time (at most ${MAX_ROLLBACK_COUNT})`,
+        ),
+      force: z.boolean().default(false).describe("Also overwrite files changed since their transaction"),
+    }),
+    annotations: {
+      title: "Roll back fixes",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+    paths: [{ arg: "path", kind: "any" }],
+    async handler(args, ctx) {
+      const paths = await projectCache(ctx, args.path);
+      let plan: RollbackPlan = { transactions: [] };
+      const tx = await runTransaction(ctx, {
+        tool: "rollback",
+        target: args.path,
+        candidates: async () => {
+          plan = await planRollback(paths, txAudit(ctx, paths), { count: args.count, since: args.since });
+          return planFiles(paths, plan);
+        },
+        work: async (handle): Promise<RollbackReport> => {
+          const report = await applyRollback(paths, plan, args.force);
+          handle.auditExtra.rolled_back = report.rolled_back;
+          if (report.conflicts.length) handle.auditExtra.conflicts = report.conflicts;
+          if (report.missing.length) handle.auditExtra.missing = report.missing;
+          await handle.afterWriteStep();
+          return report;
+        },
+      });
+      const r = tx.value;
+      const notes = [...tx.notes];
+      if (plan.transactions.length === 0) notes.push("no committed transaction to roll back matched");
+      if (r.conflicts.length)
+        notes.push(
+          `${r.conflicts.length} file(s) changed after their transaction and were left as they are; ` +
+            "pass force: true to overwrite them with the snapshot",
+        );
+      if (r.missing.length)
+        notes.push(
+          `${r.missing.length} file(s) could not be restored: their snapshot was pruned or is missing`,
+        );
+      return {
+        success: true,
+        project_root: paths.root,
+        transactions: plan.transactions.map(({ entry }) => ({
+          run_id: entry.run_id,
+          tool: entry.tool,
+          timestamp: entry.timestamp,
+          files_written: entry.files_written,
+        })),
+        rolled_back: r.rolled_back,
+        restored: r.restored,
+        forced: r.forced,
+        unchanged: r.unchanged,
+        missing: r.missing,
+        conflicts: r.conflicts,
+        transaction: tx.transaction,
+        notes,
+      };
+    },
+  });
