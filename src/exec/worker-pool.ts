@@ -111,6 +111,8 @@ class WarmWorker {
   queued = 0;
   lastUsed = Date.now();
   exited = false;
+  /** Killed (or exited): it takes no more requests, even before its exit event arrives. */
+  dead = false;
   private tail = "";
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -146,6 +148,7 @@ class WarmWorker {
     this.exitPromise = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
         this.exited = true;
+        this.dead = true;
         const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         const err = new WorkerExitError(
           spec.tool,
@@ -175,7 +178,7 @@ class WarmWorker {
   }
 
   private send<T>(method: string, params: unknown, options: RequestOptions): Promise<WorkerReply<T>> {
-    if (this.exited) return Promise.reject(new WorkerExitError(this.spec.tool, "worker is gone", this.tail));
+    if (this.dead) return Promise.reject(new WorkerExitError(this.spec.tool, "worker is gone", this.tail));
     const id = this.nextId++;
     const requestNumber = ++this.requests;
     return new Promise<WorkerReply<T>>((resolve, reject) => {
@@ -218,7 +221,7 @@ class WarmWorker {
 
   scheduleIdleExit(ttlMs: number): void {
     this.clearIdle();
-    if (this.queued > 0 || this.exited) return;
+    if (this.queued > 0 || this.dead) return;
     this.idleTimer = setTimeout(() => this.kill(), ttlMs);
     this.idleTimer.unref();
   }
@@ -230,6 +233,7 @@ class WarmWorker {
 
   /** Ends the worker and everything in its process group. */
   kill(): void {
+    this.dead = true;
     killGroup(this.pid, "SIGKILL");
   }
 }
@@ -267,7 +271,7 @@ export class WorkerPool {
       this.retire(key, worker);
       worker = undefined;
     }
-    if (!worker || worker.exited) {
+    if (!worker || worker.dead) {
       worker = new WarmWorker(spec, signature, this.limits, (w) => this.forget(key, w));
       this.workers.set(key, worker);
     }

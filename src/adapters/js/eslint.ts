@@ -46,6 +46,7 @@ function eslintCall<T>(ctx: ToolContext, scope: EslintScope, method: string, p: 
     method,
     p,
     command,
+    `ESLint failed (config: ${scope.configFile ?? "bundled default"})`,
   );
 }
 

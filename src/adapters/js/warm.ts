@@ -43,6 +43,8 @@ export async function warmRequest<T>(
   method: string,
   params: unknown,
   command: string,
+  /** Prefixes the tool's own failure messages, e.g. "ESLint failed". */
+  failure = `${spec.tool} failed`,
 ): Promise<WarmResult<T>> {
   try {
     const reply = await workerPool(ctx).request<T>(
@@ -59,9 +61,9 @@ export async function warmRequest<T>(
   } catch (err) {
     if (err instanceof WorkerTimeoutError) throw new ToolError("timeout", err.message, { command });
     if (err instanceof WorkerRequestError)
-      throw new ToolError(err.kind === "invalid_input" ? "invalid_input" : "tool_error", err.message, {
-        command,
-      });
+      throw err.kind === "invalid_input"
+        ? new ToolError("invalid_input", err.message, { command })
+        : new ToolError("tool_error", `${failure}: ${err.message}`, { command });
     if (err instanceof WorkerExitError) throw new ToolError("tool_error", err.message, { command });
     throw err;
   }
