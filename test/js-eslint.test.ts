@@ -34,7 +34,9 @@ describe("lint and lint_fix with ESLint (bundled, default config)", () => {
     ]);
     expect(r.issue_count).toBe(4);
     const files = r.files as Json[];
-    expect(files.map((f) => [path.relative(dir, f.file as string), f.status, f.errorCount, f.warningCount])).toEqual([
+    expect(
+      files.map((f) => [path.relative(dir, f.file as string), f.status, f.errorCount, f.warningCount]),
+    ).toEqual([
       ["src/legacy.js", "unfixable", 2, 0],
       ["src/util.ts", "fixable", 2, 0],
     ]);
@@ -50,7 +52,9 @@ describe("lint and lint_fix with ESLint (bundled, default config)", () => {
     });
     expect(r.summary).toMatchObject({ totalFiles: 4, totalErrors: 4, totalWarnings: 0, scope: "full" });
     expect(JSON.stringify(r)).not.toContain("return total"); // no source echoed
-    expect(r.notes).toContain("eslint 10.15.0 bundled with mcp-code-quality (the project has none in node_modules)");
+    expect(r.notes).toContain(
+      "eslint 10.15.0 bundled with mcp-code-quality (the project has none in node_modules)",
+    );
   });
 
   it("format full lists clean files; files globs filter the scope", async () => {
@@ -136,7 +140,9 @@ describe("fatal ESLint errors", () => {
       );
       const r3 = await s.call("lint", { path: ".", linter: "eslint", files: ["."] });
       expect(r3.success).toBe(true);
-      expect(r3.issues).toEqual(["eslint.config.js:2:7: no-unused-vars 'later' is assigned a value but never used."]);
+      expect(r3.issues).toEqual([
+        "eslint.config.js:2:7: no-unused-vars 'later' is assigned a value but never used.",
+      ]);
       expect((r3.notes as string[]).some((n) => n.includes("a watched config file changed"))).toBe(true);
     } finally {
       await s.close();

@@ -2,11 +2,7 @@
  * The worker side of the pool: answers requests one at a time with the given handlers, and exits
  * when the server goes away (the IPC channel closes), so no worker outlives its server.
  */
-import {
-  WorkerHandlerError,
-  type WorkerReplyMessage,
-  type WorkerRequestMessage,
-} from "./worker-protocol.js";
+import { WorkerHandlerError, type WorkerReplyMessage, type WorkerRequestMessage } from "./worker-protocol.js";
 
 export type WorkerHandlers = Record<string, (params: never) => Promise<unknown>>;
 

@@ -126,14 +126,18 @@ class WarmWorker {
     limits: PoolLimits,
     private readonly onGone: (w: WarmWorker) => void,
   ) {
-    this.child = spawn(process.execPath, [`--max-old-space-size=${limits.maxHeapMb}`, spec.script, spec.root], {
-      cwd: spec.root,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      detached: true, // its own process group: a timeout kills the worker and anything it started
-      serialization: "json",
-      windowsHide: true,
-    });
+    this.child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${limits.maxHeapMb}`, spec.script, spec.root],
+      {
+        cwd: spec.root,
+        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+        detached: true, // its own process group: a timeout kills the worker and anything it started
+        serialization: "json",
+        windowsHide: true,
+      },
+    );
     if (!this.child.pid) throw new Error(`could not start the ${spec.tool} worker`);
     this.pid = this.child.pid;
     this.child.stderr?.on("data", (c: Buffer) => {

@@ -13,8 +13,7 @@ export interface WorkerErrorPayload {
 }
 
 export type WorkerReplyMessage =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: WorkerErrorPayload };
+  { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WorkerErrorPayload };
 
 /** An error a worker handler throws on purpose: its `kind` travels to the adapter. */
 export class WorkerHandlerError extends Error {

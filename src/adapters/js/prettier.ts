@@ -67,9 +67,10 @@ async function runPrettier(ctx: ToolContext, req: FormatRequest, language: strin
   const root = packageRoot(dir, allowedRoot);
   const prettier = resolveTool("prettier", root, allowedRoot);
   const configFile = req.config ?? findPrettierConfig(dir, allowedRoot) ?? null;
-  const ignoreFiles = [findUp([".prettierignore"], dir, allowedRoot), findUp([".gitignore"], dir, allowedRoot)].filter(
-    (f): f is string => f !== undefined,
-  );
+  const ignoreFiles = [
+    findUp([".prettierignore"], dir, allowedRoot),
+    findUp([".gitignore"], dir, allowedRoot),
+  ].filter((f): f is string => f !== undefined);
   const params: PrettierParams = {
     entry: prettier.entry,
     target: req.target,
@@ -99,7 +100,9 @@ async function runPrettier(ctx: ToolContext, req: FormatRequest, language: strin
     configFile ? `config: ${configFile}` : "no Prettier config found: Prettier's defaults",
     ...(ignoreFiles.length ? [`ignore files: ${ignoreFiles.join(", ")}`] : []),
     `${result.checked} ${language} file(s) checked`,
-    ...result.failed.map((f) => `could not format ${path.relative(ctx.config.cwd, f.file) || f.file}: ${f.message}`),
+    ...result.failed.map(
+      (f) => `could not format ${path.relative(ctx.config.cwd, f.file) || f.file}: ${f.message}`,
+    ),
     note,
   ];
   return { result, notes, command };

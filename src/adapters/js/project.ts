@@ -67,7 +67,9 @@ export interface ToolModule {
 
 function readVersion(pkgJson: string): string {
   try {
-    return String((JSON.parse(fs.readFileSync(pkgJson, "utf8")) as { version?: unknown }).version ?? "unknown");
+    return String(
+      (JSON.parse(fs.readFileSync(pkgJson, "utf8")) as { version?: unknown }).version ?? "unknown",
+    );
   } catch {
     return "unknown";
   }

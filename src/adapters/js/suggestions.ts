@@ -19,6 +19,7 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): { text: st
     lastEnd = edit.range[1];
   }
   let out = text;
-  for (const edit of chosen.reverse()) out = out.slice(0, edit.range[0]) + edit.text + out.slice(edit.range[1]);
+  for (const edit of chosen.reverse())
+    out = out.slice(0, edit.range[0]) + edit.text + out.slice(edit.range[1]);
   return { text: out, applied: chosen.length };
 }

@@ -8,7 +8,15 @@ import { ToolError } from "../../engine/errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
-import { bundledPackage, directoryOf, findUp, majorVersion, projectPackage, toolNote, type ToolModule } from "./project.js";
+import {
+  bundledPackage,
+  directoryOf,
+  findUp,
+  majorVersion,
+  projectPackage,
+  toolNote,
+  type ToolModule,
+} from "./project.js";
 import { parseTscOutput } from "./tsc-output.js";
 import { tscFinding, type TscParams, type TscReply } from "./tsc-wire.js";
 import { warmRequest } from "./warm.js";

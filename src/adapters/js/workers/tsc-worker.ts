@@ -86,7 +86,10 @@ async function check(params: TscParams): Promise<TscReply> {
   }
   const configText = ts.readConfigFile(params.configFile, (f) => ts.sys.readFile(f));
   if (configText.error)
-    throw new WorkerHandlerError("fatal", ts.flattenDiagnosticMessageText(configText.error.messageText, "\n"));
+    throw new WorkerHandlerError(
+      "fatal",
+      ts.flattenDiagnosticMessageText(configText.error.messageText, "\n"),
+    );
   // Re-read every time: files added or removed under `include` must show up.
   const parsed = ts.parseJsonConfigFileContent(
     configText.config,
