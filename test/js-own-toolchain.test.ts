@@ -72,3 +72,27 @@ describe.skipIf(missing("npm"))("a project's own toolchain", () => {
     expect(r.notes).toContain(`config: ${path.join(dir, ".prettierrc")}`);
   });
 });
+
+describe.skipIf(missing("npm"))("a project whose own TypeScript is 7 (native, no JS API)", () => {
+  it("type_check spawns the project's tsc --noEmit --pretty false through the bounded runner", async () => {
+    const dir = copyFixture(path.join(FIXTURES, "js", "ts7"));
+    const npm = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: dir, encoding: "utf8" });
+    if (npm.status !== 0) throw new Error(`npm ci failed: ${npm.stderr}`);
+    const s = await connectStdio({ args: ["--allowed-paths", dir], cwd: dir });
+    try {
+      const r = await s.call("type_check", { path: ".", files: ["src/b.ts", "src/c.ts"] });
+      expect(r).toMatchObject({ success: true, passed: false, checker: "tsc", returncode: 1 });
+      expect(r.command).toBe(`tsc --noEmit --pretty false -p ${path.join(dir, "tsconfig.json")}`);
+      expect(r.issues).toEqual([
+        "src/b.ts:3:29: TS2345 Argument of type 'string' is not assignable to parameter of type 'number'.",
+        "src/c.ts:2:28: TS2339 Property 'toUpperCase' does not exist on type '1'.",
+      ]);
+      expect(r.summary).toMatchObject({ errors: 2, total_in_project: 3, scope: "filtered" });
+      expect(r.notes).toContain(
+        `typescript 7.0.2 from the project (${path.join(dir, "node_modules", "typescript")})`,
+      );
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -107,6 +107,10 @@ export function eslintScope(
       throw new ToolError("invalid_input", `files must lie inside the ESLint project root ${root}`);
 
   let eslint = projectPackage("eslint", root, allowedRoot);
+  if (eslint && !eslint.entry) {
+    notes.push(`the project's eslint ${eslint.version} has no loadable entry; used the bundled one`);
+    eslint = undefined;
+  }
   if (eslint && majorVersion(eslint.version) < 9) {
     notes.push(
       `the project's eslint ${eslint.version} predates flat config as the default; used the bundled one`,

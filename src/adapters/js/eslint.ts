@@ -32,7 +32,7 @@ function filesOf(args: Record<string, unknown>): string[] | undefined {
 
 function params(scope: EslintScope): EslintRequestParams {
   return {
-    entry: scope.eslint.entry,
+    entry: scope.eslint.entry as string,
     cwd: scope.root,
     configFile: scope.configFile,
     patterns: scope.patterns,

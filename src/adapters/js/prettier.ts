@@ -72,7 +72,7 @@ async function runPrettier(ctx: ToolContext, req: FormatRequest, language: strin
     findUp([".gitignore"], dir, allowedRoot),
   ].filter((f): f is string => f !== undefined);
   const params: PrettierParams = {
-    entry: prettier.entry,
+    entry: prettier.entry as string,
     target: req.target,
     extensions: EXTENSIONS[language] ?? [],
     configFile,

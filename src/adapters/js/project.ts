@@ -58,8 +58,8 @@ export function packageRoot(start: string, stopAt: string): string {
 export interface ToolModule {
   name: string;
   version: string;
-  /** Absolute path of the module's entry file (what the worker imports). */
-  entry: string;
+  /** Absolute path of the module's entry file (what the worker imports); undefined when it has no "main". */
+  entry: string | undefined;
   /** The package directory. */
   dir: string;
   source: "project" | "bundled";
@@ -81,12 +81,12 @@ export function projectPackage(name: string, start: string, stopAt: string): Too
     const pkgDir = path.join(dir, "node_modules", name);
     const pkgJson = path.join(pkgDir, "package.json");
     if (!fs.existsSync(pkgJson)) continue;
-    let entry: string;
+    let entry: string | undefined;
     try {
       // A directory path resolves through the package's "main".
       entry = createRequire(pkgJson).resolve(pkgDir);
     } catch {
-      continue;
+      entry = undefined; // e.g. TypeScript 7, which has no JS API
     }
     return { name, version: readVersion(pkgJson), entry, dir: fs.realpathSync(pkgDir), source: "project" };
   }
@@ -102,9 +102,10 @@ export function bundledPackage(name: string): ToolModule {
   return { name, version: readVersion(pkgJson), entry: bundledRequire.resolve(name), dir, source: "bundled" };
 }
 
-/** The project's copy when it has one, else the bundled one. */
+/** The project's copy when it has one that can be loaded, else the bundled one. */
 export function resolveTool(name: string, start: string, stopAt: string): ToolModule {
-  return projectPackage(name, start, stopAt) ?? bundledPackage(name);
+  const own = projectPackage(name, start, stopAt);
+  return own?.entry ? own : bundledPackage(name);
 }
 
 /** The notes line that says which copy of a tool ran. */

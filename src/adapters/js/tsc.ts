@@ -83,9 +83,9 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
   const allowedRoot = ctx.allowlist.rootOf(configFile) ?? root;
   const own = projectPackage("typescript", root, allowedRoot);
   if (own && majorVersion(own.version) >= 7) return checkWithCli(ctx, own, configFile);
-  const mod = own ?? bundledPackage("typescript");
+  const mod = own?.entry ? own : bundledPackage("typescript");
   const command = displayCommand("tsc", ["--noEmit", "-p", configFile]);
-  const params: TscParams = { entry: mod.entry, configFile };
+  const params: TscParams = { entry: mod.entry as string, configFile };
   const { result, note } = await warmRequest<TscReply>(
     ctx,
     {
