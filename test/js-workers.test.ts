@@ -55,6 +55,23 @@ describe("warm workers", () => {
     }
   });
 
+  it("a worker past its heap cap ends with a tool_error naming it, and the next call starts a fresh one", async () => {
+    const dir = copyFixture(path.join(JS, "busy-plugin"));
+    fs.writeFileSync(path.join(dir, "src", "heap.js"), "export const h = 1; // HEAP_BOMB\n");
+    const s = await connectStdio({ args: ["--allowed-paths", dir, "--worker-max-heap-mb", "96"], cwd: dir });
+    try {
+      const r = await s.call("lint", { path: ".", linter: "eslint", files: ["src/heap.js"] });
+      expect(r).toMatchObject({ success: false, error_type: "tool_error" });
+      expect(r.error).toMatch(
+        /^the eslint worker \(pid \d+\) ran out of memory at its 96 MiB heap cap \(--worker-max-heap-mb\) and was ended$/,
+      );
+      const next = await s.call("lint", { path: ".", linter: "eslint", files: ["src/a.js"] });
+      expect(next).toMatchObject({ success: true, passed: true });
+    } finally {
+      await s.close();
+    }
+  });
+
   it("an idle worker exits after the idle TTL and the next call starts a new one", async () => {
     const dir = copyFixture(path.join(JS, "busy-plugin"));
     const s = await connectStdio({ args: ["--allowed-paths", dir, "--worker-idle-ttl", "1"], cwd: dir });
@@ -62,7 +79,10 @@ describe("warm workers", () => {
       const first = await s.call("lint", { path: ".", linter: "eslint", files: ["src/a.js"] });
       const pid = workerPid(first);
       expect(alive(pid)).toBe(true);
+      const status = await s.call("get_status");
+      expect(status.warm_workers).toEqual([{ tool: "eslint", root: dir, pid, requests: 1, busy: false }]);
       expect(await waitUntil(() => !alive(pid), 5000)).toBe(true);
+      expect((await s.call("get_status")).warm_workers).toEqual([]);
       const second = await s.call("lint", { path: ".", linter: "eslint", files: ["src/a.js"] });
       expect(second.success).toBe(true);
       expect(workerPid(second)).not.toBe(pid);

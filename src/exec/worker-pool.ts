@@ -99,6 +99,22 @@ export function fileSignature(files: readonly string[]): string {
     .join("|");
 }
 
+/** Why a worker ended, in one readable line or a few (out of memory is named as such). */
+export function exitMessage(
+  tool: string,
+  pid: number,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  stderrTail: string,
+  maxHeapMb: number,
+): string {
+  if (/heap out of memory|Allocation failed/i.test(stderrTail))
+    return `the ${tool} worker (pid ${pid}) ran out of memory at its ${maxHeapMb} MiB heap cap (--worker-max-heap-mb) and was ended`;
+  const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+  const tail = stderrTail.trim().split("\n").slice(-5).join("\n");
+  return `the ${tool} worker (pid ${pid}) ${why}${tail ? `: ${tail}` : ""}`;
+}
+
 interface Pending {
   resolve(reply: WorkerReplyMessage): void;
   reject(err: Error): void;
@@ -153,10 +169,9 @@ class WarmWorker {
       this.child.once("exit", (code, signal) => {
         this.exited = true;
         this.dead = true;
-        const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         const err = new WorkerExitError(
           spec.tool,
-          `the ${spec.tool} worker (pid ${this.pid}) ${why}${this.tail ? `: ${this.tail.trim().split("\n").slice(-5).join("\n")}` : ""}`,
+          exitMessage(spec.tool, this.pid, code, signal, this.tail, limits.maxHeapMb),
           this.tail,
         );
         for (const p of this.pending.values()) p.reject(err);
