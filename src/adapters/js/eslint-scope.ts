@@ -120,8 +120,8 @@ export function eslintScope(
   eslint ??= bundledPackage("eslint");
   if (!configFile)
     notes.push(
-      `no eslint.config.* between ${base} and ${allowedRoot}: used the bundled default config ` +
-        "(@eslint/js recommended + typescript-eslint recommended)",
+      `no eslint.config.* ${base === allowedRoot ? `in ${base}` : `between ${base} and ${allowedRoot}`}: ` +
+        "used the bundled default config (@eslint/js recommended + typescript-eslint recommended)",
     );
   else notes.push(`config: ${configFile}`);
 

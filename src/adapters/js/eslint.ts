@@ -85,12 +85,9 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
 /** The fix as the worker computes it (nothing written yet). */
 async function computeFix(ctx: ToolContext, req: FixRequest) {
   const scope = eslintScope(ctx, req.target, req.files, req.config);
-  const command = displayCommand("eslint", [
-    req.dryRun ? "--fix-dry-run" : "--fix",
-    ...(req.safety === "unsafe" ? ["(+ suggestions)"] : []),
-    "--",
-    ...scope.shown,
-  ]);
+  const command =
+    displayCommand("eslint", [req.dryRun ? "--fix-dry-run" : "--fix", "--", ...scope.shown]) +
+    (req.safety === "unsafe" ? " (then suggestions)" : "");
   const p: EslintFixParams = { ...params(scope), unsafe: req.safety === "unsafe" };
   const { result, note } = await eslintCall<WireFileReport[]>(ctx, scope, "fix", p, command);
   return { scope, command, reports: result, note };
