@@ -55,6 +55,29 @@ describe("warm workers", () => {
     }
   });
 
+  it("concurrent calls for one project are served in turn by one worker", async () => {
+    const dir = copyFixture(path.join(JS, "no-toolchain"));
+    const s = await connectStdio({ args: ["--allowed-paths", dir], cwd: dir });
+    try {
+      const results = await Promise.all(
+        ["src/util.ts", "src/legacy.js", "src/messy.ts"].map((f) =>
+          s.call("lint", { path: ".", linter: "eslint", files: [f] }),
+        ),
+      );
+      expect(results.map((r) => r.success)).toEqual([true, true, true]);
+      expect(new Set(results.map(workerPid)).size).toBe(1);
+      const order = results.map(
+        (r) => /request (\d+)|cold start/.exec((r.notes as string[]).join("\n"))?.[0],
+      );
+      expect(order.sort()).toEqual(["cold start", "request 2", "request 3"]);
+      expect(results[0]?.issue_count).toBe(2);
+      expect(results[1]?.issue_count).toBe(2);
+      expect(results[2]?.issue_count).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("a worker past its heap cap ends with a tool_error naming it, and the next call starts a fresh one", async () => {
     const dir = copyFixture(path.join(JS, "busy-plugin"));
     fs.writeFileSync(path.join(dir, "src", "heap.js"), "export const h = 1; // HEAP_BOMB\n");

@@ -291,6 +291,7 @@ export class WorkerPool {
       worker = undefined;
     }
     if (!worker || worker.dead) {
+      this.enforceCap(1); // make room before starting another
       worker = new WarmWorker(spec, signature, this.limits, (w) => this.forget(key, w));
       this.workers.set(key, worker);
     }
@@ -341,12 +342,12 @@ export class WorkerPool {
     this.retiring.delete(worker);
   }
 
-  /** Ends least recently used idle workers while more than maxWorkers are alive. */
-  private enforceCap(): void {
+  /** Ends least recently used idle workers while more than maxWorkers (less `reserve`) are alive. */
+  private enforceCap(reserve = 0): void {
     const idle = [...this.workers.entries()]
       .filter(([, w]) => w.queued === 0)
       .sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
-    let excess = this.workers.size - this.limits.maxWorkers;
+    let excess = this.workers.size + reserve - this.limits.maxWorkers;
     for (const [key, w] of idle) {
       if (excess <= 0) break;
       this.workers.delete(key);
