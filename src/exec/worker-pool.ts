@@ -72,6 +72,14 @@ export class WorkerExitError extends Error {
   }
 }
 
+/** The worker ended before this request was sent to it (it was queued behind one that timed out). */
+class WorkerGoneError extends Error {
+  constructor(readonly tool: string) {
+    super(`the ${tool} worker ended before the request was sent`);
+    this.name = "WorkerGoneError";
+  }
+}
+
 /** The worker answered with an error (the tool's own failure); the worker is still alive. */
 export class WorkerRequestError extends Error {
   constructor(
@@ -126,7 +134,6 @@ class WarmWorker {
   requests = 0;
   queued = 0;
   lastUsed = Date.now();
-  exited = false;
   /** Killed (or exited): it takes no more requests, even before its exit event arrives. */
   dead = false;
   private tail = "";
@@ -167,7 +174,6 @@ class WarmWorker {
     });
     this.exitPromise = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
-        this.exited = true;
         this.dead = true;
         const err = new WorkerExitError(
           spec.tool,
@@ -197,7 +203,7 @@ class WarmWorker {
   }
 
   private send<T>(method: string, params: unknown, options: RequestOptions): Promise<WorkerReply<T>> {
-    if (this.dead) return Promise.reject(new WorkerExitError(this.spec.tool, "worker is gone", this.tail));
+    if (this.dead) return Promise.reject(new WorkerGoneError(this.spec.tool));
     const id = this.nextId++;
     const requestNumber = ++this.requests;
     return new Promise<WorkerReply<T>>((resolve, reject) => {
@@ -280,6 +286,7 @@ export class WorkerPool {
     method: string,
     params: unknown,
     options: RequestOptions,
+    retried = false,
   ): Promise<WorkerReply<T> & { restartedBecause?: string }> {
     const key = `${spec.tool}\0${spec.root}`;
     const signature = fileSignature(spec.watch);
@@ -299,6 +306,11 @@ export class WorkerPool {
     try {
       const reply = await w.request<T>(method, params, options);
       return restartedBecause ? { ...reply, restartedBecause } : reply;
+    } catch (err) {
+      // Queued behind a request that killed the worker: this one never ran, so it gets a fresh worker.
+      if (err instanceof WorkerGoneError && !retried)
+        return this.request(spec, method, params, options, true);
+      throw err;
     } finally {
       if (this.retiring.has(w)) {
         if (w.queued === 0) w.kill();
