@@ -86,6 +86,16 @@ describe("type_check with tsc", () => {
     expect((excluded.notes as string[]).join("\n")).toContain("a watched config file changed");
   });
 
+  it("an edit to a config the tsconfig extends restarts the worker and applies", async () => {
+    const base = path.join(dir, "configs", "base.json");
+    const config = JSON.parse(fs.readFileSync(base, "utf8")) as { compilerOptions: Record<string, unknown> };
+    config.compilerOptions.noUnusedLocals = true;
+    fs.writeFileSync(base, JSON.stringify(config));
+    const r = await s.call("type_check", { path: ".", files: ["src/ok.ts"] });
+    expect(r.issues).toEqual(["src/ok.ts:1:7: TS6133 'spare' is declared but its value is never read."]);
+    expect((r.notes as string[]).join("\n")).toContain("a watched config file changed");
+  });
+
   it("a config that does not exist is refused before anything runs", async () => {
     const r = await s.call("type_check", { path: "src", checker: "tsc", config: "missing.json" });
     expect(r).toMatchObject({ success: false, error_type: "path_validation" });

@@ -24,6 +24,8 @@ export interface TscReply {
   diagnostics: TscDiagnostic[];
   /** Root files of the program (from the tsconfig). */
   rootFiles: number;
+  /** Config files the tsconfig extends (watched from then on). */
+  extendedConfigs: string[];
 }
 
 /** A finding from a diagnostic; program-wide ones are attributed to the tsconfig. */

@@ -21,6 +21,9 @@ import { parseTscOutput } from "./tsc-output.js";
 import { tscFinding, type TscParams, type TscReply } from "./tsc-wire.js";
 import { warmRequest } from "./warm.js";
 
+/** What each tsconfig extends, as the worker last reported it: changes there restart the worker too. */
+const extendedConfigs = new Map<string, string[]>();
+
 /** The tsconfig a request means: the `config` argument, a tsconfig given as path, or the nearest one. */
 function tsconfigFor(ctx: ToolContext, req: TypeCheckRequest): string {
   if (req.config) return req.config;
@@ -97,6 +100,7 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
           .filter((f) => /^tsconfig.*\.json$/.test(f))
           .map((f) => path.join(root, f)),
         configFile,
+        ...(extendedConfigs.get(configFile) ?? []),
         path.join(root, "package.json"),
         path.join(mod.dir, "package.json"),
       ],
@@ -105,6 +109,7 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
     params,
     command,
   );
+  extendedConfigs.set(configFile, result.extendedConfigs);
   const findings = result.diagnostics.map((d) => tscFinding(d, configFile));
   return {
     findings,

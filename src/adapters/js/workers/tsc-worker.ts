@@ -5,6 +5,7 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import type * as TS from "typescript";
 import { serveWorker } from "../../../exec/worker-host.js";
 import { WorkerHandlerError } from "../../../exec/worker-protocol.js";
@@ -84,17 +85,14 @@ async function check(params: TscParams): Promise<TscReply> {
     state = { sources: new Map() };
     projects.set(params.configFile, state);
   }
-  const configText = ts.readConfigFile(params.configFile, (f) => ts.sys.readFile(f));
-  if (configText.error)
-    throw new WorkerHandlerError(
-      "fatal",
-      ts.flattenDiagnosticMessageText(configText.error.messageText, "\n"),
-    );
+  if (!ts.sys.fileExists(params.configFile))
+    throw new WorkerHandlerError("invalid_input", `cannot read ${params.configFile}`);
   // Re-read every time: files added or removed under `include` must show up.
-  const parsed = ts.parseJsonConfigFileContent(
-    configText.config,
+  const source = ts.readJsonConfigFile(params.configFile, (f) => ts.sys.readFile(f));
+  const parsed = ts.parseJsonSourceFileConfigFileContent(
+    source,
     ts.sys,
-    ts.sys.resolvePath(params.configFile.replace(/[/\\][^/\\]*$/, "")),
+    path.dirname(params.configFile),
     { noEmit: true },
     params.configFile,
   );
@@ -119,6 +117,7 @@ async function check(params: TscParams): Promise<TscReply> {
   return {
     diagnostics: diagnostics.map((d) => toWire(ts, d)),
     rootFiles: parsed.fileNames.length,
+    extendedConfigs: [...(source.extendedSourceFiles ?? [])],
   };
 }
 
