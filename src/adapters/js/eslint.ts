@@ -1,7 +1,5 @@
 /** ESLint for `lint` and `lint_fix`, run in the warm ESLint worker of the project. */
 import fs from "node:fs";
-import path from "node:path";
-import { createTwoFilesPatch } from "diff";
 import { displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { registerFixer, type FixOutcome, type FixRequest } from "../fixers.js";
@@ -17,7 +15,8 @@ import {
 } from "./eslint-results.js";
 import { eslintScope, type EslintScope } from "./eslint-scope.js";
 import type { EslintFixParams, EslintRequestParams, WireFileReport } from "./eslint-wire.js";
-import { toolNote } from "./project.js";
+import { loadableEntry, toolNote } from "./project.js";
+import { unifiedDiff, type Rewrite } from "./unified-diff.js";
 import { warmRequest } from "./warm.js";
 
 type Format = "compact" | "full";
@@ -32,7 +31,7 @@ function filesOf(args: Record<string, unknown>): string[] | undefined {
 
 function params(scope: EslintScope): EslintRequestParams {
   return {
-    entry: scope.eslint.entry as string,
+    entry: loadableEntry(scope.eslint),
     cwd: scope.root,
     configFile: scope.configFile,
     patterns: scope.patterns,
@@ -93,21 +92,9 @@ async function computeFix(ctx: ToolContext, req: FixRequest) {
   return { scope, command, reports: result, note };
 }
 
-function unifiedDiff(changes: { file: string; before: string; after: string }[], cwd: string): string {
-  return changes
-    .map((c) => {
-      const name = path.relative(cwd, c.file) || c.file;
-      return createTwoFilesPatch(name, name, c.before, c.after, undefined, undefined, { context: 3 }).replace(
-        /^Index: .*\n=+\n/,
-        "",
-      );
-    })
-    .join("");
-}
-
 async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
   const { scope, command, reports, note } = await computeFix(ctx, req);
-  const changes: { file: string; before: string; after: string }[] = [];
+  const changes: Rewrite[] = [];
   for (const r of reports) {
     if (r.output === undefined) continue;
     const file = ctx.allowlist.resolve(r.file, { kind: "file", label: "fixed file" });

@@ -1,7 +1,6 @@
 /** Prettier for format_check and autoformat (javascript, typescript): the project's own, else the bundled one. */
 import fs from "node:fs";
 import path from "node:path";
-import { createTwoFilesPatch } from "diff";
 import { displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import {
@@ -10,8 +9,17 @@ import {
   type FormatRequest,
   type FormatWriteOutcome,
 } from "../formatters.js";
-import { ancestorsWithin, directoryOf, findUp, packageRoot, resolveTool, toolNote } from "./project.js";
+import {
+  ancestorsWithin,
+  directoryOf,
+  findUp,
+  loadableEntry,
+  packageRoot,
+  resolveTool,
+  toolNote,
+} from "./project.js";
 import type { PrettierParams, PrettierReply } from "./prettier-wire.js";
+import { unifiedDiff } from "./unified-diff.js";
 import { warmRequest } from "./warm.js";
 
 const EXTENSIONS: Record<string, string[]> = {
@@ -72,7 +80,7 @@ async function runPrettier(ctx: ToolContext, req: FormatRequest, language: strin
     findUp([".gitignore"], dir, allowedRoot),
   ].filter((f): f is string => f !== undefined);
   const params: PrettierParams = {
-    entry: prettier.entry as string,
+    entry: loadableEntry(prettier),
     target: req.target,
     extensions: EXTENSIONS[language] ?? [],
     configFile,
@@ -112,15 +120,11 @@ function display(ctx: ToolContext, file: string): string {
   return path.relative(ctx.config.cwd, file) || file;
 }
 
-function unifiedDiff(ctx: ToolContext, changes: PrettierReply["changed"]): string {
-  return changes
-    .map((c) => {
-      const name = display(ctx, c.file);
-      return createTwoFilesPatch(name, name, fs.readFileSync(c.file, "utf8"), c.after, undefined, undefined, {
-        context: 3,
-      }).replace(/^Index: .*\n=+\n/, "");
-    })
-    .join("");
+function rewrites(ctx: ToolContext, changes: PrettierReply["changed"]): string {
+  return unifiedDiff(
+    changes.map((c) => ({ file: c.file, before: fs.readFileSync(c.file, "utf8"), after: c.after })),
+    ctx.config.cwd,
+  );
 }
 
 function prettierFor(language: string) {
@@ -133,13 +137,13 @@ function prettierFor(language: string) {
         formatted: result.changed.length === 0,
         unformatted_files: result.changed.map((c) => display(ctx, c.file)),
         command,
-        output: req.diff && result.changed.length ? unifiedDiff(ctx, result.changed) : undefined,
+        output: req.diff && result.changed.length ? rewrites(ctx, result.changed) : undefined,
         notes,
       };
     },
     async write(ctx: ToolContext, req: FormatRequest & { dryRun: boolean }): Promise<FormatWriteOutcome> {
       const { result, notes, command } = await runPrettier(ctx, req, language, req.dryRun);
-      const diff = req.dryRun && result.changed.length ? unifiedDiff(ctx, result.changed) : undefined;
+      const diff = req.dryRun && result.changed.length ? rewrites(ctx, result.changed) : undefined;
       if (!req.dryRun)
         for (const c of result.changed)
           fs.writeFileSync(ctx.allowlist.resolve(c.file, { kind: "file", label: "formatted file" }), c.after);

@@ -108,6 +108,12 @@ export function resolveTool(name: string, start: string, stopAt: string): ToolMo
   return own?.entry ? own : bundledPackage(name);
 }
 
+/** The entry file a worker imports; a module without one (TypeScript 7) cannot run in a worker. */
+export function loadableEntry(mod: ToolModule): string {
+  if (!mod.entry) throw new Error(`${mod.name} ${mod.version} at ${mod.dir} has no JavaScript entry to load`);
+  return mod.entry;
+}
+
 /** The notes line that says which copy of a tool ran. */
 export function toolNote(mod: ToolModule): string {
   return mod.source === "project"

@@ -12,6 +12,7 @@ import {
   bundledPackage,
   directoryOf,
   findUp,
+  loadableEntry,
   majorVersion,
   projectPackage,
   toolNote,
@@ -88,7 +89,7 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
   if (own && majorVersion(own.version) >= 7) return checkWithCli(ctx, own, configFile);
   const mod = own?.entry ? own : bundledPackage("typescript");
   const command = displayCommand("tsc", ["--noEmit", "-p", configFile]);
-  const params: TscParams = { entry: mod.entry as string, configFile };
+  const params: TscParams = { entry: loadableEntry(mod), configFile };
   const { result, note } = await warmRequest<TscReply>(
     ctx,
     {
