@@ -82,6 +82,22 @@ describe("lint and lint_fix with ESLint (bundled, default config)", () => {
     fs.rmSync(file);
   });
 
+  it("a file ESLint cannot parse has status error in lint and lint_fix", async () => {
+    fs.writeFileSync(path.join(dir, "src", "broken.js"), "export const = 1;\n");
+    try {
+      const issue = "src/broken.js:1:13: Parsing error: Variable declaration expected.";
+      const lint = await s.call("lint", { path: ".", linter: "eslint", files: ["src/broken.js"] });
+      expect(lint.issues).toEqual([issue]);
+      expect((lint.files as Json[])[0]).toMatchObject({ status: "error", errorCount: 1 });
+      const fix = await s.call("lint_fix", { path: ".", linter: "eslint", files: ["src/broken.js"] });
+      expect(fix.issues).toEqual([issue]);
+      expect((fix.files as Json[])[0]).toMatchObject({ status: "error", errorCount: 1 });
+      expect(fix.changed_files).toEqual([]);
+    } finally {
+      fs.rmSync(path.join(dir, "src", "broken.js"));
+    }
+  });
+
   it("rejects globs and files that leave the project", async () => {
     const r = await s.call("lint", { path: ".", linter: "eslint", files: ["../**/*.js"] });
     expect(r).toMatchObject({ success: false, error_type: "path_validation" });
