@@ -163,6 +163,10 @@ class WarmWorker {
     );
     if (!this.child.pid) throw new Error(`could not start the ${spec.tool} worker`);
     this.pid = this.child.pid;
+    // Warm workers never keep the server alive on their own; a pending request's timer does meanwhile.
+    this.child.unref();
+    this.child.channel?.unref();
+    (this.child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
     this.child.stderr?.on("data", (c: Buffer) => {
       this.tail = (this.tail + c.toString()).slice(-STDERR_TAIL_BYTES);
     });
