@@ -47,7 +47,7 @@ describe("tools/list", () => {
         { enum: string[]; default: string; description: string }
       >
     ).linter!;
-    expect(linter.enum).toEqual(["ruff", "flake8"]);
+    expect(linter.enum).toEqual(["ruff", "flake8", "eslint"]);
     expect(linter.default).toBe("ruff");
     expect(linter.description).toBeTruthy();
   });
@@ -59,6 +59,7 @@ describe("invalid arguments are InvalidParams errors", () => {
     expect(msg).toContain("linter");
     expect(msg).toContain('"ruff"');
     expect(msg).toContain('"flake8"');
+    expect(msg).toContain('"eslint"');
     expect(msg).not.toMatch(/MCP error -32602: MCP error/);
   });
 

@@ -25,11 +25,15 @@ export const formatCheckTool = () =>
     name: "format_check",
     description:
       "Check whether files are formatted, without changing them. Python: ruff format --check (default; the embedded " +
-      "ruff when none is installed) or black. Returns `formatted` and `unformatted_files`; `diff: true` puts the diff in `output`.",
+      "ruff when none is installed) or black. JavaScript/TypeScript: prettier (the project's own, else bundled). " +
+      "Returns `formatted` and `unformatted_files`; `diff: true` puts the diff in `output`.",
     input: z.strictObject({
       path: z.string().describe("File or directory to check (inside the allowed paths)"),
       language: z.enum(formatterLanguages()).default("python").describe("Language of the files"),
-      formatter: z.enum(formatterNames()).optional().describe("Formatter (default: ruff for python)"),
+      formatter: z
+        .enum(formatterNames())
+        .optional()
+        .describe("Formatter (default: ruff for python, prettier for javascript/typescript)"),
       diff: z.boolean().default(false).describe("Include a unified diff of what would change"),
       config: z.string().optional().describe("Formatter config file"),
     }),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool } from "../../engine/tool.js";
 import { externalTools, probe, type ProbeResult } from "../../adapters/registry.js";
 import { EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "../../adapters/python/ruff-embedded.js";
+import { bundledJsTools, warmWorkers } from "../../adapters/js/status.js";
 import { VERSION } from "../../version.js";
 
 export const getStatusTool = () =>
@@ -31,6 +32,7 @@ export const getStatusTool = () =>
       } catch (err) {
         tools["ruff (embedded)"] = { available: false, reason: String(err) };
       }
+      Object.assign(tools, bundledJsTools());
       const rateLimits = Object.fromEntries(
         e
           .listTools()
@@ -54,6 +56,7 @@ export const getStatusTool = () =>
         audit_log: config.auditLog,
         toolsets: config.toolsets,
         tools,
+        warm_workers: warmWorkers(ctx),
       };
     },
   });

@@ -1,5 +1,6 @@
 /** The toolsets: which MCP tools a server exposes. */
 import "../../adapters/python/index.js";
+import "../../adapters/js/index.js";
 import type { ToolDefinition } from "../../engine/tool.js";
 import { autoformatTool } from "./autoformat.js";
 import { fixAllTool } from "./fix-all.js";

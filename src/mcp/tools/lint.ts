@@ -9,11 +9,20 @@ export const lintTool = () =>
     name: "lint",
     description:
       "Run a linter and return its findings as `file:line:col: message` strings. ruff (default; the embedded ruff " +
-      "when none is installed) or flake8 for Python. `passed` needs exit code 0 and no issues.",
+      "when none is installed) or flake8 for Python; eslint for JavaScript/TypeScript (the project's own ESLint in a " +
+      "warm worker, with per-file `files[]` and `summary`). `passed` needs exit code 0 and no issues.",
     input: z.strictObject({
       path: z.string().describe("File or directory to lint (inside the allowed paths)"),
       linter: z.enum(linterNames()).default("ruff").describe("Linter to run"),
       config: z.string().optional().describe("Linter config file (passed as --config)"),
+      files: z
+        .array(z.string())
+        .optional()
+        .describe("eslint: files or globs relative to path (default: src/ when present, else path)"),
+      format: z
+        .enum(["compact", "full"])
+        .default("compact")
+        .describe("eslint: compact omits files without problems from files[]; full lists every file"),
     }),
     annotations: {
       title: "Lint",
@@ -33,7 +42,7 @@ export const lintTool = () =>
       const issues = capList(outcome.issues);
       return {
         success: true,
-        passed: outcome.returncode === 0 && outcome.issues.length === 0,
+        passed: (outcome.returncode ?? 0) === 0 && outcome.issues.length === 0,
         command: outcome.command,
         issues: issues.items,
         issue_count: outcome.issues.length,

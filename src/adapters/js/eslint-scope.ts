@@ -1,0 +1,145 @@
+/**
+ * What an ESLint call runs on: the project root (ESLint's cwd and the worker's identity), the config
+ * file, the files or globs (checked to stay inside the allowed paths) and the module to load.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { ToolError } from "../../engine/errors.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { isWithin } from "../../paths/allowlist.js";
+import {
+  ESLINT_CONFIG_NAMES,
+  bundledPackage,
+  directoryOf,
+  findUp,
+  majorVersion,
+  packageRoot,
+  projectPackage,
+  type ToolModule,
+} from "./project.js";
+
+export interface EslintScope {
+  /** ESLint's cwd and the worker's project root. */
+  root: string;
+  /** The directory `files` are relative to (the `path` argument, or its directory for a file). */
+  base: string;
+  configFile: string | null;
+  /** Patterns relative to root, as ESLint gets them. */
+  patterns: string[];
+  /** Patterns as the caller gave them (or the default), for `command`. */
+  shown: string[];
+  eslint: ToolModule;
+  notes: string[];
+  /** Files whose change restarts the worker. */
+  watch: string[];
+}
+
+const GLOB_CHARS = /[*?[\]{}!]/;
+
+/** Splits off the literal leading directories of a glob (what can be checked as a path). */
+export function staticPrefix(pattern: string): string {
+  const parts = pattern.split("/");
+  const fixed: string[] = [];
+  for (const p of parts) {
+    if (GLOB_CHARS.test(p)) break;
+    fixed.push(p);
+  }
+  return fixed.join("/");
+}
+
+/**
+ * Each pattern resolved against `base` and checked: a plain path must exist inside the allowed
+ * paths; a glob's literal prefix must stay inside `base`. Returns absolute patterns.
+ */
+export function checkPatterns(ctx: ToolContext, patterns: readonly string[], base: string): string[] {
+  return patterns.map((p) => {
+    if (p.trim() === "" || p.startsWith("-"))
+      throw new ToolError("invalid_input", `files: "${p}" is not a file or glob`);
+    if (!GLOB_CHARS.test(p)) return ctx.allowlist.resolve(p, { base, label: "files" });
+    const prefix = path.resolve(base, staticPrefix(p) || ".");
+    if (!isWithin(base, prefix) || p.split(/[\\/]/).includes(".."))
+      throw new ToolError("path_validation", `files: the glob "${p}" reaches outside ${base}`, {
+        allowed_paths: ctx.allowlist.roots.effective,
+      });
+    return path.resolve(base, p);
+  });
+}
+
+/** ESLint only understands forward slashes in globs, relative to its cwd. */
+function relativePattern(root: string, absolute: string): string {
+  const rel = path.relative(root, absolute).split(path.sep).join("/");
+  return rel === "" ? "." : rel;
+}
+
+/** seed 001's default scope: `src/` when there is one, else the whole directory. */
+function defaultFiles(base: string): string[] {
+  return fs.existsSync(path.join(base, "src")) ? ["src/"] : ["."];
+}
+
+export function eslintScope(
+  ctx: ToolContext,
+  target: string,
+  files: readonly string[] | undefined,
+  config: string | undefined,
+): EslintScope {
+  const allowedRoot = ctx.allowlist.rootOf(target) ?? target;
+  const base = directoryOf(target);
+  const notes: string[] = [];
+  const configFile = config ?? findUp(ESLINT_CONFIG_NAMES, base, allowedRoot) ?? null;
+  const root = configFile ? path.dirname(configFile) : packageRoot(base, allowedRoot);
+  if (!isWithin(root, base) && !config)
+    throw new ToolError("invalid_input", `${target} is not inside the ESLint project at ${root}`);
+
+  let shown: string[];
+  let absolute: string[];
+  if (files && files.length > 0) {
+    shown = [...files];
+    absolute = checkPatterns(ctx, files, base);
+  } else if (base !== target) {
+    shown = [path.basename(target)];
+    absolute = [target];
+  } else {
+    shown = defaultFiles(base);
+    absolute = shown.map((f) => path.resolve(base, f));
+  }
+  for (const a of absolute)
+    if (!isWithin(root, a))
+      throw new ToolError("invalid_input", `files must lie inside the ESLint project root ${root}`);
+
+  let eslint = projectPackage("eslint", root, allowedRoot);
+  if (eslint && !eslint.entry) {
+    notes.push(`the project's eslint ${eslint.version} has no loadable entry; used the bundled one`);
+    eslint = undefined;
+  }
+  if (eslint && majorVersion(eslint.version) < 9) {
+    notes.push(
+      `the project's eslint ${eslint.version} predates flat config as the default; used the bundled one`,
+    );
+    eslint = undefined;
+  }
+  eslint ??= bundledPackage("eslint");
+  if (!configFile)
+    notes.push(
+      `no eslint.config.* ${base === allowedRoot ? `in ${base}` : `between ${base} and ${allowedRoot}`}: ` +
+        "used the bundled default config (@eslint/js recommended + typescript-eslint recommended)",
+    );
+  else notes.push(`config: ${configFile}`);
+
+  const watch = [
+    ...ESLINT_CONFIG_NAMES.map((n) => path.join(root, n)),
+    ...(configFile ? [configFile] : []),
+    path.join(root, "package.json"),
+    path.join(root, "tsconfig.json"),
+    path.join(eslint.dir, "package.json"),
+  ];
+  return {
+    root,
+    base,
+    configFile,
+    patterns: absolute.map((a) => relativePattern(root, a)),
+    shown,
+    eslint,
+    notes,
+    watch: [...new Set(watch)],
+  };
+}

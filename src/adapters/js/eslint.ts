@@ -1,0 +1,131 @@
+/** ESLint for `lint` and `lint_fix`, run in the warm ESLint worker of the project. */
+import fs from "node:fs";
+import { displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { registerFixer, type FixOutcome, type FixRequest } from "../fixers.js";
+import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import {
+  fileView,
+  fixStatus,
+  issueStrings,
+  lintStatus,
+  selectFiles,
+  totals,
+  type FileView,
+} from "./eslint-results.js";
+import { eslintScope, type EslintScope } from "./eslint-scope.js";
+import type { EslintFixParams, EslintRequestParams, WireFileReport } from "./eslint-wire.js";
+import { loadableEntry, toolNote } from "./project.js";
+import { unifiedDiff, type Rewrite } from "./unified-diff.js";
+import { warmRequest } from "./warm.js";
+
+type Format = "compact" | "full";
+
+function formatOf(args: Record<string, unknown>): Format {
+  return args.format === "full" ? "full" : "compact";
+}
+
+function filesOf(args: Record<string, unknown>): string[] | undefined {
+  return Array.isArray(args.files) ? (args.files as string[]) : undefined;
+}
+
+function params(scope: EslintScope): EslintRequestParams {
+  return {
+    entry: loadableEntry(scope.eslint),
+    cwd: scope.root,
+    configFile: scope.configFile,
+    patterns: scope.patterns,
+  };
+}
+
+function eslintCall<T>(ctx: ToolContext, scope: EslintScope, method: string, p: unknown, command: string) {
+  return warmRequest<T>(
+    ctx,
+    { tool: "eslint", root: scope.root, watch: scope.watch },
+    method,
+    p,
+    command,
+    `ESLint failed (config: ${scope.configFile ?? "bundled default"})`,
+  );
+}
+
+async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
+  const started = performance.now();
+  const files = filesOf(req.args);
+  const scope = eslintScope(ctx, req.target, files, req.config);
+  const command = displayCommand("eslint", ["--", ...scope.shown]);
+  const { result: reports, note } = await eslintCall<WireFileReport[]>(
+    ctx,
+    scope,
+    "lint",
+    params(scope),
+    command,
+  );
+  const views = reports.map((r) => fileView(r, lintStatus(r)));
+  const sum = totals(reports);
+  return {
+    issues: issueStrings(reports, ctx.config.cwd),
+    command,
+    returncode: sum.errors > 0 ? 1 : 0,
+    notes: [toolNote(scope.eslint), ...scope.notes, note],
+    extra: {
+      files: selectFiles(views, formatOf(req.args)),
+      summary: {
+        totalFiles: reports.length,
+        totalErrors: sum.errors,
+        totalWarnings: sum.warnings,
+        durationMs: Math.round(performance.now() - started),
+        scope: files ? "filtered" : "full",
+      },
+    },
+  };
+}
+
+/** The fix as the worker computes it (nothing written yet). */
+async function computeFix(ctx: ToolContext, req: FixRequest) {
+  const scope = eslintScope(ctx, req.target, req.files, req.config);
+  const command =
+    displayCommand("eslint", [req.dryRun ? "--fix-dry-run" : "--fix", "--", ...scope.shown]) +
+    (req.safety === "unsafe" ? " (then suggestions)" : "");
+  const p: EslintFixParams = { ...params(scope), unsafe: req.safety === "unsafe" };
+  const { result, note } = await eslintCall<WireFileReport[]>(ctx, scope, "fix", p, command);
+  return { scope, command, reports: result, note };
+}
+
+async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
+  const { scope, command, reports, note } = await computeFix(ctx, req);
+  const changes: Rewrite[] = [];
+  for (const r of reports) {
+    if (r.output === undefined) continue;
+    const file = ctx.allowlist.resolve(r.file, { kind: "file", label: "fixed file" });
+    changes.push({ file, before: fs.readFileSync(file, "utf8"), after: r.output });
+  }
+  if (!req.dryRun) for (const c of changes) fs.writeFileSync(c.file, c.after);
+  const views: FileView[] = reports.map((r) => fileView(r, fixStatus(r, req.dryRun)));
+  return {
+    files: selectFiles(views, formatOf(req.args)),
+    changed_files: changes.map((c) => c.file),
+    diff: req.dryRun && changes.length ? unifiedDiff(changes, ctx.config.cwd) : undefined,
+    command,
+    notes: [
+      toolNote(scope.eslint),
+      ...scope.notes,
+      req.safety === "unsafe"
+        ? "safety unsafe: fixes and the first suggestion of each problem were applied"
+        : "safety safe: only ESLint's fixes were applied, no suggestions",
+      note,
+    ],
+  };
+}
+
+registerLinter({ name: "eslint", languages: ["javascript", "typescript"], lint: eslintLint });
+
+registerFixer({
+  name: "eslint",
+  languages: ["javascript", "typescript"],
+  async candidates(ctx, req) {
+    const { reports } = await computeFix(ctx, { ...req, dryRun: true });
+    return reports.filter((r) => r.output !== undefined).map((r) => r.file);
+  },
+  fix: eslintFix,
+});

@@ -1,0 +1,4 @@
+/** Registers the JavaScript/TypeScript adapters: ESLint (lint, lint_fix), tsc (type_check), Prettier. */
+import "./eslint.js";
+import "./prettier.js";
+import "./tsc.js";

@@ -1,0 +1,27 @@
+/** What the Prettier worker gets and sends back. */
+
+export interface PrettierParams {
+  /** Entry file of the prettier module to load (the project's or the bundled one). */
+  entry: string;
+  /** Canonical file or directory to format. */
+  target: string;
+  /** Extensions (with the dot) of the language's files, used when walking a directory. */
+  extensions: string[];
+  /** The Prettier config file, or null for Prettier's defaults. */
+  configFile: string | null;
+  /** .prettierignore / .gitignore files to honour. */
+  ignoreFiles: string[];
+}
+
+export interface PrettierChange {
+  file: string;
+  /** The formatted text. */
+  after: string;
+}
+
+export interface PrettierReply {
+  changed: PrettierChange[];
+  /** Files Prettier could not parse, with its message. */
+  failed: { file: string; message: string }[];
+  checked: number;
+}

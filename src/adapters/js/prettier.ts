@@ -1,0 +1,156 @@
+/** Prettier for format_check and autoformat (javascript, typescript): the project's own, else the bundled one. */
+import fs from "node:fs";
+import path from "node:path";
+import { displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import {
+  registerFormatter,
+  type FormatCheckOutcome,
+  type FormatRequest,
+  type FormatWriteOutcome,
+} from "../formatters.js";
+import {
+  ancestorsWithin,
+  directoryOf,
+  findUp,
+  loadableEntry,
+  packageRoot,
+  resolveTool,
+  toolNote,
+} from "./project.js";
+import type { PrettierParams, PrettierReply } from "./prettier-wire.js";
+import { unifiedDiff } from "./unified-diff.js";
+import { warmRequest } from "./warm.js";
+
+const EXTENSIONS: Record<string, string[]> = {
+  javascript: [".js", ".jsx", ".mjs", ".cjs"],
+  typescript: [".ts", ".tsx", ".mts", ".cts"],
+};
+
+export const PRETTIER_CONFIG_NAMES = [
+  ".prettierrc",
+  ".prettierrc.json",
+  ".prettierrc.yaml",
+  ".prettierrc.yml",
+  ".prettierrc.json5",
+  ".prettierrc.js",
+  ".prettierrc.mjs",
+  ".prettierrc.cjs",
+  ".prettierrc.ts",
+  ".prettierrc.mts",
+  ".prettierrc.cts",
+  ".prettierrc.toml",
+  "prettier.config.js",
+  "prettier.config.mjs",
+  "prettier.config.cjs",
+  "prettier.config.ts",
+  "prettier.config.mts",
+  "prettier.config.cts",
+];
+
+function hasPrettierKey(pkgJson: string): boolean {
+  try {
+    return (JSON.parse(fs.readFileSync(pkgJson, "utf8")) as Record<string, unknown>).prettier !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest Prettier config (a config file, or a package.json with a "prettier" key), up to stopAt. */
+export function findPrettierConfig(start: string, stopAt: string): string | undefined {
+  for (const dir of ancestorsWithin(start, stopAt)) {
+    for (const name of PRETTIER_CONFIG_NAMES) {
+      const candidate = path.join(dir, name);
+      if (fs.existsSync(candidate)) return candidate;
+    }
+    const pkg = path.join(dir, "package.json");
+    if (fs.existsSync(pkg) && hasPrettierKey(pkg)) return pkg;
+  }
+  return undefined;
+}
+
+async function runPrettier(ctx: ToolContext, req: FormatRequest, language: string, check: boolean) {
+  const allowedRoot = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const dir = directoryOf(req.target);
+  const root = packageRoot(dir, allowedRoot);
+  const prettier = resolveTool("prettier", root, allowedRoot);
+  const configFile = req.config ?? findPrettierConfig(dir, allowedRoot) ?? null;
+  const ignoreFiles = [
+    findUp([".prettierignore"], dir, allowedRoot),
+    findUp([".gitignore"], dir, allowedRoot),
+  ].filter((f): f is string => f !== undefined);
+  const params: PrettierParams = {
+    entry: loadableEntry(prettier),
+    target: req.target,
+    extensions: EXTENSIONS[language] ?? [],
+    configFile,
+    ignoreFiles,
+  };
+  const command = displayCommand("prettier", [check ? "--check" : "--write", "--", req.target]);
+  const { result, note } = await warmRequest<PrettierReply>(
+    ctx,
+    {
+      tool: "prettier",
+      root,
+      watch: [
+        ...(configFile ? [configFile] : []),
+        ...ignoreFiles,
+        path.join(root, "package.json"),
+        path.join(prettier.dir, "package.json"),
+      ],
+    },
+    "format",
+    params,
+    command,
+  );
+  const notes = [
+    toolNote(prettier),
+    configFile ? `config: ${configFile}` : "no Prettier config found: Prettier's defaults",
+    ...(ignoreFiles.length ? [`ignore files: ${ignoreFiles.join(", ")}`] : []),
+    `${result.checked} ${language} file(s) checked`,
+    ...result.failed.map(
+      (f) => `could not format ${path.relative(ctx.config.cwd, f.file) || f.file}: ${f.message}`,
+    ),
+    note,
+  ];
+  return { result, notes, command };
+}
+
+function display(ctx: ToolContext, file: string): string {
+  return path.relative(ctx.config.cwd, file) || file;
+}
+
+function rewrites(ctx: ToolContext, changes: PrettierReply["changed"]): string {
+  return unifiedDiff(
+    changes.map((c) => ({ file: c.file, before: fs.readFileSync(c.file, "utf8"), after: c.after })),
+    ctx.config.cwd,
+  );
+}
+
+function prettierFor(language: string) {
+  return {
+    language,
+    formatter: "prettier",
+    async check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+      const { result, notes, command } = await runPrettier(ctx, req, language, true);
+      return {
+        formatted: result.changed.length === 0,
+        unformatted_files: result.changed.map((c) => display(ctx, c.file)),
+        command,
+        output: req.diff && result.changed.length ? rewrites(ctx, result.changed) : undefined,
+        notes,
+      };
+    },
+    async write(ctx: ToolContext, req: FormatRequest & { dryRun: boolean }): Promise<FormatWriteOutcome> {
+      const { result, notes, command } = await runPrettier(ctx, req, language, req.dryRun);
+      const diff = req.dryRun && result.changed.length ? rewrites(ctx, result.changed) : undefined;
+      if (!req.dryRun)
+        for (const c of result.changed)
+          fs.writeFileSync(ctx.allowlist.resolve(c.file, { kind: "file", label: "formatted file" }), c.after);
+      return { changed_files: result.changed.map((c) => display(ctx, c.file)), command, diff, notes };
+    },
+  };
+}
+
+registerFormatter(prettierFor("javascript"), true);
+registerFormatter(prettierFor("typescript"), true);

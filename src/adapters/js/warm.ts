@@ -1,0 +1,70 @@
+/** Calls into the warm worker pool from the JS adapters, with the pool's failures mapped to ToolErrors. */
+import { fileURLToPath } from "node:url";
+import { ToolError } from "../../engine/errors.js";
+import type { ToolContext } from "../../engine/tool.js";
+import {
+  WORKER_POOL_SERVICE,
+  WorkerExitError,
+  WorkerPool,
+  WorkerRequestError,
+  WorkerTimeoutError,
+  type WorkerSpec,
+} from "../../exec/worker-pool.js";
+
+export type WorkerTool = "eslint" | "tsc" | "prettier";
+
+/** The entry script of a tool's worker (compiled next to this module). */
+export function workerScript(tool: WorkerTool): string {
+  return fileURLToPath(new URL(`./workers/${tool}-worker.js`, import.meta.url));
+}
+
+export function workerPool(ctx: ToolContext): WorkerPool {
+  return ctx.services.get(
+    WORKER_POOL_SERVICE,
+    () =>
+      new WorkerPool({
+        idleTtlMs: ctx.config.workerIdleTtl * 1000,
+        maxWorkers: ctx.config.maxWorkers,
+        maxHeapMb: ctx.config.workerMaxHeapMb,
+      }),
+  );
+}
+
+export interface WarmResult<T> {
+  result: T;
+  /** Says which worker answered and whether it was a cold start. */
+  note: string;
+}
+
+/** One request to the warm worker of (tool, root); `command` is what errors display. */
+export async function warmRequest<T>(
+  ctx: ToolContext,
+  spec: Omit<WorkerSpec, "script"> & { tool: WorkerTool },
+  method: string,
+  params: unknown,
+  command: string,
+  /** Prefixes the tool's own failure messages, e.g. "ESLint failed". */
+  failure = `${spec.tool} failed`,
+): Promise<WarmResult<T>> {
+  try {
+    const reply = await workerPool(ctx).request<T>(
+      { ...spec, script: workerScript(spec.tool) },
+      method,
+      params,
+      { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal },
+    );
+    const state =
+      reply.requestNumber === 1
+        ? `cold start: new ${spec.tool} worker pid ${reply.pid}${reply.restartedBecause ? ` (${reply.restartedBecause})` : ""}`
+        : `warm ${spec.tool} worker pid ${reply.pid}, request ${reply.requestNumber}`;
+    return { result: reply.result, note: state };
+  } catch (err) {
+    if (err instanceof WorkerTimeoutError) throw new ToolError("timeout", err.message, { command });
+    if (err instanceof WorkerRequestError)
+      throw err.kind === "invalid_input"
+        ? new ToolError("invalid_input", err.message, { command })
+        : new ToolError("tool_error", `${failure}: ${err.message}`, { command });
+    if (err instanceof WorkerExitError) throw new ToolError("tool_error", err.message, { command });
+    throw err;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The warm ESLint worker: keeps ESLint instances (configs and plugins loaded) between requests.
+ * Files are re-read on every request, so edits always show. Nothing is written here: fixed text goes
+ * back to the server, which writes inside its transaction.
+ */
+import fs from "node:fs";
+import { serveWorker } from "../../../exec/worker-host.js";
+import { WorkerHandlerError } from "../../../exec/worker-protocol.js";
+import {
+  toWireMessage,
+  type EslintFixParams,
+  type EslintMessage,
+  type EslintRequestParams,
+  type WireFileReport,
+} from "../eslint-wire.js";
+import { applyEdits, type TextEdit } from "../suggestions.js";
+import { loadModule } from "./load-module.js";
+
+interface EslintResult {
+  filePath: string;
+  messages: EslintMessage[];
+  errorCount: number;
+  warningCount: number;
+  fatalErrorCount?: number;
+  output?: string;
+}
+
+interface EslintInstance {
+  lintFiles(patterns: string[]): Promise<EslintResult[]>;
+  lintText(code: string, options: { filePath: string }): Promise<EslintResult[]>;
+}
+
+type EslintClass = new (options: Record<string, unknown>) => EslintInstance;
+
+interface EslintModule {
+  ESLint: EslintClass;
+  loadESLint?: (options: { useFlatConfig: boolean }) => Promise<EslintClass>;
+}
+
+/** Passes of "apply suggestions, re-fix" before giving up on convergence. */
+const MAX_SUGGESTION_PASSES = 5;
+
+const instances = new Map<string, Promise<EslintInstance>>();
+let defaultConfig: Promise<unknown[]> | undefined;
+
+/** The bundled config for projects without an eslint.config.*: @eslint/js and typescript-eslint recommended. */
+async function bundledDefaultConfig(): Promise<unknown[]> {
+  const js = (await loadModule("@eslint/js")) as { configs: { recommended: unknown } };
+  const tseslint = (await loadModule("typescript-eslint")) as { configs: { recommended: unknown[] } };
+  const globals = (await loadModule("globals")) as Record<string, Record<string, unknown>>;
+  return [
+    { ignores: ["**/node_modules/", "**/dist/", "**/build/", "**/coverage/", "**/.mcp-cache/"] },
+    js.configs.recommended,
+    ...tseslint.configs.recommended,
+    { languageOptions: { globals: { ...globals.browser, ...globals.node } } },
+  ];
+}
+
+async function createInstance(params: EslintRequestParams, fix: boolean): Promise<EslintInstance> {
+  const mod = (await loadModule(params.entry)) as EslintModule;
+  const Eslint = mod.loadESLint ? await mod.loadESLint({ useFlatConfig: true }) : mod.ESLint;
+  const options: Record<string, unknown> = { cwd: params.cwd, fix, errorOnUnmatchedPattern: true };
+  if (params.configFile) options.overrideConfigFile = params.configFile;
+  else {
+    defaultConfig ??= bundledDefaultConfig();
+    options.overrideConfigFile = true; // look for no config file: the bundled default is the config
+    options.overrideConfig = await defaultConfig;
+  }
+  return new Eslint(options);
+}
+
+function instance(params: EslintRequestParams, fix: boolean): Promise<EslintInstance> {
+  const key = JSON.stringify([params.entry, params.cwd, params.configFile, fix]);
+  let found = instances.get(key);
+  if (!found) {
+    found = createInstance(params, fix);
+    instances.set(key, found);
+    // A failed load (bad config, missing plugin) is retried on the next request.
+    found.catch(() => instances.delete(key));
+  }
+  return found;
+}
+
+const NO_FILES = new Set(["file-not-found", "all-files-ignored", "all-matched-files-ignored"]);
+
+/** ESLint's "nothing matched" errors are the caller's mistake; everything else is the tool failing. */
+async function lintFiles(eslint: EslintInstance, patterns: string[]): Promise<EslintResult[]> {
+  try {
+    return await eslint.lintFiles(patterns);
+  } catch (err) {
+    const template = (err as { messageTemplate?: string }).messageTemplate;
+    if (template && NO_FILES.has(template))
+      throw new WorkerHandlerError("invalid_input", (err as Error).message);
+    throw err;
+  }
+}
+
+function report(r: EslintResult, output?: string): WireFileReport {
+  const out: WireFileReport = {
+    file: r.filePath,
+    messages: r.messages.map(toWireMessage),
+    errorCount: r.errorCount,
+    warningCount: r.warningCount,
+    fatal: (r.fatalErrorCount ?? 0) > 0 || r.messages.some((m) => m.fatal),
+  };
+  if (output !== undefined) out.output = output;
+  return out;
+}
+
+function firstSuggestions(messages: EslintMessage[]): TextEdit[] {
+  return messages.flatMap((m) => (m.suggestions?.[0] ? [m.suggestions[0].fix] : []));
+}
+
+/** Applies suggestions and re-runs the fixes until nothing more changes. */
+async function applySuggestionPasses(eslint: EslintInstance, result: EslintResult): Promise<EslintResult> {
+  let current = result;
+  let text = result.output ?? fs.readFileSync(result.filePath, "utf8");
+  for (let pass = 0; pass < MAX_SUGGESTION_PASSES; pass++) {
+    const edits = firstSuggestions(current.messages);
+    if (edits.length === 0) break;
+    const applied = applyEdits(text, edits);
+    if (applied.applied === 0 || applied.text === text) break;
+    const [next] = await eslint.lintText(applied.text, { filePath: result.filePath });
+    if (!next) break;
+    text = next.output ?? applied.text;
+    current = { ...next, output: text };
+  }
+  return current;
+}
+
+serveWorker({
+  async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
+    const eslint = await instance(params, false);
+    return (await lintFiles(eslint, params.patterns)).map((r) => report(r));
+  },
+
+  async fix(params: EslintFixParams): Promise<WireFileReport[]> {
+    const eslint = await instance(params, true);
+    const results = await lintFiles(eslint, params.patterns);
+    const out: WireFileReport[] = [];
+    for (const r of results) {
+      const final = params.unsafe ? await applySuggestionPasses(eslint, r) : r;
+      const original = final.output !== undefined ? fs.readFileSync(r.filePath, "utf8") : undefined;
+      out.push(report(final, final.output !== original ? final.output : undefined));
+    }
+    return out;
+  },
+});

@@ -1,0 +1,59 @@
+/**
+ * The warm Prettier worker: walks the target (skipping node_modules and hidden directories), honours
+ * the ignore files, and formats each file in memory. Nothing is written here.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { serveWorker } from "../../../exec/worker-host.js";
+import type { PrettierChange, PrettierParams, PrettierReply } from "../prettier-wire.js";
+import { loadModule } from "./load-module.js";
+
+interface PrettierApi {
+  format(source: string, options: Record<string, unknown>): Promise<string>;
+  resolveConfig(file: string, options: Record<string, unknown>): Promise<Record<string, unknown> | null>;
+  getFileInfo(
+    file: string,
+    options: Record<string, unknown>,
+  ): Promise<{ ignored: boolean; inferredParser: string | null }>;
+  clearConfigCache?(): Promise<void>;
+}
+
+function walk(dir: string, extensions: readonly string[], out: string[]): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, extensions, out);
+    else if (entry.isFile() && extensions.includes(path.extname(entry.name))) out.push(full);
+  }
+}
+
+async function format(params: PrettierParams): Promise<PrettierReply> {
+  const prettier = (await loadModule(params.entry)) as PrettierApi;
+  // Config files are watched by the pool; a config edited in place must still be re-read.
+  await prettier.clearConfigCache?.();
+  const files: string[] = [];
+  if (fs.statSync(params.target).isDirectory()) walk(params.target, params.extensions, files);
+  else files.push(params.target);
+  files.sort();
+  const changed: PrettierChange[] = [];
+  const failed: PrettierReply["failed"] = [];
+  let checked = 0;
+  for (const file of files) {
+    const info = await prettier.getFileInfo(file, { ignorePath: params.ignoreFiles, withNodeModules: false });
+    if (info.ignored || !info.inferredParser) continue;
+    checked++;
+    const options = params.configFile
+      ? ((await prettier.resolveConfig(file, { config: params.configFile, editorconfig: false })) ?? {})
+      : {};
+    const before = fs.readFileSync(file, "utf8");
+    try {
+      const after = await prettier.format(before, { ...options, filepath: file });
+      if (after !== before) changed.push({ file, after });
+    } catch (err) {
+      failed.push({ file, message: (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "" });
+    }
+  }
+  return { changed, failed, checked };
+}
+
+serveWorker({ format });

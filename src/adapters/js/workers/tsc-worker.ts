@@ -1,0 +1,124 @@
+/**
+ * The warm TypeScript worker: one semantic-diagnostics builder program per tsconfig. Each request
+ * re-reads the config's file list, re-parses only source files whose size or mtime changed, and
+ * re-checks only files affected by the change (the builder keeps the rest of the diagnostics).
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type * as TS from "typescript";
+import { serveWorker } from "../../../exec/worker-host.js";
+import { WorkerHandlerError } from "../../../exec/worker-protocol.js";
+import type { TscDiagnostic, TscParams, TscReply } from "../tsc-wire.js";
+import { loadModule } from "./load-module.js";
+
+interface ProjectState {
+  builder?: TS.SemanticDiagnosticsBuilderProgram;
+  sources: Map<string, { stamp: string; file: TS.SourceFile }>;
+}
+
+const projects = new Map<string, ProjectState>();
+
+function stampOf(file: string): string | undefined {
+  try {
+    const st = fs.statSync(file);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A compiler host that hands back the same SourceFile for an unchanged file, so the program is reused. */
+function cachingHost(ts: typeof TS, options: TS.CompilerOptions, state: ProjectState): TS.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+    const stamp = stampOf(fileName);
+    if (stamp === undefined) return undefined;
+    const mode =
+      typeof languageVersionOrOptions === "object"
+        ? `${languageVersionOrOptions.languageVersion}:${languageVersionOrOptions.impliedNodeFormat}`
+        : String(languageVersionOrOptions);
+    const key = `${mode}\0${fileName}`;
+    const hit = state.sources.get(key);
+    if (hit && hit.stamp === stamp) return hit.file;
+    const file = read(fileName, languageVersionOrOptions, onError, shouldCreate);
+    if (!file) return undefined;
+    // The builder compares versions to know what changed.
+    (file as { version?: string }).version = crypto.createHash("sha1").update(file.text).digest("hex");
+    state.sources.set(key, { stamp, file });
+    return file;
+  };
+  return host;
+}
+
+function category(ts: typeof TS, c: TS.DiagnosticCategory): TscDiagnostic["category"] {
+  if (c === ts.DiagnosticCategory.Error) return "error";
+  if (c === ts.DiagnosticCategory.Warning) return "warning";
+  return "info";
+}
+
+function toWire(ts: typeof TS, d: TS.Diagnostic): TscDiagnostic {
+  const out: TscDiagnostic = {
+    file: d.file?.fileName ?? null,
+    line: 0,
+    column: 0,
+    code: d.code,
+    category: category(ts, d.category),
+    message: ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+  };
+  if (d.file && d.start !== undefined) {
+    const start = d.file.getLineAndCharacterOfPosition(d.start);
+    const end = d.file.getLineAndCharacterOfPosition(d.start + (d.length ?? 0));
+    out.line = start.line + 1;
+    out.column = start.character + 1;
+    out.end_line = end.line + 1;
+    out.end_column = end.character + 1;
+  }
+  return out;
+}
+
+async function check(params: TscParams): Promise<TscReply> {
+  const ts = (await loadModule(params.entry)) as typeof TS;
+  let state = projects.get(params.configFile);
+  if (!state) {
+    state = { sources: new Map() };
+    projects.set(params.configFile, state);
+  }
+  if (!ts.sys.fileExists(params.configFile))
+    throw new WorkerHandlerError("invalid_input", `cannot read ${params.configFile}`);
+  // Re-read every time: files added or removed under `include` must show up.
+  const source = ts.readJsonConfigFile(params.configFile, (f) => ts.sys.readFile(f));
+  const parsed = ts.parseJsonSourceFileConfigFileContent(
+    source,
+    ts.sys,
+    path.dirname(params.configFile),
+    { noEmit: true },
+    params.configFile,
+  );
+  const host = cachingHost(ts, parsed.options, state);
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    projectReferences: parsed.projectReferences,
+    host,
+    oldProgram: state.builder?.getProgram(),
+    configFileParsingDiagnostics: parsed.errors,
+  });
+  const builder = ts.createSemanticDiagnosticsBuilderProgram(program, host, state.builder, parsed.errors);
+  state.builder = builder;
+  const diagnostics = [
+    ...builder.getConfigFileParsingDiagnostics(),
+    ...builder.getOptionsDiagnostics(),
+    ...builder.getGlobalDiagnostics(),
+    ...builder.getSyntacticDiagnostics(),
+    ...builder.getSemanticDiagnostics(),
+  ];
+  return {
+    diagnostics: diagnostics.map((d) => toWire(ts, d)),
+    rootFiles: parsed.fileNames.length,
+    extendedConfigs: [...(source.extendedSourceFiles ?? [])],
+  };
+}
+
+serveWorker({ check });

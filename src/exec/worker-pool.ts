@@ -1,0 +1,374 @@
+/**
+ * The warm worker pool: long-lived `node` processes, one per (tool, project root), that keep a tool's
+ * configs, plugins and programs loaded between calls.
+ *
+ * - Each worker is detached into its own process group; a request that runs past its time limit (or
+ *   is aborted) kills the whole group, and the next request starts a fresh worker.
+ * - One request at a time per worker; others queue behind it.
+ * - A worker whose watched files (configs, package.json, the tool's own package) changed since it
+ *   started is retired and replaced, so warm state is never stale.
+ * - Idle workers exit after `idleTtlMs`; beyond `maxWorkers` the least recently used idle one is ended;
+ *   each runs with `--max-old-space-size=maxHeapMb`.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { killGroup } from "./runner.js";
+import type { WorkerReplyMessage, WorkerRequestMessage } from "./worker-protocol.js";
+
+export const WORKER_POOL_SERVICE = "warm-worker-pool";
+
+export interface PoolLimits {
+  idleTtlMs: number;
+  maxWorkers: number;
+  maxHeapMb: number;
+}
+
+export interface WorkerSpec {
+  /** Tool name (eslint, tsc, prettier): with `root`, the worker's identity. */
+  tool: string;
+  /** Canonical project root; the worker's working directory. */
+  root: string;
+  /** Absolute path of the worker's entry script. */
+  script: string;
+  /** Files whose change (presence, size, mtime) means the warm state is stale. */
+  watch: readonly string[];
+}
+
+export interface RequestOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface WorkerReply<T> {
+  result: T;
+  pid: number;
+  /** 1 for the first request a worker served (a cold start). */
+  requestNumber: number;
+}
+
+/** The request ran past its time limit; the worker was killed with its process group. */
+export class WorkerTimeoutError extends Error {
+  constructor(
+    readonly tool: string,
+    readonly timeoutMs: number,
+    readonly pid: number,
+  ) {
+    super(
+      `${tool} worker (pid ${pid}) exceeded the ${Math.round(timeoutMs / 1000)} s timeout and was killed with its process group`,
+    );
+    this.name = "WorkerTimeoutError";
+  }
+}
+
+/** The worker process ended (crash, out of memory, killed) while a request was pending. */
+export class WorkerExitError extends Error {
+  constructor(
+    readonly tool: string,
+    message: string,
+    readonly stderrTail: string,
+  ) {
+    super(message);
+    this.name = "WorkerExitError";
+  }
+}
+
+/** The worker ended before this request was sent to it (it was queued behind one that timed out). */
+class WorkerGoneError extends Error {
+  constructor(readonly tool: string) {
+    super(`the ${tool} worker ended before the request was sent`);
+    this.name = "WorkerGoneError";
+  }
+}
+
+/** The worker answered with an error (the tool's own failure); the worker is still alive. */
+export class WorkerRequestError extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "WorkerRequestError";
+  }
+}
+
+const STDERR_TAIL_BYTES = 4096;
+
+/** Presence, size and mtime of each file: equal signatures mean nothing watched has changed. */
+export function fileSignature(files: readonly string[]): string {
+  return files
+    .map((f) => {
+      try {
+        const st = fs.statSync(f);
+        return `${f}:${st.size}:${st.mtimeMs}`;
+      } catch {
+        return `${f}:-`;
+      }
+    })
+    .join("|");
+}
+
+/** Why a worker ended, in one readable line or a few (out of memory is named as such). */
+export function exitMessage(
+  tool: string,
+  pid: number,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  stderrTail: string,
+  maxHeapMb: number,
+): string {
+  if (/heap out of memory|Allocation failed/i.test(stderrTail))
+    return `the ${tool} worker (pid ${pid}) ran out of memory at its ${maxHeapMb} MiB heap cap (--worker-max-heap-mb) and was ended`;
+  const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+  const tail = stderrTail.trim().split("\n").slice(-5).join("\n");
+  return `the ${tool} worker (pid ${pid}) ${why}${tail ? `: ${tail}` : ""}`;
+}
+
+interface Pending {
+  resolve(reply: WorkerReplyMessage): void;
+  reject(err: Error): void;
+}
+
+class WarmWorker {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  requests = 0;
+  queued = 0;
+  lastUsed = Date.now();
+  /** Killed (or exited): it takes no more requests, even before its exit event arrives. */
+  dead = false;
+  private tail = "";
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private idleTimer: NodeJS.Timeout | undefined;
+  readonly exitPromise: Promise<void>;
+
+  constructor(
+    readonly spec: WorkerSpec,
+    readonly signature: string,
+    limits: PoolLimits,
+    private readonly onGone: (w: WarmWorker) => void,
+  ) {
+    this.child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${limits.maxHeapMb}`, spec.script, spec.root],
+      {
+        cwd: spec.root,
+        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+        detached: true, // its own process group: a timeout kills the worker and anything it started
+        serialization: "json",
+        windowsHide: true,
+      },
+    );
+    if (!this.child.pid) throw new Error(`could not start the ${spec.tool} worker`);
+    this.pid = this.child.pid;
+    // Warm workers never keep the server alive on their own; a pending request's timer does meanwhile.
+    this.child.unref();
+    this.child.channel?.unref();
+    (this.child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+    this.child.stderr?.on("data", (c: Buffer) => {
+      this.tail = (this.tail + c.toString()).slice(-STDERR_TAIL_BYTES);
+    });
+    this.child.on("message", (msg: WorkerReplyMessage) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      p.resolve(msg);
+    });
+    this.exitPromise = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => {
+        this.dead = true;
+        const err = new WorkerExitError(
+          spec.tool,
+          exitMessage(spec.tool, this.pid, code, signal, this.tail, limits.maxHeapMb),
+          this.tail,
+        );
+        for (const p of this.pending.values()) p.reject(err);
+        this.pending.clear();
+        this.clearIdle();
+        this.onGone(this);
+        resolve();
+      });
+    });
+    this.child.once("error", () => killGroup(this.pid, "SIGKILL"));
+  }
+
+  /** Runs one request after those already queued on this worker. */
+  request<T>(method: string, params: unknown, options: RequestOptions): Promise<WorkerReply<T>> {
+    this.queued++;
+    this.clearIdle();
+    const run = this.queue.then(() => this.send<T>(method, params, options));
+    this.queue = run.catch(() => undefined);
+    return run.finally(() => {
+      this.queued--;
+      this.lastUsed = Date.now();
+    });
+  }
+
+  private send<T>(method: string, params: unknown, options: RequestOptions): Promise<WorkerReply<T>> {
+    if (this.dead) return Promise.reject(new WorkerGoneError(this.spec.tool));
+    const id = this.nextId++;
+    const requestNumber = ++this.requests;
+    return new Promise<WorkerReply<T>>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined = undefined;
+      const onAbort = () => {
+        this.kill();
+        reject(new WorkerExitError(this.spec.tool, "the request was cancelled; the worker was ended", ""));
+      };
+      const done = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+      };
+      timer = setTimeout(() => {
+        this.pending.delete(id);
+        done();
+        this.kill();
+        reject(new WorkerTimeoutError(this.spec.tool, options.timeoutMs, this.pid));
+      }, options.timeoutMs);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (msg) => {
+          done();
+          if (msg.ok) resolve({ result: msg.result as T, pid: this.pid, requestNumber });
+          else reject(new WorkerRequestError(msg.error.kind ?? "fatal", msg.error.message));
+        },
+        reject: (err) => {
+          done();
+          reject(err);
+        },
+      });
+      const message: WorkerRequestMessage = { id, method, params };
+      this.child.send(message, (err) => {
+        if (!err) return;
+        this.pending.delete(id);
+        done();
+        reject(new WorkerExitError(this.spec.tool, `could not reach the worker: ${err.message}`, this.tail));
+      });
+    });
+  }
+
+  scheduleIdleExit(ttlMs: number): void {
+    this.clearIdle();
+    if (this.queued > 0 || this.dead) return;
+    this.idleTimer = setTimeout(() => this.kill(), ttlMs);
+    this.idleTimer.unref();
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /** Ends the worker and everything in its process group. */
+  kill(): void {
+    this.dead = true;
+    killGroup(this.pid, "SIGKILL");
+  }
+}
+
+export interface WorkerInfo {
+  tool: string;
+  root: string;
+  pid: number;
+  requests: number;
+  busy: boolean;
+}
+
+export class WorkerPool {
+  private readonly workers = new Map<string, WarmWorker>();
+  private readonly retiring = new Set<WarmWorker>();
+
+  constructor(private readonly limits: PoolLimits) {}
+
+  /**
+   * Sends a request to the warm worker for (spec.tool, spec.root), starting one if there is none or
+   * if its watched files changed. Rejects with WorkerTimeoutError, WorkerExitError or WorkerRequestError.
+   */
+  async request<T>(
+    spec: WorkerSpec,
+    method: string,
+    params: unknown,
+    options: RequestOptions,
+    retried = false,
+  ): Promise<WorkerReply<T> & { restartedBecause?: string }> {
+    const key = `${spec.tool}\0${spec.root}`;
+    const signature = fileSignature(spec.watch);
+    let worker = this.workers.get(key);
+    let restartedBecause: string | undefined;
+    if (worker && worker.signature !== signature) {
+      restartedBecause = "a watched config file changed";
+      this.retire(key, worker);
+      worker = undefined;
+    }
+    if (!worker || worker.dead) {
+      this.enforceCap(1); // make room before starting another
+      worker = new WarmWorker(spec, signature, this.limits, (w) => this.forget(key, w));
+      this.workers.set(key, worker);
+    }
+    const w = worker;
+    try {
+      const reply = await w.request<T>(method, params, options);
+      return restartedBecause ? { ...reply, restartedBecause } : reply;
+    } catch (err) {
+      // Queued behind a request that killed the worker: this one never ran, so it gets a fresh worker.
+      if (err instanceof WorkerGoneError && !retried)
+        return this.request(spec, method, params, options, true);
+      throw err;
+    } finally {
+      if (this.retiring.has(w)) {
+        if (w.queued === 0) w.kill();
+      } else w.scheduleIdleExit(this.limits.idleTtlMs);
+      this.enforceCap();
+    }
+  }
+
+  /** Live workers, for status reports. */
+  list(): WorkerInfo[] {
+    return [...this.workers.values()].map((w) => ({
+      tool: w.spec.tool,
+      root: w.spec.root,
+      pid: w.pid,
+      requests: w.requests,
+      busy: w.queued > 0,
+    }));
+  }
+
+  /** Ends every worker (server shutdown). */
+  async close(): Promise<void> {
+    const all = [...this.workers.values(), ...this.retiring];
+    this.workers.clear();
+    this.retiring.clear();
+    for (const w of all) w.kill();
+    await Promise.race([
+      Promise.allSettled(all.map((w) => w.exitPromise)),
+      new Promise((r) => setTimeout(r, 2000).unref()),
+    ]);
+  }
+
+  /** A stale worker finishes what is queued on it, then exits. */
+  private retire(key: string, worker: WarmWorker): void {
+    this.workers.delete(key);
+    if (worker.queued === 0) worker.kill();
+    else this.retiring.add(worker);
+  }
+
+  private forget(key: string, worker: WarmWorker): void {
+    if (this.workers.get(key) === worker) this.workers.delete(key);
+    this.retiring.delete(worker);
+  }
+
+  /** Ends least recently used idle workers while more than maxWorkers (less `reserve`) are alive. */
+  private enforceCap(reserve = 0): void {
+    const idle = [...this.workers.entries()]
+      .filter(([, w]) => w.queued === 0)
+      .sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    let excess = this.workers.size + reserve - this.limits.maxWorkers;
+    for (const [key, w] of idle) {
+      if (excess <= 0) break;
+      this.workers.delete(key);
+      w.kill();
+      excess--;
+    }
+  }
+}
