@@ -2,6 +2,7 @@
 import "../../adapters/python/index.js";
 import type { ToolDefinition } from "../../engine/tool.js";
 import { autoformatTool } from "./autoformat.js";
+import { checkMarkdownLinksTool } from "./check-markdown-links.js";
 import { formatCheckTool } from "./format-check.js";
 import { getAuditLogTool } from "./get-audit-log.js";
 import { getStatusTool } from "./get-status.js";
@@ -17,6 +18,7 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     lintTool(),
     lintFixTool(),
     typeCheckTool(),
+    checkMarkdownLinksTool(),
     getStatusTool(),
     getAuditLogTool(),
   ],
