@@ -36,24 +36,26 @@ const GITHUB_ID_PREFIX = "user-content-";
 /**
  * Checks a fragment (without `#`, percent-decoded) against a file's anchors.
  * Returns undefined when it resolves, otherwise why not.
- * `headingsOnly` is for files that are not Markdown: only line anchors can be verified there.
+ * `headingsKnown` is false for files that are not Markdown: only line anchors can be verified there.
+ * `where` names the target file in messages (absent for the linking file itself).
  */
 export function anchorProblem(
   fragment: string,
   index: AnchorIndex,
-  headingsKnown = true,
+  options: { headingsKnown?: boolean; where?: string } = {},
 ): string | undefined {
+  const { headingsKnown = true, where } = options;
   if (fragment === "" || fragment.toLowerCase() === "top") return undefined;
   const lines = parseLineAnchor(fragment);
   if (lines) {
     const [start, end] = lines;
     if (start < 1 || end < start) return `invalid line anchor #${fragment}`;
     if (end > index.lineCount)
-      return `line ${end} is past the end of the file (${index.lineCount} line${index.lineCount === 1 ? "" : "s"})`;
+      return `line ${end} is past the end of ${where ?? "the file"} (${index.lineCount} line${index.lineCount === 1 ? "" : "s"})`;
     return undefined;
   }
   if (!headingsKnown) return undefined;
   let name = fragment.toLowerCase();
   if (name.startsWith(GITHUB_ID_PREFIX) && !index.anchors.has(name)) name = name.slice(GITHUB_ID_PREFIX.length);
-  return index.anchors.has(name) ? undefined : `anchor #${fragment} not found`;
+  return index.anchors.has(name) ? undefined : `anchor #${fragment} not found${where ? ` in ${where}` : ""}`;
 }

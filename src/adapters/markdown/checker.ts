@@ -176,8 +176,8 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
           collector.broken(p.file, p.url, p.line, `cannot read ${where} to check the anchor`);
           return;
         }
-        const problem = anchorProblem(p.fragment, index, isMarkdownFile(p.real));
-        if (problem) collector.broken(p.file, p.url, p.line, `${problem} in ${where}`);
+        const problem = anchorProblem(p.fragment, index, { headingsKnown: isMarkdownFile(p.real), where });
+        if (problem) collector.broken(p.file, p.url, p.line, problem);
       }),
     ),
   );
