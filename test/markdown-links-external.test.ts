@@ -96,7 +96,10 @@ describe("check_markdown_links: external links", () => {
     await web.listen();
     const tlsDir = path.join(FIXTURES, "markdown", "tls");
     tls = https.createServer(
-      { key: fs.readFileSync(path.join(tlsDir, "key.pem")), cert: fs.readFileSync(path.join(tlsDir, "cert.pem")) },
+      {
+        key: fs.readFileSync(path.join(tlsDir, "key.pem")),
+        cert: fs.readFileSync(path.join(tlsDir, "cert.pem")),
+      },
       (_req, res) => res.end("ok"),
     );
     await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
@@ -141,14 +144,26 @@ describe("check_markdown_links: external links", () => {
 
   it("check_external: false makes no request at all", async () => {
     const r = await server.call("check_markdown_links", { path: ".", check_external: false });
-    expect(r).toMatchObject({ success: true, passed: true, files_checked: 2, total_links: 22, skipped_links: 22 });
+    expect(r).toMatchObject({
+      success: true,
+      passed: true,
+      files_checked: 2,
+      total_links: 22,
+      skipped_links: 22,
+    });
     expect(web.hits).toEqual([]);
   });
 
   it("reports each failure with its reason, checking each URL once and politely", async () => {
     const r = await server.call("check_markdown_links", { path: ".", timeout: 3, concurrent: 10 });
     const at = (line: number, url: string, error: string) => ({ file: "a.md", url, lines: [line], error });
-    expect(r).toMatchObject({ success: true, passed: false, files_checked: 2, total_links: 22, skipped_links: 1 });
+    expect(r).toMatchObject({
+      success: true,
+      passed: false,
+      files_checked: 2,
+      total_links: 22,
+      skipped_links: 1,
+    });
     expect(r.broken).toEqual([
       at(4, `${base}/missing`, "HTTP 404 Not Found"),
       at(6, `${base}/no-head-gone`, "HTTP 404 Not Found"),

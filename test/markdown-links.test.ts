@@ -177,7 +177,10 @@ describe("check_markdown_links on the fixture tree", () => {
     expect(badRegex).toMatchObject({ success: false, error_type: "invalid_input" });
     expect(badRegex.error).toContain("ignore_patterns[0] is not a valid regular expression");
 
-    const control = await server.call("check_markdown_links", { path: ".", ignore_patterns: ["ok", "a\u0007b"] });
+    const control = await server.call("check_markdown_links", {
+      path: ".",
+      ignore_patterns: ["ok", "a\u0007b"],
+    });
     expect(control).toMatchObject({
       success: false,
       error_type: "invalid_input",

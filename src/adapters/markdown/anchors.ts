@@ -56,6 +56,7 @@ export function anchorProblem(
   }
   if (!headingsKnown) return undefined;
   let name = fragment.toLowerCase();
-  if (name.startsWith(GITHUB_ID_PREFIX) && !index.anchors.has(name)) name = name.slice(GITHUB_ID_PREFIX.length);
+  if (name.startsWith(GITHUB_ID_PREFIX) && !index.anchors.has(name))
+    name = name.slice(GITHUB_ID_PREFIX.length);
   return index.anchors.has(name) ? undefined : `anchor #${fragment} not found${where ? ` in ${where}` : ""}`;
 }

@@ -142,7 +142,10 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
       }
       text = await fs.promises.readFile(file, "utf8");
     } catch (err) {
-      collector.unreadable(display(file), `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      collector.unreadable(
+        display(file),
+        `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      );
       return;
     }
     const doc = analyzeMarkdown(text);

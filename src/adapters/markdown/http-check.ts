@@ -144,7 +144,8 @@ export class ExternalLinkChecker {
         current = next.href;
         continue;
       }
-      if (res.status === 429) return { ok: false, retryAfterMs: retryAfterMs(res.headers.get("retry-after")) };
+      if (res.status === 429)
+        return { ok: false, retryAfterMs: retryAfterMs(res.headers.get("retry-after")) };
       if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
       return { ok: false, error: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}` };
     }

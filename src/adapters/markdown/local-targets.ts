@@ -11,8 +11,7 @@ import { analyzeMarkdown, countLines } from "./extract.js";
 import { isMarkdownFile } from "./files.js";
 
 export type TargetState =
-  | { exists: true; real: string; isDirectory: boolean }
-  | { exists: false; reason: "outside" | "missing" };
+  { exists: true; real: string; isDirectory: boolean } | { exists: false; reason: "outside" | "missing" };
 
 /** Largest file read for links or anchors; bigger ones are reported rather than loaded. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
