@@ -12,7 +12,7 @@ import { analyzeMarkdown, type ExtractedLink } from "./extract.js";
 import { isMarkdownFile, walkMarkdownFiles } from "./files.js";
 import { ExternalLinkChecker, type HttpOutcome } from "./http-check.js";
 import { classifyLink, localTargetPath } from "./link-target.js";
-import { LocalTargets, MAX_FILE_BYTES } from "./local-targets.js";
+import { LocalTargets, MAX_FILE_BYTES, readTextCapped } from "./local-targets.js";
 import { BrokenLinkCollector, type ReportEntry } from "./report.js";
 
 export interface CheckOptions {
@@ -133,19 +133,18 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
   };
 
   const checkFile = async (file: string): Promise<void> => {
-    let text: string;
+    let text: string | undefined;
     try {
-      const { size } = await fs.promises.stat(file);
-      if (size > MAX_FILE_BYTES) {
-        collector.unreadable(display(file), `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB; not checked`);
-        return;
-      }
-      text = await fs.promises.readFile(file, "utf8");
+      text = await readTextCapped(file);
     } catch (err) {
       collector.unreadable(
         display(file),
         `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
       );
+      return;
+    }
+    if (text === undefined) {
+      collector.unreadable(display(file), `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB; not checked`);
       return;
     }
     const doc = analyzeMarkdown(text);

@@ -1,15 +1,14 @@
 /**
  * Reads one Markdown document into what the checker needs: its links (with line numbers) and the
  * anchors it offers. Parsing is micromark/mdast with GFM, so code spans and fenced code never yield
- * links, and reference links resolve exactly as CommonMark says.
+ * links, and reference links resolve exactly as CommonMark says (dialect: syntax.ts).
  */
 import GithubSlugger from "github-slugger";
 import type { Nodes, Root } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
 import type { AnchorIndex } from "./anchors.js";
 import { scanHtml } from "./html.js";
+import { mdastExtensions, micromarkExtensions } from "./syntax.js";
 import { findUndefinedReferences, type OffsetRange } from "./undefined-references.js";
 
 export type LinkKind = "link" | "image" | "definition" | "html" | "undefined-reference";
@@ -27,9 +26,6 @@ export interface MarkdownDocument {
   anchorIndex: AnchorIndex;
 }
 
-const micromarkExtensions = [gfm()];
-const mdastExtensions = [gfmFromMarkdown()];
-
 /** Parses Markdown source into its links and anchors. */
 export function analyzeMarkdown(source: string): MarkdownDocument {
   const tree: Root = fromMarkdown(source, { extensions: micromarkExtensions, mdastExtensions });
@@ -38,10 +34,15 @@ export function analyzeMarkdown(source: string): MarkdownDocument {
   const slugger = new GithubSlugger();
   const linkRanges: OffsetRange[] = [];
   const definitions = new Set<string>();
+  // Unresolved `[text][label]` stays text containing "][": only then is the second parse needed.
+  let bracketPairInText = false;
 
   const visit = (node: Nodes): void => {
     const line = node.position?.start.line ?? 1;
     switch (node.type) {
+      case "text":
+        if (!bracketPairInText && node.value.includes("][")) bracketPairInText = true;
+        break;
       case "link":
       case "image":
         links.push({ url: node.url, line, kind: node.type });
@@ -77,7 +78,7 @@ export function analyzeMarkdown(source: string): MarkdownDocument {
   visit(tree);
 
   // `[text][missing]` is plain text to CommonMark; a second look finds such references.
-  if (source.includes("][")) {
+  if (bracketPairInText) {
     for (const ref of findUndefinedReferences(source, definitions, linkRanges))
       links.push({ url: `[${ref.label}]`, line: ref.line, kind: "undefined-reference" });
   }

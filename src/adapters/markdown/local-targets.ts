@@ -16,6 +16,17 @@ export type TargetState =
 /** Largest file read for links or anchors; bigger ones are reported rather than loaded. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
+/** Reads a UTF-8 file through one handle; undefined when it is larger than MAX_FILE_BYTES. Throws on I/O errors. */
+export async function readTextCapped(file: string): Promise<string | undefined> {
+  const handle = await fs.promises.open(file, "r");
+  try {
+    if ((await handle.stat()).size > MAX_FILE_BYTES) return undefined;
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 export class LocalTargets {
   private readonly states = new Map<string, Promise<TargetState>>();
   private readonly anchors = new Map<string, Promise<AnchorIndex | undefined>>();
@@ -70,8 +81,8 @@ export class LocalTargets {
   private async loadAnchors(real: string): Promise<AnchorIndex | undefined> {
     if (!this.allowlist.rootOf(real)) return undefined;
     try {
-      if ((await fs.promises.stat(real)).size > MAX_FILE_BYTES) return undefined;
-      const text = await fs.promises.readFile(real, "utf8");
+      const text = await readTextCapped(real);
+      if (text === undefined) return undefined;
       if (isMarkdownFile(real)) return analyzeMarkdown(text).anchorIndex;
       return { anchors: new Set(), lineCount: countLines(text) };
     } catch {

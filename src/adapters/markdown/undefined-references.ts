@@ -6,8 +6,8 @@
  * prose are too common to call them links.
  */
 import { parse, postprocess, preprocess } from "micromark";
-import { gfm } from "micromark-extension-gfm";
 import { normalizeIdentifier } from "micromark-util-normalize-identifier";
+import { micromarkExtensions } from "./syntax.js";
 
 /** [start, end) source offsets. */
 export type OffsetRange = [number, number];
@@ -34,8 +34,6 @@ interface OpenReference {
   isReference: boolean;
 }
 
-const extensions = [gfm()];
-
 /**
  * `defined` holds the document's real definition identifiers (normalized, lower case); `realLinks` are
  * the offset ranges of links, references and definitions of the normal parse, which a reference from
@@ -46,7 +44,7 @@ export function findUndefinedReferences(
   defined: ReadonlySet<string>,
   realLinks: readonly OffsetRange[],
 ): UndefinedReference[] {
-  const parser = parse({ extensions });
+  const parser = parse({ extensions: micromarkExtensions });
   parser.defined = new EveryLabelDefined();
   const events = postprocess(parser.document().write(preprocess()(source, undefined, true)));
   const found: UndefinedReference[] = [];
