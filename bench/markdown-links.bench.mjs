@@ -1,7 +1,7 @@
 // check_markdown_links vs markdown-link-check on a generated tree of 2,000 Markdown files with 20,000
 // internal links and anchors (20 of them broken), offline: our `check_external: false`, and for
 // markdown-link-check a config that ignores http(s) links. Each checker runs in a fresh child process,
-// whose peak RSS it reports itself (bench/lib/peak-rss.cjs); wall time is measured around the child.
+// whose peak RSS it reports itself (bench/lib/peak-rss.mjs); wall time is measured around the child.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { median, ms } from "./stats.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const PEAK_RSS = path.join(here, "lib", "peak-rss.cjs");
+const PEAK_RSS = path.join(here, "lib", "peak-rss.mjs");
 const OURS = path.join(here, "lib", "check-markdown-links-child.mjs");
 const MLC = path.join(here, "..", "node_modules", "markdown-link-check", "markdown-link-check");
 
@@ -75,7 +75,7 @@ export function generateTree() {
   return { root, config };
 }
 
-/** Runs `node peak-rss.cjs <args>` in `cwd`; resolves with wall ms, peak RSS and output. */
+/** Runs `node peak-rss.mjs <args>` in `cwd`; resolves with wall ms, peak RSS and output. */
 function measure(args, cwd) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
