@@ -189,4 +189,25 @@ describe("check_markdown_links: external links", () => {
     expect(web.state.maxInFlight).toBeGreaterThan(0);
     expect(r.external_urls_checked).toBe(19);
   });
+
+  it("stops at the server's --timeout with a timeout error, and keeps serving", async () => {
+    const slowDir = tempDir("mcq-mdslow-");
+    fs.writeFileSync(path.join(slowDir, "slow.md"), `[slow](${base}/slow?again)\n[ok](${base}/ok?again)\n`);
+    const limited = await connectStdio({
+      args: ["--allowed-paths", slowDir, "--timeout", "1"],
+      cwd: slowDir,
+    });
+    try {
+      const r = await limited.call("check_markdown_links", { path: ".", timeout: 60 });
+      expect(r).toMatchObject({
+        success: false,
+        error_type: "timeout",
+        error: "check_markdown_links exceeded the 1 s timeout",
+      });
+      const again = await limited.call("check_markdown_links", { path: ".", check_external: false });
+      expect(again).toMatchObject({ success: true, passed: true, total_links: 2 });
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -172,6 +172,33 @@ describe("check_markdown_links on the fixture tree", () => {
     ]);
   });
 
+  it("reports a file too large to read as {file, error}, without reading it", async () => {
+    const big = path.join(escapes, "big", "huge.md");
+    fs.mkdirSync(path.dirname(big));
+    fs.writeFileSync(big, "");
+    fs.truncateSync(big, 11 * 1024 * 1024); // sparse: its size is all that is looked at
+    const r = await server.call("check_markdown_links", { path: path.dirname(big), check_external: false });
+    expect(r).toMatchObject({
+      success: true,
+      passed: false,
+      files_checked: 0,
+      broken_links: 0,
+      broken_count: 1,
+    });
+    expect(r.broken).toEqual([{ file: big, error: "larger than 10 MiB; not checked" }]);
+  });
+
+  it("refuses a path that is neither a file nor a directory (and does not open it)", async () => {
+    const fifo = path.join(escapes, "pipe.md");
+    execFileSync("mkfifo", [fifo]);
+    const r = await server.call("check_markdown_links", { path: fifo });
+    expect(r).toMatchObject({
+      success: false,
+      error_type: "invalid_input",
+      error: "path must be a regular file or a directory",
+    });
+  });
+
   it("rejects bad arguments with typed errors and checks nothing", async () => {
     const badRegex = await server.call("check_markdown_links", { path: ".", ignore_patterns: ["(unclosed"] });
     expect(badRegex).toMatchObject({ success: false, error_type: "invalid_input" });

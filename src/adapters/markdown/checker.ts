@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { ToolError } from "../../engine/errors.js";
 import { Semaphore } from "../../engine/semaphore.js";
 import type { Allowlist } from "../../paths/allowlist.js";
 import { anchorProblem, decodeFragment, type AnchorIndex } from "./anchors.js";
@@ -61,7 +62,10 @@ const DEFAULT_FILE_CONCURRENCY = 4;
 
 export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckReport> {
   const root = options.allowlist.rootOf(options.target) ?? options.target;
-  const isFile = (await fs.promises.stat(options.target)).isFile();
+  const stat = await fs.promises.stat(options.target);
+  const isFile = stat.isFile();
+  if (!isFile && !stat.isDirectory())
+    throw new ToolError("invalid_input", "path must be a regular file or a directory");
   const repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, root);
   const display = (file: string) => displayPath(file, options.displayBase);
   const targets = new LocalTargets(options.allowlist);
@@ -73,6 +77,7 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
   const collector = new BrokenLinkCollector();
   const pendingAnchors: PendingAnchor[] = [];
   const externalChecks: Promise<void>[] = [];
+  let abortedBy: unknown;
   const counts = { files: 0, links: 0, skipped: 0, externalOff: 0 };
 
   const ignored = (url: string) => {
@@ -98,10 +103,16 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
           counts.externalOff++;
           return;
         }
+        // Settled here, so a check failing while the walk goes on is never an unhandled rejection.
         externalChecks.push(
-          external.check(target.url).then((outcome: HttpOutcome) => {
-            if (!outcome.ok) collector.broken(shown, link.url, link.line, outcome.error);
-          }),
+          external.check(target.url).then(
+            (outcome: HttpOutcome) => {
+              if (!outcome.ok) collector.broken(shown, link.url, link.line, outcome.error);
+            },
+            (err: unknown) => {
+              abortedBy ??= err;
+            },
+          ),
         );
         return;
       }
@@ -184,6 +195,7 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
     ),
   );
   await Promise.all(externalChecks);
+  if (abortedBy !== undefined) throw abortedBy;
 
   const notes: string[] = [];
   if (counts.externalOff)
