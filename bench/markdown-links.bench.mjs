@@ -15,19 +15,21 @@ const OURS = path.join(here, "lib", "check-markdown-links-child.mjs");
 const MLC = path.join(here, "..", "node_modules", "markdown-link-check", "markdown-link-check");
 
 const SECTIONS = 20;
+/** A tree four times larger, for ours only: memory should stay flat as the tree grows. */
+const LARGE_SECTIONS = 80;
 const PAGES = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 const page = (d, i) => `sec${String(d).padStart(2, "0")}/page${String(i).padStart(3, "0")}.md`;
 
 /** One page: 6 headings (one duplicated), some prose, and 10 internal links. */
-function pageText(d, i) {
+function pageText(d, i, sections) {
   const next = (i + 1) % PAGES;
   const prev = (i + PAGES - 1) % PAGES;
-  const other = (d + 1) % SECTIONS;
+  const other = (d + 1) % sections;
   const file = (dd, ii) => path.posix.basename(page(dd, ii));
   const otherDir = `../${path.posix.dirname(page(other, i))}`;
-  // Every 100th page has one broken link, so both tools have something to find.
+  // Page 50 of every section has one broken link, so both tools have something to find.
   const eighth = i === 50 ? "[gone](missing-page.md)" : "[section start](page000.md)";
   const prose =
     "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore " +
@@ -62,13 +64,14 @@ function pageText(d, i) {
   ].join("\n");
 }
 
-export function generateTree() {
+/** `sections` directories of 100 pages each, plus one asset; and markdown-link-check's offline config. */
+export function generateTree(sections) {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-bench-mdlinks-")));
   fs.mkdirSync(path.join(root, "assets"));
   fs.writeFileSync(path.join(root, "assets", "logo.svg"), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
-  for (let d = 0; d < SECTIONS; d++) {
+  for (let d = 0; d < sections; d++) {
     fs.mkdirSync(path.join(root, path.dirname(page(d, 0))));
-    for (let i = 0; i < PAGES; i++) fs.writeFileSync(path.join(root, page(d, i)), pageText(d, i));
+    for (let i = 0; i < PAGES; i++) fs.writeFileSync(path.join(root, page(d, i)), pageText(d, i, sections));
   }
   const config = path.join(root, "..", `${path.basename(root)}-mlc.json`);
   fs.writeFileSync(config, JSON.stringify({ ignorePatterns: [{ pattern: "^https?://" }] }));
@@ -94,9 +97,9 @@ function measure(args, cwd) {
   });
 }
 
-async function series(label, args, cwd, summarize) {
+async function series(label, args, cwd, summarize, runCount = RUNS) {
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await measure(args, cwd));
+  for (let i = 0; i < runCount; i++) runs.push(await measure(args, cwd));
   return {
     checker: label,
     "wall ms (median)": ms(median(runs.map((r) => r.wallMs))),
@@ -105,33 +108,46 @@ async function series(label, args, cwd, summarize) {
   };
 }
 
+const oursSummary = (r) => {
+  const s = JSON.parse(r.stdout.trim().split("\n").pop());
+  return { files: s.files, links: s.links, "broken found": s.broken };
+};
+
 export default async function run() {
-  const { root, config } = generateTree();
+  const files = SECTIONS * PAGES;
+  const { root, config } = generateTree(SECTIONS);
+  const rows = [];
   try {
-    const files = SECTIONS * PAGES;
-    const ours = await series("check_markdown_links (in-process, dist/)", [OURS, root], root, (r) => {
-      const s = JSON.parse(r.stdout.trim().split("\n").pop());
-      return { files: s.files, links: s.links, "broken found": s.broken };
-    });
+    rows.push(await series("check_markdown_links (in-process, dist/)", [OURS, root], root, oursSummary));
     // markdown-link-check walks the directory itself; -q prints only dead links.
-    const theirs = await series("markdown-link-check 3.15.0", [MLC, "-q", "-c", config, "."], root, (r) => {
-      const dead = (r.stdout.match(/\[✖\]/g) ?? []).length;
-      const checked = (r.stderr.match(/dead links? found/g) ?? []).length;
-      return { files, links: "-", "broken found": dead, "files with dead links": checked };
-    });
-    return {
-      title: `Markdown links: ${files} files, ${files * 10} internal links and anchors (offline)`,
-      rows: [ours, theirs],
-      notes: [
-        `${RUNS} run(s) each in a fresh Node process; wall time includes process start-up.`,
-        "Peak RSS is the child's own process.resourceUsage().maxRSS.",
-        "20 links are broken (one missing file in every 100th page). markdown-link-check does not check " +
-          "anchors in other files (page.md#heading), which make up 4 of every 10 links here.",
-        "markdown-link-check runs with a config ignoring ^https?:// (no external links are generated either).",
-      ],
-    };
+    rows.push(
+      await series("markdown-link-check 3.15.0", [MLC, "-q", "-c", config, "."], root, (r) => ({
+        files,
+        links: "-",
+        "broken found": (r.stdout.match(/\[✖\]/g) ?? []).length,
+      })),
+    );
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
     fs.rmSync(config, { force: true });
   }
+  const large = generateTree(LARGE_SECTIONS);
+  try {
+    rows.push(await series("check_markdown_links, 4x tree", [OURS, large.root], large.root, oursSummary, 1));
+  } finally {
+    fs.rmSync(large.root, { recursive: true, force: true });
+    fs.rmSync(large.config, { force: true });
+  }
+  return {
+    title: `Markdown links: ${files} files, ${files * 10} internal links and anchors (offline)`,
+    rows,
+    notes: [
+      `${RUNS} run(s) each in a fresh Node process (the 4x tree: 1 run); wall time includes process start-up.`,
+      "Peak RSS is the child's own process.resourceUsage().maxRSS.",
+      `${SECTIONS} links are broken (one missing file per 100 pages). markdown-link-check does not check ` +
+        "anchors in other files (page.md#heading), which make up 4 of every 10 links here.",
+      "markdown-link-check runs with a config ignoring ^https?:// (no external links are generated either).",
+      "The 4x tree (8,000 files, 80,000 links) shows how our memory grows with the tree.",
+    ],
+  };
 }

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { readdir, readFile } from "./fs-calls.js";
 import { isWithin } from "../../paths/allowlist.js";
 
 export const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -31,7 +32,7 @@ interface IgnoreLayer {
 
 async function readGitignore(dir: string): Promise<IgnoreLayer | undefined> {
   try {
-    const text = await fs.promises.readFile(path.join(dir, ".gitignore"), "utf8");
+    const text = await readFile(path.join(dir, ".gitignore"), "utf8");
     return { dir, rules: ignore().add(text) };
   } catch {
     return undefined;
@@ -77,7 +78,7 @@ async function* walk(dir: string, inherited: IgnoreLayer[]): AsyncGenerator<stri
   const layers = own ? [...inherited, own] : inherited;
   let entries: fs.Dirent[];
   try {
-    entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    entries = await readdir(dir, { withFileTypes: true });
   } catch {
     return; // an unreadable directory has nothing we can check
   }

@@ -4,11 +4,12 @@
  * ever read: containment is checked on the lexical path before any file-system call, and again on the
  * canonical path before a target's content is read.
  */
-import fs from "node:fs";
+import path from "node:path";
 import type { Allowlist } from "../../paths/allowlist.js";
 import type { AnchorIndex } from "./anchors.js";
 import { analyzeMarkdown, countLines } from "./extract.js";
 import { isMarkdownFile } from "./files.js";
+import { lstat, readFile, realpath, stat } from "./fs-calls.js";
 
 export type TargetState =
   { exists: true; real: string; isDirectory: boolean } | { exists: false; reason: "outside" | "missing" };
@@ -16,20 +17,16 @@ export type TargetState =
 /** Largest file read for links or anchors; bigger ones are reported rather than loaded. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-/** Reads a UTF-8 file through one handle; undefined when it is larger than MAX_FILE_BYTES. Throws on I/O errors. */
+/** Reads a UTF-8 file; undefined when it is larger than MAX_FILE_BYTES (then it is not read). Throws on I/O errors. */
 export async function readTextCapped(file: string): Promise<string | undefined> {
-  const handle = await fs.promises.open(file, "r");
-  try {
-    if ((await handle.stat()).size > MAX_FILE_BYTES) return undefined;
-    return await handle.readFile("utf8");
-  } finally {
-    await handle.close();
-  }
+  if ((await stat(file)).size > MAX_FILE_BYTES) return undefined;
+  return readFile(file, "utf8");
 }
 
 export class LocalTargets {
   private readonly states = new Map<string, Promise<TargetState>>();
   private readonly anchors = new Map<string, Promise<AnchorIndex | undefined>>();
+  private readonly directories = new Map<string, Promise<string | undefined>>();
 
   constructor(private readonly allowlist: Allowlist) {}
 
@@ -43,21 +40,36 @@ export class LocalTargets {
     return s;
   }
 
+  /**
+   * Canonical directories are cached, so a target usually costs one lstat: only a symlink as the last
+   * component needs its own realpath.
+   */
   private async lookup(absolute: string): Promise<TargetState> {
     if (!this.allowlist.rootOf(absolute)) return { exists: false, reason: "outside" };
-    let real: string;
-    try {
-      real = await fs.promises.realpath(absolute);
-    } catch {
-      return { exists: false, reason: "missing" };
-    }
+    const dir = await this.realDirectory(path.dirname(absolute));
+    if (dir === undefined) return { exists: false, reason: "missing" };
+    let real = path.join(dir, path.basename(absolute));
     if (!this.allowlist.rootOf(real)) return { exists: false, reason: "outside" };
     try {
-      const st = await fs.promises.stat(real);
+      let st = await lstat(real);
+      if (st.isSymbolicLink()) {
+        real = await realpath(real);
+        if (!this.allowlist.rootOf(real)) return { exists: false, reason: "outside" };
+        st = await stat(real);
+      }
       return { exists: true, real, isDirectory: st.isDirectory() };
     } catch {
       return { exists: false, reason: "missing" };
     }
+  }
+
+  private realDirectory(dir: string): Promise<string | undefined> {
+    let d = this.directories.get(dir);
+    if (!d) {
+      d = realpath(dir).catch(() => undefined);
+      this.directories.set(dir, d);
+    }
+    return d;
   }
 
   /** Records the anchors of a file the walk has parsed anyway, so it is not parsed again. */

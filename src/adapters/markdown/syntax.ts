@@ -3,10 +3,7 @@
  * (literal autolinks such as www.example.com, and footnotes, whose `[^1]: text` is not a link
  * definition). Tables, strikethrough and task lists change no link, so they are not parsed (faster).
  */
-import { gfmAutolinkLiteralFromMarkdown } from "mdast-util-gfm-autolink-literal";
-import { gfmFootnoteFromMarkdown } from "mdast-util-gfm-footnote";
 import { gfmAutolinkLiteral } from "micromark-extension-gfm-autolink-literal";
 import { gfmFootnote } from "micromark-extension-gfm-footnote";
 
 export const micromarkExtensions = [gfmAutolinkLiteral(), gfmFootnote()];
-export const mdastExtensions = [gfmAutolinkLiteralFromMarkdown(), gfmFootnoteFromMarkdown()];
