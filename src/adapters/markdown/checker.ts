@@ -86,8 +86,12 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
     return options.ignorePatterns.some((re) => re.test(url) || (decoded !== url && re.test(decoded)));
   };
 
-  const checkLink = async (file: string, own: AnchorIndex, link: ExtractedLink): Promise<void> => {
-    const shown = display(file);
+  const checkLink = async (
+    file: string,
+    shown: string,
+    own: AnchorIndex,
+    link: ExtractedLink,
+  ): Promise<void> => {
     if (link.kind === "undefined-reference") {
       collector.broken(shown, link.url, link.line, "undefined reference: no definition for this label");
       return;
@@ -159,6 +163,7 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
       return;
     }
     const doc = analyzeMarkdown(text);
+    const shown = display(file);
     counts.files++;
     targets.remember(file, doc.anchorIndex);
     for (const link of doc.links) {
@@ -167,7 +172,7 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
         counts.skipped++;
         continue;
       }
-      await checkLink(file, doc.anchorIndex, link);
+      await checkLink(file, shown, doc.anchorIndex, link);
     }
   };
 
