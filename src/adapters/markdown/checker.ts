@@ -86,6 +86,17 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
     return options.ignorePatterns.some((re) => re.test(url) || (decoded !== url && re.test(decoded)));
   };
 
+  const settleAnchor = async (p: PendingAnchor): Promise<void> => {
+    const index = await targets.anchorsOf(p.real);
+    const where = display(p.real);
+    if (!index) {
+      collector.broken(p.file, p.url, p.line, `cannot read ${where} to check the anchor`);
+      return;
+    }
+    const problem = anchorProblem(p.fragment, index, { headingsKnown: isMarkdownFile(p.real), where });
+    if (problem) collector.broken(p.file, p.url, p.line, problem);
+  };
+
   const checkLink = async (
     file: string,
     shown: string,
@@ -141,7 +152,10 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
           const problem = anchorProblem(fragment, own);
           if (problem) collector.broken(shown, link.url, link.line, problem);
         } else {
-          pendingAnchors.push({ file: shown, url: link.url, line: link.line, real: state.real, fragment });
+          const pending = { file: shown, url: link.url, line: link.line, real: state.real, fragment };
+          // A file the walk has passed is settled now; others wait until every walked file is known.
+          if (targets.known(state.real)) await settleAnchor(pending);
+          else pendingAnchors.push(pending);
         }
       }
     }
@@ -188,14 +202,7 @@ export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckRe
     pendingAnchors.map((p) =>
       anchorSlots.run(async () => {
         options.signal?.throwIfAborted();
-        const index = await targets.anchorsOf(p.real);
-        const where = display(p.real);
-        if (!index) {
-          collector.broken(p.file, p.url, p.line, `cannot read ${where} to check the anchor`);
-          return;
-        }
-        const problem = anchorProblem(p.fragment, index, { headingsKnown: isMarkdownFile(p.real), where });
-        if (problem) collector.broken(p.file, p.url, p.line, problem);
+        await settleAnchor(p);
       }),
     ),
   );

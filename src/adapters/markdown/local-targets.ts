@@ -73,6 +73,11 @@ export class LocalTargets {
   }
 
   /** Records the anchors of a file the walk has parsed anyway, so it is not parsed again. */
+  /** True when the anchors of `real` are known or being read. */
+  known(real: string): boolean {
+    return this.anchors.has(real);
+  }
+
   remember(real: string, index: AnchorIndex): void {
     if (!this.anchors.has(real)) this.anchors.set(real, Promise.resolve(index));
   }
