@@ -1,7 +1,7 @@
 /**
  * The Markdown link check of one tree: files are streamed from the walk and handled a few at a time
  * (read, parse, check, drop the text), external URLs are checked concurrently as they are found, and
- * `file#anchor` links into other files are settled once every file's anchors are known.
+ * `file#anchor` links into files not walked yet are settled once every walked file's anchors are known.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -11,8 +11,9 @@ import type { Allowlist } from "../../paths/allowlist.js";
 import { anchorProblem, decodeFragment, type AnchorIndex } from "./anchors.js";
 import { analyzeMarkdown, type ExtractedLink } from "./extract.js";
 import { isMarkdownFile, walkMarkdownFiles } from "./files.js";
+import { forEachConcurrently, single } from "./iterate.js";
 import { ExternalLinkChecker, type HttpOutcome } from "./http-check.js";
-import { classifyLink, localTargetPath } from "./link-target.js";
+import { classifyLink, localTargetPath, type LinkTarget } from "./link-target.js";
 import { LocalTargets, MAX_FILE_BYTES, readTextCapped } from "./local-targets.js";
 import { BrokenLinkCollector, type ReportEntry } from "./report.js";
 
@@ -61,184 +62,217 @@ interface PendingAnchor {
 const DEFAULT_FILE_CONCURRENCY = 4;
 
 export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckReport> {
-  const root = options.allowlist.rootOf(options.target) ?? options.target;
-  const stat = await fs.promises.stat(options.target);
-  const isFile = stat.isFile();
-  if (!isFile && !stat.isDirectory())
+  const st = await fs.promises.stat(options.target);
+  if (!st.isFile() && !st.isDirectory())
     throw new ToolError("invalid_input", "path must be a regular file or a directory");
-  const repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, root);
-  const display = (file: string) => displayPath(file, options.displayBase);
-  const targets = new LocalTargets(options.allowlist);
-  const external = new ExternalLinkChecker({
-    timeoutMs: options.timeoutMs,
-    concurrent: options.concurrent,
-    signal: options.signal,
-  });
-  const collector = new BrokenLinkCollector();
-  const pendingAnchors: PendingAnchor[] = [];
-  const externalChecks: Promise<void>[] = [];
-  let abortedBy: unknown;
-  const counts = { files: 0, links: 0, skipped: 0, externalOff: 0 };
+  return new LinkCheckRun(options, st.isFile()).run();
+}
 
-  const ignored = (url: string) => {
-    if (options.ignorePatterns.length === 0) return false;
+/** The state of one check: caches, counters, what is still pending, and the broken links found. */
+class LinkCheckRun {
+  private readonly root: string;
+  private readonly repoRoot: string;
+  private readonly targets: LocalTargets;
+  private readonly external: ExternalLinkChecker;
+  private readonly collector = new BrokenLinkCollector();
+  private readonly pendingAnchors: PendingAnchor[] = [];
+  private readonly externalChecks: Promise<void>[] = [];
+  private abortedBy: unknown;
+  private readonly counts = { files: 0, links: 0, skipped: 0, externalOff: 0 };
+  private readonly fileConcurrency: number;
+
+  constructor(
+    private readonly options: CheckOptions,
+    private readonly isFile: boolean,
+  ) {
+    this.root = options.allowlist.rootOf(options.target) ?? options.target;
+    this.repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, this.root);
+    this.targets = new LocalTargets(options.allowlist);
+    this.external = new ExternalLinkChecker({
+      timeoutMs: options.timeoutMs,
+      concurrent: options.concurrent,
+      signal: options.signal,
+    });
+    this.fileConcurrency = options.fileConcurrency ?? DEFAULT_FILE_CONCURRENCY;
+  }
+
+  async run(): Promise<CheckReport> {
+    const { options } = this;
+    const files = this.isFile
+      ? single(options.target)
+      : walkMarkdownFiles(options.target, options.exclude, this.root);
+    await forEachConcurrently(files, this.fileConcurrency, async (file) => {
+      options.signal?.throwIfAborted();
+      await this.checkFile(file);
+    });
+    // Every walked file's anchors are known now; targets outside the walk are parsed on demand.
+    const slots = new Semaphore(this.fileConcurrency);
+    await Promise.all(
+      this.pendingAnchors.map((p) =>
+        slots.run(async () => {
+          options.signal?.throwIfAborted();
+          await this.settleAnchor(p);
+        }),
+      ),
+    );
+    await Promise.all(this.externalChecks);
+    if (this.abortedBy !== undefined) throw this.abortedBy;
+    return this.report();
+  }
+
+  private display(file: string): string {
+    const rel = path.relative(this.options.displayBase, file);
+    return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+  }
+
+  private ignored(url: string): boolean {
+    const patterns = this.options.ignorePatterns;
+    if (patterns.length === 0) return false;
     const decoded = safeDecodeUri(url);
-    return options.ignorePatterns.some((re) => re.test(url) || (decoded !== url && re.test(decoded)));
-  };
+    return patterns.some((re) => re.test(url) || (decoded !== url && re.test(decoded)));
+  }
 
-  const settleAnchor = async (p: PendingAnchor): Promise<void> => {
-    const index = await targets.anchorsOf(p.real);
-    const where = display(p.real);
-    if (!index) {
-      collector.broken(p.file, p.url, p.line, `cannot read ${where} to check the anchor`);
+  private async checkFile(file: string): Promise<void> {
+    let text: string | undefined;
+    try {
+      text = await readTextCapped(file);
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code ?? String(err);
+      this.collector.unreadable(this.display(file), `cannot read: ${why}`);
       return;
     }
-    const problem = anchorProblem(p.fragment, index, { headingsKnown: isMarkdownFile(p.real), where });
-    if (problem) collector.broken(p.file, p.url, p.line, problem);
-  };
+    if (text === undefined) {
+      this.collector.unreadable(
+        this.display(file),
+        `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB; not checked`,
+      );
+      return;
+    }
+    const doc = analyzeMarkdown(text);
+    const from: LinkSource = { file, shown: this.display(file), anchors: doc.anchorIndex };
+    this.counts.files++;
+    this.targets.remember(file, doc.anchorIndex);
+    for (const link of doc.links) {
+      this.counts.links++;
+      if (this.ignored(link.url)) this.counts.skipped++;
+      else await this.checkLink(from, link);
+    }
+  }
 
-  const checkLink = async (
-    file: string,
-    shown: string,
-    own: AnchorIndex,
-    link: ExtractedLink,
-  ): Promise<void> => {
+  private async checkLink(from: LinkSource, link: ExtractedLink): Promise<void> {
     if (link.kind === "undefined-reference") {
-      collector.broken(shown, link.url, link.line, "undefined reference: no definition for this label");
+      this.broken(from, link, "undefined reference: no definition for this label");
       return;
     }
     const target = classifyLink(link.url);
     switch (target.kind) {
       case "skipped":
-        counts.skipped++;
+        this.counts.skipped++;
         return;
-      case "external": {
-        if (!options.checkExternal) {
-          counts.skipped++;
-          counts.externalOff++;
-          return;
-        }
-        // Settled here, so a check failing while the walk goes on is never an unhandled rejection.
-        externalChecks.push(
-          external.check(target.url).then(
-            (outcome: HttpOutcome) => {
-              if (!outcome.ok) collector.broken(shown, link.url, link.line, outcome.error);
-            },
-            (err: unknown) => {
-              abortedBy ??= err;
-            },
-          ),
-        );
+      case "external":
+        this.checkExternal(from, link, target.url);
         return;
-      }
-      case "fragment": {
-        if (options.skipAnchors) return;
-        const problem = anchorProblem(decodeFragment(target.fragment), own);
-        if (problem) collector.broken(shown, link.url, link.line, problem);
+      case "fragment":
+        if (!this.options.skipAnchors) this.checkOwnAnchor(from, link, target.fragment);
         return;
-      }
-      case "local": {
-        const absolute = localTargetPath(target, file, repoRoot);
-        const state = await targets.state(absolute);
-        if (!state.exists) {
-          const why =
-            state.reason === "outside" ? "resolves outside the allowed paths (not read)" : "file not found";
-          collector.broken(shown, link.url, link.line, why);
-          return;
-        }
-        if (options.skipAnchors || target.fragment === undefined || state.isDirectory) return;
-        const fragment = decodeFragment(target.fragment);
-        if (state.real === file) {
-          const problem = anchorProblem(fragment, own);
-          if (problem) collector.broken(shown, link.url, link.line, problem);
-        } else {
-          const pending = { file: shown, url: link.url, line: link.line, real: state.real, fragment };
-          // A file the walk has passed is settled now; others wait until every walked file is known.
-          if (targets.known(state.real)) await settleAnchor(pending);
-          else pendingAnchors.push(pending);
-        }
-      }
+      case "local":
+        await this.checkLocal(from, link, target);
     }
-  };
+  }
 
-  const checkFile = async (file: string): Promise<void> => {
-    let text: string | undefined;
-    try {
-      text = await readTextCapped(file);
-    } catch (err) {
-      collector.unreadable(
-        display(file),
-        `cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+  private checkExternal(from: LinkSource, link: ExtractedLink, url: string): void {
+    if (!this.options.checkExternal) {
+      this.counts.skipped++;
+      this.counts.externalOff++;
+      return;
+    }
+    // Settled here, so a check failing while the walk goes on is never an unhandled rejection.
+    this.externalChecks.push(
+      this.external.check(url).then(
+        (outcome: HttpOutcome) => {
+          if (!outcome.ok) this.broken(from, link, outcome.error);
+        },
+        (err: unknown) => {
+          this.abortedBy ??= err;
+        },
+      ),
+    );
+  }
+
+  private checkOwnAnchor(from: LinkSource, link: ExtractedLink, fragment: string): void {
+    const problem = anchorProblem(decodeFragment(fragment), from.anchors);
+    if (problem) this.broken(from, link, problem);
+  }
+
+  private async checkLocal(
+    from: LinkSource,
+    link: ExtractedLink,
+    target: Extract<LinkTarget, { kind: "local" }>,
+  ): Promise<void> {
+    const state = await this.targets.state(localTargetPath(target, from.file, this.repoRoot));
+    if (!state.exists) {
+      this.broken(
+        from,
+        link,
+        state.reason === "outside" ? "resolves outside the allowed paths (not read)" : "file not found",
       );
       return;
     }
-    if (text === undefined) {
-      collector.unreadable(display(file), `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB; not checked`);
+    if (this.options.skipAnchors || target.fragment === undefined || state.isDirectory) return;
+    if (state.real === from.file) {
+      this.checkOwnAnchor(from, link, target.fragment);
       return;
     }
-    const doc = analyzeMarkdown(text);
-    const shown = display(file);
-    counts.files++;
-    targets.remember(file, doc.anchorIndex);
-    for (const link of doc.links) {
-      counts.links++;
-      if (ignored(link.url)) {
-        counts.skipped++;
-        continue;
-      }
-      await checkLink(file, shown, doc.anchorIndex, link);
+    const pending = {
+      file: from.shown,
+      url: link.url,
+      line: link.line,
+      real: state.real,
+      fragment: decodeFragment(target.fragment),
+    };
+    // A file the walk has passed is settled now; others wait until every walked file is known.
+    if (this.targets.known(state.real)) await this.settleAnchor(pending);
+    else this.pendingAnchors.push(pending);
+  }
+
+  private async settleAnchor(p: PendingAnchor): Promise<void> {
+    const index = await this.targets.anchorsOf(p.real);
+    const where = this.display(p.real);
+    if (!index) {
+      this.collector.broken(p.file, p.url, p.line, `cannot read ${where} to check the anchor`);
+      return;
     }
-  };
+    const problem = anchorProblem(p.fragment, index, { headingsKnown: isMarkdownFile(p.real), where });
+    if (problem) this.collector.broken(p.file, p.url, p.line, problem);
+  }
 
-  const files = isFile ? single(options.target) : walkMarkdownFiles(options.target, options.exclude, root);
-  await forEachConcurrently(files, options.fileConcurrency ?? DEFAULT_FILE_CONCURRENCY, async (file) => {
-    options.signal?.throwIfAborted();
-    await checkFile(file);
-  });
+  private broken(from: LinkSource, link: ExtractedLink, error: string): void {
+    this.collector.broken(from.shown, link.url, link.line, error);
+  }
 
-  // Every walked file's anchors are known now; others are parsed on demand.
-  const anchorSlots = new Semaphore(options.fileConcurrency ?? DEFAULT_FILE_CONCURRENCY);
-  await Promise.all(
-    pendingAnchors.map((p) =>
-      anchorSlots.run(async () => {
-        options.signal?.throwIfAborted();
-        await settleAnchor(p);
-      }),
-    ),
-  );
-  await Promise.all(externalChecks);
-  if (abortedBy !== undefined) throw abortedBy;
-
-  const notes: string[] = [];
-  if (counts.externalOff)
-    notes.push(`${counts.externalOff} external link(s) not checked (check_external is false)`);
-  const report = collector.report();
-  return {
-    filesChecked: counts.files,
-    totalLinks: counts.links,
-    brokenLinks: report.brokenLinks,
-    skippedLinks: counts.skipped,
-    externalUrls: external.distinctUrls,
-    broken: report.entries,
-    notes,
-  };
+  private report(): CheckReport {
+    const notes: string[] = [];
+    if (this.counts.externalOff)
+      notes.push(`${this.counts.externalOff} external link(s) not checked (check_external is false)`);
+    const report = this.collector.report();
+    return {
+      filesChecked: this.counts.files,
+      totalLinks: this.counts.links,
+      brokenLinks: report.brokenLinks,
+      skippedLinks: this.counts.skipped,
+      externalUrls: this.external.distinctUrls,
+      broken: report.entries,
+      notes,
+    };
+  }
 }
 
-async function* single(file: string): AsyncGenerator<string> {
-  yield file;
-}
-
-/** Pulls items from an async iterable with at most `limit` handlers running at once. */
-async function forEachConcurrently<T>(
-  items: AsyncIterable<T>,
-  limit: number,
-  handle: (item: T) => Promise<void>,
-): Promise<void> {
-  const iterator = items[Symbol.asyncIterator]();
-  const worker = async () => {
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) await handle(next.value);
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
+/** The file a link is in. */
+interface LinkSource {
+  file: string;
+  /** `file` as shown in the report. */
+  shown: string;
+  anchors: AnchorIndex;
 }
 
 /** The nearest directory from `start` up to `root` holding `.git`; else `root`. `/links` resolve here. */
@@ -247,11 +281,6 @@ function findRepoRoot(start: string, root: string): string {
     if (fs.existsSync(path.join(d, ".git"))) return d;
     if (d === root || path.dirname(d) === d) return root;
   }
-}
-
-function displayPath(file: string, base: string): string {
-  const rel = path.relative(base, file);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }
 
 function safeDecodeUri(url: string): string {
