@@ -195,6 +195,34 @@ describe("check_markdown_links: external links", () => {
     expect(r.external_urls_checked).toBe(19);
   });
 
+  it("does not count time queued for a request slot against a link's timeout", async () => {
+    // Eight hosts (ports), each answering after 300 ms; one request at a time in all, 1 s per link:
+    // the last link waits about 2 s in the queue and must still pass.
+    const hosts = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const h = http.createServer((_req, res) => setTimeout(() => res.end("ok"), 300));
+        await new Promise<void>((resolve) => h.listen(0, "127.0.0.1", resolve));
+        return h;
+      }),
+    );
+    const queueDir = tempDir("mcq-mdqueue-");
+    const lines = hosts.map(
+      (h, i) => `- [host ${i}](http://127.0.0.1:${(h.address() as AddressInfo).port}/)`,
+    );
+    fs.writeFileSync(path.join(queueDir, "queue.md"), lines.join("\n") + "\n");
+    const s = await connectStdio({ args: ["--allowed-paths", queueDir], cwd: queueDir });
+    try {
+      const r = await s.call("check_markdown_links", { path: ".", concurrent: 1, timeout: 1 });
+      expect(r).toMatchObject({ success: true, passed: true, total_links: 8, external_urls_checked: 8 });
+    } finally {
+      await s.close();
+      for (const h of hosts) {
+        h.closeAllConnections();
+        await new Promise<void>((resolve) => h.close(() => resolve()));
+      }
+    }
+  });
+
   it("stops at the server's --timeout with a timeout error, and keeps serving", async () => {
     const slowDir = tempDir("mcq-mdslow-");
     fs.writeFileSync(path.join(slowDir, "slow.md"), `[slow](${base}/slow?again)\n[ok](${base}/ok?again)\n`);

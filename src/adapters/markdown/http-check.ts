@@ -12,7 +12,7 @@ import { withoutFragment } from "./link-target.js";
 export type HttpOutcome = { ok: true; status: number } | { ok: false; error: string };
 
 export interface HttpCheckOptions {
-  /** Budget per URL, covering redirects and 429 waits (not time spent queued). */
+  /** Budget per URL, covering redirects and 429 waits (not time spent queued for a slot). */
   timeoutMs: number;
   /** Requests in flight at once, over all hosts. */
   concurrent: number;
@@ -84,14 +84,17 @@ export class ExternalLinkChecker {
     } catch {
       return { ok: false, error: "malformed URL" };
     }
+    // Both slots are taken before the clock starts, so time spent queued never counts as a timeout;
+    // they are held through a 429 wait (politeness: the host asked us to wait).
     const releaseHost = await this.hostSlots(parsed.host).acquire();
+    const releaseSlot = await this.slots.acquire();
     const timer = new AbortController();
     const timeout = setTimeout(() => timer.abort(new LinkTimeout()), this.options.timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([timer.signal, this.options.signal]) : timer.signal;
     const deadline = Date.now() + this.options.timeoutMs;
     try {
       for (let retries = 0; ; retries++) {
-        const attempt = await this.slots.run(() => this.follow(url, signal));
+        const attempt = await this.follow(url, signal);
         if (!("retryAfterMs" in attempt)) return attempt;
         const wait = attempt.retryAfterMs;
         if (wait === undefined) return { ok: false, error: "HTTP 429 Too Many Requests (no Retry-After)" };
@@ -110,6 +113,7 @@ export class ExternalLinkChecker {
       return { ok: false, error: describeRequestError(err, parsed.host) };
     } finally {
       clearTimeout(timeout);
+      releaseSlot();
       releaseHost();
     }
   }
