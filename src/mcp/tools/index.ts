@@ -4,6 +4,7 @@ import "../../adapters/js/index.js";
 import type { ToolDefinition } from "../../engine/tool.js";
 import { autoformatTool } from "./autoformat.js";
 import { fixAllTool } from "./fix-all.js";
+import { checkMarkdownLinksTool } from "./check-markdown-links.js";
 import { formatCheckTool } from "./format-check.js";
 import { getAuditLogTool } from "./get-audit-log.js";
 import { getStatusTool } from "./get-status.js";
@@ -28,6 +29,7 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     auditDependenciesTool(),
     fixAllTool(),
     rollbackTool(),
+    checkMarkdownLinksTool(),
     getStatusTool(),
     getAuditLogTool(),
   ],

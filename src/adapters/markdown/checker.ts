@@ -1,0 +1,292 @@
+/**
+ * The Markdown link check of one tree: files are streamed from the walk and handled a few at a time
+ * (read, parse, check, drop the text), external URLs are checked concurrently as they are found, and
+ * `file#anchor` links into files not walked yet are settled once every walked file's anchors are known.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { ToolError } from "../../engine/errors.js";
+import { Semaphore } from "../../engine/semaphore.js";
+import type { Allowlist } from "../../paths/allowlist.js";
+import { anchorProblem, decodeFragment, type AnchorIndex } from "./anchors.js";
+import { analyzeMarkdown, type ExtractedLink } from "./extract.js";
+import { isMarkdownFile, walkMarkdownFiles } from "./files.js";
+import { forEachConcurrently, single } from "./iterate.js";
+import { ExternalLinkChecker, type HttpOutcome } from "./http-check.js";
+import { classifyLink, localTargetPath, type LinkTarget } from "./link-target.js";
+import { LocalTargets, MAX_FILE_BYTES, readTextCapped } from "./local-targets.js";
+import { BrokenLinkCollector, type ReportEntry } from "./report.js";
+
+export interface CheckOptions {
+  /** Canonical file or directory inside the allowlist. */
+  target: string;
+  allowlist: Allowlist;
+  checkExternal: boolean;
+  /** Per external URL. */
+  timeoutMs: number;
+  /** External requests in flight at once. */
+  concurrent: number;
+  ignorePatterns: readonly RegExp[];
+  /** Gitignore-style patterns of files to skip, relative to `target`. */
+  exclude: readonly string[];
+  skipAnchors: boolean;
+  /** Paths in the report are relative to this directory when inside it. */
+  displayBase: string;
+  signal?: AbortSignal;
+  /** Files read and parsed at once. */
+  fileConcurrency?: number;
+}
+
+export interface CheckReport {
+  filesChecked: number;
+  totalLinks: number;
+  /** Broken link occurrences (a link on two lines counts twice). */
+  brokenLinks: number;
+  /** Links not checked: ignored by a pattern, other schemes, external with check_external off. */
+  skippedLinks: number;
+  /** Distinct external URLs requested. */
+  externalUrls: number;
+  /** Broken links grouped per file, URL and reason, then unreadable files; sorted. */
+  broken: ReportEntry[];
+  notes: string[];
+}
+
+interface PendingAnchor {
+  file: string;
+  url: string;
+  line: number;
+  real: string;
+  fragment: string;
+}
+
+const DEFAULT_FILE_CONCURRENCY = 4;
+
+export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckReport> {
+  const st = await fs.promises.stat(options.target);
+  if (!st.isFile() && !st.isDirectory())
+    throw new ToolError("invalid_input", "path must be a regular file or a directory");
+  return new LinkCheckRun(options, st.isFile()).run();
+}
+
+/** The state of one check: caches, counters, what is still pending, and the broken links found. */
+class LinkCheckRun {
+  private readonly root: string;
+  private readonly repoRoot: string;
+  private readonly targets: LocalTargets;
+  private readonly external: ExternalLinkChecker;
+  private readonly collector = new BrokenLinkCollector();
+  private readonly pendingAnchors: PendingAnchor[] = [];
+  private readonly externalChecks: Promise<void>[] = [];
+  private abortedBy: unknown;
+  private readonly counts = { files: 0, links: 0, skipped: 0, externalOff: 0 };
+  private readonly fileConcurrency: number;
+
+  constructor(
+    private readonly options: CheckOptions,
+    private readonly isFile: boolean,
+  ) {
+    this.root = options.allowlist.rootOf(options.target) ?? options.target;
+    this.repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, this.root);
+    this.targets = new LocalTargets(options.allowlist);
+    this.external = new ExternalLinkChecker({
+      timeoutMs: options.timeoutMs,
+      concurrent: options.concurrent,
+      signal: options.signal,
+    });
+    this.fileConcurrency = options.fileConcurrency ?? DEFAULT_FILE_CONCURRENCY;
+  }
+
+  async run(): Promise<CheckReport> {
+    const { options } = this;
+    const files = this.isFile
+      ? single(options.target)
+      : walkMarkdownFiles(options.target, options.exclude, this.root);
+    await forEachConcurrently(files, this.fileConcurrency, async (file) => {
+      options.signal?.throwIfAborted();
+      await this.checkFile(file);
+    });
+    // Every walked file's anchors are known now; targets outside the walk are parsed on demand.
+    const slots = new Semaphore(this.fileConcurrency);
+    await Promise.all(
+      this.pendingAnchors.map((p) =>
+        slots.run(async () => {
+          options.signal?.throwIfAborted();
+          await this.settleAnchor(p);
+        }),
+      ),
+    );
+    await Promise.all(this.externalChecks);
+    if (this.abortedBy !== undefined) throw this.abortedBy;
+    return this.report();
+  }
+
+  private display(file: string): string {
+    const rel = path.relative(this.options.displayBase, file);
+    return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+  }
+
+  private ignored(url: string): boolean {
+    const patterns = this.options.ignorePatterns;
+    if (patterns.length === 0) return false;
+    const decoded = safeDecodeUri(url);
+    return patterns.some((re) => re.test(url) || (decoded !== url && re.test(decoded)));
+  }
+
+  private async checkFile(file: string): Promise<void> {
+    let text: string | undefined;
+    try {
+      text = await readTextCapped(file);
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code ?? String(err);
+      this.collector.unreadable(this.display(file), `cannot read: ${why}`);
+      return;
+    }
+    if (text === undefined) {
+      this.collector.unreadable(
+        this.display(file),
+        `larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB; not checked`,
+      );
+      return;
+    }
+    const doc = analyzeMarkdown(text);
+    const from: LinkSource = { file, shown: this.display(file), anchors: doc.anchorIndex };
+    this.counts.files++;
+    this.targets.remember(file, doc.anchorIndex);
+    for (const link of doc.links) {
+      this.counts.links++;
+      if (this.ignored(link.url)) this.counts.skipped++;
+      else await this.checkLink(from, link);
+    }
+  }
+
+  private async checkLink(from: LinkSource, link: ExtractedLink): Promise<void> {
+    if (link.kind === "undefined-reference") {
+      this.broken(from, link, "undefined reference: no definition for this label");
+      return;
+    }
+    const target = classifyLink(link.url);
+    switch (target.kind) {
+      case "skipped":
+        this.counts.skipped++;
+        return;
+      case "external":
+        this.checkExternal(from, link, target.url);
+        return;
+      case "fragment":
+        if (!this.options.skipAnchors) this.checkOwnAnchor(from, link, target.fragment);
+        return;
+      case "local":
+        await this.checkLocal(from, link, target);
+    }
+  }
+
+  private checkExternal(from: LinkSource, link: ExtractedLink, url: string): void {
+    if (!this.options.checkExternal) {
+      this.counts.skipped++;
+      this.counts.externalOff++;
+      return;
+    }
+    // Settled here, so a check failing while the walk goes on is never an unhandled rejection.
+    this.externalChecks.push(
+      this.external.check(url).then(
+        (outcome: HttpOutcome) => {
+          if (!outcome.ok) this.broken(from, link, outcome.error);
+        },
+        (err: unknown) => {
+          this.abortedBy ??= err;
+        },
+      ),
+    );
+  }
+
+  private checkOwnAnchor(from: LinkSource, link: ExtractedLink, fragment: string): void {
+    const problem = anchorProblem(decodeFragment(fragment), from.anchors);
+    if (problem) this.broken(from, link, problem);
+  }
+
+  private async checkLocal(
+    from: LinkSource,
+    link: ExtractedLink,
+    target: Extract<LinkTarget, { kind: "local" }>,
+  ): Promise<void> {
+    const state = await this.targets.state(localTargetPath(target, from.file, this.repoRoot));
+    if (!state.exists) {
+      this.broken(
+        from,
+        link,
+        state.reason === "outside" ? "resolves outside the allowed paths (not read)" : "file not found",
+      );
+      return;
+    }
+    if (this.options.skipAnchors || target.fragment === undefined || state.isDirectory) return;
+    if (state.real === from.file) {
+      this.checkOwnAnchor(from, link, target.fragment);
+      return;
+    }
+    const pending = {
+      file: from.shown,
+      url: link.url,
+      line: link.line,
+      real: state.real,
+      fragment: decodeFragment(target.fragment),
+    };
+    // A file the walk has passed is settled now; others wait until every walked file is known.
+    if (this.targets.known(state.real)) await this.settleAnchor(pending);
+    else this.pendingAnchors.push(pending);
+  }
+
+  private async settleAnchor(p: PendingAnchor): Promise<void> {
+    const index = await this.targets.anchorsOf(p.real);
+    const where = this.display(p.real);
+    if (!index) {
+      this.collector.broken(p.file, p.url, p.line, `cannot read ${where} to check the anchor`);
+      return;
+    }
+    const problem = anchorProblem(p.fragment, index, { headingsKnown: isMarkdownFile(p.real), where });
+    if (problem) this.collector.broken(p.file, p.url, p.line, problem);
+  }
+
+  private broken(from: LinkSource, link: ExtractedLink, error: string): void {
+    this.collector.broken(from.shown, link.url, link.line, error);
+  }
+
+  private report(): CheckReport {
+    const notes: string[] = [];
+    if (this.counts.externalOff)
+      notes.push(`${this.counts.externalOff} external link(s) not checked (check_external is false)`);
+    const report = this.collector.report();
+    return {
+      filesChecked: this.counts.files,
+      totalLinks: this.counts.links,
+      brokenLinks: report.brokenLinks,
+      skippedLinks: this.counts.skipped,
+      externalUrls: this.external.distinctUrls,
+      broken: report.entries,
+      notes,
+    };
+  }
+}
+
+/** The file a link is in. */
+interface LinkSource {
+  file: string;
+  /** `file` as shown in the report. */
+  shown: string;
+  anchors: AnchorIndex;
+}
+
+/** The nearest directory from `start` up to `root` holding `.git`; else `root`. `/links` resolve here. */
+function findRepoRoot(start: string, root: string): string {
+  for (let d = start; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, ".git"))) return d;
+    if (d === root || path.dirname(d) === d) return root;
+  }
+}
+
+function safeDecodeUri(url: string): string {
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
