@@ -104,7 +104,7 @@ describe("audit_dependencies with npm audit", () => {
   afterAll(async () => registry?.close());
 
   it.skipIf(missing("npm"))("audits a package-lock.json into the same entry shape as pip-audit", async () => {
-    const project = copyFixture(path.join(FIXTURES, "javascript", "npm-audit-project"));
+    const project = copyFixture(path.join(FIXTURES, "js", "npm-audit-project"));
     const s = await connectStdio({
       args: ["--allowed-paths", project],
       cwd: project,
@@ -146,7 +146,7 @@ describe("audit_dependencies with npm audit", () => {
     const refused = await startRegistry();
     const url = refused.url;
     await refused.close(); // nothing listens on that port any more: connections are refused
-    const project = copyFixture(path.join(FIXTURES, "javascript", "npm-audit-project"));
+    const project = copyFixture(path.join(FIXTURES, "js", "npm-audit-project"));
     const s = await connectStdio({
       args: ["--allowed-paths", project],
       cwd: project,
