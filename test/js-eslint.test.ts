@@ -114,6 +114,8 @@ describe("lint and lint_fix with ESLint (bundled, default config)", () => {
       ["util.ts", "would-fix"],
     ]);
     expect(r.diff).toContain("-  let total = a + b;\n+  const total = a + b;");
+    // compact lists only files with something to report, but the summary counts every file in scope.
+    expect(r.summary).toMatchObject({ totalFiles: 4, fixedFiles: 1, dryRun: true, scope: "full" });
     expect(r.changed_files).toEqual([path.join(dir, "src", "util.ts")]);
     expect(fs.readFileSync(path.join(dir, "src", "util.ts"), "utf8")).toBe(before);
   });

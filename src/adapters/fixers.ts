@@ -42,7 +42,10 @@ export interface FixRequest {
 }
 
 export interface FixOutcome {
+  /** Per-file results; a fixer may leave out files with nothing to report (see filesInScope). */
   files: FileFixResult[];
+  /** How many files the fix looked at, when `files` lists only some of them. */
+  filesInScope?: number;
   /** Absolute paths of files written (or that would be written, in a dry run). */
   changed_files: string[];
   /** Unified diff of the (would-be) changes, relative paths. */

@@ -104,6 +104,7 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
   const views: FileView[] = reports.map((r) => fileView(r, fixStatus(r, req.dryRun)));
   return {
     files: selectFiles(views, formatOf(req.args)),
+    filesInScope: views.length,
     changed_files: changes.map((c) => c.file),
     diff: req.dryRun && changes.length ? unifiedDiff(changes, ctx.config.cwd) : undefined,
     command,

@@ -21,7 +21,7 @@ export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: Fi
     command: outcome.command,
     files: files.items,
     summary: {
-      totalFiles: outcome.files.length,
+      totalFiles: outcome.filesInScope ?? outcome.files.length,
       totalErrors: outcome.files.reduce((n, f) => n + f.errorCount, 0),
       totalWarnings: outcome.files.reduce((n, f) => n + f.warningCount, 0),
       // Files the fix changed (or would change), whether or not problems are left in them.
