@@ -231,6 +231,17 @@ describe("fix_all, rollback and audit_log", () => {
     const before = readTree(dir);
     const s = await dropIn(dir);
     try {
+      const dry = await s.call("fix_all", { dryRun: true });
+      expectSeedShape(dry, "fix_all");
+      expect(rel(dir, dry)).toEqual([
+        ["src/count.ts", "would-fix", 0],
+        ["src/direction.ts", "would-fix", 1],
+      ]);
+      expect(dry.summary).toMatchObject({ fixedFiles: 2, dryRun: true });
+      expect(dry.note).toBe(`${NOTE} Dry run: nothing was written and the type check was not run.`);
+      expect(readTree(dir)).toEqual(before);
+      expect(fs.existsSync(path.join(dir, ".mcp-cache"))).toBe(false);
+
       const r = await s.call("fix_all", {});
       expectSeedShape(r, "fix_all");
       expect(r.success).toBe(false);
@@ -245,8 +256,8 @@ describe("fix_all, rollback and audit_log", () => {
       ]);
       expect(r.summary).toMatchObject({ totalErrors: 2, fixedFiles: 0, dryRun: false, scope: "full" });
       expect(r.note).toBe(
-        `${NOTE} rolled back: type check (tsc) failed: 1 error(s), first: src/direction.ts:5:14: TS2322 ` +
-          `Type '"down"' is not assignable to type '"up"'. every file ESLint wrote was restored (2); the ` +
+        `${NOTE} Rolled back: type check (tsc) failed: 1 error(s), first: src/direction.ts:5:14: TS2322 ` +
+          `Type '"down"' is not assignable to type '"up"'. Every file ESLint wrote was restored (2); the ` +
           "statuses and type errors above describe the undone fix.",
       );
       expect(readTree(dir)).toEqual(before);
@@ -276,7 +287,7 @@ describe("fix_all, rollback and audit_log", () => {
       expectSeedShape(kept, "fix_all");
       expect(kept.success).toBe(false);
       expect(kept.summary).toMatchObject({ totalErrors: 2, fixedFiles: 2 });
-      expect(kept.note).toMatch(/autoRollback is off/);
+      expect(kept.note).toMatch(/Type check \(tsc\) failed and the fix was kept: autoRollback is off\./);
       expect(fs.readFileSync(path.join(dir, "src", "direction.ts"), "utf8")).toContain(
         'const direction = "up";',
       );
@@ -285,7 +296,7 @@ describe("fix_all, rollback and audit_log", () => {
       expectSeedShape(skipped, "fix_all");
       expect(skipped.success).toBe(true);
       expect(skipped.summary).toMatchObject({ scope: "filtered", fixedFiles: 0 });
-      expect(skipped.note).toMatch(/type check skipped \(skipTypecheck\)/);
+      expect(skipped.note).toMatch(/Type check skipped \(skipTypecheck\)/);
 
       // count 1: the newest transaction that wrote something (the skipTypecheck run wrote nothing).
       const undo = await s.call("rollback", { count: 1 });
@@ -296,7 +307,7 @@ describe("fix_all, rollback and audit_log", () => {
         ["src/direction.ts", "restored", 0],
       ]);
       expect(undo.summary).toMatchObject({ totalFiles: 2, fixedFiles: 2 });
-      expect(undo.note).toMatch(/rolled back \d{8}T\d{6}Z-[0-9a-f]{8} \(fix_all, /);
+      expect(undo.note).toMatch(/Rolled back \d{8}T\d{6}Z-[0-9a-f]{8} \(fix_all, /);
       expect(readTree(dir)).toEqual(before);
 
       const trail = await s.call("audit_log", { tool: "fix_all", limit: 10 });
@@ -389,7 +400,7 @@ describe("start-up and seed 001's environment variables", () => {
     try {
       const r = await s.call("lint_fix", { files: ["src/util.ts"] });
       expectSeedShape(r, "lint_fix");
-      expect(r.note).toMatch(/no snapshot: .* over --snapshot-max-bytes \(10\); automatic rollback is off/);
+      expect(r.note).toMatch(/No snapshot: .* over --snapshot-max-bytes \(10\); automatic rollback is off/);
       const audit = await s.call("audit_log", {});
       expect((audit.entries as Json[]).map((e) => e.result)).toEqual(["commit-no-snapshot"]);
     } finally {

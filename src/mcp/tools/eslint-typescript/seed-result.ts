@@ -121,9 +121,13 @@ export function totalsOf(files: readonly SeedFile[]) {
   };
 }
 
-/** The untrusted-text note, followed by whatever the caller must know about this run. */
+/** The untrusted-text note, followed by whatever the caller must know about this run, as sentences. */
 export function seedNote(extra: readonly string[] = []): string {
-  return [UNTRUSTED_NOTE, ...new Set(extra.map((n) => (/[.!?]$/.test(n) ? n : `${n}.`)))].join(" ");
+  const sentences = extra.map((n) => {
+    const s = n.charAt(0).toUpperCase() + n.slice(1);
+    return /[.!?]$/.test(s) ? s : `${s}.`;
+  });
+  return [UNTRUSTED_NOTE, ...new Set(sentences)].join(" ");
 }
 
 /** snake_case keys (the transaction audit's) as camelCase, recursively. */
