@@ -67,6 +67,7 @@ export class Engine {
     const args = validateArguments(tool, rawArgs);
     let auditPath: string | null = typeof args.path === "string" ? args.path : null;
     let result: ToolResult;
+    let exact = false;
     try {
       this.checkRateLimit(name);
       const resolved = this.resolvePaths(tool, args);
@@ -75,14 +76,18 @@ export class Engine {
       const release = await this.slots.acquire();
       try {
         result = await tool.handler(resolved, this.context(options.signal));
+        exact = tool.exactResult === true;
       } finally {
         release();
       }
     } catch (err) {
       result = errorResult(err, this.log);
     }
-    if (result.duration_ms === undefined) result.duration_ms = Math.round(performance.now() - started);
-    result = compactResult(result);
+    // A fixed-shape result (a drop-in surface) is returned exactly as its handler built it; errors are not.
+    if (!exact) {
+      if (result.duration_ms === undefined) result.duration_ms = Math.round(performance.now() - started);
+      result = compactResult(result);
+    }
     void this.audit.append({
       operation: name,
       path: auditPath,

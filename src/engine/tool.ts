@@ -69,6 +69,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   input: S;
   annotations: ToolAnnotations;
   paths?: PathArgument[];
+  /** Results the handler returns keep their exact shape (no `duration_ms` added, nothing compacted); errors do not. */
+  exactResult?: boolean;
   handler(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

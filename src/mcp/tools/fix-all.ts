@@ -3,7 +3,13 @@ import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, type ToolContext } from "../../engine/tool.js";
-import { findFixer, fixerNames, type FixRequest } from "../../adapters/fixers.js";
+import {
+  findFixer,
+  fixerNames,
+  type FixerAdapter,
+  type FixOutcome,
+  type FixRequest,
+} from "../../adapters/fixers.js";
 import { findFormatter, type FormatterAdapter } from "../../adapters/formatters.js";
 import {
   findTypeChecker,
@@ -12,7 +18,7 @@ import {
   type TypeCheckOutcome,
 } from "../../adapters/type-checkers.js";
 import { countBySeverity, findingToIssue } from "../../findings/model.js";
-import { runTransaction, type Verification } from "../../fix/transaction.js";
+import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
 import { lintFixFields } from "./lint-fix.js";
 
 /**
@@ -128,19 +134,15 @@ export const fixAllTool = () => {
         config: args.config,
         args,
       };
-      const formatTargets = async () => (args.files ? await fixer.candidates(ctx, request) : [args.path]);
-      const steps = async (afterWriteStep: () => Promise<void>) => {
-        const lint = await fixer.fix(ctx, request);
-        await afterWriteStep();
-        const format = formatter
-          ? await runFormatter(ctx, formatter, await formatTargets(), args.dry_run)
-          : undefined;
-        if (format) await afterWriteStep();
-        return { lint, format };
-      };
-
-      if (args.dry_run) {
-        const { lint, format } = await steps(async () => {});
+      const run = await runFixAll(ctx, {
+        fixer,
+        formatter,
+        checker,
+        request,
+        autoRollback: args.auto_rollback,
+      });
+      const { lint, format, typeCheck, transaction } = run;
+      if (!transaction) {
         notes.push("dry run: nothing was written; the format diff is of the files before the lint fixes");
         return {
           success: true,
@@ -150,41 +152,10 @@ export const fixAllTool = () => {
           notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes])],
         };
       }
-
-      let typeCheck: ReturnType<typeof typeCheckFields> | undefined;
-      const tx = await runTransaction(ctx, {
-        tool: "fix_all",
-        target: args.path,
-        autoRollback: args.auto_rollback,
-        candidates: async () => {
-          const files = new Set(await fixer.candidates(ctx, request));
-          if (formatter)
-            for (const target of await formatTargets()) {
-              const check = await formatter.check(ctx, { target, diff: false });
-              for (const f of check.unformatted_files) files.add(path.resolve(ctx.config.cwd, f));
-            }
-          return [...files];
-        },
-        work: (handle) => steps(() => handle.afterWriteStep()),
-        verify: checker
-          ? async (): Promise<Verification> => {
-              const outcome = await checker.check(ctx, { target: args.path, strict: false, args: {} });
-              typeCheck = typeCheckFields(ctx, checker, outcome);
-              return {
-                passed: typeCheck.passed,
-                check: `type check (${checker.name})`,
-                reason: typeCheck.passed
-                  ? undefined
-                  : `${typeCheck.summary.errors} error(s)${typeCheck.issues[0] ? `, first: ${typeCheck.issues[0]}` : ""}`,
-              };
-            }
-          : undefined,
-      });
-      const { lint, format } = tx.value;
-      const rolledBack = tx.transaction.result === "rollback";
+      const rolledBack = transaction.result === "rollback";
       if (rolledBack)
         notes.push(
-          `${tx.transaction.rollback_reason}: every written file was restored (${tx.transaction.restored_files?.length ?? 0}); ` +
+          `${transaction.rollback_reason}: every written file was restored (${transaction.restored_files?.length ?? 0}); ` +
             "the statuses above describe the fixes that were undone",
         );
       const fields = lintFixFields(ctx, lint, request, started);
@@ -196,14 +167,88 @@ export const fixAllTool = () => {
         format,
         type_check: typeCheck,
         rolled_back: rolledBack,
-        rollback_reason: tx.transaction.rollback_reason,
-        restored_files: tx.transaction.restored_files,
-        transaction: tx.transaction,
-        notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes, ...tx.notes])],
+        rollback_reason: transaction.rollback_reason,
+        restored_files: transaction.restored_files,
+        transaction,
+        notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes, ...(run.txNotes ?? [])])],
       };
     },
   });
 };
+
+export interface FixAllSteps {
+  fixer: FixerAdapter;
+  /** Omitted: no format step (the eslint-typescript drop-in: lint_fix then typecheck). */
+  formatter?: FormatterAdapter;
+  /** Omitted: no verification. */
+  checker?: TypeCheckerAdapter;
+  request: FixRequest;
+  autoRollback: boolean;
+  /** The transaction's tool name in the audit. */
+  tool?: string;
+}
+
+export interface FixAllRun {
+  lint: FixOutcome;
+  format?: Awaited<ReturnType<typeof runFormatter>>;
+  /** The verifying type check (not run in a dry run). */
+  typeCheck?: ReturnType<typeof typeCheckFields>;
+  typeCheckOutcome?: TypeCheckOutcome;
+  transaction?: TransactionReport;
+  txNotes?: string[];
+}
+
+/**
+ * fix_all's pipeline: lint fixes, then formatting, then the type check, in one transaction that rolls
+ * back when the check fails and autoRollback is on. A dry run runs the fix steps without writing or
+ * locking and skips the check. Shared by the core `fix_all` and the eslint-typescript drop-in.
+ */
+export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<FixAllRun> {
+  const { fixer, formatter, checker, request } = spec;
+  const formatTargets = async () => (request.files ? await fixer.candidates(ctx, request) : [request.target]);
+  const steps = async (afterWriteStep: () => Promise<void>) => {
+    const lint = await fixer.fix(ctx, request);
+    await afterWriteStep();
+    const format = formatter
+      ? await runFormatter(ctx, formatter, await formatTargets(), request.dryRun)
+      : undefined;
+    if (format) await afterWriteStep();
+    return { lint, format };
+  };
+  if (request.dryRun) return steps(async () => {});
+
+  let typeCheck: ReturnType<typeof typeCheckFields> | undefined;
+  let typeCheckOutcome: TypeCheckOutcome | undefined;
+  const tx = await runTransaction(ctx, {
+    tool: spec.tool ?? "fix_all",
+    target: request.target,
+    autoRollback: spec.autoRollback,
+    candidates: async () => {
+      const files = new Set(await fixer.candidates(ctx, request));
+      if (formatter)
+        for (const target of await formatTargets()) {
+          const check = await formatter.check(ctx, { target, diff: false });
+          for (const f of check.unformatted_files) files.add(path.resolve(ctx.config.cwd, f));
+        }
+      return [...files];
+    },
+    work: (handle) => steps(() => handle.afterWriteStep()),
+    verify: checker
+      ? async (): Promise<Verification> => {
+          typeCheckOutcome = await checker.check(ctx, { target: request.target, strict: false, args: {} });
+          typeCheck = typeCheckFields(ctx, checker, typeCheckOutcome);
+          return {
+            passed: typeCheck.passed,
+            check: `type check (${checker.name})`,
+            reason: typeCheck.passed
+              ? undefined
+              : `${typeCheck.summary.errors} error(s)${typeCheck.issues[0] ? `, first: ${typeCheck.issues[0]}` : ""}`,
+          };
+        }
+      : undefined,
+  });
+  return { ...tx.value, typeCheck, typeCheckOutcome, transaction: tx.transaction, txNotes: tx.notes };
+}
 
 async function runFormatter(
   ctx: ToolContext,

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, type ToolContext } from "../../engine/tool.js";
 import { cachePaths, projectRootOf } from "../../fix/cache-dir.js";
-import { TX_RESULTS, TxAudit } from "../../fix/tx-audit.js";
+import { TX_RESULTS, TxAudit, type AuditQuery } from "../../fix/tx-audit.js";
 
 export const getAuditLogTool = () =>
   defineTool({
@@ -40,12 +40,15 @@ export const getAuditLogTool = () =>
       const limit = Math.min(1000, Math.max(1, args.limit));
       const tool = args.tool ?? args.operation;
       if (args.path !== undefined) {
-        const root = projectRootOf(args.path, ctx.allowlist.rootOf(args.path) ?? args.path);
-        const audit = new TxAudit(cachePaths(root).audit, ctx.config.cacheAuditMaxBytes);
-        const entries = await audit.read({ tool, since: args.since, result: args.result, limit });
+        const { root, file, entries } = await readProjectAudit(ctx, args.path, {
+          tool,
+          since: args.since,
+          result: args.result,
+          limit,
+        });
         return {
           success: true,
-          audit_log: audit.file,
+          audit_log: file,
           project_root: root,
           limit,
           count: entries.length,
@@ -65,3 +68,13 @@ export const getAuditLogTool = () =>
       return { success: true, audit_log: audit.file, limit, count: entries.length, entries };
     },
   });
+
+/**
+ * The transaction audit of the project containing a canonical path (without creating .mcp-cache).
+ * Shared by the core `get_audit_log` and the eslint-typescript drop-in.
+ */
+export async function readProjectAudit(ctx: ToolContext, target: string, query: AuditQuery) {
+  const root = projectRootOf(target, ctx.allowlist.rootOf(target) ?? target);
+  const audit = new TxAudit(cachePaths(root).audit, ctx.config.cacheAuditMaxBytes);
+  return { root, file: audit.file, entries: await audit.read(query) };
+}

@@ -15,6 +15,7 @@ import { typeCheckTool } from "./type-check.js";
 import { runTestsTool } from "./run-tests.js";
 import { securityScanTool } from "./security-scan.js";
 import { auditDependenciesTool } from "./audit-dependencies.js";
+import { eslintTypescriptTools } from "./eslint-typescript/index.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
@@ -33,6 +34,7 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     getStatusTool(),
     getAuditLogTool(),
   ],
+  "eslint-typescript": eslintTypescriptTools,
 };
 
 /** The tool definitions of the chosen toolsets; names that clash between toolsets are a start-up error. */

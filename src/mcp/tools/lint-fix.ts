@@ -3,8 +3,41 @@ import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, type ToolContext } from "../../engine/tool.js";
-import { findFixer, fixerNames, type FixOutcome, type FixRequest } from "../../adapters/fixers.js";
-import { runTransaction } from "../../fix/transaction.js";
+import {
+  findFixer,
+  fixerNames,
+  type FixerAdapter,
+  type FixOutcome,
+  type FixRequest,
+} from "../../adapters/fixers.js";
+import { runTransaction, type TransactionReport } from "../../fix/transaction.js";
+
+/**
+ * A lint fix: a dry run computes it without a lock; otherwise it runs as a transaction of `tool`.
+ * Shared by the core `lint_fix` and the eslint-typescript drop-in.
+ */
+export async function applyLintFix(
+  ctx: ToolContext,
+  fixer: FixerAdapter,
+  request: FixRequest,
+  tool = "lint_fix",
+): Promise<{ outcome: FixOutcome; transaction?: TransactionReport; txNotes: string[] }> {
+  if (request.dryRun) {
+    const outcome = await fixer.fix(ctx, request);
+    return { outcome, txNotes: [] };
+  }
+  const tx = await runTransaction(ctx, {
+    tool,
+    target: request.target,
+    candidates: () => fixer.candidates(ctx, request),
+    work: async (handle) => {
+      const outcome = await fixer.fix(ctx, request);
+      await handle.afterWriteStep();
+      return outcome;
+    },
+  });
+  return { outcome: tx.value, transaction: tx.transaction, txNotes: tx.notes };
+}
 
 /** The lint_fix part of a result (also fix_all's): per-file statuses, summary, problems left. */
 export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: FixRequest, started: number) {
@@ -27,7 +60,7 @@ export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: Fi
       // Files the fix changed (or would change), whether or not problems are left in them.
       fixedFiles: outcome.changed_files.length,
       durationMs: Math.round(performance.now() - started),
-      scope: request.files ? "filtered" : "full",
+      scope: request.files ? ("filtered" as const) : ("full" as const),
       dryRun: request.dryRun,
     },
     changed_files: outcome.changed_files,
@@ -84,31 +117,13 @@ export const lintFixTool = () => {
         config: args.config,
         args,
       };
-      if (args.dry_run) {
-        const outcome = await fixer.fix(ctx, request);
-        return {
-          success: true,
-          dry_run: true,
-          ...lintFixFields(ctx, outcome, request, started),
-          notes: outcome.notes,
-        };
-      }
-      const tx = await runTransaction(ctx, {
-        tool: "lint_fix",
-        target: args.path,
-        candidates: () => fixer.candidates(ctx, request),
-        work: async (handle) => {
-          const outcome = await fixer.fix(ctx, request);
-          await handle.afterWriteStep();
-          return outcome;
-        },
-      });
+      const fix = await applyLintFix(ctx, fixer, request);
       return {
         success: true,
-        dry_run: false,
-        ...lintFixFields(ctx, tx.value, request, started),
-        transaction: tx.transaction,
-        notes: [...tx.value.notes, ...tx.notes],
+        dry_run: args.dry_run,
+        ...lintFixFields(ctx, fix.outcome, request, started),
+        transaction: fix.transaction,
+        notes: [...fix.outcome.notes, ...fix.txNotes],
       };
     },
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, type ToolContext } from "../../engine/tool.js";
 import {
   applyRollback,
   MAX_ROLLBACK_COUNT,
@@ -46,36 +46,8 @@ export const rollbackTool = () =>
     },
     paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
-      const paths = await projectCache(ctx, args.path);
-      let plan: RollbackPlan = { transactions: [] };
-      const tx = await runTransaction(ctx, {
-        tool: "rollback",
-        target: args.path,
-        candidates: async () => {
-          plan = await planRollback(paths, txAudit(ctx, paths), { count: args.count, since: args.since });
-          return planFiles(paths, plan);
-        },
-        work: async (handle): Promise<RollbackReport> => {
-          const report = await applyRollback(paths, plan, args.force);
-          handle.auditExtra.rolled_back = report.rolled_back;
-          if (report.conflicts.length) handle.auditExtra.conflicts = report.conflicts;
-          if (report.missing.length) handle.auditExtra.missing = report.missing;
-          await handle.afterWriteStep();
-          return report;
-        },
-      });
-      const r = tx.value;
-      const notes = [...tx.notes];
-      if (plan.transactions.length === 0) notes.push("no committed transaction to roll back matched");
-      if (r.conflicts.length)
-        notes.push(
-          `${r.conflicts.length} file(s) changed after their transaction and were left as they are; ` +
-            "pass force: true to overwrite them with the snapshot",
-        );
-      if (r.missing.length)
-        notes.push(
-          `${r.missing.length} file(s) could not be restored: their snapshot was pruned or is missing`,
-        );
+      const { paths, plan, report: r, transaction, notes: txNotes } = await runRollback(ctx, args.path, args);
+      const notes = [...txNotes, ...rollbackNotes(plan, r, true)];
       return {
         success: true,
         project_root: paths.root,
@@ -91,8 +63,52 @@ export const rollbackTool = () =>
         unchanged: r.unchanged,
         missing: r.missing,
         conflicts: r.conflicts,
-        transaction: tx.transaction,
+        transaction,
         notes,
       };
     },
   });
+
+/**
+ * Rolls back the chosen committed transactions of the project of `target`, as a transaction of its own.
+ * Shared by the core `rollback` and the eslint-typescript drop-in.
+ */
+export async function runRollback(
+  ctx: ToolContext,
+  target: string,
+  selection: { count?: number; since?: string; force?: boolean },
+) {
+  const paths = await projectCache(ctx, target);
+  let plan: RollbackPlan = { transactions: [] };
+  const tx = await runTransaction(ctx, {
+    tool: "rollback",
+    target,
+    candidates: async () => {
+      plan = await planRollback(paths, txAudit(ctx, paths), selection);
+      return planFiles(paths, plan);
+    },
+    work: async (handle): Promise<RollbackReport> => {
+      const report = await applyRollback(paths, plan, selection.force ?? false);
+      handle.auditExtra.rolled_back = report.rolled_back;
+      if (report.conflicts.length) handle.auditExtra.conflicts = report.conflicts;
+      if (report.missing.length) handle.auditExtra.missing = report.missing;
+      await handle.afterWriteStep();
+      return report;
+    },
+  });
+  return { paths, plan, report: tx.value, transaction: tx.transaction, notes: tx.notes };
+}
+
+/** What a rollback result says about nothing matching, conflicts and missing snapshots. */
+export function rollbackNotes(plan: RollbackPlan, r: RollbackReport, canForce: boolean): string[] {
+  const notes: string[] = [];
+  if (plan.transactions.length === 0) notes.push("no committed transaction to roll back matched");
+  if (r.conflicts.length)
+    notes.push(
+      `${r.conflicts.length} file(s) changed after their transaction and were left as they are` +
+        (canForce ? "; pass force: true to overwrite them with the snapshot" : ""),
+    );
+  if (r.missing.length)
+    notes.push(`${r.missing.length} file(s) could not be restored: their snapshot was pruned or is missing`);
+  return notes;
+}

@@ -5,7 +5,7 @@ import { capList } from "../../engine/result.js";
 import { defineTool } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
 import { countBySeverity, findingToIssue } from "../../findings/model.js";
-import { isWithin } from "../../paths/allowlist.js";
+import { fileFilter } from "../../findings/file-filter.js";
 
 /** Listed only once a type checker is registered. */
 export const typeCheckTool = () => {
@@ -27,7 +27,7 @@ export const typeCheckTool = () => {
       files: z
         .array(z.string())
         .optional()
-        .describe("Only show diagnostics of these files (relative to path)"),
+        .describe("Only show diagnostics of these files, directories or globs (relative to path)"),
     }),
     annotations: {
       title: "Type check",
@@ -44,16 +44,14 @@ export const typeCheckTool = () => {
       const checker = args.checker ? findTypeChecker(args.checker) : defaultTypeChecker(args.path);
       if (!checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
       const base = path.extname(args.path) ? path.dirname(args.path) : args.path;
-      const filter = args.files?.map((f) => ctx.allowlist.resolve(f, { base, label: "files" }));
+      const filter = fileFilter(ctx, base, args.files);
       const outcome = await checker.check(ctx, {
         target: args.path,
         strict: args.strict,
         config: args.config,
         args,
       });
-      const shown = filter
-        ? outcome.findings.filter((f) => filter.some((want) => f.file === want || isWithin(want, f.file)))
-        : outcome.findings;
+      const shown = filter ? outcome.findings.filter((f) => filter(f.file)) : outcome.findings;
       const counts = countBySeverity(shown);
       const findings = capList(shown);
       const issues = findings.items.map((f) =>
