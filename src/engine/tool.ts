@@ -23,6 +23,22 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** Annotations of a tool that only reads: safe to call at will. */
+export const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const satisfies ToolAnnotations;
+
+/** Annotations of a tool that rewrites project files (as a transaction; repeating it changes nothing more). */
+export const WRITES_FILES = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const satisfies ToolAnnotations;
+
 /** A path argument the pipeline canonicalizes through the allowlist before the handler runs. */
 export interface PathArgument {
   /** Argument name. */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { capList } from "../../engine/result.js";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, WRITES_FILES } from "../../engine/tool.js";
 import { formatterLanguages, formatterNames, type FormatWriteOutcome } from "../../adapters/formatters.js";
 import { runTransaction } from "../../fix/transaction.js";
 import { pickFormatter } from "./format-check.js";
@@ -23,13 +23,7 @@ export const autoformatTool = () =>
         .describe("Compute the changes as a diff without writing (no lock taken)"),
       config: z.string().optional().describe("Formatter config file"),
     }),
-    annotations: {
-      title: "Format files",
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "Format files", ...WRITES_FILES },
     paths: [
       { arg: "path", kind: "any" },
       { arg: "config", kind: "file" },

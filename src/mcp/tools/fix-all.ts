@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool, type ToolContext } from "../../engine/tool.js";
+import { defineTool, type ToolContext, WRITES_FILES } from "../../engine/tool.js";
 import {
   findFixer,
   fixerNames,
@@ -94,13 +94,7 @@ export const fixAllTool = () => {
       dry_run: z.boolean().default(false).describe("Compute fixes and diffs without writing"),
       config: z.string().optional().describe("Linter config file"),
     }),
-    annotations: {
-      title: "Fix, format and verify",
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "Fix, format and verify", ...WRITES_FILES },
     paths: [
       { arg: "path", kind: "any" },
       { arg: "config", kind: "file" },

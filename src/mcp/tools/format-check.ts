@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import {
   findFormatter,
   formatterLanguages,
@@ -37,13 +37,7 @@ export const formatCheckTool = () =>
       diff: z.boolean().default(false).describe("Include a unified diff of what would change"),
       config: z.string().optional().describe("Formatter config file"),
     }),
-    annotations: {
-      title: "Check formatting",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "Check formatting", ...READ_ONLY },
     paths: [
       { arg: "path", kind: "any" },
       { arg: "config", kind: "file" },

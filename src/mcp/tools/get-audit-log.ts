@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
-import { defineTool, type ToolContext } from "../../engine/tool.js";
+import { defineTool, type ToolContext, READ_ONLY } from "../../engine/tool.js";
 import { cachePaths, projectRootOf } from "../../fix/cache-dir.js";
 import { TX_RESULTS, TxAudit, type AuditQuery } from "../../fix/tx-audit.js";
 
@@ -28,13 +28,7 @@ export const getAuditLogTool = () =>
         .describe("Only entries at or after this ISO 8601 time"),
       result: z.enum(TX_RESULTS).optional().describe("Only transactions with this result (needs `path`)"),
     }),
-    annotations: {
-      title: "Read the audit log",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "Read the audit log", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
       const limit = Math.min(1000, Math.max(1, args.limit));

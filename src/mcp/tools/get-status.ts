@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { externalTools, probe, type ProbeResult } from "../../adapters/registry.js";
 import { EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "../../adapters/python/ruff-embedded.js";
 import { bundledJsTools, warmWorkers } from "../../adapters/js/status.js";
@@ -12,13 +12,7 @@ export const getStatusTool = () =>
       "Server version, limits, allowed paths, rate limits, audit log path, and for every external tool whether it " +
       "is available and its version (probed concurrently, 10 s cap each).",
     input: z.strictObject({}),
-    annotations: {
-      title: "Server status",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "Server status", ...READ_ONLY },
     async handler(_args, ctx) {
       const e = ctx.engine;
       const { config } = ctx;

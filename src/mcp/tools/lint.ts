@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { capList } from "../../engine/result.js";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
 import { ToolError } from "../../engine/errors.js";
 
@@ -24,13 +24,7 @@ export const lintTool = () =>
         .default("compact")
         .describe("eslint: compact omits files without problems from files[]; full lists every file"),
     }),
-    annotations: {
-      title: "Lint",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "Lint", ...READ_ONLY },
     paths: [
       { arg: "path", kind: "any" },
       { arg: "config", kind: "file" },

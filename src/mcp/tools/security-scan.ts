@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
-import { defineTool, type ToolContext } from "../../engine/tool.js";
+import { defineTool, type ToolContext, READ_ONLY } from "../../engine/tool.js";
 import {
   banditArgs,
   banditSummary,
@@ -38,13 +38,7 @@ export const securityScanTool = () =>
       severity: LEVEL.default("low").describe("Lowest severity reported"),
       confidence: LEVEL.default("low").describe("Lowest confidence reported"),
     }),
-    annotations: {
-      title: "Security scan",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "Security scan", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
       const cli = resolvePythonTool(ctx, "bandit", args.path);

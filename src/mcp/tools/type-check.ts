@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
 import { countBySeverity, findingToIssue } from "../../findings/model.js";
 import { fileFilter } from "../../findings/file-filter.js";
@@ -29,13 +29,7 @@ export const typeCheckTool = () => {
         .optional()
         .describe("Only show diagnostics of these files, directories or globs (relative to path)"),
     }),
-    annotations: {
-      title: "Type check",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "Type check", ...READ_ONLY },
     paths: [
       { arg: "path", kind: "any" },
       { arg: "config", kind: "file" },

@@ -1,6 +1,6 @@
 /** seed 001 `audit_log`: the transaction audit of cwd's project (.mcp-cache/audit.jsonl), newest last. */
 import { z } from "zod";
-import { defineTool } from "../../../engine/tool.js";
+import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { TX_RESULTS } from "../../../fix/tx-audit.js";
 import { readProjectAudit } from "../get-audit-log.js";
 import { CWD_PATH, cwdParam } from "./params.js";
@@ -29,13 +29,7 @@ export const seedAuditLogTool = () =>
         .describe("Only entries at or after this ISO 8601 time"),
       result: z.enum(TX_RESULTS).optional().describe("Only entries with this result"),
     }),
-    annotations: {
-      title: "Read the audit trail",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "Read the audit trail", ...READ_ONLY },
     paths: CWD_PATH,
     exactResult: true,
     async handler(args, ctx) {

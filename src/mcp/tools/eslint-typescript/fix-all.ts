@@ -6,7 +6,7 @@ import { z } from "zod";
 import { findFixer, type FixRequest } from "../../../adapters/fixers.js";
 import { findTypeChecker } from "../../../adapters/type-checkers.js";
 import { ToolError } from "../../../engine/errors.js";
-import { defineTool } from "../../../engine/tool.js";
+import { defineTool, WRITES_FILES } from "../../../engine/tool.js";
 import { fileFilter } from "../../../findings/file-filter.js";
 import { runFixAll } from "../fix-all.js";
 import { lintFixFields } from "../lint-fix.js";
@@ -28,13 +28,7 @@ export const seedFixAllTool = () =>
         .default(true)
         .describe("Restore every written file when the type check fails"),
     }),
-    annotations: {
-      title: "ESLint --fix, then tsc",
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "ESLint --fix, then tsc", ...WRITES_FILES },
     paths: CWD_PATH,
     exactResult: true,
     async handler(args, ctx): Promise<SeedResult> {

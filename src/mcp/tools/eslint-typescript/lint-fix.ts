@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { findFixer, type FixRequest } from "../../../adapters/fixers.js";
 import { ToolError } from "../../../engine/errors.js";
-import { defineTool } from "../../../engine/tool.js";
+import { defineTool, WRITES_FILES } from "../../../engine/tool.js";
 import { applyLintFix, lintFixFields } from "../lint-fix.js";
 import { CWD_PATH, commonParams } from "./params.js";
 import { seedFile, seedNote, type SeedResult } from "./seed-result.js";
@@ -15,13 +15,7 @@ export const seedLintFixTool = () =>
       "would-fix (dry run), fixable (problems left after the fix), unfixable (no auto-fixable problems), " +
       "error (ESLint could not lint the file). Runs as a transaction: project lock, snapshot, audit (undo with rollback).",
     input: z.strictObject(commonParams),
-    annotations: {
-      title: "ESLint --fix",
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "ESLint --fix", ...WRITES_FILES },
     paths: CWD_PATH,
     exactResult: true,
     async handler(args, ctx): Promise<SeedResult> {

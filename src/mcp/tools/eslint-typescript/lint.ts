@@ -3,7 +3,7 @@ import { z } from "zod";
 import { findLinter } from "../../../adapters/linters.js";
 import type { FileView } from "../../../adapters/js/eslint-results.js";
 import { ToolError } from "../../../engine/errors.js";
-import { defineTool } from "../../../engine/tool.js";
+import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { CWD_PATH, commonParams } from "./params.js";
 import { seedFile, seedNote, type SeedResult } from "./seed-result.js";
 
@@ -20,13 +20,7 @@ export const seedLintTool = () =>
       "Run ESLint in read-only mode (the project's ESLint and eslint.config.*, else the bundled ones). " +
       "Returns per-file diagnostics: status clean, fixable, unfixable or error.",
     input: z.strictObject(commonParams),
-    annotations: {
-      title: "ESLint",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "ESLint", ...READ_ONLY },
     paths: CWD_PATH,
     exactResult: true,
     async handler(args, ctx): Promise<SeedResult> {

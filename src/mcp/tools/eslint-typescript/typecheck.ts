@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { findTypeChecker } from "../../../adapters/type-checkers.js";
 import { ToolError } from "../../../engine/errors.js";
-import { defineTool } from "../../../engine/tool.js";
+import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { fileFilter } from "../../../findings/file-filter.js";
 import { CWD_PATH, commonParams } from "./params.js";
 import { addFindings, seedNote, totalsOf, type SeedResult } from "./seed-result.js";
@@ -14,13 +14,7 @@ export const seedTypecheckTool = () =>
       "Run tsc --noEmit with the project's tsconfig.json. tsc always compiles the whole project; `files` only " +
       "filters which diagnostics are returned, and summary.scope says whether the view is full or filtered.",
     input: z.strictObject(commonParams),
-    annotations: {
-      title: "tsc --noEmit",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { title: "tsc --noEmit", ...READ_ONLY },
     paths: CWD_PATH,
     exactResult: true,
     async handler(args, ctx): Promise<SeedResult> {
