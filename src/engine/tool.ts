@@ -52,6 +52,12 @@ export interface PathArgument {
   list?: boolean;
 }
 
+/** The usual pair: a target `path` (file or directory) and an optional `config` file. */
+export const PATH_AND_CONFIG: readonly PathArgument[] = [
+  { arg: "path", kind: "any" },
+  { arg: "config", kind: "file" },
+];
+
 /** The result object every tool returns (seed 000's shape; tools add their own fields). */
 export interface ToolResult {
   success: boolean;
@@ -84,7 +90,7 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   /** Strict object schema; null values are treated as absent before validation. */
   input: S;
   annotations: ToolAnnotations;
-  paths?: PathArgument[];
+  paths?: readonly PathArgument[];
   /** Results the handler returns keep their exact shape (no `duration_ms` added, nothing compacted); errors do not. */
   exactResult?: boolean;
   handler(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

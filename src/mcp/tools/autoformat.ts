@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { capList } from "../../engine/result.js";
-import { defineTool, WRITES_FILES } from "../../engine/tool.js";
+import { defineTool, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { formatterLanguages, formatterNames, type FormatWriteOutcome } from "../../adapters/formatters.js";
 import { runTransaction } from "../../fix/transaction.js";
 import { pickFormatter } from "./format-check.js";
@@ -24,10 +24,7 @@ export const autoformatTool = () =>
       config: z.string().optional().describe("Formatter config file"),
     }),
     annotations: { title: "Format files", ...WRITES_FILES },
-    paths: [
-      { arg: "path", kind: "any" },
-      { arg: "config", kind: "file" },
-    ],
+    paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
       const adapter = pickFormatter(args.language, args.formatter);
       const request = { target: args.path, diff: args.dry_run, dryRun: args.dry_run, config: args.config };

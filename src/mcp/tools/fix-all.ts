@@ -2,14 +2,8 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool, type ToolContext, WRITES_FILES } from "../../engine/tool.js";
-import {
-  findFixer,
-  fixerNames,
-  type FixerAdapter,
-  type FixOutcome,
-  type FixRequest,
-} from "../../adapters/fixers.js";
+import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
+import { fixerNames, type FixerAdapter, type FixOutcome, type FixRequest } from "../../adapters/fixers.js";
 import { findFormatter, type FormatterAdapter } from "../../adapters/formatters.js";
 import {
   findTypeChecker,
@@ -19,7 +13,7 @@ import {
 } from "../../adapters/type-checkers.js";
 import { countBySeverity, findingToIssue } from "../../findings/model.js";
 import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
-import { lintFixFields } from "./lint-fix.js";
+import { fixArguments, lintFixFields, requireFixer } from "./lint-fix.js";
 
 /**
  * The checker that verifies a fix: the one named, else the language's default (the first that claims the
@@ -80,28 +74,16 @@ export const fixAllTool = () => {
       "byte before the lock is released, and the result says which check failed and what was restored. " +
       "`dry_run: true` writes nothing and takes no lock.",
     input: z.strictObject({
-      path: z.string().describe("Project directory or file (inside the allowed paths)"),
-      linter: z
-        .enum(names as [string, ...string[]])
-        .default(names[0] as string)
-        .describe("Linter whose fixes to apply"),
-      files: z.array(z.string()).optional().describe("Files or globs (relative to path) to scope the fix to"),
-      safety: z.enum(["safe", "unsafe"]).default("safe").describe("Which lint fixes to apply"),
+      ...fixArguments(names),
       formatter: z.string().optional().describe("Formatter (default: the language's default)"),
       checker: z.string().optional().describe("Type checker used to verify (default: the language's)"),
       skip_typecheck: z.boolean().default(false).describe("Do not verify with a type check"),
       auto_rollback: z.boolean().default(true).describe("Restore every written file when verification fails"),
-      dry_run: z.boolean().default(false).describe("Compute fixes and diffs without writing"),
-      config: z.string().optional().describe("Linter config file"),
     }),
     annotations: { title: "Fix, format and verify", ...WRITES_FILES },
-    paths: [
-      { arg: "path", kind: "any" },
-      { arg: "config", kind: "file" },
-    ],
+    paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const fixer = findFixer(args.linter);
-      if (!fixer) throw new ToolError("invalid_input", `unknown linter ${args.linter}`);
+      const fixer = requireFixer(args.linter);
       const language = fixer.languages[0] as string;
       const formatter = findFormatter(language, args.formatter);
       if (args.formatter && !formatter)

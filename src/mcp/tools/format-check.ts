@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool, READ_ONLY } from "../../engine/tool.js";
+import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
   findFormatter,
   formatterLanguages,
@@ -38,10 +38,7 @@ export const formatCheckTool = () =>
       config: z.string().optional().describe("Formatter config file"),
     }),
     annotations: { title: "Check formatting", ...READ_ONLY },
-    paths: [
-      { arg: "path", kind: "any" },
-      { arg: "config", kind: "file" },
-    ],
+    paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
       const adapter = pickFormatter(args.language, args.formatter);
       const outcome = await adapter.check(ctx, { target: args.path, diff: args.diff, config: args.config });

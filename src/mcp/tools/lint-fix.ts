@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool, type ToolContext, WRITES_FILES } from "../../engine/tool.js";
+import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
   findFixer,
   fixerNames,
@@ -72,6 +72,28 @@ export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: Fi
   };
 }
 
+/** The arguments lint_fix and fix_all share. */
+export function fixArguments(fixers: string[]) {
+  return {
+    path: z.string().describe("Project directory or file (inside the allowed paths)"),
+    linter: z
+      .enum(fixers as [string, ...string[]])
+      .default(fixers[0] as string)
+      .describe("Linter whose fixes to apply"),
+    files: z.array(z.string()).optional().describe("Files or globs (relative to path) to scope the fix to"),
+    safety: z.enum(["safe", "unsafe"]).default("safe").describe("Which lint fixes to apply"),
+    dry_run: z.boolean().default(false).describe("Compute fixes and diffs without writing (no lock taken)"),
+    config: z.string().optional().describe("Linter config file"),
+  };
+}
+
+/** The registered fixer of that name, or invalid_input. */
+export function requireFixer(name: string): FixerAdapter {
+  const fixer = findFixer(name);
+  if (!fixer) throw new ToolError("invalid_input", `unknown linter ${name}`);
+  return fixer;
+}
+
 /** Listed only once a fixer is registered. */
 export const lintFixTool = () => {
   const names = fixerNames();
@@ -83,25 +105,11 @@ export const lintFixTool = () => {
       '"unsafe" also applies unsafe fixes and suggestions. `dry_run: true` writes nothing and returns the diff. ' +
       "Per-file status: fixed, would-fix, fixable (problems left), unfixable, error; problems left are reported. " +
       "Runs as a transaction: project lock, snapshot, audit in .mcp-cache/ (undo with `rollback`).",
-    input: z.strictObject({
-      path: z.string().describe("Project directory or file (inside the allowed paths)"),
-      linter: z
-        .enum(names as [string, ...string[]])
-        .default(names[0] as string)
-        .describe("Linter whose fixes to apply"),
-      files: z.array(z.string()).optional().describe("Files or globs (relative to path) to scope the fix to"),
-      safety: z.enum(["safe", "unsafe"]).default("safe").describe("Which fixes to apply"),
-      dry_run: z.boolean().default(false).describe("Compute fixes and diff without writing (no lock taken)"),
-      config: z.string().optional().describe("Linter config file"),
-    }),
+    input: z.strictObject(fixArguments(names)),
     annotations: { title: "Apply lint fixes", ...WRITES_FILES },
-    paths: [
-      { arg: "path", kind: "any" },
-      { arg: "config", kind: "file" },
-    ],
+    paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const fixer = findFixer(args.linter);
-      if (!fixer) throw new ToolError("invalid_input", `unknown linter ${args.linter}`);
+      const fixer = requireFixer(args.linter);
       const started = performance.now();
       const request: FixRequest = {
         target: args.path,

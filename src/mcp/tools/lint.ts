@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { capList } from "../../engine/result.js";
-import { defineTool, READ_ONLY } from "../../engine/tool.js";
+import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
 import { ToolError } from "../../engine/errors.js";
 
@@ -25,10 +25,7 @@ export const lintTool = () =>
         .describe("eslint: compact omits files without problems from files[]; full lists every file"),
     }),
     annotations: { title: "Lint", ...READ_ONLY },
-    paths: [
-      { arg: "path", kind: "any" },
-      { arg: "config", kind: "file" },
-    ],
+    paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
       const linter = findLinter(args.linter);
       if (!linter) throw new ToolError("invalid_input", `unknown linter ${args.linter}`);

@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool, READ_ONLY } from "../../engine/tool.js";
+import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
 import { countBySeverity, findingToIssue } from "../../findings/model.js";
 import { fileFilter } from "../../findings/file-filter.js";
@@ -30,10 +30,7 @@ export const typeCheckTool = () => {
         .describe("Only show diagnostics of these files, directories or globs (relative to path)"),
     }),
     annotations: { title: "Type check", ...READ_ONLY },
-    paths: [
-      { arg: "path", kind: "any" },
-      { arg: "config", kind: "file" },
-    ],
+    paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
       const checker = args.checker ? findTypeChecker(args.checker) : defaultTypeChecker(args.path);
       if (!checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
