@@ -105,29 +105,49 @@ async function ruffWrite(
       notes: [embeddedNote(ruff)],
     };
   }
-  const check = await ruffCheck(ctx, { ...req, diff: req.dryRun });
+  return checkThenWrite(
+    ctx,
+    req,
+    ruffCheck,
+    "ruff format",
+    cli.executable,
+    ruffFormatArgs(req.target, { config: req.config }),
+  );
+}
+
+/**
+ * A CLI formatter writes in two steps: a check names the files that will change (the result lists them),
+ * then the write. A dry run stops after the check, whose diff it returns.
+ */
+async function checkThenWrite(
+  ctx: ToolContext,
+  req: FormatRequest & { dryRun: boolean },
+  check: (ctx: ToolContext, req: FormatRequest) => Promise<FormatCheckOutcome>,
+  name: string,
+  executable: string,
+  writeArgs: string[],
+): Promise<FormatWriteOutcome> {
+  const checked = await check(ctx, { ...req, diff: req.dryRun });
   if (req.dryRun)
     return {
-      changed_files: check.unformatted_files,
-      command: check.command,
-      returncode: check.returncode,
-      diff: check.output,
-      truncated: check.truncated,
-      notes: check.notes,
+      changed_files: checked.unformatted_files,
+      command: checked.command,
+      returncode: checked.returncode,
+      diff: checked.output,
+      truncated: checked.truncated,
+      notes: checked.notes,
     };
-  const args = ruffFormatArgs(req.target, { config: req.config });
-  const command = displayCommand("ruff", args);
-  const run = await ctx.run({ program: cli.executable, args });
+  const command = displayCommand(name.split(" ")[0] as string, writeArgs);
+  const run = await ctx.run({ program: executable, args: writeArgs });
   const output = combinedOutput(run.stdout, run.stderr);
-  if (run.returncode !== 0)
-    throw formatterFailure("ruff format", command, run.returncode, output, run.truncated);
+  if (run.returncode !== 0) throw formatterFailure(name, command, run.returncode, output, run.truncated);
   return {
-    changed_files: check.unformatted_files,
+    changed_files: checked.unformatted_files,
     command,
     returncode: run.returncode,
     output,
     truncated: run.truncated,
-    notes: check.notes,
+    notes: checked.notes,
   };
 }
 
@@ -154,30 +174,15 @@ async function blackWrite(
   ctx: ToolContext,
   req: FormatRequest & { dryRun: boolean },
 ): Promise<FormatWriteOutcome> {
-  const check = await blackCheck(ctx, { ...req, diff: req.dryRun });
-  if (req.dryRun)
-    return {
-      changed_files: check.unformatted_files,
-      command: check.command,
-      returncode: check.returncode,
-      diff: check.output,
-      truncated: check.truncated,
-      notes: check.notes,
-    };
   const cli = resolvePythonTool(ctx, "black", req.target);
-  const args = blackArgs(req.target, { config: req.config });
-  const command = displayCommand("black", args);
-  const run = await ctx.run({ program: cli.executable ?? "black", args });
-  const output = combinedOutput(run.stdout, run.stderr);
-  if (run.returncode !== 0) throw formatterFailure("black", command, run.returncode, output, run.truncated);
-  return {
-    changed_files: check.unformatted_files,
-    command,
-    returncode: run.returncode,
-    output,
-    truncated: run.truncated,
-    notes: check.notes,
-  };
+  return checkThenWrite(
+    ctx,
+    req,
+    blackCheck,
+    "black",
+    cli.executable ?? "black",
+    blackArgs(req.target, { config: req.config }),
+  );
 }
 
 registerFormatter({ language: "python", formatter: "ruff", check: ruffCheck, write: ruffWrite }, true);
