@@ -143,7 +143,7 @@ export default async function run() {
     rows,
     notes: [
       `${RUNS} run(s) each in a fresh Node process (the 4x tree: 1 run); wall time includes process start-up.`,
-      "Peak RSS is the child's own process.resourceUsage().maxRSS.",
+      "Peak RSS is the child's own VmHWM (/proc/self/status), its high-water mark since exec.",
       `${SECTIONS} links are broken (one missing file per 100 pages). markdown-link-check does not check ` +
         "anchors in other files (page.md#heading), which make up 4 of every 10 links here.",
       "markdown-link-check runs with a config ignoring ^https?:// (no external links are generated either).",

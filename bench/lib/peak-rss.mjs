@@ -7,8 +7,14 @@ import { pathToFileURL } from "node:url";
 
 const [, , script, ...args] = process.argv;
 process.argv = [process.argv[0], script, ...args];
+// VmHWM is this process image's own high-water mark. getrusage's maxRSS is not: Linux carries the
+// parent's peak across fork and exec, so a child of a large bench process would report the parent's size.
+function peakRssKb() {
+  const m = /^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync("/proc/self/status", "utf8"));
+  return m ? Number(m[1]) : process.resourceUsage().maxRSS;
+}
 process.on("exit", () => {
-  fs.writeSync(2, `\nPEAK_RSS_KB=${process.resourceUsage().maxRSS}\n`);
+  fs.writeSync(2, `\nPEAK_RSS_KB=${peakRssKb()}\n`);
 });
 const file = path.resolve(script);
 if (file.endsWith(".mjs")) await import(pathToFileURL(file).href);
