@@ -30,7 +30,7 @@ export function toolListing(tool: ToolDefinition): Tool {
 
 export function toCallToolResult(result: ToolResult): CallToolResult {
   return {
-    content: [{ type: "text", text: JSON.stringify(result, null, 2) }],
+    content: [{ type: "text", text: JSON.stringify(result) }],
     structuredContent: result,
     isError: result.success ? undefined : true,
   };
