@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy)
+APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
