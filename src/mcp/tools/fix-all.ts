@@ -13,7 +13,7 @@ import {
 } from "../../adapters/type-checkers.js";
 import { countBySeverity, findingToIssue } from "../../findings/model.js";
 import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
-import { fixArguments, lintFixFields, requireFixer } from "./lint-fix.js";
+import { fixArguments, fixRequestOf, lintFixFields, requireFixer } from "./lint-fix.js";
 
 /**
  * The checker that verifies a fix: the one named, else the language's default (the first that claims the
@@ -102,14 +102,7 @@ export const fixAllTool = () => {
         );
 
       const started = performance.now();
-      const request: FixRequest = {
-        target: args.path,
-        files: args.files,
-        safety: args.safety,
-        dryRun: args.dry_run,
-        config: args.config,
-        args,
-      };
+      const request = fixRequestOf(args);
       const run = await runFixAll(ctx, {
         fixer,
         formatter,

@@ -87,6 +87,24 @@ export function fixArguments(fixers: string[]) {
   };
 }
 
+/** The fixer request of validated lint_fix / fix_all arguments. */
+export function fixRequestOf(args: {
+  path: string;
+  files?: string[];
+  safety: FixRequest["safety"];
+  dry_run: boolean;
+  config?: string;
+}): FixRequest {
+  return {
+    target: args.path,
+    files: args.files,
+    safety: args.safety,
+    dryRun: args.dry_run,
+    config: args.config,
+    args,
+  };
+}
+
 /** The registered fixer of that name, or invalid_input. */
 export function requireFixer(name: string): FixerAdapter {
   const fixer = findFixer(name);
@@ -111,14 +129,7 @@ export const lintFixTool = () => {
     async handler(args, ctx) {
       const fixer = requireFixer(args.linter);
       const started = performance.now();
-      const request: FixRequest = {
-        target: args.path,
-        files: args.files,
-        safety: args.safety,
-        dryRun: args.dry_run,
-        config: args.config,
-        args,
-      };
+      const request = fixRequestOf(args);
       const fix = await applyLintFix(ctx, fixer, request);
       return {
         success: true,
