@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, FIXTURES, type Connected } from "./helpers/server.js";
-import { copyFixture } from "./helpers/tools.js";
+import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
+import { copyFixture } from "../helpers/tools.js";
 
 describe("Prettier for javascript and typescript", () => {
   let dir: string;

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { CLI, connectStdio, FIXTURES, type Connected } from "./helpers/server.js";
-import { copyFixture } from "./helpers/tools.js";
+import { CLI, connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
+import { copyFixture } from "../helpers/tools.js";
 
 type Json = Record<string, unknown>;
 const JS = path.join(FIXTURES, "js");

@@ -6,11 +6,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { anchorProblem, parseLineAnchor } from "../src/adapters/markdown/anchors.js";
-import { analyzeMarkdown } from "../src/adapters/markdown/extract.js";
-import { describeRequestError, retryAfterMs } from "../src/adapters/markdown/http-errors.js";
-import { classifyLink } from "../src/adapters/markdown/link-target.js";
-import { FIXTURES } from "./helpers/server.js";
+import { anchorProblem, parseLineAnchor } from "../../src/adapters/markdown/anchors.js";
+import { analyzeMarkdown } from "../../src/adapters/markdown/extract.js";
+import { describeRequestError, retryAfterMs } from "../../src/adapters/markdown/http-errors.js";
+import { classifyLink } from "../../src/adapters/markdown/link-target.js";
+import { FIXTURES } from "../helpers/server.js";
 
 const read = (rel: string) => fs.readFileSync(path.join(FIXTURES, "markdown", "links", rel), "utf8");
 

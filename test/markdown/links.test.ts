@@ -6,8 +6,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, FIXTURES, type Connected } from "./helpers/server.js";
-import { tempDir } from "./helpers/tools.js";
+import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
+import { tempDir } from "../helpers/tools.js";
 
 const FIXTURE = path.join(FIXTURES, "markdown", "links");
 

@@ -6,8 +6,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, FIXTURES, type Connected } from "./helpers/server.js";
-import { copyFixture, missing } from "./helpers/tools.js";
+import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
+import { copyFixture, missing } from "../helpers/tools.js";
 
 type Json = Record<string, unknown>;
 

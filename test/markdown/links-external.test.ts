@@ -10,8 +10,8 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, FIXTURES, type Connected } from "./helpers/server.js";
-import { tempDir } from "./helpers/tools.js";
+import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
+import { tempDir } from "../helpers/tools.js";
 
 interface Hit {
   method: string;

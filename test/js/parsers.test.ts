@@ -1,9 +1,9 @@
 /** Pure parts of the JS adapters, on real captured output. */
 import { describe, expect, it } from "vitest";
-import { parseTscOutput } from "../src/adapters/js/tsc-output.js";
-import { applyEdits } from "../src/adapters/js/suggestions.js";
-import { staticPrefix } from "../src/adapters/js/eslint-scope.js";
-import { fixStatus, lintStatus } from "../src/adapters/js/eslint-results.js";
+import { parseTscOutput } from "../../src/adapters/js/tsc-output.js";
+import { applyEdits } from "../../src/adapters/js/suggestions.js";
+import { staticPrefix } from "../../src/adapters/js/eslint-scope.js";
+import { fixStatus, lintStatus } from "../../src/adapters/js/eslint-results.js";
 
 // Captured from `tsc --noEmit --pretty false -p tsconfig.json` (TypeScript 6.0.3) on the type-errors
 // fixture plus a file with a message chain, and from `-p missing.json`.
