@@ -47,9 +47,20 @@ export function staticPrefix(pattern: string): string {
   return fixed.join("/");
 }
 
+/** The real location of the deepest existing directory of `dir` (ESLint walks from there, following links). */
+function realExistingAncestor(dir: string): string {
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      return fs.realpathSync.native(d);
+    } catch {
+      if (d === path.dirname(d)) return d;
+    }
+  }
+}
+
 /**
  * Each pattern resolved against `base` and checked: a plain path must exist inside the allowed
- * paths; a glob's literal prefix must stay inside `base`. Returns absolute patterns.
+ * paths; a glob's literal prefix must stay inside `base`, symlinks resolved. Returns absolute patterns.
  */
 export function checkPatterns(ctx: ToolContext, patterns: readonly string[], base: string): string[] {
   return patterns.map((p) => {
@@ -57,7 +68,11 @@ export function checkPatterns(ctx: ToolContext, patterns: readonly string[], bas
       throw new ToolError("invalid_input", `files: "${p}" is not a file or glob`);
     if (!GLOB_CHARS.test(p)) return ctx.allowlist.resolve(p, { base, label: "files" });
     const prefix = path.resolve(base, staticPrefix(p) || ".");
-    if (!isWithin(base, prefix) || p.split(/[\\/]/).includes(".."))
+    if (
+      !isWithin(base, prefix) ||
+      !isWithin(base, realExistingAncestor(prefix)) ||
+      p.split(/[\\/]/).includes("..")
+    )
       throw new ToolError("path_validation", `files: the glob "${p}" reaches outside ${base}`, {
         allowed_paths: ctx.allowlist.roots.effective,
       });
