@@ -45,9 +45,10 @@ interface GitignoreLayer {
   rules: Ignore;
 }
 
-function readGitignore(dir: string): GitignoreLayer | undefined {
+/** A .gitignore that is a link to a file outside `root` counts as absent: it is not read. */
+function readGitignore(dir: string, root: string): GitignoreLayer | undefined {
   const file = path.join(dir, ".gitignore");
-  if (!fs.existsSync(file)) return undefined;
+  if (!fs.existsSync(file) || !isWithin(root, fs.realpathSync.native(file))) return undefined;
   return { dir, rules: ignore().add(fs.readFileSync(file, "utf8")) };
 }
 
@@ -97,13 +98,13 @@ export function discoverPythonFiles(target: string, settings: RuffSettings, root
       if (d === path.dirname(d)) break;
     }
     for (const d of chain) {
-      const layer = readGitignore(d);
+      const layer = readGitignore(d, root);
       if (layer) inherited.push(layer);
     }
   }
   const files: string[] = [];
   const walk = (dir: string, layers: GitignoreLayer[]) => {
-    const own = useGitignore ? readGitignore(dir) : undefined;
+    const own = useGitignore ? readGitignore(dir, root) : undefined;
     const active = own ? [...layers, own] : layers;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const abs = path.join(dir, entry.name);
