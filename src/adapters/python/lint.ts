@@ -8,7 +8,7 @@ import { registerLinter, type LintOutcome, type LintRequest } from "../linters.j
 import { flake8Args } from "./flake8.js";
 import { embeddedNote, embeddedRuff } from "./format.js";
 import { ruffCheckArgs } from "./ruff-cli.js";
-import { checkRuffSettingsInside } from "./ruff-settings.js";
+import { checkRuffCliScope } from "./ruff-cli-scope.js";
 import { displayPath } from "./ruff-embedded.js";
 import { resolvePythonTool } from "./resolve.js";
 
@@ -50,7 +50,7 @@ async function runLineLinter(
 async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const cli = resolvePythonTool(ctx, "ruff", req.target);
   if (cli.executable) {
-    checkRuffSettingsInside(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, req.config);
+    checkRuffCliScope(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, req.config);
     return runLineLinter(ctx, "ruff", ruffCheckArgs(req.target, req.config), req.target);
   }
   const ruff = embeddedRuff(ctx);

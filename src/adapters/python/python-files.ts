@@ -80,8 +80,16 @@ function insideGitRepository(target: string): boolean {
   }
 }
 
-/** Python files under `target` (sorted), as the ruff CLI would pick them. */
-export function discoverPythonFiles(target: string, settings: RuffSettings, root: string): string[] {
+/**
+ * Python files under `target` (sorted), as the ruff CLI would pick them, symbolic links left out. The links
+ * the CLI would follow (Python file names, not excluded) are added to `links` when given.
+ */
+export function discoverPythonFiles(
+  target: string,
+  settings: RuffSettings,
+  root: string,
+  links?: string[],
+): string[] {
   if (fs.statSync(target).isFile()) return [target];
   const excluded = excludeMatcher(
     [...(settings.exclude.length ? settings.exclude : RUFF_DEFAULT_EXCLUDES), ...settings.extendExclude],
@@ -108,9 +116,13 @@ export function discoverPythonFiles(target: string, settings: RuffSettings, root
     const active = own ? [...layers, own] : layers;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const abs = path.join(dir, entry.name);
-      if (entry.isSymbolicLink()) continue; // never leave the tree through a link
       const isDir = entry.isDirectory();
       if (excluded(abs) || gitignored(active, abs, isDir)) continue;
+      if (entry.isSymbolicLink()) {
+        // never leave the tree through a link
+        if (PYTHON_FILE.test(entry.name)) links?.push(abs);
+        continue;
+      }
       if (isDir) walk(abs, active);
       else if (entry.isFile() && PYTHON_FILE.test(entry.name)) files.push(abs);
     }

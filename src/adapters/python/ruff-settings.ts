@@ -153,16 +153,3 @@ export function loadRuffSettings(start: string, root: string, configFile?: strin
     perFileIgnores,
   };
 }
-
-/**
- * Before the ruff CLI runs (it reads the settings itself): throws path_validation when its config, or a
- * file it extends, lies outside `root`. Other problems (a config that does not parse) are left for ruff
- * to report in its own words.
- */
-export function checkRuffSettingsInside(start: string, root: string, configFile?: string): void {
-  try {
-    loadRuffSettings(start, root, configFile);
-  } catch (err) {
-    if (err instanceof ToolError) throw err;
-  }
-}
