@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import { Allowlist } from "../paths/allowlist.js";
-import { linksLeaving } from "../paths/outside-links.js";
+import { refuseLinksLeaving } from "../paths/outside-links.js";
 import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
 import { AuditLog } from "./audit-log.js";
 import { InvalidArgumentsError, ToolError } from "./errors.js";
@@ -167,21 +167,13 @@ export class Engine {
    * read (or a formatter write) files there. Checked for every directory argument before the tool runs.
    */
   private refuseLinksOut(args: readonly string[]): void {
-    for (const arg of args) {
+    for (const arg of args)
       if (
-        !path.isAbsolute(arg) ||
-        !this.allowlist.rootOf(arg) ||
-        !fs.statSync(arg, { throwIfNoEntry: false })?.isDirectory()
+        path.isAbsolute(arg) &&
+        this.allowlist.rootOf(arg) &&
+        fs.statSync(arg, { throwIfNoEntry: false })?.isDirectory()
       )
-        continue;
-      const links = linksLeaving(arg, (real) => this.allowlist.rootOf(real) !== undefined);
-      if (links.length)
-        throw new ToolError(
-          "path_validation",
-          `symbolic links in ${arg} lead outside the allowed paths, and the tool would follow them: ${links.join(", ")}`,
-          { allowed_paths: this.allowlist.roots.effective },
-        );
-    }
+        refuseLinksLeaving(arg, this.allowlist);
   }
 
   async close(): Promise<void> {

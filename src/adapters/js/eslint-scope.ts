@@ -7,6 +7,7 @@ import path from "node:path";
 import { ToolError } from "../../engine/errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { refuseLinksLeaving } from "../../paths/outside-links.js";
 import {
   ESLINT_CONFIG_NAMES,
   bundledPackage,
@@ -80,6 +81,12 @@ export function checkPatterns(ctx: ToolContext, patterns: readonly string[], bas
   });
 }
 
+/** The folder ESLint walks for an absolute pattern: a glob's literal prefix, or a directory; none for a file. */
+function searchedDirectory(absolute: string): string | undefined {
+  if (GLOB_CHARS.test(absolute)) return realExistingAncestor(staticPrefix(absolute) || path.sep);
+  return fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory() ? absolute : undefined;
+}
+
 /** ESLint only understands forward slashes in globs, relative to its cwd. */
 function relativePattern(root: string, absolute: string): string {
   const rel = path.relative(root, absolute).split(path.sep).join("/");
@@ -120,6 +127,11 @@ export function eslintScope(
   for (const a of absolute)
     if (!isWithin(root, a))
       throw new ToolError("invalid_input", `files must lie inside the ESLint project root ${root}`);
+  // ESLint lints symlinked files it finds in these folders, wherever they lead.
+  for (const a of absolute) {
+    const dir = searchedDirectory(a);
+    if (dir) refuseLinksLeaving(dir, ctx.allowlist);
+  }
 
   let eslint = projectPackage("eslint", root, allowedRoot);
   if (eslint && !eslint.entry) {
