@@ -2,11 +2,13 @@
  * The one pipeline every tool call goes through:
  * validate → rate limit → path allowlist → concurrency slot → handler → result → audit entry.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import { Allowlist } from "../paths/allowlist.js";
+import { refuseLinksLeaving } from "../paths/outside-links.js";
 import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
 import { AuditLog } from "./audit-log.js";
 import { InvalidArgumentsError, ToolError } from "./errors.js";
@@ -135,6 +137,7 @@ export class Engine {
       services: this.services,
       signal,
       run: async (options: RunOptions) => {
+        this.refuseLinksOut(options.args);
         const spec = {
           ...options,
           cwd: options.cwd ?? config.cwd,
@@ -157,6 +160,20 @@ export class Engine {
         return run;
       },
     };
+  }
+
+  /**
+   * A tool given a directory follows the symlinks in it; one leading out of the allowed paths would let it
+   * read (or a formatter write) files there. Checked for every directory argument before the tool runs.
+   */
+  private refuseLinksOut(args: readonly string[]): void {
+    for (const arg of args)
+      if (
+        path.isAbsolute(arg) &&
+        this.allowlist.rootOf(arg) &&
+        fs.statSync(arg, { throwIfNoEntry: false })?.isDirectory()
+      )
+        refuseLinksLeaving(arg, this.allowlist);
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@
 import fs from "node:fs/promises";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import { ToolError } from "../engine/errors.js";
 import { isWithin } from "../paths/allowlist.js";
 
 export const CACHE_DIR_NAME = ".mcp-cache";
@@ -64,9 +65,27 @@ export function cachePaths(root: string): CachePaths {
   };
 }
 
+/**
+ * Throws path_validation when a cache folder or file is a symbolic link: one planted in the project would
+ * send copies of its source, journals and audit lines outside the allowed paths (and recovery would read
+ * them back from there).
+ */
+export async function checkNoLinks(paths: CachePaths): Promise<void> {
+  for (const p of [paths.dir, paths.locks, paths.snapshots, paths.journal, paths.audit]) {
+    const st = await fs.lstat(p).catch(() => undefined);
+    if (st?.isSymbolicLink())
+      throw new ToolError(
+        "path_validation",
+        `${p} is a symbolic link; the transaction state of ${paths.root} must be a real folder inside it. Nothing was written.`,
+        { allowed_paths: [paths.root] },
+      );
+  }
+}
+
 /** Creates the cache folders owner-only (tightening an existing cache dir) and its `.gitignore`. */
 export async function ensureCacheDir(root: string): Promise<CachePaths> {
   const paths = cachePaths(root);
+  await checkNoLinks(paths);
   for (const dir of [paths.dir, paths.locks, paths.snapshots, paths.journal]) {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
     await fs.chmod(dir, 0o700);

@@ -5,6 +5,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { CachePaths } from "./cache-dir.js";
+import { checkRunId, isRunId } from "./snapshot.js";
 
 export interface Journal {
   run_id: string;
@@ -20,7 +21,7 @@ export interface Journal {
 }
 
 function journalFile(paths: CachePaths, runId: string): string {
-  return path.join(paths.journal, `${runId}.json`);
+  return path.join(paths.journal, `${checkRunId(runId)}.json`);
 }
 
 export async function writeJournal(paths: CachePaths, journal: Journal): Promise<void> {
@@ -36,14 +37,19 @@ export async function removeJournal(paths: CachePaths, runId: string): Promise<v
   await fs.rm(journalFile(paths, runId), { force: true });
 }
 
-/** Every journal left in the cache (unreadable ones are reported with phase "applying" and no files). */
+/**
+ * Every journal left in the cache (unreadable ones are reported with phase "applying" and no files). The run
+ * id is the file's name, whatever the content says, and files not named after a run id are ignored.
+ */
 export async function listJournals(paths: CachePaths): Promise<Journal[]> {
   const names = await fs.readdir(paths.journal).catch(() => [] as string[]);
   const out: Journal[] = [];
   for (const name of names.filter((n) => n.endsWith(".json")).sort()) {
     const runId = name.slice(0, -".json".length);
+    if (!isRunId(runId)) continue;
     try {
-      out.push(JSON.parse(await fs.readFile(path.join(paths.journal, name), "utf8")) as Journal);
+      const journal = JSON.parse(await fs.readFile(path.join(paths.journal, name), "utf8")) as Journal;
+      out.push({ ...journal, run_id: runId, files: Array.isArray(journal.files) ? journal.files : [] });
     } catch {
       out.push({
         run_id: runId,

@@ -6,7 +6,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../log.js";
-import { CACHE_DIR_NAME, cachePaths, type CachePaths } from "./cache-dir.js";
+import { CACHE_DIR_NAME, cachePaths, checkNoLinks, type CachePaths } from "./cache-dir.js";
 import { readFileState, sameState } from "./file-state.js";
 import { listJournals, removeJournal, type Journal } from "./journal.js";
 import { acquireLock, LOCK_STALE_MS } from "./lock.js";
@@ -136,6 +136,12 @@ export async function recoverAtStartup(
   for (const allowed of roots) {
     for (const root of await cachesUnder(allowed)) {
       const paths = cachePaths(root);
+      try {
+        await checkNoLinks(paths);
+      } catch (err) {
+        log.warn(`recovery of ${root} skipped: ${(err as Error).message}`);
+        continue;
+      }
       const lock = await acquireLock(paths, LOCK_STALE_MS * 3);
       if (!lock) {
         log.warn(`recovery of ${root} postponed: its lock is held`);

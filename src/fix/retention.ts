@@ -5,7 +5,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { CachePaths } from "./cache-dir.js";
-import { readManifest, removeSnapshot } from "./snapshot.js";
+import { isRunId, readManifest, removeSnapshot } from "./snapshot.js";
 
 export const SNAPSHOT_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 export const SNAPSHOT_MAX_COUNT = 100;
@@ -20,7 +20,7 @@ export async function pruneSnapshots(
   const dated: { runId: string; created: number }[] = [];
   const removed: string[] = [];
   for (const runId of names) {
-    if (keep.has(runId)) continue;
+    if (keep.has(runId) || !isRunId(runId)) continue;
     const manifest = await readManifest(paths, runId);
     if (!manifest) {
       const st = await fs.stat(path.join(paths.snapshots, runId)).catch(() => undefined);

@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { CachePaths } from "./cache-dir.js";
 import { readFileState, sameState } from "./file-state.js";
-import { hasObject, readManifest, restoreEntry, type Manifest } from "./snapshot.js";
+import { fileInRoot, hasObject, readManifest, restoreEntry, type Manifest } from "./snapshot.js";
 import type { TxAudit, TxAuditEntry } from "./tx-audit.js";
 
 export const MAX_ROLLBACK_COUNT = 20;
@@ -73,12 +73,21 @@ export async function planRollback(
   return { transactions };
 }
 
-/** Every file a plan may write (absolute): what the rollback's own transaction snapshots. */
+/**
+ * Every file a plan may write (absolute): what the rollback's own transaction snapshots. Names from the
+ * audit that lead outside the root (it may have been tampered with) are left out, so never read.
+ */
 export function planFiles(paths: CachePaths, plan: RollbackPlan): string[] {
   const files = plan.transactions.flatMap(
     ({ entry, manifest }) => manifest?.files.map((f) => f.path) ?? entry.files_written,
   );
-  return [...new Set(files)].map((f) => path.join(paths.root, f));
+  return [...new Set(files)].flatMap((f) => {
+    try {
+      return [fileInRoot(paths, f)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 export async function applyRollback(

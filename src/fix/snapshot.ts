@@ -3,8 +3,10 @@
  * `.mcp-cache/snapshots/<runId>/objects/<sha256>`, with `manifest.json` naming each file's state before
  * (and, once committed, after) the transaction. Restores are byte for byte, mode included.
  */
+import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { isWithin } from "../paths/allowlist.js";
 import type { CachePaths } from "./cache-dir.js";
 import { readFileState, sha256, type FileState } from "./file-state.js";
 
@@ -30,8 +32,63 @@ export type SnapshotOutcome =
   | { taken: true; manifest: Manifest; bytes: number }
   | { taken: false; bytes: number; states: Map<string, FileState> };
 
+/** What `newRunId` makes (e.g. 20260101T120000Z-0a1b2c3d): a single path component, never `..`. */
+const RUN_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,63}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+export function isRunId(value: unknown): value is string {
+  return typeof value === "string" && RUN_ID.test(value);
+}
+
+/** Throws unless `runId` is a plain run id: state files (journal, audit, manifest) name it, and may be tampered with. */
+export function checkRunId(runId: string): string {
+  if (!isRunId(runId)) throw new Error(`not a run id: ${JSON.stringify(runId)}`);
+  return runId;
+}
+
 export function snapshotDir(paths: CachePaths, runId: string): string {
-  return path.join(paths.snapshots, runId);
+  return path.join(paths.snapshots, checkRunId(runId));
+}
+
+/**
+ * The absolute file a root-relative manifest path denotes, or an Error when it (or, through a symlink, its
+ * nearest existing ancestor directory) lies outside the root: restores never write beyond the project.
+ */
+export function fileInRoot(paths: CachePaths, relative: string): string {
+  if (typeof relative !== "string" || relative === "" || path.isAbsolute(relative))
+    throw new Error(`not a path inside the project: ${JSON.stringify(relative)}`);
+  const target = path.resolve(paths.root, relative);
+  if (target === paths.root || !isWithin(paths.root, target))
+    throw new Error(`${relative} is outside the project root ${paths.root}`);
+  let dir = path.dirname(target);
+  while (dir !== paths.root && isWithin(paths.root, dir)) {
+    let real: string | undefined;
+    try {
+      real = realpathSync.native(dir);
+    } catch {
+      dir = path.dirname(dir);
+      continue;
+    }
+    if (!isWithin(paths.root, real))
+      throw new Error(`${relative} leads outside the project root through a link`);
+    break;
+  }
+  return target;
+}
+
+/** A manifest as read from disk is only trusted when every name in it stays inside the project. */
+function validManifest(paths: CachePaths, runId: string, m: Manifest): boolean {
+  if (typeof m !== "object" || m === null || m.run_id !== runId || !Array.isArray(m.files)) return false;
+  return m.files.every((e) => {
+    try {
+      fileInRoot(paths, e.path);
+    } catch {
+      return false;
+    }
+    const hashOk = (s: FileState | undefined) =>
+      s === undefined || s.sha256 === null || (typeof s.sha256 === "string" && SHA256_HEX.test(s.sha256));
+    return typeof e.before === "object" && e.before !== null && hashOk(e.before) && hashOk(e.after);
+  });
 }
 
 async function writeAtomic(file: string, data: string | Buffer, mode = 0o600): Promise<void> {
@@ -50,7 +107,8 @@ export async function writeManifest(paths: CachePaths, manifest: Manifest): Prom
 export async function readManifest(paths: CachePaths, runId: string): Promise<Manifest | undefined> {
   try {
     const text = await fs.readFile(path.join(snapshotDir(paths, runId), "manifest.json"), "utf8");
-    return JSON.parse(text) as Manifest;
+    const manifest = JSON.parse(text) as Manifest;
+    return validManifest(paths, runId, manifest) ? manifest : undefined;
   } catch {
     return undefined;
   }
@@ -143,7 +201,7 @@ export async function removeSnapshot(paths: CachePaths, runId: string): Promise<
  * Throws when the object is missing or does not match its hash.
  */
 export async function restoreEntry(paths: CachePaths, runId: string, entry: ManifestEntry): Promise<void> {
-  const target = path.join(paths.root, entry.path);
+  const target = fileInRoot(paths, entry.path);
   if (entry.before.sha256 === null) {
     await fs.rm(target, { force: true });
     return;

@@ -60,13 +60,19 @@ export class TxAudit {
     return full;
   }
 
-  /** The audit files, oldest first: rotated sidecars by name (their timestamps), then the live file. */
+  /**
+   * The audit files, oldest first: rotated sidecars by name (their timestamps), then the live file.
+   * Symbolic links are left out: they could point anywhere outside the project.
+   */
   async files(): Promise<string[]> {
     const dir = path.dirname(this.file);
     const base = path.basename(this.file);
     const names = await fs.readdir(dir).catch(() => [] as string[]);
     const sidecars = names.filter((n) => n.startsWith(`${base}.`) && n.endsWith(".jsonl")).sort();
-    return [...sidecars.map((n) => path.join(dir, n)), this.file];
+    const out: string[] = [];
+    for (const file of [...sidecars.map((n) => path.join(dir, n)), this.file])
+      if (!(await fs.lstat(file).catch(() => undefined))?.isSymbolicLink()) out.push(file);
+    return out;
   }
 
   /** Matching entries, oldest first; the newest `limit` when a limit is given. Corrupt lines are skipped. */

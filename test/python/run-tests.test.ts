@@ -33,7 +33,7 @@ describe("run_tests on a suite with every outcome", () => {
         errors: 1,
       });
       expect(r.command).toMatch(
-        /^pytest \S+\/tests -p no:cacheprovider --junit-xml=\S+\/junit\.xml -o junit_family=xunit1$/,
+        /^pytest \S+\/tests -p no:cacheprovider --confcutdir=\S+ -c \S+\/pyproject\.toml --junit-xml=\S+\/junit\.xml -o junit_family=xunit1$/,
       );
       expect(r.failure_count).toBe(3);
       const file = path.join(project, "tests", "test_calc.py");

@@ -7,6 +7,7 @@ import path from "node:path";
 import { ToolError } from "../../engine/errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { refuseLinksLeaving } from "../../paths/outside-links.js";
 import {
   ESLINT_CONFIG_NAMES,
   bundledPackage,
@@ -47,9 +48,20 @@ export function staticPrefix(pattern: string): string {
   return fixed.join("/");
 }
 
+/** The real location of the deepest existing directory of `dir` (ESLint walks from there, following links). */
+function realExistingAncestor(dir: string): string {
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      return fs.realpathSync.native(d);
+    } catch {
+      if (d === path.dirname(d)) return d;
+    }
+  }
+}
+
 /**
  * Each pattern resolved against `base` and checked: a plain path must exist inside the allowed
- * paths; a glob's literal prefix must stay inside `base`. Returns absolute patterns.
+ * paths; a glob's literal prefix must stay inside `base`, symlinks resolved. Returns absolute patterns.
  */
 export function checkPatterns(ctx: ToolContext, patterns: readonly string[], base: string): string[] {
   return patterns.map((p) => {
@@ -57,12 +69,22 @@ export function checkPatterns(ctx: ToolContext, patterns: readonly string[], bas
       throw new ToolError("invalid_input", `files: "${p}" is not a file or glob`);
     if (!GLOB_CHARS.test(p)) return ctx.allowlist.resolve(p, { base, label: "files" });
     const prefix = path.resolve(base, staticPrefix(p) || ".");
-    if (!isWithin(base, prefix) || p.split(/[\\/]/).includes(".."))
+    if (
+      !isWithin(base, prefix) ||
+      !isWithin(base, realExistingAncestor(prefix)) ||
+      p.split(/[\\/]/).includes("..")
+    )
       throw new ToolError("path_validation", `files: the glob "${p}" reaches outside ${base}`, {
         allowed_paths: ctx.allowlist.roots.effective,
       });
     return path.resolve(base, p);
   });
+}
+
+/** The folder ESLint walks for an absolute pattern: a glob's literal prefix, or a directory; none for a file. */
+function searchedDirectory(absolute: string): string | undefined {
+  if (GLOB_CHARS.test(absolute)) return realExistingAncestor(staticPrefix(absolute) || path.sep);
+  return fs.statSync(absolute, { throwIfNoEntry: false })?.isDirectory() ? absolute : undefined;
 }
 
 /** ESLint only understands forward slashes in globs, relative to its cwd. */
@@ -105,6 +127,11 @@ export function eslintScope(
   for (const a of absolute)
     if (!isWithin(root, a))
       throw new ToolError("invalid_input", `files must lie inside the ESLint project root ${root}`);
+  // ESLint lints symlinked files it finds in these folders, wherever they lead.
+  for (const a of absolute) {
+    const dir = searchedDirectory(a);
+    if (dir) refuseLinksLeaving(dir, ctx.allowlist);
+  }
 
   let eslint = projectPackage("eslint", root, allowedRoot);
   if (eslint && !eslint.entry) {

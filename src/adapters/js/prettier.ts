@@ -13,6 +13,7 @@ import {
   ancestorsWithin,
   directoryOf,
   findUp,
+  foundInside,
   loadableEntry,
   packageRoot,
   resolveTool,
@@ -61,10 +62,10 @@ export function findPrettierConfig(start: string, stopAt: string): string | unde
   for (const dir of ancestorsWithin(start, stopAt)) {
     for (const name of PRETTIER_CONFIG_NAMES) {
       const candidate = path.join(dir, name);
-      if (fs.existsSync(candidate)) return candidate;
+      if (fs.existsSync(candidate)) return foundInside(candidate, stopAt);
     }
     const pkg = path.join(dir, "package.json");
-    if (fs.existsSync(pkg) && hasPrettierKey(pkg)) return pkg;
+    if (fs.existsSync(pkg) && hasPrettierKey(foundInside(pkg, stopAt))) return pkg;
   }
   return undefined;
 }

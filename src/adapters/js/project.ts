@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { ToolError } from "../../engine/errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 
 export const ESLINT_CONFIG_NAMES = [
@@ -30,12 +31,24 @@ export function ancestorsWithin(start: string, stopAt: string): string[] {
   return out;
 }
 
+/**
+ * Returns a config file found inside `stopAt`, or throws path_validation when it is a symlink whose real
+ * location is outside: the tools would read (or, for a JS config, run) it from there.
+ */
+export function foundInside(candidate: string, stopAt: string): string {
+  if (!isWithin(stopAt, fs.realpathSync.native(candidate)))
+    throw new ToolError("path_validation", `${candidate} is a link to a file outside the allowed paths`, {
+      allowed_paths: [stopAt],
+    });
+  return candidate;
+}
+
 /** The first of `names` found in `start` or an ancestor up to `stopAt`, as an absolute path. */
 export function findUp(names: readonly string[], start: string, stopAt: string): string | undefined {
   for (const dir of ancestorsWithin(start, stopAt))
     for (const name of names) {
       const candidate = path.join(dir, name);
-      if (fs.existsSync(candidate)) return candidate;
+      if (fs.existsSync(candidate)) return foundInside(candidate, stopAt);
     }
   return undefined;
 }

@@ -7,6 +7,7 @@ import path from "node:path";
 import { ToolError } from "../../engine/errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
+import { refuseLinksLeaving } from "../../paths/outside-links.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
 import {
   bundledPackage,
@@ -84,6 +85,8 @@ async function checkWithCli(
 async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
   const configFile = tsconfigFor(ctx, req);
   const root = path.dirname(configFile);
+  // tsc compiles symlinked sources it finds under the project, wherever they lead.
+  refuseLinksLeaving(root, ctx.allowlist);
   const allowedRoot = ctx.allowlist.rootOf(configFile) ?? root;
   const own = projectPackage("typescript", root, allowedRoot);
   if (own && majorVersion(own.version) >= 7) return checkWithCli(ctx, own, configFile);

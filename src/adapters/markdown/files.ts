@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { readdir, readFile } from "./fs-calls.js";
+import { lstat, readdir, readFile, realpath } from "./fs-calls.js";
 import { isWithin } from "../../paths/allowlist.js";
 
 export const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -30,9 +30,12 @@ interface IgnoreLayer {
   rules: Ignore;
 }
 
-async function readGitignore(dir: string): Promise<IgnoreLayer | undefined> {
+/** A .gitignore that is a link to a file outside `root` counts as absent: it is not read. */
+async function readGitignore(dir: string, root: string): Promise<IgnoreLayer | undefined> {
   try {
-    const text = await readFile(path.join(dir, ".gitignore"), "utf8");
+    const file = path.join(dir, ".gitignore");
+    if ((await lstat(file)).isSymbolicLink() && !isWithin(root, await realpath(file))) return undefined;
+    const text = await readFile(file, "utf8");
     return { dir, rules: ignore().add(text) };
   } catch {
     return undefined;
@@ -67,14 +70,14 @@ export async function* walkMarkdownFiles(
     if (d === path.dirname(d)) break;
   }
   for (const d of ancestors) {
-    const layer = await readGitignore(d);
+    const layer = await readGitignore(d, root);
     if (layer) layers.push(layer);
   }
-  yield* walk(dir, layers);
+  yield* walk(dir, layers, root);
 }
 
-async function* walk(dir: string, inherited: IgnoreLayer[]): AsyncGenerator<string> {
-  const own = await readGitignore(dir);
+async function* walk(dir: string, inherited: IgnoreLayer[], root: string): AsyncGenerator<string> {
+  const own = await readGitignore(dir, root);
   const layers = own ? [...inherited, own] : inherited;
   let entries: fs.Dirent[];
   try {
@@ -87,7 +90,7 @@ async function* walk(dir: string, inherited: IgnoreLayer[]): AsyncGenerator<stri
     const abs = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (ALWAYS_SKIPPED.has(entry.name) || ignoredBy(layers, abs, true)) continue;
-      yield* walk(abs, layers);
+      yield* walk(abs, layers, root);
     } else if (entry.isFile() && isMarkdownFile(entry.name) && !ignoredBy(layers, abs, false)) {
       yield abs;
     }

@@ -13,6 +13,7 @@ import {
 import { BLACK_INTERNAL_ERROR, blackArgs, parseBlackUnformatted } from "./black.js";
 import { displayPath, EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "./ruff-embedded.js";
 import { parseRuffUnformatted, ruffFormatArgs } from "./ruff-cli.js";
+import { checkRuffCliScope } from "./ruff-cli-scope.js";
 import { resolvePythonTool } from "./resolve.js";
 
 export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
@@ -72,6 +73,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
       notes: [embeddedNote(ruff)],
     };
   }
+  checkRuffCliScope(req.target, rootOf(ctx, req.target), req.config);
   const args = ruffFormatArgs(req.target, { check: true, diff: req.diff, config: req.config });
   const command = displayCommand("ruff", args);
   const run = await ctx.run({ program: cli.executable, args });

@@ -8,6 +8,7 @@ import { registerLinter, type LintOutcome, type LintRequest } from "../linters.j
 import { flake8Args } from "./flake8.js";
 import { embeddedNote, embeddedRuff } from "./format.js";
 import { ruffCheckArgs } from "./ruff-cli.js";
+import { checkRuffCliScope } from "./ruff-cli-scope.js";
 import { displayPath } from "./ruff-embedded.js";
 import { resolvePythonTool } from "./resolve.js";
 
@@ -48,7 +49,10 @@ async function runLineLinter(
 
 async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const cli = resolvePythonTool(ctx, "ruff", req.target);
-  if (cli.executable) return runLineLinter(ctx, "ruff", ruffCheckArgs(req.target, req.config), req.target);
+  if (cli.executable) {
+    checkRuffCliScope(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, req.config);
+    return runLineLinter(ctx, "ruff", ruffCheckArgs(req.target, req.config), req.target);
+  }
   const ruff = embeddedRuff(ctx);
   const result = ruff.lint(
     req.target,

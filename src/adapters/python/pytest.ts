@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { findExecutable } from "../../exec/which.js";
+import { isWithin } from "../../paths/allowlist.js";
 import { registerExternalTool } from "../registry.js";
 import { findPythonEnvironment } from "./venv.js";
 
@@ -60,6 +61,65 @@ export interface PytestOptions {
   coverageSource?: string;
   /** Where pytest writes its JUnit XML report. */
   junitXml: string;
+  /** What keeps pytest inside the allowed root (see `pytestConfinement`). */
+  confinement?: PytestConfinement;
+}
+
+export interface PytestConfinement {
+  /** conftest.py files above it are not loaded (--confcutdir). */
+  confcutdir: string;
+  /** The config file (-c): the project's, or an empty one, so that none above the root is searched for. */
+  configFile: string;
+  /** Given with the empty config, where pytest would have put it. */
+  rootdir?: string;
+}
+
+/** Files pytest takes as its config, in its order, with the section that makes them one. */
+const PYTEST_CONFIGS: [string, RegExp | undefined][] = [
+  ["pytest.ini", undefined],
+  [".pytest.ini", undefined],
+  ["pyproject.toml", /^\[tool\.pytest(\.ini_options)?\]/m],
+  ["tox.ini", /^\[pytest\]/m],
+  ["setup.cfg", /^\[tool:pytest\]/m],
+];
+
+/**
+ * pytest searches every ancestor of the tests for its config and loads conftest.py files above them, beyond
+ * the allowed root. This finds the config as pytest would but only from `start` up to `root` (a file linked
+ * from outside is not taken), and otherwise hands pytest an empty one (`emptyConfig`), with the rootdir
+ * pytest would have picked: the nearest folder with setup.py or pyproject.toml, else the common ancestor
+ * of `start` and pytest's working directory `cwd` (kept inside the root).
+ */
+export function pytestConfinement(
+  start: string,
+  root: string,
+  emptyConfig: string,
+  cwd: string,
+): PytestConfinement {
+  const inside = (f: string) => fs.existsSync(f) && isWithin(root, fs.realpathSync.native(f));
+  let rootdir: string | undefined;
+  for (let dir = start; isWithin(root, dir); dir = path.dirname(dir)) {
+    for (const [name, section] of PYTEST_CONFIGS) {
+      const file = path.join(dir, name);
+      if (inside(file) && (!section || section.test(fs.readFileSync(file, "utf8"))))
+        return { confcutdir: root, configFile: file };
+    }
+    rootdir ??= ["setup.py", "pyproject.toml"].some((n) => inside(path.join(dir, n))) ? dir : undefined;
+    if (dir === path.dirname(dir)) break;
+  }
+  fs.writeFileSync(emptyConfig, "");
+  const common = commonAncestor(start, cwd);
+  return {
+    confcutdir: root,
+    configFile: emptyConfig,
+    rootdir: rootdir ?? (isWithin(root, common) ? common : start),
+  };
+}
+
+function commonAncestor(a: string, b: string): string {
+  let dir = a;
+  while (!isWithin(dir, b) && dir !== path.dirname(dir)) dir = path.dirname(dir);
+  return dir;
 }
 
 /** True when `pattern` names test files (a glob such as `test_*.py`) rather than a `-k` expression. */
@@ -74,6 +134,11 @@ export function isFileGlob(pattern: string): boolean {
  */
 export function pytestArgs(o: PytestOptions): string[] {
   const args = [o.target, "-p", "no:cacheprovider"];
+  if (o.confinement) {
+    const { confcutdir, configFile, rootdir } = o.confinement;
+    args.push(`--confcutdir=${confcutdir}`, "-c", configFile);
+    if (rootdir) args.push(`--rootdir=${rootdir}`);
+  }
   if (o.pattern !== undefined)
     args.push(...(isFileGlob(o.pattern) ? ["-o", `python_files=${o.pattern}`] : ["-k", o.pattern]));
   if (o.markers !== undefined) args.push("-m", o.markers);

@@ -45,9 +45,10 @@ interface GitignoreLayer {
   rules: Ignore;
 }
 
-function readGitignore(dir: string): GitignoreLayer | undefined {
+/** A .gitignore that is a link to a file outside `root` counts as absent: it is not read. */
+function readGitignore(dir: string, root: string): GitignoreLayer | undefined {
   const file = path.join(dir, ".gitignore");
-  if (!fs.existsSync(file)) return undefined;
+  if (!fs.existsSync(file) || !isWithin(root, fs.realpathSync.native(file))) return undefined;
   return { dir, rules: ignore().add(fs.readFileSync(file, "utf8")) };
 }
 
@@ -79,8 +80,16 @@ function insideGitRepository(target: string): boolean {
   }
 }
 
-/** Python files under `target` (sorted), as the ruff CLI would pick them. */
-export function discoverPythonFiles(target: string, settings: RuffSettings, root: string): string[] {
+/**
+ * Python files under `target` (sorted), as the ruff CLI would pick them, symbolic links left out. The links
+ * the CLI would follow (Python file names, not excluded) are added to `links` when given.
+ */
+export function discoverPythonFiles(
+  target: string,
+  settings: RuffSettings,
+  root: string,
+  links?: string[],
+): string[] {
   if (fs.statSync(target).isFile()) return [target];
   const excluded = excludeMatcher(
     [...(settings.exclude.length ? settings.exclude : RUFF_DEFAULT_EXCLUDES), ...settings.extendExclude],
@@ -97,19 +106,23 @@ export function discoverPythonFiles(target: string, settings: RuffSettings, root
       if (d === path.dirname(d)) break;
     }
     for (const d of chain) {
-      const layer = readGitignore(d);
+      const layer = readGitignore(d, root);
       if (layer) inherited.push(layer);
     }
   }
   const files: string[] = [];
   const walk = (dir: string, layers: GitignoreLayer[]) => {
-    const own = useGitignore ? readGitignore(dir) : undefined;
+    const own = useGitignore ? readGitignore(dir, root) : undefined;
     const active = own ? [...layers, own] : layers;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const abs = path.join(dir, entry.name);
-      if (entry.isSymbolicLink()) continue; // never leave the tree through a link
       const isDir = entry.isDirectory();
       if (excluded(abs) || gitignored(active, abs, isDir)) continue;
+      if (entry.isSymbolicLink()) {
+        // never leave the tree through a link
+        if (PYTHON_FILE.test(entry.name)) links?.push(abs);
+        continue;
+      }
       if (isDir) walk(abs, active);
       else if (entry.isFile() && PYTHON_FILE.test(entry.name)) files.push(abs);
     }

@@ -24,6 +24,7 @@ import { discoverPythonFiles } from "./python-files.js";
 import { resolvePythonTool } from "./resolve.js";
 import { applyFixesOnce } from "./ruff-edits.js";
 import { loadRuffSettings } from "./ruff-settings.js";
+import { checkRuffCliScope } from "./ruff-cli-scope.js";
 
 /** How often the embedded fixer re-checks and fixes again (ruff's CLI loops the same way). */
 const MAX_FIX_PASSES = 10;
@@ -163,6 +164,8 @@ async function cliFix(
   note?: string,
 ): Promise<FixOutcome> {
   const scope = ruffScope(ctx, req);
+  if (!req.files?.length)
+    checkRuffCliScope(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, req.config);
   const targets = req.files?.length ? scope : [req.target];
   const unsafe = req.safety === "unsafe";
   const cwd = ctx.config.cwd;

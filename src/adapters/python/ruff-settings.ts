@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { ToolError } from "../../engine/errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 
 export type RuffOptions = Record<string, unknown>;
@@ -54,6 +55,23 @@ export function ruffOptionsOf(file: string): RuffOptions | undefined {
   return doc;
 }
 
+/**
+ * Refuses a settings file whose real location (symlinks and `..` resolved) is outside `root`: the server
+ * reads these files itself, so a link or an `extend` must not make it read beyond the allowed paths.
+ */
+function checkInsideRoot(file: string, root: string, what: string): void {
+  let real: string;
+  try {
+    real = fs.realpathSync.native(file);
+  } catch {
+    throw new ToolError("path_validation", `${what} does not exist: ${file}`);
+  }
+  if (!isWithin(root, real))
+    throw new ToolError("path_validation", `${what} is outside the allowed paths: ${file}`, {
+      allowed_paths: [root],
+    });
+}
+
 /** The nearest config file from `start` upward, not leaving `root`. */
 export function findRuffConfig(start: string, root: string): string | undefined {
   let dir = fs.existsSync(start) && fs.statSync(start).isFile() ? path.dirname(start) : start;
@@ -61,6 +79,7 @@ export function findRuffConfig(start: string, root: string): string | undefined 
     for (const name of [".ruff.toml", "ruff.toml", "pyproject.toml"]) {
       const file = path.join(dir, name);
       if (!fs.existsSync(file)) continue;
+      checkInsideRoot(file, root, `ruff config ${name}`);
       if (name !== "pyproject.toml" || ruffOptionsOf(file) !== undefined) return file;
     }
     const parent = path.dirname(dir);
@@ -69,13 +88,18 @@ export function findRuffConfig(start: string, root: string): string | undefined 
   }
 }
 
-/** Follows `extend` chains (relative to each file), with the extending file's keys winning. */
-function loadWithExtends(file: string, seen = new Set<string>()): RuffOptions {
+/**
+ * Follows `extend` chains (relative to each file), with the extending file's keys winning. Every file
+ * extended must lie inside `root`.
+ */
+function loadWithExtends(file: string, root: string, seen = new Set<string>()): RuffOptions {
   if (seen.has(file)) throw new Error(`circular "extend" in ${file}`);
   seen.add(file);
   const options = ruffOptionsOf(file) ?? {};
   if (typeof options.extend !== "string") return options;
-  const parent = loadWithExtends(path.resolve(path.dirname(file), options.extend), seen);
+  const extended = path.resolve(path.dirname(file), options.extend);
+  checkInsideRoot(extended, root, `"extend" in ${file}`);
+  const parent = loadWithExtends(extended, root, seen);
   return deepMerge(parent, options);
 }
 
@@ -102,7 +126,7 @@ const stringList = (v: unknown): string[] =>
 /** Settings for files under `start`: from `configFile` when given, else the nearest config. */
 export function loadRuffSettings(start: string, root: string, configFile?: string): RuffSettings {
   const source = configFile ?? findRuffConfig(start, root);
-  const raw = source ? loadWithExtends(source) : {};
+  const raw = source ? loadWithExtends(source, root) : {};
   const options: RuffOptions = { ...raw };
   for (const key of FILE_SELECTION_KEYS) delete options[key];
   const lint =

@@ -9,19 +9,24 @@ import { looksLikeNetworkFailure, type Vulnerability } from "../../adapters/depe
 import { lockVersions, npmAuditArgs, parseNpmAuditJson } from "../../adapters/npm/npm-audit.js";
 import { parsePipAuditJson, pipAuditArgs } from "../../adapters/python/pip-audit.js";
 import { resolvePythonTool } from "../../adapters/python/resolve.js";
+import type { Allowlist } from "../../paths/allowlist.js";
 
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json"];
 
 type Audit =
   { kind: "pip-audit"; requirements: string } | { kind: "npm"; projectDir: string; lockfile: string };
 
-/** What to audit: a lockfile or a directory holding one → npm audit; a requirements file → pip-audit. */
-export function chooseAudit(target: string): Audit {
+/**
+ * What to audit: a lockfile or a directory holding one → npm audit; a requirements file → pip-audit.
+ * A file picked from a directory goes through the allowlist too (it may be a symlink out of the project).
+ */
+export function chooseAudit(target: string, allowlist: Allowlist): Audit {
   if (fs.statSync(target).isDirectory()) {
+    const inside = (f: string) => allowlist.resolve(f, { kind: "file", label: "requirements_file" });
     const lock = LOCKFILES.map((f) => path.join(target, f)).find((f) => fs.existsSync(f));
-    if (lock) return { kind: "npm", projectDir: target, lockfile: lock };
+    if (lock) return { kind: "npm", projectDir: target, lockfile: inside(lock) };
     const req = path.join(target, "requirements.txt");
-    if (fs.existsSync(req)) return { kind: "pip-audit", requirements: req };
+    if (fs.existsSync(req)) return { kind: "pip-audit", requirements: inside(req) };
     throw new ToolError(
       "invalid_input",
       `requirements_file is a directory without package-lock.json, npm-shrinkwrap.json or requirements.txt: ${target}`,
@@ -146,7 +151,7 @@ export const auditDependenciesTool = () =>
     },
     paths: [{ arg: "requirements_file", kind: "any", default: "requirements.txt" }],
     async handler(args, ctx) {
-      const audit = chooseAudit(args.requirements_file);
+      const audit = chooseAudit(args.requirements_file, ctx.allowlist);
       return audit.kind === "npm"
         ? npmAudit(ctx, audit.projectDir, audit.lockfile)
         : pipAudit(ctx, audit.requirements);

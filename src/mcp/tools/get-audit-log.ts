@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ToolError } from "../../engine/errors.js";
 import { defineTool, type ToolContext, READ_ONLY } from "../../engine/tool.js";
-import { cachePaths, projectRootOf } from "../../fix/cache-dir.js";
+import { cachePaths, checkNoLinks, projectRootOf } from "../../fix/cache-dir.js";
 import { TX_RESULTS, TxAudit, type AuditQuery } from "../../fix/tx-audit.js";
 
 export const getAuditLogTool = () =>
@@ -69,6 +69,8 @@ export const getAuditLogTool = () =>
  */
 export async function readProjectAudit(ctx: ToolContext, target: string, query: AuditQuery) {
   const root = projectRootOf(target, ctx.allowlist.rootOf(target) ?? target);
-  const audit = new TxAudit(cachePaths(root).audit, ctx.config.cacheAuditMaxBytes);
+  const paths = cachePaths(root);
+  await checkNoLinks(paths);
+  const audit = new TxAudit(paths.audit, ctx.config.cacheAuditMaxBytes);
   return { root, file: audit.file, entries: await audit.read(query) };
 }

@@ -11,6 +11,7 @@ import {
   parsePytestSummary,
   parseRootdir,
   pytestArgs,
+  pytestConfinement,
   resolvePytest,
 } from "../../adapters/python/pytest.js";
 
@@ -83,6 +84,12 @@ export const runTestsTool = () =>
             failFast: args.fail_fast,
             coverageSource: args.coverage ? cwd : undefined,
             junitXml,
+            confinement: pytestConfinement(
+              targetDir,
+              ctx.allowlist.rootOf(targetDir) ?? targetDir,
+              path.join(temp, "pytest.ini"),
+              cwd,
+            ),
           }),
         ];
         const command = displayCommand(pytest.display, argv);

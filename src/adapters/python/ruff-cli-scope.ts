@@ -1,0 +1,43 @@
+/**
+ * What the server checks before the ruff CLI runs on a target, since ruff then reads on its own: its
+ * settings (config files and `extend`s) and the Python files it finds, which include symlinks it follows.
+ */
+import fs from "node:fs";
+import { ToolError } from "../../engine/errors.js";
+import { isWithin } from "../../paths/allowlist.js";
+import { discoverPythonFiles } from "./python-files.js";
+import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
+
+/** Symlinked Python files under `target` that ruff would follow out of `root` (to read or rewrite them). */
+function linksOutside(target: string, settings: RuffSettings, root: string): string[] {
+  const links: string[] = [];
+  discoverPythonFiles(target, settings, root, links);
+  return links.filter((l) => {
+    try {
+      return !isWithin(root, fs.realpathSync.native(l));
+    } catch {
+      return false; // a dangling link: ruff reports it itself
+    }
+  });
+}
+
+/**
+ * Throws path_validation when the ruff CLI would read a config or a Python file outside `root`. A config
+ * that does not parse is left for ruff to report in its own words.
+ */
+export function checkRuffCliScope(target: string, root: string, configFile?: string): void {
+  let settings: RuffSettings;
+  try {
+    settings = loadRuffSettings(target, root, configFile);
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    return;
+  }
+  const outside = linksOutside(target, settings, root);
+  if (outside.length)
+    throw new ToolError(
+      "path_validation",
+      `ruff would follow symbolic links out of the allowed paths: ${outside.slice(0, 20).join(", ")}`,
+      { allowed_paths: [root] },
+    );
+}

@@ -1,0 +1,65 @@
+/**
+ * Symbolic links inside a directory that lead out of the allowed roots. Tools given a directory (black,
+ * flake8, bandit, mypy, ruff, pytest, ESLint, tsc) follow symlinked source files, some also symlinked
+ * folders, so a link planted in the project would make them read, or a formatter rewrite, files outside
+ * the allowed paths.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { ToolError } from "../engine/errors.js";
+import type { Allowlist } from "./allowlist.js";
+
+/** Folders not looked into: no tool reads sources there (a virtualenv links to the system Python by design). */
+const SKIPPED = new Set([".git", ".hg", ".svn", "node_modules", ".mcp-cache", "__pycache__"]);
+/** Files tools read as sources; other links (a shared README, a venv's bin/python) are not their concern. */
+const SOURCE_FILE = /\.(pyi?|pyw|ipynb|[cm]?[jt]sx?)$/;
+/** Bounds of one search, so a huge tree costs at most this many directory entries. */
+const MAX_ENTRIES = 200_000;
+const MAX_FOUND = 20;
+
+const isVirtualenv = (dir: string) => fs.existsSync(path.join(dir, "pyvenv.cfg"));
+
+/**
+ * Links under `dir` (a folder, or a source file, whose real location fails `allowed`), at most MAX_FOUND.
+ * Dangling links are ignored (they lead nowhere a tool could read).
+ */
+export function linksLeaving(dir: string, allowed: (real: string) => boolean): string[] {
+  const found: string[] = [];
+  let budget = MAX_ENTRIES;
+  const walk = (d: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (found.length >= MAX_FOUND || --budget < 0) return;
+      const abs = path.join(d, entry.name);
+      if (entry.isSymbolicLink()) {
+        let real: string;
+        let isDir: boolean;
+        try {
+          real = fs.realpathSync.native(abs);
+          isDir = fs.statSync(real).isDirectory();
+        } catch {
+          continue;
+        }
+        if ((isDir || SOURCE_FILE.test(entry.name)) && !allowed(real)) found.push(abs);
+      } else if (entry.isDirectory() && !SKIPPED.has(entry.name) && !isVirtualenv(abs)) walk(abs);
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+/** Throws path_validation when `dir` holds links a tool would follow out of the allowed paths. */
+export function refuseLinksLeaving(dir: string, allowlist: Allowlist): void {
+  const links = linksLeaving(dir, (real) => allowlist.rootOf(real) !== undefined);
+  if (links.length)
+    throw new ToolError(
+      "path_validation",
+      `symbolic links in ${dir} lead outside the allowed paths, and the tool would follow them: ${links.join(", ")}`,
+      { allowed_paths: allowlist.roots.effective },
+    );
+}
