@@ -45,6 +45,8 @@ export function linksLeaving(dir: string, allowed: (real: string) => boolean): s
         } catch {
           continue;
         }
+        // A linked node_modules or virtualenv is the project's chosen environment, not its sources.
+        if (SKIPPED.has(entry.name) || (isDir && isVirtualenv(real))) continue;
         if ((isDir || SOURCE_FILE.test(entry.name)) && !allowed(real)) found.push(abs);
       } else if (entry.isDirectory() && !SKIPPED.has(entry.name) && !isVirtualenv(abs)) walk(abs);
     }

@@ -63,4 +63,18 @@ describe("JS tools never read a source symlinked from outside the project", () =
     expect((await t.call("lint", { path: ".", linter: "eslint" })).success).toBe(true);
     expect((await t.call("type_check", { path: ".", checker: "tsc" })).success).toBe(true);
   });
+
+  it("a node_modules linked from outside (a shared install) is the project's environment, not refused", async () => {
+    const { proj } = layout("ts");
+    fs.rmSync(path.join(proj, "src", "link.ts"));
+    const shared = tempDir("mcq-shared-node-modules-");
+    fs.mkdirSync(path.join(shared, "left-pad"));
+    fs.symlinkSync(shared, path.join(proj, "node_modules"));
+    const t = await serve(proj);
+    expect(await t.call("type_check", { path: ".", checker: "tsc" })).toMatchObject({
+      success: true,
+      passed: true,
+    });
+    expect(await t.call("lint", { path: ".", linter: "eslint" })).toMatchObject({ success: true });
+  });
 });
