@@ -11,6 +11,8 @@ import { median, ms, timeIt } from "./stats.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = (p) => import(path.join(root, "dist", p));
 const N = 50;
+// Calls before timing: the server's JIT needs about a hundred calls to settle (medians fall from ~9 to ~4 ms).
+const WARMUP = 150;
 
 function project() {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-bench-core-")));
@@ -59,7 +61,7 @@ export default async function run() {
   // 1. Embedded ruff lint: adapter alone, engine pipeline in-process, and MCP over stdio.
   const { EmbeddedRuff } = await dist("adapters/python/ruff-embedded.js");
   const ruff = new EmbeddedRuff();
-  const adapter = await timeIt(() => ruff.lint(file, dir, dir), N, 3);
+  const adapter = await timeIt(() => ruff.lint(file, dir, dir), N, WARMUP);
   const { loadConfig } = await dist("config.js");
   const { Engine } = await dist("engine/engine.js");
   const { toolsFor } = await dist("mcp/tools/index.js");
@@ -75,10 +77,14 @@ export default async function run() {
     silentLogger,
     toolsFor(["core"]),
   );
-  const inProcess = await timeIt(() => engine.call("lint", { path: file }), N, 3);
+  const inProcess = await timeIt(() => engine.call("lint", { path: file }), N, WARMUP);
   process.env.PATH = savedPath;
   const { client } = await stdioClient(dir, "/usr/bin:/bin");
-  const overStdio = await timeIt(() => client.callTool({ name: "lint", arguments: { path: file } }), N, 3);
+  const overStdio = await timeIt(
+    () => client.callTool({ name: "lint", arguments: { path: file } }),
+    N,
+    WARMUP,
+  );
   await client.close();
   rows.push({ case: "lint, embedded ruff: adapter only", median_ms: ms(median(adapter)), n: N });
   rows.push({ case: "lint, embedded ruff: engine.call in-process", median_ms: ms(median(inProcess)), n: N });
