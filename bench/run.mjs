@@ -1,4 +1,5 @@
-// `npm run bench`: runs every bench/*.bench.mjs in turn and prints its table.
+// `npm run bench [-- name ...]`: runs every bench/*.bench.mjs (or those whose file name starts with a
+// given name: `npm run bench -- js core`) in turn and prints its table.
 // Each bench module exports `default async function run(): Promise<{ title, rows: object[] , notes?: string[] }>`.
 import fs from "node:fs";
 import path from "node:path";
@@ -9,7 +10,7 @@ const only = process.argv.slice(2);
 const files = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith(".bench.mjs"))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
   .sort();
 for (const file of files) {
   const mod = await import(pathToFileURL(path.join(dir, file)).href);
