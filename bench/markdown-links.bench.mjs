@@ -13,6 +13,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const PEAK_RSS = path.join(here, "lib", "peak-rss.mjs");
 const OURS = path.join(here, "lib", "check-markdown-links-child.mjs");
 const MLC = path.join(here, "..", "node_modules", "markdown-link-check", "markdown-link-check");
+const MLC_VERSION = JSON.parse(
+  fs.readFileSync(path.join(here, "..", "node_modules", "markdown-link-check", "package.json"), "utf8"),
+).version;
 
 const SECTIONS = 20;
 /** A tree four times larger, for ours only: memory should stay flat as the tree grows. */
@@ -121,7 +124,7 @@ export default async function run() {
     rows.push(await series("check_markdown_links (in-process, dist/)", [OURS, root], root, oursSummary));
     // markdown-link-check walks the directory itself; -q prints only dead links.
     rows.push(
-      await series("markdown-link-check 3.15.0", [MLC, "-q", "-c", config, "."], root, (r) => ({
+      await series(`markdown-link-check ${MLC_VERSION}`, [MLC, "-q", "-c", config, "."], root, (r) => ({
         files,
         links: "-",
         "broken found": (r.stdout.match(/\[✖\]/g) ?? []).length,
