@@ -11,7 +11,7 @@ import { Allowlist } from "../paths/allowlist.js";
 import { refuseLinksLeaving } from "../paths/outside-links.js";
 import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
 import { AuditLog } from "./audit-log.js";
-import { InvalidArgumentsError, ToolError } from "./errors.js";
+import { InvalidArgumentsError, ToolError } from "../errors.js";
 import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
 import { compactResult, displayCommand, combinedOutput } from "./result.js";
 import { Semaphore } from "./semaphore.js";

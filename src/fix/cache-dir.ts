@@ -5,7 +5,7 @@
 import fs from "node:fs/promises";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { ToolError } from "../engine/errors.js";
+import { ToolError } from "../errors.js";
 import { isWithin } from "../paths/allowlist.js";
 
 export const CACHE_DIR_NAME = ".mcp-cache";

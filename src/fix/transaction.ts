@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { ToolError } from "../engine/errors.js";
+import { ToolError } from "../errors.js";
 import type { ToolContext } from "../engine/tool.js";
 import { ensureCacheDir, projectRootOf, type CachePaths } from "./cache-dir.js";
 import { readFileState, sameState, type FileState } from "./file-state.js";

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Engine } from "../engine/engine.js";
-import { InvalidArgumentsError } from "../engine/errors.js";
+import { InvalidArgumentsError } from "../errors.js";
 import { createMcpServer } from "./server.js";
 import { VERSION } from "../version.js";
 

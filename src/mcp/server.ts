@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Engine } from "../engine/engine.js";
-import { InvalidArgumentsError } from "../engine/errors.js";
+import { InvalidArgumentsError } from "../errors.js";
 import type { ToolDefinition, ToolResult } from "../engine/tool.js";
 import { VERSION } from "../version.js";
 

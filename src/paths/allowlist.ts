@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { ToolError } from "../engine/errors.js";
+import { ToolError } from "../errors.js";
 
 export type PathKind = "file" | "directory" | "any";
 

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { ToolError } from "../engine/errors.js";
+import { ToolError } from "../errors.js";
 import type { Allowlist } from "./allowlist.js";
 
 /** Folders not looked into: no tool reads sources there (a virtualenv links to the system Python by design). */

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Allowlist, isWithin } from "../../src/paths/allowlist.js";
-import { ToolError } from "../../src/engine/errors.js";
+import { ToolError } from "../../src/errors.js";
 import { connectStdio, type Connected } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { refuseLinksLeaving } from "../../paths/outside-links.js";

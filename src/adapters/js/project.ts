@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 
 export const ESLINT_CONFIG_NAMES = [

@@ -1,6 +1,6 @@
 /** Calls into the warm worker pool from the JS adapters, with the pool's failures mapped to ToolErrors. */
 import { fileURLToPath } from "node:url";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import {
   WORKER_POOL_SERVICE,

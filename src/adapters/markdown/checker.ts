@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { Semaphore } from "../../engine/semaphore.js";
 import type { Allowlist } from "../../paths/allowlist.js";
 import { anchorProblem, decodeFragment, type AnchorIndex } from "./anchors.js";

@@ -1,7 +1,7 @@
 /** Python formatters: ruff format (CLI, else embedded) and black. */
 import fs from "node:fs";
 import { createTwoFilesPatch } from "diff";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import {

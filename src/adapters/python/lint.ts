@@ -1,6 +1,6 @@
 /** Python linters: ruff (CLI, else embedded) and flake8. */
 import path from "node:path";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { parseLintLines } from "../lint-lines.js";

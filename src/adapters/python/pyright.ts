@@ -1,7 +1,7 @@
 /** pyright, bundled from npm and run with this Node: pure argv builder and `--outputjson` parser. */
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding, Severity } from "../../findings/model.js";

@@ -3,7 +3,7 @@
  * settings (config files and `extend`s) and the Python files it finds, which include symlinks it follows.
  */
 import fs from "node:fs";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";

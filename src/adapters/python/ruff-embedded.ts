@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import picomatch from "picomatch";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { parseLintLines } from "../lint-lines.js";

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 
 export type RuffOptions = Record<string, unknown>;

@@ -1,6 +1,6 @@
 /** ty (Astral's type checker): the default Python checker. Pure argv builder and concise-output parser. */
 import path from "node:path";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ProgramNotFoundError } from "../../exec/runner.js";

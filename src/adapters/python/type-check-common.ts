@@ -1,7 +1,7 @@
 /** Shared pieces of the Python type-checker adapters: where a check runs and which projects are Python. */
 import fs from "node:fs";
 import path from "node:path";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { combinedOutput } from "../../engine/result.js";
 import type { RunResult } from "../../exec/runner.js";
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../engine/tool.js";
 import { ProgramNotFoundError } from "../../exec/runner.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { checkMarkdownLinks } from "../../adapters/markdown/checker.js";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
 import { defineTool } from "../../engine/tool.js";
 

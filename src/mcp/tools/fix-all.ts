@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { fixerNames, type FixerAdapter, type FixOutcome, type FixRequest } from "../../adapters/fixers.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { defineTool, type ToolContext, READ_ONLY } from "../../engine/tool.js";
 import { cachePaths, checkNoLinks, projectRootOf } from "../../fix/cache-dir.js";
 import { TX_RESULTS, TxAudit, type AuditQuery } from "../../fix/tx-audit.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 
 export const lintTool = () =>
   defineTool({

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
 import { defineTool } from "../../engine/tool.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";

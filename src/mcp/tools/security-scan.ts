@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
 import { defineTool, type ToolContext, READ_ONLY } from "../../engine/tool.js";
 import {

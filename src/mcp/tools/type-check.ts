@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { ToolError } from "../../engine/errors.js";
+import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { findFixer, type FixRequest } from "../../../adapters/fixers.js";
 import { findTypeChecker } from "../../../adapters/type-checkers.js";
-import { ToolError } from "../../../engine/errors.js";
+import { ToolError } from "../../../errors.js";
 import { defineTool, WRITES_FILES } from "../../../engine/tool.js";
 import { fileFilter } from "../../../findings/file-filter.js";
 import { runFixAll } from "../fix-all.js";

@@ -1,7 +1,7 @@
 /** seed 001 `lint_fix`: ESLint's fixes as a transaction (lock, snapshot, audit); dryRun writes nothing. */
 import { z } from "zod";
 import { findFixer, type FixRequest } from "../../../adapters/fixers.js";
-import { ToolError } from "../../../engine/errors.js";
+import { ToolError } from "../../../errors.js";
 import { defineTool, WRITES_FILES } from "../../../engine/tool.js";
 import { applyLintFix, lintFixFields } from "../lint-fix.js";
 import { CWD_PATH, commonParams } from "./params.js";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { findLinter } from "../../../adapters/linters.js";
 import type { FileView } from "../../../adapters/js/eslint-results.js";
-import { ToolError } from "../../../engine/errors.js";
+import { ToolError } from "../../../errors.js";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { CWD_PATH, commonParams } from "./params.js";
 import { seedFile, seedNote, type SeedResult } from "./seed-result.js";

@@ -1,7 +1,7 @@
 /** seed 001 `typecheck`: tsc --noEmit on the whole project; `files` filters which diagnostics are shown. */
 import { z } from "zod";
 import { findTypeChecker } from "../../../adapters/type-checkers.js";
-import { ToolError } from "../../../engine/errors.js";
+import { ToolError } from "../../../errors.js";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { fileFilter } from "../../../findings/file-filter.js";
 import { CWD_PATH, commonParams } from "./params.js";

@@ -1,4 +1,7 @@
-/** Typed failures every tool result can carry (`error_type`), plus the protocol-level invalid-arguments error. */
+/**
+ * Typed failures every tool result can carry (`error_type`), plus the protocol-level invalid-arguments error.
+ * At the top of src/ because every layer raises them (paths, adapters, engine, tools): no layer imports up.
+ */
 export const ERROR_TYPES = [
   "path_validation",
   "invalid_input",
