@@ -14,7 +14,7 @@ import { AuditLog } from "./audit-log.js";
 import { InvalidArgumentsError, ToolError } from "../errors.js";
 import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
 import { compactResult, displayCommand, combinedOutput } from "./result.js";
-import { Semaphore } from "./semaphore.js";
+import { Semaphore } from "../exec/semaphore.js";
 import { Services } from "./services.js";
 import type { RunOptions, ToolContext, ToolDefinition, ToolResult } from "./tool.js";
 

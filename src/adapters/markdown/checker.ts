@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { Semaphore } from "../../engine/semaphore.js";
+import { Semaphore } from "../../exec/semaphore.js";
 import type { Allowlist } from "../../paths/allowlist.js";
 import { anchorProblem, decodeFragment, type AnchorIndex } from "./anchors.js";
 import { analyzeMarkdown, type ExtractedLink } from "./extract.js";

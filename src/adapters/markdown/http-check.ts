@@ -4,7 +4,7 @@
  * redirects followed by hand (bounded, loops detected), 429 retried after Retry-After when that fits
  * in the per-link timeout.
  */
-import { Semaphore } from "../../engine/semaphore.js";
+import { Semaphore } from "../../exec/semaphore.js";
 import { VERSION } from "../../version.js";
 import { describeRequestError, retryAfterMs } from "./http-errors.js";
 import { withoutFragment } from "./link-target.js";
