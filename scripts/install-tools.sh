@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every external tool the tests use. Idempotent: what is already installed is left alone.
 #   - Debian packages (apt-get update once, only when something is missing)
-#   - a project-local virtualenv .tools/venv with the ruff CLI from the machine's local wheel mirror
+#   - a project-local virtualenv .tools/venv with ruff, ty and pip-audit from PyPI
 # npm packages (ESLint, Prettier, TypeScript, pyright, ...) come from package.json via `npm ci`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,14 +22,20 @@ else
   echo "install-tools: Debian packages present"
 fi
 
-# The ruff CLI (tests compare it with the embedded build). Only the machine's local mirror is reachable,
-# so the index is pointed there to avoid retries against PyPI.
-if [ ! -x .tools/venv/bin/ruff ]; then
-  python3 -m venv .tools/venv
-  if [ -d /opt/pypi/simple ]; then
-    .tools/venv/bin/pip install -q --disable-pip-version-check --index-url file:///opt/pypi/simple ruff
-  else
-    .tools/venv/bin/pip install -q --disable-pip-version-check ruff
-  fi
+# Python tools from PyPI in a project-local virtualenv (tests put .tools/venv/bin on the server's PATH):
+# the ruff CLI (compared with the embedded build), ty (the default Python type checker) and pip-audit.
+# Pinned, so a new release cannot change what the tests expect.
+PY_TOOLS=(ruff==0.17.6 ty==0.0.108 pip-audit==2.10.1)
+[ -x .tools/venv/bin/python ] || python3 -m venv .tools/venv
+wanted=()
+for spec in "${PY_TOOLS[@]}"; do
+  name=${spec%%==*}
+  version=${spec#*==}
+  have=$(.tools/venv/bin/python -m pip show "$name" 2>/dev/null | sed -n "s/^Version: //p" || true)
+  [ "$have" = "$version" ] || wanted+=("$spec")
+done
+if [ "${#wanted[@]}" -gt 0 ]; then
+  echo "install-tools: pip install ${wanted[*]}"
+  .tools/venv/bin/python -m pip install -q --disable-pip-version-check "${wanted[@]}"
 fi
-echo "install-tools: ruff $(.tools/venv/bin/ruff --version)"
+echo "install-tools: $(.tools/venv/bin/ruff --version), $(.tools/venv/bin/ty --version), $(.tools/venv/bin/pip-audit --version)"

@@ -77,7 +77,17 @@ async function pipAudit(ctx: ToolContext, requirements: string): Promise<ToolRes
   }
   const notes = cli.note ? [cli.note] : [];
   for (const s of report.skipped) notes.push(`not audited: ${s}`);
-  return shape("pip-audit", command, run.returncode, report.vulnerabilities, notes, run.truncated);
+  const result = shape("pip-audit", command, run.returncode, report.vulnerabilities, notes, run.truncated);
+  // pip-audit exits 0 and prints "No known vulnerabilities found" when its service knew none of the
+  // packages (an unreachable or partial mirror answers 404 for each): nothing was audited, so no pass.
+  if (report.dependencyCount > 0 && report.skipped.length === report.dependencyCount) {
+    result.passed = false;
+    notes.unshift(
+      `pip-audit audited none of the ${report.dependencyCount} dependencies: the vulnerability service had no ` +
+        "data for any of them (unreachable, or a mirror without its JSON API); this is not a pass",
+    );
+  }
+  return result;
 }
 
 async function npmAudit(ctx: ToolContext, projectDir: string, lockfile: string): Promise<ToolResult> {
