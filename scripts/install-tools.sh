@@ -39,3 +39,20 @@ if [ "${#wanted[@]}" -gt 0 ]; then
   .tools/venv/bin/python -m pip install -q --disable-pip-version-check "${wanted[@]}"
 fi
 echo "install-tools: $(.tools/venv/bin/ruff --version), $(.tools/venv/bin/ty --version), $(.tools/venv/bin/pip-audit --version)"
+
+# Go tools from the Go module proxy into .tools/go/bin (tests put it on the server's PATH). golint is deprecated
+# upstream but still installs; its last release is a pseudo-version.
+GO_TOOLS=(honnef.co/go/tools/cmd/staticcheck@v0.8.2 golang.org/x/lint/golint@v0.0.0-20210508222113-6edffad5e616)
+if command -v go >/dev/null 2>&1; then
+  for spec in "${GO_TOOLS[@]}"; do
+    bin=${spec%@*}
+    bin=${bin##*/}
+    if [ ! -x ".tools/go/bin/$bin" ]; then
+      echo "install-tools: go install $spec"
+      GOBIN="$PWD/.tools/go/bin" GOTOOLCHAIN=local go install "$spec"
+    fi
+  done
+  echo "install-tools: $(.tools/go/bin/staticcheck -version), golint"
+else
+  echo "install-tools: go is not installed; Go tests will fail under CI" >&2
+fi

@@ -33,3 +33,9 @@ export const TOOLS_VENV_BIN = path.resolve(
   path.dirname(new URL(import.meta.url).pathname),
   "../../.tools/venv/bin",
 );
+
+/** Go tools (staticcheck, golint) installed by scripts/install-tools.sh with `go install`. */
+export const TOOLS_GO_BIN = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  "../../.tools/go/bin",
+);

@@ -1,6 +1,7 @@
 /** The toolsets: which MCP tools a server exposes. */
 import "../../adapters/python/index.js";
 import "../../adapters/js/index.js";
+import "../../adapters/go/index.js";
 import type { ToolDefinition } from "../../engine/tool.js";
 import { autoformatTool } from "./autoformat.js";
 import { fixAllTool } from "./fix-all.js";

@@ -6,6 +6,7 @@ import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
 import { defineTool } from "../../engine/tool.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
+import { claimTestRunner, type TestRunOutcome } from "../../adapters/test-runners.js";
 import {
   parseCoverageTotal,
   parsePytestSummary,
@@ -22,6 +23,25 @@ function checkNotOption(value: string | undefined, label: string): void {
       "invalid_input",
       `${label} must be a non-empty expression that does not start with "-"`,
     );
+}
+
+/** A non-pytest runner's outcome in run_tests' result shape. */
+function testRunResult(outcome: TestRunOutcome) {
+  const shown = capList(outcome.failures);
+  return {
+    success: true,
+    passed: outcome.passed,
+    runner: outcome.runner,
+    command: outcome.command,
+    returncode: outcome.returncode,
+    summary: outcome.summary,
+    failures: shown.items,
+    failure_count: outcome.failures.length,
+    coverage_percent: outcome.coverage_percent,
+    output: outcome.output,
+    truncated: outcome.truncated || shown.capped,
+    notes: outcome.notes,
+  };
 }
 
 export const runTestsTool = () =>
@@ -60,6 +80,23 @@ export const runTestsTool = () =>
     async handler(args, ctx) {
       checkNotOption(args.pattern, "pattern");
       checkNotOption(args.markers, "markers");
+      const claimed = claimTestRunner(args.path, ctx.allowlist.rootOf(args.path) ?? args.path);
+      if (claimed)
+        return testRunResult(
+          await claimed.runner.run(
+            ctx,
+            {
+              target: args.path,
+              workingDir: args.working_dir,
+              pattern: args.pattern,
+              markers: args.markers,
+              verbose: args.verbose,
+              coverage: args.coverage,
+              failFast: args.fail_fast,
+            },
+            claimed.projectDir,
+          ),
+        );
       const targetDir = fs.statSync(args.path).isDirectory() ? args.path : path.dirname(args.path);
       const cwd = args.working_dir ?? (ctx.allowlist.rootOf(ctx.config.cwd) ? ctx.config.cwd : targetDir);
       // The project's virtualenv is looked for from working_dir (else the tests' directory) up to its root.

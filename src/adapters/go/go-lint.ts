@@ -1,0 +1,205 @@
+/**
+ * Go linters: `go vet -json` (linter "govet"), `staticcheck -f json` and `golint`. Findings in the common model;
+ * seed 000's `issues` strings are `file:line:col: rule message`.
+ */
+import path from "node:path";
+import { ToolError } from "../../errors.js";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import type { RunResult } from "../../exec/runner.js";
+import { capList } from "../../engine/result.js";
+import { findingToIssue, type Finding, type Severity } from "../../findings/model.js";
+import { displayRelative } from "../display.js";
+import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import { registerExternalTool } from "../registry.js";
+import { packagePattern, requireGoModule } from "./go-env.js";
+import { runGoTool } from "./go-run.js";
+import { parseJsonLines, parsePosition, splitJsonObjects } from "./go-json.js";
+
+registerExternalTool({ name: "go", program: "go", versionArgs: ["version"] });
+registerExternalTool({ name: "staticcheck", program: "staticcheck", versionArgs: ["-version"] });
+registerExternalTool({
+  name: "golint",
+  program: "golint",
+  versionArgs: ["-h"],
+  parseVersion: (out) => (/usage of golint/i.test(out) ? "unversioned (deprecated upstream)" : undefined),
+});
+
+/** `go vet -json <pattern>`. */
+export function goVetArgs(pattern: string): string[] {
+  return ["vet", "-json", pattern];
+}
+
+/**
+ * go vet -json prints, per package, `{"<pkg>": {"<analyzer>": [{posn, end?, message}]}}` (to stdout in Go 1.26,
+ * to stderr in older releases: both are read), between
+ * `# pkg` lines. An analyzer entry may also be `{"error": "..."}` (the analyzer failed on that package).
+ */
+export function parseGoVetJson(output: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const doc of splitJsonObjects(output)) {
+    if (!doc || typeof doc !== "object") continue;
+    for (const analyzers of Object.values(doc as Record<string, unknown>)) {
+      if (!analyzers || typeof analyzers !== "object") continue;
+      for (const [analyzer, diags] of Object.entries(analyzers as Record<string, unknown>)) {
+        if (!Array.isArray(diags)) continue;
+        for (const d of diags as { posn?: string; end?: string; message?: string }[]) {
+          const at = parsePosition(d.posn ?? "");
+          if (!at) continue;
+          const end = d.end ? parsePosition(d.end) : undefined;
+          findings.push({
+            tool: "govet",
+            file: at.file,
+            line: at.line,
+            column: at.column,
+            ...(end ? { end_line: end.line, end_column: end.column } : {}),
+            rule_id: analyzer,
+            severity: "warning",
+            message: d.message ?? "",
+            docs_url: `https://pkg.go.dev/golang.org/x/tools/go/analysis/passes/${analyzer}`,
+          });
+        }
+      }
+    }
+  }
+  return findings;
+}
+
+/** `vet: ./a.go:4:14: message` lines: what go vet prints when a package does not type-check. */
+export function parseGoVetTypeErrors(stderr: string): string[] {
+  return stderr
+    .split("\n")
+    .filter((l) => l.startsWith("vet: "))
+    .map((l) => l.slice(5));
+}
+
+/** `staticcheck -f json <pattern>`. */
+export function staticcheckArgs(pattern: string): string[] {
+  return ["-f", "json", pattern];
+}
+
+interface StaticcheckLine {
+  code?: string;
+  severity?: string;
+  location?: { file?: string; line?: number; column?: number };
+  end?: { file?: string; line?: number; column?: number };
+  message?: string;
+}
+
+/** staticcheck's JSON lines: `{code, severity: error|warning|ignored, location, end, message}`. */
+export function parseStaticcheckJson(stdout: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const raw of parseJsonLines(stdout) as StaticcheckLine[]) {
+    if (!raw.code || !raw.location?.file || raw.severity === "ignored") continue;
+    // `compile` is staticcheck's code for a package that does not build; it is reported as an error.
+    const severity: Severity = raw.severity === "error" || raw.code === "compile" ? "error" : "warning";
+    findings.push({
+      tool: "staticcheck",
+      file: raw.location.file,
+      line: raw.location.line ?? 0,
+      column: raw.location.column ?? 0,
+      ...(raw.end?.line ? { end_line: raw.end.line, end_column: raw.end.column ?? 0 } : {}),
+      rule_id: raw.code,
+      severity,
+      message: raw.message ?? "",
+      docs_url: raw.code === "compile" ? undefined : `https://staticcheck.dev/docs/checks/#${raw.code}`,
+    });
+  }
+  return findings;
+}
+
+/** golint prints `file:line:col: message` (no rule ids); relative files are relative to its working directory. */
+export function parseGolint(stdout: string, cwd: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const line of stdout.split("\n")) {
+    const m = /^(.+?):(\d+):(\d+): (.*)$/.exec(line.trimEnd());
+    if (!m) continue;
+    findings.push({
+      tool: "golint",
+      file: path.resolve(cwd, m[1] as string),
+      line: Number(m[2]),
+      column: Number(m[3]),
+      rule_id: "golint",
+      severity: "warning",
+      message: m[4] as string,
+    });
+  }
+  return findings;
+}
+
+function lintFailure(tool: string, command: string, run: RunResult, why: string): ToolError {
+  return new ToolError("tool_error", `${tool} ${why} (exit ${run.returncode}); see output`, {
+    command,
+    returncode: run.returncode,
+    output: combinedOutput(run.stdout, run.stderr),
+    truncated: run.truncated,
+  });
+}
+
+function outcome(
+  ctx: ToolContext,
+  findings: Finding[],
+  command: string,
+  run: RunResult,
+  notes: string[],
+): LintOutcome {
+  return {
+    issues: findings.map((f) => findingToIssue(f, displayRelative(ctx, f.file))),
+    command,
+    returncode: run.returncode,
+    truncated: run.truncated,
+    notes,
+    extra: { findings: capList(findings).items },
+  };
+}
+
+function configNote(req: LintRequest, tool: string): string[] {
+  return req.config ? [`${tool} takes no --config: config was not used (${tool} reads its own files)`] : [];
+}
+
+async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
+  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "go vet");
+  const args = goVetArgs(packagePattern(req.target, mod));
+  const command = displayCommand("go", args);
+  const run = await runGoTool(ctx, "go", args, mod, command);
+  const findings = parseGoVetJson(`${run.stdout}\n${run.stderr}`);
+  if (run.returncode !== 0) {
+    const typeErrors = parseGoVetTypeErrors(run.stderr);
+    const why = typeErrors.length
+      ? `could not type-check the code: ${typeErrors[0]} (type_check with checker "go" lists every error)`
+      : "failed without a report";
+    throw lintFailure("go vet", command, run, why);
+  }
+  return outcome(ctx, findings, command, run, configNote(req, "go vet"));
+}
+
+async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
+  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "staticcheck");
+  const args = staticcheckArgs(packagePattern(req.target, mod));
+  const command = displayCommand("staticcheck", args);
+  const run = await runGoTool(ctx, "staticcheck", args, mod, command);
+  const findings = parseStaticcheckJson(run.stdout);
+  // 0: clean, 1: findings; anything else (or 1 with nothing parsed) is a failure of its own.
+  if ((run.returncode !== 0 && run.returncode !== 1) || (run.returncode === 1 && findings.length === 0))
+    throw lintFailure("staticcheck", command, run, "failed without a report");
+  const notes = [`staticcheck ${run.executable}`, ...configNote(req, "staticcheck")];
+  return outcome(ctx, findings, command, run, notes);
+}
+
+async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
+  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "golint");
+  const args = [packagePattern(req.target, mod)];
+  const command = displayCommand("golint", args);
+  const run = await runGoTool(ctx, "golint", args, mod, command);
+  const findings = parseGolint(run.stdout, mod);
+  if (run.returncode !== 0) throw lintFailure("golint", command, run, "failed");
+  const notes = [
+    "golint is deprecated upstream (use staticcheck or govet); it has no rule ids, so findings carry rule golint",
+    ...(req.config ? ["golint has no configuration file: config was not used"] : []),
+  ];
+  return outcome(ctx, findings, command, run, notes);
+}
+
+registerLinter({ name: "govet", languages: ["go"], lint: govet });
+registerLinter({ name: "staticcheck", languages: ["go"], lint: staticcheck });
+registerLinter({ name: "golint", languages: ["go"], lint: golint });

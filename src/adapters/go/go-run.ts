@@ -1,0 +1,34 @@
+/** Runs the go command and Go tools with the Go environment; a missing one says how to install it. */
+import { ToolError } from "../../errors.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { ProgramNotFoundError } from "../../exec/runner.js";
+import { GO_ENV, goBinDirs } from "./go-env.js";
+
+const INSTALL_HINTS: Record<string, string> = {
+  go: "install Go (https://go.dev/doc/install)",
+  staticcheck: "install it with `go install honnef.co/go/tools/cmd/staticcheck@latest`",
+  golint:
+    "golint is deprecated upstream; `go install golang.org/x/lint/golint@latest` still installs it, or use staticcheck",
+};
+
+/** Runs a Go tool; a missing one is tool_not_found saying how to install it. */
+export async function runGoTool(
+  ctx: ToolContext,
+  program: string,
+  args: string[],
+  cwd: string,
+  command: string,
+  env: Record<string, string> = {},
+) {
+  try {
+    return await ctx.run({ program, args, cwd, env: { ...GO_ENV, ...env }, searchDirs: goBinDirs() });
+  } catch (err) {
+    if (err instanceof ProgramNotFoundError)
+      throw new ToolError(
+        "tool_not_found",
+        `${program} is not installed (not on PATH, GOBIN or GOPATH/bin); ${INSTALL_HINTS[program] ?? ""}`,
+        { command },
+      );
+    throw err;
+  }
+}

@@ -1,0 +1,188 @@
+/** run_tests for a Go module: `go test -json [-run P] [-failfast] [-cover] <pattern>`, read from test2json events. */
+import fs from "node:fs";
+import path from "node:path";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { ToolError } from "../../errors.js";
+import {
+  registerTestRunner,
+  type TestFailureRecord,
+  type TestRunOutcome,
+  type TestRunRequest,
+} from "../test-runners.js";
+import { findGoModule, modulePath, packageDir, packagePattern } from "./go-env.js";
+import { parseJsonLines } from "./go-json.js";
+import { runGoTool } from "./go-run.js";
+
+export function goTestArgs(
+  pattern: string,
+  opts: { run?: string; failFast: boolean; cover: boolean; verbose: boolean },
+): string[] {
+  const args = ["test", "-json"];
+  if (opts.run) args.push("-run", opts.run);
+  if (opts.failFast) args.push("-failfast");
+  if (opts.cover) args.push("-cover");
+  if (opts.verbose) args.push("-v");
+  args.push(pattern);
+  return args;
+}
+
+export interface GoTestReport {
+  summary: { passed: number; failed: number; skipped: number; packages_failed: number; build_failed: number };
+  failures: TestFailureRecord[];
+  coveragePercent?: number;
+}
+
+interface TestEvent {
+  Action?: string;
+  Package?: string;
+  Test?: string;
+  Output?: string;
+  ImportPath?: string;
+  FailedBuild?: string;
+}
+
+/** `    add_test.go:14: message` lines a failing test printed (t.Errorf, t.Fatal): its file, line and message. */
+const TEST_LOG_LINE = /^\s+([\w./-]+\.go):(\d+): (.*)$/;
+
+/**
+ * Folds go test -json events into counts and failures. A failure's location is the first `file.go:line:` log
+ * line it printed (resolved in its package's directory); build failures are errors carrying the compiler output.
+ */
+export function parseGoTestJson(stdout: string, packageDir: (pkg: string) => string): GoTestReport {
+  const summary = { passed: 0, failed: 0, skipped: 0, packages_failed: 0, build_failed: 0 };
+  const failures: TestFailureRecord[] = [];
+  const outputs = new Map<string, string[]>();
+  const buildOutput = new Map<string, string[]>();
+  const coverages: number[] = [];
+  for (const ev of parseJsonLines(stdout) as TestEvent[]) {
+    if (ev.Action === "build-output" && ev.ImportPath) {
+      const list = buildOutput.get(ev.ImportPath) ?? [];
+      list.push(ev.Output ?? "");
+      buildOutput.set(ev.ImportPath, list);
+      continue;
+    }
+    const pkg = ev.Package ?? "";
+    const key = `${pkg}\u0000${ev.Test ?? ""}`;
+    if (ev.Action === "output") {
+      const list = outputs.get(key) ?? [];
+      list.push(ev.Output ?? "");
+      outputs.set(key, list);
+      const cov = /^coverage: ([\d.]+)% of statements/.exec(ev.Output ?? "");
+      if (cov && !ev.Test) coverages.push(Number(cov[1]));
+      continue;
+    }
+    if (!ev.Test) {
+      if (ev.Action === "fail") {
+        summary.packages_failed++;
+        if (ev.FailedBuild) {
+          summary.build_failed++;
+          const text = (buildOutput.get(ev.FailedBuild) ?? []).join("").trim();
+          failures.push({ node_id: pkg, kind: "error", message: text || "build failed" });
+        }
+      }
+      continue;
+    }
+    if (ev.Action === "pass") summary.passed++;
+    else if (ev.Action === "skip") summary.skipped++;
+    else if (ev.Action === "fail") {
+      summary.failed++;
+      const lines = (outputs.get(key) ?? []).join("").split("\n");
+      const logged = lines.map((l) => TEST_LOG_LINE.exec(l)).find((m) => m !== null);
+      const message = lines
+        .filter((l) => !/^(=== RUN|--- FAIL:|=== (PAUSE|CONT))/.test(l) && l.trim())
+        .map((l) => l.trim())
+        .join("\n");
+      failures.push({
+        node_id: `${pkg}.${ev.Test}`,
+        kind: "failed",
+        ...(logged ? { file: path.join(packageDir(pkg), logged[1] as string), line: Number(logged[2]) } : {}),
+        message: message || "test failed",
+      });
+    }
+  }
+  // A subtest's failure makes its parent fail too; both are counted, as go test prints both.
+  const coveragePercent = coverages.length ? Math.min(...coverages) : undefined;
+  return { summary, failures, ...(coveragePercent !== undefined ? { coveragePercent } : {}) };
+}
+
+async function run(ctx: ToolContext, req: TestRunRequest, mod: string): Promise<TestRunOutcome> {
+  if (req.markers)
+    throw new ToolError(
+      "invalid_input",
+      "markers is a pytest option; go test has none (use pattern for -run)",
+    );
+  // go test runs packages: a file stands for its own package (its directory, not the ones below it).
+  const pattern = req.target.endsWith(".go")
+    ? packageDir(path.dirname(req.target), mod)
+    : packagePattern(req.target, mod);
+  const args = goTestArgs(pattern, {
+    run: req.pattern,
+    failFast: req.failFast,
+    cover: req.coverage,
+    verbose: req.verbose,
+  });
+  const command = displayCommand("go", args);
+  const result = await runGoTool(ctx, "go", args, mod, command);
+  const prefix = modulePath(mod);
+  const dirOf = (pkg: string) =>
+    prefix && (pkg === prefix || pkg.startsWith(prefix + "/"))
+      ? path.join(mod, pkg.slice(prefix.length))
+      : mod;
+  const report = parseGoTestJson(result.stdout, dirOf);
+  const total = report.summary.passed + report.summary.failed + report.summary.skipped;
+  if (result.returncode !== 0 && report.failures.length === 0 && report.summary.packages_failed === 0)
+    throw new ToolError(
+      "tool_error",
+      `go test failed (exit ${result.returncode}) without a test result; see output`,
+      {
+        command,
+        returncode: result.returncode,
+        output: combinedOutput(result.stdout, result.stderr),
+        truncated: result.truncated,
+      },
+    );
+  const notes: string[] = [];
+  if (total === 0 && report.summary.packages_failed === 0)
+    notes.push("no tests ran (no Test functions matched)");
+  const coverage_percent = report.coveragePercent;
+  if (req.coverage && report.coveragePercent !== undefined && report.summary.packages_failed === 0)
+    notes.push("coverage_percent is the lowest package coverage (go test reports one per package)");
+  return {
+    runner: "go test",
+    command,
+    returncode: result.returncode,
+    passed: result.returncode === 0 && total > 0,
+    summary: report.summary,
+    failures: report.failures,
+    ...(coverage_percent !== undefined ? { coverage_percent } : {}),
+    output: goTestText(result.stdout) + result.stderr,
+    truncated: result.truncated,
+    notes,
+  };
+}
+
+/** The human-readable output go test would have printed without -json (the events' Output fields). */
+function goTestText(stdout: string): string {
+  return (parseJsonLines(stdout) as TestEvent[])
+    .filter((e) => e.Action === "output" || e.Action === "build-output")
+    .map((e) => e.Output ?? "")
+    .join("");
+}
+
+registerTestRunner({
+  name: "go test",
+  claims: (target, root) => {
+    const isGo = target.endsWith(".go") || fs.existsSync(path.join(target, "go.mod")) || hasGoFiles(target);
+    return isGo ? findGoModule(target, root) : undefined;
+  },
+  run,
+});
+
+function hasGoFiles(dir: string): boolean {
+  try {
+    return fs.readdirSync(dir).some((e) => e.endsWith(".go"));
+  } catch {
+    return false;
+  }
+}

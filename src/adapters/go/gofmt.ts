@@ -1,0 +1,98 @@
+/** gofmt, as seed 000 runs it: `gofmt -l` to check, `gofmt -d` for a diff, `gofmt -w` to write. */
+import { ToolError } from "../../errors.js";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import type { RunResult } from "../../exec/runner.js";
+import {
+  registerFormatter,
+  type FormatCheckOutcome,
+  type FormatRequest,
+  type FormatWriteOutcome,
+} from "../formatters.js";
+import { registerExternalTool } from "../registry.js";
+import { displayRelative } from "../display.js";
+
+registerExternalTool({
+  name: "gofmt",
+  program: "gofmt",
+  versionArgs: ["-h"],
+  parseVersion: (out) => (/usage: gofmt/.test(out) ? "the go toolchain's (see go)" : undefined),
+});
+
+/** `gofmt -l|-d|-w -- target` (a directory is walked recursively; gofmt skips nothing but non-.go files). */
+export function gofmtArgs(target: string, mode: "list" | "diff" | "write"): string[] {
+  return [mode === "list" ? "-l" : mode === "diff" ? "-d" : "-w", "--", target];
+}
+
+/** File names from `gofmt -l` (one per line). */
+export function parseGofmtList(output: string): string[] {
+  return output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+/** File names from `gofmt -d`: each file's diff starts `diff <file>.orig <file>`. */
+export function parseGofmtDiffFiles(diff: string): string[] {
+  const files: string[] = [];
+  for (const m of diff.matchAll(/^diff (?:-u )?\S+\.orig (\S+)$/gm)) files.push(m[1] as string);
+  return files;
+}
+
+/** gofmt exits 2 on a syntax error (and prints `file:line:col: message` to stderr); that is no formatting verdict. */
+function failure(command: string, run: RunResult): ToolError {
+  return new ToolError(
+    "tool_error",
+    `gofmt failed (exit ${run.returncode}): ${run.stderr.trim().split("\n")[0] ?? ""}`,
+    {
+      command,
+      returncode: run.returncode,
+      output: combinedOutput(run.stdout, run.stderr),
+      truncated: run.truncated,
+    },
+  );
+}
+
+async function check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+  const args = gofmtArgs(req.target, req.diff ? "diff" : "list");
+  const command = displayCommand("gofmt", args);
+  const run = await ctx.run({ program: "gofmt", args });
+  // -l exits 0 whatever it lists; -d exits 1 when it printed a diff. A message on stderr is a parse error.
+  if (run.stderr.trim() || (run.returncode !== 0 && !(req.diff && run.returncode === 1)))
+    throw failure(command, run);
+  const files = req.diff ? parseGofmtDiffFiles(run.stdout) : parseGofmtList(run.stdout);
+  const notes: string[] = [];
+  if (req.config) notes.push("gofmt has no configuration file: config was not used");
+  return {
+    formatted: files.length === 0,
+    unformatted_files: files.map((f) => displayRelative(ctx, f)),
+    command,
+    returncode: run.returncode,
+    output: req.diff ? run.stdout : undefined,
+    truncated: run.truncated,
+    notes,
+  };
+}
+
+async function write(
+  ctx: ToolContext,
+  req: FormatRequest & { dryRun: boolean },
+): Promise<FormatWriteOutcome> {
+  const checked = await check(ctx, { ...req, diff: req.dryRun });
+  if (req.dryRun || checked.unformatted_files.length === 0)
+    return {
+      changed_files: checked.unformatted_files,
+      command: checked.command,
+      returncode: checked.returncode,
+      diff: req.dryRun ? checked.output : undefined,
+      truncated: checked.truncated,
+      notes: checked.notes,
+    };
+  const args = gofmtArgs(req.target, "write");
+  const command = displayCommand("gofmt", args);
+  const run = await ctx.run({ program: "gofmt", args });
+  if (run.returncode !== 0) throw failure(command, run);
+  return { changed_files: checked.unformatted_files, command, returncode: 0, notes: checked.notes };
+}
+
+registerFormatter({ language: "go", formatter: "gofmt", check, write }, true);

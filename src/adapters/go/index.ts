@@ -1,0 +1,5 @@
+/** Registers the Go adapters: gofmt, go vet / staticcheck / golint, go build (type_check), go test. */
+import "./gofmt.js";
+import "./go-lint.js";
+import "./go-build.js";
+import "./go-test.js";

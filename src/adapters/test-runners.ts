@@ -1,0 +1,63 @@
+/**
+ * Test runners other than pytest behind `run_tests` (go test, cargo test, the JS runners): each claims the
+ * projects it runs and reports the same shape as pytest does (summary, failures, coverage).
+ */
+import type { ToolContext } from "../engine/tool.js";
+
+export interface TestRunRequest {
+  /** Canonical target (file or directory) inside the allowlist. */
+  target: string;
+  /** Canonical working directory, when given. */
+  workingDir?: string;
+  pattern?: string;
+  markers?: string;
+  verbose: boolean;
+  coverage: boolean;
+  failFast: boolean;
+}
+
+export interface TestFailureRecord {
+  node_id: string;
+  kind: "failed" | "error";
+  file?: string;
+  line?: number;
+  message: string;
+}
+
+export interface TestRunOutcome {
+  runner: string;
+  command: string;
+  returncode: number | null;
+  passed: boolean;
+  summary: Record<string, number>;
+  failures: TestFailureRecord[];
+  coverage_percent?: number;
+  output: string;
+  truncated: boolean;
+  notes: string[];
+}
+
+export interface TestRunnerAdapter {
+  name: string;
+  /** The project directory this runner runs for the target, or undefined when the target is not its kind. */
+  claims(target: string, root: string): string | undefined;
+  run(ctx: ToolContext, request: TestRunRequest, projectDir: string): Promise<TestRunOutcome>;
+}
+
+const runners: TestRunnerAdapter[] = [];
+
+export function registerTestRunner(adapter: TestRunnerAdapter): void {
+  runners.push(adapter);
+}
+
+/** The first registered runner claiming the target, with the project directory it runs in. */
+export function claimTestRunner(
+  target: string,
+  root: string,
+): { runner: TestRunnerAdapter; projectDir: string } | undefined {
+  for (const runner of runners) {
+    const projectDir = runner.claims(target, root);
+    if (projectDir) return { runner, projectDir };
+  }
+  return undefined;
+}

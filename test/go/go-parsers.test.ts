@@ -1,0 +1,92 @@
+/** The Go output parsers on output captured from the real tools (paths rewritten to /proj, timestamps dropped). */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseGoBuildJson } from "../../src/adapters/go/go-build.js";
+import { parseGoVetJson, parseGolint, parseStaticcheckJson } from "../../src/adapters/go/go-lint.js";
+import { parseGoTestJson } from "../../src/adapters/go/go-test.js";
+import { splitJsonObjects } from "../../src/adapters/go/go-json.js";
+import { FIXTURES } from "../helpers/server.js";
+
+const captured = (name: string) => fs.readFileSync(path.join(FIXTURES, "go", "captured", name), "utf8");
+
+describe("Go parsers", () => {
+  it("go vet -json: one finding per analyzer diagnostic, with its end", () => {
+    expect(parseGoVetJson(captured("govet.json"))).toEqual([
+      {
+        tool: "govet",
+        file: "/proj/main.go",
+        line: 11,
+        column: 20,
+        end_line: 11,
+        end_column: 22,
+        rule_id: "printf",
+        severity: "warning",
+        message: "fmt.Printf format %d has arg name of wrong type string",
+        docs_url: "https://pkg.go.dev/golang.org/x/tools/go/analysis/passes/printf",
+      },
+    ]);
+  });
+
+  it("splits concatenated objects and skips `# pkg` lines and braces inside strings", () => {
+    expect(splitJsonObjects('# a\n{"a": "}{"}\n# b\n{"b": {"c": 1}}')).toEqual([
+      { a: "}{" },
+      { b: { c: 1 } },
+    ]);
+  });
+
+  it("staticcheck -f json", () => {
+    expect(parseStaticcheckJson(captured("staticcheck.jsonl"))).toMatchObject([
+      {
+        tool: "staticcheck",
+        rule_id: "SA5009",
+        severity: "error",
+        line: 11,
+        column: 13,
+        end_line: 11,
+        end_column: 25,
+      },
+    ]);
+  });
+
+  it("golint lines resolve against its working directory", () => {
+    expect(
+      parseGolint("main.go:5:1: exported function Add should have comment or be unexported\n", "/proj"),
+    ).toEqual([
+      {
+        tool: "golint",
+        file: "/proj/main.go",
+        line: 5,
+        column: 1,
+        rule_id: "golint",
+        severity: "warning",
+        message: "exported function Add should have comment or be unexported",
+      },
+    ]);
+  });
+
+  it("go build -json: every compiler error", () => {
+    expect(
+      parseGoBuildJson(captured("go-build.jsonl"), "/proj").map((f) => `${f.line}:${f.column} ${f.message}`),
+    ).toEqual([
+      "4:6 declared and not used: n",
+      '4:14 cannot use "three" (untyped string constant) as int value in variable declaration',
+      "5:2 undefined: undefinedCall",
+    ]);
+  });
+
+  it("go test -json: counts, failure location from the t.Errorf line, coverage", () => {
+    const report = parseGoTestJson(captured("go-test.jsonl"), () => "/proj");
+    expect(report.summary).toEqual({ passed: 1, failed: 1, skipped: 1, packages_failed: 1, build_failed: 0 });
+    expect(report.failures).toEqual([
+      {
+        node_id: "example.com/testsproject.TestAddFails",
+        kind: "failed",
+        file: "/proj/add_test.go",
+        line: 14,
+        message: "add_test.go:14: Add(2, 2) = 4, want 5",
+      },
+    ]);
+    expect(report.coveragePercent).toBe(100);
+  });
+});
