@@ -1,0 +1,58 @@
+/** type_check with checker "cargo": `cargo check --message-format=json`, every rustc diagnostic as a finding. */
+import fs from "node:fs";
+import path from "node:path";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { ToolError } from "../../errors.js";
+import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
+import { findCrate, requireCrateDir, workspaceRoot } from "./cargo-env.js";
+import { parseCargoMessages } from "./cargo-messages.js";
+import { runCargo } from "./cargo-run.js";
+
+export function cargoCheckArgs(): string[] {
+  return ["check", "--message-format=json", "--quiet"];
+}
+
+async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  // A .rs file is checked as part of its crate (rustc compiles crates, not files); `files` filters the view.
+  const crate = req.target.endsWith(".rs") ? findCrate(req.target, root) : req.target;
+  requireCrateDir(crate ?? req.target, "cargo check");
+  const crateDir = crate as string;
+  const { run, args, notes } = await runCargo(
+    ctx,
+    crateDir,
+    cargoCheckArgs(),
+    displayCommand("cargo", cargoCheckArgs()),
+  );
+  const command = displayCommand("cargo", args);
+  const { findings, buildFailed } = parseCargoMessages(run.stdout, workspaceRoot(crateDir, root), "rustc");
+  if (run.returncode !== 0 && findings.length === 0)
+    throw new ToolError(
+      "tool_error",
+      `cargo check failed (exit ${run.returncode}) without a diagnostic; see output`,
+      {
+        command,
+        returncode: run.returncode,
+        output: combinedOutput(run.stdout, run.stderr),
+        truncated: run.truncated,
+      },
+    );
+  if (req.config) notes.push("cargo check takes no config file: config was not used");
+  return {
+    findings,
+    command,
+    returncode: run.returncode,
+    output: combinedOutput(run.stdout, run.stderr),
+    truncated: run.truncated,
+    notes,
+    passed: run.returncode === 0 && !buildFailed,
+  };
+}
+
+registerTypeChecker({
+  name: "cargo",
+  languages: ["rust"],
+  claims: (target) => target.endsWith(".rs") || fs.existsSync(path.join(target, "Cargo.toml")),
+  check,
+});

@@ -1,0 +1,94 @@
+/** Where Rust crates are (Cargo.toml, the workspace root, the edition) and how cargo runs without writing to them. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { ToolError } from "../../errors.js";
+
+/** The directory of the nearest Cargo.toml from target up to root; undefined when none. */
+export function findCrate(target: string, root: string): string | undefined {
+  let dir = isDirectory(target) ? target : path.dirname(target);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, "Cargo.toml"))) return dir;
+    if (dir === root || !dir.startsWith(root + path.sep)) return undefined;
+    dir = path.dirname(dir);
+  }
+}
+
+/** The crate directory for a cargo command: the target must be a directory holding Cargo.toml. */
+export function requireCrateDir(target: string, tool: string): string {
+  if (!isDirectory(target) || !fs.existsSync(path.join(target, "Cargo.toml")))
+    throw new ToolError(
+      "invalid_input",
+      `${tool} runs on a crate: ${target} is not a directory with a Cargo.toml`,
+    );
+  return target;
+}
+
+function readManifest(dir: string): Record<string, unknown> | undefined {
+  try {
+    return parseToml(fs.readFileSync(path.join(dir, "Cargo.toml"), "utf8")) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function table(v: unknown): Record<string, unknown> | undefined {
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The edition for rustfmt on a single file: the nearest Cargo.toml's `[package] edition`; when that is
+ * `edition.workspace = true` (or absent), the first literal `[workspace.package] edition` in an ancestor
+ * Cargo.toml inside root; else 2021 (seed 000's rule).
+ */
+export function editionFor(file: string, root: string): string {
+  let dir: string | undefined = findCrate(file, root);
+  let first = true;
+  while (dir) {
+    const manifest = readManifest(dir);
+    const pkgEdition = first ? table(manifest?.package)?.edition : undefined;
+    if (typeof pkgEdition === "string") return pkgEdition;
+    const wsEdition = table(table(manifest?.workspace)?.package)?.edition;
+    if (typeof wsEdition === "string") return wsEdition;
+    first = false;
+    if (dir === root) break;
+    const parent = path.dirname(dir);
+    dir = parent.startsWith(root) ? findCrate(parent, root) : undefined;
+  }
+  return "2021";
+}
+
+/** The workspace root of a crate: the nearest ancestor Cargo.toml with a [workspace] table, else the crate. */
+export function workspaceRoot(crateDir: string, root: string): string {
+  let dir = crateDir;
+  for (;;) {
+    if (table(readManifest(dir)?.workspace)) return dir;
+    if (dir === root || !dir.startsWith(root + path.sep)) return crateDir;
+    const parent = findCrate(path.dirname(dir), root);
+    if (!parent) return crateDir;
+    dir = parent;
+  }
+}
+
+/**
+ * One shared scratch target directory under the temp dir: builds never write `target/` into the project
+ * (seed 000: clippy works on a read-only mount) and repeated checks reuse the build.
+ */
+export function cargoTargetDir(): string {
+  const dir = path.join(os.tmpdir(), `mcq-cargo-target-${process.getuid?.() ?? "user"}`);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A shared temp dir: refuse one that another user planted (or a link), since builds run from it.
+  const st = fs.lstatSync(dir);
+  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()))
+    throw new ToolError("exception", `${dir} is not a directory owned by this user; remove it`);
+  return dir;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Runs cargo for a crate without leaving anything in it: builds go to the scratch target dir, and a Cargo.lock
+ * that cargo had to create (the crate has none) is removed again, since read-only tools never write.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { ToolError } from "../../errors.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { ProgramNotFoundError, type RunResult } from "../../exec/runner.js";
+import { cargoTargetDir, workspaceRoot } from "./cargo-env.js";
+
+export interface CargoRun {
+  run: RunResult;
+  /** The argv that ran (with --locked when the crate has a Cargo.lock). */
+  args: string[];
+  notes: string[];
+}
+
+const RESOLVING = new Set(["check", "clippy", "test", "build"]);
+
+const HINTS: Record<string, string> = {
+  cargo: "install Rust with rustup (https://rustup.rs)",
+  "cargo-clippy": "install it with `rustup component add clippy`",
+  "cargo-fmt": "install it with `rustup component add rustfmt`",
+  rustfmt: "install it with `rustup component add rustfmt`",
+};
+
+/** cargo exits 101 with `no such command: clippy` when the component is missing. */
+function missingComponent(run: RunResult): string | undefined {
+  const m = /no such command: [`']?(clippy|fmt)/.exec(run.stderr);
+  return m ? `cargo-${m[1]}` : undefined;
+}
+
+export async function runCargo(
+  ctx: ToolContext,
+  crateDir: string,
+  args: string[],
+  command: string,
+  env: Record<string, string> = {},
+): Promise<CargoRun> {
+  const root = ctx.allowlist.rootOf(crateDir) ?? crateDir;
+  const lockfile = path.join(workspaceRoot(crateDir, root), "Cargo.lock");
+  const hadLock = fs.existsSync(lockfile);
+  // With a Cargo.lock, --locked makes cargo fail rather than rewrite it; subcommands that resolve take it.
+  if (hadLock && RESOLVING.has(args[0] ?? "")) args = [args[0] as string, "--locked", ...args.slice(1)];
+  let run: RunResult;
+  try {
+    run = await ctx.run({
+      program: "cargo",
+      args,
+      cwd: crateDir,
+      env: { CARGO_TARGET_DIR: cargoTargetDir(), CARGO_TERM_COLOR: "never", ...env },
+    });
+  } catch (err) {
+    if (err instanceof ProgramNotFoundError) throw notInstalled("cargo", command);
+    throw err;
+  }
+  const component = missingComponent(run);
+  if (component) throw notInstalled(component, command);
+  const notes: string[] = [];
+  if (!hadLock && fs.existsSync(lockfile)) {
+    fs.rmSync(lockfile, { force: true });
+    notes.push("the crate has no Cargo.lock: cargo resolved one for the run, and it was removed afterwards");
+  }
+  return { run, args, notes };
+}
+
+export function notInstalled(program: string, command: string): ToolError {
+  return new ToolError("tool_not_found", `${program} is not installed; ${HINTS[program] ?? ""}`, { command });
+}

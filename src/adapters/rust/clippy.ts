@@ -1,0 +1,64 @@
+/**
+ * lint with clippy: `cargo clippy --message-format=json` in the crate directory (seed 000), its directory as
+ * CLIPPY_CONF_DIR, building into the shared scratch target dir; findings with clippy's suggestions as corrections.
+ */
+import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { ToolError } from "../../errors.js";
+import { displayRelative } from "../display.js";
+import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import { registerExternalTool } from "../registry.js";
+import { requireCrateDir, workspaceRoot } from "./cargo-env.js";
+import { isCompileError, parseCargoMessages, shortFormat } from "./cargo-messages.js";
+import { runCargo } from "./cargo-run.js";
+
+registerExternalTool({ name: "cargo", program: "cargo", versionArgs: ["--version"] });
+registerExternalTool({ name: "clippy", program: "cargo", versionArgs: ["clippy", "--version"] });
+
+export function clippyArgs(): string[] {
+  return ["clippy", "--message-format=json", "--quiet"];
+}
+
+async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
+  const crate = requireCrateDir(req.target, "clippy");
+  const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
+  const { run, args, notes } = await runCargo(
+    ctx,
+    crate,
+    clippyArgs(),
+    displayCommand("cargo", clippyArgs()),
+    {
+      CLIPPY_CONF_DIR: crate,
+    },
+  );
+  const command = displayCommand("cargo", args);
+  const { findings, buildFailed } = parseCargoMessages(run.stdout, workspace, "clippy");
+  const compileErrors = findings.filter(isCompileError);
+  if (compileErrors.length || buildFailed || (run.returncode !== 0 && findings.length === 0)) {
+    const first = compileErrors[0];
+    throw new ToolError(
+      "tool_error",
+      first
+        ? `the crate does not compile, so clippy could not lint it: ${shortFormat(first, displayRelative(ctx, first.file))}`
+        : `cargo clippy failed (exit ${run.returncode}); see output`,
+      {
+        command,
+        returncode: run.returncode,
+        output: combinedOutput(run.stdout, run.stderr),
+        truncated: run.truncated,
+      },
+    );
+  }
+  if (req.config)
+    notes.push("clippy reads clippy.toml from CLIPPY_CONF_DIR (the crate directory): config was not used");
+  return {
+    issues: findings.map((f) => shortFormat(f, displayRelative(ctx, f.file))),
+    command,
+    returncode: run.returncode,
+    truncated: run.truncated,
+    notes,
+    extra: { findings: capList(findings).items },
+  };
+}
+
+registerLinter({ name: "clippy", languages: ["rust"], lint: clippy });
