@@ -3,3 +3,4 @@ import "./rustfmt.js";
 import "./clippy.js";
 import "./cargo-check.js";
 import "./cargo-test.js";
+import "./clippy-fix.js";

@@ -1,0 +1,235 @@
+/**
+ * lint_fix / fix_all with clippy: `cargo clippy --fix` (rustfix applies the machine-applicable suggestions) inside
+ * the calling tool's transaction. A dry run writes nothing: it applies the same safe suggestions in memory to
+ * show the diff, and lists what would be left.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { createTwoFilesPatch } from "diff";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { ToolError } from "../../errors.js";
+import { displayRelative } from "../display.js";
+import {
+  registerFixer,
+  type FileFixResult,
+  type FixMessage,
+  type FixOutcome,
+  type FixRequest,
+  type FixStatus,
+} from "../fixers.js";
+import { requireCrateDir, workspaceRoot } from "./cargo-env.js";
+import {
+  isCompileError,
+  parseCargoMessages,
+  shortFormat,
+  type CorrectionEdit,
+  type RustFinding,
+} from "./cargo-messages.js";
+import { runCargo } from "./cargo-run.js";
+import { clippyArgs } from "./clippy.js";
+
+export function clippyFixArgs(): string[] {
+  return [
+    "clippy",
+    "--fix",
+    "--allow-dirty",
+    "--allow-staged",
+    "--allow-no-vcs",
+    "--message-format=json",
+    "--quiet",
+  ];
+}
+
+/** Every .rs file of a crate (what a fix may rewrite), without the build output or hidden folders. */
+export function crateSources(crateDir: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith(".") || e.name === "target") continue;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && e.name.endsWith(".rs")) out.push(p);
+    }
+  };
+  walk(crateDir);
+  return out.sort();
+}
+
+/** Offset in `text` of a 1-based line and character column (rustc counts columns in characters). */
+function offsetOf(text: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = text.indexOf("\n", offset);
+    if (nl === -1) return text.length;
+    offset = nl + 1;
+  }
+  return (
+    offset +
+    [...text.slice(offset, text.indexOf("\n", offset) === -1 ? undefined : text.indexOf("\n", offset))]
+      .slice(0, column - 1)
+      .join("").length
+  );
+}
+
+/**
+ * Applies edits to text as rustfix does for one pass: all of a diagnostic's edits or none, and a diagnostic
+ * whose edits overlap one already taken is skipped.
+ */
+export function applyCorrections(text: string, corrections: CorrectionEdit[][]): string {
+  const taken: { start: number; end: number; text: string }[] = [];
+  for (const edits of corrections) {
+    const spans = edits.map((e) => ({
+      start: offsetOf(text, e.line, e.column),
+      end: offsetOf(text, e.end_line, e.end_column),
+      text: e.text,
+    }));
+    if (spans.some((s) => taken.some((t) => s.start < t.end && t.start < s.end))) continue;
+    taken.push(...spans);
+  }
+  taken.sort((a, b) => b.start - a.start);
+  let out = text;
+  for (const t of taken) out = out.slice(0, t.start) + t.text + out.slice(t.end);
+  return out;
+}
+
+function message(f: RustFinding): FixMessage {
+  return {
+    line: f.line,
+    column: f.column,
+    rule_id: f.rule_id || null,
+    severity: f.severity === "error" ? "error" : "warning",
+    message: f.message,
+    fixable: f.correction?.safe === true,
+  };
+}
+
+function status(changed: boolean, left: FixMessage[], dryRun: boolean): FixStatus {
+  if (dryRun) return changed ? "would-fix" : left.length ? "unfixable" : "clean";
+  if (changed) return left.length ? "fixable" : "fixed";
+  return left.length ? (left.some((m) => m.fixable) ? "fixable" : "unfixable") : "clean";
+}
+
+function fileResults(
+  files: string[],
+  left: RustFinding[],
+  changed: Set<string>,
+  dryRun: boolean,
+): FileFixResult[] {
+  return files.map((file) => {
+    const messages = left.filter((f) => f.file === file).map(message);
+    return {
+      file,
+      status: status(changed.has(file), messages, dryRun),
+      errorCount: messages.filter((m) => m.severity === "error").length,
+      warningCount: messages.filter((m) => m.severity === "warning").length,
+      messages,
+    };
+  });
+}
+
+function compileFailure(
+  ctx: ToolContext,
+  command: string,
+  run: { stdout: string; stderr: string; returncode: number | null; truncated: boolean },
+  findings: RustFinding[],
+) {
+  const first = findings.find(isCompileError);
+  return new ToolError(
+    "tool_error",
+    first
+      ? `the crate does not compile, so clippy could not fix it: ${shortFormat(first, displayRelative(ctx, first.file))}`
+      : `cargo clippy --fix failed (exit ${run.returncode}); see output`,
+    {
+      command,
+      returncode: run.returncode,
+      output: combinedOutput(run.stdout, run.stderr),
+      truncated: run.truncated,
+    },
+  );
+}
+
+async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
+  const crate = requireCrateDir(req.target, "clippy");
+  if (req.files?.length)
+    throw new ToolError(
+      "invalid_input",
+      "files: clippy --fix fixes the whole crate; pass the crate directory as path",
+    );
+  const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
+  const sources = crateSources(crate);
+  const notes: string[] = [];
+  if (req.safety === "unsafe")
+    notes.push(
+      "clippy --fix applies only machine-applicable suggestions; the others are listed with unsafe corrections",
+    );
+  const env = { CLIPPY_CONF_DIR: crate };
+  if (req.dryRun) {
+    const {
+      run,
+      args,
+      notes: runNotes,
+    } = await runCargo(ctx, crate, clippyArgs(), displayCommand("cargo", clippyArgs()), env);
+    const command = displayCommand("cargo", args);
+    const { findings } = parseCargoMessages(run.stdout, workspace, "clippy");
+    if (findings.some(isCompileError) || (run.returncode !== 0 && findings.length === 0))
+      throw compileFailure(ctx, command, run, findings);
+    const changed = new Set<string>();
+    let diff = "";
+    for (const file of sources) {
+      const safe = findings
+        .filter((f) => f.file === file && f.correction?.safe)
+        .map((f) => f.correction?.edits ?? []);
+      if (!safe.length) continue;
+      const before = fs.readFileSync(file, "utf8");
+      const after = applyCorrections(before, safe);
+      if (after === before) continue;
+      changed.add(file);
+      const name = displayRelative(ctx, file);
+      diff += createTwoFilesPatch(name, name, before, after, undefined, undefined, { context: 3 }).replace(
+        /^Index: .*\n=+\n/,
+        "",
+      );
+    }
+    const left = findings.filter((f) => !(f.correction?.safe && changed.has(f.file)));
+    return {
+      files: fileResults(sources, left, changed, true),
+      changed_files: [...changed],
+      diff,
+      command,
+      returncode: run.returncode,
+      truncated: run.truncated,
+      notes: [
+        ...runNotes,
+        ...notes,
+        "the dry-run diff applies clippy's machine-applicable suggestions in one pass, as rustfix does",
+      ],
+    };
+  }
+  const before = new Map(sources.map((f) => [f, fs.readFileSync(f, "utf8")]));
+  const {
+    run,
+    args,
+    notes: runNotes,
+  } = await runCargo(ctx, crate, clippyFixArgs(), displayCommand("cargo", clippyFixArgs()), env);
+  const command = displayCommand("cargo", args);
+  const { findings } = parseCargoMessages(run.stdout, workspace, "clippy");
+  if (findings.some(isCompileError) || (run.returncode !== 0 && findings.length === 0))
+    throw compileFailure(ctx, command, run, findings);
+  const changed = new Set(sources.filter((f) => fs.readFileSync(f, "utf8") !== before.get(f)));
+  return {
+    files: fileResults(sources, findings, changed, false),
+    changed_files: [...changed],
+    command,
+    returncode: run.returncode,
+    truncated: run.truncated,
+    notes: [...runNotes, ...notes],
+  };
+}
+
+registerFixer({
+  name: "clippy",
+  languages: ["rust"],
+  candidates: async (_ctx, req) => crateSources(requireCrateDir(req.target, "clippy")),
+  fix,
+});

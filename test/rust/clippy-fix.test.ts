@@ -1,0 +1,66 @@
+/** lint_fix and fix_all with clippy --fix, through the real server, on a copy of the lint crate. */
+import fs from "node:fs";
+import path from "node:path";
+import { applyPatch } from "diff";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
+import { copyFixture, missing } from "../helpers/tools.js";
+
+const FIXED_LIB = `pub fn double(x: i32) -> i32 {
+    x * 2
+}
+
+pub fn is_empty_len(v: &Vec<i32>) -> bool {
+    v.is_empty()
+}
+
+pub fn messy( a:i32 )->i32{ a+1 }
+`;
+
+describe.skipIf(missing("cargo"))("lint_fix with clippy", () => {
+  let crate: string;
+  let s: Connected;
+  beforeAll(async () => {
+    crate = copyFixture(path.join(FIXTURES, "rust", "lint-crate"));
+    s = await connectStdio({ args: ["--allowed-paths", crate], cwd: crate });
+  });
+  afterAll(async () => s?.close());
+
+  it("a dry run writes nothing and its diff, applied, gives what clippy --fix writes", async () => {
+    const lib = path.join(crate, "src", "lib.rs");
+    const before = fs.readFileSync(lib, "utf8");
+    const dry = await s.call("lint_fix", { path: ".", linter: "clippy", dry_run: true });
+    expect(dry).toMatchObject({ success: true, dry_run: true, changed_files: [lib] });
+    expect(fs.readFileSync(lib, "utf8")).toBe(before);
+    expect((dry.files as Record<string, unknown>[])[0]).toMatchObject({ file: lib, status: "would-fix" });
+    expect(applyPatch(before, dry.diff as string)).toBe(FIXED_LIB);
+
+    const r = await s.call("lint_fix", { path: ".", linter: "clippy" });
+    expect(r).toMatchObject({
+      success: true,
+      changed_files: [lib],
+      command:
+        "cargo clippy --locked --fix --allow-dirty --allow-staged --allow-no-vcs --message-format=json --quiet",
+    });
+    expect(r.transaction).toMatchObject({ result: "commit", files_written: ["src/lib.rs"] });
+    expect(fs.readFileSync(lib, "utf8")).toBe(FIXED_LIB);
+    // What clippy could not fix by itself is left, with its unsafe correction.
+    expect((r.files as Record<string, unknown>[])[0]).toMatchObject({
+      status: "fixable",
+      warningCount: 1,
+      messages: [{ line: 5, column: 24, rule_id: "clippy::ptr_arg", severity: "warning", fixable: false }],
+    });
+    const undo = await s.call("rollback", { path: crate });
+    expect(undo).toMatchObject({ success: true });
+    expect(fs.readFileSync(lib, "utf8")).toBe(before);
+  });
+
+  it("fix_all: clippy --fix, cargo fmt, then cargo check verifies, in one transaction", async () => {
+    const lib = path.join(crate, "src", "lib.rs");
+    const r = await s.call("fix_all", { path: ".", linter: "clippy" });
+    expect(r).toMatchObject({ success: true });
+    expect(r.transaction).toMatchObject({ result: "commit" });
+    expect(fs.readFileSync(lib, "utf8")).toContain("pub fn messy(a: i32) -> i32 {\n    a + 1\n}\n");
+    expect(fs.readFileSync(lib, "utf8")).toContain("    v.is_empty()\n");
+  });
+});
