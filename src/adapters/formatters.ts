@@ -44,7 +44,7 @@ export interface FormatterAdapter {
   write(ctx: ToolContext, request: FormatRequest & { dryRun: boolean }): Promise<FormatWriteOutcome>;
 }
 
-export const LANGUAGES = ["python", "javascript", "typescript", "go", "rust"] as const;
+export const LANGUAGES = ["python", "javascript", "typescript", "go", "rust", "ruby"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 const adapters: FormatterAdapter[] = [];

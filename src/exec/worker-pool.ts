@@ -32,6 +32,11 @@ export interface WorkerSpec {
   script: string;
   /** Files whose change (presence, size, mtime) means the warm state is stale. */
   watch: readonly string[];
+  /**
+   * The program that runs `script` (default: this Node with the heap cap). Any runtime that speaks Node's
+   * JSON IPC (one JSON object a line on the descriptor in NODE_CHANNEL_FD) can be a worker: RuboCop's is Ruby.
+   */
+  runtime?: { program: string; args: readonly string[] };
 }
 
 export interface RequestOptions {
@@ -150,8 +155,8 @@ class WarmWorker {
     private readonly onGone: (w: WarmWorker) => void,
   ) {
     this.child = spawn(
-      process.execPath,
-      [`--max-old-space-size=${limits.maxHeapMb}`, spec.script, spec.root],
+      spec.runtime?.program ?? process.execPath,
+      [...(spec.runtime?.args ?? [`--max-old-space-size=${limits.maxHeapMb}`]), spec.script, spec.root],
       {
         cwd: spec.root,
         env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },

@@ -39,7 +39,8 @@ export interface WarmResult<T> {
 /** One request to the warm worker of (tool, root); `command` is what errors display. */
 export async function warmRequest<T>(
   ctx: ToolContext,
-  spec: Omit<WorkerSpec, "script"> & { tool: WorkerTool },
+  /** A worker of another runtime (RuboCop's, in Ruby) names its own script and runtime. */
+  spec: Omit<WorkerSpec, "script"> & { tool: WorkerTool | "rubocop"; script?: string },
   method: string,
   params: unknown,
   command: string,
@@ -48,7 +49,7 @@ export async function warmRequest<T>(
 ): Promise<WarmResult<T>> {
   try {
     const reply = await workerPool(ctx).request<T>(
-      { ...spec, script: workerScript(spec.tool) },
+      { ...spec, script: spec.script ?? workerScript(spec.tool as WorkerTool) },
       method,
       params,
       { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal },

@@ -3,6 +3,7 @@ import "../../adapters/python/index.js";
 import "../../adapters/js/index.js";
 import "../../adapters/go/index.js";
 import "../../adapters/rust/index.js";
+import "../../adapters/ruby/index.js";
 import type { ToolDefinition } from "../../engine/tool.js";
 import { autoformatTool } from "./autoformat.js";
 import { fixAllTool } from "./fix-all.js";

@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+# The warm RuboCop worker of mcp-code-quality: a long-lived Ruby process per project root that loads RuboCop once
+# and answers requests from the server's worker pool over Node's IPC channel (one JSON object per line on the
+# file descriptor in NODE_CHANNEL_FD). Each request runs RuboCop's own CLI in-process on one file's source given
+# on "stdin" (--stdin), so results are exactly `rubocop --format json` and nothing is ever written: corrected
+# source comes back to the server, which writes it inside its transaction.
+require 'json'
+require 'stringio'
+
+root = ARGV.fetch(0)
+Dir.chdir(root)
+
+channel = IO.for_fd(Integer(ENV.fetch('NODE_CHANNEL_FD')), 'r+', autoclose: false)
+channel.sync = true
+
+def reply(channel, message)
+  channel.write("#{JSON.generate(message)}\n")
+end
+
+begin
+  require 'rubocop'
+rescue LoadError => e
+  # Answer every request with the reason, so the server reports it instead of a bare exit.
+  load_error = e.message
+end
+
+# Runs `rubocop --format json [options] --stdin path` in this process: $stdin is the source, $stdout is captured.
+def run_cli(params)
+  argv = ['--format', 'json', '--cache', 'false']
+  case params['autocorrect']
+  when 'safe' then argv << '--autocorrect'
+  when 'all' then argv << '--autocorrect-all'
+  end
+  argv.push('--only', params['only'].join(',')) if params['only']&.any?
+  argv.push('--except', params['except'].join(',')) if params['except']&.any?
+  argv.push('--config', params['config']) if params['config']
+  argv.push('--force-exclusion', '--stdin', params.fetch('path'))
+  out = StringIO.new
+  err = StringIO.new
+  saved = [$stdin, $stdout, $stderr]
+  $stdin = StringIO.new(params.fetch('source'))
+  $stdout = out
+  $stderr = err
+  cli = RuboCop::CLI.new
+  status = begin
+    cli.run(argv)
+  ensure
+    $stdin, $stdout, $stderr = saved
+  end
+  # With --stdin and autocorrection, RuboCop keeps the corrected source in options[:stdin] (and prints it only
+  # for non-JSON formats).
+  corrected = params['autocorrect'] ? cli.options[:stdin] : nil
+  { 'status' => status, 'report' => out.string, 'corrected' => corrected, 'stderr' => err.string }
+end
+
+# The files RuboCop itself would inspect under the given paths (its TargetFinder: AllCops Include/Exclude,
+# recognized Ruby file types), absolute.
+def targets(params)
+  store = RuboCop::ConfigStore.new
+  store.options_config = params['config'] if params['config']
+  finder = RuboCop::TargetFinder.new(store, force_exclusion: true)
+  finder.find(params.fetch('paths'), :only_recognized_file_types).map { |f| File.expand_path(f) }
+end
+
+while (line = channel.gets)
+  begin
+    request = JSON.parse(line)
+  rescue JSON::ParserError
+    next
+  end
+  id = request['id']
+  next unless id
+
+  begin
+    raise "RuboCop could not be loaded: #{load_error}" if load_error
+
+    result =
+      case request['method']
+      when 'version' then { 'version' => RuboCop::Version::STRING, 'ruby' => RUBY_VERSION }
+      when 'run' then request['params'].fetch('files').map { |f| run_cli(request['params'].merge(f)) }
+      when 'targets' then targets(request['params'])
+      else raise ArgumentError, "unknown method #{request['method']}"
+      end
+    reply(channel, { id: id, ok: true, result: result })
+  rescue StandardError, ScriptError => e
+    reply(channel, { id: id, ok: false, error: { message: "#{e.class}: #{e.message}", kind: 'fatal' } })
+  end
+end

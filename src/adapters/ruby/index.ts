@@ -1,0 +1,2 @@
+/** Registers the Ruby adapters: RuboCop (lint, lint_fix, and format for Layout cops) through its warm worker. */
+import "./rubocop.js";

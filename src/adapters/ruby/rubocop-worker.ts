@@ -1,0 +1,144 @@
+/**
+ * The warm RuboCop worker: a long-lived Ruby process per project root (ruby/rubocop_worker.rb, shipped with the
+ * server) in the same pool as the ESLint and TypeScript workers (idle TTL, count cap, group kill on timeout). It
+ * is retired when .rubocop.yml, a file it inherits from, or Gemfile.lock changes.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import { ToolError } from "../../errors.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { findExecutable } from "../../exec/which.js";
+import { warmRequest } from "../js/warm.js";
+
+export const RUBOCOP_WORKER_SCRIPT = fileURLToPath(
+  new URL("../../../ruby/rubocop_worker.rb", import.meta.url),
+);
+
+/** The project root of a Ruby target: the nearest directory with .rubocop.yml, else Gemfile, up to the allowed root. */
+export function rubyProjectRoot(target: string, allowedRoot: string): string {
+  const start = isDirectory(target) ? target : path.dirname(target);
+  for (const marker of [".rubocop.yml", "Gemfile"]) {
+    let dir = start;
+    for (;;) {
+      if (fs.existsSync(path.join(dir, marker))) return dir;
+      if (dir === allowedRoot || !dir.startsWith(allowedRoot + path.sep)) break;
+      dir = path.dirname(dir);
+    }
+  }
+  return start;
+}
+
+/** .rubocop.yml and the local files it inherits from (inherit_from, one level of nesting followed per file). */
+export function watchedConfigs(root: string, allowedRoot: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file) || !file.startsWith(allowedRoot + path.sep)) return;
+    seen.add(file);
+    let doc: unknown;
+    try {
+      doc = parseYaml(fs.readFileSync(file, "utf8"));
+    } catch {
+      return; // missing or broken: RuboCop reports it; the file is still watched
+    }
+    const inherit = (doc as { inherit_from?: unknown } | null)?.inherit_from;
+    for (const entry of Array.isArray(inherit) ? inherit : inherit ? [inherit] : [])
+      if (typeof entry === "string" && !/^https?:/.test(entry))
+        visit(path.resolve(path.dirname(file), entry));
+  };
+  visit(path.join(root, ".rubocop.yml"));
+  return [...seen, path.join(root, "Gemfile.lock")];
+}
+
+/** The rubocop version a Gemfile.lock pins, when it has one. */
+export function lockedRubocop(root: string): string | undefined {
+  try {
+    return /^ {4}rubocop \(([^)]+)\)$/m.exec(fs.readFileSync(path.join(root, "Gemfile.lock"), "utf8"))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+interface Runtime {
+  runtime: { program: string; args: string[] };
+  note: string;
+}
+
+/** The project's RuboCop through Bundler when its Gemfile.lock pins one and bundler is installed; else the installed one. */
+export function rubocopRuntime(root: string, command: string): Runtime {
+  const ruby = findExecutable("ruby");
+  if (!ruby)
+    throw new ToolError(
+      "tool_not_found",
+      "ruby is not installed, so RuboCop cannot run (install ruby and rubocop)",
+      {
+        command,
+      },
+    );
+  const locked = lockedRubocop(root);
+  const bundle = locked ? findExecutable("bundle") : undefined;
+  if (locked && bundle)
+    return {
+      runtime: { program: bundle, args: ["exec", ruby] },
+      note: `the project's rubocop ${locked} through Bundler (Gemfile.lock)`,
+    };
+  return {
+    runtime: { program: ruby, args: [] },
+    note: locked
+      ? `the project's Gemfile.lock pins rubocop ${locked}, but bundler is not installed: used the installed rubocop`
+      : "the installed rubocop (the project's Gemfile.lock pins none)",
+  };
+}
+
+export interface RubocopFileRun {
+  status: number;
+  /** `rubocop --format json` for the one file. */
+  report: string;
+  /** The corrected source, when autocorrection was asked for. */
+  corrected: string | null;
+  stderr: string;
+}
+
+export interface RubocopRunParams {
+  autocorrect?: "safe" | "all";
+  only?: string[];
+  except?: string[];
+  config?: string;
+}
+
+/** One request to the project's warm RuboCop worker. */
+export async function rubocopRequest<T>(
+  ctx: ToolContext,
+  target: string,
+  method: "targets" | "run" | "version",
+  params: unknown,
+  command: string,
+): Promise<{ result: T; notes: string[]; root: string }> {
+  const allowedRoot = ctx.allowlist.rootOf(target) ?? target;
+  const root = rubyProjectRoot(target, allowedRoot);
+  const { runtime, note } = rubocopRuntime(root, command);
+  const reply = await warmRequest<T>(
+    ctx,
+    {
+      tool: "rubocop",
+      root,
+      script: RUBOCOP_WORKER_SCRIPT,
+      watch: watchedConfigs(root, allowedRoot),
+      runtime,
+    },
+    method,
+    params,
+    command,
+    "RuboCop failed",
+  );
+  return { result: reply.result, notes: [note, reply.note], root };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
