@@ -2,3 +2,4 @@
 import "./eslint.js";
 import "./prettier.js";
 import "./tsc.js";
+import "./test-runner.js";

@@ -1,0 +1,77 @@
+/** run_tests on JavaScript projects through the real server: the project's vitest, and node --test. */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
+import { copyFixture, missing } from "../helpers/tools.js";
+
+describe("run_tests with node --test", () => {
+  let project: string;
+  let s: Connected;
+  beforeAll(async () => {
+    project = copyFixture(path.join(FIXTURES, "js", "node-test-project"));
+    s = await connectStdio({ args: ["--allowed-paths", project], cwd: project });
+  });
+  afterAll(async () => s?.close());
+
+  it("counts and locates the failure from node's JUnit report", async () => {
+    const r = await s.call("run_tests", { path: "." });
+    expect(r).toMatchObject({
+      success: true,
+      passed: false,
+      runner: "node",
+      returncode: 1,
+      summary: { passed: 1, failed: 1, skipped: 1 },
+      failure_count: 1,
+    });
+    expect(r.command).toMatch(
+      /^node --test --test-reporter=junit --test-reporter-destination=\S+junit\.xml$/,
+    );
+    expect(r.failures).toEqual([
+      {
+        node_id: "fails",
+        kind: "failed",
+        file: path.join(project, "test", "math.test.js"),
+        line: 12,
+        message: "Expected values to be strictly equal:4 !== 5",
+      },
+    ]);
+    const only = await s.call("run_tests", { path: ".", pattern: "adds" });
+    expect(only).toMatchObject({ passed: true, summary: { passed: 1, failed: 0 } });
+  });
+});
+
+describe.skipIf(missing("npm"))("run_tests with the project's vitest", () => {
+  let project: string;
+  let s: Connected;
+  beforeAll(async () => {
+    project = copyFixture(path.join(FIXTURES, "js", "vitest-project"));
+    const npm = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: project, encoding: "utf8" });
+    if (npm.status !== 0) throw new Error(`npm ci failed: ${npm.stderr}`);
+    s = await connectStdio({ args: ["--allowed-paths", project], cwd: project });
+  });
+  afterAll(async () => s?.close());
+
+  it("reads vitest's JSON report: counts, the failing line, the test's full name", async () => {
+    const r = await s.call("run_tests", { path: "." });
+    expect(r).toMatchObject({
+      success: true,
+      passed: false,
+      runner: "vitest",
+      summary: { passed: 1, failed: 1, skipped: 1, errors: 0 },
+      failure_count: 1,
+    });
+    expect((r.notes as string[])[0]).toMatch(/^vitest 4\.1\.12 from the project/);
+    const failure = (r.failures as Record<string, unknown>[])[0];
+    expect(failure).toMatchObject({
+      node_id: "test/math.test.js > add fails",
+      kind: "failed",
+      file: path.join(project, "test", "math.test.js"),
+      line: 12,
+    });
+    expect(failure?.message).toMatch(/^AssertionError: expected 4 to be 5/);
+    const only = await s.call("run_tests", { path: "test/math.test.js", pattern: "adds" });
+    expect(only).toMatchObject({ passed: true, runner: "vitest" });
+    expect(only.command).toMatch(/ -t adds test\/math\.test\.js$/);
+  });
+});
