@@ -75,3 +75,36 @@ describe.skipIf(missing("npm"))("run_tests with the project's vitest", () => {
     expect(only.command).toMatch(/ -t adds test\/math\.test\.js$/);
   });
 });
+
+describe.skipIf(missing("npm"))("run_tests with the project's jest", () => {
+  let project: string;
+  let s: Connected;
+  beforeAll(async () => {
+    project = copyFixture(path.join(FIXTURES, "js", "jest-project"));
+    const npm = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: project, encoding: "utf8" });
+    if (npm.status !== 0) throw new Error(`npm ci failed: ${npm.stderr}`);
+    s = await connectStdio({ args: ["--allowed-paths", project], cwd: project });
+  });
+  afterAll(async () => s?.close());
+
+  it("reads jest's --json report like vitest's", async () => {
+    const r = await s.call("run_tests", { path: "." });
+    expect(r).toMatchObject({
+      success: true,
+      passed: false,
+      runner: "jest",
+      summary: { passed: 1, failed: 1, skipped: 1, errors: 0 },
+      failure_count: 1,
+    });
+    expect(r.command).toMatch(/^jest --json --outputFile=\S+report\.json --ci$/);
+    const failure = (r.failures as Record<string, unknown>[])[0];
+    expect(failure).toMatchObject({
+      node_id: "test/math.test.js > add fails",
+      file: path.join(project, "test", "math.test.js"),
+      line: 10,
+    });
+    expect(failure?.message).toBe(
+      "Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 5\nReceived: 4",
+    );
+  });
+});
