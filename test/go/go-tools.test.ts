@@ -230,4 +230,20 @@ describe.skipIf(missing("go"))("Go", () => {
       summary: { passed: 1, failed: 0, skipped: 0 },
     });
   });
+
+  it("get_status lists the Go, Rust and Ruby tools with their versions", async () => {
+    const r = await s.call("get_status");
+    const tools = r.tools as Record<string, { available: boolean; version?: string }>;
+    expect(tools.go).toMatchObject({ available: true, version: expect.stringMatching(/^1\.\d+/) });
+    expect(tools.gofmt).toMatchObject({ available: true });
+    if (!missing("staticcheck", [TOOLS_GO_BIN]))
+      expect(tools.staticcheck).toMatchObject({
+        available: true,
+        version: expect.stringMatching(/^\d{4}\.\d+/),
+      });
+    if (!missing("golint", [TOOLS_GO_BIN]))
+      expect(tools.golint).toMatchObject({ available: true, version: "unversioned (deprecated upstream)" });
+    for (const name of ["cargo", "clippy", "rustfmt", "rubocop", "ruby"])
+      expect(Object.keys(tools)).toContain(name);
+  });
 });

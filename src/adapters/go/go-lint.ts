@@ -22,7 +22,7 @@ registerExternalTool({
   name: "golint",
   program: "golint",
   versionArgs: ["-h"],
-  parseVersion: (out) => (/usage of golint/i.test(out) ? "unversioned (deprecated upstream)" : undefined),
+  parseVersion: (out) => (/Usage of \S*golint/.test(out) ? "unversioned (deprecated upstream)" : undefined),
 });
 
 /** `go vet -json <pattern>`. */
