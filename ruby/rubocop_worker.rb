@@ -54,6 +54,39 @@ def run_cli(params)
   { 'status' => status, 'report' => out.string, 'corrected' => corrected, 'stderr' => err.string }
 end
 
+# Each correctable offense's own edits: one investigation of the source with every correction computed (as -A
+# does) but nothing applied or written (the source is "stdin"), read from each offense's corrector. `safe` is the
+# cop's Safe and SafeAutoCorrect settings. Only the autocorrecting cops' offenses of that first pass are here;
+# RuboCop runs the others when no correction is left, and they have no edits anyway.
+def corrections(params)
+  options = { autocorrect: true, stdin: params.fetch('source').dup }
+  store = RuboCop::ConfigStore.new
+  store.options_config = params['config'] if params['config']
+  runner = RuboCop::Runner.new(options, store)
+  path = params.fetch('path')
+  config = store.for_file(path)
+  # Built as Runner#get_processed_source builds it (its config and registry are what cops read).
+  source = runner.send(:get_processed_source, path)
+  return [] if source.parser_error
+
+  team = runner.send(:mobilize_team, source)
+  team.investigate(source).offenses.filter_map do |offense|
+    next unless offense.corrector
+
+    edits = offense.corrector.as_replacements.map do |range, text|
+      { line: range.line, column: range.column + 1, end_line: range.last_line, end_column: range.last_column + 1,
+        text: text }
+    end
+    next if edits.empty?
+
+    cop = config.for_cop(offense.cop_name)
+    safe = cop.fetch('Safe', true) != false && cop.fetch('SafeAutoCorrect', true) != false
+    { cop: offense.cop_name, line: offense.line, column: offense.column + 1, safe: safe, edits: edits }
+  end
+rescue StandardError => e
+  [{ error: "#{e.class}: #{e.message}" }]
+end
+
 # The files RuboCop itself would inspect under the given paths (its TargetFinder: AllCops Include/Exclude,
 # recognized Ruby file types), absolute.
 def targets(params)
@@ -78,7 +111,13 @@ while (line = channel.gets)
     result =
       case request['method']
       when 'version' then { 'version' => RuboCop::Version::STRING, 'ruby' => RUBY_VERSION }
-      when 'run' then request['params'].fetch('files').map { |f| run_cli(request['params'].merge(f)) }
+      when 'run'
+        request['params'].fetch('files').map do |f|
+          params = request['params'].merge(f)
+          result = run_cli(params)
+          result['corrections'] = corrections(params) if params['corrections']
+          result
+        end
       when 'targets' then targets(request['params'])
       else raise ArgumentError, "unknown method #{request['method']}"
       end

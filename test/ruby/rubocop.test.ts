@@ -65,6 +65,17 @@ describe.skipIf(missing("rubocop") || missing("ruby"))("RuboCop", () => {
       level: "warning",
       correctable: false,
     });
+    const findings = r.findings as Record<string, unknown>[];
+    // Each correctable offense carries its own edits, from RuboCop's corrector; safe per the cop's config.
+    expect(findings.find((f) => f.rule_id === "Style/RedundantReturn")?.correction).toEqual({
+      safe: true,
+      edits: [{ line: 5, column: 3, end_line: 5, end_column: 10, text: "" }],
+    });
+    expect(findings.find((f) => f.rule_id === "Style/StringConcatenation")?.correction).toMatchObject({
+      safe: false,
+      edits: [{ line: 5, column: 10, end_line: 5, end_column: 25, text: '"hello #{name}"' }],
+    });
+    expect(findings.find((f) => f.rule_id === "Lint/UselessAssignment")?.correction).toBeUndefined();
     expect((r.notes as string[])[0]).toBe("the installed rubocop (the project's Gemfile.lock pins none)");
     expect((r.notes as string[])[1]).toMatch(/^cold start: new rubocop worker pid \d+$/);
     const again = await s.call("lint", { path: "lib/clean.rb", linter: "rubocop" });

@@ -98,6 +98,16 @@ export interface RubocopFileRun {
   /** The corrected source, when autocorrection was asked for. */
   corrected: string | null;
   stderr: string;
+  /** Each correctable offense's own edits (asked with `corrections: true`). */
+  corrections?: RubocopCorrection[];
+}
+
+export interface RubocopCorrection {
+  cop: string;
+  line: number;
+  column: number;
+  safe: boolean;
+  edits: { line: number; column: number; end_line: number; end_column: number; text: string }[];
 }
 
 export interface RubocopRunParams {
@@ -105,6 +115,8 @@ export interface RubocopRunParams {
   only?: string[];
   except?: string[];
   config?: string;
+  /** Also compute each offense's correction edits (an extra investigation; nothing applied). */
+  corrections?: boolean;
 }
 
 /** One request to the project's warm RuboCop worker. */

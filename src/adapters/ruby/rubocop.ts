@@ -25,7 +25,12 @@ import {
 } from "../formatters.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
-import { rubocopRequest, type RubocopFileRun, type RubocopRunParams } from "./rubocop-worker.js";
+import {
+  rubocopRequest,
+  type RubocopCorrection,
+  type RubocopFileRun,
+  type RubocopRunParams,
+} from "./rubocop-worker.js";
 
 registerExternalTool({ name: "rubocop", program: "rubocop", versionArgs: ["--version"] });
 registerExternalTool({ name: "ruby", program: "ruby", versionArgs: ["--version"] });
@@ -43,6 +48,8 @@ interface JsonOffense {
 export interface RubocopFinding extends Finding {
   level: string;
   corrected: boolean;
+  /** The offense's own correction, from its corrector: safe per the cop's Safe/SafeAutoCorrect. */
+  correction?: { safe: boolean; edits: RubocopCorrection["edits"] };
 }
 
 const SEVERITY: Record<string, Severity> = {
@@ -142,6 +149,10 @@ async function inspect(
           output: run.stderr || run.report,
         },
       );
+    for (const c of run.corrections ?? []) {
+      const f = findings.find((o) => o.rule_id === c.cop && o.line === c.line && o.column === c.column);
+      if (f) f.correction = { safe: c.safe, edits: c.edits };
+    }
     return { file, source: (sources[i] as { source: string }).source, run, findings };
   });
   return { files: inspected, notes: firstNotes ?? notes };
@@ -157,7 +168,7 @@ function commandOf(target: string, extra: string[] = []): string {
 
 async function lint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const command = commandOf(req.target);
-  const { files, notes } = await inspect(ctx, req.target, { config: req.config }, command);
+  const { files, notes } = await inspect(ctx, req.target, { config: req.config, corrections: true }, command);
   const findings = files.flatMap((f) => f.findings);
   return {
     issues: findings.map((f) => findingToIssue(f, displayRelative(ctx, f.file))),
