@@ -56,7 +56,8 @@ describe("transactions", () => {
       fs.chmodSync(path.join(dir, "pkg", "size.py"), 0o640);
       const before = readTree(dir);
       const s = await serverFor(dir);
-      const r = await s.call("fix_all", { path: "." });
+      // ty (the default) does not read type comments; mypy sees the name the fix removed.
+      const r = await s.call("fix_all", { path: ".", checker: "mypy" });
       const entries = await txEntries(s, dir);
       await s.close();
       expect(r.success).toBe(true);
@@ -72,6 +73,21 @@ describe("transactions", () => {
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ tool: "fix_all", result: "rollback", reason: r.rollback_reason });
       expect(fs.readdirSync(cachePaths(dir).snapshots)).toEqual([]);
+    },
+  );
+
+  it.skipIf(noMypy())(
+    "when ty (the default checker) is not installed, fix_all verifies with mypy and says so",
+    async () => {
+      const dir = copyFixture(TYPECOMMENT_PROJECT);
+      // Debian's mypy without the tools virtualenv: no ty, and the embedded ruff fixes.
+      const s = await serverFor(dir, { path: "/usr/bin:/bin" });
+      const r = await s.call("fix_all", { path: "." });
+      await s.close();
+      expect(r.notes).toEqual(
+        expect.arrayContaining(["ty is not installed: the fix was verified with mypy"]),
+      );
+      expect(r.type_check).toMatchObject({ checker: "mypy" });
     },
   );
 
@@ -100,7 +116,7 @@ describe("transactions", () => {
     async () => {
       const dir = copyFixture(TYPECOMMENT_PROJECT);
       const s = await serverFor(dir);
-      const r = await s.call("fix_all", { path: ".", auto_rollback: false });
+      const r = await s.call("fix_all", { path: ".", checker: "mypy", auto_rollback: false });
       const skipped = await s.call("fix_all", { path: ".", skip_typecheck: true });
       await s.close();
       expect(r.rolled_back).toBe(false);
