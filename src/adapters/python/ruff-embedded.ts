@@ -1,7 +1,9 @@
 /**
- * The embedded ruff (@astral-sh/ruff-wasm-nodejs): loaded once per server and kept in-process, so a lint
- * or format of one file costs milliseconds instead of a process start. It behaves like the CLI: the
- * project's settings, the CLI's file discovery, the same `path:line:col: CODE message` lines.
+ * The embedded ruff (@astral-sh/ruff-wasm-nodejs): loaded once per server, on first use, in a worker thread
+ * (ruff-thread.ts), so a lint or format of one file costs milliseconds instead of a process start and a
+ * large file never blocks the event loop. It behaves like the CLI: the project's settings, the CLI's file
+ * discovery, the same `path:line:col: CODE message` lines. Settings are read here and sent to the thread
+ * as a plain options object; files are read here too, after the per-file size check.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -11,9 +13,12 @@ import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
-
-type RuffModule = typeof import("@astral-sh/ruff-wasm-nodejs");
-type Workspace = InstanceType<RuffModule["Workspace"]>;
+import {
+  RuffInputError,
+  RuffSettingsError,
+  RuffThreadHost,
+  type RuffThreadLimits,
+} from "./ruff-thread-host.js";
 
 export interface WasmPosition {
   row: number;
@@ -49,53 +54,69 @@ export interface EmbeddedFormatResult {
 
 const require = createRequire(import.meta.url);
 
+/** Default per-file limit: ruff's wasm build needs about 70 bytes of memory per byte of source. */
+export const DEFAULT_EMBEDDED_RUFF_MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+export interface EmbeddedRuffOptions {
+  /** Files (or inline sources) larger than this are refused with invalid_input. */
+  maxFileBytes: number;
+  limits?: RuffThreadLimits;
+}
+
+export interface EmbeddedCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 export class EmbeddedRuff {
-  private module: RuffModule | undefined;
-  private readonly workspaces = new Map<string, Workspace>();
+  readonly host: RuffThreadHost;
+  private readonly maxFileBytes: number;
 
-  /** The wasm module, loaded on first use (it is the slow part: about 100 ms). */
-  private load(): RuffModule {
-    this.module ??= require("@astral-sh/ruff-wasm-nodejs") as RuffModule;
-    return this.module;
+  constructor(options: EmbeddedRuffOptions = { maxFileBytes: DEFAULT_EMBEDDED_RUFF_MAX_FILE_BYTES }) {
+    this.host = new RuffThreadHost(options.limits);
+    this.maxFileBytes = options.maxFileBytes;
   }
 
-  close(): void {
-    for (const ws of this.workspaces.values()) ws.free();
-    this.workspaces.clear();
+  close(): Promise<void> {
+    return this.host.close();
   }
 
+  /** The bundled ruff's version, from its package (the wasm module is not loaded for this). */
   version(): string {
-    return this.load().Workspace.version();
+    return embeddedRuffVersion();
   }
 
-  /** A Workspace per distinct settings object, reused across calls. */
-  private workspace(settings: RuffSettings): Workspace {
-    const key = JSON.stringify(settings.workspaceOptions);
-    let ws = this.workspaces.get(key);
-    if (!ws) {
-      const ruff = this.load();
-      try {
-        // Utf32 columns are code points, which is what the ruff CLI prints.
-        ws = new ruff.Workspace(settings.workspaceOptions, ruff.PositionEncoding.Utf32);
-      } catch (err) {
-        throw new ToolError(
-          "tool_error",
-          `ruff settings${settings.source ? ` in ${settings.source}` : ""} are invalid: ${String(err)}`,
-        );
-      }
-      if (this.workspaces.size >= 32) this.workspaces.clear();
-      this.workspaces.set(key, ws);
-    }
-    return ws;
+  /** Reads a file for the embedded ruff, refusing one over the size limit before reading it. */
+  private async read(file: string): Promise<string> {
+    const { size } = await fs.promises.stat(file);
+    this.checkSize(file, size);
+    const text = await fs.promises.readFile(file, "utf8");
+    this.checkSize(file, Buffer.byteLength(text));
+    return text;
   }
 
-  lint(target: string, root: string, displayBase: string, configFile?: string): EmbeddedLintResult {
+  private checkSize(file: string, bytes: number): void {
+    if (bytes > this.maxFileBytes)
+      throw new ToolError(
+        "invalid_input",
+        `${file} is ${mib(bytes)} MiB, over the embedded ruff's per-file limit of ${mib(this.maxFileBytes)} MiB ` +
+          "(--embedded-ruff-max-file-bytes); install the ruff CLI for larger files",
+      );
+  }
+
+  async lint(
+    target: string,
+    root: string,
+    displayBase: string,
+    configFile: string | undefined,
+    call: EmbeddedCallOptions,
+  ): Promise<EmbeddedLintResult> {
     const settings = loadRuffSettings(target, root, configFile);
     const files = discoverPythonFiles(target, settings, root);
     const rows: { file: string; row: number; col: number; text: string }[] = [];
     for (const file of files) {
       const rel = displayPath(file, displayBase);
-      for (const d of this.check(settings, file, fs.readFileSync(file, "utf8"))) {
+      for (const d of await this.check(settings, file, await this.read(file), call)) {
         const code = d.code ?? "invalid-syntax";
         const { row, column } = d.start_location;
         const label = /^[A-Z]+[0-9]+$/.test(code) ? code : `${code}:`;
@@ -107,12 +128,18 @@ export class EmbeddedRuff {
   }
 
   /** Diagnostics (with fixes) of `source` as the content of `file`, the file's per-file ignores applied. */
-  check(settings: RuffSettings, file: string, source: string): WasmDiagnostic[] {
+  async check(
+    settings: RuffSettings,
+    file: string,
+    source: string,
+    call: EmbeddedCallOptions,
+  ): Promise<WasmDiagnostic[]> {
+    this.checkSize(file, Buffer.byteLength(source));
     const relToConfig = path.relative(settings.baseDir, file);
     const ignored = Object.entries(settings.perFileIgnores)
       .filter(([glob]) => picomatch(glob, { dot: true, basename: !glob.includes("/") })(relToConfig))
       .flatMap(([, codes]) => codes);
-    const diagnostics = this.workspace(settings).check(source) as WasmDiagnostic[];
+    const diagnostics = await this.inThread<WasmDiagnostic[]>("check", settings, source, call);
     return diagnostics.filter((d) => {
       const code = d.code ?? "invalid-syntax";
       return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
@@ -120,19 +147,24 @@ export class EmbeddedRuff {
   }
 
   /** Formats every file in memory; a file that cannot be parsed is a tool_error naming it. */
-  format(target: string, root: string, configFile?: string): EmbeddedFormatResult {
+  async format(
+    target: string,
+    root: string,
+    configFile: string | undefined,
+    call: EmbeddedCallOptions,
+  ): Promise<EmbeddedFormatResult> {
     const settings = loadRuffSettings(target, root, configFile);
-    const ws = this.workspace(settings);
     const files = discoverPythonFiles(target, settings, root);
     const changed: EmbeddedFormatResult["changed"] = [];
     const failures: string[] = [];
     for (const file of files) {
-      const before = fs.readFileSync(file, "utf8");
+      const before = await this.read(file);
       let after: string;
       try {
-        after = ws.format(before);
+        after = await this.inThread<string>("format", settings, before, call);
       } catch (err) {
-        failures.push(`${file}: ${String(err).replace(/^Error: /, "")}`);
+        if (!(err instanceof RuffInputError)) throw err;
+        failures.push(`${file}: ${err.message.replace(/^Error: /, "")}`);
         continue;
       }
       if (after !== before) changed.push({ file, before, after });
@@ -143,6 +175,37 @@ export class EmbeddedRuff {
       });
     return { files, changed, settingsSource: settings.source };
   }
+
+  private async inThread<T>(
+    op: "check" | "format",
+    settings: RuffSettings,
+    source: string,
+    call: EmbeddedCallOptions,
+  ): Promise<T> {
+    try {
+      return await this.host.call<T>(op, settings.workspaceOptions, source, call);
+    } catch (err) {
+      if (err instanceof RuffSettingsError)
+        throw new ToolError(
+          "tool_error",
+          `ruff settings${settings.source ? ` in ${settings.source}` : ""} are invalid: ${err.message}`,
+        );
+      throw err;
+    }
+  }
+}
+
+const mib = (bytes: number) => (Math.round(bytes / 104857.6) / 10).toString();
+
+let cachedVersion: string | undefined;
+/** The version of the bundled @astral-sh/ruff-wasm-nodejs (the same as its Workspace.version()). */
+export function embeddedRuffVersion(): string {
+  cachedVersion ??= (
+    JSON.parse(fs.readFileSync(require.resolve("@astral-sh/ruff-wasm-nodejs/package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
+  return cachedVersion;
 }
 
 /** Paths relative to the server's working directory when inside it, as the CLI prints them. */

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { externalTools, probe, type ProbeResult } from "../../adapters/registry.js";
-import { EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "../../adapters/python/ruff-embedded.js";
+import { embeddedRuffVersion } from "../../adapters/python/ruff-embedded.js";
 import { bundledJsTools, warmWorkers } from "../../adapters/js/status.js";
+import { warmProcessRegistry } from "../../exec/warm-processes.js";
 import { VERSION } from "../../version.js";
 
 export const getStatusTool = () =>
@@ -10,7 +11,8 @@ export const getStatusTool = () =>
     name: "get_status",
     description:
       "Server version, limits, allowed paths, rate limits, audit log path, and for every external tool whether it " +
-      "is available and its version (probed concurrently, 10 s cap each).",
+      "is available and its version (probed concurrently, 10 s cap each), and each warm process (tool, root, pid, " +
+      "age, requests, memory).",
     input: z.strictObject({}),
     annotations: { title: "Server status", ...READ_ONLY },
     async handler(_args, ctx) {
@@ -21,8 +23,8 @@ export const getStatusTool = () =>
       );
       const tools: Record<string, ProbeResult> = Object.fromEntries(probes);
       try {
-        const ruff = ctx.services.get(EMBEDDED_RUFF_SERVICE, () => new EmbeddedRuff());
-        tools["ruff (embedded)"] = { available: true, version: ruff.version() };
+        // From its package: get_status does not start the ruff thread.
+        tools["ruff (embedded)"] = { available: true, version: embeddedRuffVersion() };
       } catch (err) {
         tools["ruff (embedded)"] = { available: false, reason: String(err) };
       }
@@ -50,7 +52,8 @@ export const getStatusTool = () =>
         audit_log: config.auditLog,
         toolsets: config.toolsets,
         tools,
-        warm_workers: warmWorkers(ctx),
+        // Every warm process and thread: the worker pool's, the embedded ruff's, and any registered daemon.
+        warm_workers: [...warmWorkers(ctx), ...warmProcessRegistry(ctx.services).list()],
       };
     },
   });
