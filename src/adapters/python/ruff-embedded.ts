@@ -19,6 +19,7 @@ import {
   RuffThreadHost,
   type RuffThreadLimits,
 } from "./ruff-thread-host.js";
+import type { RuffOpExtras, RuffThreadRequest } from "./ruff-thread-protocol.js";
 
 export interface WasmPosition {
   row: number;
@@ -99,7 +100,7 @@ export class EmbeddedRuff {
     if (bytes > this.maxFileBytes)
       throw new ToolError(
         "invalid_input",
-        `${file} is ${mib(bytes)} MiB, over the embedded ruff's per-file limit of ${mib(this.maxFileBytes)} MiB ` +
+        `${file} is ${sizeText(bytes)}, over the embedded ruff's per-file limit of ${sizeText(this.maxFileBytes)} ` +
           "(--embedded-ruff-max-file-bytes); install the ruff CLI for larger files",
       );
   }
@@ -113,18 +114,20 @@ export class EmbeddedRuff {
   ): Promise<EmbeddedLintResult> {
     const settings = loadRuffSettings(target, root, configFile);
     const files = discoverPythonFiles(target, settings, root);
-    const rows: { file: string; row: number; col: number; text: string }[] = [];
+    const perFile: { rel: string; lines: string }[] = [];
     for (const file of files) {
       const rel = displayPath(file, displayBase);
-      for (const d of await this.check(settings, file, await this.read(file), call)) {
-        const code = d.code ?? "invalid-syntax";
-        const { row, column } = d.start_location;
-        const label = /^[A-Z]+[0-9]+$/.test(code) ? code : `${code}:`;
-        rows.push({ file: rel, row, col: column, text: `${rel}:${row}:${column}: ${label} ${d.message}` });
-      }
+      const source = await this.read(file);
+      const ignored = ignoredPrefixes(settings, file);
+      perFile.push({
+        rel,
+        lines: await this.inThread<string>("lint", settings, source, call, { label: rel, ignored }),
+      });
     }
-    rows.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.row - b.row || a.col - b.col));
-    return { issues: rows.map((r) => r.text), files, settingsSource: settings.source };
+    // Each file's lines come sorted by line and column; files sort by name, as the CLI prints them.
+    perFile.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    const issues = perFile.flatMap((f) => (f.lines ? f.lines.split("\n") : []));
+    return { issues, files, settingsSource: settings.source };
   }
 
   /** Diagnostics (with fixes) of `source` as the content of `file`, the file's per-file ignores applied. */
@@ -135,10 +138,7 @@ export class EmbeddedRuff {
     call: EmbeddedCallOptions,
   ): Promise<WasmDiagnostic[]> {
     this.checkSize(file, Buffer.byteLength(source));
-    const relToConfig = path.relative(settings.baseDir, file);
-    const ignored = Object.entries(settings.perFileIgnores)
-      .filter(([glob]) => picomatch(glob, { dot: true, basename: !glob.includes("/") })(relToConfig))
-      .flatMap(([, codes]) => codes);
+    const ignored = ignoredPrefixes(settings, file);
     const diagnostics = await this.inThread<WasmDiagnostic[]>("check", settings, source, call);
     return diagnostics.filter((d) => {
       const code = d.code ?? "invalid-syntax";
@@ -176,14 +176,15 @@ export class EmbeddedRuff {
     return { files, changed, settingsSource: settings.source };
   }
 
-  private async inThread<T>(
-    op: "check" | "format",
+  private async inThread<T, Op extends RuffThreadRequest["op"] = RuffThreadRequest["op"]>(
+    op: Op,
     settings: RuffSettings,
     source: string,
     call: EmbeddedCallOptions,
+    extras?: RuffOpExtras<Op>,
   ): Promise<T> {
     try {
-      return await this.host.call<T>(op, settings.workspaceOptions, source, call);
+      return await this.host.call<T, Op>(op, settings.workspaceOptions, source, call, extras);
     } catch (err) {
       if (err instanceof RuffSettingsError)
         throw new ToolError(
@@ -195,7 +196,16 @@ export class EmbeddedRuff {
   }
 }
 
-const mib = (bytes: number) => (Math.round(bytes / 104857.6) / 10).toString();
+/** The rule prefixes `file`'s per-file ignores drop. */
+function ignoredPrefixes(settings: RuffSettings, file: string): string[] {
+  const relToConfig = path.relative(settings.baseDir, file);
+  return Object.entries(settings.perFileIgnores)
+    .filter(([glob]) => picomatch(glob, { dot: true, basename: !glob.includes("/") })(relToConfig))
+    .flatMap(([, codes]) => codes);
+}
+
+const sizeText = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${Math.round(bytes / 104857.6) / 10} MiB` : `${bytes} bytes`;
 
 let cachedVersion: string | undefined;
 /** The version of the bundled @astral-sh/ruff-wasm-nodejs (the same as its Workspace.version()). */

@@ -9,6 +9,7 @@ import { ToolError } from "../../errors.js";
 import { ageSeconds, type WarmProcessInfo, type WarmProcessSource } from "../../exec/warm-processes.js";
 import type { RuffOptions } from "./ruff-settings.js";
 import type {
+  RuffOpExtras,
   RuffThreadMemory,
   RuffThreadReady,
   RuffThreadReply,
@@ -78,7 +79,10 @@ class RuffThread {
     const gone = (why: string) => {
       if (this.dead && !this.inFlight) return;
       this.dead = true;
-      const err = new ToolError("tool_error", `the embedded ruff thread ${why}; the next call starts a new one`);
+      const err = new ToolError(
+        "tool_error",
+        `the embedded ruff thread ${why}; the next call starts a new one`,
+      );
       readyReject(err);
       this.inFlight?.call.reject(err);
       this.inFlight = undefined;
@@ -167,22 +171,22 @@ export class RuffThreadHost implements WarmProcessSource {
   constructor(private readonly limits: RuffThreadLimits = DEFAULT_RUFF_THREAD_LIMITS) {}
 
   /** Runs `op` on `source` in the thread, after the calls already queued. */
-  call<T>(
-    op: RuffThreadRequest["op"],
+  call<T, Op extends RuffThreadRequest["op"] = RuffThreadRequest["op"]>(
+    op: Op,
     options: RuffOptions,
     source: string,
     callOptions: RuffCallOptions,
+    extras?: RuffOpExtras<Op>,
   ): Promise<T> {
+    const req = { op, options, source, ...extras } as Omit<RuffThreadRequest, "id">;
     this.queued++;
-    const run = this.queue.then(() => this.run(op, options, source, callOptions));
+    const run = this.queue.then(() => this.run(req, callOptions));
     this.queue = run.catch(() => undefined);
     return run.finally(() => this.queued--) as Promise<T>;
   }
 
   private async run(
-    op: RuffThreadRequest["op"],
-    options: RuffOptions,
-    source: string,
+    req: Omit<RuffThreadRequest, "id">,
     callOptions: RuffCallOptions,
     retried = false,
   ): Promise<unknown> {
@@ -191,9 +195,9 @@ export class RuffThreadHost implements WarmProcessSource {
     const thread = this.live();
     try {
       await thread.ready;
-      return await thread.send({ op, options, source }, callOptions);
+      return await thread.send(req, callOptions);
     } catch (err) {
-      if (err instanceof ThreadGoneError && !retried) return this.run(op, options, source, callOptions, true);
+      if (err instanceof ThreadGoneError && !retried) return this.run(req, callOptions, true);
       throw err;
     } finally {
       if (!thread.dead && thread.heldBytes() > this.limits.recycleAboveBytes) thread.terminate();

@@ -3,7 +3,23 @@ import type { RuffOptions } from "./ruff-settings.js";
 
 export type RuffThreadRequest =
   | { id: number; op: "check"; options: RuffOptions; source: string }
-  | { id: number; op: "format"; options: RuffOptions; source: string };
+  | { id: number; op: "format"; options: RuffOptions; source: string }
+  | {
+      id: number;
+      op: "lint";
+      options: RuffOptions;
+      source: string;
+      /** The file's name as printed at the start of each line. */
+      label: string;
+      /** Rule-code prefixes the file's per-file ignores drop ("ALL" drops every one). */
+      ignored: string[];
+    };
+
+/** Per-op extra fields of a request (besides id, op, options, source). */
+export type RuffOpExtras<Op extends RuffThreadRequest["op"]> = Omit<
+  Extract<RuffThreadRequest, { op: Op }>,
+  "id" | "op" | "options" | "source"
+>;
 
 /** What the thread reports about itself with every reply, for get_status. */
 export interface RuffThreadMemory {

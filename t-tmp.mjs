@@ -1,0 +1,14 @@
+import fs from "node:fs"; import os from "node:os"; import path from "node:path";
+const { EmbeddedRuff } = await import("./dist/adapters/python/ruff-embedded.js");
+const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "rt-")));
+const unit = "import os\nimport sys\n\n\ndef main(argv):\n    x = [1,2,\n 3]\n    return sys.argv\n";
+fs.writeFileSync(path.join(dir, "big.py"), unit.repeat(Math.floor(3.9*1024*1024/unit.length)));
+const r = new EmbeddedRuff();
+let t = performance.now();
+const lag = []; let last = performance.now(); const iv = setInterval(() => { const n = performance.now(); lag.push(n - last); last = n; }, 10);
+const res = await r.lint(path.join(dir, "big.py"), dir, dir, undefined, { timeoutMs: 600000 });
+console.log("lint 3.9MB", (performance.now() - t).toFixed(0), "ms", res.issues.length, "issues; max loop gap", Math.max(...lag).toFixed(0), "ms");
+t = performance.now();
+const f = await r.format(path.join(dir, "big.py"), dir, undefined, { timeoutMs: 600000 });
+console.log("format", (performance.now() - t).toFixed(0), "ms", f.changed.length, "; max loop gap", Math.max(...lag).toFixed(0), JSON.stringify(r.host.warmProcesses()));
+clearInterval(iv); await r.close(); fs.rmSync(dir, { recursive: true });
