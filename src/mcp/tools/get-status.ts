@@ -18,6 +18,8 @@ export const getStatusTool = () =>
     async handler(_args, ctx) {
       const e = ctx.engine;
       const { config } = ctx;
+      // Taken before the probes (which take up to 10 s): the warm processes as the call found them.
+      const warm = [...warmWorkers(ctx), ...warmProcessRegistry(ctx.services).list()];
       const probes = await Promise.all(
         externalTools().map(async (t) => [t.name, await probe(t, config.cwd)] as const),
       );
@@ -53,7 +55,7 @@ export const getStatusTool = () =>
         toolsets: config.toolsets,
         tools,
         // Every warm process and thread: the worker pool's, the embedded ruff's, and any registered daemon.
-        warm_workers: [...warmWorkers(ctx), ...warmProcessRegistry(ctx.services).list()],
+        warm_workers: warm,
       };
     },
   });
