@@ -15,7 +15,7 @@ const FILES = 200;
 const RUNS = Number(process.env.JS_BENCH_RUNS ?? 20);
 const CLI_TSC_RUNS = Number(process.env.JS_BENCH_TSC_RUNS ?? 10);
 
-function moduleSource(i, variant = 0, exportVariant = 0) {
+export function moduleSource(i, variant = 0, exportVariant = 0) {
   const prev = i > 0 ? `import { compute${i - 1}, type Shape${i - 1} } from "./m${i - 1}";\n` : "";
   const use = i > 0 ? `compute${i - 1}(n)` : "n";
   const extra = exportVariant ? `  tag${exportVariant}: string;\n` : "";
@@ -49,7 +49,7 @@ export const loose${i}: any = null;
 `;
 }
 
-function generateProject() {
+export function generateProject() {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-js-bench-")));
   fs.mkdirSync(path.join(dir, "src"));
   for (let i = 0; i < FILES; i++) fs.writeFileSync(path.join(dir, "src", `m${i}.ts`), moduleSource(i));

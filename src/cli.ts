@@ -3,12 +3,10 @@
 import { fileURLToPath } from "node:url";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config } from "./config.js";
-import { Engine } from "./engine/engine.js";
-import { recoverAtStartup } from "./fix/recovery.js";
-import { createLogger } from "./log.js";
-import { startHttpServer } from "./mcp/http.js";
+import type { Engine } from "./engine/engine.js";
+import type { ToolDefinition } from "./engine/tool.js";
+import { createLogger, type Logger } from "./log.js";
 import { createMcpServer } from "./mcp/server.js";
-import { toolsFor } from "./mcp/tools/index.js";
 import { VERSION } from "./version.js";
 
 function fail(message: string): never {
@@ -71,29 +69,30 @@ async function main(argv: string[]): Promise<void> {
       `--host ${config.host} is not a loopback address: set --auth-token (or MCP_CODE_QUALITY_AUTH_TOKEN)`,
     );
   const log = createLogger(config.logLevel);
-  let tools;
-  try {
-    tools = toolsFor(config.toolsets);
-  } catch (err) {
-    fail(err instanceof Error ? err.message : String(err));
+  // Toolsets whose tool names may clash are built now, so a clash stays a start-up error; a single
+  // toolset is built with the engine, after `initialize` has been answered.
+  let tools: ToolDefinition[] | undefined;
+  if (config.toolsets.length > 1 || config.mode !== "stdio") {
+    try {
+      tools = (await import("./mcp/tools/index.js")).toolsFor(config.toolsets);
+    } catch (err) {
+      fail(err instanceof Error ? err.message : String(err));
+    }
   }
-  const engine = new Engine(config, log, tools);
-  // Transactions a killed server left half-done are finished or undone in the background.
-  void recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, log).catch(
-    (err: unknown) =>
-      log.warn(`start-up recovery failed: ${err instanceof Error ? err.message : String(err)}`),
-  );
+  let engineLoad: Promise<Engine> | undefined;
+  const loadEngine = () => (engineLoad ??= startEngine(config, log, tools));
 
   let closeTransport: () => Promise<void>;
   if (config.mode === "stdio") {
-    const server = createMcpServer(engine);
+    const server = createMcpServer(loadEngine);
+    // Once the client has its answer to `initialize`, load the rest while it prepares its next request.
+    server.server.oninitialized = () => void loadEngine().catch(() => {});
     await server.connect(new StdioServerTransport());
-    log.info(
-      `mcp-code-quality ${VERSION} on stdio; allowed paths: ${engine.allowlist.roots.effective.join(", ")}`,
-    );
     closeTransport = () => server.close();
     process.stdin.on("end", () => void shutdown());
   } else {
+    const engine = await loadEngine();
+    const { startHttpServer } = await import("./mcp/http.js");
     let handle;
     try {
       handle = await startHttpServer(engine);
@@ -111,11 +110,31 @@ async function main(argv: string[]): Promise<void> {
     if (closing) return;
     closing = true;
     await closeTransport().catch(() => {});
-    await engine.close();
+    if (engineLoad) await (await engineLoad.catch(() => undefined))?.close();
     process.exit(0);
   }
   process.on("SIGINT", () => void shutdown());
   process.on("SIGTERM", () => void shutdown());
+}
+
+/** Imports the engine and the tools, builds the engine, and starts crash recovery in the background. */
+async function startEngine(config: Config, log: Logger, tools?: ToolDefinition[]): Promise<Engine> {
+  const [{ Engine }, { recoverAtStartup }, toolsModule] = await Promise.all([
+    import("./engine/engine.js"),
+    import("./fix/recovery.js"),
+    tools ? undefined : import("./mcp/tools/index.js"),
+  ]);
+  const engine = new Engine(config, log, tools ?? toolsModule?.toolsFor(config.toolsets) ?? []);
+  // Transactions a killed server left half-done are finished or undone in the background.
+  void recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, log).catch(
+    (err: unknown) =>
+      log.warn(`start-up recovery failed: ${err instanceof Error ? err.message : String(err)}`),
+  );
+  if (config.mode === "stdio")
+    log.info(
+      `mcp-code-quality ${VERSION} on stdio; allowed paths: ${engine.allowlist.roots.effective.join(", ")}`,
+    );
+  return engine;
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -31,6 +31,8 @@ export interface Config {
   maxWorkers: number;
   /** Heap cap of one warm worker, in MiB. */
   workerMaxHeapMb: number;
+  /** Largest file (or inline source) the embedded ruff accepts, in bytes. */
+  embeddedRuffMaxFileBytes: number;
   /** Toolsets exposed over MCP. */
   toolsets: string[];
   /** Snapshots larger than this skip the snapshot (and auto-rollback) for that transaction. */
@@ -253,6 +255,14 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     fallback: () => 2048,
     parse: int(64, 16384),
     help: "heap cap of one warm worker, MiB",
+  }),
+  opt({
+    key: "embeddedRuffMaxFileBytes",
+    flag: "--embedded-ruff-max-file-bytes",
+    env: ["MCP_CODE_QUALITY_EMBEDDED_RUFF_MAX_FILE_BYTES"],
+    fallback: () => 4 * 1024 * 1024,
+    parse: int(1024, 1024 * 1024 * 1024),
+    help: "largest file the embedded ruff takes (1 KiB - 1 GiB); larger ones are refused",
   }),
   opt({
     key: "toolsets",

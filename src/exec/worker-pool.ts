@@ -14,6 +14,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { killGroup } from "./runner.js";
 import type { WorkerReplyMessage, WorkerRequestMessage } from "./worker-protocol.js";
+import { ageSeconds, rssMbOf, type WarmProcessInfo } from "./warm-processes.js";
 
 export const WORKER_POOL_SERVICE = "warm-worker-pool";
 
@@ -138,7 +139,8 @@ class WarmWorker {
   readonly pid: number;
   requests = 0;
   queued = 0;
-  lastUsed = Date.now();
+  readonly startedAt = Date.now();
+  lastUsed = this.startedAt;
   /** Killed (or exited): it takes no more requests, even before its exit event arrives. */
   dead = false;
   private tail = "";
@@ -272,13 +274,7 @@ class WarmWorker {
   }
 }
 
-export interface WorkerInfo {
-  tool: string;
-  root: string;
-  pid: number;
-  requests: number;
-  busy: boolean;
-}
+export type WorkerInfo = WarmProcessInfo & { root: string };
 
 export class WorkerPool {
   private readonly workers = new Map<string, WarmWorker>();
@@ -328,14 +324,17 @@ export class WorkerPool {
     }
   }
 
-  /** Live workers, for status reports. */
+  /** Live workers, for status reports (RSS read from /proc at the time of the call). */
   list(): WorkerInfo[] {
     return [...this.workers.values()].map((w) => ({
       tool: w.spec.tool,
       root: w.spec.root,
+      kind: "process",
       pid: w.pid,
+      age_seconds: ageSeconds(w.startedAt),
       requests: w.requests,
       busy: w.queued > 0,
+      rss_mb: rssMbOf(w.pid),
     }));
   }
 

@@ -3,7 +3,6 @@ import path from "node:path";
 import lockfile from "proper-lockfile";
 import { describe, expect, it } from "vitest";
 import { applyFixesOnce } from "../../src/adapters/python/ruff-edits.js";
-import { EmbeddedRuff } from "../../src/adapters/python/ruff-embedded.js";
 import { loadRuffSettings } from "../../src/adapters/python/ruff-settings.js";
 import {
   diffFiles,
@@ -15,6 +14,7 @@ import {
 import { cachePaths } from "../../src/fix/cache-dir.js";
 import { lockOptions, lockTarget } from "../../src/fix/lock.js";
 import { copyFixture } from "../helpers/tools.js";
+import { REPO_ROOT } from "../helpers/server.js";
 import {
   FIX_PROJECT,
   fixProject,
@@ -105,19 +105,23 @@ describe("ruff fixer: argv and output parsing", () => {
     ]);
   });
 
-  it.skipIf(noRuff())("applies the embedded ruff's fix edits as the CLI's --unsafe-fixes does", () => {
+  it.skipIf(noRuff())("applies the embedded ruff's fix edits as the CLI's --unsafe-fixes does", async () => {
     const cli = copyFixture(FIX_PROJECT);
     ruffDirect(cli, ["check", "--fix", "--unsafe-fixes", "--no-cache", "pkg/m1.py"]);
     const file = path.join(FIX_PROJECT, "pkg", "m1.py");
+    // The built module: its worker thread runs dist/adapters/python/ruff-thread.js.
+    const { EmbeddedRuff } = (await import(
+      path.join(REPO_ROOT, "dist/adapters/python/ruff-embedded.js")
+    )) as typeof import("../../src/adapters/python/ruff-embedded.js");
     const ruff = new EmbeddedRuff();
     const settings = loadRuffSettings(file, FIX_PROJECT);
     let text = fs.readFileSync(file, "utf8");
     for (let i = 0; i < 10; i++) {
-      const next = applyFixesOnce(text, ruff.check(settings, file, text));
+      const next = applyFixesOnce(text, await ruff.check(settings, file, text, { timeoutMs: 60_000 }));
       if (next.applied === 0) break;
       text = next.text;
     }
-    ruff.close();
+    await ruff.close();
     expect(text).toBe(fs.readFileSync(path.join(cli, "pkg", "m1.py"), "utf8"));
   });
 

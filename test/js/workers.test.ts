@@ -108,7 +108,18 @@ describe("warm workers", () => {
       const pid = workerPid(first);
       expect(alive(pid)).toBe(true);
       const status = await s.call("get_status");
-      expect(status.warm_workers).toEqual([{ tool: "eslint", root: dir, pid, requests: 1, busy: false }]);
+      expect(status.warm_workers).toEqual([
+        {
+          tool: "eslint",
+          root: dir,
+          kind: "process",
+          pid,
+          age_seconds: expect.any(Number),
+          requests: 1,
+          busy: false,
+          rss_mb: expect.any(Number),
+        },
+      ]);
       expect(await waitUntil(() => !alive(pid), 5000)).toBe(true);
       expect((await s.call("get_status")).warm_workers).toEqual([]);
       const second = await s.call("lint", { path: ".", linter: "eslint", files: ["src/a.js"] });

@@ -11,17 +11,32 @@ import {
   type FormatWriteOutcome,
 } from "../formatters.js";
 import { BLACK_INTERNAL_ERROR, blackArgs, parseBlackUnformatted } from "./black.js";
-import { displayPath, EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "./ruff-embedded.js";
+import {
+  displayPath,
+  EmbeddedRuff,
+  EMBEDDED_RUFF_SERVICE,
+  type EmbeddedCallOptions,
+} from "./ruff-embedded.js";
+import { warmProcessRegistry } from "../../exec/warm-processes.js";
 import { parseRuffUnformatted, ruffFormatArgs } from "./ruff-cli.js";
 import { checkRuffCliScope } from "./ruff-cli-scope.js";
 import { resolvePythonTool } from "./resolve.js";
 
 export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
-  return ctx.services.get(EMBEDDED_RUFF_SERVICE, () => new EmbeddedRuff());
+  return ctx.services.get(EMBEDDED_RUFF_SERVICE, () => {
+    const ruff = new EmbeddedRuff({ maxFileBytes: ctx.config.embeddedRuffMaxFileBytes });
+    warmProcessRegistry(ctx.services).register(ruff.host);
+    return ruff;
+  });
+}
+
+/** The call's time limit and cancellation, for the embedded ruff's thread. */
+export function embeddedCall(ctx: ToolContext): EmbeddedCallOptions {
+  return { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal };
 }
 
 export function embeddedNote(ruff: EmbeddedRuff): string {
-  return `ruff not found in the project's virtualenv or on PATH: used the embedded ruff ${ruff.version()} (WebAssembly, in-process)`;
+  return `ruff not found in the project's virtualenv or on PATH: used the embedded ruff ${ruff.version()} (WebAssembly, in a worker thread)`;
 }
 
 function rootOf(ctx: ToolContext, target: string): string {
@@ -63,7 +78,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
   const cli = resolvePythonTool(ctx, "ruff", req.target);
   if (!cli.executable) {
     const ruff = embeddedRuff(ctx);
-    const result = ruff.format(req.target, rootOf(ctx, req.target), req.config);
+    const result = await ruff.format(req.target, rootOf(ctx, req.target), req.config, embeddedCall(ctx));
     const files = result.changed.map((c) => displayPath(c.file, ctx.config.cwd));
     return {
       formatted: files.length === 0,
@@ -98,7 +113,7 @@ async function ruffWrite(
   const cli = resolvePythonTool(ctx, "ruff", req.target);
   if (!cli.executable) {
     const ruff = embeddedRuff(ctx);
-    const result = ruff.format(req.target, rootOf(ctx, req.target), req.config);
+    const result = await ruff.format(req.target, rootOf(ctx, req.target), req.config, embeddedCall(ctx));
     if (!req.dryRun) for (const c of result.changed) fs.writeFileSync(c.file, c.after);
     return {
       changed_files: result.changed.map((c) => displayPath(c.file, ctx.config.cwd)),

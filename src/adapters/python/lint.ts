@@ -6,7 +6,7 @@ import type { ToolContext } from "../../engine/tool.js";
 import { parseLintLines } from "../lint-lines.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { flake8Args } from "./flake8.js";
-import { embeddedNote, embeddedRuff } from "./format.js";
+import { embeddedCall, embeddedNote, embeddedRuff } from "./format.js";
 import { ruffCheckArgs } from "./ruff-cli.js";
 import { checkRuffCliScope } from "./ruff-cli-scope.js";
 import { displayPath } from "./ruff-embedded.js";
@@ -54,11 +54,12 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
     return runLineLinter(ctx, "ruff", ruffCheckArgs(req.target, req.config), req.target);
   }
   const ruff = embeddedRuff(ctx);
-  const result = ruff.lint(
+  const result = await ruff.lint(
     req.target,
     ctx.allowlist.rootOf(req.target) ?? req.target,
     ctx.config.cwd,
     req.config,
+    embeddedCall(ctx),
   );
   const notes = [
     embeddedNote(ruff),

@@ -1,7 +1,9 @@
 /**
- * The embedded ruff (@astral-sh/ruff-wasm-nodejs): loaded once per server and kept in-process, so a lint
- * or format of one file costs milliseconds instead of a process start. It behaves like the CLI: the
- * project's settings, the CLI's file discovery, the same `path:line:col: CODE message` lines.
+ * The embedded ruff (@astral-sh/ruff-wasm-nodejs): loaded once per server, on first use, in a worker thread
+ * (ruff-thread.ts), so a lint or format of one file costs milliseconds instead of a process start and a
+ * large file never blocks the event loop. It behaves like the CLI: the project's settings, the CLI's file
+ * discovery, the same `path:line:col: CODE message` lines. Settings are read here and sent to the thread
+ * as a plain options object; files are read here too, after the per-file size check.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -11,9 +13,13 @@ import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
-
-type RuffModule = typeof import("@astral-sh/ruff-wasm-nodejs");
-type Workspace = InstanceType<RuffModule["Workspace"]>;
+import {
+  RuffInputError,
+  RuffSettingsError,
+  RuffThreadHost,
+  type RuffThreadLimits,
+} from "./ruff-thread-host.js";
+import type { RuffOpExtras, RuffThreadRequest } from "./ruff-thread-protocol.js";
 
 export interface WasmPosition {
   row: number;
@@ -49,70 +55,94 @@ export interface EmbeddedFormatResult {
 
 const require = createRequire(import.meta.url);
 
+/** Default per-file limit: ruff's wasm build needs about 70 bytes of memory per byte of source. */
+export const DEFAULT_EMBEDDED_RUFF_MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+export interface EmbeddedRuffOptions {
+  /** Files (or inline sources) larger than this are refused with invalid_input. */
+  maxFileBytes: number;
+  limits?: RuffThreadLimits;
+}
+
+export interface EmbeddedCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 export class EmbeddedRuff {
-  private module: RuffModule | undefined;
-  private readonly workspaces = new Map<string, Workspace>();
+  readonly host: RuffThreadHost;
+  private readonly maxFileBytes: number;
 
-  /** The wasm module, loaded on first use (it is the slow part: about 100 ms). */
-  private load(): RuffModule {
-    this.module ??= require("@astral-sh/ruff-wasm-nodejs") as RuffModule;
-    return this.module;
+  constructor(options: EmbeddedRuffOptions = { maxFileBytes: DEFAULT_EMBEDDED_RUFF_MAX_FILE_BYTES }) {
+    this.host = new RuffThreadHost(options.limits);
+    this.maxFileBytes = options.maxFileBytes;
   }
 
-  close(): void {
-    for (const ws of this.workspaces.values()) ws.free();
-    this.workspaces.clear();
+  close(): Promise<void> {
+    return this.host.close();
   }
 
+  /** The bundled ruff's version, from its package (the wasm module is not loaded for this). */
   version(): string {
-    return this.load().Workspace.version();
+    return embeddedRuffVersion();
   }
 
-  /** A Workspace per distinct settings object, reused across calls. */
-  private workspace(settings: RuffSettings): Workspace {
-    const key = JSON.stringify(settings.workspaceOptions);
-    let ws = this.workspaces.get(key);
-    if (!ws) {
-      const ruff = this.load();
-      try {
-        // Utf32 columns are code points, which is what the ruff CLI prints.
-        ws = new ruff.Workspace(settings.workspaceOptions, ruff.PositionEncoding.Utf32);
-      } catch (err) {
-        throw new ToolError(
-          "tool_error",
-          `ruff settings${settings.source ? ` in ${settings.source}` : ""} are invalid: ${String(err)}`,
-        );
-      }
-      if (this.workspaces.size >= 32) this.workspaces.clear();
-      this.workspaces.set(key, ws);
-    }
-    return ws;
+  /**
+   * Reads a file for the embedded ruff, refusing one over the size limit before reading it. Synchronous:
+   * the limit bounds it to a few milliseconds, and the thread pool's round trips of an asynchronous read
+   * cost more than that on a busy machine.
+   */
+  private read(file: string): string {
+    this.checkSize(file, fs.statSync(file).size);
+    const text = fs.readFileSync(file, "utf8");
+    this.checkSize(file, Buffer.byteLength(text));
+    return text;
   }
 
-  lint(target: string, root: string, displayBase: string, configFile?: string): EmbeddedLintResult {
+  private checkSize(file: string, bytes: number): void {
+    if (bytes > this.maxFileBytes)
+      throw new ToolError(
+        "invalid_input",
+        `${file} is ${sizeText(bytes)}, over the embedded ruff's per-file limit of ${sizeText(this.maxFileBytes)} ` +
+          "(--embedded-ruff-max-file-bytes); install the ruff CLI for larger files",
+      );
+  }
+
+  async lint(
+    target: string,
+    root: string,
+    displayBase: string,
+    configFile: string | undefined,
+    call: EmbeddedCallOptions,
+  ): Promise<EmbeddedLintResult> {
     const settings = loadRuffSettings(target, root, configFile);
     const files = discoverPythonFiles(target, settings, root);
-    const rows: { file: string; row: number; col: number; text: string }[] = [];
+    const perFile: { rel: string; lines: string }[] = [];
     for (const file of files) {
       const rel = displayPath(file, displayBase);
-      for (const d of this.check(settings, file, fs.readFileSync(file, "utf8"))) {
-        const code = d.code ?? "invalid-syntax";
-        const { row, column } = d.start_location;
-        const label = /^[A-Z]+[0-9]+$/.test(code) ? code : `${code}:`;
-        rows.push({ file: rel, row, col: column, text: `${rel}:${row}:${column}: ${label} ${d.message}` });
-      }
+      const source = this.read(file);
+      const ignored = ignoredPrefixes(settings, file);
+      perFile.push({
+        rel,
+        lines: await this.inThread<string>("lint", settings, source, call, { label: rel, ignored }),
+      });
     }
-    rows.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.row - b.row || a.col - b.col));
-    return { issues: rows.map((r) => r.text), files, settingsSource: settings.source };
+    // Each file's lines come sorted by line and column; files sort by name, as the CLI prints them.
+    perFile.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    const issues = perFile.flatMap((f) => (f.lines ? f.lines.split("\n") : []));
+    return { issues, files, settingsSource: settings.source };
   }
 
   /** Diagnostics (with fixes) of `source` as the content of `file`, the file's per-file ignores applied. */
-  check(settings: RuffSettings, file: string, source: string): WasmDiagnostic[] {
-    const relToConfig = path.relative(settings.baseDir, file);
-    const ignored = Object.entries(settings.perFileIgnores)
-      .filter(([glob]) => picomatch(glob, { dot: true, basename: !glob.includes("/") })(relToConfig))
-      .flatMap(([, codes]) => codes);
-    const diagnostics = this.workspace(settings).check(source) as WasmDiagnostic[];
+  async check(
+    settings: RuffSettings,
+    file: string,
+    source: string,
+    call: EmbeddedCallOptions,
+  ): Promise<WasmDiagnostic[]> {
+    this.checkSize(file, Buffer.byteLength(source));
+    const ignored = ignoredPrefixes(settings, file);
+    const diagnostics = await this.inThread<WasmDiagnostic[]>("check", settings, source, call);
     return diagnostics.filter((d) => {
       const code = d.code ?? "invalid-syntax";
       return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
@@ -120,19 +150,24 @@ export class EmbeddedRuff {
   }
 
   /** Formats every file in memory; a file that cannot be parsed is a tool_error naming it. */
-  format(target: string, root: string, configFile?: string): EmbeddedFormatResult {
+  async format(
+    target: string,
+    root: string,
+    configFile: string | undefined,
+    call: EmbeddedCallOptions,
+  ): Promise<EmbeddedFormatResult> {
     const settings = loadRuffSettings(target, root, configFile);
-    const ws = this.workspace(settings);
     const files = discoverPythonFiles(target, settings, root);
     const changed: EmbeddedFormatResult["changed"] = [];
     const failures: string[] = [];
     for (const file of files) {
-      const before = fs.readFileSync(file, "utf8");
+      const before = this.read(file);
       let after: string;
       try {
-        after = ws.format(before);
+        after = await this.inThread<string>("format", settings, before, call);
       } catch (err) {
-        failures.push(`${file}: ${String(err).replace(/^Error: /, "")}`);
+        if (!(err instanceof RuffInputError)) throw err;
+        failures.push(`${file}: ${err.message.replace(/^Error: /, "")}`);
         continue;
       }
       if (after !== before) changed.push({ file, before, after });
@@ -143,6 +178,47 @@ export class EmbeddedRuff {
       });
     return { files, changed, settingsSource: settings.source };
   }
+
+  private async inThread<T, Op extends RuffThreadRequest["op"] = RuffThreadRequest["op"]>(
+    op: Op,
+    settings: RuffSettings,
+    source: string,
+    call: EmbeddedCallOptions,
+    extras?: RuffOpExtras<Op>,
+  ): Promise<T> {
+    try {
+      return await this.host.call<T, Op>(op, settings.workspaceOptions, source, call, extras);
+    } catch (err) {
+      if (err instanceof RuffSettingsError)
+        throw new ToolError(
+          "tool_error",
+          `ruff settings${settings.source ? ` in ${settings.source}` : ""} are invalid: ${err.message}`,
+        );
+      throw err;
+    }
+  }
+}
+
+/** The rule prefixes `file`'s per-file ignores drop. */
+function ignoredPrefixes(settings: RuffSettings, file: string): string[] {
+  const relToConfig = path.relative(settings.baseDir, file);
+  return Object.entries(settings.perFileIgnores)
+    .filter(([glob]) => picomatch(glob, { dot: true, basename: !glob.includes("/") })(relToConfig))
+    .flatMap(([, codes]) => codes);
+}
+
+const sizeText = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${Math.round(bytes / 104857.6) / 10} MiB` : `${bytes} bytes`;
+
+let cachedVersion: string | undefined;
+/** The version of the bundled @astral-sh/ruff-wasm-nodejs (the same as its Workspace.version()). */
+export function embeddedRuffVersion(): string {
+  cachedVersion ??= (
+    JSON.parse(fs.readFileSync(require.resolve("@astral-sh/ruff-wasm-nodejs/package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
+  return cachedVersion;
 }
 
 /** Paths relative to the server's working directory when inside it, as the CLI prints them. */

@@ -19,7 +19,7 @@ import {
   type FixRequest,
   type FixStatus,
 } from "../fixers.js";
-import { embeddedNote, embeddedRuff, unifiedDiff } from "./format.js";
+import { embeddedCall, embeddedNote, embeddedRuff, unifiedDiff } from "./format.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { resolvePythonTool } from "./resolve.js";
 import { applyFixesOnce } from "./ruff-edits.js";
@@ -220,8 +220,9 @@ async function cliFix(
   };
 }
 
-function embeddedFix(ctx: ToolContext, req: FixRequest): FixOutcome {
+async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
   const ruff = embeddedRuff(ctx);
+  const call = embeddedCall(ctx);
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const settings = loadRuffSettings(req.target, root, req.config);
   const scope = ruffScope(ctx, req);
@@ -231,12 +232,12 @@ function embeddedFix(ctx: ToolContext, req: FixRequest): FixOutcome {
   for (const file of scope) {
     const before = fs.readFileSync(file, "utf8");
     let text = before;
-    let diagnostics = ruff.check(settings, file, text);
+    let diagnostics = await ruff.check(settings, file, text, call);
     for (let pass = 0; unsafe && pass < MAX_FIX_PASSES; pass++) {
       const next = applyFixesOnce(text, diagnostics);
       if (next.applied === 0 || next.text === text) break;
       text = next.text;
-      diagnostics = ruff.check(settings, file, text);
+      diagnostics = await ruff.check(settings, file, text, call);
     }
     const left: FixMessage[] = diagnostics.map((d) => ({
       line: d.start_location.row,

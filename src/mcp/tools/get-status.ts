@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { externalTools, probe, type ProbeResult } from "../../adapters/registry.js";
-import { EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "../../adapters/python/ruff-embedded.js";
+import { embeddedRuffVersion } from "../../adapters/python/ruff-embedded.js";
 import { bundledJsTools, warmWorkers } from "../../adapters/js/status.js";
+import { warmProcessRegistry } from "../../exec/warm-processes.js";
 import { VERSION } from "../../version.js";
 
 export const getStatusTool = () =>
@@ -10,19 +11,22 @@ export const getStatusTool = () =>
     name: "get_status",
     description:
       "Server version, limits, allowed paths, rate limits, audit log path, and for every external tool whether it " +
-      "is available and its version (probed concurrently, 10 s cap each).",
+      "is available and its version (probed concurrently, 10 s cap each), and each warm process (tool, root, pid, " +
+      "age, requests, memory).",
     input: z.strictObject({}),
     annotations: { title: "Server status", ...READ_ONLY },
     async handler(_args, ctx) {
       const e = ctx.engine;
       const { config } = ctx;
+      // Taken before the probes (which take up to 10 s): the warm processes as the call found them.
+      const warm = [...warmWorkers(ctx), ...warmProcessRegistry(ctx.services).list()];
       const probes = await Promise.all(
         externalTools().map(async (t) => [t.name, await probe(t, config.cwd)] as const),
       );
       const tools: Record<string, ProbeResult> = Object.fromEntries(probes);
       try {
-        const ruff = ctx.services.get(EMBEDDED_RUFF_SERVICE, () => new EmbeddedRuff());
-        tools["ruff (embedded)"] = { available: true, version: ruff.version() };
+        // From its package: get_status does not start the ruff thread.
+        tools["ruff (embedded)"] = { available: true, version: embeddedRuffVersion() };
       } catch (err) {
         tools["ruff (embedded)"] = { available: false, reason: String(err) };
       }
@@ -50,7 +54,8 @@ export const getStatusTool = () =>
         audit_log: config.auditLog,
         toolsets: config.toolsets,
         tools,
-        warm_workers: warmWorkers(ctx),
+        // Every warm process and thread: the worker pool's, the embedded ruff's, and any registered daemon.
+        warm_workers: warm,
       };
     },
   });
