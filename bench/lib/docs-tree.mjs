@@ -144,5 +144,12 @@ export function generateDocsTree(copies = 1) {
   }
   const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
   const largest = Math.max(...texts.map((t) => Buffer.byteLength(t)));
-  return { root, files: files.length * copies, links: links * copies, broken: broken * copies, bytes, largest };
+  return {
+    root,
+    files: files.length * copies,
+    links: links * copies,
+    broken: broken * copies,
+    bytes,
+    largest,
+  };
 }

@@ -46,7 +46,8 @@ function refuse(file: string, why: string): never {
 /** Reads the file without following links, and checks what was opened is inside the allowed roots. */
 function readConfigFile(file: string, allowlist: Allowlist): string {
   const dir = path.dirname(file);
-  if (!fs.lstatSync(dir).isDirectory()) refuse(file, `is in ${PROJECT_CONFIG_DIR}, which is not a directory (a link?)`);
+  if (!fs.lstatSync(dir).isDirectory())
+    refuse(file, `is in ${PROJECT_CONFIG_DIR}, which is not a directory (a link?)`);
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -89,7 +90,10 @@ export function loadProjectConfig(canonicalPath: string, allowlist: Allowlist): 
   try {
     raw = parseYaml(text, { maxAliasCount: 100 });
   } catch (err) {
-    throw new ToolError("invalid_input", `project config ${file} is not valid YAML: ${(err as Error).message}`);
+    throw new ToolError(
+      "invalid_input",
+      `project config ${file} is not valid YAML: ${(err as Error).message}`,
+    );
   }
   const parsed = projectConfigSchema.safeParse(raw ?? {});
   if (!parsed.success) {

@@ -14,7 +14,13 @@ const FIXTURE = path.join(FIXTURES, "markdown", "links");
 /** The broken links of README.md and docs/guide.md, exactly: one record per occurrence. */
 const README_BROKEN = [
   { file: "README.md", line: 29, column: 17, url: "docs/missing.md", error: "file not found" },
-  { file: "README.md", line: 30, column: 24, url: "#no-such-heading", error: "anchor #no-such-heading not found" },
+  {
+    file: "README.md",
+    line: 30,
+    column: 24,
+    url: "#no-such-heading",
+    error: "anchor #no-such-heading not found",
+  },
   {
     file: "README.md",
     line: 31,

@@ -59,7 +59,11 @@ export class PrivateAddressError extends Error {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for net/tls.connect that resolves as usual and fails when any resolved address is
@@ -73,7 +77,8 @@ export function guardedLookup(isRefused: (address: string) => boolean = isPrivat
       if (bad) return callback(new PrivateAddressError(hostname, bad.address), "");
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "");
+      if (!first)
+        return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "");
       callback(null, first.address, first.family);
     });
   };

@@ -71,7 +71,10 @@ export function closestAnchor(fragment: string, index: AnchorIndex): string | un
   if (index.anchors.size === 0) return undefined;
   const wanted = fragment.toLowerCase().replace(/^user-content-/, "");
   const candidates = [...index.anchors];
-  const best = closest(wanted, candidates.map((a) => a.toLowerCase()));
+  const best = closest(
+    wanted,
+    candidates.map((a) => a.toLowerCase()),
+  );
   const found = candidates.find((a) => a.toLowerCase() === best);
   if (found === undefined) return undefined;
   return distance(wanted, best) <= Math.max(2, Math.floor(wanted.length / 3)) ? found : undefined;

@@ -206,7 +206,12 @@ class LinkCheckRun {
       const onDisk = githubLinkTarget(target.url, this.github);
       if (onDisk) {
         this.counts.github++;
-        target = { kind: "local", filePath: decodePath(onDisk.path), fragment: onDisk.fragment, rooted: true };
+        target = {
+          kind: "local",
+          filePath: decodePath(onDisk.path),
+          fragment: onDisk.fragment,
+          rooted: true,
+        };
       }
     }
     switch (target.kind) {
@@ -309,7 +314,11 @@ class LinkCheckRun {
   }
 
   private broken(from: LinkSource, link: ExtractedLink, error: string, suggestion?: string): void {
-    this.collector.broken({ ...this.at(from, link), error, ...(suggestion === undefined ? {} : { suggestion }) });
+    this.collector.broken({
+      ...this.at(from, link),
+      error,
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
   }
 
   private report(): CheckReport {

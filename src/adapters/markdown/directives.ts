@@ -37,7 +37,10 @@ const before = (a: { line: number; column: number }, b: { line: number; column: 
   a.line < b.line || (a.line === b.line && a.column < b.column);
 
 /** Whether a link at (`line`, `column`) is turned off by `directives` (in document order). */
-export function isDisabled(link: { line: number; column: number }, directives: readonly Directive[]): boolean {
+export function isDisabled(
+  link: { line: number; column: number },
+  directives: readonly Directive[],
+): boolean {
   let region = false;
   for (const d of directives) {
     if (d.kind === "disable-line" && d.line === link.line) return true;

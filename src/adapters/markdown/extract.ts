@@ -168,7 +168,12 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
     switch (type) {
       case "link":
       case "image":
-        openLinks.push({ kind: type, line: token.start.line, column: token.start.column, hasResource: false });
+        openLinks.push({
+          kind: type,
+          line: token.start.line,
+          column: token.start.column,
+          hasResource: false,
+        });
         break;
       case "labelText": {
         const open = openLinks[openLinks.length - 1];
@@ -246,7 +251,13 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
   for (const use of uses) {
     const def = definitionsById.get(use.id);
     if (def)
-      found.push({ url: def.url, line: use.line, column: use.column, kind: "reference", definitionLine: def.line });
+      found.push({
+        url: def.url,
+        line: use.line,
+        column: use.column,
+        kind: "reference",
+        definitionLine: def.line,
+      });
   }
 
   // `[text][missing]` is plain text to CommonMark; a second look finds such references, needed only

@@ -34,7 +34,10 @@ export function githubRemoteOf(gitConfig: string): GithubRepository | undefined 
       if (url) remotes.push({ name: section, url });
     }
   }
-  const ordered = [...remotes.filter((r) => r.name === "origin"), ...remotes.filter((r) => r.name !== "origin")];
+  const ordered = [
+    ...remotes.filter((r) => r.name === "origin"),
+    ...remotes.filter((r) => r.name !== "origin"),
+  ];
   for (const r of ordered) {
     const repo = parseGithubRemote(r.url);
     if (repo) return repo;

@@ -125,7 +125,8 @@ export class LocalTargets {
     try {
       const text = await readTextCapped(real);
       if (text === undefined) return undefined;
-      if (isMarkdownFile(real)) return analyzeMarkdown(text, { caseSensitive: this.caseSensitive }).anchorIndex;
+      if (isMarkdownFile(real))
+        return analyzeMarkdown(text, { caseSensitive: this.caseSensitive }).anchorIndex;
       return { anchors: new Set(), lineCount: countLines(text) };
     } catch {
       return undefined;

@@ -18,14 +18,17 @@ export interface UserRegex {
 }
 
 function unsupportedHint(pattern: string): string {
-  if (/\\[1-9]/.test(pattern)) return " (backreferences are not supported: patterns run in a linear-time engine)";
-  if (/\(\?<?[=!]/.test(pattern)) return " (lookahead and lookbehind are not supported: patterns run in a linear-time engine)";
+  if (/\\[1-9]/.test(pattern))
+    return " (backreferences are not supported: patterns run in a linear-time engine)";
+  if (/\(\?<?[=!]/.test(pattern))
+    return " (lookahead and lookbehind are not supported: patterns run in a linear-time engine)";
   return "";
 }
 
 /** Compiles one user pattern; `name` (e.g. `ignore_patterns[2]`) is used in the invalid_input message. */
 export function compileUserRegex(pattern: string, name: string): UserRegex {
-  if (CONTROL_CHARACTERS.test(pattern)) throw new ToolError("invalid_input", `${name} contains control characters`);
+  if (CONTROL_CHARACTERS.test(pattern))
+    throw new ToolError("invalid_input", `${name} contains control characters`);
   let re: RE2JS;
   try {
     re = RE2JS.compile(pattern);
@@ -50,8 +53,14 @@ export function checkReplacement(pattern: string, replacement: string, name: str
   for (const m of replacement.matchAll(/\$(?:(\d+)|\{(\w+)\}|\$)/g)) {
     const [, index, group] = m;
     if (index !== undefined && Number(index) > groups)
-      throw new ToolError("invalid_input", `${name} refers to group $${index}, but the pattern has ${groups}`);
+      throw new ToolError(
+        "invalid_input",
+        `${name} refers to group $${index}, but the pattern has ${groups}`,
+      );
     if (group !== undefined && !(group in named))
-      throw new ToolError("invalid_input", `${name} refers to group \${${group}}, which the pattern does not name`);
+      throw new ToolError(
+        "invalid_input",
+        `${name} refers to group \${${group}}, which the pattern does not name`,
+      );
   }
 }

@@ -68,7 +68,13 @@ export const checkMarkdownLinksTool = () =>
       path: z.string().describe("Markdown file or directory to check (inside the allowed paths)"),
       check_external: z.boolean().optional().describe("Also request HTTP(S) links (default true)"),
       timeout: z.number().int().min(1).max(120).optional().describe("Seconds per external URL (default 10)"),
-      concurrent: z.number().int().min(1).max(64).optional().describe("External requests at once (default 10)"),
+      concurrent: z
+        .number()
+        .int()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe("External requests at once (default 10)"),
       ignore_patterns: z
         .array(pattern)
         .max(200)
@@ -109,7 +115,9 @@ export const checkMarkdownLinksTool = () =>
       const pick = <K extends keyof typeof DEFAULTS>(key: K): (typeof DEFAULTS)[K] =>
         (args[key] ?? fromFile[key] ?? DEFAULTS[key]) as (typeof DEFAULTS)[K];
       const source = (key: keyof typeof DEFAULTS) =>
-        args[key] === undefined && fromFile[key] !== undefined ? `${shownConfig}: markdown_links.${key}` : key;
+        args[key] === undefined && fromFile[key] !== undefined
+          ? `${shownConfig}: markdown_links.${key}`
+          : key;
       const ignorePatterns = compileIgnorePatterns(pick("ignore_patterns"), source("ignore_patterns"));
       const rewrites = compileRewrites(pick("rewrite"), source("rewrite"));
       checkExcludePatterns(pick("exclude"), source("exclude"));
