@@ -11,7 +11,7 @@ const HTML_EXTENSIONS = new Set([".html", ".htm"]);
 /**
  * In order: the Markdown source of an `.html` page (`intro.html` → `intro.md`), the same name in
  * another case, the name with a Markdown extension added (`intro` → `intro.md`), then a name one edit
- * away (case ignored). Undefined when nothing is that close.
+ * or one swap of neighbouring letters away (case ignored). Undefined when nothing is that close.
  */
 export function suggestFileName(missing: string, entries: readonly string[]): string | undefined {
   const lower = missing.toLowerCase();
@@ -32,8 +32,17 @@ export function suggestFileName(missing: string, entries: readonly string[]): st
     }
   let best: string | undefined;
   for (const [l, entry] of byLower)
-    if (distance(lower, l) === 1 && (best === undefined || entry < best)) best = entry;
+    if ((distance(lower, l) === 1 || isTransposition(lower, l)) && (best === undefined || entry < best))
+      best = entry;
   return best;
+}
+
+/** Two neighbouring letters swapped (`giude` / `guide`): one slip of the fingers. */
+function isTransposition(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i < a.length - 1 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }
 
 /** The link with its last path segment replaced by `name` (query and fragment kept). */
