@@ -40,6 +40,8 @@ export interface MarkdownDocument {
 export interface AnalyzeOptions {
   /** Keep anchors as written instead of lower-casing them (fragments then match case-sensitively). */
   caseSensitive?: boolean;
+  /** Parse every line with every extension (no prose reduction): the reference the fast path must equal. */
+  fullParse?: boolean;
 }
 
 /** Parts of a heading that are not its text content on GitHub (destinations, images, tags, footnotes). */
@@ -76,9 +78,10 @@ const CUSTOM_ID = /\{#([^\s}]+)[^}]*\}\s*$/;
  * and syntax extensions the text cannot use are left out, so the parser walks only what can matter.
  */
 export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): MarkdownDocument {
-  const source = reduceProse(text);
+  const source = options.fullParse ? text : reduceProse(text);
+  const extensions = extensionsFor(options.fullParse ? "www.@[^" : source);
   const events = postprocess(
-    parse({ extensions: extensionsFor(source) })
+    parse({ extensions })
       .document()
       .write(preprocess()(source, undefined, true)),
   );
@@ -263,7 +266,7 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
   // `[text][missing]` is plain text to CommonMark; a second look finds such references, needed only
   // when the source has more `][` than references that formed.
   if (countOccurrences(source, "][") > referencesFormed) {
-    for (const ref of findUndefinedReferences(source, definitions, linkRanges))
+    for (const ref of findUndefinedReferences(source, definitions, linkRanges, extensions))
       found.push({ url: `[${ref.label}]`, line: ref.line, column: ref.column, kind: "undefined-reference" });
   }
   found.sort((a, b) => a.line - b.line || a.column - b.column);

@@ -45,8 +45,9 @@ export function findUndefinedReferences(
   source: string,
   defined: ReadonlySet<string>,
   realLinks: readonly OffsetRange[],
+  extensions = extensionsFor(source),
 ): UndefinedReference[] {
-  const parser = parse({ extensions: extensionsFor(source) });
+  const parser = parse({ extensions });
   parser.defined = new EveryLabelDefined();
   const events = postprocess(parser.document().write(preprocess()(source, undefined, true)));
   const found: UndefinedReference[] = [];
