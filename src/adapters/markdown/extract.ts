@@ -98,6 +98,8 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
   let heading: { text: string; collecting: boolean; skipDepth: number } | undefined;
   let html: { line: number; column: number; chunks: string[] } | undefined;
   let referencesFormed = 0;
+  // Code (fenced, indented, spans) is where `][` is most common and never a reference.
+  const codeRanges: OffsetRange[] = [];
 
   for (const [kind, token, context] of events) {
     const type = token.type;
@@ -201,6 +203,11 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
       case "reference":
         referencesFormed++;
         break;
+      case "codeFenced":
+      case "codeIndented":
+      case "codeText":
+        codeRanges.push([token.start.offset, token.end.offset]);
+        break;
       case "definition":
         definition = { line: token.start.line, column: token.start.column, label: "", url: "" };
         break;
@@ -265,7 +272,7 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
 
   // `[text][missing]` is plain text to CommonMark; a second look finds such references, needed only
   // when the source has more `][` than references that formed.
-  if (countOccurrences(source, "][") > referencesFormed) {
+  if (countOutside(source, "][", codeRanges) > referencesFormed) {
     for (const ref of findUndefinedReferences(source, definitions, linkRanges, extensions))
       found.push({ url: `[${ref.label}]`, line: ref.line, column: ref.column, kind: "undefined-reference" });
   }
@@ -300,9 +307,15 @@ function headingTextOf(type: string, raw: string): string {
   }
 }
 
-function countOccurrences(text: string, needle: string): number {
+/** Occurrences of `needle` outside `ranges` (sorted, as the parser emits them). */
+function countOutside(text: string, needle: string, ranges: readonly OffsetRange[]): number {
   let n = 0;
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) n++;
+  let r = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) {
+    while (r < ranges.length && (ranges[r] as OffsetRange)[1] <= i) r++;
+    const range = ranges[r];
+    if (!range || i < range[0]) n++;
+  }
   return n;
 }
 
