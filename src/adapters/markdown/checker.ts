@@ -122,6 +122,19 @@ class LinkCheckRun {
   }
 
   async run(): Promise<CheckReport> {
+    try {
+      await this.walk();
+    } catch (err) {
+      // Cut short (timeout, cancel): drop the connections at once rather than wait for them.
+      void this.external.destroy();
+      throw err;
+    }
+    await this.external.close();
+    if (this.abortedBy !== undefined) throw this.abortedBy;
+    return this.report();
+  }
+
+  private async walk(): Promise<void> {
     const { options } = this;
     const files = this.isFile
       ? single(options.target)
@@ -141,9 +154,6 @@ class LinkCheckRun {
       ),
     );
     await Promise.all(this.externalChecks);
-    await this.external.close();
-    if (this.abortedBy !== undefined) throw this.abortedBy;
-    return this.report();
   }
 
   private display(file: string): string {

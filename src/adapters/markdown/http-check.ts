@@ -79,9 +79,14 @@ export class ExternalLinkChecker {
     return result;
   }
 
-  /** Closes the run's connections. */
+  /** Closes the run's connections once their requests are done. */
   async close(): Promise<void> {
     await this.agent.close();
+  }
+
+  /** Drops the run's connections now, requests in flight included. */
+  async destroy(): Promise<void> {
+    await this.agent.destroy().catch(() => undefined);
   }
 
   private hostSlots(host: string): Semaphore {
