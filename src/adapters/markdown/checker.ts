@@ -82,6 +82,9 @@ type LinkAt = Omit<BrokenLink, "error" | "suggestion">;
 
 const DEFAULT_FILE_CONCURRENCY = 4;
 
+/** What every link needs somewhere: `[` (links, references), `<` (autolinks, HTML), or a literal autolink. */
+const MAY_HOLD_LINKS = /[[<@]|:\/\/|www\./i;
+
 export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckReport> {
   const st = await fs.promises.stat(options.target);
   if (!st.isFile() && !st.isDirectory())
@@ -191,9 +194,11 @@ class LinkCheckRun {
       );
       return;
     }
+    this.counts.files++;
+    // Nothing that could be a link: not parsed now; its anchors are read if a link ever needs them.
+    if (!MAY_HOLD_LINKS.test(text)) return;
     const doc = analyzeMarkdown(text, { caseSensitive: this.options.caseSensitive });
     const from: LinkSource = { file, shown: this.display(file), anchors: doc.anchorIndex };
-    this.counts.files++;
     this.counts.links += doc.disabledLinks;
     this.counts.skipped += doc.disabledLinks;
     this.counts.disabled += doc.disabledLinks;
