@@ -39,6 +39,8 @@ export interface Config {
   snapshotMaxBytes: number;
   /** The per-project transaction audit (.mcp-cache/audit.jsonl) rotates beyond this. */
   cacheAuditMaxBytes: number;
+  /** check_markdown_links may request loopback, link-local and private addresses. */
+  allowPrivateLinks: boolean;
   /** Working directory relative paths resolve against. */
   cwd: string;
 }
@@ -287,6 +289,14 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     fallback: () => 10 * 1024 * 1024,
     parse: int(4096, 2 ** 40),
     help: "rotate .mcp-cache/audit.jsonl beyond this",
+  }),
+  opt({
+    key: "allowPrivateLinks",
+    flag: "--allow-private-links",
+    env: ["MCP_CODE_QUALITY_ALLOW_PRIVATE_LINKS"],
+    fallback: () => false,
+    parse: bool,
+    help: "let link checks request loopback, link-local and private addresses (true/false)",
   }),
 ];
 

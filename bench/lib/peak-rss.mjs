@@ -14,7 +14,8 @@ function peakRssKb() {
   return m ? Number(m[1]) : process.resourceUsage().maxRSS;
 }
 process.on("exit", () => {
-  fs.writeSync(2, `\nPEAK_RSS_KB=${peakRssKb()}\n`);
+  const cpu = process.cpuUsage();
+  fs.writeSync(2, `\nPEAK_RSS_KB=${peakRssKb()}\nCPU_MS=${Math.round((cpu.user + cpu.system) / 1000)}\n`);
 });
 const file = path.resolve(script);
 if (file.endsWith(".mjs")) await import(pathToFileURL(file).href);

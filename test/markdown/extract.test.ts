@@ -39,15 +39,21 @@ describe("analyzeMarkdown", () => {
     const { links } = analyzeMarkdown(read("README.md"));
     const urls = links.map((l) => l.url);
     expect(urls.filter((u) => u.includes("missing-in"))).toEqual([]);
-    expect(links).toContainEqual({ url: "docs/images/logo.svg", line: 10, kind: "image" });
-    expect(links).toContainEqual({ url: "docs/api.md", line: 15, kind: "html" });
-    expect(links).toContainEqual({ url: "docs/images/logo.svg", line: 15, kind: "html" });
-    expect(links).toContainEqual({ url: "mailto:someone@example.com", line: 16, kind: "link" });
-    expect(links).toContainEqual({ url: "docs/with%20space.md", line: 14, kind: "link" });
-    expect(links).toContainEqual({ url: "docs/api.md#functions", line: 40, kind: "definition" });
+    expect(links).toContainEqual({ url: "docs/images/logo.svg", line: 10, column: 13, kind: "image" });
+    expect(links).toContainEqual({ url: "docs/api.md", line: 15, column: 9, kind: "html" });
+    expect(links).toContainEqual({ url: "docs/images/logo.svg", line: 15, column: 43, kind: "html" });
+    expect(links).toContainEqual({ url: "mailto:someone@example.com", line: 16, column: 21, kind: "link" });
+    expect(links).toContainEqual({ url: "docs/with%20space.md", line: 14, column: 20, kind: "link" });
+    expect(links).toContainEqual({ url: "docs/api.md#functions", line: 40, column: 1, kind: "definition" });
+    // Each use of a definition is a link at the use, naming the definition's line.
+    expect(links.filter((l) => l.kind === "reference")).toEqual([
+      { url: "docs/guide.md", line: 11, column: 15, kind: "reference", definitionLine: 39 },
+      { url: "docs/api.md#functions", line: 11, column: 49, kind: "reference", definitionLine: 40 },
+      { url: "docs/guide.md", line: 11, column: 71, kind: "reference", definitionLine: 39 },
+    ]);
     expect(links.filter((l) => l.kind === "undefined-reference")).toEqual([
-      { url: "[nowhere]", line: 33, kind: "undefined-reference" },
-      { url: "[nothing-here]", line: 33, kind: "undefined-reference" },
+      { url: "[nowhere]", line: 33, column: 25, kind: "undefined-reference" },
+      { url: "[nothing-here]", line: 33, column: 45, kind: "undefined-reference" },
     ]);
   });
 
@@ -63,9 +69,9 @@ describe("analyzeMarkdown", () => {
     ].join("\n");
     const undefinedRefs = analyzeMarkdown(source).links.filter((l) => l.kind === "undefined-reference");
     expect(undefinedRefs).toEqual([
-      { url: "[one]", line: 1, kind: "undefined-reference" },
-      { url: "[b]", line: 1, kind: "undefined-reference" },
-      { url: "[two]", line: 2, kind: "undefined-reference" },
+      { url: "[one]", line: 1, column: 1, kind: "undefined-reference" },
+      { url: "[b]", line: 1, column: 10, kind: "undefined-reference" },
+      { url: "[two]", line: 2, column: 1, kind: "undefined-reference" },
     ]);
   });
 });

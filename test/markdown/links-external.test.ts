@@ -13,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 
+/** The test's servers are on 127.0.0.1, which link checks refuse unless allowed. */
+const PRIVATE = ["--allow-private-links", "true"];
+
 interface Hit {
   method: string;
   path: string;
@@ -132,7 +135,7 @@ describe("check_markdown_links: external links", () => {
     );
     const holds = Array.from({ length: 6 }, (_, i) => `- [hold ${i}](${base}/hold/${i})`);
     fs.writeFileSync(path.join(dir, "b.md"), ["# More", "", `<${base}/ok>`, ...holds, ""].join("\n"));
-    server = await connectStdio({ args: ["--allowed-paths", dir], cwd: dir });
+    server = await connectStdio({ args: ["--allowed-paths", dir, ...PRIVATE], cwd: dir });
   });
 
   afterAll(async () => {
@@ -156,7 +159,7 @@ describe("check_markdown_links: external links", () => {
 
   it("reports each failure with its reason, checking each URL once and politely", async () => {
     const r = await server.call("check_markdown_links", { path: ".", timeout: 3, concurrent: 10 });
-    const at = (line: number, url: string, error: unknown) => ({ file: "a.md", url, lines: [line], error });
+    const at = (line: number, url: string, error: unknown) => ({ file: "a.md", line, column: 3, url, error });
     expect(r).toMatchObject({
       success: true,
       passed: false,
@@ -210,7 +213,7 @@ describe("check_markdown_links: external links", () => {
       (h, i) => `- [host ${i}](http://127.0.0.1:${(h.address() as AddressInfo).port}/)`,
     );
     fs.writeFileSync(path.join(queueDir, "queue.md"), lines.join("\n") + "\n");
-    const s = await connectStdio({ args: ["--allowed-paths", queueDir], cwd: queueDir });
+    const s = await connectStdio({ args: ["--allowed-paths", queueDir, ...PRIVATE], cwd: queueDir });
     try {
       const r = await s.call("check_markdown_links", { path: ".", concurrent: 1, timeout: 1 });
       expect(r).toMatchObject({ success: true, passed: true, total_links: 8, external_urls_checked: 8 });
@@ -227,7 +230,7 @@ describe("check_markdown_links: external links", () => {
     const slowDir = tempDir("mcq-mdslow-");
     fs.writeFileSync(path.join(slowDir, "slow.md"), `[slow](${base}/slow?again)\n[ok](${base}/ok?again)\n`);
     const limited = await connectStdio({
-      args: ["--allowed-paths", slowDir, "--timeout", "1"],
+      args: ["--allowed-paths", slowDir, "--timeout", "1", ...PRIVATE],
       cwd: slowDir,
     });
     try {

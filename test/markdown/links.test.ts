@@ -11,58 +11,79 @@ import { tempDir } from "../helpers/tools.js";
 
 const FIXTURE = path.join(FIXTURES, "markdown", "links");
 
-/** The broken links of README.md and docs/guide.md, exactly. */
+/** The broken links of README.md and docs/guide.md, exactly: one record per occurrence. */
 const README_BROKEN = [
-  { file: "README.md", url: "docs/missing.md", lines: [29, 37], error: "file not found" },
-  { file: "README.md", url: "#no-such-heading", lines: [30], error: "anchor #no-such-heading not found" },
+  { file: "README.md", line: 29, column: 17, url: "docs/missing.md", error: "file not found" },
   {
     file: "README.md",
+    line: 30,
+    column: 24,
+    url: "#no-such-heading",
+    error: "anchor #no-such-heading not found",
+  },
+  {
+    file: "README.md",
+    line: 31,
+    column: 25,
     url: "docs/guide.md#nope",
-    lines: [31],
     error: "anchor #nope not found in docs/guide.md",
   },
   {
     file: "README.md",
+    line: 32,
+    column: 22,
     url: "src/example.ts#L99",
-    lines: [32],
     error: "line 99 is past the end of src/example.ts (5 lines)",
   },
   {
     file: "README.md",
-    url: "[nothing-here]",
-    lines: [33],
-    error: "undefined reference: no definition for this label",
-  },
-  {
-    file: "README.md",
+    line: 33,
+    column: 25,
     url: "[nowhere]",
-    lines: [33],
     error: "undefined reference: no definition for this label",
   },
-  { file: "README.md", url: "docs/images/gone.png", lines: [34], error: "file not found" },
-  { file: "README.md", url: "docs/images/none.png", lines: [35], error: "file not found" },
-  { file: "README.md", url: "docs/nothing.md", lines: [35], error: "file not found" },
   {
     file: "README.md",
+    line: 33,
+    column: 45,
+    url: "[nothing-here]",
+    error: "undefined reference: no definition for this label",
+  },
+  { file: "README.md", line: 34, column: 18, url: "docs/images/gone.png", error: "file not found" },
+  { file: "README.md", line: 35, column: 18, url: "docs/nothing.md", error: "file not found" },
+  { file: "README.md", line: 35, column: 56, url: "docs/images/none.png", error: "file not found" },
+  {
+    file: "README.md",
+    line: 36,
+    column: 22,
     url: "../outside.md",
-    lines: [36],
     error: "resolves outside the allowed paths (not read)",
   },
-  { file: "README.md", url: "docs/undefined-target.md", lines: [41], error: "file not found" },
+  { file: "README.md", line: 37, column: 18, url: "docs/missing.md", error: "file not found" },
+  { file: "README.md", line: 41, column: 1, url: "docs/undefined-target.md", error: "file not found" },
 ];
 const GUIDE_BROKEN = [
-  { file: "docs/guide.md", url: "#usage-3", lines: [32], error: "anchor #usage-3 not found" },
   {
     file: "docs/guide.md",
-    url: "../README.md#nope",
-    lines: [32],
-    error: "anchor #nope not found in README.md",
+    line: 32,
+    column: 9,
+    url: "#usage-3",
+    error: "anchor #usage-3 not found",
+    suggestion: "#usage-1",
   },
   {
     file: "docs/guide.md",
+    line: 32,
+    column: 35,
     url: "api.md#classes",
-    lines: [32],
     error: "anchor #classes not found in docs/api.md",
+  },
+  {
+    file: "docs/guide.md",
+    line: 32,
+    column: 72,
+    url: "../README.md#nope",
+    error: "anchor #nope not found in README.md",
   },
 ];
 
@@ -103,10 +124,10 @@ describe("check_markdown_links on the fixture tree", () => {
       success: true,
       passed: false,
       files_checked: 4,
-      total_links: 53,
+      total_links: 56,
       broken_links: 15,
       skipped_links: 3,
-      broken_count: 14,
+      broken_count: 15,
     });
     expect(r.broken).toEqual([...README_BROKEN, ...GUIDE_BROKEN]);
   });
@@ -118,8 +139,9 @@ describe("check_markdown_links on the fixture tree", () => {
     expect([...files].sort()).toEqual(["README.md", "docs/guide.md", "drafts/wip.md"]);
     expect(r.broken).toContainEqual({
       file: "drafts/wip.md",
+      line: 3,
+      column: 1,
       url: "nope.md",
-      lines: [3],
       error: "file not found",
     });
   });
@@ -164,11 +186,12 @@ describe("check_markdown_links on the fixture tree", () => {
   it("never follows a link out of the allowed roots, through .. or a symlink", async () => {
     const r = await server.call("check_markdown_links", { path: escapes, check_external: false });
     const outside = "resolves outside the allowed paths (not read)";
+    const file = path.join(escapes, "links.md");
     expect(r.broken).toEqual([
-      { file: path.join(escapes, "links.md"), url: "escape.md", lines: [3], error: outside },
-      { file: path.join(escapes, "links.md"), url: "escape.md#secret", lines: [4], error: outside },
-      { file: path.join(escapes, "links.md"), url: "../outside.md#secret", lines: [5], error: outside },
-      { file: path.join(escapes, "links.md"), url: "/../outside.md", lines: [6], error: outside },
+      { file, line: 3, column: 1, url: "escape.md", error: outside },
+      { file, line: 4, column: 1, url: "escape.md#secret", error: outside },
+      { file, line: 5, column: 1, url: "../outside.md#secret", error: outside },
+      { file, line: 6, column: 1, url: "/../outside.md", error: outside },
     ]);
   });
 

@@ -3,9 +3,11 @@
  * fragment finds one of them, GitHub's `#L10` / `#L10-L20` line anchors included.
  */
 
+import { closest, distance } from "fastest-levenshtein";
+
 /** What one file offers to `file#fragment` links. */
 export interface AnchorIndex {
-  /** Lower-cased anchor names (GitHub matches fragments case-insensitively). */
+  /** Anchor names, lower-cased unless the check is case-sensitive (GitHub matches case-insensitively). */
   anchors: ReadonlySet<string>;
   /** Number of lines, for line anchors. */
   lineCount: number;
@@ -42,9 +44,9 @@ const GITHUB_ID_PREFIX = "user-content-";
 export function anchorProblem(
   fragment: string,
   index: AnchorIndex,
-  options: { headingsKnown?: boolean; where?: string } = {},
+  options: { headingsKnown?: boolean; where?: string; caseSensitive?: boolean } = {},
 ): string | undefined {
-  const { headingsKnown = true, where } = options;
+  const { headingsKnown = true, where, caseSensitive = false } = options;
   if (fragment === "" || fragment.toLowerCase() === "top") return undefined;
   const lines = parseLineAnchor(fragment);
   if (lines) {
@@ -55,8 +57,25 @@ export function anchorProblem(
     return undefined;
   }
   if (!headingsKnown) return undefined;
-  let name = fragment.toLowerCase();
+  let name = caseSensitive ? fragment : fragment.toLowerCase();
   if (name.startsWith(GITHUB_ID_PREFIX) && !index.anchors.has(name))
     name = name.slice(GITHUB_ID_PREFIX.length);
   return index.anchors.has(name) ? undefined : `anchor #${fragment} not found${where ? ` in ${where}` : ""}`;
+}
+
+/**
+ * The anchor of `index` a missing fragment most likely meant: the nearest by edit distance (case
+ * ignored), if it is near enough to be a typo (at most a third of the name, and at least 2 edits allowed).
+ */
+export function closestAnchor(fragment: string, index: AnchorIndex): string | undefined {
+  if (index.anchors.size === 0) return undefined;
+  const wanted = fragment.toLowerCase().replace(/^user-content-/, "");
+  const candidates = [...index.anchors];
+  const best = closest(
+    wanted,
+    candidates.map((a) => a.toLowerCase()),
+  );
+  const found = candidates.find((a) => a.toLowerCase() === best);
+  if (found === undefined) return undefined;
+  return distance(wanted, best) <= Math.max(2, Math.floor(wanted.length / 3)) ? found : undefined;
 }

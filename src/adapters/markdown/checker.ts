@@ -8,14 +8,26 @@ import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { Semaphore } from "../../exec/semaphore.js";
 import type { Allowlist } from "../../paths/allowlist.js";
-import { anchorProblem, decodeFragment, type AnchorIndex } from "./anchors.js";
+import { anchorProblem, closestAnchor, decodeFragment, type AnchorIndex } from "./anchors.js";
 import { analyzeMarkdown, type ExtractedLink } from "./extract.js";
 import { isMarkdownFile, walkMarkdownFiles } from "./files.js";
+import { githubLinkTarget, readGithubRemote, type GithubRepository } from "./github-links.js";
 import { forEachConcurrently, single } from "./iterate.js";
 import { ExternalLinkChecker, type HttpOutcome } from "./http-check.js";
 import { classifyLink, localTargetPath, type LinkTarget } from "./link-target.js";
 import { LocalTargets, MAX_FILE_BYTES, readTextCapped } from "./local-targets.js";
-import { BrokenLinkCollector, type ReportEntry } from "./report.js";
+import { BrokenLinkCollector, type BrokenLink, type ReportEntry } from "./report.js";
+import { suggestFileName, withFileName, withFragment } from "./suggest.js";
+
+/** A user pattern as the checker uses it (user-regex.ts compiles them in a linear-time engine). */
+export interface LinkPattern {
+  test(text: string): boolean;
+}
+
+export interface LinkRewrite {
+  pattern: { replaceAll(text: string, replacement: string): string };
+  replacement: string;
+}
 
 export interface CheckOptions {
   /** Canonical file or directory inside the allowlist. */
@@ -26,10 +38,18 @@ export interface CheckOptions {
   timeoutMs: number;
   /** External requests in flight at once. */
   concurrent: number;
-  ignorePatterns: readonly RegExp[];
+  ignorePatterns: readonly LinkPattern[];
+  /** Applied in order to every link (after ignore_patterns) before it is checked. */
+  rewrites?: readonly LinkRewrite[];
   /** Gitignore-style patterns of files to skip, relative to `target`. */
   exclude: readonly string[];
   skipAnchors: boolean;
+  /** Fragments must match anchors in case too (default: case-insensitive, as GitHub). */
+  caseSensitive?: boolean;
+  /** Request loopback, link-local and private addresses too (default: refused). */
+  allowPrivateLinks?: boolean;
+  /** Check github.com links into this repository on disk (default true, when its remote is known). */
+  githubLinksOnDisk?: boolean;
   /** Paths in the report are relative to this directory when inside it. */
   displayBase: string;
   signal?: AbortSignal;
@@ -52,14 +72,18 @@ export interface CheckReport {
 }
 
 interface PendingAnchor {
-  file: string;
-  url: string;
-  line: number;
+  at: LinkAt;
   real: string;
   fragment: string;
 }
 
+/** Where a link is, as reported: the part of a BrokenLink that is not the error. */
+type LinkAt = Omit<BrokenLink, "error" | "suggestion">;
+
 const DEFAULT_FILE_CONCURRENCY = 4;
+
+/** What every link needs somewhere: `[` (links, references), `<` (autolinks, HTML), or a literal autolink. */
+const MAY_HOLD_LINKS = /[[<@]|:\/\/|www\./i;
 
 export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckReport> {
   const st = await fs.promises.stat(options.target);
@@ -78,8 +102,9 @@ class LinkCheckRun {
   private readonly pendingAnchors: PendingAnchor[] = [];
   private readonly externalChecks: Promise<void>[] = [];
   private abortedBy: unknown;
-  private readonly counts = { files: 0, links: 0, skipped: 0, externalOff: 0 };
+  private readonly counts = { files: 0, links: 0, skipped: 0, externalOff: 0, disabled: 0, github: 0 };
   private readonly fileConcurrency: number;
+  private readonly github: GithubRepository | undefined;
 
   constructor(
     private readonly options: CheckOptions,
@@ -87,16 +112,32 @@ class LinkCheckRun {
   ) {
     this.root = options.allowlist.rootOf(options.target) ?? options.target;
     this.repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, this.root);
-    this.targets = new LocalTargets(options.allowlist);
+    this.targets = new LocalTargets(options.allowlist, options.caseSensitive);
     this.external = new ExternalLinkChecker({
       timeoutMs: options.timeoutMs,
       concurrent: options.concurrent,
       signal: options.signal,
+      refuseAddress: options.allowPrivateLinks ? () => false : undefined,
     });
+    this.github =
+      options.githubLinksOnDisk === false ? undefined : readGithubRemote(this.repoRoot, options.allowlist);
     this.fileConcurrency = options.fileConcurrency ?? DEFAULT_FILE_CONCURRENCY;
   }
 
   async run(): Promise<CheckReport> {
+    try {
+      await this.walk();
+    } catch (err) {
+      // Cut short (timeout, cancel): drop the connections at once rather than wait for them.
+      void this.external.destroy();
+      throw err;
+    }
+    await this.external.close();
+    if (this.abortedBy !== undefined) throw this.abortedBy;
+    return this.report();
+  }
+
+  private async walk(): Promise<void> {
     const { options } = this;
     const files = this.isFile
       ? single(options.target)
@@ -116,13 +157,18 @@ class LinkCheckRun {
       ),
     );
     await Promise.all(this.externalChecks);
-    if (this.abortedBy !== undefined) throw this.abortedBy;
-    return this.report();
   }
 
   private display(file: string): string {
     const rel = path.relative(this.options.displayBase, file);
     return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+  }
+
+  /** The link after the rewrites, in order. */
+  private rewritten(url: string): string {
+    let out = url;
+    for (const r of this.options.rewrites ?? []) out = r.pattern.replaceAll(out, r.replacement);
+    return out;
   }
 
   private ignored(url: string): boolean {
@@ -148,9 +194,14 @@ class LinkCheckRun {
       );
       return;
     }
-    const doc = analyzeMarkdown(text);
-    const from: LinkSource = { file, shown: this.display(file), anchors: doc.anchorIndex };
     this.counts.files++;
+    // Nothing that could be a link: not parsed now; its anchors are read if a link ever needs them.
+    if (!MAY_HOLD_LINKS.test(text)) return;
+    const doc = analyzeMarkdown(text, { caseSensitive: this.options.caseSensitive });
+    const from: LinkSource = { file, shown: this.display(file), anchors: doc.anchorIndex };
+    this.counts.links += doc.disabledLinks;
+    this.counts.skipped += doc.disabledLinks;
+    this.counts.disabled += doc.disabledLinks;
     this.targets.remember(file, doc.anchorIndex);
     for (const link of doc.links) {
       this.counts.links++;
@@ -164,7 +215,20 @@ class LinkCheckRun {
       this.broken(from, link, "undefined reference: no definition for this label");
       return;
     }
-    const target = classifyLink(link.url);
+    const url = this.rewritten(link.url);
+    let target = classifyLink(url);
+    if (target.kind === "external" && this.github) {
+      const onDisk = githubLinkTarget(target.url, this.github);
+      if (onDisk) {
+        this.counts.github++;
+        target = {
+          kind: "local",
+          filePath: decodePath(onDisk.path),
+          fragment: onDisk.fragment,
+          rooted: true,
+        };
+      }
+    }
     switch (target.kind) {
       case "skipped":
         this.counts.skipped++;
@@ -187,10 +251,11 @@ class LinkCheckRun {
       return;
     }
     // Settled here, so a check failing while the walk goes on is never an unhandled rejection.
+    const at = this.at(from, link);
     this.externalChecks.push(
       this.external.check(url).then(
         (outcome: HttpOutcome) => {
-          if (!outcome.ok) this.broken(from, link, outcome.error);
+          if (!outcome.ok) this.collector.broken({ ...at, error: outcome.error });
         },
         (err: unknown) => {
           this.abortedBy ??= err;
@@ -200,8 +265,11 @@ class LinkCheckRun {
   }
 
   private checkOwnAnchor(from: LinkSource, link: ExtractedLink, fragment: string): void {
-    const problem = anchorProblem(decodeFragment(fragment), from.anchors);
-    if (problem) this.broken(from, link, problem);
+    const decoded = decodeFragment(fragment);
+    const problem = anchorProblem(decoded, from.anchors, { caseSensitive: this.options.caseSensitive });
+    if (!problem) return;
+    const near = closestAnchor(decoded, from.anchors);
+    this.broken(from, link, problem, near === undefined ? undefined : withFragment(link.url, near));
   }
 
   private async checkLocal(
@@ -209,13 +277,15 @@ class LinkCheckRun {
     link: ExtractedLink,
     target: Extract<LinkTarget, { kind: "local" }>,
   ): Promise<void> {
-    const state = await this.targets.state(localTargetPath(target, from.file, this.repoRoot));
+    const absolute = localTargetPath(target, from.file, this.repoRoot);
+    const state = await this.targets.state(absolute);
     if (!state.exists) {
-      this.broken(
-        from,
-        link,
-        state.reason === "outside" ? "resolves outside the allowed paths (not read)" : "file not found",
-      );
+      if (state.reason === "outside") {
+        this.broken(from, link, "resolves outside the allowed paths (not read)");
+        return;
+      }
+      const near = suggestFileName(path.basename(absolute), await this.targets.siblings(absolute));
+      this.broken(from, link, "file not found", near && withFileName(link.url, near));
       return;
     }
     if (this.options.skipAnchors || target.fragment === undefined || state.isDirectory) return;
@@ -223,13 +293,7 @@ class LinkCheckRun {
       this.checkOwnAnchor(from, link, target.fragment);
       return;
     }
-    const pending = {
-      file: from.shown,
-      url: link.url,
-      line: link.line,
-      real: state.real,
-      fragment: decodeFragment(target.fragment),
-    };
+    const pending = { at: this.at(from, link), real: state.real, fragment: decodeFragment(target.fragment) };
     // A file the walk has passed is settled now; others wait until every walked file is known.
     if (this.targets.known(state.real)) await this.settleAnchor(pending);
     else this.pendingAnchors.push(pending);
@@ -239,21 +303,49 @@ class LinkCheckRun {
     const index = await this.targets.anchorsOf(p.real);
     const where = this.display(p.real);
     if (!index) {
-      this.collector.broken(p.file, p.url, p.line, `cannot read ${where} to check the anchor`);
+      this.collector.broken({ ...p.at, error: `cannot read ${where} to check the anchor` });
       return;
     }
-    const problem = anchorProblem(p.fragment, index, { headingsKnown: isMarkdownFile(p.real), where });
-    if (problem) this.collector.broken(p.file, p.url, p.line, problem);
+    const headingsKnown = isMarkdownFile(p.real);
+    const caseSensitive = this.options.caseSensitive;
+    const problem = anchorProblem(p.fragment, index, { headingsKnown, where, caseSensitive });
+    if (!problem) return;
+    const near = headingsKnown ? closestAnchor(p.fragment, index) : undefined;
+    this.collector.broken({
+      ...p.at,
+      error: problem,
+      ...(near === undefined ? {} : { suggestion: withFragment(p.at.url, near) }),
+    });
   }
 
-  private broken(from: LinkSource, link: ExtractedLink, error: string): void {
-    this.collector.broken(from.shown, link.url, link.line, error);
+  private at(from: LinkSource, link: ExtractedLink): LinkAt {
+    return {
+      file: from.shown,
+      line: link.line,
+      column: link.column,
+      url: link.url,
+      ...(link.definitionLine === undefined ? {} : { definition_line: link.definitionLine }),
+    };
+  }
+
+  private broken(from: LinkSource, link: ExtractedLink, error: string, suggestion?: string): void {
+    this.collector.broken({
+      ...this.at(from, link),
+      error,
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
   }
 
   private report(): CheckReport {
     const notes: string[] = [];
     if (this.counts.externalOff)
       notes.push(`${this.counts.externalOff} external link(s) not checked (check_external is false)`);
+    if (this.counts.disabled)
+      notes.push(`${this.counts.disabled} link(s) not checked: turned off by disable comments`);
+    if (this.counts.github && this.github)
+      notes.push(
+        `${this.counts.github} link(s) to github.com/${this.github.owner}/${this.github.repo} checked on disk`,
+      );
     const report = this.collector.report();
     return {
       filesChecked: this.counts.files,
@@ -280,6 +372,14 @@ function findRepoRoot(start: string, root: string): string {
   for (let d = start; ; d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, ".git"))) return d;
     if (d === root || path.dirname(d) === d) return root;
+  }
+}
+
+function decodePath(p: string): string {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
   }
 }
 

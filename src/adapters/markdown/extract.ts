@@ -9,23 +9,39 @@ import { parse, postprocess, preprocess } from "micromark";
 import { decodeString } from "micromark-util-decode-string";
 import { normalizeIdentifier } from "micromark-util-normalize-identifier";
 import type { AnchorIndex } from "./anchors.js";
+import { findDirectives, isDisabled, type Directive } from "./directives.js";
 import { scanHtml } from "./html.js";
-import { micromarkExtensions } from "./syntax.js";
+import { reduceProse } from "./prose-reduction.js";
+import { extensionsFor } from "./syntax.js";
 import { findUndefinedReferences, type OffsetRange } from "./undefined-references.js";
 
-export type LinkKind = "link" | "image" | "definition" | "html" | "undefined-reference";
+/** `reference`: a use of a definition (`[text][label]`, `[label][]`, `[label]`), with the definition's URL. */
+export type LinkKind = "link" | "image" | "definition" | "reference" | "html" | "undefined-reference";
 
 export interface ExtractedLink {
   /** The destination as parsed (for `undefined-reference`: the reference label, e.g. `[api]`). */
   url: string;
   /** 1-based line of the link. */
   line: number;
+  /** 1-based column where the link starts (`[`, `!`, `<` or the URL itself). */
+  column: number;
   kind: LinkKind;
+  /** For `reference`: the line of the definition it uses. */
+  definitionLine?: number;
 }
 
 export interface MarkdownDocument {
   links: ExtractedLink[];
+  /** Links turned off by disable comments (counted as skipped). */
+  disabledLinks: number;
   anchorIndex: AnchorIndex;
+}
+
+export interface AnalyzeOptions {
+  /** Keep anchors as written instead of lower-casing them (fragments then match case-sensitively). */
+  caseSensitive?: boolean;
+  /** Parse every line with every extension (no prose reduction): the reference the fast path must equal. */
+  fullParse?: boolean;
 }
 
 /** Parts of a heading that are not its text content on GitHub (destinations, images, tags, footnotes). */
@@ -34,33 +50,56 @@ const NOT_HEADING_TEXT = new Set(["resource", "reference", "image", "htmlText", 
 interface OpenLink {
   kind: "link" | "image";
   line: number;
+  column: number;
   url?: string;
   hasResource: boolean;
+  labelText?: string;
+  referenceString?: string;
 }
 
 interface OpenDefinition {
   line: number;
+  column: number;
   label: string;
   url: string;
 }
 
-/** Parses Markdown source into its links and anchors. */
-export function analyzeMarkdown(source: string): MarkdownDocument {
+interface ReferenceUse {
+  id: string;
+  line: number;
+  column: number;
+}
+
+/** `{#id}` (optionally with classes or attributes) at the end of a heading: the id other renderers use. */
+const CUSTOM_ID = /\{#([^\s}]+)[^}]*\}\s*$/;
+
+/**
+ * Parses Markdown source into its links and anchors. Plain prose is set aside first (prose-reduction.ts),
+ * and syntax extensions the text cannot use are left out, so the parser walks only what can matter.
+ */
+export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): MarkdownDocument {
+  const source = options.fullParse ? text : reduceProse(text);
+  const extensions = extensionsFor(options.fullParse ? "www.@[^" : source);
   const events = postprocess(
-    parse({ extensions: micromarkExtensions })
+    parse({ extensions })
       .document()
       .write(preprocess()(source, undefined, true)),
   );
-  const links: ExtractedLink[] = [];
+  const found: ExtractedLink[] = [];
   const anchors = new Set<string>();
+  const directives: Directive[] = [];
+  const uses: ReferenceUse[] = [];
+  const definitionsById = new Map<string, { url: string; line: number }>();
   const slugger = new GithubSlugger();
   const linkRanges: OffsetRange[] = [];
   const definitions = new Set<string>();
   const openLinks: OpenLink[] = [];
   let definition: OpenDefinition | undefined;
   let heading: { text: string; collecting: boolean; skipDepth: number } | undefined;
-  let html: { line: number; chunks: string[] } | undefined;
+  let html: { line: number; column: number; chunks: string[] } | undefined;
   let referencesFormed = 0;
+  // Code (fenced, indented, spans) is where `][` is most common and never a reference.
+  const codeRanges: OffsetRange[] = [];
 
   for (const [kind, token, context] of events) {
     const type = token.type;
@@ -70,13 +109,25 @@ export function analyzeMarkdown(source: string): MarkdownDocument {
         case "image": {
           const open = openLinks.pop();
           linkRanges.push([token.start.offset, token.end.offset]);
-          if (open?.hasResource) links.push({ url: open.url ?? "", line: open.line, kind: open.kind });
+          if (!open) break;
+          if (open.hasResource)
+            found.push({ url: open.url ?? "", line: open.line, column: open.column, kind: open.kind });
+          else
+            uses.push({
+              id: normalizeIdentifier(open.referenceString ?? open.labelText ?? "").toLowerCase(),
+              line: open.line,
+              column: open.column,
+            });
           break;
         }
         case "definition":
           if (definition) {
-            links.push({ url: definition.url, line: definition.line, kind: "definition" });
-            definitions.add(normalizeIdentifier(definition.label).toLowerCase());
+            const { url, line, column } = definition;
+            found.push({ url, line, column, kind: "definition" });
+            const id = normalizeIdentifier(definition.label).toLowerCase();
+            definitions.add(id);
+            // The first definition of a label is the one references use (CommonMark).
+            if (!definitionsById.has(id)) definitionsById.set(id, { url, line });
             linkRanges.push([token.start.offset, token.end.offset]);
             definition = undefined;
           }
@@ -86,17 +137,26 @@ export function analyzeMarkdown(source: string): MarkdownDocument {
           if (heading) heading.collecting = false;
           break;
         case "atxHeading":
-        case "setextHeading":
-          anchors.add(slugger.slug(heading?.text ?? ""));
+        case "setextHeading": {
+          const headingText = heading?.text ?? "";
+          anchors.add(slugger.slug(headingText));
+          const custom = CUSTOM_ID.exec(headingText)?.[1];
+          if (custom) anchors.add(custom);
           heading = undefined;
           break;
+        }
         case "htmlFlow":
         case "htmlText":
           if (html) {
-            const scan = scanHtml(html.chunks.join(""));
-            for (const l of scan.links)
-              links.push({ url: l.url, line: html.line + l.lineOffset, kind: "html" });
-            for (const a of scan.anchors) anchors.add(a.toLowerCase());
+            const snippet = html.chunks.join("");
+            const scan = scanHtml(snippet);
+            for (const l of scan.links) {
+              const line = html.line + l.lineOffset;
+              const column = l.lineOffset === 0 ? html.column + l.columnOffset : l.columnOffset + 1;
+              found.push({ url: l.url, line, column, kind: "html" });
+            }
+            for (const a of scan.anchors) anchors.add(a);
+            directives.push(...findDirectives(snippet, html.line, html.column));
             html = undefined;
           }
           break;
@@ -113,8 +173,23 @@ export function analyzeMarkdown(source: string): MarkdownDocument {
     switch (type) {
       case "link":
       case "image":
-        openLinks.push({ kind: type, line: token.start.line, hasResource: false });
+        openLinks.push({
+          kind: type,
+          line: token.start.line,
+          column: token.start.column,
+          hasResource: false,
+        });
         break;
+      case "labelText": {
+        const open = openLinks[openLinks.length - 1];
+        if (open && open.labelText === undefined) open.labelText = context.sliceSerialize(token);
+        break;
+      }
+      case "referenceString": {
+        const open = openLinks[openLinks.length - 1];
+        if (open) open.referenceString = context.sliceSerialize(token);
+        break;
+      }
       case "resource": {
         const open = openLinks[openLinks.length - 1];
         if (open) open.hasResource = true;
@@ -128,8 +203,13 @@ export function analyzeMarkdown(source: string): MarkdownDocument {
       case "reference":
         referencesFormed++;
         break;
+      case "codeFenced":
+      case "codeIndented":
+      case "codeText":
+        codeRanges.push([token.start.offset, token.end.offset]);
+        break;
       case "definition":
-        definition = { line: token.start.line, label: "", url: "" };
+        definition = { line: token.start.line, column: token.start.column, label: "", url: "" };
         break;
       case "definitionLabelString":
         if (definition) definition.label = context.sliceSerialize(token);
@@ -139,14 +219,14 @@ export function analyzeMarkdown(source: string): MarkdownDocument {
         break;
       case "autolinkProtocol":
       case "literalAutolinkHttp":
-        links.push({ url: context.sliceSerialize(token), line: token.start.line, kind: "link" });
+        found.push({ url: context.sliceSerialize(token), ...at(token.start), kind: "link" });
         break;
       case "autolinkEmail":
       case "literalAutolinkEmail":
-        links.push({ url: `mailto:${context.sliceSerialize(token)}`, line: token.start.line, kind: "link" });
+        found.push({ url: `mailto:${context.sliceSerialize(token)}`, ...at(token.start), kind: "link" });
         break;
       case "literalAutolinkWww":
-        links.push({ url: `http://${context.sliceSerialize(token)}`, line: token.start.line, kind: "link" });
+        found.push({ url: `http://${context.sliceSerialize(token)}`, ...at(token.start), kind: "link" });
         break;
       case "atxHeading":
       case "setextHeading":
@@ -158,7 +238,7 @@ export function analyzeMarkdown(source: string): MarkdownDocument {
         break;
       case "htmlFlow":
       case "htmlText":
-        html = { line: token.start.line, chunks: [] };
+        html = { line: token.start.line, column: token.start.column, chunks: [] };
         break;
       case "htmlFlowData":
       case "htmlTextData":
@@ -177,14 +257,37 @@ export function analyzeMarkdown(source: string): MarkdownDocument {
     }
   }
 
+  // Each use of a definition is a link of its own, reported where it is written.
+  for (const use of uses) {
+    const def = definitionsById.get(use.id);
+    if (def)
+      found.push({
+        url: def.url,
+        line: use.line,
+        column: use.column,
+        kind: "reference",
+        definitionLine: def.line,
+      });
+  }
+
   // `[text][missing]` is plain text to CommonMark; a second look finds such references, needed only
   // when the source has more `][` than references that formed.
-  if (countOccurrences(source, "][") > referencesFormed) {
-    for (const ref of findUndefinedReferences(source, definitions, linkRanges))
-      links.push({ url: `[${ref.label}]`, line: ref.line, kind: "undefined-reference" });
+  if (countOutside(source, "][", codeRanges) > referencesFormed) {
+    for (const ref of findUndefinedReferences(source, definitions, linkRanges, extensions))
+      found.push({ url: `[${ref.label}]`, line: ref.line, column: ref.column, kind: "undefined-reference" });
   }
-  links.sort((a, b) => a.line - b.line);
-  return { links, anchorIndex: { anchors, lineCount: countLines(source) } };
+  found.sort((a, b) => a.line - b.line || a.column - b.column);
+  const links = directives.length ? found.filter((l) => !isDisabled(l, directives)) : found;
+  const kept = options.caseSensitive ? anchors : new Set([...anchors].map((a) => a.toLowerCase()));
+  return {
+    links,
+    disabledLinks: found.length - links.length,
+    anchorIndex: { anchors: kept, lineCount: countLines(source) },
+  };
+}
+
+function at(point: { line: number; column: number }): { line: number; column: number } {
+  return { line: point.line, column: point.column };
 }
 
 /** The text a heading token contributes to the heading's text content. */
@@ -204,9 +307,15 @@ function headingTextOf(type: string, raw: string): string {
   }
 }
 
-function countOccurrences(text: string, needle: string): number {
+/** Occurrences of `needle` outside `ranges` (sorted, as the parser emits them). */
+function countOutside(text: string, needle: string, ranges: readonly OffsetRange[]): number {
   let n = 0;
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) n++;
+  let r = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) {
+    while (r < ranges.length && (ranges[r] as OffsetRange)[1] <= i) r++;
+    const range = ranges[r];
+    if (!range || i < range[0]) n++;
+  }
   return n;
 }
 

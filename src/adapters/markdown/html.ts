@@ -9,6 +9,8 @@ export interface HtmlLink {
   url: string;
   /** 0-based line offset of the tag from the start of the HTML snippet. */
   lineOffset: number;
+  /** 0-based index of the tag in its line of the snippet. */
+  columnOffset: number;
 }
 
 export interface HtmlScan {
@@ -25,10 +27,15 @@ export function scanHtml(html: string): HtmlScan {
   const links: HtmlLink[] = [];
   const anchors: string[] = [];
   let line = 0;
+  let lineStart = 0;
   let counted = 0;
   const lineAt = (index: number): number => {
     // Tags arrive in order, so newlines are counted incrementally.
-    for (; counted < index && counted < html.length; counted++) if (html.charCodeAt(counted) === 10) line++;
+    for (; counted < index && counted < html.length; counted++)
+      if (html.charCodeAt(counted) === 10) {
+        line++;
+        lineStart = counted + 1;
+      }
     return line;
   };
   const parser = new Parser(
@@ -37,7 +44,8 @@ export function scanHtml(html: string): HtmlScan {
         const offset = lineAt(parser.startIndex);
         const linkAttribute = LINK_ATTRIBUTES[name];
         const url = linkAttribute ? attributes[linkAttribute] : undefined;
-        if (url !== undefined && url.trim() !== "") links.push({ url: url.trim(), lineOffset: offset });
+        if (url !== undefined && url.trim() !== "")
+          links.push({ url: url.trim(), lineOffset: offset, columnOffset: parser.startIndex - lineStart });
         if (attributes.id) anchors.push(attributes.id);
         if (name === "a" && attributes.name) anchors.push(attributes.name);
       },

@@ -4,8 +4,10 @@
  * redirects followed by hand (bounded, loops detected), 429 retried after Retry-After when that fits
  * in the per-link timeout.
  */
+import { Agent, fetch, type Response } from "undici";
 import { Semaphore } from "../../exec/semaphore.js";
 import { VERSION } from "../../version.js";
+import { bare, guardedLookup, isPrivateAddress, PrivateAddressError } from "./address-policy.js";
 import { describeRequestError, retryAfterMs } from "./http-errors.js";
 import { withoutFragment } from "./link-target.js";
 
@@ -21,6 +23,11 @@ export interface HttpCheckOptions {
   maxRedirects?: number;
   /** Aborts every check (the tool call was cancelled or ran out of time). */
   signal?: AbortSignal;
+  /**
+   * Addresses never connected to, checked on every hop's resolved address; default: loopback,
+   * link-local and private ranges (`isPrivateAddress`). `() => false` allows every address.
+   */
+  refuseAddress?: (address: string) => boolean;
 }
 
 export const DEFAULT_PER_HOST = 2;
@@ -45,8 +52,12 @@ export class ExternalLinkChecker {
   private readonly slots: Semaphore;
   private readonly perHost: number;
   private readonly maxRedirects: number;
+  private readonly refuse: (address: string) => boolean;
+  private readonly agent: Agent;
 
   constructor(private readonly options: HttpCheckOptions) {
+    this.refuse = options.refuseAddress ?? isPrivateAddress;
+    this.agent = new Agent({ connect: { lookup: guardedLookup(this.refuse) } });
     this.slots = new Semaphore(options.concurrent);
     this.perHost = Math.min(options.perHost ?? DEFAULT_PER_HOST, options.concurrent);
     this.maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -66,6 +77,16 @@ export class ExternalLinkChecker {
       this.results.set(key, result);
     }
     return result;
+  }
+
+  /** Closes the run's connections once their requests are done. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** Drops the run's connections now, requests in flight included. */
+  async destroy(): Promise<void> {
+    await this.agent.destroy().catch(() => undefined);
   }
 
   private hostSlots(host: string): Semaphore {
@@ -127,8 +148,8 @@ export class ExternalLinkChecker {
     const seen = new Set([url]);
     let current = url;
     for (let hops = 0; ; hops++) {
-      let res = await request(current, "HEAD", signal);
-      if (retryWithGet(res.status)) res = await request(current, "GET", signal);
+      let res = await this.request(current, "HEAD", signal);
+      if (retryWithGet(res.status)) res = await this.request(current, "GET", signal);
       if (isRedirect(res.status)) {
         const location = res.headers.get("location");
         if (!location) return { ok: false, error: `HTTP ${res.status} redirect without a Location header` };
@@ -154,18 +175,24 @@ export class ExternalLinkChecker {
       return { ok: false, error: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}` };
     }
   }
-}
 
-/** One request without following redirects; a GET's body is discarded unread. */
-async function request(url: string, method: "HEAD" | "GET", signal: AbortSignal): Promise<Response> {
-  const res = await fetch(url, {
-    method,
-    redirect: "manual",
-    signal,
-    headers: { "user-agent": USER_AGENT, accept: "*/*" },
-  });
-  await res.body?.cancel().catch(() => undefined);
-  return res;
+  /**
+   * One request without following redirects; a GET's body is discarded unread. An IP-literal host is
+   * refused here (no lookup happens for it); a host name is checked by the agent's lookup.
+   */
+  private async request(url: string, method: "HEAD" | "GET", signal: AbortSignal): Promise<Response> {
+    const host = bare(new URL(url).hostname);
+    if (this.refuse(host)) throw new PrivateAddressError(host, host);
+    const res = await fetch(url, {
+      method,
+      redirect: "manual",
+      signal,
+      dispatcher: this.agent,
+      headers: { "user-agent": USER_AGENT, accept: "*/*" },
+    });
+    await res.body?.cancel().catch(() => undefined);
+    return res;
+  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

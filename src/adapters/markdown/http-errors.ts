@@ -35,6 +35,8 @@ export function describeRequestError(err: unknown, host: string): string {
   const cause = codedCause(err);
   if (!cause) return `request failed: ${err instanceof Error ? err.message : String(err)}`;
   const { code, message } = cause;
+  if (code === "EPRIVATEADDR")
+    return `refused: ${message} (the server checks such links only with --allow-private-links)`;
   if (DNS_CODES.has(code)) return `DNS lookup failed for ${host} (${code})`;
   if (code === "ECONNREFUSED") return `connection refused by ${host}`;
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return `connection reset by ${host} (${code})`;

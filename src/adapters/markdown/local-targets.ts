@@ -9,7 +9,7 @@ import type { Allowlist } from "../../paths/allowlist.js";
 import type { AnchorIndex } from "./anchors.js";
 import { analyzeMarkdown, countLines } from "./extract.js";
 import { isMarkdownFile } from "./files.js";
-import { lstat, readFile, realpath, stat } from "./fs-calls.js";
+import { lstat, readdir, readFile, realpath, stat } from "./fs-calls.js";
 
 export type TargetState =
   { exists: true; real: string; isDirectory: boolean } | { exists: false; reason: "outside" | "missing" };
@@ -27,8 +27,33 @@ export class LocalTargets {
   private readonly states = new Map<string, Promise<TargetState>>();
   private readonly anchors = new Map<string, Promise<AnchorIndex | undefined>>();
   private readonly directories = new Map<string, Promise<string | undefined>>();
+  private readonly listings = new Map<string, Promise<string[]>>();
 
-  constructor(private readonly allowlist: Allowlist) {}
+  constructor(
+    private readonly allowlist: Allowlist,
+    private readonly caseSensitive = false,
+  ) {}
+
+  /**
+   * Names in the directory of a missing target (for suggestions); empty when the directory is missing
+   * or outside the allowed roots. Listed once per directory per run.
+   */
+  siblings(absolute: string): Promise<string[]> {
+    const dir = path.dirname(absolute);
+    let l = this.listings.get(dir);
+    if (!l) {
+      l = this.list(dir);
+      this.listings.set(dir, l);
+    }
+    return l;
+  }
+
+  private async list(dir: string): Promise<string[]> {
+    if (!this.allowlist.rootOf(dir)) return [];
+    const real = await this.realDirectory(dir);
+    if (real === undefined || !this.allowlist.rootOf(real)) return [];
+    return readdir(real).catch(() => []);
+  }
 
   /** Whether `absolute` exists inside the allowed roots. */
   state(absolute: string): Promise<TargetState> {
@@ -72,12 +97,12 @@ export class LocalTargets {
     return d;
   }
 
-  /** Records the anchors of a file the walk has parsed anyway, so it is not parsed again. */
   /** True when the anchors of `real` are known or being read. */
   known(real: string): boolean {
     return this.anchors.has(real);
   }
 
+  /** Records the anchors of a file the walk has parsed anyway, so it is not parsed again. */
   remember(real: string, index: AnchorIndex): void {
     if (!this.anchors.has(real)) this.anchors.set(real, Promise.resolve(index));
   }
@@ -100,7 +125,8 @@ export class LocalTargets {
     try {
       const text = await readTextCapped(real);
       if (text === undefined) return undefined;
-      if (isMarkdownFile(real)) return analyzeMarkdown(text).anchorIndex;
+      if (isMarkdownFile(real))
+        return analyzeMarkdown(text, { caseSensitive: this.caseSensitive }).anchorIndex;
       return { anchors: new Set(), lineCount: countLines(text) };
     } catch {
       return undefined;

@@ -1,52 +1,54 @@
 /**
- * Collects broken links into the result's `broken` list: one `{file, url, lines, error}` entry per
- * file, URL and reason (all its lines together), plus `{file, error}` for files that could not be read.
+ * Collects the result's `broken` list: one plain record per broken link occurrence
+ * (`{file, line, column, url, error, suggestion?}`), then `{file, error}` for files that could not be
+ * read. Each record stands alone, so it maps one-to-one onto a finding.
  */
 
-export interface BrokenLinkEntry {
+export interface BrokenLink {
   file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
   url: string;
-  lines: number[];
   error: string;
+  /** What the link most likely meant (an existing file or anchor), written as a link. */
+  suggestion?: string;
+  /** For a reference link (`[text][label]`): the line of the definition whose URL is broken. */
+  definition_line?: number;
 }
 
-export interface UnreadableFileEntry {
+export interface UnreadableFile {
   file: string;
   error: string;
 }
 
-export type ReportEntry = BrokenLinkEntry | UnreadableFileEntry;
+export type ReportEntry = BrokenLink | UnreadableFile;
 
 export class BrokenLinkCollector {
-  private readonly links = new Map<string, BrokenLinkEntry>();
-  private readonly files: UnreadableFileEntry[] = [];
-  private occurrences = 0;
+  private readonly links: BrokenLink[] = [];
+  private readonly files: UnreadableFile[] = [];
 
-  broken(file: string, url: string, line: number, error: string): void {
-    this.occurrences++;
-    const key = `${file}\0${url}\0${error}`;
-    const entry = this.links.get(key);
-    if (entry) entry.lines.push(line);
-    else this.links.set(key, { file, url, lines: [line], error });
+  broken(link: BrokenLink): void {
+    this.links.push(link);
   }
 
   unreadable(file: string, error: string): void {
     this.files.push({ file, error });
   }
 
-  /** Entries sorted by file, first line and URL; unreadable files after the links. */
+  /** Links sorted by file, line, column and URL; unreadable files after them. */
   report(): { entries: ReportEntry[]; brokenLinks: number } {
-    const links = [...this.links.values()];
-    for (const l of links) l.lines.sort((a, b) => a - b);
-    links.sort(
+    const links = [...this.links].sort(
       (a, b) =>
         compare(a.file, b.file) ||
-        (a.lines[0] as number) - (b.lines[0] as number) ||
+        a.line - b.line ||
+        a.column - b.column ||
         compare(a.url, b.url) ||
         compare(a.error, b.error),
     );
     const files = [...this.files].sort((a, b) => compare(a.file, b.file));
-    return { entries: [...links, ...files], brokenLinks: this.occurrences };
+    return { entries: [...links, ...files], brokenLinks: links.length };
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { parse, postprocess, preprocess } from "micromark";
 import { normalizeIdentifier } from "micromark-util-normalize-identifier";
-import { micromarkExtensions } from "./syntax.js";
+import { extensionsFor } from "./syntax.js";
 
 /** [start, end) source offsets. */
 export type OffsetRange = [number, number];
@@ -16,6 +16,7 @@ export interface UndefinedReference {
   /** The label as written. */
   label: string;
   line: number;
+  column: number;
 }
 
 /** Every label is "defined" for this parse, so that references form whatever their label. */
@@ -29,6 +30,7 @@ interface OpenReference {
   start: number;
   end: number;
   line: number;
+  column: number;
   labelText?: string;
   referenceString?: string;
   isReference: boolean;
@@ -43,8 +45,9 @@ export function findUndefinedReferences(
   source: string,
   defined: ReadonlySet<string>,
   realLinks: readonly OffsetRange[],
+  extensions = extensionsFor(source),
 ): UndefinedReference[] {
-  const parser = parse({ extensions: micromarkExtensions });
+  const parser = parse({ extensions });
   parser.defined = new EveryLabelDefined();
   const events = postprocess(parser.document().write(preprocess()(source, undefined, true)));
   const found: UndefinedReference[] = [];
@@ -57,6 +60,7 @@ export function findUndefinedReferences(
           start: token.start.offset,
           end: token.end.offset,
           line: token.start.line,
+          column: token.start.column,
           isReference: false,
         });
       } else if (top && token.type === "labelText" && top.labelText === undefined) {
@@ -72,7 +76,7 @@ export function findUndefinedReferences(
       const label = ref.referenceString ?? ref.labelText ?? "";
       if (defined.has(normalizeIdentifier(label).toLowerCase())) continue;
       if (realLinks.some(([s, e]) => s < ref.end && ref.start < e)) continue;
-      found.push({ label, line: ref.line });
+      found.push({ label, line: ref.line, column: ref.column });
     }
   }
   return found;

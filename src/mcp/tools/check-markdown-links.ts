@@ -1,61 +1,104 @@
+import path from "node:path";
 import { z } from "zod";
-import { checkMarkdownLinks } from "../../adapters/markdown/checker.js";
+import { checkMarkdownLinks, type LinkRewrite } from "../../adapters/markdown/checker.js";
+import { checkReplacement, compileUserRegex, type UserRegex } from "../../adapters/markdown/user-regex.js";
 import { ToolError } from "../../errors.js";
-import { capList } from "../../engine/result.js";
+import { capList, MAX_LIST_ENTRIES } from "../../engine/result.js";
 import { defineTool } from "../../engine/tool.js";
+import { loadProjectConfig, type MarkdownLinksSettings } from "../../project-config/index.js";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
-/** Compiles `ignore_patterns`; a bad one is invalid_input naming it. */
-export function compileIgnorePatterns(patterns: readonly string[]): RegExp[] {
-  return patterns.map((p, i) => {
-    if (CONTROL_CHARACTERS.test(p))
-      throw new ToolError("invalid_input", `ignore_patterns[${i}] contains control characters`);
-    try {
-      return new RegExp(p);
-    } catch (err) {
-      throw new ToolError(
-        "invalid_input",
-        `ignore_patterns[${i}] is not a valid regular expression: ${(err as Error).message}`,
-      );
-    }
+/** Defaults for what neither the call nor the project config sets. */
+const DEFAULTS = {
+  check_external: true,
+  timeout: 10,
+  concurrent: 10,
+  ignore_patterns: [] as string[],
+  exclude: [] as string[],
+  rewrite: [] as { pattern: string; replacement: string }[],
+  skip_anchors: false,
+  anchor_case_sensitive: false,
+  github_links_on_disk: true,
+};
+
+/** Compiles `ignore_patterns` in the linear-time engine; a bad one is invalid_input naming it. */
+export function compileIgnorePatterns(patterns: readonly string[], label = "ignore_patterns"): UserRegex[] {
+  return patterns.map((p, i) => compileUserRegex(p, `${label}[${i}]`));
+}
+
+/** Compiles `rewrite` rules; a bad pattern or a replacement naming a missing group is invalid_input. */
+export function compileRewrites(
+  rules: readonly { pattern: string; replacement: string }[],
+  label = "rewrite",
+): LinkRewrite[] {
+  return rules.map((r, i) => {
+    const pattern = compileUserRegex(r.pattern, `${label}[${i}].pattern`);
+    if (CONTROL_CHARACTERS.test(r.replacement))
+      throw new ToolError("invalid_input", `${label}[${i}].replacement contains control characters`);
+    checkReplacement(r.pattern, r.replacement, `${label}[${i}].replacement`);
+    return { pattern, replacement: r.replacement };
   });
 }
 
 /** Checks `exclude` globs for control characters (they are matched, never run). */
-export function checkExcludePatterns(patterns: readonly string[]): void {
+export function checkExcludePatterns(patterns: readonly string[], label = "exclude"): void {
   patterns.forEach((p, i) => {
     if (CONTROL_CHARACTERS.test(p))
-      throw new ToolError("invalid_input", `exclude[${i}] contains control characters`);
-    if (p.trim() === "") throw new ToolError("invalid_input", `exclude[${i}] is empty`);
+      throw new ToolError("invalid_input", `${label}[${i}] contains control characters`);
+    if (p.trim() === "") throw new ToolError("invalid_input", `${label}[${i}] is empty`);
   });
 }
+
+const pattern = z.string().max(1000);
 
 export const checkMarkdownLinksTool = () =>
   defineTool({
     name: "check_markdown_links",
     description:
       "Check the links in Markdown files: relative links to files and directories, #anchors (GitHub heading " +
-      "slugs, HTML ids, #L10 line anchors), reference links, images, HTML <a href>/<img src>, and, with " +
-      "check_external, HTTP(S) URLs. Returns passed, files_checked, total_links, broken_links and broken: " +
-      "{file, url, lines, error} per broken link ({file, error} for unreadable files).",
+      "slugs, {#custom-id}, HTML ids, #L10 line anchors), reference links (at each use and at the definition), " +
+      "images, HTML <a href>/<img src>, github.com links into the same repository (on disk), and, with " +
+      "check_external, HTTP(S) URLs. Project defaults come from .mcp-code-quality/config.yaml " +
+      "(markdown_links:); arguments override them. Returns passed, files_checked, total_links, broken_links " +
+      "and broken: {file, line, column, url, error, suggestion?} per broken link ({file, error} for " +
+      "unreadable files).",
     input: z.strictObject({
       path: z.string().describe("Markdown file or directory to check (inside the allowed paths)"),
-      check_external: z.boolean().default(true).describe("Also request HTTP(S) links"),
-      timeout: z.number().int().min(1).max(120).default(10).describe("Seconds per external URL"),
-      concurrent: z.number().int().min(1).max(64).default(10).describe("External requests at once"),
+      check_external: z.boolean().optional().describe("Also request HTTP(S) links (default true)"),
+      timeout: z.number().int().min(1).max(120).optional().describe("Seconds per external URL (default 10)"),
+      concurrent: z
+        .number()
+        .int()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe("External requests at once (default 10)"),
       ignore_patterns: z
-        .array(z.string().max(1000))
+        .array(pattern)
         .max(200)
-        .default([])
-        .describe("Regular expressions; links matching any of them are not checked"),
+        .optional()
+        .describe("Regular expressions (RE2 syntax); links matching any of them are not checked"),
       exclude: z
-        .array(z.string().max(1000))
+        .array(pattern)
         .max(200)
-        .default([])
+        .optional()
         .describe("Gitignore-style globs of files to skip, relative to path (.gitignore is honoured too)"),
-      skip_anchors: z.boolean().default(false).describe("Do not check #fragments"),
+      rewrite: z
+        .array(z.strictObject({ pattern, replacement: z.string().max(1000) }))
+        .max(100)
+        .optional()
+        .describe("Applied in order to each link before it is checked: RE2 pattern, replacement with $1"),
+      skip_anchors: z.boolean().optional().describe("Do not check #fragments"),
+      anchor_case_sensitive: z
+        .boolean()
+        .optional()
+        .describe("Fragments must match anchors in case too (default false, as on GitHub)"),
+      github_links_on_disk: z
+        .boolean()
+        .optional()
+        .describe("Check github.com blob/tree links into this repository on disk (default true)"),
     }),
     annotations: {
       title: "Check Markdown links",
@@ -66,8 +109,18 @@ export const checkMarkdownLinksTool = () =>
     },
     paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
-      const ignorePatterns = compileIgnorePatterns(args.ignore_patterns);
-      checkExcludePatterns(args.exclude);
+      const project = loadProjectConfig(args.path, ctx.allowlist);
+      const shownConfig = project.file && path.relative(ctx.config.cwd, project.file);
+      const fromFile: MarkdownLinksSettings = project.config.markdown_links ?? {};
+      const pick = <K extends keyof typeof DEFAULTS>(key: K): (typeof DEFAULTS)[K] =>
+        (args[key] ?? fromFile[key] ?? DEFAULTS[key]) as (typeof DEFAULTS)[K];
+      const source = (key: keyof typeof DEFAULTS) =>
+        args[key] === undefined && fromFile[key] !== undefined
+          ? `${shownConfig}: markdown_links.${key}`
+          : key;
+      const ignorePatterns = compileIgnorePatterns(pick("ignore_patterns"), source("ignore_patterns"));
+      const rewrites = compileRewrites(pick("rewrite"), source("rewrite"));
+      checkExcludePatterns(pick("exclude"), source("exclude"));
       // In-process work still honours the server's per-run time limit.
       const deadline = AbortSignal.timeout(ctx.config.timeout * 1000);
       const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline]) : deadline;
@@ -76,12 +129,16 @@ export const checkMarkdownLinksTool = () =>
         report = await checkMarkdownLinks({
           target: args.path,
           allowlist: ctx.allowlist,
-          checkExternal: args.check_external,
-          timeoutMs: args.timeout * 1000,
-          concurrent: args.concurrent,
+          checkExternal: pick("check_external"),
+          timeoutMs: pick("timeout") * 1000,
+          concurrent: pick("concurrent"),
           ignorePatterns,
-          exclude: args.exclude,
-          skipAnchors: args.skip_anchors,
+          rewrites,
+          exclude: pick("exclude"),
+          skipAnchors: pick("skip_anchors"),
+          caseSensitive: pick("anchor_case_sensitive"),
+          githubLinksOnDisk: pick("github_links_on_disk"),
+          allowPrivateLinks: ctx.config.allowPrivateLinks,
           displayBase: ctx.config.cwd,
           signal,
         });
@@ -92,7 +149,14 @@ export const checkMarkdownLinksTool = () =>
       }
       const broken = capList(report.broken);
       const notes = [...report.notes];
+      if (project.file) notes.push(`project settings read from ${shownConfig}`);
       if (report.filesChecked === 0 && report.broken.length === 0) notes.push("no Markdown files found");
+      if (broken.capped)
+        notes.push(
+          `broken lists the first ${MAX_LIST_ENTRIES} of ${report.broken.length} entries; ` +
+            `${report.broken.length - MAX_LIST_ENTRIES} are left out: check a subdirectory or a single ` +
+            "file (path), or use exclude / ignore_patterns, to see the rest",
+        );
       return {
         success: true,
         passed: report.broken.length === 0,

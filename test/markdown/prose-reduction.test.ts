@@ -1,0 +1,97 @@
+/**
+ * The fast path (plain prose set aside before parsing, unused syntax extensions left out) must give
+ * exactly what a full parse gives: the same links at the same lines and columns, the same anchors.
+ * Compared on real Markdown nobody here wrote (every README, CHANGELOG and doc in node_modules), on
+ * this repository's own docs, and on constructs chosen to trip a line-based shortcut.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { analyzeMarkdown } from "../../src/adapters/markdown/extract.js";
+import { reduceProse } from "../../src/adapters/markdown/prose-reduction.js";
+import { REPO_ROOT } from "../helpers/server.js";
+
+function markdownFiles(dir: string, out: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) markdownFiles(p, out);
+    else if (e.isFile() && /\.(md|markdown)$/i.test(e.name) && fs.statSync(p).size < 100_000) out.push(p);
+  }
+  return out;
+}
+
+const same = (text: string) => {
+  const fast = analyzeMarkdown(text);
+  const full = analyzeMarkdown(text, { fullParse: true });
+  return {
+    fast: { ...fast, anchors: [...fast.anchorIndex.anchors] },
+    full: { ...full, anchors: [...full.anchorIndex.anchors] },
+  };
+};
+
+describe("prose reduction", () => {
+  it("changes no link or anchor on real Markdown (node_modules and docs/)", () => {
+    let files = [
+      ...markdownFiles(path.join(REPO_ROOT, "node_modules")),
+      ...markdownFiles(path.join(REPO_ROOT, "docs")),
+    ];
+    expect(files.length).toBeGreaterThan(100);
+    // Every fourth file (in a stable order) keeps the test short on a shared machine.
+    files = files.sort().filter((_, i) => i % 4 === 0);
+    let reducedBytes = 0;
+    let totalBytes = 0;
+    for (const file of files) {
+      const text = fs.readFileSync(file, "utf8");
+      totalBytes += text.length;
+      reducedBytes += reduceProse(text).length;
+      const { fast, full } = same(text);
+      expect(fast, file).toEqual(full);
+    }
+    // It has to pay for itself: real prose is set aside.
+    console.log(`${files.length} files, ${totalBytes} bytes, ${reducedBytes} after reduction`);
+    expect(reducedBytes).toBeLessThan(totalBytes * 0.9);
+  }, 120_000);
+
+  it("keeps whatever could span lines or change a neighbour", () => {
+    const tricky = [
+      "A paragraph whose code span `starts on this line and",
+      "goes on through a plain line of prose that looks inert",
+      "until here` and [a link](after-code.md) follows.",
+      "",
+      "A long label [that spans",
+      "several lines of plain words without brackets at all",
+      "before closing][ref] is a reference.",
+      "",
+      "[ref]:",
+      "destination-on-next-line.md",
+      "",
+      "A link whose destination is on the next line: [x](",
+      "next-line.md)",
+      "",
+      "Setext heading text on a long line of plain prose here",
+      "=======",
+      "",
+      "An HTML tag <a",
+      "href='split.md' id='split-id'>spanning lines</a> in prose that goes on and on.",
+      "",
+      "- a list item with a long line of plain prose in it",
+      "  continued by more plain prose on an indented line here",
+      "",
+      "1986\\. A sentence that starts with a number and a dot, escaped.",
+      "",
+      "Visit www.example.com or mail someone@example.org for plain prose autolinks.",
+      "",
+      "    an indented code block line of plain prose words here",
+      "",
+      "A footnote call[^note] in prose.",
+      "",
+      "[^note]: The note text with plain prose words in it and more.",
+      "",
+    ].join("\n");
+    const { fast, full } = same(tricky);
+    expect(fast).toEqual(full);
+    expect(full.links.map((l) => l.url)).toEqual(
+      expect.arrayContaining(["after-code.md", "destination-on-next-line.md", "next-line.md", "split.md"]),
+    );
+  });
+});
