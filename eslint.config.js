@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "test/fixtures/", ".mcp-cache/", "coverage/"] },
+  { ignores: ["dist/", "node_modules/", "test/fixtures/", ".mcp-cache/", "coverage/", ".tools/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
