@@ -345,8 +345,8 @@ describe("fix_all, rollback and audit_log", () => {
       // A manual rollback is audited as the original does: result rollback, reason manual.
       const rollbacks = await s.call("audit_log", { tool: "rollback" });
       expect(((rollbacks.files as Json[]).at(-1)?.messages as Json[])[0]).toMatchObject({
-        ruleId: "commit",
-        message: expect.stringMatching(/^rollback commit at .*; reason=manual/),
+        ruleId: "rollback",
+        message: expect.stringMatching(/^rollback rollback at .*; reason=manual/),
       });
       const lastLine = auditLines(dir).at(-1) as Json;
       expect(lastLine).toMatchObject({

@@ -25,15 +25,21 @@ const STATUS_OF_RESULT: Record<string, SeedStatus> = {
   "locked-out": "error",
 };
 
+/** The result as the original records it: a manual rollback is `rollback` (ours: the rollback's own commit). */
+export function seedResultOf(e: TxAuditEntry): string {
+  return e.tool === "rollback" && e.rollbackReason === "manual" ? "rollback" : e.result;
+}
+
 /** One audit entry as the original's FileDiagnostic-shaped record: file is the runId, one summary message. */
 export function auditRecord(e: TxAuditEntry): SeedFile {
-  const status = STATUS_OF_RESULT[e.result] ?? "unfixable";
+  const result = seedResultOf(e);
+  const status = STATUS_OF_RESULT[result] ?? "unfixable";
   const severity = status === "error" ? "error" : "warning";
   const reason = typeof e.rollbackReason === "string" ? e.rollbackReason : undefined;
   const error = typeof e.error === "string" ? e.error : e.result === "error" ? e.reason : undefined;
   const duration = typeof e.durationMs === "number" ? e.durationMs : e.lock_wait_ms + e.lock_hold_ms;
   const text =
-    `${e.tool} ${e.result} at ${e.timestamp}; filesWritten=${e.files_written.length}; durationMs=${duration}` +
+    `${e.tool} ${result} at ${e.timestamp}; filesWritten=${e.files_written.length}; durationMs=${duration}` +
     (reason ? `; reason=${reason}` : "") +
     (error ? `; error=${error}` : "") +
     (e.reason && e.reason !== error ? `; detail=${e.reason}` : "");
@@ -42,7 +48,7 @@ export function auditRecord(e: TxAuditEntry): SeedFile {
     status,
     errorCount: severity === "error" ? 1 : 0,
     warningCount: severity === "warning" ? 1 : 0,
-    messages: [{ ruleId: e.result, severity, message: text, line: 0, column: 0, fixable: false }],
+    messages: [{ ruleId: result, severity, message: text, line: 0, column: 0, fixable: false }],
   };
 }
 
@@ -76,12 +82,13 @@ export const seedAuditLogTool = () =>
     async handler(args, ctx): Promise<SeedResult> {
       const started = performance.now();
       const cwd = args.cwd as string;
-      const { file, entries } = await readProjectAudit(ctx, cwd, {
+      const { file, entries: matching } = await readProjectAudit(ctx, cwd, {
         tool: args.tool,
         since: args.since,
-        result: args.result,
-        limit: args.limit,
       });
+      const entries = matching
+        .filter((e) => !args.result || seedResultOf(e) === args.result)
+        .slice(-args.limit);
       const files = entries.map(auditRecord);
       return {
         tool: "audit_log",
@@ -90,7 +97,7 @@ export const seedAuditLogTool = () =>
         files,
         summary: {
           ...totalsOf(files),
-          fixedFiles: entries.filter((e) => e.result === "commit").length,
+          fixedFiles: entries.filter((e) => seedResultOf(e) === "commit").length,
           durationMs: Math.round(performance.now() - started),
           scope: "filtered",
           dryRun: false,
