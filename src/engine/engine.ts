@@ -199,7 +199,9 @@ export class Engine {
 }
 
 function rawObject(raw: unknown): Record<string, unknown> {
-  return typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  return typeof raw === "object" && raw !== null && !Array.isArray(raw)
+    ? (raw as Record<string, unknown>)
+    : {};
 }
 
 /** Treats null as "not provided", then validates strictly; failures become InvalidArgumentsError. */

@@ -45,8 +45,7 @@ export function seedAuditFields(entry: TxAuditEntry): Record<string, unknown> {
     lockAcquiredAt: lockedOut ? null : new Date(end - entry.lock_hold_ms).toISOString(),
     lockReleasedAt: lockedOut ? null : entry.timestamp,
     // A fix that was rolled back leaves nothing written, as the original records it.
-    filesWritten:
-      entry.result === "rollback" ? [] : entry.files_written.map((f) => path.join(entry.root, f)),
+    filesWritten: entry.result === "rollback" ? [] : entry.files_written.map((f) => path.join(entry.root, f)),
     snapshotRef: hasSnapshot ? path.join(entry.root, ".mcp-cache", "snapshots", entry.run_id) : null,
     durationMs: entry.lock_wait_ms + entry.lock_hold_ms,
   };
