@@ -18,7 +18,9 @@ export const lintTool = () =>
       files: z
         .array(z.string())
         .optional()
-        .describe("eslint: files or globs relative to path (default: src/ when present, else path)"),
+        .describe(
+          "eslint: files or globs relative to path (default: the targets of the package.json lint script when they are plain paths, else path)",
+        ),
       format: z
         .enum(["compact", "full"])
         .default("compact")

@@ -28,7 +28,7 @@ export const seedLintTool = () =>
       const cwd = args.cwd as string;
       const outcome = await eslint.lint(ctx, {
         target: cwd,
-        args: { files: args.files, format: args.format },
+        args: { files: args.files, format: args.format, default_scope: "seed" },
       });
       const extra = outcome.extra as unknown as EslintExtra;
       return {

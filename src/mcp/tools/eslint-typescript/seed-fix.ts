@@ -38,7 +38,8 @@ export async function seedFix(
     files: args.files,
     safety: "safe",
     dryRun: args.dryRun,
-    args: { format: args.format },
+    // seed 001 documents src/ as the default scope.
+    args: { format: args.format, default_scope: "seed" },
   };
   const run = await runFixAll(ctx, {
     fixer,
