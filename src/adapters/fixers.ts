@@ -63,6 +63,8 @@ export interface FixerAdapter {
   languages: string[];
   /** Absolute paths of every file this fix may write: what a transaction snapshots before the fix. */
   candidates(ctx: ToolContext, request: FixRequest): Promise<string[]>;
+  /** Absolute paths of every file in the request's scope (what fix_all's format step covers with `files`). */
+  scope?(ctx: ToolContext, request: FixRequest): Promise<string[]>;
   fix(ctx: ToolContext, request: FixRequest): Promise<FixOutcome>;
 }
 

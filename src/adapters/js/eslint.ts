@@ -134,5 +134,9 @@ registerFixer({
     const { reports } = await computeFix(ctx, { ...req, dryRun: true });
     return reports.filter((r) => r.output !== undefined).map((r) => r.file);
   },
+  async scope(ctx, req) {
+    const { reports } = await computeFix(ctx, { ...req, dryRun: true });
+    return reports.map((r) => r.file);
+  },
   fix: eslintFix,
 });
