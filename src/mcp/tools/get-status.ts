@@ -3,6 +3,7 @@ import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { externalTools, probe, type ProbeResult } from "../../adapters/registry.js";
 import { EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "../../adapters/python/ruff-embedded.js";
 import { bundledJsTools, warmWorkers } from "../../adapters/js/status.js";
+import { projectToolStatus } from "../../adapters/project-status.js";
 import { VERSION } from "../../version.js";
 
 export const getStatusTool = () =>
@@ -10,10 +11,14 @@ export const getStatusTool = () =>
     name: "get_status",
     description:
       "Server version, limits, allowed paths, rate limits, audit log path, and for every external tool whether it " +
-      "is available and its version (probed concurrently, 10 s cap each).",
-    input: z.strictObject({}),
+      "is available and its version (probed concurrently, 10 s cap each). With `path`: also the tools a call on " +
+      "that project would use, its own copies (node_modules, its virtualenv) beside the PATH and bundled ones.",
+    input: z.strictObject({
+      path: z.string().optional().describe("A project (or a path in it) whose own tool versions to report"),
+    }),
     annotations: { title: "Server status", ...READ_ONLY },
-    async handler(_args, ctx) {
+    paths: [{ arg: "path", kind: "any" }],
+    async handler(args, ctx) {
       const e = ctx.engine;
       const { config } = ctx;
       const probes = await Promise.all(
@@ -51,6 +56,9 @@ export const getStatusTool = () =>
         toolsets: config.toolsets,
         tools,
         warm_workers: warmWorkers(ctx),
+        ...(args.path
+          ? { project: await projectToolStatus(ctx, args.path, Object.fromEntries(probes)) }
+          : {}),
       };
     },
   });
