@@ -46,6 +46,8 @@ export interface FixOutcome {
   files: FileFixResult[];
   /** How many files the fix looked at, when `files` lists only some of them. */
   filesInScope?: number;
+  /** Whether the whole project was in scope (`full`) or a subset (`filtered`), when the fixer knows. */
+  scope?: "full" | "filtered";
   /** Absolute paths of files written (or that would be written, in a dry run). */
   changed_files: string[];
   /** Unified diff of the (would-be) changes, relative paths. */
@@ -61,6 +63,8 @@ export interface FixerAdapter {
   languages: string[];
   /** Absolute paths of every file this fix may write: what a transaction snapshots before the fix. */
   candidates(ctx: ToolContext, request: FixRequest): Promise<string[]>;
+  /** Absolute paths of every file in the request's scope (what fix_all's format step covers with `files`). */
+  scope?(ctx: ToolContext, request: FixRequest): Promise<string[]>;
   fix(ctx: ToolContext, request: FixRequest): Promise<FixOutcome>;
 }
 

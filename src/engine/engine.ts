@@ -16,7 +16,7 @@ import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js
 import { compactResult, displayCommand, combinedOutput } from "./result.js";
 import { Semaphore } from "../exec/semaphore.js";
 import { Services } from "./services.js";
-import type { RunOptions, ToolContext, ToolDefinition, ToolResult } from "./tool.js";
+import type { RunOptions, ToolContext, ToolDefinition, ToolFailure, ToolResult } from "./tool.js";
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -66,7 +66,20 @@ export class Engine {
     const started = performance.now();
     const tool = this.tools.get(name);
     if (!tool) throw new InvalidArgumentsError(`Unknown tool: ${name}`);
-    const args = validateArguments(tool, rawArgs);
+    let args: Record<string, unknown>;
+    try {
+      args = validateArguments(tool, rawArgs);
+    } catch (err) {
+      if (!(err instanceof InvalidArgumentsError) || !tool.errorResult) throw err;
+      // A drop-in surface answers invalid arguments as its original does: an isError result.
+      const result = tool.errorResult(
+        { error: err.message, error_type: "invalid_input" },
+        rawObject(rawArgs),
+        this.config,
+      );
+      void this.audit.append({ operation: name, path: null, success: false, details: auditDetails(result) });
+      return result;
+    }
     let auditPath: string | null = typeof args.path === "string" ? args.path : null;
     let result: ToolResult;
     let exact = false;
@@ -84,6 +97,10 @@ export class Engine {
       }
     } catch (err) {
       result = errorResult(err, this.log);
+      if (tool.errorResult) {
+        result = tool.errorResult(result as unknown as ToolFailure, args, this.config);
+        exact = true;
+      }
     }
     // A fixed-shape result (a drop-in surface) is returned exactly as its handler built it; errors are not.
     if (!exact) {
@@ -179,6 +196,12 @@ export class Engine {
   async close(): Promise<void> {
     await this.services.close();
   }
+}
+
+function rawObject(raw: unknown): Record<string, unknown> {
+  return typeof raw === "object" && raw !== null && !Array.isArray(raw)
+    ? (raw as Record<string, unknown>)
+    : {};
 }
 
 /** Treats null as "not provided", then validates strictly; failures become InvalidArgumentsError. */

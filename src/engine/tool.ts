@@ -93,7 +93,21 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   paths?: readonly PathArgument[];
   /** Results the handler returns keep their exact shape (no `duration_ms` added, nothing compacted); errors do not. */
   exactResult?: boolean;
+  /** JSON Schema of every result (handler results and errors alike), advertised as the tool's outputSchema. */
+  outputSchema?: Record<string, unknown>;
+  /**
+   * A drop-in surface's own error shape: failures, invalid arguments included, become this result
+   * (an isError tool result) instead of `{success: false, error, error_type}` or an InvalidParams error.
+   */
+  errorResult?(failure: ToolFailure, rawArgs: Record<string, unknown>, config: Config): ToolResult;
   handler(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A failed call, as the engine reports it. */
+export interface ToolFailure {
+  error: string;
+  error_type: string;
+  [key: string]: unknown;
 }
 
 /** Helps TypeScript infer handler argument types from the schema. */

@@ -7,6 +7,7 @@ import path from "node:path";
 import type { CachePaths } from "./cache-dir.js";
 import { readFileState, sameState } from "./file-state.js";
 import { fileInRoot, hasObject, readManifest, restoreEntry, type Manifest } from "./snapshot.js";
+import { readSeedManifest } from "./seed-interop.js";
 import type { TxAudit, TxAuditEntry } from "./tx-audit.js";
 
 export const MAX_ROLLBACK_COUNT = 20;
@@ -69,7 +70,10 @@ export async function planRollback(
     .slice(0, selection.count ?? (since !== undefined ? MAX_ROLLBACK_COUNT : 1));
   const transactions = [];
   for (const entry of eligible)
-    transactions.push({ entry, manifest: await readManifest(paths, entry.run_id) });
+    transactions.push({
+      entry,
+      manifest: (await readManifest(paths, entry.run_id)) ?? (await readSeedManifest(paths, entry)),
+    });
   return { transactions };
 }
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import { isWithin } from "../paths/allowlist.js";
 import type { CachePaths } from "./cache-dir.js";
 import { readFileState, sha256, type FileState } from "./file-state.js";
+import { linkSeedBlobs, seedManifestFields } from "./seed-interop.js";
 
 export interface ManifestEntry {
   /** Path relative to the project root. */
@@ -16,6 +17,8 @@ export interface ManifestEntry {
   before: FileState;
   /** The state the transaction left, recorded at commit (what a later rollback compares against). */
   after?: FileState;
+  /** The object is `<snapshot>/<sha256>`, not under objects/ (a snapshot the original seed 001 server took). */
+  flat?: boolean;
 }
 
 export interface Manifest {
@@ -100,7 +103,7 @@ async function writeAtomic(file: string, data: string | Buffer, mode = 0o600): P
 export async function writeManifest(paths: CachePaths, manifest: Manifest): Promise<void> {
   await writeAtomic(
     path.join(snapshotDir(paths, manifest.run_id), "manifest.json"),
-    JSON.stringify(manifest, null, 1),
+    JSON.stringify({ ...manifest, ...seedManifestFields(paths, manifest) }, null, 1),
   );
 }
 
@@ -184,6 +187,7 @@ export async function commitSnapshot(
     return committed;
   }
   await writeManifest(paths, committed);
+  await linkSeedBlobs(paths, committed);
   const keep = new Set(files.map((e) => e.before.sha256));
   const objects = path.join(snapshotDir(paths, manifest.run_id), "objects");
   for (const name of await fs.readdir(objects).catch(() => [] as string[]))
@@ -206,7 +210,7 @@ export async function restoreEntry(paths: CachePaths, runId: string, entry: Mani
     await fs.rm(target, { force: true });
     return;
   }
-  const content = await fs.readFile(path.join(snapshotDir(paths, runId), "objects", entry.before.sha256));
+  const content = await fs.readFile(objectPath(paths, runId, entry, entry.before.sha256));
   if (sha256(content) !== entry.before.sha256) throw new Error(`snapshot object of ${entry.path} is corrupt`);
   await fs.mkdir(path.dirname(target), { recursive: true });
   const tmp = `${target}.mcp-restore-${process.pid}`;
@@ -218,7 +222,11 @@ export async function restoreEntry(paths: CachePaths, runId: string, entry: Mani
 export async function hasObject(paths: CachePaths, runId: string, entry: ManifestEntry): Promise<boolean> {
   if (entry.before.sha256 === null) return true;
   return fs
-    .access(path.join(snapshotDir(paths, runId), "objects", entry.before.sha256))
+    .access(objectPath(paths, runId, entry, entry.before.sha256))
     .then(() => true)
     .catch(() => false);
+}
+
+function objectPath(paths: CachePaths, runId: string, entry: ManifestEntry, sha: string): string {
+  return path.join(snapshotDir(paths, runId), ...(entry.flat ? [] : ["objects"]), sha);
 }

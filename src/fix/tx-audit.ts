@@ -5,6 +5,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { fromAuditLine, seedAuditFields } from "./seed-interop.js";
 
 export const TX_RESULTS = [
   "commit",
@@ -47,7 +48,7 @@ export class TxAudit {
 
   async append(entry: Omit<TxAuditEntry, "timestamp">, rotate = true): Promise<TxAuditEntry> {
     const full = { timestamp: new Date().toISOString(), ...entry } as TxAuditEntry;
-    const line = JSON.stringify(full) + "\n";
+    const line = JSON.stringify({ ...full, ...seedAuditFields(full) }) + "\n";
     if (rotate) {
       const size = await fs.stat(this.file).then(
         (s) => s.size,
@@ -97,9 +98,10 @@ export class TxAudit {
 function parseEntry(line: string): TxAuditEntry | undefined {
   if (!line.trim()) return undefined;
   try {
-    const v = JSON.parse(line) as TxAuditEntry;
-    return typeof v === "object" && v !== null && typeof v.run_id === "string" && typeof v.result === "string"
-      ? v
+    const v = JSON.parse(line) as unknown;
+    // Ours, or an entry the original seed 001 server wrote (see seed-interop.ts).
+    return typeof v === "object" && v !== null && !Array.isArray(v)
+      ? fromAuditLine(v as Record<string, unknown>)
       : undefined;
   } catch {
     return undefined;

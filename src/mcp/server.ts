@@ -26,6 +26,7 @@ export function toolListing(tool: ToolDefinition): Tool {
     title: tool.annotations.title,
     description: tool.description,
     inputSchema: schema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool["outputSchema"] } : {}),
     annotations: tool.annotations,
   };
 }

@@ -49,6 +49,7 @@ describe("lint and lint_fix with ESLint (bundled, default config)", () => {
       severity: "error",
       message: "'total' is never reassigned. Use 'const' instead.",
       fixable: true,
+      message_id: "useConst",
     });
     expect(r.summary).toMatchObject({ totalFiles: 4, totalErrors: 4, totalWarnings: 0, scope: "full" });
     expect(JSON.stringify(r)).not.toContain("return total"); // no source echoed

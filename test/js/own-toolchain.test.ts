@@ -37,6 +37,8 @@ describe.skipIf(missing("npm"))("a project's own toolchain", () => {
         f.warningCount,
       ]),
     ).toEqual([
+      // No lint script: the whole project, as `eslint .` lints it.
+      ["eslint.config.js", "clean", 0, 0],
       ["app.js", "fixable", 2, 1],
       ["clean.js", "clean", 0, 0],
     ]);

@@ -48,7 +48,8 @@ describe("tools/list", () => {
       >
     ).linter!;
     expect(linter.enum).toEqual(["ruff", "flake8", "eslint"]);
-    expect(linter.default).toBe("ruff");
+    // No fixed default: the project's languages choose (ruff for Python, eslint for JavaScript/TypeScript).
+    expect(linter.default).toBeUndefined();
     expect(linter.description).toBeTruthy();
   });
 });

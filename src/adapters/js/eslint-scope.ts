@@ -18,6 +18,7 @@ import {
   projectPackage,
   type ToolModule,
 } from "./project.js";
+import { lintScriptTargets } from "./lint-script.js";
 
 export interface EslintScope {
   /** ESLint's cwd and the worker's project root. */
@@ -33,7 +34,15 @@ export interface EslintScope {
   notes: string[];
   /** Files whose change restarts the worker. */
   watch: string[];
+  /** `full` when the whole project (or seed 001's default) is linted, `filtered` for a subset. */
+  scope: "full" | "filtered";
 }
+
+/**
+ * The scope when no `files` are given: `project` lints what the project lints itself (its `lint` script's
+ * targets, else the whole directory, as `eslint` does with a flat config); `seed` is seed 001's `src/`.
+ */
+export type DefaultScope = "project" | "seed";
 
 const GLOB_CHARS = /[*?[\]{}!]/;
 
@@ -98,11 +107,40 @@ function defaultFiles(base: string): string[] {
   return fs.existsSync(path.join(base, "src")) ? ["src/"] : ["."];
 }
 
+/** The project's own scope: its lint script's targets (those that exist), else `.`; with a note saying which. */
+function projectFiles(base: string, root: string): { files: string[]; note: string } {
+  for (const dir of [...new Set([base, root])]) {
+    let script: unknown;
+    try {
+      script = (
+        JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as {
+          scripts?: Record<string, unknown>;
+        }
+      ).scripts?.lint;
+    } catch {
+      continue;
+    }
+    if (typeof script !== "string") break;
+    const targets = lintScriptTargets(script)?.filter((t) => fs.existsSync(path.resolve(base, t)));
+    if (targets?.length)
+      return {
+        files: targets,
+        note: `no files given: linted ${targets.join(" ")}, what the project's lint script lints (${script})`,
+      };
+    break;
+  }
+  return {
+    files: ["."],
+    note: `no files given: linted the whole of ${base}, as \`eslint\` does with a flat config`,
+  };
+}
+
 export function eslintScope(
   ctx: ToolContext,
   target: string,
   files: readonly string[] | undefined,
   config: string | undefined,
+  defaultScope: DefaultScope = "project",
 ): EslintScope {
   const allowedRoot = ctx.allowlist.rootOf(target) ?? target;
   const base = directoryOf(target);
@@ -114,15 +152,23 @@ export function eslintScope(
 
   let shown: string[];
   let absolute: string[];
+  let scope: EslintScope["scope"] = "full";
   if (files && files.length > 0) {
     shown = [...files];
     absolute = checkPatterns(ctx, files, base);
+    scope = "filtered";
   } else if (base !== target) {
     shown = [path.basename(target)];
     absolute = [target];
-  } else {
+  } else if (defaultScope === "seed") {
     shown = defaultFiles(base);
     absolute = shown.map((f) => path.resolve(base, f));
+  } else {
+    const own = projectFiles(base, root);
+    shown = own.files;
+    absolute = checkPatterns(ctx, own.files, base);
+    if (!own.files.includes(".")) scope = "filtered";
+    notes.push(own.note);
   }
   for (const a of absolute)
     if (!isWithin(root, a))
@@ -168,5 +214,6 @@ export function eslintScope(
     eslint,
     notes,
     watch: [...new Set(watch)],
+    scope,
   };
 }

@@ -11,6 +11,8 @@ export interface WireMessage extends FixMessage {
   suggestions?: number;
   /** A parse error or other fatal problem: the file could not be linted. */
   fatal?: boolean;
+  /** The rule's message id, when the rule reports with one. */
+  message_id?: string;
 }
 
 export interface WireFileReport {
@@ -44,6 +46,7 @@ export interface EslintMessage {
   ruleId: string | null;
   severity: number;
   message: string;
+  messageId?: string;
   line?: number;
   column?: number;
   endLine?: number;
@@ -67,5 +70,6 @@ export function toWireMessage(m: EslintMessage): WireMessage {
   if (m.endColumn !== undefined) out.end_column = m.endColumn;
   if (m.suggestions?.length) out.suggestions = m.suggestions.length;
   if (m.fatal) out.fatal = true;
+  if (m.messageId) out.message_id = m.messageId;
   return out;
 }

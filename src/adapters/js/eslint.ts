@@ -13,7 +13,7 @@ import {
   totals,
   type FileView,
 } from "./eslint-results.js";
-import { eslintScope, type EslintScope } from "./eslint-scope.js";
+import { eslintScope, type DefaultScope, type EslintScope } from "./eslint-scope.js";
 import type { EslintFixParams, EslintRequestParams, WireFileReport } from "./eslint-wire.js";
 import { loadableEntry, toolNote } from "./project.js";
 import { unifiedDiff, type Rewrite } from "./unified-diff.js";
@@ -27,6 +27,11 @@ function formatOf(args: Record<string, unknown>): Format {
 
 function filesOf(args: Record<string, unknown>): string[] | undefined {
   return Array.isArray(args.files) ? (args.files as string[]) : undefined;
+}
+
+/** The eslint-typescript drop-in asks for seed 001's default scope (`src/`) with `default_scope: "seed"`. */
+function defaultScopeOf(args: Record<string, unknown>): DefaultScope {
+  return args.default_scope === "seed" ? "seed" : "project";
 }
 
 function params(scope: EslintScope): EslintRequestParams {
@@ -52,7 +57,7 @@ function eslintCall<T>(ctx: ToolContext, scope: EslintScope, method: string, p: 
 async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const started = performance.now();
   const files = filesOf(req.args);
-  const scope = eslintScope(ctx, req.target, files, req.config);
+  const scope = eslintScope(ctx, req.target, files, req.config, defaultScopeOf(req.args));
   const command = displayCommand("eslint", ["--", ...scope.shown]);
   const { result: reports, note } = await eslintCall<WireFileReport[]>(
     ctx,
@@ -75,7 +80,7 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
         totalErrors: sum.errors,
         totalWarnings: sum.warnings,
         durationMs: Math.round(performance.now() - started),
-        scope: files ? "filtered" : "full",
+        scope: scope.scope,
       },
     },
   };
@@ -83,7 +88,7 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
 
 /** The fix as the worker computes it (nothing written yet). */
 async function computeFix(ctx: ToolContext, req: FixRequest) {
-  const scope = eslintScope(ctx, req.target, req.files, req.config);
+  const scope = eslintScope(ctx, req.target, req.files, req.config, defaultScopeOf(req.args ?? {}));
   const command =
     displayCommand("eslint", [req.dryRun ? "--fix-dry-run" : "--fix", "--", ...scope.shown]) +
     (req.safety === "unsafe" ? " (then suggestions)" : "");
@@ -105,6 +110,7 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
   return {
     files: selectFiles(views, formatOf(req.args)),
     filesInScope: views.length,
+    scope: scope.scope,
     changed_files: changes.map((c) => c.file),
     diff: req.dryRun && changes.length ? unifiedDiff(changes, ctx.config.cwd) : undefined,
     command,
@@ -127,6 +133,10 @@ registerFixer({
   async candidates(ctx, req) {
     const { reports } = await computeFix(ctx, { ...req, dryRun: true });
     return reports.filter((r) => r.output !== undefined).map((r) => r.file);
+  },
+  async scope(ctx, req) {
+    const { reports } = await computeFix(ctx, { ...req, dryRun: true });
+    return reports.map((r) => r.file);
   },
   fix: eslintFix,
 });

@@ -126,6 +126,8 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
 registerTypeChecker({
   name: "tsc",
   languages: ["typescript", "javascript"],
-  claims: (target) => fs.existsSync(path.join(directoryOf(target), "tsconfig.json")),
+  // A TypeScript file, or a directory with a tsconfig.json.
+  claims: (target) =>
+    /\.[cm]?tsx?$/.test(target) || fs.existsSync(path.join(directoryOf(target), "tsconfig.json")),
   check: tscCheck,
 });

@@ -13,27 +13,61 @@ import type { Allowlist } from "../../paths/allowlist.js";
 
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json"];
 
+/** Lockfiles of package managers whose audit this server does not run: refused with what to run instead. */
+const OTHER_LOCKFILES: Record<string, string> = {
+  "pnpm-lock.yaml":
+    "pnpm lockfiles are not audited here (pnpm's audit service is not wired in): run `pnpm audit --json` in the project, " +
+    "or write an equivalent package-lock.json with `npm install --package-lock-only` and audit that",
+  "yarn.lock":
+    "yarn lockfiles are not audited here: run `yarn npm audit --json` (Yarn 2+) or `yarn audit --json` (Yarn 1) in the " +
+    "project, or write an equivalent package-lock.json with `npm install --package-lock-only` and audit that",
+};
+
 type Audit =
   { kind: "pip-audit"; requirements: string } | { kind: "npm"; projectDir: string; lockfile: string };
 
+/** The audit of a JavaScript project directory: its npm lockfile, else a clear refusal naming the one it has. */
+function javascriptAudit(dir: string, inside: (f: string) => string): Audit | undefined {
+  const lock = LOCKFILES.map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+  if (lock) return { kind: "npm", projectDir: dir, lockfile: inside(lock) };
+  const other = Object.keys(OTHER_LOCKFILES).find((f) => fs.existsSync(path.join(dir, f)));
+  if (other) throw new ToolError("invalid_input", `${path.join(dir, other)}: ${OTHER_LOCKFILES[other]}`);
+  if (fs.existsSync(path.join(dir, "package.json")))
+    throw new ToolError(
+      "invalid_input",
+      `${path.join(dir, "package.json")} has no lockfile beside it; npm audit audits a lockfile: write one with ` +
+        "`npm install --package-lock-only` (nothing is installed) and audit that",
+    );
+  return undefined;
+}
+
 /**
- * What to audit: a lockfile or a directory holding one → npm audit; a requirements file → pip-audit.
- * A file picked from a directory goes through the allowlist too (it may be a symlink out of the project).
+ * What to audit: an npm lockfile, a package.json beside one, or a directory holding one → npm audit; a
+ * requirements file (or a directory with requirements.txt) → pip-audit; pnpm and yarn lockfiles are refused
+ * with what to run instead. A file picked from a directory goes through the allowlist too (it may be a
+ * symlink out of the project).
  */
 export function chooseAudit(target: string, allowlist: Allowlist): Audit {
+  const inside = (f: string) => allowlist.resolve(f, { kind: "file", label: "requirements_file" });
   if (fs.statSync(target).isDirectory()) {
-    const inside = (f: string) => allowlist.resolve(f, { kind: "file", label: "requirements_file" });
     const lock = LOCKFILES.map((f) => path.join(target, f)).find((f) => fs.existsSync(f));
     if (lock) return { kind: "npm", projectDir: target, lockfile: inside(lock) };
     const req = path.join(target, "requirements.txt");
     if (fs.existsSync(req)) return { kind: "pip-audit", requirements: inside(req) };
+    const js = javascriptAudit(target, inside);
+    if (js) return js;
     throw new ToolError(
       "invalid_input",
       `requirements_file is a directory without package-lock.json, npm-shrinkwrap.json or requirements.txt: ${target}`,
     );
   }
-  if (LOCKFILES.includes(path.basename(target)))
-    return { kind: "npm", projectDir: path.dirname(target), lockfile: target };
+  const name = path.basename(target);
+  if (LOCKFILES.includes(name)) return { kind: "npm", projectDir: path.dirname(target), lockfile: target };
+  if (name in OTHER_LOCKFILES) throw new ToolError("invalid_input", `${target}: ${OTHER_LOCKFILES[name]}`);
+  if (name === "package.json") {
+    const js = javascriptAudit(path.dirname(target), inside);
+    if (js) return js;
+  }
   return { kind: "pip-audit", requirements: target };
 }
 
@@ -144,7 +178,8 @@ export const auditDependenciesTool = () =>
     name: "audit_dependencies",
     description:
       "Check dependencies for known vulnerabilities: pip-audit for a requirements file, npm audit for a " +
-      "package-lock.json (or a directory holding one). One entry per vulnerability {package, version, id, " +
+      "package-lock.json (or a package.json beside one, or a directory holding one); pnpm-lock.yaml and yarn.lock " +
+      "are refused with what to run instead. One entry per vulnerability {package, version, id, " +
       "fix_versions, aliases, description}. Needs network access to the vulnerability database.",
     input: z.strictObject({
       requirements_file: z

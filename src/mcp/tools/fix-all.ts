@@ -11,7 +11,8 @@ import {
   type TypeCheckerAdapter,
   type TypeCheckOutcome,
 } from "../../adapters/type-checkers.js";
-import { countBySeverity, findingToIssue } from "../../findings/model.js";
+import { countBySeverity, findingToIssue, type Finding } from "../../findings/model.js";
+import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
 import { fixArguments, fixRequestOf, lintFixFields, requireFixer } from "./lint-fix.js";
 
@@ -85,16 +86,20 @@ export const fixAllTool = () => {
     async handler(args, ctx) {
       const fixer = requireFixer(args.linter);
       const language = fixer.languages[0] as string;
-      const formatter = findFormatter(language, args.formatter);
-      if (args.formatter && !formatter)
-        throw new ToolError("invalid_input", `formatter ${args.formatter} does not format ${language}`);
+      const formatters = formattersInScope(fixer.languages, args.path, args.formatter);
+      if (args.formatter && formatters.length === 0)
+        throw new ToolError(
+          "invalid_input",
+          `formatter ${args.formatter} does not format ${fixer.languages.join("/")}`,
+        );
       const picked = args.skip_typecheck
         ? { checker: undefined }
         : typeCheckerFor(ctx, language, args.path, args.checker);
       const checker = picked.checker;
       if (args.checker && !checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
-      const notes: string[] = picked.note ? [picked.note] : [];
-      if (!formatter) notes.push(`no formatter is registered for ${language}: formatting skipped`);
+      const notes: string[] = [];
+      if (formatters.length === 0)
+        notes.push(`no formatter is registered for ${language}: formatting skipped`);
       if (args.skip_typecheck) notes.push("type check skipped (skip_typecheck): the fix was not verified");
       else if (!checker)
         notes.push(
@@ -105,14 +110,16 @@ export const fixAllTool = () => {
       const request = fixRequestOf(args);
       const run = await runFixAll(ctx, {
         fixer,
-        formatter,
+        formatters,
         checker,
         request,
         autoRollback: args.auto_rollback,
+        baseline: true,
       });
       const { lint, format, typeCheck, transaction } = run;
       if (!transaction) {
         notes.push("dry run: nothing was written; the format diff is of the files before the lint fixes");
+        if (checker) notes.push(`dry run: the type check (${checker.name}) was not run`);
         return {
           success: true,
           dry_run: true,
@@ -121,6 +128,9 @@ export const fixAllTool = () => {
           notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes])],
         };
       }
+      // Only now did the check run: say which checker verified the fix.
+      if (picked.note && typeCheck) notes.push(picked.note);
+      if (run.baselineNote) notes.push(run.baselineNote);
       const rolledBack = transaction.result === "rollback";
       if (rolledBack)
         notes.push(
@@ -145,26 +155,43 @@ export const fixAllTool = () => {
   });
 };
 
+/**
+ * The formatters of fix_all's format step: the one named, else each language's default, for every language
+ * the fixer covers that has files under the target (ESLint's fixes: Prettier for .js and for .ts files).
+ */
+export function formattersInScope(languages: readonly string[], target: string, name: string | undefined) {
+  const inScope = languages.filter((l) => hasFilesOf(target, l as ProjectLanguage));
+  return (inScope.length ? inScope : languages.slice(0, 1)).flatMap((l) => findFormatter(l, name) ?? []);
+}
+
 export interface FixAllSteps {
   fixer: FixerAdapter;
-  /** Omitted: no format step (the eslint-typescript drop-in: lint_fix then typecheck). */
-  formatter?: FormatterAdapter;
+  /** Empty or omitted: no format step (the eslint-typescript drop-in: lint_fix then typecheck). */
+  formatters?: FormatterAdapter[];
   /** Omitted: no verification. */
   checker?: TypeCheckerAdapter;
   request: FixRequest;
   autoRollback: boolean;
   /** The transaction's tool name in the audit. */
   tool?: string;
+  /**
+   * Verify only what the fix changed: the checker also runs before the fix, and only diagnostics it did not
+   * report then (by file, rule and message, whatever their line) fail the verification. Off: any failure
+   * after the fix fails it (seed 001's rule).
+   */
+  baseline?: boolean;
 }
 
 export interface FixAllRun {
   lint: FixOutcome;
-  format?: Awaited<ReturnType<typeof runFormatter>>;
+  format?: Awaited<ReturnType<typeof runFormatters>>;
   /** The verifying type check (not run in a dry run). */
   typeCheck?: ReturnType<typeof typeCheckFields>;
   typeCheckOutcome?: TypeCheckOutcome;
   transaction?: TransactionReport;
   txNotes?: string[];
+  /** What the baseline found before the fix (errors that were already there), as a note. */
+  baselineNote?: string;
 }
 
 /**
@@ -173,13 +200,18 @@ export interface FixAllRun {
  * locking and skips the check. Shared by the core `fix_all` and the eslint-typescript drop-in.
  */
 export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<FixAllRun> {
-  const { fixer, formatter, checker, request } = spec;
-  const formatTargets = async () => (request.files ? await fixer.candidates(ctx, request) : [request.target]);
+  const { fixer, checker, request } = spec;
+  const formatters = spec.formatters ?? [];
+  // With `files`, the formatter covers every file in that scope, not only the ones the lint fix changes.
+  const formatTargets = async () =>
+    request.files
+      ? ((await fixer.scope?.(ctx, request)) ?? (await fixer.candidates(ctx, request)))
+      : [request.target];
   const steps = async (afterWriteStep: () => Promise<void>) => {
     const lint = await fixer.fix(ctx, request);
     await afterWriteStep();
-    const format = formatter
-      ? await runFormatter(ctx, formatter, await formatTargets(), request.dryRun)
+    const format = formatters.length
+      ? await runFormatters(ctx, formatters, await formatTargets(), request.dryRun)
       : undefined;
     if (format) await afterWriteStep();
     return { lint, format };
@@ -188,24 +220,42 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
 
   let typeCheck: ReturnType<typeof typeCheckFields> | undefined;
   let typeCheckOutcome: TypeCheckOutcome | undefined;
+  let before: TypeCheckOutcome | undefined;
+  const check = () =>
+    (checker as TypeCheckerAdapter).check(ctx, { target: request.target, strict: false, args: {} });
   const tx = await runTransaction(ctx, {
     tool: spec.tool ?? "fix_all",
     target: request.target,
     autoRollback: spec.autoRollback,
     candidates: async () => {
       const files = new Set(await fixer.candidates(ctx, request));
-      if (formatter)
+      for (const formatter of formatters)
         for (const target of await formatTargets()) {
           const check = await formatter.check(ctx, { target, diff: false });
           for (const f of check.unformatted_files) files.add(path.resolve(ctx.config.cwd, f));
         }
       return [...files];
     },
-    work: (handle) => steps(() => handle.afterWriteStep()),
+    work: async (handle) => {
+      // A checker that cannot start fails after the fix, as without a baseline (the transaction restores).
+      if (checker && spec.baseline) before = await check().catch(() => undefined);
+      return steps(() => handle.afterWriteStep());
+    },
     verify: checker
       ? async (): Promise<Verification> => {
-          typeCheckOutcome = await checker.check(ctx, { target: request.target, strict: false, args: {} });
+          typeCheckOutcome = await check();
           typeCheck = typeCheckFields(ctx, checker, typeCheckOutcome);
+          if (before) {
+            const introduced = newDiagnostics(before.findings, typeCheckOutcome.findings);
+            const first = introduced[0];
+            return {
+              passed: introduced.length === 0,
+              check: `type check (${checker.name})`,
+              reason: first
+                ? `${introduced.length} new error(s), first: ${findingToIssue(first, path.relative(ctx.config.cwd, first.file) || first.file)}`
+                : undefined,
+            };
+          }
           return {
             passed: typeCheck.passed,
             check: `type check (${checker.name})`,
@@ -216,29 +266,70 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
         }
       : undefined,
   });
-  return { ...tx.value, typeCheck, typeCheckOutcome, transaction: tx.transaction, txNotes: tx.notes };
+  const existing = before?.findings.filter((f) => f.severity === "error") ?? [];
+  const baselineNote =
+    before && existing.length
+      ? `${existing.length} type error(s) were there before the fix and do not count against it (${checker?.name}): ` +
+        existing
+          .slice(0, 5)
+          .map((f) => findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file))
+          .join("; ") +
+        (existing.length > 5 ? "; ..." : "")
+      : undefined;
+  return {
+    ...tx.value,
+    typeCheck,
+    typeCheckOutcome,
+    transaction: tx.transaction,
+    txNotes: tx.notes,
+    baselineNote,
+  };
 }
 
-async function runFormatter(
+/** A diagnostic's identity across a fix: file, rule and message, not its line (fixes shift lines). */
+function diagnosticKey(f: Finding): string {
+  return `${f.file}\0${f.rule_id}\0${f.message}`;
+}
+
+/** The errors of `after` that `before` did not have (as many times as they were there). */
+export function newDiagnostics(before: readonly Finding[], after: readonly Finding[]): Finding[] {
+  const seen = new Map<string, number>();
+  for (const f of before)
+    if (f.severity === "error") seen.set(diagnosticKey(f), (seen.get(diagnosticKey(f)) ?? 0) + 1);
+  return after.filter((f) => {
+    if (f.severity !== "error") return false;
+    const k = diagnosticKey(f);
+    const n = seen.get(k) ?? 0;
+    if (n > 0) {
+      seen.set(k, n - 1);
+      return false;
+    }
+    return true;
+  });
+}
+
+async function runFormatters(
   ctx: ToolContext,
-  formatter: FormatterAdapter,
+  formatters: readonly FormatterAdapter[],
   targets: string[],
   dryRun: boolean,
 ) {
   const changed: string[] = [];
   const diffs: string[] = [];
   const notes = new Set<string>();
-  let command = "";
-  for (const target of targets) {
-    const out = await formatter.write(ctx, { target, diff: dryRun, dryRun });
-    changed.push(...out.changed_files.map((f) => path.resolve(ctx.config.cwd, f)));
-    if (out.diff) diffs.push(out.diff);
-    for (const n of out.notes) notes.add(n);
-    command ||= out.command;
-  }
+  const commands: string[] = [];
+  for (const formatter of formatters)
+    for (const target of targets) {
+      const out = await formatter.write(ctx, { target, diff: dryRun, dryRun });
+      changed.push(...out.changed_files.map((f) => path.resolve(ctx.config.cwd, f)));
+      if (out.diff) diffs.push(out.diff);
+      for (const n of out.notes) notes.add(n);
+      if (out.command && !commands.includes(out.command)) commands.push(out.command);
+    }
+  if (targets.length === 0) notes.add("nothing in scope to format");
   return {
-    formatter: formatter.formatter,
-    command,
+    formatter: [...new Set(formatters.map((f) => f.formatter))].join(", "),
+    command: commands.join(" && "),
     changed_files: [...new Set(changed)],
     diff: dryRun ? diffs.join("") : undefined,
     notes: [...notes],

@@ -8,6 +8,7 @@ import {
   formatterNames,
   formattersFor,
 } from "../../adapters/formatters.js";
+import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../adapters/project-languages.js";
 
 /** The formatter for a request, or invalid_input naming the formatters that language has. */
 export function pickFormatter(language: string, formatter: string | undefined) {
@@ -29,7 +30,12 @@ export const formatCheckTool = () =>
       "Returns `formatted` and `unformatted_files`; `diff: true` puts the diff in `output`.",
     input: z.strictObject({
       path: z.string().describe("File or directory to check (inside the allowed paths)"),
-      language: z.enum(formatterLanguages()).default("python").describe("Language of the files"),
+      language: z
+        .enum(formatterLanguages())
+        .optional()
+        .describe(
+          "Language of the files (default: every language of the project, from its files and configs)",
+        ),
       formatter: z
         .enum(formatterNames())
         .optional()
@@ -40,19 +46,64 @@ export const formatCheckTool = () =>
     annotations: { title: "Check formatting", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const adapter = pickFormatter(args.language, args.formatter);
-      const outcome = await adapter.check(ctx, { target: args.path, diff: args.diff, config: args.config });
-      const files = capList(outcome.unformatted_files);
+      const { languages, notes } = formatLanguages(args.path, args.language, args.formatter);
+      const unformatted: string[] = [];
+      const commands: string[] = [];
+      const outputs: string[] = [];
+      let checked = 0;
+      let returncode: number | null | undefined;
+      let truncated = false;
+      for (const language of languages) {
+        const adapter = pickFormatter(language, args.formatter);
+        if (!hasFilesOf(args.path, language as ProjectLanguage)) {
+          notes.push(`checked nothing with ${adapter.formatter}: no ${language} files under ${args.path}`);
+          continue;
+        }
+        const outcome = await adapter.check(ctx, { target: args.path, diff: args.diff, config: args.config });
+        checked++;
+        unformatted.push(...outcome.unformatted_files);
+        commands.push(outcome.command);
+        if (outcome.output) outputs.push(outcome.output);
+        if (outcome.returncode !== undefined) returncode = Math.max(returncode ?? 0, outcome.returncode ?? 0);
+        truncated ||= outcome.truncated === true;
+        notes.push(...outcome.notes);
+      }
+      const files = capList(unformatted);
       return {
         success: true,
-        formatted: outcome.formatted,
-        command: outcome.command,
+        // Nothing checked is no verdict: no `formatted` at all, and a note says why.
+        formatted: checked === 0 ? undefined : unformatted.length === 0,
+        nothing_checked: checked === 0 ? true : undefined,
+        command: commands.join(" && "),
         unformatted_files: files.items,
-        unformatted_count: outcome.unformatted_files.length,
-        returncode: outcome.returncode,
-        output: outcome.output,
-        truncated: outcome.truncated || files.capped,
-        notes: outcome.notes,
+        unformatted_count: unformatted.length,
+        returncode,
+        output: outputs.length ? outputs.join("\n") : undefined,
+        truncated: truncated || files.capped,
+        notes: [...new Set(notes)],
       };
     },
   });
+
+/**
+ * The languages a format check covers: the one asked for; else the one `formatter` formats (the first the
+ * project has); else every language of the project that has a formatter.
+ */
+function formatLanguages(target: string, language: string | undefined, formatter: string | undefined) {
+  if (language) return { languages: [language], notes: [] as string[] };
+  const registered = formatterLanguages() as string[];
+  const detected = projectLanguages(target).filter((l) => registered.includes(l));
+  if (formatter) {
+    const formats = registered.filter((l) => formattersFor(l).includes(formatter));
+    const own = detected.filter((l) => formats.includes(l));
+    return { languages: own.length ? own : formats.slice(0, 1), notes: [] as string[] };
+  }
+  if (detected.length === 0)
+    return {
+      languages: [] as string[],
+      notes: [
+        `no files of a language with a formatter (${registered.join(", ")}) under ${target}: nothing was checked`,
+      ],
+    };
+  return { languages: detected, notes: [`languages detected: ${detected.join(", ")}`] };
+}

@@ -4,6 +4,7 @@ import { externalTools, probe, type ProbeResult } from "../../adapters/registry.
 import { embeddedRuffVersion } from "../../adapters/python/ruff-embedded.js";
 import { bundledJsTools, warmWorkers } from "../../adapters/js/status.js";
 import { warmProcessRegistry } from "../../exec/warm-processes.js";
+import { projectToolStatus } from "../../adapters/project-status.js";
 import { VERSION } from "../../version.js";
 
 export const getStatusTool = () =>
@@ -12,10 +13,14 @@ export const getStatusTool = () =>
     description:
       "Server version, limits, allowed paths, rate limits, audit log path, and for every external tool whether it " +
       "is available and its version (probed concurrently, 10 s cap each), and each warm process (tool, root, pid, " +
-      "age, requests, memory).",
-    input: z.strictObject({}),
+      "age, requests, memory). With `path`: also the tools a call on that project would use, its own copies " +
+      "(node_modules, its virtualenv) beside the PATH and bundled ones.",
+    input: z.strictObject({
+      path: z.string().optional().describe("A project (or a path in it) whose own tool versions to report"),
+    }),
     annotations: { title: "Server status", ...READ_ONLY },
-    async handler(_args, ctx) {
+    paths: [{ arg: "path", kind: "any" }],
+    async handler(args, ctx) {
       const e = ctx.engine;
       const { config } = ctx;
       // Taken before the probes (which take up to 10 s): the warm processes as the call found them.
@@ -56,6 +61,9 @@ export const getStatusTool = () =>
         tools,
         // Every warm process and thread: the worker pool's, the embedded ruff's, and any registered daemon.
         warm_workers: warm,
+        ...(args.path
+          ? { project: await projectToolStatus(ctx, args.path, Object.fromEntries(probes)) }
+          : {}),
       };
     },
   });

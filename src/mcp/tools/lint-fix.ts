@@ -60,7 +60,7 @@ export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: Fi
       // Files the fix changed (or would change), whether or not problems are left in them.
       fixedFiles: outcome.changed_files.length,
       durationMs: Math.round(performance.now() - started),
-      scope: request.files ? ("filtered" as const) : ("full" as const),
+      scope: outcome.scope ?? (request.files ? ("filtered" as const) : ("full" as const)),
       dryRun: request.dryRun,
     },
     changed_files: outcome.changed_files,

@@ -3,6 +3,7 @@ import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
 import { ToolError } from "../../errors.js";
+import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../adapters/project-languages.js";
 
 export const lintTool = () =>
   defineTool({
@@ -13,12 +14,19 @@ export const lintTool = () =>
       "warm worker, with per-file `files[]` and `summary`). `passed` needs exit code 0 and no issues.",
     input: z.strictObject({
       path: z.string().describe("File or directory to lint (inside the allowed paths)"),
-      linter: z.enum(linterNames()).default("ruff").describe("Linter to run"),
+      linter: z
+        .enum(linterNames())
+        .optional()
+        .describe(
+          "Linter to run (default: by the project's languages: ruff for Python, eslint for JavaScript/TypeScript)",
+        ),
       config: z.string().optional().describe("Linter config file (passed as --config)"),
       files: z
         .array(z.string())
         .optional()
-        .describe("eslint: files or globs relative to path (default: src/ when present, else path)"),
+        .describe(
+          "eslint: files or globs relative to path (default: the targets of the package.json lint script when they are plain paths, else path)",
+        ),
       format: z
         .enum(["compact", "full"])
         .default("compact")
@@ -27,8 +35,22 @@ export const lintTool = () =>
     annotations: { title: "Lint", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const linter = findLinter(args.linter);
-      if (!linter) throw new ToolError("invalid_input", `unknown linter ${args.linter}`);
+      const picked = args.linter ? { name: args.linter, notes: [] } : defaultLinter(args.path);
+      const linter = findLinter(picked.name);
+      if (!linter) throw new ToolError("invalid_input", `unknown linter ${picked.name}`);
+      if (!linter.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+        return {
+          success: true,
+          // Nothing linted is no pass: no `passed` at all, and the note says why.
+          nothing_checked: true,
+          linter: linter.name,
+          issues: [],
+          issue_count: 0,
+          notes: [
+            ...picked.notes,
+            `checked nothing: ${linter.name} lints ${linter.languages.join(", ")} and there are no such files under ${args.path}`,
+          ],
+        };
       const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args });
       const issues = capList(outcome.issues);
       return {
@@ -41,7 +63,21 @@ export const lintTool = () =>
         returncode: outcome.returncode,
         output: outcome.output,
         truncated: outcome.truncated || issues.capped,
-        notes: outcome.notes,
+        notes: [...picked.notes, ...outcome.notes],
       };
     },
   });
+
+/** ruff when the project has Python (the long-standing default), else eslint for JavaScript/TypeScript. */
+function defaultLinter(target: string): { name: string; notes: string[] } {
+  const languages = projectLanguages(target);
+  const js = languages.some((l) => l === "typescript" || l === "javascript");
+  if (languages.includes("python") || !js)
+    return {
+      name: "ruff",
+      notes: js
+        ? ['linted the Python files with ruff; pass linter: "eslint" for the JavaScript/TypeScript ones']
+        : [],
+    };
+  return { name: "eslint", notes: [`linter: eslint (the project's languages: ${languages.join(", ")})`] };
+}

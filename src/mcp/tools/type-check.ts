@@ -6,6 +6,7 @@ import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
 import { countBySeverity, findingToIssue } from "../../findings/model.js";
 import { fileFilter } from "../../findings/file-filter.js";
+import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 
 /** Listed only once a type checker is registered. */
 export const typeCheckTool = () => {
@@ -34,6 +35,18 @@ export const typeCheckTool = () => {
     async handler(args, ctx) {
       const checker = args.checker ? findTypeChecker(args.checker) : defaultTypeChecker(args.path);
       if (!checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
+      if (!checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+        return {
+          success: true,
+          // Nothing checked is no pass: no `passed` at all, and the note says why.
+          nothing_checked: true,
+          checker: checker.name,
+          issues: [],
+          issue_count: 0,
+          notes: [
+            `checked nothing: ${checker.name} checks ${checker.languages.join(", ")} and there are no such files under ${args.path}`,
+          ],
+        };
       const base = path.extname(args.path) ? path.dirname(args.path) : args.path;
       const filter = fileFilter(ctx, base, args.files);
       const outcome = await checker.check(ctx, {

@@ -1,53 +1,108 @@
-/** seed 001 `audit_log`: the transaction audit of cwd's project (.mcp-cache/audit.jsonl), newest last. */
+/**
+ * seed 001 `audit_log`: the transaction audit of cwd's project (.mcp-cache/audit.jsonl, its rotated files,
+ * and entries the original server wrote), newest last, one files[] record per entry as the original gives it.
+ */
 import { z } from "zod";
-import { defineTool, READ_ONLY } from "../../../engine/tool.js";
-import { TX_RESULTS } from "../../../fix/tx-audit.js";
+import { READ_ONLY } from "../../../engine/tool.js";
+import type { TxAuditEntry } from "../../../fix/tx-audit.js";
 import { readProjectAudit } from "../get-audit-log.js";
-import { CWD_PATH, cwdParam } from "./params.js";
-import { camelKeys, seedNote } from "./seed-result.js";
+import { cwdParam } from "./params.js";
+import {
+  seedNote,
+  seedTool,
+  totalsOf,
+  type SeedFile,
+  type SeedResult,
+  type SeedStatus,
+} from "./seed-result.js";
+
+const STATUS_OF_RESULT: Record<string, SeedStatus> = {
+  commit: "fixed",
+  rollback: "clean",
+  "commit-partial-snapshot": "fixable",
+  "commit-no-snapshot": "fixable",
+  error: "error",
+  "locked-out": "error",
+};
+
+/** The result as the original records it: a manual rollback is `rollback` (ours: the rollback's own commit). */
+export function seedResultOf(e: TxAuditEntry): string {
+  return e.tool === "rollback" && e.rollbackReason === "manual" ? "rollback" : e.result;
+}
+
+/** One audit entry as the original's FileDiagnostic-shaped record: file is the runId, one summary message. */
+export function auditRecord(e: TxAuditEntry): SeedFile {
+  const result = seedResultOf(e);
+  const status = STATUS_OF_RESULT[result] ?? "unfixable";
+  const severity = status === "error" ? "error" : "warning";
+  const reason = typeof e.rollbackReason === "string" ? e.rollbackReason : undefined;
+  const error = typeof e.error === "string" ? e.error : e.result === "error" ? e.reason : undefined;
+  const duration = typeof e.durationMs === "number" ? e.durationMs : e.lock_wait_ms + e.lock_hold_ms;
+  const text =
+    `${e.tool} ${result} at ${e.timestamp}; filesWritten=${e.files_written.length}; durationMs=${duration}` +
+    (reason ? `; reason=${reason}` : "") +
+    (error ? `; error=${error}` : "") +
+    (e.reason && e.reason !== error ? `; detail=${e.reason}` : "");
+  return {
+    file: e.run_id,
+    status,
+    errorCount: severity === "error" ? 1 : 0,
+    warningCount: severity === "warning" ? 1 : 0,
+    messages: [{ ruleId: result, severity, message: text, line: 0, column: 0, fixable: false }],
+  };
+}
 
 export const seedAuditLogTool = () =>
-  defineTool({
+  seedTool({
     name: "audit_log",
     description:
-      "Read the audit trail of cwd's project: one entry per lint_fix / fix_all / rollback transaction with its " +
-      "runId, tool, filesWritten, lock wait and hold times and result (commit, commit-no-snapshot, " +
-      "commit-partial-snapshot, rollback with its reason, error, locked-out). Oldest first.",
+      "Read the audit trail of cwd's project, oldest first: one files[] record per lint_fix / fix_all / rollback " +
+      "transaction, `file` its runId, `status` its outcome (fixed: commit, fixable: committed without a full " +
+      "snapshot, clean: rolled back, error: error or locked out) and one message summing it up (ruleId: the result).",
     input: z.strictObject({
       cwd: cwdParam,
       limit: z
         .number()
         .int()
-        .min(1)
-        .max(1000)
-        .default(100)
-        .describe("How many of the newest entries (1-1000)"),
-      tool: z.string().optional().describe("Only entries of this tool (lint_fix, fix_all, rollback)"),
+        .positive()
+        .max(500)
+        .default(50)
+        .describe("How many of the newest entries (default 50, max 500)"),
+      tool: z.enum(["lint_fix", "fix_all", "rollback"]).optional().describe("Only entries of this tool"),
       since: z.iso
         .datetime({ offset: true })
         .optional()
         .describe("Only entries at or after this ISO 8601 time"),
-      result: z.enum(TX_RESULTS).optional().describe("Only entries with this result"),
+      result: z
+        .enum(["commit", "rollback", "error", "locked-out", "commit-partial-snapshot", "commit-no-snapshot"])
+        .optional()
+        .describe("Only entries with this result"),
     }),
     annotations: { title: "Read the audit trail", ...READ_ONLY },
-    paths: CWD_PATH,
-    exactResult: true,
-    async handler(args, ctx) {
+    async handler(args, ctx): Promise<SeedResult> {
+      const started = performance.now();
       const cwd = args.cwd as string;
-      const { file, entries } = await readProjectAudit(ctx, cwd, {
+      const { file, entries: matching } = await readProjectAudit(ctx, cwd, {
         tool: args.tool,
         since: args.since,
-        result: args.result,
-        limit: args.limit,
       });
+      const entries = matching
+        .filter((e) => !args.result || seedResultOf(e) === args.result)
+        .slice(-args.limit);
+      const files = entries.map(auditRecord);
       return {
         tool: "audit_log",
         success: true,
         workingDirectory: cwd,
-        auditFile: file,
-        count: entries.length,
-        entries: entries.map(camelKeys),
-        note: seedNote(),
+        files,
+        summary: {
+          ...totalsOf(files),
+          fixedFiles: entries.filter((e) => seedResultOf(e) === "commit").length,
+          durationMs: Math.round(performance.now() - started),
+          scope: "filtered",
+          dryRun: false,
+        },
+        note: seedNote([`${entries.length} audit entr${entries.length === 1 ? "y" : "ies"} from ${file}`]),
       };
     },
   });

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { findLinter } from "../../../adapters/linters.js";
 import type { FileView } from "../../../adapters/js/eslint-results.js";
 import { ToolError } from "../../../errors.js";
-import { defineTool, READ_ONLY } from "../../../engine/tool.js";
-import { CWD_PATH, commonParams } from "./params.js";
-import { seedFile, seedNote, type SeedResult } from "./seed-result.js";
+import { READ_ONLY } from "../../../engine/tool.js";
+import { readParams } from "./params.js";
+import { seedFile, seedNote, seedTool, type SeedResult } from "./seed-result.js";
 
 /** What the ESLint linter adds to a lint outcome (`extra`): seed 001's files and summary. */
 interface EslintExtra {
@@ -14,15 +14,13 @@ interface EslintExtra {
 }
 
 export const seedLintTool = () =>
-  defineTool({
+  seedTool({
     name: "lint",
     description:
       "Run ESLint in read-only mode (the project's ESLint and eslint.config.*, else the bundled ones). " +
       "Returns per-file diagnostics: status clean, fixable, unfixable or error.",
-    input: z.strictObject(commonParams),
+    input: z.strictObject(readParams),
     annotations: { title: "ESLint", ...READ_ONLY },
-    paths: CWD_PATH,
-    exactResult: true,
     async handler(args, ctx): Promise<SeedResult> {
       const started = performance.now();
       const eslint = findLinter("eslint");
@@ -30,7 +28,7 @@ export const seedLintTool = () =>
       const cwd = args.cwd as string;
       const outcome = await eslint.lint(ctx, {
         target: cwd,
-        args: { files: args.files, format: args.format },
+        args: { files: args.files, format: args.format, default_scope: "seed" },
       });
       const extra = outcome.extra as unknown as EslintExtra;
       return {
@@ -45,7 +43,7 @@ export const seedLintTool = () =>
           fixedFiles: 0,
           durationMs: Math.round(performance.now() - started),
           scope: extra.summary.scope,
-          dryRun: args.dryRun,
+          dryRun: false,
         },
         note: seedNote(),
       };

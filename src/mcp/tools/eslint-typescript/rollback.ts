@@ -1,34 +1,32 @@
 /** seed 001 `rollback`: restore files of earlier committed transactions, newest first, under the project lock. */
 import path from "node:path";
 import { z } from "zod";
-import { defineTool } from "../../../engine/tool.js";
 import { MAX_ROLLBACK_COUNT, type RollbackFile } from "../../../fix/rollback.js";
 import { rollbackNotes, runRollback } from "../rollback.js";
-import { CWD_PATH, cwdParam } from "./params.js";
-import { seedNote, type SeedFile, type SeedResult, type SeedStatus } from "./seed-result.js";
+import { cwdParam } from "./params.js";
+import { seedNote, seedTool, type SeedFile, type SeedResult, type SeedStatus } from "./seed-result.js";
 
 export const seedRollbackTool = () =>
-  defineTool({
+  seedTool({
     name: "rollback",
     description:
       "Restore files from prior committed transactions (lint_fix, fix_all) of cwd's project, newest first, under " +
-      "the same lock: the last `count` (default 1), or every one since an ISO time. Per-file status: restored, " +
-      "unchanged, conflict (changed since the transaction: left alone) or missing (snapshot pruned).",
+      "the same lock: the last `count` (default 1, max 20), or every one since an ISO time. Per-file status: " +
+      "fixed (restored), clean (already as before the transaction), unfixable (changed since the transaction: " +
+      "left alone, named in note) or error (its snapshot is gone).",
     input: z.strictObject({
       cwd: cwdParam,
       count: z
         .number()
         .int()
-        .min(1)
+        .positive()
         .max(MAX_ROLLBACK_COUNT)
         .optional()
-        .describe(
-          `How many transactions to undo (1-${MAX_ROLLBACK_COUNT}; default 1, or all since \`since\`)`,
-        ),
+        .describe(`How many transactions to undo (default 1, max ${MAX_ROLLBACK_COUNT})`),
       since: z.iso
         .datetime({ offset: true })
         .optional()
-        .describe("Undo the transactions committed at or after this ISO 8601 time"),
+        .describe("Instead of count: undo every transaction committed at or after this ISO 8601 time"),
     }),
     annotations: {
       title: "Roll back fixes",
@@ -37,8 +35,6 @@ export const seedRollbackTool = () =>
       idempotentHint: false,
       openWorldHint: false,
     },
-    paths: CWD_PATH,
-    exactResult: true,
     async handler(args, ctx): Promise<SeedResult> {
       const started = performance.now();
       const cwd = args.cwd as string;
@@ -56,13 +52,14 @@ export const seedRollbackTool = () =>
           messages: [],
         });
       const files = [
-        ...report.restored.map(entry("restored")),
-        ...report.forced.map(entry("restored")),
-        ...report.unchanged.map(entry("unchanged")),
-        ...report.conflicts.map(entry("conflict")),
-        ...report.missing.map(entry("missing")),
+        ...report.restored.map(entry("fixed")),
+        ...report.forced.map(entry("fixed")),
+        ...report.unchanged.map(entry("clean")),
+        ...report.conflicts.map(entry("unfixable")),
+        ...report.missing.map(entry("error")),
       ];
       const undone = plan.transactions.map(({ entry: e }) => `${e.run_id} (${e.tool}, ${e.timestamp})`);
+      const leftAlone = report.conflicts.map((f) => f.file);
       return {
         tool: "rollback",
         success: true,
@@ -81,6 +78,9 @@ export const seedRollbackTool = () =>
           ...(undone.length ? [`rolled back ${undone.join(", ")}`] : []),
           ...notes,
           ...rollbackNotes(plan, report, false),
+          ...(leftAlone.length
+            ? [`left alone (changed after their transaction): ${leftAlone.join(", ")}`]
+            : []),
         ]),
       };
     },

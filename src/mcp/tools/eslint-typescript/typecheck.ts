@@ -2,21 +2,20 @@
 import { z } from "zod";
 import { findTypeChecker } from "../../../adapters/type-checkers.js";
 import { ToolError } from "../../../errors.js";
-import { defineTool, READ_ONLY } from "../../../engine/tool.js";
+import { READ_ONLY } from "../../../engine/tool.js";
 import { fileFilter } from "../../../findings/file-filter.js";
-import { CWD_PATH, commonParams } from "./params.js";
-import { addFindings, seedNote, totalsOf, type SeedResult } from "./seed-result.js";
+import { readParams } from "./params.js";
+import { addFindings, seedNote, seedTool, totalsOf, type SeedResult } from "./seed-result.js";
 
 export const seedTypecheckTool = () =>
-  defineTool({
+  seedTool({
     name: "typecheck",
     description:
       "Run tsc --noEmit with the project's tsconfig.json. tsc always compiles the whole project; `files` only " +
-      "filters which diagnostics are returned, and summary.scope says whether the view is full or filtered.",
-    input: z.strictObject(commonParams),
+      "filters which diagnostics are returned, and summary.scope says whether the view is full or filtered. " +
+      "success is false when type errors are in view.",
+    input: z.strictObject(readParams),
     annotations: { title: "tsc --noEmit", ...READ_ONLY },
-    paths: CWD_PATH,
-    exactResult: true,
     async handler(args, ctx): Promise<SeedResult> {
       const started = performance.now();
       const tsc = findTypeChecker("tsc");
@@ -26,18 +25,22 @@ export const seedTypecheckTool = () =>
       const outcome = await tsc.check(ctx, { target: cwd, strict: false, args: {} });
       const shown = filter ? outcome.findings.filter((f) => filter(f.file)) : outcome.findings;
       const files = addFindings([], shown);
+      const totals = totalsOf(files);
+      // tsc failed without a diagnostic to show (e.g. a broken tsconfig): say why.
+      const failedSilently = !outcome.passed && outcome.findings.length === 0;
       return {
         tool: "typecheck",
-        success: true,
+        success: totals.totalErrors === 0 && !failedSilently,
         workingDirectory: cwd,
         files,
         summary: {
-          ...totalsOf(files),
+          ...totals,
           fixedFiles: 0,
           durationMs: Math.round(performance.now() - started),
           scope: filter ? "filtered" : "full",
-          dryRun: args.dryRun,
+          dryRun: false,
         },
+        ...(failedSilently ? { error: `tsc failed: ${(outcome.output ?? "").slice(0, 2000)}` } : {}),
         note: seedNote(),
       };
     },
