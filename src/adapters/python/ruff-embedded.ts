@@ -89,9 +89,19 @@ export class EmbeddedRuff {
     return ws;
   }
 
-  lint(target: string, root: string, displayBase: string, configFile?: string): EmbeddedLintResult {
+  /** Lints `target`, or only `only` (files already chosen under it) when given. */
+  lint(
+    target: string,
+    root: string,
+    displayBase: string,
+    configFile?: string,
+    only?: readonly string[],
+  ): EmbeddedLintResult {
     const settings = loadRuffSettings(target, root, configFile);
-    const files = discoverPythonFiles(target, settings, root);
+    const files =
+      only && !(only.length === 1 && only[0] === target)
+        ? [...only]
+        : discoverPythonFiles(target, settings, root);
     const rows: { file: string; row: number; col: number; text: string }[] = [];
     for (const file of files) {
       const rel = displayPath(file, displayBase);

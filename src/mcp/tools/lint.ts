@@ -18,11 +18,17 @@ export const lintTool = () =>
       files: z
         .array(z.string())
         .optional()
-        .describe("eslint: files or globs relative to path (default: src/ when present, else path)"),
+        .describe(
+          "Files or globs relative to path to lint instead of all of it (eslint default: src/ when present, " +
+            "else path); matching nothing is invalid_input",
+        ),
       format: z
         .enum(["compact", "full"])
-        .default("compact")
-        .describe("eslint: compact omits files without problems from files[]; full lists every file"),
+        .optional()
+        .describe(
+          "eslint only (default compact): compact omits files without problems from files[]; full lists every " +
+            "file. Refused for other linters",
+        ),
     }),
     annotations: { title: "Lint", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
