@@ -19,8 +19,7 @@ export function treeHash(dir: string): Record<string, string> {
       else if (st.isDirectory()) {
         out[rel] = `dir ${mode}`;
         walk(abs);
-      } else
-        out[rel] = `file ${mode} ${createHash("sha256").update(fs.readFileSync(abs)).digest("hex")}`;
+      } else out[rel] = `file ${mode} ${createHash("sha256").update(fs.readFileSync(abs)).digest("hex")}`;
     }
   };
   walk(dir);

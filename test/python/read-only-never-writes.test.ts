@@ -60,7 +60,8 @@ describe.each([
   // A fresh copy for every test, so that one tool's write cannot hide another's.
   beforeEach(() => {
     if (skip) return;
-    for (const entry of fs.readdirSync(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+    for (const entry of fs.readdirSync(dir))
+      fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
     fs.cpSync(PROJECT, dir, { recursive: true });
   });
 
@@ -83,14 +84,14 @@ describe.each([
     for (const diff of [false, true]) {
       const r = await noWrites("format_check", { path: ".", diff });
       expect(r).toMatchObject({ success: true, formatted: false });
-      }
+    }
   });
 
   it.skipIf(skip)("lint_fix dry_run, safe and unsafe", async () => {
     for (const safety of ["safe", "unsafe"]) {
       const r = await noWrites("lint_fix", { path: ".", dry_run: true, safety });
       expect(r).toMatchObject({ success: true, dry_run: true });
-      }
+    }
   });
 
   it.skipIf(skip)("autoformat dry_run (ruff)", async () => {
