@@ -10,7 +10,12 @@ import picomatch from "picomatch";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { discoverPythonFiles } from "./python-files.js";
-import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
+import {
+  loadRuffSettings,
+  workspaceOptionsFor,
+  type RuffOptions,
+  type RuffSettings,
+} from "./ruff-settings.js";
 
 type RuffModule = typeof import("@astral-sh/ruff-wasm-nodejs");
 type Workspace = InstanceType<RuffModule["Workspace"]>;
@@ -68,15 +73,15 @@ export class EmbeddedRuff {
     return this.load().Workspace.version();
   }
 
-  /** A Workspace per distinct settings object, reused across calls. */
-  private workspace(settings: RuffSettings): Workspace {
-    const key = JSON.stringify(settings.workspaceOptions);
+  /** A Workspace per distinct options object, reused across calls. */
+  private workspace(settings: RuffSettings, options: RuffOptions): Workspace {
+    const key = JSON.stringify(options);
     let ws = this.workspaces.get(key);
     if (!ws) {
       const ruff = this.load();
       try {
         // Utf32 columns are code points, which is what the ruff CLI prints.
-        ws = new ruff.Workspace(settings.workspaceOptions, ruff.PositionEncoding.Utf32);
+        ws = new ruff.Workspace(options, ruff.PositionEncoding.Utf32);
       } catch (err) {
         throw new ToolError(
           "tool_error",
@@ -122,7 +127,9 @@ export class EmbeddedRuff {
     const ignored = Object.entries(settings.perFileIgnores)
       .filter(([glob]) => picomatch(glob, { dot: true, basename: !glob.includes("/") })(relToConfig))
       .flatMap(([, codes]) => codes);
-    const diagnostics = this.workspace(settings).check(source) as WasmDiagnostic[];
+    const diagnostics = this.workspace(settings, workspaceOptionsFor(settings, file)).check(
+      source,
+    ) as WasmDiagnostic[];
     return diagnostics.filter((d) => {
       const code = d.code ?? "invalid-syntax";
       return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
@@ -132,7 +139,6 @@ export class EmbeddedRuff {
   /** Formats every file in memory; a file that cannot be parsed is a tool_error naming it. */
   format(target: string, root: string, configFile?: string): EmbeddedFormatResult {
     const settings = loadRuffSettings(target, root, configFile);
-    const ws = this.workspace(settings);
     const files = discoverPythonFiles(target, settings, root);
     const changed: EmbeddedFormatResult["changed"] = [];
     const failures: string[] = [];
@@ -140,7 +146,7 @@ export class EmbeddedRuff {
       const before = fs.readFileSync(file, "utf8");
       let after: string;
       try {
-        after = ws.format(before);
+        after = this.workspace(settings, workspaceOptionsFor(settings, file)).format(before);
       } catch (err) {
         failures.push(`${file}: ${String(err).replace(/^Error: /, "")}`);
         continue;
