@@ -93,8 +93,13 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
     "the embedded build does not say which fixes are safe, so issues carry no [*] marker",
   ];
   if (result.settingsSource) notes.push(`settings from ${result.settingsSource}`);
+  const issues = projectFirst(
+    result.issues,
+    (i) => path.resolve(ctx.config.cwd, parseLintLines(i)[0]?.file ?? i),
+    root,
+  );
   return {
-    issues: result.issues,
+    issues,
     command: `${displayCommand("ruff", ruffCheckArgs(targets, { configArgs: req.config ? ["--config", req.config] : [] }))} (embedded)`,
     returncode: result.issues.length ? 1 : 0,
     notes,
