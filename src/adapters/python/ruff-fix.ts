@@ -23,6 +23,7 @@ import { discoverPythonFiles } from "./python-files.js";
 import { selectPythonFiles } from "./file-selection.js";
 import { resolvePythonTool } from "./resolve.js";
 import { applyFixesOnce } from "./ruff-edits.js";
+import { parseToolWarnings } from "./tool-warnings.js";
 import { loadRuffSettings } from "./ruff-settings.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import type { RuffCliScope } from "./ruff-cli.js";
@@ -164,6 +165,7 @@ async function cliFix(
       executable,
       ruffFixArgs(targets, { mode: "report", unsafe, ...cliScope }),
     );
+    notes.push(...parseToolWarnings(report.run.stderr, "ruff"));
     const would = new Set(diffFiles(diff.run.stdout, cwd));
     const problems = parseConciseProblems(report.run.stdout, cwd);
     const files = [...new Set([...scope, ...problems.keys()])].sort().map((f) => {
@@ -186,6 +188,7 @@ async function cliFix(
     executable,
     ruffFixArgs(targets, { mode: "fix", unsafe, ...cliScope }),
   );
+  notes.push(...parseToolWarnings(run.stderr, "ruff"));
   const problems = parseConciseProblems(run.stdout, cwd);
   const after = hashAll(scope);
   const changed = scope.filter((f) => before.get(f) !== after.get(f));
