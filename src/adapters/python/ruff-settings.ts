@@ -274,6 +274,9 @@ function isortSectionNames(isort: RuffOptions, key: string): string[] {
   return stringList(isort[key]);
 }
 
+/** Options already computed per settings object: per folder, or per file when per-file target versions exist. */
+const optionsCache = new WeakMap<RuffSettings, Map<string, RuffOptions>>();
+
 /**
  * The embedded Workspace options for `file`: the settings' options plus what the CLI derives from the
  * file's path and the disk: its per-file target version, and as `isort.known-first-party` the modules
@@ -281,6 +284,15 @@ function isortSectionNames(isort: RuffOptions, key: string): string[] {
  * already places those names in another section.
  */
 export function workspaceOptionsFor(settings: RuffSettings, file: string): RuffOptions {
+  const key = Object.keys(settings.perFileTargetVersion ?? {}).length ? file : path.dirname(file);
+  let cache = optionsCache.get(settings);
+  if (!cache) optionsCache.set(settings, (cache = new Map()));
+  let options = cache.get(key);
+  if (!options) cache.set(key, (options = computeWorkspaceOptions(settings, file)));
+  return options;
+}
+
+function computeWorkspaceOptions(settings: RuffSettings, file: string): RuffOptions {
   const options: RuffOptions = { ...settings.workspaceOptions };
   const rel = path.relative(settings.baseDir, file);
   for (const [glob, version] of Object.entries(settings.perFileTargetVersion ?? {}))
