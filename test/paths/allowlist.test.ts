@@ -136,7 +136,7 @@ describe("refused paths never reach a tool (through MCP)", () => {
   it("a valid path does start the tool (the detector works)", async () => {
     const r = await s.call("lint", { linter: "flake8", path: "src" });
     expect(r.success).toBe(true);
-    expect(fs.readFileSync(marker, "utf8")).toBe(`-- ${path.join(l.app, "src")}\n`);
+    expect(fs.readFileSync(marker, "utf8")).toBe(`--isolated -- ${path.join(l.app, "src")}\n`);
   });
 
   it("get_status reports the dropped root", async () => {

@@ -66,7 +66,7 @@ describe.each([
       expect(r.issue_count).toBe(2);
       expect(r.returncode).toBe(1);
       expect(r.command).toBe(
-        `ruff check --no-cache --output-format concise -- ${dir}${embedded ? " (embedded)" : ""}`,
+        `ruff check --no-fix --no-cache --output-format concise -- ${dir}${embedded ? " (embedded)" : ""}`,
       );
       const notes = (r.notes as string[]).join("\n");
       if (embedded) expect(notes).toMatch(/embedded ruff \d+\.\d+\.\d+/);
@@ -178,7 +178,10 @@ describe("black and flake8", () => {
       unformatted_files: [path.join(dir, "pkg", "app.py")],
       returncode: 1,
     });
-    expect(r.command).toBe(`black --check -- ${path.join(dir, "pkg")}`);
+    // The project's own pyproject.toml, found inside the allowed root, is passed explicitly.
+    expect(r.command).toBe(
+      `black --check --config ${path.join(dir, "pyproject.toml")} -- ${path.join(dir, "pkg")}`,
+    );
   });
 
   it.skipIf(missing("black"))("black on a file it cannot parse is a tool_error", async () => {

@@ -16,20 +16,46 @@ export function hasLevelFlags(version: string | undefined): boolean {
 
 const REPEAT: Record<BanditLevel, number> = { low: 1, medium: 2, high: 3 };
 
+/** bandit's own default excludes, which a `-x` replaces (so they are repeated with the server's). */
+export const BANDIT_DEFAULT_EXCLUDES = [
+  ".svn",
+  "CVS",
+  ".bzr",
+  ".hg",
+  ".git",
+  "__pycache__",
+  ".tox",
+  ".eggs",
+  "*.egg",
+];
+
 /**
- * `bandit -r <path> --severity-level S --confidence-level C -f json -q`; older bandit (before 1.7.5)
- * spells the same filters `-l`/`-ll`/`-lll` and `-i`/`-ii`/`-iii`.
+ * `bandit -r <path> --severity-level S --confidence-level C -f json -q [-x ...]`; older bandit (before
+ * 1.7.5) spells the same filters `-l`/`-ll`/`-lll` and `-i`/`-ii`/`-iii`. `excludeDirs` (absolute
+ * folders) are added to bandit's defaults as `<dir>/`: bandit excludes a file whose path contains an
+ * entry, so the trailing slash keeps `/p/.venv` from also matching `/p/.venvs`. Paths holding a comma
+ * (bandit's separator) cannot be passed and are left out.
  */
 export function banditArgs(
   target: string,
   severity: BanditLevel,
   confidence: BanditLevel,
   levelFlags: boolean,
+  excludeDirs: readonly string[] = [],
 ): string[] {
   const levels = levelFlags
     ? ["--severity-level", severity, "--confidence-level", confidence]
     : [`-${"l".repeat(REPEAT[severity])}`, `-${"i".repeat(REPEAT[confidence])}`];
-  return ["-r", target, ...levels, "-f", "json", "-q"];
+  const extra = excludeDirs.filter((d) => !d.includes(",")).map((d) => `${d}/`);
+  return [
+    "-r",
+    target,
+    ...levels,
+    "-f",
+    "json",
+    "-q",
+    ...(extra.length ? ["-x", [...BANDIT_DEFAULT_EXCLUDES, ...extra].join(",")] : []),
+  ];
 }
 
 /** One bandit result object, as its JSON report has it. */

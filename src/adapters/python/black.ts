@@ -3,14 +3,15 @@ import { registerExternalTool } from "../registry.js";
 
 registerExternalTool({ name: "black", program: "black", versionArgs: ["--version"] });
 
+/** `configArgs` comes from blackConfigArgs (`--config F`): black never picks a config above the root. */
 export function blackArgs(
   target: string,
-  opts: { check?: boolean; diff?: boolean; config?: string } = {},
+  opts: { check?: boolean; diff?: boolean; configArgs: string[] },
 ): string[] {
   return [
     ...(opts.check ? ["--check"] : []),
     ...(opts.diff ? ["--diff"] : []),
-    ...(opts.config ? ["--config", opts.config] : []),
+    ...opts.configArgs,
     "--",
     target,
   ];

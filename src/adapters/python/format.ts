@@ -1,5 +1,7 @@
 /** Python formatters: ruff format (CLI, else embedded) and black. */
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
@@ -19,7 +21,9 @@ import {
 } from "./ruff-embedded.js";
 import { warmProcessRegistry } from "../../exec/warm-processes.js";
 import { parseRuffUnformatted, ruffFormatArgs } from "./ruff-cli.js";
-import { checkRuffCliScope } from "./ruff-cli-scope.js";
+import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
+import { blackConfigArgs } from "./config-discovery.js";
+import { parseToolWarnings } from "./tool-warnings.js";
 import { resolvePythonTool } from "./resolve.js";
 
 export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
@@ -88,8 +92,13 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
       notes: [embeddedNote(ruff)],
     };
   }
-  checkRuffCliScope(req.target, rootOf(ctx, req.target), req.config);
-  const args = ruffFormatArgs(req.target, { check: true, diff: req.diff, config: req.config });
+  const root = rootOf(ctx, req.target);
+  checkRuffCliScope(req.target, root, req.config);
+  const args = ruffFormatArgs(req.target, {
+    check: true,
+    diff: req.diff,
+    ...ruffCliScope(req.target, root, req.config),
+  });
   const command = displayCommand("ruff", args);
   const run = await ctx.run({ program: cli.executable, args });
   const output = combinedOutput(run.stdout, run.stderr);
@@ -102,7 +111,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
     returncode: run.returncode,
     output: req.diff ? run.stdout : undefined,
     truncated: run.truncated,
-    notes: cli.note ? [cli.note] : [],
+    notes: [...(cli.note ? [cli.note] : []), ...parseToolWarnings(run.stderr, "ruff")],
   };
 }
 
@@ -128,7 +137,7 @@ async function ruffWrite(
     ruffCheck,
     "ruff format",
     cli.executable,
-    ruffFormatArgs(req.target, { config: req.config }),
+    ruffFormatArgs(req.target, ruffCliScope(req.target, rootOf(ctx, req.target), req.config)),
   );
 }
 
@@ -168,9 +177,23 @@ async function checkThenWrite(
   };
 }
 
+/** An empty config file of the server's own (in the temp dir), for black when the project has none. */
+function emptyBlackConfig(ctx: ToolContext): string {
+  return ctx.services.get("black-empty-config", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-black-"));
+    const file = path.join(dir, "pyproject.toml");
+    fs.writeFileSync(file, "", { flag: "wx", mode: 0o600 });
+    return { file, close: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }).file;
+}
+
+function blackConfig(ctx: ToolContext, req: FormatRequest): string[] {
+  return blackConfigArgs(req.target, rootOf(ctx, req.target), req.config, () => emptyBlackConfig(ctx));
+}
+
 async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
   const cli = resolvePythonTool(ctx, "black", req.target);
-  const args = blackArgs(req.target, { check: true, diff: req.diff, config: req.config });
+  const args = blackArgs(req.target, { check: true, diff: req.diff, configArgs: blackConfig(ctx, req) });
   const command = displayCommand("black", args);
   const run = await ctx.run({ program: cli.executable ?? "black", args });
   const output = combinedOutput(run.stdout, run.stderr);
@@ -183,7 +206,7 @@ async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatC
     returncode: run.returncode,
     output: req.diff ? run.stdout : undefined,
     truncated: run.truncated,
-    notes: cli.note ? [cli.note] : [],
+    notes: [...(cli.note ? [cli.note] : []), ...parseToolWarnings(run.stderr, "black")],
   };
 }
 
@@ -198,7 +221,7 @@ async function blackWrite(
     blackCheck,
     "black",
     cli.executable ?? "black",
-    blackArgs(req.target, { config: req.config }),
+    blackArgs(req.target, { configArgs: blackConfig(ctx, req) }),
   );
 }
 

@@ -1,6 +1,7 @@
 /**
  * Discovers the Python files ruff would check under a directory: *.py and *.pyi, skipping ruff's default
- * excludes, the project's `exclude`/`extend-exclude` globs and, unless turned off, .gitignore'd paths.
+ * excludes, the project's `exclude`/`extend-exclude` globs, any virtualenv (a folder holding `pyvenv.cfg`,
+ * which the server also excludes for the CLI) and, unless turned off, .gitignore'd paths.
  * A file named explicitly is always included, as with the CLI.
  */
 import fs from "node:fs";
@@ -40,19 +41,24 @@ export const RUFF_DEFAULT_EXCLUDES = [
 
 const PYTHON_FILE = /\.pyi?$/;
 
-interface GitignoreLayer {
+/** A virtualenv, whatever its name: Python writes `pyvenv.cfg` at the top of every one. */
+export function isVirtualenv(dir: string): boolean {
+  return fs.existsSync(path.join(dir, "pyvenv.cfg"));
+}
+
+export interface GitignoreLayer {
   dir: string;
   rules: Ignore;
 }
 
 /** A .gitignore that is a link to a file outside `root` counts as absent: it is not read. */
-function readGitignore(dir: string, root: string): GitignoreLayer | undefined {
+export function readGitignore(dir: string, root: string): GitignoreLayer | undefined {
   const file = path.join(dir, ".gitignore");
   if (!fs.existsSync(file) || !isWithin(root, fs.realpathSync.native(file))) return undefined;
   return { dir, rules: ignore().add(fs.readFileSync(file, "utf8")) };
 }
 
-function gitignored(layers: readonly GitignoreLayer[], abs: string, isDir: boolean): boolean {
+export function gitignored(layers: readonly GitignoreLayer[], abs: string, isDir: boolean): boolean {
   for (const layer of layers) {
     if (abs === layer.dir || !isWithin(layer.dir, abs)) continue;
     const rel = path.relative(layer.dir, abs);
@@ -73,7 +79,7 @@ function excludeMatcher(patterns: readonly string[], baseDir: string): (abs: str
 }
 
 /** Whether a `.git` entry exists at or above `target` (only its existence is checked, nothing is read). */
-function insideGitRepository(target: string): boolean {
+export function insideGitRepository(target: string): boolean {
   for (let d = target; ; d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, ".git"))) return true;
     if (d === path.dirname(d)) return false;
@@ -123,8 +129,9 @@ export function discoverPythonFiles(
         if (PYTHON_FILE.test(entry.name)) links?.push(abs);
         continue;
       }
-      if (isDir) walk(abs, active);
-      else if (entry.isFile() && PYTHON_FILE.test(entry.name)) files.push(abs);
+      if (isDir) {
+        if (!isVirtualenv(abs)) walk(abs, active);
+      } else if (entry.isFile() && PYTHON_FILE.test(entry.name)) files.push(abs);
     }
   };
   walk(target, inherited);

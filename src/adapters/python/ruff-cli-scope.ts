@@ -7,6 +7,9 @@ import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
+import { ruffConfigArgs } from "./config-discovery.js";
+import type { RuffCliScope } from "./ruff-cli.js";
+import { findExcludedDirs } from "./tree-excludes.js";
 
 /** Symlinked Python files under `target` that ruff would follow out of `root` (to read or rewrite them). */
 function linksOutside(target: string, settings: RuffSettings, root: string): string[] {
@@ -40,4 +43,15 @@ export function checkRuffCliScope(target: string, root: string, configFile?: str
       `ruff would follow symbolic links out of the allowed paths: ${outside.slice(0, 20).join(", ")}`,
       { allowed_paths: [root] },
     );
+}
+
+/**
+ * The config and exclude options of a ruff CLI run on `target`: its configuration from inside `root` only
+ * (see ruffConfigArgs), and virtualenvs that ruff does not exclude by name (found by `pyvenv.cfg`).
+ */
+export function ruffCliScope(target: string, root: string, configFile?: string): RuffCliScope {
+  return {
+    configArgs: ruffConfigArgs(target, root, configFile),
+    extendExclude: findExcludedDirs(target, root).unnamedVirtualenvs,
+  };
 }

@@ -3,28 +3,42 @@ import { registerExternalTool } from "../registry.js";
 
 registerExternalTool({ name: "ruff", program: "ruff", versionArgs: ["--version"] });
 
-export function ruffCheckArgs(target: string, config?: string): string[] {
+/** What every ruff CLI run adds: where its config comes from, and virtualenvs it does not know by name. */
+export interface RuffCliScope {
+  /** `--config F`, `--isolated` or nothing (see ruffConfigArgs). */
+  configArgs: string[];
+  /** Absolute folders to exclude besides ruff's own excludes. */
+  extendExclude?: readonly string[];
+}
+
+function scopeArgs(scope: RuffCliScope): string[] {
+  return [...scope.configArgs, ...(scope.extendExclude ?? []).flatMap((d) => ["--extend-exclude", d])];
+}
+
+/** `ruff check --no-fix`: lint is read-only even when the project's config says `fix = true`. */
+export function ruffCheckArgs(targets: readonly string[], scope: RuffCliScope): string[] {
   return [
     "check",
+    "--no-fix",
     "--no-cache",
     "--output-format",
     "concise",
-    ...(config ? ["--config", config] : []),
+    ...scopeArgs(scope),
     "--",
-    target,
+    ...targets,
   ];
 }
 
 export function ruffFormatArgs(
   target: string,
-  opts: { check?: boolean; diff?: boolean; config?: string } = {},
+  opts: { check?: boolean; diff?: boolean } & RuffCliScope,
 ): string[] {
   return [
     "format",
     "--no-cache",
     ...(opts.check ? ["--check"] : []),
     ...(opts.diff ? ["--diff"] : []),
-    ...(opts.config ? ["--config", opts.config] : []),
+    ...scopeArgs(opts),
     "--",
     target,
   ];

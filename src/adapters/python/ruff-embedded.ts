@@ -12,7 +12,7 @@ import picomatch from "picomatch";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { discoverPythonFiles } from "./python-files.js";
-import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
+import { loadRuffSettings, workspaceOptionsFor, type RuffSettings } from "./ruff-settings.js";
 import {
   RuffInputError,
   RuffSettingsError,
@@ -114,9 +114,14 @@ export class EmbeddedRuff {
     displayBase: string,
     configFile: string | undefined,
     call: EmbeddedCallOptions,
+    /** Files already chosen under target (lint's `files`), instead of all of it. */
+    only?: readonly string[],
   ): Promise<EmbeddedLintResult> {
     const settings = loadRuffSettings(target, root, configFile);
-    const files = discoverPythonFiles(target, settings, root);
+    const files =
+      only && !(only.length === 1 && only[0] === target)
+        ? [...only]
+        : discoverPythonFiles(target, settings, root);
     const perFile: { rel: string; lines: string }[] = [];
     for (const file of files) {
       const rel = displayPath(file, displayBase);
@@ -124,7 +129,7 @@ export class EmbeddedRuff {
       const ignored = ignoredPrefixes(settings, file);
       perFile.push({
         rel,
-        lines: await this.inThread<string>("lint", settings, source, call, { label: rel, ignored }),
+        lines: await this.inThread<string>("lint", settings, file, source, call, { label: rel, ignored }),
       });
     }
     // Each file's lines come sorted by line and column; files sort by name, as the CLI prints them.
@@ -142,7 +147,7 @@ export class EmbeddedRuff {
   ): Promise<WasmDiagnostic[]> {
     this.checkSize(file, Buffer.byteLength(source));
     const ignored = ignoredPrefixes(settings, file);
-    const diagnostics = await this.inThread<WasmDiagnostic[]>("check", settings, source, call);
+    const diagnostics = await this.inThread<WasmDiagnostic[]>("check", settings, file, source, call);
     return diagnostics.filter((d) => {
       const code = d.code ?? "invalid-syntax";
       return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
@@ -164,7 +169,7 @@ export class EmbeddedRuff {
       const before = this.read(file);
       let after: string;
       try {
-        after = await this.inThread<string>("format", settings, before, call);
+        after = await this.inThread<string>("format", settings, file, before, call);
       } catch (err) {
         if (!(err instanceof RuffInputError)) throw err;
         failures.push(`${file}: ${err.message.replace(/^Error: /, "")}`);
@@ -182,12 +187,14 @@ export class EmbeddedRuff {
   private async inThread<T, Op extends RuffThreadRequest["op"] = RuffThreadRequest["op"]>(
     op: Op,
     settings: RuffSettings,
+    /** The file the source is (its per-file options: target version, first-party modules). */
+    file: string,
     source: string,
     call: EmbeddedCallOptions,
     extras?: RuffOpExtras<Op>,
   ): Promise<T> {
     try {
-      return await this.host.call<T, Op>(op, settings.workspaceOptions, source, call, extras);
+      return await this.host.call<T, Op>(op, workspaceOptionsFor(settings, file), source, call, extras);
     } catch (err) {
       if (err instanceof RuffSettingsError)
         throw new ToolError(

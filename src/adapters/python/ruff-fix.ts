@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import picomatch from "picomatch";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
@@ -21,28 +20,37 @@ import {
 } from "../fixers.js";
 import { embeddedCall, embeddedNote, embeddedRuff, unifiedDiff } from "./format.js";
 import { discoverPythonFiles } from "./python-files.js";
+import { selectPythonFiles } from "./file-selection.js";
 import { resolvePythonTool } from "./resolve.js";
 import { applyFixesOnce } from "./ruff-edits.js";
+import { parseToolWarnings } from "./tool-warnings.js";
 import { loadRuffSettings } from "./ruff-settings.js";
-import { checkRuffCliScope } from "./ruff-cli-scope.js";
+import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
+import type { RuffCliScope } from "./ruff-cli.js";
 
 /** How often the embedded fixer re-checks and fixes again (ruff's CLI loops the same way). */
 const MAX_FIX_PASSES = 10;
 
 export type RuffFixMode = "fix" | "diff" | "report";
 
-/** argv of `ruff check`: fix writes, diff only prints the would-be fixes, report lists every problem. */
+/**
+ * argv of `ruff check`: fix writes, diff only prints the would-be fixes, report lists every problem.
+ * diff and report pass `--no-fix`/`--diff`, so a project config with `fix = true` cannot make them write.
+ * `configArgs` (from ruffConfigArgs) wins over `config`.
+ */
 export function ruffFixArgs(
   targets: readonly string[],
-  opts: { mode: RuffFixMode; unsafe: boolean; config?: string },
+  opts: { mode: RuffFixMode; unsafe: boolean; config?: string } & Partial<RuffCliScope>,
 ): string[] {
+  const configArgs = opts.configArgs ?? (opts.config ? ["--config", opts.config] : []);
   return [
     "check",
-    ...(opts.mode === "fix" ? ["--fix"] : opts.mode === "diff" ? ["--diff"] : []),
+    ...(opts.mode === "fix" ? ["--fix"] : opts.mode === "diff" ? ["--diff"] : ["--no-fix"]),
     ...(opts.unsafe ? ["--unsafe-fixes"] : []),
     "--no-cache",
     ...(opts.mode === "diff" ? [] : ["--output-format", "concise"]),
-    ...(opts.config ? ["--config", opts.config] : []),
+    ...configArgs,
+    ...(opts.extendExclude ?? []).flatMap((d) => ["--extend-exclude", d]),
     "--",
     ...targets,
   ];
@@ -104,34 +112,13 @@ function fileResult(file: string, status: FixStatus, messages: FixMessage[]): Fi
   };
 }
 
-const GLOB = /[*?[\]{}]/;
-
 /** The Python files a request covers: everything ruff would check under target, or the `files` given. */
-export function ruffScope(ctx: ToolContext, req: FixRequest): string[] {
+export function ruffScope(ctx: ToolContext, req: Pick<FixRequest, "target" | "files" | "config">): string[] {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const settings = loadRuffSettings(req.target, root, req.config);
-  if (!req.files?.length) return discoverPythonFiles(req.target, settings, root);
-  const base = fs.statSync(req.target).isFile() ? path.dirname(req.target) : req.target;
-  const chosen = new Set<string>();
-  let underBase: string[] | undefined;
-  for (const pattern of req.files) {
-    if (GLOB.test(pattern) && !path.isAbsolute(pattern)) {
-      const match = picomatch(pattern, { dot: true });
-      underBase ??= discoverPythonFiles(base, settings, root);
-      for (const f of underBase) if (match(path.relative(base, f))) chosen.add(f);
-      continue;
-    }
-    const resolved = ctx.allowlist.resolve(pattern, { base, label: "files" });
-    if (fs.statSync(resolved).isDirectory())
-      for (const f of discoverPythonFiles(resolved, settings, root)) chosen.add(f);
-    else chosen.add(resolved);
-  }
-  if (chosen.size === 0)
-    throw new ToolError(
-      "invalid_input",
-      `files matched no Python file under ${base}: ${req.files.join(", ")}`,
-    );
-  return [...chosen].sort();
+  const listUnder = (dir: string) => discoverPythonFiles(dir, settings, root);
+  if (!req.files?.length) return listUnder(req.target);
+  return selectPythonFiles(ctx, req.target, req.files, listUnder, "ruff");
 }
 
 /** Content hashes (empty for a missing file), to tell which files ruff rewrote without holding them all. */
@@ -167,20 +154,18 @@ async function cliFix(
   if (!req.files?.length)
     checkRuffCliScope(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, req.config);
   const targets = req.files?.length ? scope : [req.target];
+  const cliScope = ruffCliScope(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, req.config);
   const unsafe = req.safety === "unsafe";
   const cwd = ctx.config.cwd;
   const notes = note ? [note] : [];
   if (req.dryRun) {
-    const diff = await runRuff(
-      ctx,
-      executable,
-      ruffFixArgs(targets, { mode: "diff", unsafe, config: req.config }),
-    );
+    const diff = await runRuff(ctx, executable, ruffFixArgs(targets, { mode: "diff", unsafe, ...cliScope }));
     const report = await runRuff(
       ctx,
       executable,
-      ruffFixArgs(targets, { mode: "report", unsafe, config: req.config }),
+      ruffFixArgs(targets, { mode: "report", unsafe, ...cliScope }),
     );
+    notes.push(...parseToolWarnings(report.run.stderr, "ruff"));
     const would = new Set(diffFiles(diff.run.stdout, cwd));
     const problems = parseConciseProblems(report.run.stdout, cwd);
     const files = [...new Set([...scope, ...problems.keys()])].sort().map((f) => {
@@ -201,8 +186,9 @@ async function cliFix(
   const { run, command } = await runRuff(
     ctx,
     executable,
-    ruffFixArgs(targets, { mode: "fix", unsafe, config: req.config }),
+    ruffFixArgs(targets, { mode: "fix", unsafe, ...cliScope }),
   );
+  notes.push(...parseToolWarnings(run.stderr, "ruff"));
   const problems = parseConciseProblems(run.stdout, cwd);
   const after = hashAll(scope);
   const changed = scope.filter((f) => before.get(f) !== after.get(f));

@@ -1,10 +1,15 @@
 /**
  * Finds and reads a project's ruff settings (ruff.toml, .ruff.toml, or pyproject.toml's [tool.ruff])
  * the way the ruff CLI does, and splits them into what the embedded build accepts and what the
- * server applies itself (file selection and per-file ignores, which need a file name).
+ * server applies itself (file selection and per-file ignores, which need a file name). The embedded
+ * build sees only a file's text, never its path or the disk, so whatever the CLI derives from those
+ * (target version from `requires-python`, first-party modules from `src` and the file's package,
+ * per-file target versions) is computed here into a plain options object per file:
+ * `workspaceOptionsFor`, the one thing the embedded ruff's execution needs.
  */
 import fs from "node:fs";
 import path from "node:path";
+import picomatch from "picomatch";
 import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
@@ -23,6 +28,14 @@ export interface RuffSettings {
   respectGitignore: boolean;
   /** glob → rule prefixes, from lint.per-file-ignores and lint.extend-per-file-ignores. */
   perFileIgnores: Record<string, string[]>;
+  /** Absolute `src` folders (first-party modules live in them); ruff's default is the config's folder and src/. */
+  srcDirs?: string[];
+  /** Module names found in the `src` folders when the settings were loaded. */
+  srcModules?: string[];
+  /** Absolute folders that count as packages without an `__init__.py`. */
+  namespacePackages?: string[];
+  /** glob → target version, from per-file-target-version. */
+  perFileTargetVersion?: Record<string, string>;
 }
 
 /** Keys the embedded build cannot honour because they concern files on disk; the server handles them. */
@@ -140,10 +153,23 @@ export function loadRuffSettings(start: string, root: string, configFile?: strin
   delete options["per-file-ignores"];
   for (const key of ["per-file-ignores", "extend-per-file-ignores", "exclude"]) delete lint[key];
   if (options.lint !== undefined) options.lint = lint;
+  const baseDir = source ? path.dirname(source) : startDir(start);
+  const targetVersion = inferredTargetVersion(raw, source, start, root);
+  if (targetVersion) options["target-version"] = targetVersion;
+  const perFileTargetVersion: Record<string, string> = {};
+  const perFileTv = raw["per-file-target-version"];
+  if (typeof perFileTv === "object" && perFileTv !== null)
+    for (const [glob, v] of Object.entries(perFileTv))
+      if (typeof v === "string") perFileTargetVersion[glob] = v;
+  const src = raw.src === undefined ? [".", "src"] : stringList(raw.src);
   return {
     source,
-    baseDir: source ? path.dirname(source) : start,
+    baseDir,
     workspaceOptions: options,
+    srcDirs: src.map((d) => path.resolve(baseDir, d)),
+    srcModules: [...new Set(src.flatMap((d) => modulesIn(path.resolve(baseDir, d))))],
+    namespacePackages: stringList(raw["namespace-packages"]).map((d) => path.resolve(baseDir, d)),
+    perFileTargetVersion,
     exclude: stringList(raw.exclude),
     extendExclude: [
       ...stringList(raw["extend-exclude"]),
@@ -152,4 +178,148 @@ export function loadRuffSettings(start: string, root: string, configFile?: strin
     respectGitignore: raw["respect-gitignore"] !== false,
     perFileIgnores,
   };
+}
+
+function startDir(start: string): string {
+  return fs.existsSync(start) && fs.statSync(start).isFile() ? path.dirname(start) : start;
+}
+
+/** The oldest Python a `requires-python` specifier allows, as ruff's `py3X`; undefined when it has no lower bound. */
+export function targetFromRequiresPython(spec: string): string | undefined {
+  let minor: number | undefined;
+  for (const clause of spec.split(",")) {
+    const m = /^\s*(>=|>|~=|===?)\s*3(?:\.(\d+))?/.exec(clause);
+    if (!m) continue;
+    const v = Number(m[2] ?? 0);
+    minor = minor === undefined ? v : Math.max(minor, v);
+  }
+  if (minor === undefined) return undefined;
+  return `py3${Math.min(Math.max(minor, 7), 14)}`;
+}
+
+function requiresPythonOf(pyproject: string, root: string): string | undefined {
+  if (!fs.existsSync(pyproject) || !isWithin(root, fs.realpathSync.native(pyproject))) return undefined;
+  try {
+    const project = readToml(pyproject).project as Record<string, unknown> | undefined;
+    return typeof project?.["requires-python"] === "string" ? project["requires-python"] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The target version when the settings set none, as the CLI infers it: from `[project] requires-python`
+ * of the pyproject.toml holding the settings, or beside the ruff.toml holding them, or, with no ruff
+ * settings at all, of the nearest pyproject.toml (inside `root`).
+ */
+function inferredTargetVersion(
+  raw: RuffOptions,
+  source: string | undefined,
+  start: string,
+  root: string,
+): string | undefined {
+  if (typeof raw["target-version"] === "string") return undefined;
+  let pyproject: string | undefined;
+  if (source) pyproject = path.join(path.dirname(source), "pyproject.toml");
+  else
+    for (let d = startDir(start); isWithin(root, d); d = path.dirname(d)) {
+      if (fs.existsSync(path.join(d, "pyproject.toml"))) {
+        pyproject = path.join(d, "pyproject.toml");
+        break;
+      }
+      if (d === path.dirname(d)) break;
+    }
+  const spec = pyproject ? requiresPythonOf(pyproject, root) : undefined;
+  return spec ? targetFromRequiresPython(spec) : undefined;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Module names a `src` folder provides: its sub-folders and `.py`/`.pyi` files (ruff's `match_sources`). */
+function modulesIn(dir: string): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const names: string[] = [];
+  for (const e of entries) {
+    const name = e.isDirectory()
+      ? e.name
+      : e.isFile() && /\.pyi?$/.test(e.name)
+        ? e.name.replace(/\.pyi?$/, "")
+        : "";
+    if (IDENTIFIER.test(name)) names.push(name);
+  }
+  return names;
+}
+
+/** The top folder of the package holding `file` (folders with `__init__.py`, or namespace packages). */
+function packageRoot(file: string, namespacePackages: readonly string[]): string | undefined {
+  let root: string | undefined;
+  for (let d = path.dirname(file); d !== path.dirname(d); d = path.dirname(d)) {
+    if (
+      fs.existsSync(path.join(d, "__init__.py")) ||
+      fs.existsSync(path.join(d, "__init__.pyi")) ||
+      namespacePackages.includes(d)
+    )
+      root = d;
+    else break;
+  }
+  return root;
+}
+
+function isortSectionNames(isort: RuffOptions, key: string): string[] {
+  return stringList(isort[key]);
+}
+
+/** Options already computed per settings object: per folder, or per file when per-file target versions exist. */
+const optionsCache = new WeakMap<RuffSettings, Map<string, RuffOptions>>();
+
+/**
+ * The embedded Workspace options for `file`: the settings' options plus what the CLI derives from the
+ * file's path and the disk: its per-file target version, and as `isort.known-first-party` the modules
+ * of the `src` folders and the file's own top package (ruff's same-package rule), unless the project
+ * already places those names in another section.
+ */
+export function workspaceOptionsFor(settings: RuffSettings, file: string): RuffOptions {
+  const key = Object.keys(settings.perFileTargetVersion ?? {}).length ? file : path.dirname(file);
+  let cache = optionsCache.get(settings);
+  if (!cache) optionsCache.set(settings, (cache = new Map()));
+  let options = cache.get(key);
+  if (!options) cache.set(key, (options = computeWorkspaceOptions(settings, file)));
+  return options;
+}
+
+function computeWorkspaceOptions(settings: RuffSettings, file: string): RuffOptions {
+  const options: RuffOptions = { ...settings.workspaceOptions };
+  const rel = path.relative(settings.baseDir, file);
+  for (const [glob, version] of Object.entries(settings.perFileTargetVersion ?? {}))
+    if (picomatch(glob, { dot: true, basename: !glob.includes("/") })(rel))
+      options["target-version"] = version;
+  const lint =
+    typeof options.lint === "object" && options.lint !== null ? { ...(options.lint as RuffOptions) } : {};
+  const isort =
+    typeof lint.isort === "object" && lint.isort !== null ? { ...(lint.isort as RuffOptions) } : {};
+  const names = new Set<string>(settings.srcModules ?? []);
+  if (isort["detect-same-package"] !== false) {
+    const pkg = packageRoot(file, settings.namespacePackages ?? []);
+    if (pkg && IDENTIFIER.test(path.basename(pkg))) names.add(path.basename(pkg));
+  }
+  const placed = new Set(
+    ["known-first-party", "known-third-party", "known-local-folder", "extra-standard-library"].flatMap((k) =>
+      isortSectionNames(isort, k),
+    ),
+  );
+  const sections = isort.sections;
+  if (typeof sections === "object" && sections !== null)
+    for (const mods of Object.values(sections)) for (const m of stringList(mods)) placed.add(m);
+  const added = [...names].filter((n) => !placed.has(n)).sort();
+  if (added.length) {
+    isort["known-first-party"] = [...isortSectionNames(isort, "known-first-party"), ...added];
+    lint.isort = isort;
+    options.lint = lint;
+  }
+  return options;
 }

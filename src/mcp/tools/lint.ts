@@ -25,12 +25,16 @@ export const lintTool = () =>
         .array(z.string())
         .optional()
         .describe(
-          "eslint: files or globs relative to path (default: the targets of the package.json lint script when they are plain paths, else path)",
+          "Files or globs relative to path to lint instead of all of it (eslint default: the targets of the " +
+            "package.json lint script when they are plain paths, else path); matching nothing is invalid_input",
         ),
       format: z
         .enum(["compact", "full"])
-        .default("compact")
-        .describe("eslint: compact omits files without problems from files[]; full lists every file"),
+        .optional()
+        .describe(
+          "eslint only (default compact): compact omits files without problems from files[]; full lists every " +
+            "file. Refused for other linters",
+        ),
     }),
     annotations: { title: "Lint", ...READ_ONLY },
     paths: PATH_AND_CONFIG,

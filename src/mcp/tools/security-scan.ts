@@ -12,6 +12,7 @@ import {
 } from "../../adapters/python/bandit.js";
 import { firstVersion } from "../../adapters/registry.js";
 import { resolvePythonTool } from "../../adapters/python/resolve.js";
+import { findExcludedDirs, projectFirst } from "../../adapters/python/tree-excludes.js";
 import { findingToIssue } from "../../findings/model.js";
 
 const LEVEL = z.enum(["low", "medium", "high"]);
@@ -48,7 +49,16 @@ export const securityScanTool = () =>
           "bandit is not installed (not in the project's virtualenv nor on PATH)",
         );
       const version = await banditVersion(ctx, cli.executable);
-      const argv = banditArgs(args.path, args.severity, args.confidence, hasLevelFlags(version));
+      // Virtualenvs, dependency, build and VCS folders (and .gitignore'd ones) are not scanned.
+      const root = ctx.allowlist.rootOf(args.path) ?? args.path;
+      const excluded = findExcludedDirs(args.path, root);
+      const argv = banditArgs(
+        args.path,
+        args.severity,
+        args.confidence,
+        hasLevelFlags(version),
+        excluded.dirs,
+      );
       const command = displayCommand("bandit", argv);
       const run = await ctx.run({ program: cli.executable, args: argv });
       const report = parseBanditJson(run.stdout);
@@ -65,6 +75,9 @@ export const securityScanTool = () =>
           },
         );
       const notes = [`bandit ${version ?? "(unknown version)"}: ${cli.note}`];
+      if (excluded.capped)
+        notes.push(`more than ${excluded.dirs.length} folders to exclude: the rest are left to bandit`);
+      report.results = projectFirst(report.results, (r) => r.filename, root);
       for (const e of report.errors) notes.push(`bandit could not scan ${e.filename}: ${e.reason}`);
       const findings = capList(report.results);
       const common = findings.items.map(banditToFinding);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
+import { requireFilesMatch } from "./files-matched.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
@@ -49,6 +50,7 @@ export const typeCheckTool = () => {
         };
       const base = path.extname(args.path) ? path.dirname(args.path) : args.path;
       const filter = fileFilter(ctx, base, args.files);
+      if (filter && args.files) requireFilesMatch(base, filter, args.files, `type_check ${checker.name}`);
       const outcome = await checker.check(ctx, {
         target: args.path,
         strict: args.strict,

@@ -1,0 +1,110 @@
+/**
+ * Folders a Python tool walking a tree should skip by default: virtualenvs (named or found by their
+ * `pyvenv.cfg`), dependency, build and VCS folders, caches, and folders .gitignore'd in a git repository.
+ * ruff skips most of these itself; flake8 and bandit are handed them as absolute excludes, so a `.venv`
+ * inside the project cannot drown the project's own findings.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import {
+  gitignored,
+  insideGitRepository,
+  isVirtualenv,
+  readGitignore,
+  RUFF_DEFAULT_EXCLUDES,
+  type GitignoreLayer,
+} from "./python-files.js";
+import { isWithin } from "../../paths/allowlist.js";
+
+/** ruff's default excludes plus what flake8 and bandit also skip or should (caches, build output). */
+export const VENDORED_DIR_NAMES: ReadonlySet<string> = new Set([
+  ...RUFF_DEFAULT_EXCLUDES,
+  "__pycache__",
+  "build",
+  "CVS",
+]);
+
+/** Beyond this many folders, the rest are left to the tool (the list is an argument). */
+export const MAX_EXCLUDED_DIRS = 500;
+
+export interface ExcludedDirs {
+  /** Absolute folders under the target to exclude, sorted. */
+  dirs: string[];
+  /** Folders that are virtualenvs found by `pyvenv.cfg` only (ruff does not know them by name). */
+  unnamedVirtualenvs: string[];
+  /** True when more folders were found than MAX_EXCLUDED_DIRS. */
+  capped: boolean;
+}
+
+/**
+ * The folders under `target` (not `target` itself) to exclude: vendored names, virtualenvs, and, inside
+ * a git repository, .gitignore'd folders (.gitignore files from `root` down are read; none above it).
+ * Excluded folders are not descended into, so the walk costs only the project's own folders.
+ */
+export function findExcludedDirs(target: string, root: string): ExcludedDirs {
+  const out: ExcludedDirs = { dirs: [], unnamedVirtualenvs: [], capped: false };
+  if (!fs.existsSync(target) || !fs.statSync(target).isDirectory()) return out;
+  const useGitignore = insideGitRepository(target);
+  const inherited: GitignoreLayer[] = [];
+  if (useGitignore)
+    for (let d = target; isWithin(root, d); d = path.dirname(d)) {
+      const layer = readGitignore(d, root);
+      if (layer) inherited.unshift(layer);
+      if (d === path.dirname(d)) break;
+    }
+  const walk = (dir: string, layers: GitignoreLayer[]) => {
+    const own = useGitignore && dir !== target ? readGitignore(dir, root) : undefined;
+    const active = own ? [...layers, own] : layers;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // unreadable: the tool reports it in its own words
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      if (out.dirs.length >= MAX_EXCLUDED_DIRS) {
+        out.capped = true;
+        return;
+      }
+      const abs = path.join(dir, entry.name);
+      if (VENDORED_DIR_NAMES.has(entry.name) || gitignored(active, abs, true)) out.dirs.push(abs);
+      else if (isVirtualenv(abs)) {
+        out.dirs.push(abs);
+        out.unnamedVirtualenvs.push(abs);
+      } else walk(abs, active);
+    }
+  };
+  walk(target, inherited);
+  out.dirs.sort();
+  out.unnamedVirtualenvs.sort();
+  return out;
+}
+
+/** Whether `file` lies in a vendored folder below `base` (by name, or a virtualenv by `pyvenv.cfg`). */
+export function isVendored(file: string, base: string): boolean {
+  const rel = path.relative(base, file);
+  if (!rel || rel.startsWith("..")) return false;
+  const parts = rel.split(path.sep).slice(0, -1);
+  let dir = base;
+  for (const part of parts) {
+    dir = path.join(dir, part);
+    if (VENDORED_DIR_NAMES.has(part) || isVirtualenv(dir)) return true;
+  }
+  return false;
+}
+
+/**
+ * The items with the project's own files first and vendored ones after, each group in its original order,
+ * so that capping a list never hides the project's findings behind a virtualenv's.
+ */
+export function projectFirst<T>(items: readonly T[], fileOf: (item: T) => string, base: string): T[] {
+  const memo = new Map<string, boolean>();
+  const vendored = (item: T) => {
+    const file = path.resolve(base, fileOf(item));
+    let v = memo.get(file);
+    if (v === undefined) memo.set(file, (v = isVendored(file, base)));
+    return v;
+  };
+  return [...items.filter((i) => !vendored(i)), ...items.filter(vendored)];
+}
