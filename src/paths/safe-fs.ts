@@ -133,6 +133,16 @@ export class SafeDir {
     return new SafeDir(this.root, full, fd);
   }
 
+  /** fstat of the directory itself. */
+  stat(): fs.Stats {
+    return fs.fstatSync(this.fd);
+  }
+
+  /** chmod of the directory itself (by descriptor). */
+  chmod(mode: number): void {
+    fs.fchmodSync(this.fd, mode);
+  }
+
   close(): void {
     if (this.fd >= 0) fs.closeSync(this.fd);
     this.fd = -1;
@@ -467,4 +477,28 @@ export function listDirIn(root: string, dir: string): fs.Dirent[] {
   } finally {
     opened.close();
   }
+}
+
+/** What the adapters need of the allowlist: the allowed root holding a canonical path. */
+export interface RootFinder {
+  rootOf(canonical: string): string | undefined;
+}
+
+function rootFor(roots: RootFinder, file: string): string {
+  const root = roots.rootOf(file);
+  if (!root) throw new ToolError("path_validation", `${file} is outside the allowed paths; it was not touched`);
+  return root;
+}
+
+/** A source file's text, read from its allowed root without following a swapped link. */
+export function readSourceText(roots: RootFinder, file: string): string {
+  return readTextIn(rootFor(roots, file), file);
+}
+
+/**
+ * A fixer's or formatter's write of one file: atomic, mode kept, refused (error_type locked) when the file no
+ * longer holds `before`, the text the new content was computed from.
+ */
+export function rewriteSource(roots: RootFinder, file: string, before: string, after: string): void {
+  writeFileIn(rootFor(roots, file), file, after, { expect: before });
 }

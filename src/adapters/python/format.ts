@@ -1,5 +1,4 @@
 /** Python formatters: ruff format (CLI, else embedded) and black. */
-import fs from "node:fs";
 import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
@@ -15,6 +14,7 @@ import { displayPath, EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "./ruff-embedde
 import { parseRuffUnformatted, ruffFormatArgs } from "./ruff-cli.js";
 import { checkRuffCliScope } from "./ruff-cli-scope.js";
 import { resolvePythonTool } from "./resolve.js";
+import { rewriteSource } from "../../paths/safe-fs.js";
 
 export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
   return ctx.services.get(EMBEDDED_RUFF_SERVICE, () => new EmbeddedRuff());
@@ -99,7 +99,7 @@ async function ruffWrite(
   if (!cli.executable) {
     const ruff = embeddedRuff(ctx);
     const result = ruff.format(req.target, rootOf(ctx, req.target), req.config);
-    if (!req.dryRun) for (const c of result.changed) fs.writeFileSync(c.file, c.after);
+    if (!req.dryRun) for (const c of result.changed) rewriteSource(ctx.allowlist, c.file, c.before, c.after);
     return {
       changed_files: result.changed.map((c) => displayPath(c.file, ctx.config.cwd)),
       command: `ruff format ${req.dryRun ? "--diff " : ""}${req.target} (embedded)`,

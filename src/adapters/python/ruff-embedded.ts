@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import picomatch from "picomatch";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { readTextIn } from "../../paths/safe-fs.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
 
@@ -95,7 +96,7 @@ export class EmbeddedRuff {
     const rows: { file: string; row: number; col: number; text: string }[] = [];
     for (const file of files) {
       const rel = displayPath(file, displayBase);
-      for (const d of this.check(settings, file, fs.readFileSync(file, "utf8"))) {
+      for (const d of this.check(settings, file, readTextIn(root, file))) {
         const code = d.code ?? "invalid-syntax";
         const { row, column } = d.start_location;
         const label = /^[A-Z]+[0-9]+$/.test(code) ? code : `${code}:`;
@@ -127,7 +128,7 @@ export class EmbeddedRuff {
     const changed: EmbeddedFormatResult["changed"] = [];
     const failures: string[] = [];
     for (const file of files) {
-      const before = fs.readFileSync(file, "utf8");
+      const before = readTextIn(root, file);
       let after: string;
       try {
         after = ws.format(before);

@@ -25,6 +25,7 @@ import { resolvePythonTool } from "./resolve.js";
 import { applyFixesOnce } from "./ruff-edits.js";
 import { loadRuffSettings } from "./ruff-settings.js";
 import { checkRuffCliScope } from "./ruff-cli-scope.js";
+import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
 
 /** How often the embedded fixer re-checks and fixes again (ruff's CLI loops the same way). */
 const MAX_FIX_PASSES = 10;
@@ -229,7 +230,7 @@ function embeddedFix(ctx: ToolContext, req: FixRequest): FixOutcome {
   const files: FileFixResult[] = [];
   const changes: { file: string; before: string; after: string }[] = [];
   for (const file of scope) {
-    const before = fs.readFileSync(file, "utf8");
+    const before = readSourceText(ctx.allowlist, file);
     let text = before;
     let diagnostics = ruff.check(settings, file, text);
     for (let pass = 0; unsafe && pass < MAX_FIX_PASSES; pass++) {
@@ -248,7 +249,7 @@ function embeddedFix(ctx: ToolContext, req: FixRequest): FixOutcome {
     }));
     const changed = text !== before;
     if (changed) changes.push({ file, before, after: text });
-    if (changed && !req.dryRun) fs.writeFileSync(file, text);
+    if (changed && !req.dryRun) rewriteSource(ctx.allowlist, file, before, text);
     files.push(fileResult(file, fileStatus(changed, left, req.dryRun), left));
   }
   const notes = [
