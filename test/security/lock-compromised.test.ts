@@ -30,7 +30,8 @@ describe("a transaction that loses its lock during an event-loop stall", () => {
     let rb: Record<string, unknown>;
     try {
       const formatting = a.call("autoformat", { path: "pkg" });
-      await journalAppears(path.join(proj, ".mcp-cache"));
+      // B starts once A is writing; with a lost lock detected earlier, A may instead stop before that.
+      await Promise.race([journalAppears(path.join(proj, ".mcp-cache")), formatting]);
       rb = await b.call("lint_fix", { path: ".", files: ["pkg/a_small.py"] });
       ra = await formatting;
     } finally {
