@@ -18,7 +18,10 @@ export function sha256(data: Buffer): string {
  * The state and content of `file` inside `root` (content undefined when absent), read without following a
  * link swapped into its path (see safe-fs).
  */
-export async function readFileState(root: string, file: string): Promise<{ state: FileState; content?: Buffer }> {
+export async function readFileState(
+  root: string,
+  file: string,
+): Promise<{ state: FileState; content?: Buffer }> {
   const read = readFileIn(root, file);
   if (!read) return { state: { sha256: null, mode: 0, size: 0 } };
   return {

@@ -52,7 +52,7 @@ export function logWrite(paths: CachePaths, runId: string, file: string, sha256:
 /** Every content hash the run logged per file (relative path → hashes; null: it removed the file). */
 export function readWrites(paths: CachePaths, runId: string): Map<string, Set<string | null>> {
   const out = new Map<string, Set<string | null>>();
-  let text = "";
+  let text: string;
   try {
     text = readFileIn(paths.root, writesFile(paths, runId), "refuse")?.content.toString("utf8") ?? "";
   } catch {

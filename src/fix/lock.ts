@@ -65,7 +65,12 @@ export async function acquireLock(
   signal?: AbortSignal,
 ): Promise<HeldLock | undefined> {
   const started = performance.now();
-  const scope = await acquireScope(paths.root, waitMs, { stale: LOCK_STALE_MS, update: LOCK_UPDATE_MS }, signal);
+  const scope = await acquireScope(
+    paths.root,
+    waitMs,
+    { stale: LOCK_STALE_MS, update: LOCK_UPDATE_MS },
+    signal,
+  );
   if (!scope) return undefined;
   const locks = openDirIn(paths.root, paths.locks);
   const lockDir = locks.entry("root.lock");
@@ -95,7 +100,8 @@ export async function acquireLock(
               `the event loop stalled for ${stall} ms, past the lock's refresh margin (${STALL_LIMIT_MS} ms)`,
             );
           const now = fs.statSync(lockDir, { throwIfNoEntry: false });
-          if (now?.ino !== identity) return new Error("the lock folder was removed or replaced by another process");
+          if (now?.ino !== identity)
+            return new Error("the lock folder was removed or replaced by another process");
           return undefined;
         },
         release: async () => {

@@ -226,7 +226,8 @@ export async function hasObject(paths: CachePaths, runId: string, entry: Manifes
   if (entry.before.sha256 === null) return true;
   try {
     return (
-      lstatIn(paths.root, path.join(snapshotDir(paths, runId), "objects", entry.before.sha256))?.isFile() ?? false
+      lstatIn(paths.root, path.join(snapshotDir(paths, runId), "objects", entry.before.sha256))?.isFile() ??
+      false
     );
   } catch {
     return false;

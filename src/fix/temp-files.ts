@@ -10,7 +10,9 @@ const TEMP_NAME = /^\.mcq-[0-9a-f]{24}\.tmp$/;
 
 /** Removes leftover temp files in the folders of `files` (relative to root); failures are ignored. */
 export function removeTempFiles(root: string, files: readonly string[]): void {
-  const dirs = new Set(files.filter((f) => typeof f === "string").map((f) => path.dirname(path.resolve(root, f))));
+  const dirs = new Set(
+    files.filter((f) => typeof f === "string").map((f) => path.dirname(path.resolve(root, f))),
+  );
   for (const dir of dirs) {
     try {
       for (const entry of listDirIn(root, dir))

@@ -166,9 +166,13 @@ export async function runTransaction<T>(
         ...(err instanceof LockLost ? { lock_compromised: true } : {}),
       });
       if (err instanceof LockLost)
-        throw new ToolError("locked", `${err.message}: stopped before writing anything. Nothing was written.`, {
-          transaction: { run_id: runId, result: "error", restored_files: [] },
-        });
+        throw new ToolError(
+          "locked",
+          `${err.message}: stopped before writing anything. Nothing was written.`,
+          {
+            transaction: { run_id: runId, result: "error", restored_files: [] },
+          },
+        );
       throw err;
     }
     const treeBefore = await statTree(paths.root);
@@ -286,7 +290,8 @@ export async function runTransaction<T>(
       const lost = err instanceof LockLost ? err : lock.compromised();
       const changed = await written();
       // A write refused because the file changed under it names that file: the change is someone else's.
-      const refused = err instanceof ToolError && typeof err.extra.file === "string" ? rel(err.extra.file) : undefined;
+      const refused =
+        err instanceof ToolError && typeof err.extra.file === "string" ? rel(err.extra.file) : undefined;
       const { restored, conflicts } = await restore(changed.keys(), !lost, refused);
       const message = err instanceof Error ? err.message : String(err);
       const reason = lost
@@ -316,7 +321,8 @@ export async function runTransaction<T>(
         ...(conflicts.length ? { conflicts } : {}),
       };
       if (lost) throw new ToolError("locked", reason, { transaction });
-      if (err instanceof ToolError) throw new ToolError(err.errorType, err.message, { ...err.extra, transaction });
+      if (err instanceof ToolError)
+        throw new ToolError(err.errorType, err.message, { ...err.extra, transaction });
       throw err;
     }
     const { value, changed, outside, verification } = attempted;

@@ -58,7 +58,11 @@ export class TxAudit {
     if (rotate) {
       const size = lstatIn(this.root, this.file)?.size ?? 0;
       if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes)
-        renameIn(this.root, this.file, `${path.basename(this.file)}.${full.timestamp.replace(/[:.]/g, "-")}.jsonl`);
+        renameIn(
+          this.root,
+          this.file,
+          `${path.basename(this.file)}.${full.timestamp.replace(/[:.]/g, "-")}.jsonl`,
+        );
     }
     appendFileIn(this.root, this.file, line, 0o600);
     return full;
@@ -71,7 +75,7 @@ export class TxAudit {
   async files(): Promise<string[]> {
     const dir = path.dirname(this.file);
     const base = path.basename(this.file);
-    let entries: Dirent[] = [];
+    let entries: Dirent[];
     try {
       entries = listDirIn(this.root, dir);
     } catch {

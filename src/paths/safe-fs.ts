@@ -203,7 +203,10 @@ function realInside(root: string, file: string): string {
     refuse(root, `${file} is a symbolic link that leads nowhere; nothing was read or written through it`);
   }
   if (!isWithin(root, real))
-    refuse(root, `${file} leads outside ${root} through a symbolic link; nothing was read or written through it`);
+    refuse(
+      root,
+      `${file} leads outside ${root} through a symbolic link; nothing was read or written through it`,
+    );
   return real;
 }
 
@@ -249,7 +252,10 @@ export function openDirIn(root: string, dir: string, options: { create?: number 
     return openDirStrict(root, dir, options.create);
   } catch (err) {
     if (err instanceof LinkFound)
-      refuse(root, `${err.message} is a symbolic link or not a folder; nothing was read or written through it`);
+      refuse(
+        root,
+        `${err.message} is a symbolic link or not a folder; nothing was read or written through it`,
+      );
     throw err;
   }
 }
@@ -346,7 +352,12 @@ function sameBytes(a: Buffer, b: string | Buffer): boolean {
  * Replaces (or creates) `file` inside root atomically: exclusive temp file beside it, then rename. The file
  * keeps its mode unless `mode` is given; a link in the way is handled by `links` (default "inside").
  */
-export function writeFileIn(root: string, file: string, data: string | Buffer, options: WriteOptions = {}): void {
+export function writeFileIn(
+  root: string,
+  file: string,
+  data: string | Buffer,
+  options: WriteOptions = {},
+): void {
   const bytes = typeof data === "string" ? Buffer.from(data) : data;
   const links = options.links ?? "inside";
   withDir(root, file, links === "replace" ? "refuse" : links, options.createDirs, (dir, name) => {
@@ -357,7 +368,9 @@ export function writeFileIn(root: string, file: string, data: string | Buffer, o
     if (options.expect !== undefined) {
       const now = existing?.isFile() ? readOpen(root, dir, name) : undefined;
       const matches =
-        options.expect === null ? now === undefined : now !== undefined && sameBytes(now.content, options.expect);
+        options.expect === null
+          ? now === undefined
+          : now !== undefined && sameBytes(now.content, options.expect);
       if (!matches)
         throw new ToolError(
           "locked",
@@ -407,7 +420,10 @@ export function appendFileIn(root: string, file: string, data: string | Buffer, 
     try {
       const st = fs.fstatSync(fd);
       if (!st.isFile() || st.nlink !== 1)
-        refuse(root, `${path.join(dir.path, name)} is not a regular file with one name; nothing was appended`);
+        refuse(
+          root,
+          `${path.join(dir.path, name)} is not a regular file with one name; nothing was appended`,
+        );
       fs.writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
     } finally {
       fs.closeSync(fd);
@@ -486,7 +502,8 @@ export interface RootFinder {
 
 function rootFor(roots: RootFinder, file: string): string {
   const root = roots.rootOf(file);
-  if (!root) throw new ToolError("path_validation", `${file} is outside the allowed paths; it was not touched`);
+  if (!root)
+    throw new ToolError("path_validation", `${file} is outside the allowed paths; it was not touched`);
   return root;
 }
 

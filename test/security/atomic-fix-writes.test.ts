@@ -33,7 +33,11 @@ describe("kill -9 inside the fix write loop", () => {
     expect(formatted.length).toBeGreaterThan(original.length * 2);
 
     const env = { PATH: "/usr/bin:/bin", VIRTUAL_ENV: undefined };
-    const s = await connectStdio({ args: ["--allowed-paths", proj, "--rate-limit", "false"], cwd: proj, env });
+    const s = await connectStdio({
+      args: ["--allowed-paths", proj, "--rate-limit", "false"],
+      cwd: proj,
+      env,
+    });
     const files = FILES.map((f) => path.join(proj, "pkg", f));
     const watching = attacker(["kill-on-change", String(serverPid(s)), ...files]);
     const call = s.call("autoformat", { path: "pkg" }).catch((e: unknown) => e);
@@ -45,11 +49,18 @@ describe("kill -9 inside the fix write loop", () => {
 
     const whole = new Set([Buffer.byteLength(original), Buffer.byteLength(formatted)]);
     for (const f of files) {
-      expect(seen.sizes[f]?.filter((size) => !whole.has(size)), `sizes seen of ${f}`).toEqual([]);
+      expect(
+        seen.sizes[f]?.filter((size) => !whole.has(size)),
+        `sizes seen of ${f}`,
+      ).toEqual([]);
       expect([original, formatted]).toContain(fs.readFileSync(f, "utf8"));
     }
 
-    const next = await connectStdio({ args: ["--allowed-paths", proj, "--rate-limit", "false"], cwd: proj, env });
+    const next = await connectStdio({
+      args: ["--allowed-paths", proj, "--rate-limit", "false"],
+      cwd: proj,
+      env,
+    });
     try {
       await waitFor(async () => {
         const r = await next.call("get_audit_log", { path: ".", limit: 10 });

@@ -36,7 +36,11 @@ describe("rollback with symlinks planted at the old restore temp names", () => {
       // The attacker plants the temp name for this server's pid (and its neighbours) as links out.
       const pid = serverPid(s);
       for (const p of [pid - 1, pid, pid + 1])
-        await attacker(["plant", path.join(outside, "victim.txt"), path.join(proj, "pkg", `a.py.mcp-restore-${p}`)]);
+        await attacker([
+          "plant",
+          path.join(outside, "victim.txt"),
+          path.join(proj, "pkg", `a.py.mcp-restore-${p}`),
+        ]);
       const r = await s.call("rollback", { path: "." });
       expect(r.success, JSON.stringify(r)).toBe(true);
     } finally {

@@ -50,7 +50,8 @@ describe("automatic restores keep edits made after the transaction wrote", () =>
     await next.close();
     expect(fs.readFileSync(m1)).toEqual(edited);
     const after = readTree(dir);
-    for (const [file, bytes] of before) if (file !== "pkg/m1.py") expect(after.get(file), file).toEqual(bytes);
+    for (const [file, bytes] of before)
+      if (file !== "pkg/m1.py") expect(after.get(file), file).toEqual(bytes);
     expect(entries[0]).toMatchObject({ tool: "fix_all", result: "rollback", recovered: true });
     expect(entries[0]?.conflicts).toEqual(["pkg/m1.py"]);
     expect((entries[0]?.restored_files as string[]).length).toBe(7);

@@ -3,7 +3,6 @@
  * or format of one file costs milliseconds instead of a process start. It behaves like the CLI: the
  * project's settings, the CLI's file discovery, the same `path:line:col: CODE message` lines.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import picomatch from "picomatch";

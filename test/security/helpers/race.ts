@@ -17,7 +17,9 @@ export function attacker(args: string[]): Promise<Record<string, unknown>> {
   child.stderr.on("data", (c: Buffer) => (err += c.toString()));
   return new Promise((resolve, reject) =>
     child.once("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(out) as Record<string, unknown>) : reject(new Error(`attacker: ${err}`)),
+      code === 0
+        ? resolve(JSON.parse(out) as Record<string, unknown>)
+        : reject(new Error(`attacker: ${err}`)),
     ),
   );
 }
