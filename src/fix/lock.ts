@@ -72,7 +72,13 @@ export async function acquireLock(
     signal,
   );
   if (!scope) return undefined;
-  const locks = openDirIn(paths.root, paths.locks);
+  let locks;
+  try {
+    locks = openDirIn(paths.root, paths.locks, { create: 0o700 });
+  } catch (err) {
+    await scope.release();
+    throw err;
+  }
   const lockDir = locks.entry("root.lock");
   const options = { ...lockOptions(paths), lockfilePath: lockDir };
   let compromised: Error | undefined;

@@ -3,8 +3,9 @@
  * other in every server process of this user, whatever their allowed roots. Servers allowed into /repo and
  * into /repo/pkg each lock their own project root in its `.mcp-cache/`, so those locks alone let two of them
  * write pkg's files at once (issue 10.4). A held scope is a proper-lockfile lock in one per-user folder
- * (`~/.cache/mcp-code-quality/scope-locks`, or $MCP_CODE_QUALITY_LOCK_DIR) with a `<key>.scope` file naming
- * its root; a scope is taken under a short mutex, and only while no overlapping scope is held.
+ * (`~/.cache/mcp-code-quality/scope-locks`; $MCP_CODE_QUALITY_LOCK_DIR to choose; the temp folder when the
+ * home folder cannot hold it) with a `<key>.scope` file naming its root; a scope is taken under a short
+ * mutex, and only while no overlapping scope is held.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -30,13 +31,30 @@ export interface ScopeTiming {
 
 let registry: SafeDir | undefined;
 
+/** Where the scope locks live: the configured folder, else under the home folder, else the temp folder. */
+function candidates(): string[] {
+  const configured = process.env[LOCK_DIR_ENV];
+  if (configured) return [path.resolve(configured)];
+  return [
+    path.join(os.homedir(), ".cache", "mcp-code-quality", "scope-locks"),
+    path.join(os.tmpdir(), `mcp-code-quality-scope-locks-${process.getuid?.() ?? "user"}`),
+  ];
+}
+
 /** The per-user folder, opened once: owner-only, ours, reached without links. */
 function registryDir(): SafeDir {
   if (registry) return registry;
-  const configured = process.env[LOCK_DIR_ENV];
-  const wanted = configured
-    ? path.resolve(configured)
-    : path.join(os.homedir(), ".cache", "mcp-code-quality", "scope-locks");
+  let failure: unknown;
+  for (const wanted of candidates())
+    try {
+      return (registry = openRegistry(wanted));
+    } catch (err) {
+      failure = err;
+    }
+  throw failure;
+}
+
+function openRegistry(wanted: string): SafeDir {
   fs.mkdirSync(path.dirname(wanted), { recursive: true, mode: 0o700 });
   const parent = fs.realpathSync.native(path.dirname(wanted));
   const dir = openDirIn(parent, path.join(parent, path.basename(wanted)), { create: 0o700 });
@@ -48,7 +66,6 @@ function registryDir(): SafeDir {
       `the scope lock folder ${wanted} is not owned by this user or is writable by others; no transaction was started`,
     );
   }
-  registry = dir;
   return dir;
 }
 
