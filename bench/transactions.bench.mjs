@@ -1,5 +1,7 @@
 // What a transaction (lock, snapshot, journal, tree fingerprint, audit) adds to a lint_fix, through the real
 // server over stdio with the ruff CLI: the same fix as a dry run (no transaction) and as a real run.
+// BENCH_BASELINE_CLI=<another build's dist/cli.js> runs that build too, interleaved rep by rep in the same run,
+// to compare transaction costs before and after a change.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,18 +24,10 @@ function makeProject(modules) {
   return dir;
 }
 
-async function connect(dir) {
+async function connect(dir, cli) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      path.join(repo, "dist", "cli.js"),
-      "--mode",
-      "stdio",
-      "--log-level",
-      "error",
-      "--allowed-paths",
-      dir,
-    ],
+    args: [cli, "--mode", "stdio", "--log-level", "error", "--allowed-paths", dir],
     cwd: dir,
     env: { ...process.env, PATH: `${venvBin}:/usr/bin:/bin` },
     stderr: "ignore",
@@ -49,38 +43,46 @@ async function connect(dir) {
 export default async function run() {
   if (!fs.existsSync(path.join(venvBin, "ruff")))
     return { title: "transactions", rows: [], notes: ["skipped: run scripts/install-tools.sh first"] };
+  const builds = [["this build", path.join(repo, "dist", "cli.js")]];
+  if (process.env.BENCH_BASELINE_CLI)
+    builds.unshift(["baseline", path.resolve(process.env.BENCH_BASELINE_CLI)]);
   const rows = [];
   for (const modules of [10, 200]) {
-    const dir = makeProject(modules);
-    const pristine = makeProject(modules);
-    const s = await connect(dir);
-    const reps = 7;
-    const dry = [];
-    const real = [];
-    const noop = [];
-    await s.call("lint_fix", { path: ".", dry_run: true }); // warm-up
-    for (let i = 0; i < reps; i++) {
-      let t = performance.now();
-      await s.call("lint_fix", { path: ".", dry_run: true });
-      dry.push(performance.now() - t);
-      t = performance.now();
-      const r = await s.call("lint_fix", { path: "." });
-      real.push(performance.now() - t);
-      if (r.transaction?.files_written.length !== modules) throw new Error(JSON.stringify(r).slice(0, 500));
-      t = performance.now();
-      await s.call("lint_fix", { path: "." });
-      noop.push(performance.now() - t);
-      fs.cpSync(path.join(pristine, "pkg"), path.join(dir, "pkg"), { recursive: true });
+    const runs = [];
+    for (const [name, cli] of builds) {
+      const dir = makeProject(modules);
+      const s = await connect(dir, cli);
+      await s.call("lint_fix", { path: ".", dry_run: true }); // warm-up
+      runs.push({ name, dir, pristine: makeProject(modules), s, dry: [], real: [], noop: [] });
     }
-    await s.close();
-    rows.push({
-      files: modules,
-      "dry run (no transaction) ms": ms(median(dry)),
-      "fix, writes every file ms": ms(median(real)),
-      "fix, nothing to write ms": ms(median(noop)),
-    });
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.rmSync(pristine, { recursive: true, force: true });
+    const reps = 7;
+    for (let i = 0; i < reps; i++)
+      for (const run of runs) {
+        const { s, dir, pristine } = run;
+        let t = performance.now();
+        await s.call("lint_fix", { path: ".", dry_run: true });
+        run.dry.push(performance.now() - t);
+        t = performance.now();
+        const r = await s.call("lint_fix", { path: "." });
+        run.real.push(performance.now() - t);
+        if (r.transaction?.files_written.length !== modules) throw new Error(JSON.stringify(r).slice(0, 500));
+        t = performance.now();
+        await s.call("lint_fix", { path: "." });
+        run.noop.push(performance.now() - t);
+        fs.cpSync(path.join(pristine, "pkg"), path.join(dir, "pkg"), { recursive: true });
+      }
+    for (const run of runs) {
+      await run.s.close();
+      rows.push({
+        build: run.name,
+        files: modules,
+        "dry run (no transaction) ms": ms(median(run.dry)),
+        "fix, writes every file ms": ms(median(run.real)),
+        "fix, nothing to write ms": ms(median(run.noop)),
+      });
+      fs.rmSync(run.dir, { recursive: true, force: true });
+      fs.rmSync(run.pristine, { recursive: true, force: true });
+    }
   }
   return {
     title: "lint_fix (ruff CLI) with and without its transaction, median of 7",

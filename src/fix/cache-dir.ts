@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { isWithin } from "../paths/allowlist.js";
+import { lstatIn, openDirIn, writeFileIn } from "../paths/safe-fs.js";
 
 export const CACHE_DIR_NAME = ".mcp-cache";
 
@@ -82,18 +83,27 @@ export async function checkNoLinks(paths: CachePaths): Promise<void> {
   }
 }
 
-/** Creates the cache folders owner-only (tightening an existing cache dir) and its `.gitignore`. */
+/**
+ * Creates the cache folders owner-only (tightening an existing cache dir) and its `.gitignore`, each reached
+ * from the root without following links; a `.gitignore` that is not a regular file (a planted link) is
+ * replaced, never written through.
+ */
 export async function ensureCacheDir(root: string): Promise<CachePaths> {
   const paths = cachePaths(root);
   await checkNoLinks(paths);
   for (const dir of [paths.dir, paths.locks, paths.snapshots, paths.journal]) {
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-    await fs.chmod(dir, 0o700);
+    const opened = openDirIn(root, dir, { create: 0o700 });
+    try {
+      opened.chmod(0o700);
+    } finally {
+      opened.close();
+    }
   }
   const gitignore = path.join(paths.dir, ".gitignore");
-  if (!existsSync(gitignore))
-    await fs.writeFile(gitignore, "# transaction state of mcp-code-quality: never commit\n*\n", {
+  if (!lstatIn(root, gitignore)?.isFile())
+    writeFileIn(root, gitignore, "# transaction state of mcp-code-quality: never commit\n*\n", {
       mode: 0o600,
+      links: "replace",
     });
   return paths;
 }

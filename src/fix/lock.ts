@@ -1,19 +1,32 @@
 /**
- * The cross-process lock of one project root (proper-lockfile on `.mcp-cache/locks/root`). A holder that
- * dies stops refreshing the lock, which becomes stale and is taken over after LOCK_STALE_MS.
+ * The locks of one transaction: its scope (src/fix/scope-lock.ts: no overlapping project root is being
+ * written by any server of this user) and the cross-process lock of its project root (proper-lockfile on
+ * `.mcp-cache/locks/root`, reached through the open `locks` folder, so a link swapped in is never followed).
+ * A holder that dies stops refreshing its locks, which become stale and are taken over after LOCK_STALE_MS.
+ *
+ * A holder whose event loop stalls stops refreshing too, and another process may then take its lock. The
+ * held lock reports itself compromised when proper-lockfile says so, when the lock folder is no longer the
+ * one it created, or when the event loop went longer than LOCK_STALE_MS - LOCK_UPDATE_MS without a tick
+ * (a refresh may have come too late): the transaction then rolls back instead of committing.
  */
-import lockfile from "proper-lockfile";
+import fs from "node:fs";
 import path from "node:path";
+import lockfile from "proper-lockfile";
+import { openDirIn } from "../paths/safe-fs.js";
 import type { CachePaths } from "./cache-dir.js";
+import { acquireScope } from "./scope-lock.js";
 
 export const LOCK_STALE_MS = 8_000;
 export const LOCK_UPDATE_MS = 1_500;
+/** A stall this long may have let the lock go stale for others. */
+export const STALL_LIMIT_MS = LOCK_STALE_MS - LOCK_UPDATE_MS;
 const RETRY_MS = 100;
+const TICK_MS = 250;
 
 export interface HeldLock {
   waitMs: number;
   acquiredAt: Date;
-  /** Set when the lock was taken from us (e.g. the event loop stalled beyond the stale time). */
+  /** Set when the lock may have been taken from us (e.g. the event loop stalled beyond the stale time). */
   compromised(): Error | undefined;
   release(): Promise<void>;
 }
@@ -32,33 +45,90 @@ export function lockTarget(paths: CachePaths): string {
   return path.join(paths.locks, "root");
 }
 
-/** Waits up to `waitMs` for the lock; undefined when it stayed held by someone else. */
+/** The longest gap between event-loop ticks since start, the current one included. */
+function stallWatch() {
+  let last = Date.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, TICK_MS);
+  timer.unref();
+  return { worst: () => Math.max(worst, Date.now() - last), stop: () => clearInterval(timer) };
+}
+
+/** Waits up to `waitMs` for the scope and root locks; undefined when they stayed held by someone else. */
 export async function acquireLock(
   paths: CachePaths,
   waitMs: number,
   signal?: AbortSignal,
 ): Promise<HeldLock | undefined> {
   const started = performance.now();
+  const scope = await acquireScope(
+    paths.root,
+    waitMs,
+    { stale: LOCK_STALE_MS, update: LOCK_UPDATE_MS },
+    signal,
+  );
+  if (!scope) return undefined;
+  let locks;
+  try {
+    locks = openDirIn(paths.root, paths.locks, { create: 0o700 });
+  } catch (err) {
+    await scope.release();
+    throw err;
+  }
+  const lockDir = locks.entry("root.lock");
+  const options = { ...lockOptions(paths), lockfilePath: lockDir };
   let compromised: Error | undefined;
   for (;;) {
     try {
-      const release = await lockfile.lock(lockTarget(paths), {
-        ...lockOptions(paths),
+      const release = await lockfile.lock(locks.entry("root"), {
+        ...options,
         retries: 0,
         onCompromised: (err) => {
           compromised = err;
         },
       });
+      const identity = fs.statSync(lockDir).ino;
+      const stalls = stallWatch();
       return {
         waitMs: Math.round(performance.now() - started),
         acquiredAt: new Date(),
-        compromised: () => compromised,
-        release: () => release().catch(() => {}),
+        compromised: () => {
+          if (compromised) return compromised;
+          const lost = scope.compromised();
+          if (lost) return lost;
+          const stall = stalls.worst();
+          if (stall > STALL_LIMIT_MS)
+            return new Error(
+              `the event loop stalled for ${stall} ms, past the lock's refresh margin (${STALL_LIMIT_MS} ms)`,
+            );
+          const now = fs.statSync(lockDir, { throwIfNoEntry: false });
+          if (now?.ino !== identity)
+            return new Error("the lock folder was removed or replaced by another process");
+          return undefined;
+        },
+        release: async () => {
+          stalls.stop();
+          await release().catch(() => {});
+          locks.close();
+          await scope.release();
+        },
       };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ELOCKED") throw err;
+      if ((err as NodeJS.ErrnoException).code !== "ELOCKED") {
+        locks.close();
+        await scope.release();
+        throw err;
+      }
     }
-    if (performance.now() - started >= waitMs || signal?.aborted) return undefined;
+    if (performance.now() - started >= waitMs || signal?.aborted) {
+      locks.close();
+      await scope.release();
+      return undefined;
+    }
     await new Promise((r) => setTimeout(r, RETRY_MS));
   }
 }

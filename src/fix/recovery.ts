@@ -8,7 +8,8 @@ import path from "node:path";
 import type { Logger } from "../log.js";
 import { CACHE_DIR_NAME, cachePaths, checkNoLinks, type CachePaths } from "./cache-dir.js";
 import { readFileState, sameState } from "./file-state.js";
-import { listJournals, removeJournal, type Journal } from "./journal.js";
+import { removeTempFiles } from "./temp-files.js";
+import { listJournals, readWrites, removeJournal, type Journal } from "./journal.js";
 import { acquireLock, LOCK_STALE_MS } from "./lock.js";
 import { readManifest, removeSnapshot, restoreEntry } from "./snapshot.js";
 import { TxAudit } from "./tx-audit.js";
@@ -31,6 +32,8 @@ export interface Recovered {
   run_id: string;
   action: "finished" | "undone" | "unrecoverable";
   restored_files: string[];
+  /** Files changed since the transaction wrote them (by hand, after the crash): left as they are. */
+  conflicts: string[];
 }
 
 /** Recovers every leftover journal of a root; the caller holds the root lock. */
@@ -55,6 +58,7 @@ async function recoverOne(paths: CachePaths, audit: TxAudit, journal: Journal): 
     interrupted_pid: journal.pid,
   };
   const manifest = journal.snapshot ? await readManifest(paths, journal.run_id) : undefined;
+  removeTempFiles(paths.root, [...journal.files, ...(manifest?.files.map((f) => f.path) ?? [])]);
   if (journal.phase === "committing") {
     const logged = (await audit.read({})).some(
       (e) => e.run_id === journal.run_id && e.result !== "locked-out",
@@ -66,7 +70,7 @@ async function recoverOne(paths: CachePaths, audit: TxAudit, journal: Journal): 
         reason: "recovery: the process died after its fix was final; commit completed",
         files_written: manifest?.files.map((f) => f.path) ?? journal.files,
       });
-    return { run_id: journal.run_id, action: "finished", restored_files: [] };
+    return { run_id: journal.run_id, action: "finished", restored_files: [], conflicts: [] };
   }
   if (!manifest) {
     await audit.append({
@@ -78,13 +82,26 @@ async function recoverOne(paths: CachePaths, audit: TxAudit, journal: Journal): 
       files_written: [],
       unrestorable_files: journal.files,
     });
-    return { run_id: journal.run_id, action: "unrecoverable", restored_files: [] };
+    return { run_id: journal.run_id, action: "unrecoverable", restored_files: [], conflicts: [] };
   }
+  // Only what the transaction logged as its own writes is undone; anything else changed since.
+  const written = readWrites(paths, journal.run_id);
   const restored: string[] = [];
   const failed: string[] = [];
+  const conflicts: string[] = [];
   for (const entry of manifest.files) {
-    const { state } = await readFileState(path.join(paths.root, entry.path));
+    let state;
+    try {
+      ({ state } = await readFileState(paths.root, path.join(paths.root, entry.path)));
+    } catch {
+      failed.push(entry.path);
+      continue;
+    }
     if (sameState(state, entry.before)) continue;
+    if (!written.get(entry.path)?.has(state.sha256)) {
+      conflicts.push(entry.path);
+      continue;
+    }
     try {
       await restoreEntry(paths, journal.run_id, entry);
       restored.push(entry.path);
@@ -97,13 +114,18 @@ async function recoverOne(paths: CachePaths, audit: TxAudit, journal: Journal): 
     result: "rollback",
     reason:
       `recovery: the process (pid ${journal.pid}) died before its transaction committed; ` +
-      `restored ${restored.length} file(s) from the snapshot`,
+      `restored ${restored.length} file(s) from the snapshot` +
+      (conflicts.length
+        ? `; ${conflicts.length} file(s) changed after the transaction wrote them were left as they are ` +
+          `(conflicts; the snapshot ${journal.run_id} keeps their earlier bytes)`
+        : ""),
     files_written: restored,
     restored_files: restored,
+    ...(conflicts.length ? { conflicts } : {}),
     ...(failed.length ? { unrestorable_files: failed } : {}),
   });
-  if (failed.length === 0) await removeSnapshot(paths, journal.run_id);
-  return { run_id: journal.run_id, action: "undone", restored_files: restored };
+  if (failed.length === 0 && conflicts.length === 0) await removeSnapshot(paths, journal.run_id);
+  return { run_id: journal.run_id, action: "undone", restored_files: restored, conflicts };
 }
 
 /** Project directories to look at on start: each allowed root and its folders two levels down. */

@@ -116,7 +116,7 @@ export async function applyRollback(
     let complete = true;
     for (const f of manifest.files) {
       const item = { run_id: runId, file: f.path };
-      const { state } = await readFileState(path.join(paths.root, f.path));
+      const { state } = await readFileState(paths.root, path.join(paths.root, f.path));
       if (sameState(state, f.before)) {
         report.unchanged.push(item);
         continue;

@@ -160,7 +160,7 @@ export async function readSeedManifest(
     const before: FileState = { sha256: e.sha256, mode, size: typeof e.size === "number" ? e.size : 0 };
     const item: ManifestEntry = { path: rel, before, flat: true };
     if (st && Number.isFinite(released) && st.mtimeMs <= released + 1000) {
-      item.after = (await readFileState(target)).state;
+      item.after = (await readFileState(paths.root, target)).state;
     }
     files.push(item);
   }

@@ -7,8 +7,18 @@ import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isWithin } from "../paths/allowlist.js";
+import {
+  createFileIn,
+  listDirIn,
+  lstatIn,
+  openDirIn,
+  readFileIn,
+  removeFileIn,
+  removeTreeIn,
+  writeFileIn,
+} from "../paths/safe-fs.js";
 import type { CachePaths } from "./cache-dir.js";
-import { readFileState, sha256, type FileState } from "./file-state.js";
+import { readFileState, restoredMode, sha256, type FileState } from "./file-state.js";
 import { linkSeedBlobs, seedManifestFields } from "./seed-interop.js";
 
 export interface ManifestEntry {
@@ -94,23 +104,21 @@ function validManifest(paths: CachePaths, runId: string, m: Manifest): boolean {
   });
 }
 
-async function writeAtomic(file: string, data: string | Buffer, mode = 0o600): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, data, { mode });
-  await fs.rename(tmp, file);
-}
-
 export async function writeManifest(paths: CachePaths, manifest: Manifest): Promise<void> {
-  await writeAtomic(
+  writeFileIn(
+    paths.root,
     path.join(snapshotDir(paths, manifest.run_id), "manifest.json"),
     JSON.stringify({ ...manifest, ...seedManifestFields(paths, manifest) }, null, 1),
+    { mode: 0o600, links: "refuse" },
   );
 }
 
+/** The manifest of a run, read without following links (a snapshot folder linked elsewhere is not one). */
 export async function readManifest(paths: CachePaths, runId: string): Promise<Manifest | undefined> {
   try {
-    const text = await fs.readFile(path.join(snapshotDir(paths, runId), "manifest.json"), "utf8");
-    const manifest = JSON.parse(text) as Manifest;
+    const read = readFileIn(paths.root, path.join(snapshotDir(paths, runId), "manifest.json"), "refuse");
+    if (!read) return undefined;
+    const manifest = JSON.parse(read.content.toString("utf8")) as Manifest;
     return validManifest(paths, runId, manifest) ? manifest : undefined;
   } catch {
     return undefined;
@@ -142,21 +150,18 @@ export async function takeSnapshot(
   const bytes = await totalBytes(files);
   if (bytes > maxBytes) {
     const states = new Map<string, FileState>();
-    for (const f of files) states.set(f, (await readFileState(f)).state);
+    for (const f of files) states.set(f, (await readFileState(paths.root, f)).state);
     return { taken: false, bytes, states };
   }
   const dir = snapshotDir(paths, runId);
   const objects = path.join(dir, "objects");
-  await fs.mkdir(objects, { recursive: true, mode: 0o700 });
+  openDirIn(paths.root, objects, { create: 0o700 }).close();
   const entries: ManifestEntry[] = [];
   for (const file of files) {
-    const { state, content } = await readFileState(file);
-    if (content && state.sha256) {
-      const object = path.join(objects, state.sha256);
-      await fs.writeFile(object, content, { mode: 0o600, flag: "wx" }).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== "EEXIST") throw err;
-      });
-    }
+    const { state, content } = await readFileState(paths.root, file);
+    // Content-addressed and created exclusively: an object already there under its hash is the same bytes
+    // (restores check the hash).
+    if (content && state.sha256) createFileIn(paths.root, path.join(objects, state.sha256), content, 0o600);
     entries.push({ path: path.relative(paths.root, file), before: state });
   }
   const manifest: Manifest = {
@@ -190,41 +195,44 @@ export async function commitSnapshot(
   await linkSeedBlobs(paths, committed);
   const keep = new Set(files.map((e) => e.before.sha256));
   const objects = path.join(snapshotDir(paths, manifest.run_id), "objects");
-  for (const name of await fs.readdir(objects).catch(() => [] as string[]))
-    if (!keep.has(name)) await fs.rm(path.join(objects, name), { force: true });
+  for (const { name } of listDirIn(paths.root, objects))
+    if (!keep.has(name)) removeFileIn(paths.root, path.join(objects, name));
   return committed;
 }
 
+/** Removes a run's snapshot folder (a link in its place is removed, never followed). */
 export async function removeSnapshot(paths: CachePaths, runId: string): Promise<void> {
-  await fs.rm(snapshotDir(paths, runId), { recursive: true, force: true });
+  removeTreeIn(paths.root, snapshotDir(paths, runId));
 }
 
 /**
- * Puts one file back to its `before` state: the stored bytes written to a temp file beside it, given
- * the recorded mode and renamed over it; a file that did not exist before is removed.
- * Throws when the object is missing or does not match its hash.
+ * Puts one file back to its `before` state: the stored bytes written to an exclusive temp file with an
+ * unpredictable name beside it and renamed over it (see safe-fs), with the recorded permission bits (never
+ * adding a setuid, setgid or sticky bit the file does not have now); a file that did not exist before is
+ * removed. Throws when the object is missing or does not match its hash.
  */
 export async function restoreEntry(paths: CachePaths, runId: string, entry: ManifestEntry): Promise<void> {
   const target = fileInRoot(paths, entry.path);
   if (entry.before.sha256 === null) {
-    await fs.rm(target, { force: true });
+    removeFileIn(paths.root, target);
     return;
   }
-  const content = await fs.readFile(objectPath(paths, runId, entry, entry.before.sha256));
+  const object = objectPath(paths, runId, entry, entry.before.sha256);
+  const content = readFileIn(paths.root, object, "refuse")?.content;
+  if (!content) throw new Error(`snapshot object of ${entry.path} is missing`);
   if (sha256(content) !== entry.before.sha256) throw new Error(`snapshot object of ${entry.path} is corrupt`);
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  const tmp = `${target}.mcp-restore-${process.pid}`;
-  await fs.writeFile(tmp, content, { mode: entry.before.mode });
-  await fs.chmod(tmp, entry.before.mode);
-  await fs.rename(tmp, target);
+  const current = lstatIn(paths.root, target);
+  const mode = restoredMode(entry.before.mode, current?.isFile() ? current.mode : undefined);
+  writeFileIn(paths.root, target, content, { mode, createDirs: 0o777, links: "replace" });
 }
 
 export async function hasObject(paths: CachePaths, runId: string, entry: ManifestEntry): Promise<boolean> {
   if (entry.before.sha256 === null) return true;
-  return fs
-    .access(objectPath(paths, runId, entry, entry.before.sha256))
-    .then(() => true)
-    .catch(() => false);
+  try {
+    return lstatIn(paths.root, objectPath(paths, runId, entry, entry.before.sha256))?.isFile() ?? false;
+  } catch {
+    return false;
+  }
 }
 
 function objectPath(paths: CachePaths, runId: string, entry: ManifestEntry, sha: string): string {

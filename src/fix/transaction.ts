@@ -7,9 +7,10 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { ToolContext } from "../engine/tool.js";
+import { writeObserver } from "../paths/safe-fs.js";
 import { ensureCacheDir, projectRootOf, type CachePaths } from "./cache-dir.js";
 import { readFileState, sameState, type FileState } from "./file-state.js";
-import { removeJournal, writeJournal } from "./journal.js";
+import { logWrite, removeJournal, writeJournal } from "./journal.js";
 import { acquireLock } from "./lock.js";
 import { activeRuns, recoverRoot } from "./recovery.js";
 import { pruneSnapshots } from "./retention.js";
@@ -61,6 +62,8 @@ export interface TransactionReport {
   verification?: Verification;
   rollback_reason?: string;
   restored_files?: string[];
+  /** Written by this transaction, then changed by someone else: left as they are by its rollback. */
+  conflicts?: string[];
   unsnapshotted_writes?: string[];
 }
 
@@ -87,6 +90,13 @@ export function txAudit(ctx: ToolContext, paths: CachePaths): TxAudit {
   return new TxAudit(paths.audit, ctx.config.cacheAuditMaxBytes);
 }
 
+/** Thrown at a checkpoint when the lock may have been taken from this transaction. */
+class LockLost extends ToolError {
+  constructor(cause: Error) {
+    super("locked", `the root lock was lost during the run (${cause.message})`);
+  }
+}
+
 /** Runs `spec.work` as a transaction; throws ToolError("locked") when the root stays locked. */
 export async function runTransaction<T>(
   ctx: ToolContext,
@@ -104,7 +114,7 @@ export async function runTransaction<T>(
         tool: spec.tool,
         root: paths.root,
         result: "locked-out",
-        reason: `another transaction held the lock of ${paths.root} for ${waitLimitMs / 1000} s`,
+        reason: `another transaction held the lock of ${paths.root} (or of a project inside or around it) for ${waitLimitMs / 1000} s`,
         files_written: [],
         lock_wait_ms: waitLimitMs,
         lock_hold_ms: 0,
@@ -113,7 +123,7 @@ export async function runTransaction<T>(
     );
     throw new ToolError(
       "locked",
-      `another transaction is writing in ${paths.root}; gave up after ${waitLimitMs / 1000} s. Nothing was written.`,
+      `another transaction is writing in ${paths.root} (or in a project inside or around it); gave up after ${waitLimitMs / 1000} s. Nothing was written.`,
       { project_root: paths.root, run_id: runId },
     );
   }
@@ -127,17 +137,24 @@ export async function runTransaction<T>(
     lock_acquired: lock.acquiredAt.toISOString(),
     lock_released: new Date().toISOString(),
   });
+  const checkLock = () => {
+    const lost = lock.compromised();
+    if (lost) throw new LockLost(lost);
+  };
   try {
     const recovered = await recoverRoot(paths, audit);
     for (const r of recovered)
       notes.push(
-        `recovered interrupted transaction ${r.run_id} first (${r.action}; ${r.restored_files.length} file(s) restored)`,
+        `recovered interrupted transaction ${r.run_id} first (${r.action}; ${r.restored_files.length} file(s) restored` +
+          (r.conflicts.length ? `; ${r.conflicts.length} changed since and left as they are` : "") +
+          ")",
       );
     await pruneSnapshots(paths);
 
     let candidates: string[];
     try {
       candidates = [...new Set(await spec.candidates(paths.root))];
+      checkLock();
     } catch (err) {
       // Nothing was written yet; the failure is still an outcome of this transaction.
       await audit.append({
@@ -146,7 +163,16 @@ export async function runTransaction<T>(
         result: "error",
         reason: err instanceof Error ? err.message : String(err),
         files_written: [],
+        ...(err instanceof LockLost ? { lock_compromised: true } : {}),
       });
+      if (err instanceof LockLost)
+        throw new ToolError(
+          "locked",
+          `${err.message}: stopped before writing anything. Nothing was written.`,
+          {
+            transaction: { run_id: runId, result: "error", restored_files: [] },
+          },
+        );
       throw err;
     }
     const treeBefore = await statTree(paths.root);
@@ -172,40 +198,76 @@ export async function runTransaction<T>(
       snapshot: snap.taken,
       files: [...before.keys()],
     });
-    const handle: TxHandle = {
-      runId,
-      root: paths.root,
-      afterWriteStep: () => pauseForCrashTest(runId),
-      auditExtra: {},
-    };
 
+    // What this transaction wrote, per file: every content hash it left there (logged in the journal's
+    // writes file too, for recovery). A restore only puts back files that still hold one of these.
+    const mine = new Map<string, Set<string | null>>();
+    const record = (p: string, sha: string | null) => {
+      if (!before.has(p) || mine.get(p)?.has(sha)) return;
+      if (!mine.has(p)) mine.set(p, new Set());
+      mine.get(p)?.add(sha);
+      logWrite(paths, runId, p, sha);
+    };
     const written = async () => {
       const after = new Map<string, FileState>();
       for (const [p, b] of before) {
-        const { state } = await readFileState(path.join(paths.root, p));
+        const { state } = await readFileState(paths.root, path.join(paths.root, p));
         if (!sameState(state, b)) after.set(p, state);
       }
       return after;
     };
-    const restore = async (files: Iterable<string>) => {
+    const recordWritten = async () => {
+      for (const [p, state] of await written()) record(p, state.sha256);
+    };
+    const handle: TxHandle = {
+      runId,
+      root: paths.root,
+      afterWriteStep: async () => {
+        // External tools write by themselves: what changed in a step under our lock is ours.
+        if (!lock.compromised()) await recordWritten();
+        await pauseForCrashTest(runId);
+      },
+      auditExtra: {},
+    };
+
+    /**
+     * Restores the written files that still hold what this transaction left; the others were changed since
+     * (by hand, or by another writer after the lock was lost) and are reported as conflicts. Files changed
+     * with no record of ours count as ours only while the lock held (a tool that failed mid-step wrote them).
+     */
+    const restore = async (files: Iterable<string>, unrecordedAreOurs: boolean, notOurs?: string) => {
       const restored: string[] = [];
-      if (!manifest) return restored;
+      const conflicts: string[] = [];
+      if (!manifest) return { restored, conflicts };
       const byPath = new Map(manifest.files.map((e) => [e.path, e]));
       for (const p of files) {
         const entry = byPath.get(p);
-        if (entry) {
-          await restoreEntry(paths, runId, entry);
-          restored.push(p);
+        if (!entry) continue;
+        const { state } = await readFileState(paths.root, path.join(paths.root, p));
+        if (sameState(state, entry.before)) continue;
+        const ours = mine.get(p);
+        if (p === notOurs || (ours ? !ours.has(state.sha256) : !unrecordedAreOurs)) {
+          conflicts.push(p);
+          continue;
         }
+        await restoreEntry(paths, runId, entry);
+        restored.push(p);
       }
-      return restored;
+      return { restored, conflicts };
     };
     const snapshotInfo = { taken: snap.taken, files: candidates.length, bytes: snap.bytes };
 
-    // The work and its verification: any failure in them restores what was written and is audited as error.
+    // The work and its verification: any failure in them restores what was written and is audited as error
+    // (or as rollback, when the lock was lost).
     const attempt = async () => {
-      const value = await spec.work(handle);
+      checkLock();
+      const value = await writeObserver.run(
+        (file, sha) => record(rel(file), sha),
+        () => spec.work(handle),
+      );
+      checkLock();
       const changed = await written();
+      for (const [p, state] of changed) record(p, state.sha256);
       const treeAfter = await statTree(paths.root);
       const outside = changedPaths(treeBefore, treeAfter).filter((p) => !before.has(p));
       if (!treeAfter.complete)
@@ -218,30 +280,49 @@ export async function runTransaction<T>(
             `restored: ${outside.slice(0, 20).join(", ")}${outside.length > 20 ? ", ..." : ""} (audit: commit-partial-snapshot)`,
         );
       const verification = spec.verify ? await spec.verify(value) : undefined;
+      checkLock();
       return { value, changed, outside, verification };
     };
     let attempted: Awaited<ReturnType<typeof attempt>>;
     try {
       attempted = await attempt();
     } catch (err) {
+      const lost = err instanceof LockLost ? err : lock.compromised();
       const changed = await written();
-      const restored = await restore(changed.keys());
+      // A write refused because the file changed under it names that file: the change is someone else's.
+      const refused =
+        err instanceof ToolError && typeof err.extra.file === "string" ? rel(err.extra.file) : undefined;
+      const { restored, conflicts } = await restore(changed.keys(), !lost, refused);
+      const message = err instanceof Error ? err.message : String(err);
+      const reason = lost
+        ? `${lost instanceof LockLost ? lost.message : `the root lock was lost during the run (${lost.message})`}` +
+          `: rolled back instead of committing (restored ${restored.length} file(s)` +
+          (conflicts.length ? `, ${conflicts.length} changed by another writer left as they are` : "") +
+          ")" +
+          (err instanceof LockLost ? "" : `; ${message}`)
+        : message;
       await audit.append({
         ...base,
         ...lockTimes(),
-        result: "error",
-        reason: err instanceof Error ? err.message : String(err),
+        result: lost ? "rollback" : "error",
+        reason,
         files_written: [...changed.keys()],
         restored_files: restored,
+        ...(conflicts.length ? { conflicts } : {}),
         snapshot: snapshotInfo,
+        ...(lost ? { lock_compromised: true } : {}),
       });
-      await removeSnapshot(paths, runId);
+      if (conflicts.length === 0) await removeSnapshot(paths, runId);
       await removeJournal(paths, runId);
+      const transaction = {
+        run_id: runId,
+        result: lost ? "rollback" : "error",
+        restored_files: restored,
+        ...(conflicts.length ? { conflicts } : {}),
+      };
+      if (lost) throw new ToolError("locked", reason, { transaction });
       if (err instanceof ToolError)
-        throw new ToolError(err.errorType, err.message, {
-          ...err.extra,
-          transaction: { run_id: runId, result: "error", restored_files: restored },
-        });
+        throw new ToolError(err.errorType, err.message, { ...err.extra, transaction });
       throw err;
     }
     const { value, changed, outside, verification } = attempted;
@@ -260,8 +341,15 @@ export async function runTransaction<T>(
     if (verification && !verification.passed && autoRollback && manifest && changed.size > 0) {
       report.result = "rollback";
       report.rollback_reason = `${verification.check} failed${verification.reason ? `: ${verification.reason}` : ""}`;
-      report.restored_files = await restore(changed.keys());
-      await removeSnapshot(paths, runId);
+      const { restored, conflicts } = await restore(changed.keys(), false);
+      report.restored_files = restored;
+      if (conflicts.length) {
+        report.conflicts = conflicts;
+        notes.push(
+          `${conflicts.length} written file(s) changed during the verification and were left as they are: ` +
+            conflicts.join(", "),
+        );
+      } else await removeSnapshot(paths, runId);
     } else {
       if (verification && !verification.passed && changed.size > 0)
         notes.push(
@@ -285,8 +373,6 @@ export async function runTransaction<T>(
       });
       if (manifest) await commitSnapshot(paths, manifest, changed);
     }
-    const compromised = lock.compromised();
-    if (compromised) notes.push(`the root lock was lost during the run: ${compromised.message}`);
     const times = lockTimes();
     report.lock_hold_ms = times.lock_hold_ms;
     await audit.append({
@@ -298,8 +384,8 @@ export async function runTransaction<T>(
       snapshot: snapshotInfo,
       verification,
       restored_files: report.restored_files,
+      conflicts: report.conflicts,
       unsnapshotted_writes: report.unsnapshotted_writes,
-      lock_compromised: compromised ? true : undefined,
       ...handle.auditExtra,
     });
     await removeJournal(paths, runId);

@@ -1,11 +1,13 @@
 /**
  * The transaction audit of one project: `.mcp-cache/audit.jsonl`, one JSON object per transaction
  * outcome. Beyond `maxBytes` the file is renamed to an `audit.jsonl.<timestamp>.jsonl` sidecar.
- * Appends happen under the root lock (locked-out entries are single O_APPEND writes).
+ * Appends happen under the root lock (locked-out entries are single O_APPEND writes). Every file is reached
+ * from the project root without following links, and appended to only when it is a regular file with one name.
  */
-import fs from "node:fs/promises";
+import type { Dirent } from "node:fs";
 import path from "node:path";
 import { fromAuditLine, seedAuditFields } from "./seed-interop.js";
+import { appendFileIn, listDirIn, lstatIn, readFileIn, renameIn } from "../paths/safe-fs.js";
 
 export const TX_RESULTS = [
   "commit",
@@ -41,39 +43,48 @@ export interface AuditQuery {
 }
 
 export class TxAudit {
+  /** The project root: `file` is `<root>/.mcp-cache/audit.jsonl`. */
+  private readonly root: string;
+
   constructor(
     readonly file: string,
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    this.root = path.dirname(path.dirname(file));
+  }
 
   async append(entry: Omit<TxAuditEntry, "timestamp">, rotate = true): Promise<TxAuditEntry> {
     const full = { timestamp: new Date().toISOString(), ...entry } as TxAuditEntry;
     const line = JSON.stringify({ ...full, ...seedAuditFields(full) }) + "\n";
     if (rotate) {
-      const size = await fs.stat(this.file).then(
-        (s) => s.size,
-        () => 0,
-      );
+      const size = lstatIn(this.root, this.file)?.size ?? 0;
       if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes)
-        await fs.rename(this.file, `${this.file}.${full.timestamp.replace(/[:.]/g, "-")}.jsonl`);
+        renameIn(
+          this.root,
+          this.file,
+          `${path.basename(this.file)}.${full.timestamp.replace(/[:.]/g, "-")}.jsonl`,
+        );
     }
-    await fs.appendFile(this.file, line, { mode: 0o600 });
+    appendFileIn(this.root, this.file, line, 0o600);
     return full;
   }
 
   /**
    * The audit files, oldest first: rotated sidecars by name (their timestamps), then the live file.
-   * Symbolic links are left out: they could point anywhere outside the project.
+   * Only regular files: a symbolic link could point anywhere outside the project.
    */
   async files(): Promise<string[]> {
     const dir = path.dirname(this.file);
     const base = path.basename(this.file);
-    const names = await fs.readdir(dir).catch(() => [] as string[]);
-    const sidecars = names.filter((n) => n.startsWith(`${base}.`) && n.endsWith(".jsonl")).sort();
-    const out: string[] = [];
-    for (const file of [...sidecars.map((n) => path.join(dir, n)), this.file])
-      if (!(await fs.lstat(file).catch(() => undefined))?.isSymbolicLink()) out.push(file);
-    return out;
+    let entries: Dirent[];
+    try {
+      entries = listDirIn(this.root, dir);
+    } catch {
+      return [];
+    }
+    const regular = entries.filter((d) => d.isFile()).map((d) => d.name);
+    const sidecars = regular.filter((n) => n.startsWith(`${base}.`) && n.endsWith(".jsonl")).sort();
+    return [...sidecars, ...(regular.includes(base) ? [base] : [])].map((n) => path.join(dir, n));
   }
 
   /** Matching entries, oldest first; the newest `limit` when a limit is given. Corrupt lines are skipped. */
@@ -81,7 +92,12 @@ export class TxAudit {
     const since = query.since ? Date.parse(query.since) : undefined;
     const out: TxAuditEntry[] = [];
     for (const file of await this.files()) {
-      const text = await fs.readFile(file, "utf8").catch(() => "");
+      let text = "";
+      try {
+        text = readFileIn(this.root, file, "refuse")?.content.toString("utf8") ?? "";
+      } catch {
+        // Gone or swapped for a link since it was listed: not read.
+      }
       for (const line of text.split("\n")) {
         const e = parseEntry(line);
         if (!e) continue;

@@ -1,5 +1,5 @@
 /** ESLint for `lint` and `lint_fix`, run in the warm ESLint worker of the project. */
-import fs from "node:fs";
+import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
 import { displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { registerFixer, type FixOutcome, type FixRequest } from "../fixers.js";
@@ -103,9 +103,9 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
   for (const r of reports) {
     if (r.output === undefined) continue;
     const file = ctx.allowlist.resolve(r.file, { kind: "file", label: "fixed file" });
-    changes.push({ file, before: fs.readFileSync(file, "utf8"), after: r.output });
+    changes.push({ file, before: readSourceText(ctx.allowlist, file), after: r.output });
   }
-  if (!req.dryRun) for (const c of changes) fs.writeFileSync(c.file, c.after);
+  if (!req.dryRun) for (const c of changes) rewriteSource(ctx.allowlist, c.file, c.before, c.after);
   const views: FileView[] = reports.map((r) => fileView(r, fixStatus(r, req.dryRun)));
   return {
     files: selectFiles(views, formatOf(req.args)),

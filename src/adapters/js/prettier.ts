@@ -22,6 +22,7 @@ import {
 import type { PrettierParams, PrettierReply } from "./prettier-wire.js";
 import { unifiedDiff } from "./unified-diff.js";
 import { warmRequest } from "./warm.js";
+import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
 
 const EXTENSIONS: Record<string, string[]> = {
   javascript: [".js", ".jsx", ".mjs", ".cjs"],
@@ -123,7 +124,7 @@ function display(ctx: ToolContext, file: string): string {
 
 function rewrites(ctx: ToolContext, changes: PrettierReply["changed"]): string {
   return unifiedDiff(
-    changes.map((c) => ({ file: c.file, before: fs.readFileSync(c.file, "utf8"), after: c.after })),
+    changes.map((c) => ({ file: c.file, before: readSourceText(ctx.allowlist, c.file), after: c.after })),
     ctx.config.cwd,
   );
 }
@@ -146,8 +147,10 @@ function prettierFor(language: string) {
       const { result, notes, command } = await runPrettier(ctx, req, language, req.dryRun);
       const diff = req.dryRun && result.changed.length ? rewrites(ctx, result.changed) : undefined;
       if (!req.dryRun)
-        for (const c of result.changed)
-          fs.writeFileSync(ctx.allowlist.resolve(c.file, { kind: "file", label: "formatted file" }), c.after);
+        for (const c of result.changed) {
+          const file = ctx.allowlist.resolve(c.file, { kind: "file", label: "formatted file" });
+          rewriteSource(ctx.allowlist, file, readSourceText(ctx.allowlist, file), c.after);
+        }
       return { changed_files: result.changed.map((c) => display(ctx, c.file)), command, diff, notes };
     },
   };

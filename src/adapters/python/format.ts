@@ -25,6 +25,7 @@ import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import { blackConfigArgs } from "./config-discovery.js";
 import { parseToolWarnings } from "./tool-warnings.js";
 import { resolvePythonTool } from "./resolve.js";
+import { rewriteSource } from "../../paths/safe-fs.js";
 
 export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
   return ctx.services.get(EMBEDDED_RUFF_SERVICE, () => {
@@ -123,7 +124,7 @@ async function ruffWrite(
   if (!cli.executable) {
     const ruff = embeddedRuff(ctx);
     const result = await ruff.format(req.target, rootOf(ctx, req.target), req.config, embeddedCall(ctx));
-    if (!req.dryRun) for (const c of result.changed) fs.writeFileSync(c.file, c.after);
+    if (!req.dryRun) for (const c of result.changed) rewriteSource(ctx.allowlist, c.file, c.before, c.after);
     return {
       changed_files: result.changed.map((c) => displayPath(c.file, ctx.config.cwd)),
       command: `ruff format ${req.dryRun ? "--diff " : ""}${req.target} (embedded)`,

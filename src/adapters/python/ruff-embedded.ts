@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import picomatch from "picomatch";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { readTextIn } from "../../paths/safe-fs.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { loadRuffSettings, workspaceOptionsFor, type RuffSettings } from "./ruff-settings.js";
 import {
@@ -92,9 +93,10 @@ export class EmbeddedRuff {
    * the limit bounds it to a few milliseconds, and the thread pool's round trips of an asynchronous read
    * cost more than that on a busy machine.
    */
-  private read(file: string): string {
+  private read(root: string, file: string): string {
     this.checkSize(file, fs.statSync(file).size);
-    const text = fs.readFileSync(file, "utf8");
+    // Opened from the root without following links (a link swapped in after the allowlist check is refused).
+    const text = readTextIn(root, file);
     this.checkSize(file, Buffer.byteLength(text));
     return text;
   }
@@ -125,7 +127,7 @@ export class EmbeddedRuff {
     const perFile: { rel: string; lines: string }[] = [];
     for (const file of files) {
       const rel = displayPath(file, displayBase);
-      const source = this.read(file);
+      const source = this.read(root, file);
       const ignored = ignoredPrefixes(settings, file);
       perFile.push({
         rel,
@@ -166,7 +168,7 @@ export class EmbeddedRuff {
     const changed: EmbeddedFormatResult["changed"] = [];
     const failures: string[] = [];
     for (const file of files) {
-      const before = this.read(file);
+      const before = this.read(root, file);
       let after: string;
       try {
         after = await this.inThread<string>("format", settings, file, before, call);

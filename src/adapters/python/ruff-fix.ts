@@ -27,6 +27,7 @@ import { parseToolWarnings } from "./tool-warnings.js";
 import { loadRuffSettings } from "./ruff-settings.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import type { RuffCliScope } from "./ruff-cli.js";
+import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
 
 /** How often the embedded fixer re-checks and fixes again (ruff's CLI loops the same way). */
 const MAX_FIX_PASSES = 10;
@@ -216,7 +217,7 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   const files: FileFixResult[] = [];
   const changes: { file: string; before: string; after: string }[] = [];
   for (const file of scope) {
-    const before = fs.readFileSync(file, "utf8");
+    const before = readSourceText(ctx.allowlist, file);
     let text = before;
     let diagnostics = await ruff.check(settings, file, text, call);
     for (let pass = 0; unsafe && pass < MAX_FIX_PASSES; pass++) {
@@ -235,7 +236,7 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
     }));
     const changed = text !== before;
     if (changed) changes.push({ file, before, after: text });
-    if (changed && !req.dryRun) fs.writeFileSync(file, text);
+    if (changed && !req.dryRun) rewriteSource(ctx.allowlist, file, before, text);
     files.push(fileResult(file, fileStatus(changed, left, req.dryRun), left));
   }
   const notes = [

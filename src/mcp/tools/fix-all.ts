@@ -134,7 +134,11 @@ export const fixAllTool = () => {
       const rolledBack = transaction.result === "rollback";
       if (rolledBack)
         notes.push(
-          `${transaction.rollback_reason}: every written file was restored (${transaction.restored_files?.length ?? 0}); ` +
+          `${transaction.rollback_reason}: ${transaction.restored_files?.length ?? 0} written file(s) restored` +
+            (transaction.conflicts?.length
+              ? `, ${transaction.conflicts.length} changed since they were written left as they are (conflicts)`
+              : "") +
+            "; " +
             "the statuses above describe the fixes that were undone",
         );
       const fields = lintFixFields(ctx, lint, request, started);

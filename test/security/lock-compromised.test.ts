@@ -1,0 +1,67 @@
+/**
+ * Issue 10.3 (the lock half): a server whose event loop stalled past the lock's stale time (the embedded ruff
+ * formatting a large file) lost its lock to a second server, which committed a fix; the first then wrote over
+ * it from what it had read before, and both reported `commit`. A transaction whose lock was compromised now
+ * writes nothing over later changes and rolls back instead of committing, and its result says so.
+ *
+ * Server A (embedded ruff) formats pkg/; z_big.py keeps it busy for longer than the stale time (8 s) in each
+ * formatting pass, after it read a_small.py. Once A is in its writing phase, server B lint-fixes a_small.py.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { connectStdio } from "../helpers/server.js";
+import { tempDir } from "../helpers/tools.js";
+import { noRuff, PATH_WITH_RUFF } from "../fix/helpers.js";
+import { auditLines, journalAppears, slowToFormat, SMALL } from "./helpers/race.js";
+
+describe("a transaction that loses its lock during an event-loop stall", () => {
+  it.skipIf(noRuff())(
+    "rolls back instead of committing, says so, and the other server's fix stays",
+    async () => {
+      const proj = tempDir("mcq-lock-lost-");
+      const pkg = path.join(proj, "pkg");
+      fs.mkdirSync(pkg);
+      fs.writeFileSync(path.join(proj, "pyproject.toml"), '[project]\nname = "p"\n');
+      fs.writeFileSync(path.join(pkg, "a_small.py"), SMALL);
+      fs.writeFileSync(path.join(pkg, "z_big.py"), slowToFormat(28));
+      const args = ["--allowed-paths", proj, "--rate-limit", "false"];
+      const a = await connectStdio({
+        args,
+        cwd: proj,
+        env: { PATH: "/usr/bin:/bin", VIRTUAL_ENV: undefined },
+      });
+      const b = await connectStdio({
+        args,
+        cwd: proj,
+        env: { PATH: PATH_WITH_RUFF, VIRTUAL_ENV: undefined },
+      });
+      let ra: Record<string, unknown>;
+      let rb: Record<string, unknown>;
+      try {
+        const formatting = a.call("autoformat", { path: "pkg" });
+        // B starts once A is writing; with a lost lock detected earlier, A may instead stop before that.
+        await Promise.race([journalAppears(path.join(proj, ".mcp-cache")), formatting]);
+        rb = await b.call("lint_fix", { path: ".", files: ["pkg/a_small.py"] });
+        ra = await formatting;
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+      expect(rb.success, JSON.stringify(rb).slice(0, 2000)).toBe(true);
+      expect((rb.transaction as { result: string }).result).toBe("commit");
+      // B's committed fix is still there.
+      expect(fs.readFileSync(path.join(pkg, "a_small.py"), "utf8")).not.toContain("import os");
+      // A did not commit, and says the lock was lost.
+      const text = JSON.stringify(ra);
+      expect(
+        ra.success && (ra.transaction as { result: string }).result === "commit",
+        text.slice(0, 2000),
+      ).toBe(false);
+      expect(text).toMatch(/lock was lost/);
+      const results = auditLines(path.join(proj, ".mcp-cache")).map((e) => [e.tool, e.result]);
+      expect(results).toContainEqual(["lint_fix", "commit"]);
+      expect(results).not.toContainEqual(["autoformat", "commit"]);
+    },
+    240_000,
+  );
+});
