@@ -64,7 +64,7 @@ describe("transactions", () => {
       expect(r.rolled_back).toBe(true);
       expect(r.passed).toBe(false);
       expect(r.rollback_reason).toMatch(
-        /^type check \(mypy\) failed: 1 error\(s\), first: pkg\/size\.py:\d+:\d+: name-defined Name "List" is not defined/,
+        /^type check \(mypy\) failed: 1 new error\(s\), first: pkg\/size\.py:\d+:\d+: name-defined Name "List" is not defined/,
       );
       expect((r.restored_files as string[]).sort()).toEqual(["pkg/other.py", "pkg/size.py"]);
       expect((r.type_check as { passed: boolean }).passed).toBe(false);

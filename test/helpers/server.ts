@@ -29,6 +29,8 @@ export interface Connected {
   close(): Promise<void>;
   stderr: () => string;
   auditLog: string;
+  /** The server's pid (stdio servers). */
+  pid?: number;
 }
 
 /** The server's environment: ours with overrides; an override of undefined removes the variable. */
@@ -72,12 +74,15 @@ export async function connectStdio(options: ServerOptions = {}): Promise<Connect
   transport.stderr?.on("data", (c: Buffer) => (err += c.toString()));
   const client = new Client({ name: "test", version: "1.0.0" });
   await client.connect(transport);
-  return wrap(
-    client,
-    () => client.close(),
-    () => err,
-    auditLog,
-  );
+  return {
+    ...wrap(
+      client,
+      () => client.close(),
+      () => err,
+      auditLog,
+    ),
+    pid: transport.pid ?? undefined,
+  };
 }
 
 export interface HttpServer {

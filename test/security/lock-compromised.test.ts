@@ -4,8 +4,9 @@
  * it from what it had read before, and both reported `commit`. A transaction whose lock was compromised now
  * writes nothing over later changes and rolls back instead of committing, and its result says so.
  *
- * Server A (embedded ruff) formats pkg/; z_big.py keeps it busy for longer than the stale time (8 s) in each
- * formatting pass, after it read a_small.py. Once A is in its writing phase, server B lint-fixes a_small.py.
+ * The embedded ruff no longer runs on the event loop, so the stall is made the way any process can stall:
+ * server A is stopped (SIGSTOP) in its writing phase, while it formats pkg/ (z_big.py keeps it busy), for
+ * longer than the lock's stale time; server B meanwhile lint-fixes a_small.py; then A is continued.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -24,7 +25,7 @@ describe("a transaction that loses its lock during an event-loop stall", () => {
       fs.mkdirSync(pkg);
       fs.writeFileSync(path.join(proj, "pyproject.toml"), '[project]\nname = "p"\n');
       fs.writeFileSync(path.join(pkg, "a_small.py"), SMALL);
-      fs.writeFileSync(path.join(pkg, "z_big.py"), slowToFormat(28));
+      fs.writeFileSync(path.join(pkg, "z_big.py"), slowToFormat(3.5));
       const args = ["--allowed-paths", proj, "--rate-limit", "false"];
       const a = await connectStdio({
         args,
@@ -42,7 +43,12 @@ describe("a transaction that loses its lock during an event-loop stall", () => {
         const formatting = a.call("autoformat", { path: "pkg" });
         // B starts once A is writing; with a lost lock detected earlier, A may instead stop before that.
         await Promise.race([journalAppears(path.join(proj, ".mcp-cache")), formatting]);
-        rb = await b.call("lint_fix", { path: ".", files: ["pkg/a_small.py"] });
+        process.kill(a.pid as number, "SIGSTOP");
+        try {
+          rb = await b.call("lint_fix", { path: ".", files: ["pkg/a_small.py"] });
+        } finally {
+          process.kill(a.pid as number, "SIGCONT");
+        }
         ra = await formatting;
       } finally {
         await Promise.all([a.close(), b.close()]);
