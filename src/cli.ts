@@ -4,12 +4,16 @@ import { fileURLToPath } from "node:url";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config } from "./config.js";
 import { Engine } from "./engine/engine.js";
+import { endAllChildren } from "./exec/child-groups.js";
 import { recoverAtStartup } from "./fix/recovery.js";
 import { createLogger } from "./log.js";
 import { startHttpServer } from "./mcp/http.js";
 import { createMcpServer } from "./mcp/server.js";
 import { toolsFor } from "./mcp/tools/index.js";
 import { VERSION } from "./version.js";
+
+/** A shutdown that has not finished by then exits anyway (the exit handler still ends every child). */
+const SHUTDOWN_DEADLINE_MS = 1500;
 
 function fail(message: string): never {
   process.stderr.write(`mcp-code-quality: ${message}\n`);
@@ -92,7 +96,9 @@ async function main(argv: string[]): Promise<void> {
       `mcp-code-quality ${VERSION} on stdio; allowed paths: ${engine.allowlist.roots.effective.join(", ")}`,
     );
     closeTransport = () => server.close();
+    // A client that goes away closes our stdin: nothing is left to answer, so the server ends.
     process.stdin.on("end", () => void shutdown());
+    process.stdin.on("close", () => void shutdown());
   } else {
     let handle;
     try {
@@ -110,12 +116,18 @@ async function main(argv: string[]): Promise<void> {
   async function shutdown(): Promise<void> {
     if (closing) return;
     closing = true;
+    // Whatever hangs below, the server ends what it started and exits well within 2 s.
+    setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS).unref();
     await closeTransport().catch(() => {});
-    await engine.close();
+    await engine.close().catch(() => {});
     process.exit(0);
   }
+  // Every exit path (a shutdown, a fatal error) ends the workers, daemons and runs still alive,
+  // with their process groups and whatever left them.
+  process.on("exit", () => endAllChildren("SIGKILL"));
   process.on("SIGINT", () => void shutdown());
   process.on("SIGTERM", () => void shutdown());
+  process.on("SIGHUP", () => void shutdown());
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
