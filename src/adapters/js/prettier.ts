@@ -21,6 +21,7 @@ import {
 } from "./project.js";
 import type { PrettierParams, PrettierReply } from "./prettier-wire.js";
 import { unifiedDiff } from "./unified-diff.js";
+import { diffBudget } from "../../findings/diff-caps.js";
 import { warmRequest } from "./warm.js";
 
 const EXTENSIONS: Record<string, string[]> = {
@@ -125,6 +126,7 @@ function rewrites(ctx: ToolContext, changes: PrettierReply["changed"]): string {
   return unifiedDiff(
     changes.map((c) => ({ file: c.file, before: fs.readFileSync(c.file, "utf8"), after: c.after })),
     ctx.config.cwd,
+    diffBudget(ctx.config.maxResultBytes),
   );
 }
 

@@ -20,6 +20,7 @@ import {
   type FixStatus,
 } from "../fixers.js";
 import { embeddedNote, embeddedRuff, unifiedDiff } from "./format.js";
+import { diffBudget } from "../../findings/diff-caps.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { resolvePythonTool } from "./resolve.js";
 import { applyFixesOnce } from "./ruff-edits.js";
@@ -264,7 +265,9 @@ function embeddedFix(ctx: ToolContext, req: FixRequest): FixOutcome {
   return {
     files,
     changed_files: changes.map((c) => c.file),
-    diff: req.dryRun ? unifiedDiff(changes, ctx.config.cwd) : undefined,
+    diff: req.dryRun
+      ? unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
+      : undefined,
     command: `${displayCommand("ruff", args)} (embedded)`,
     returncode: files.some((f) => f.messages.length) ? 1 : 0,
     notes,
