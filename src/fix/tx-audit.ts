@@ -2,9 +2,17 @@
  * The transaction audit of one project: `.mcp-cache/audit.jsonl`, one JSON object per transaction
  * outcome. Beyond `maxBytes` the file is renamed to an `audit.jsonl.<timestamp>.jsonl` sidecar.
  * Appends happen under the root lock (locked-out entries are single O_APPEND writes).
+ * Only the newest KEEP_ROTATED sidecars are kept, and reads go from the end of the newest file back,
+ * keeping at most MAX_READ_ENTRIES entries, so a long history costs neither disk nor memory without end.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { linesFromEnd } from "../engine/lines-from-end.js";
+
+/** Rotated audit files kept beside the live one; older ones are deleted at rotation. */
+export const KEEP_ROTATED = 5;
+/** The most entries one read returns (the newest): rollback and recovery look at recent transactions. */
+export const MAX_READ_ENTRIES = 10_000;
 
 export const TX_RESULTS = [
   "commit",
@@ -53,11 +61,23 @@ export class TxAudit {
         (s) => s.size,
         () => 0,
       );
-      if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes)
+      if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) {
         await fs.rename(this.file, `${this.file}.${full.timestamp.replace(/[:.]/g, "-")}.jsonl`);
+        await this.pruneRotated();
+      }
     }
     await fs.appendFile(this.file, line, { mode: 0o600 });
     return full;
+  }
+
+  /** Deletes rotated files beyond the newest KEEP_ROTATED (unlink never follows a link). */
+  private async pruneRotated(): Promise<void> {
+    const dir = path.dirname(this.file);
+    const base = path.basename(this.file);
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    const sidecars = names.filter((n) => n.startsWith(`${base}.`) && n.endsWith(".jsonl")).sort();
+    for (const name of sidecars.slice(0, Math.max(0, sidecars.length - KEEP_ROTATED)))
+      await fs.unlink(path.join(dir, name)).catch(() => undefined);
   }
 
   /**
@@ -75,22 +95,26 @@ export class TxAudit {
     return out;
   }
 
-  /** Matching entries, oldest first; the newest `limit` when a limit is given. Corrupt lines are skipped. */
+  /**
+   * Matching entries, oldest first: the newest `limit` of them (at most MAX_READ_ENTRIES). Files are read
+   * from the end, newest first, so only what is returned is held. Corrupt lines are skipped.
+   */
   async read(query: AuditQuery = {}): Promise<TxAuditEntry[]> {
     const since = query.since ? Date.parse(query.since) : undefined;
-    const out: TxAuditEntry[] = [];
-    for (const file of await this.files()) {
-      const text = await fs.readFile(file, "utf8").catch(() => "");
-      for (const line of text.split("\n")) {
+    const limit = Math.min(query.limit ?? MAX_READ_ENTRIES, MAX_READ_ENTRIES);
+    const newestFirst: TxAuditEntry[] = [];
+    if (limit <= 0) return newestFirst;
+    for (const file of (await this.files()).reverse())
+      for await (const line of linesFromEnd(file, { noFollow: true })) {
         const e = parseEntry(line);
         if (!e) continue;
         if (query.tool !== undefined && e.tool !== query.tool) continue;
         if (query.result !== undefined && e.result !== query.result) continue;
         if (since !== undefined && !(Date.parse(e.timestamp) >= since)) continue;
-        out.push(e);
+        newestFirst.push(e);
+        if (newestFirst.length >= limit) return newestFirst.reverse();
       }
-    }
-    return query.limit !== undefined ? out.slice(-query.limit) : out;
+    return newestFirst.reverse();
   }
 }
 
