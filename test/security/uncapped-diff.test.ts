@@ -42,7 +42,9 @@ describe("result size", () => {
       expect(result.changed_files).toHaveLength(400);
       const diff = result.diff as string;
       expect(diff).toMatch(/^--- m000\.py\n\+\+\+ m000\.py\n@@ -1,/);
-      expect(diff).toMatch(/\.\.\. \[diffs of \d+ more file\(s\) left out \(the diff budget of 524288 bytes is spent\)/);
+      expect(diff).toMatch(
+        /\.\.\. \[diffs of \d+ more file\(s\) left out \(the diff budget of 524288 bytes is spent\)/,
+      );
       expect(diff).toMatch(/: m\d{3}\.py, .*\(\d+ more\)\] \.\.\./);
       // Nothing written by a dry run.
       expect(fs.readFileSync(path.join(dir, "m000.py"), "utf8").startsWith("a=1\n")).toBe(true);
