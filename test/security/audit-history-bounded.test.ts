@@ -95,6 +95,9 @@ describe("audit history", () => {
     } finally {
       await s.close();
       await server.stop();
+      // 210 MB of history: not left in the temp directory.
+      fs.rmSync(proj, { recursive: true, force: true });
+      fs.rmSync(path.dirname(auditLog), { recursive: true, force: true });
     }
   }, 180_000);
 
