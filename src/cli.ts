@@ -5,9 +5,13 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config } from "./config.js";
 import type { Engine } from "./engine/engine.js";
 import type { ToolDefinition } from "./engine/tool.js";
+import { endAllChildren } from "./exec/child-groups.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMcpServer } from "./mcp/server.js";
 import { VERSION } from "./version.js";
+
+/** A shutdown that has not finished by then exits anyway (the exit handler still ends every child). */
+const SHUTDOWN_DEADLINE_MS = 1500;
 
 function fail(message: string): never {
   process.stderr.write(`mcp-code-quality: ${message}\n`);
@@ -89,7 +93,9 @@ async function main(argv: string[]): Promise<void> {
     server.server.oninitialized = () => void loadEngine().catch(() => {});
     await server.connect(new StdioServerTransport());
     closeTransport = () => server.close();
+    // A client that goes away closes our stdin: nothing is left to answer, so the server ends.
     process.stdin.on("end", () => void shutdown());
+    process.stdin.on("close", () => void shutdown());
   } else {
     const engine = await loadEngine();
     const { startHttpServer } = await import("./mcp/http.js");
@@ -109,12 +115,18 @@ async function main(argv: string[]): Promise<void> {
   async function shutdown(): Promise<void> {
     if (closing) return;
     closing = true;
+    // Whatever hangs below, the server ends what it started and exits well within 2 s.
+    setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS).unref();
     await closeTransport().catch(() => {});
-    if (engineLoad) await (await engineLoad.catch(() => undefined))?.close();
+    if (engineLoad) await (await engineLoad.catch(() => undefined))?.close().catch(() => {});
     process.exit(0);
   }
+  // Every exit path (a shutdown, a fatal error) ends the workers, daemons and runs still alive,
+  // with their process groups and whatever left them.
+  process.on("exit", () => endAllChildren("SIGKILL"));
   process.on("SIGINT", () => void shutdown());
   process.on("SIGTERM", () => void shutdown());
+  process.on("SIGHUP", () => void shutdown());
 }
 
 /** Imports the engine and the tools, builds the engine, and starts crash recovery in the background. */

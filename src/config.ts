@@ -25,6 +25,12 @@ export interface Config {
   authToken: string | undefined;
   /** Largest accepted HTTP request body, in bytes. */
   maxBodyBytes: number;
+  /** Hard cap on one tool result (its JSON), in bytes: nothing a tool returns goes past it. */
+  maxResultBytes: number;
+  /** Seconds an HTTP client has to send a whole request (headers within at most 10 s of it). */
+  httpRequestTimeout: number;
+  /** Most HTTP connections open at once; more are refused. */
+  maxConnections: number;
   /** Seconds an idle warm worker (ESLint, TypeScript) is kept before it exits. */
   workerIdleTtl: number;
   /** Most warm workers alive at once; the least recently used is ended past this. */
@@ -233,6 +239,31 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     fallback: () => 4 * 1024 * 1024,
     parse: int(1024, 256 * 1024 * 1024),
     help: "largest HTTP request body (1 KiB - 256 MiB)",
+  }),
+  opt({
+    key: "maxResultBytes",
+    flag: "--max-result-bytes",
+    env: ["MCP_CODE_QUALITY_MAX_RESULT_BYTES"],
+    fallback: () => 1024 * 1024,
+    // An MCP result carries the JSON twice (text and structuredContent): 3 MiB stays under 10 MiB clients.
+    parse: int(16 * 1024, 3 * 1024 * 1024),
+    help: "hard cap on one tool result's JSON (16 KiB - 3 MiB)",
+  }),
+  opt({
+    key: "httpRequestTimeout",
+    flag: "--http-request-timeout",
+    env: ["MCP_CODE_QUALITY_HTTP_REQUEST_TIMEOUT"],
+    fallback: () => 30,
+    parse: int(1, 3600),
+    help: "seconds an HTTP client has to send its request (1-3600)",
+  }),
+  opt({
+    key: "maxConnections",
+    flag: "--max-connections",
+    env: ["MCP_CODE_QUALITY_MAX_CONNECTIONS"],
+    fallback: () => 128,
+    parse: int(1, 10000),
+    help: "HTTP connections open at once (1-10000)",
   }),
   opt({
     key: "workerIdleTtl",

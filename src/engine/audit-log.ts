@@ -1,6 +1,7 @@
 /** JSON-lines audit log with size-based rotation to `<file>.1`, created owner-only. */
 import fs from "node:fs";
 import path from "node:path";
+import { linesFromEnd } from "./lines-from-end.js";
 
 export interface AuditEntry {
   timestamp: string;
@@ -46,18 +47,21 @@ export class AuditLog {
 
   /**
    * The most recent `limit` entries (oldest first), optionally of one operation, read across one rotation.
-   * Missing files read as empty and corrupt lines are skipped.
+   * Files are read from their end, so the cost is that of the entries returned (and those skipped by
+   * the filter on the way), not that of the whole history. Missing files read as empty and corrupt
+   * lines are skipped.
    */
   async read(limit: number, filter: (e: AuditEntry) => boolean = () => true): Promise<AuditEntry[]> {
-    const entries: AuditEntry[] = [];
-    for (const file of [this.rotatedFile, this.file]) {
-      const text = await fs.promises.readFile(file, "utf8").catch(() => "");
-      for (const line of text.split("\n")) {
+    const newestFirst: AuditEntry[] = [];
+    if (limit <= 0) return newestFirst;
+    for (const file of [this.file, this.rotatedFile])
+      for await (const line of linesFromEnd(file)) {
         const entry = parseEntry(line);
-        if (entry && filter(entry)) entries.push(entry);
+        if (!entry || !filter(entry)) continue;
+        newestFirst.push(entry);
+        if (newestFirst.length >= limit) return newestFirst.reverse();
       }
-    }
-    return entries.slice(-limit);
+    return newestFirst.reverse();
   }
 }
 

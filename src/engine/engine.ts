@@ -14,6 +14,8 @@ import { AuditLog } from "./audit-log.js";
 import { InvalidArgumentsError, ToolError } from "../errors.js";
 import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
 import { compactResult, displayCommand, combinedOutput } from "./result.js";
+import { capResultBytes } from "./result-cap.js";
+import { sanitizeStrings } from "./sanitize.js";
 import { Semaphore } from "../exec/semaphore.js";
 import { Services } from "./services.js";
 import type { RunOptions, ToolContext, ToolDefinition, ToolFailure, ToolResult } from "./tool.js";
@@ -107,6 +109,8 @@ export class Engine {
       if (result.duration_ms === undefined) result.duration_ms = Math.round(performance.now() - started);
       result = compactResult(result);
     }
+    // Whatever the tool: no control characters in any string, and never more than the result cap.
+    result = capResultBytes(sanitizeStrings(result), this.config.maxResultBytes, !exact);
     void this.audit.append({
       operation: name,
       path: auditPath,

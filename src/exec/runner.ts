@@ -2,8 +2,14 @@
  * The bounded subprocess runner: the only place that spawns tool processes.
  * argv only (never a shell), stdin from /dev/null, its own process group killed whole on timeout,
  * stdout/stderr capped head+tail, ANSI stripped, colors off.
+ *
+ * A descendant that left the group (`setsid`) is found by the run token in its environment and killed
+ * too (see child-groups.ts), and the call never waits on pipes past the kill: a process still holding
+ * them after the leader exited is cut off, so a run returns at its timeout whatever its descendants do.
  */
 import { spawn } from "node:child_process";
+import path from "node:path";
+import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import { CappedBuffer } from "./capped-buffer.js";
 import { stripAnsi } from "./ansi.js";
 import { findExecutable } from "./which.js";
@@ -22,6 +28,13 @@ export interface RunSpec {
   signal?: AbortSignal;
   /** Grace between SIGTERM and SIGKILL on timeout. */
   killGraceMs?: number;
+  /** How long the pipes may stay open after the leader exited (a descendant holding them). Default 500. */
+  pipeDrainMs?: number;
+  /**
+   * Descendants that left the process group survive a normal exit (a tool that starts a daemon on
+   * purpose). A timeout or an abort still ends them.
+   */
+  keepDetached?: boolean;
 }
 
 export interface RunResult {
@@ -48,21 +61,22 @@ export class ProgramNotFoundError extends Error {
   }
 }
 
-/** Sends a signal to a whole process group; a group that is already gone is fine. */
-export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group has already exited.
-  }
-}
+export { killGroup };
+
+const DEFAULT_PIPE_DRAIN_MS = 500;
 
 export async function runBounded(spec: RunSpec): Promise<RunResult> {
   const executable = findExecutable(spec.program, spec.searchDirs);
   if (!executable) throw new ProgramNotFoundError(spec.program);
   const started = performance.now();
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", TERM: "dumb", ...spec.env };
+  const runToken = newRunToken();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: "1",
+    TERM: "dumb",
+    ...spec.env,
+    ...markedEnv(runToken),
+  };
   delete env.FORCE_COLOR;
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
 
@@ -74,17 +88,37 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     shell: false,
     windowsHide: true,
   });
+  const untrack = child.pid
+    ? trackChildGroup({ pgid: child.pid, token: runToken, label: path.basename(executable) })
+    : () => {};
   const out = new CappedBuffer(spec.maxOutputBytes);
   const err = new CappedBuffer(spec.maxOutputBytes);
   child.stdout.on("data", (c: Buffer) => out.push(c));
   child.stderr.on("data", (c: Buffer) => err.push(c));
 
+  const killGraceMs = spec.killGraceMs ?? 1000;
+  const drainMs = spec.pipeDrainMs ?? DEFAULT_PIPE_DRAIN_MS;
   let timedOut = false;
   let aborted = false;
   let killTimer: NodeJS.Timeout | undefined;
+  let hardStop: NodeJS.Timeout | undefined;
+  let drainTimer: NodeJS.Timeout | undefined;
+  let leaderExit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let settle: (r: { code: number | null; signal: NodeJS.Signals | null }) => void = () => {};
+
+  const killAll = (signal: NodeJS.Signals) => {
+    killGroup(child.pid, signal);
+    void killMarked(runToken, signal);
+  };
   const terminate = () => {
-    killGroup(child.pid, "SIGTERM");
-    killTimer = setTimeout(() => killGroup(child.pid, "SIGKILL"), spec.killGraceMs ?? 1000);
+    if (killTimer) return;
+    killAll("SIGTERM");
+    killTimer = setTimeout(() => killAll("SIGKILL"), killGraceMs);
+    // Whatever survives or holds the pipes, the call returns shortly after the SIGKILL.
+    hardStop = setTimeout(
+      () => settle(leaderExit ?? { code: null, signal: "SIGKILL" }),
+      killGraceMs + drainMs + 500,
+    );
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -96,15 +130,25 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
   };
   spec.signal?.addEventListener("abort", onAbort, { once: true });
 
+  let closed = false;
   try {
     const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
       (resolve, reject) => {
+        settle = resolve;
         child.once("error", (e: NodeJS.ErrnoException) => {
           if (e.code === "ENOENT" || e.code === "EACCES") reject(new ProgramNotFoundError(spec.program));
           else reject(e);
         });
-        // 'close' waits for the pipes; a grandchild holding them keeps us waiting until the timeout kills it.
-        child.once("close", (c, s) => resolve({ code: c, signal: s }));
+        child.once("close", (c, s) => {
+          closed = true;
+          resolve({ code: c, signal: s });
+        });
+        // 'close' waits for the pipes; a descendant holding them must not hold the call: after the
+        // leader's exit they get a short drain, then are cut off.
+        child.once("exit", (c, s) => {
+          leaderExit = { code: c, signal: s };
+          drainTimer = setTimeout(() => resolve({ code: c, signal: s }), drainMs);
+        });
       },
     );
     return {
@@ -122,9 +166,19 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     };
   } finally {
     clearTimeout(timer);
+    clearTimeout(drainTimer);
+    clearTimeout(hardStop);
     spec.signal?.removeEventListener("abort", onAbort);
-    // Leave no stragglers: anything still in the group after the leader is done is ended.
+    // Leave no stragglers: anything still in the group after the leader is done is ended, and so is
+    // anything that left the group, unless the caller wants its daemons.
     killGroup(child.pid, "SIGKILL");
+    if (!spec.keepDetached || timedOut || aborted) void killMarked(runToken, "SIGKILL");
     if (killTimer) clearTimeout(killTimer);
+    if (!closed) {
+      // Our ends of the pipes: closing them releases the descriptors (a holder gets EPIPE).
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }
+    untrack();
   }
 }

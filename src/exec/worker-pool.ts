@@ -9,10 +9,12 @@
  *   started is retired and replaced, so warm state is never stale.
  * - Idle workers exit after `idleTtlMs`; beyond `maxWorkers` the least recently used idle one is ended;
  *   each runs with `--max-old-space-size=maxHeapMb`.
+ * - Each worker's environment carries its own token (child-groups.ts): ending a worker also ends what it
+ *   started that left its process group.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { killGroup } from "./runner.js";
+import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import type { WorkerReplyMessage, WorkerRequestMessage } from "./worker-protocol.js";
 import { ageSeconds, rssMbOf, type WarmProcessInfo } from "./warm-processes.js";
 
@@ -149,6 +151,7 @@ class WarmWorker {
   private queue: Promise<unknown> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | undefined;
   readonly exitPromise: Promise<void>;
+  private readonly token = newRunToken();
 
   constructor(
     readonly spec: WorkerSpec,
@@ -161,7 +164,7 @@ class WarmWorker {
       [...(spec.runtime?.args ?? [`--max-old-space-size=${limits.maxHeapMb}`]), spec.script, spec.root],
       {
         cwd: spec.root,
-        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...markedEnv(this.token) },
         stdio: ["ignore", "ignore", "pipe", "ipc"],
         detached: true, // its own process group: a timeout kills the worker and anything it started
         serialization: "json",
@@ -170,6 +173,7 @@ class WarmWorker {
     );
     if (!this.child.pid) throw new Error(`could not start the ${spec.tool} worker`);
     this.pid = this.child.pid;
+    const untrack = trackChildGroup({ pgid: this.pid, token: this.token, label: `${spec.tool} worker` });
     // Warm workers never keep the server alive on their own; a pending request's timer does meanwhile.
     this.child.unref();
     this.child.channel?.unref();
@@ -186,6 +190,9 @@ class WarmWorker {
     this.exitPromise = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
         this.dead = true;
+        untrack();
+        // Whatever it started that left its group goes with it (a crash as much as a kill).
+        void killMarked(this.token, "SIGKILL");
         const err = new WorkerExitError(
           spec.tool,
           exitMessage(spec.tool, this.pid, code, signal, this.tail, limits.maxHeapMb),
@@ -271,6 +278,7 @@ class WarmWorker {
   kill(): void {
     this.dead = true;
     killGroup(this.pid, "SIGKILL");
+    void killMarked(this.token, "SIGKILL");
   }
 }
 

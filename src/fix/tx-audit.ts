@@ -3,11 +3,19 @@
  * outcome. Beyond `maxBytes` the file is renamed to an `audit.jsonl.<timestamp>.jsonl` sidecar.
  * Appends happen under the root lock (locked-out entries are single O_APPEND writes). Every file is reached
  * from the project root without following links, and appended to only when it is a regular file with one name.
+ * Only the newest KEEP_ROTATED sidecars are kept, and reads go from the end of the newest file back,
+ * keeping at most MAX_READ_ENTRIES entries, so a long history costs neither disk nor memory without end.
  */
 import type { Dirent } from "node:fs";
 import path from "node:path";
 import { fromAuditLine, seedAuditFields } from "./seed-interop.js";
-import { appendFileIn, listDirIn, lstatIn, readFileIn, renameIn } from "../paths/safe-fs.js";
+import { appendFileIn, listDirIn, lstatIn, removeFileIn, renameIn } from "../paths/safe-fs.js";
+import { linesFromEnd } from "../engine/lines-from-end.js";
+
+/** Rotated audit files kept beside the live one; older ones are deleted at rotation. */
+export const KEEP_ROTATED = 5;
+/** The most entries one read returns (the newest): rollback and recovery look at recent transactions. */
+export const MAX_READ_ENTRIES = 10_000;
 
 export const TX_RESULTS = [
   "commit",
@@ -58,15 +66,36 @@ export class TxAudit {
     const line = JSON.stringify({ ...full, ...seedAuditFields(full) }) + "\n";
     if (rotate) {
       const size = lstatIn(this.root, this.file)?.size ?? 0;
-      if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes)
+      if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) {
         renameIn(
           this.root,
           this.file,
           `${path.basename(this.file)}.${full.timestamp.replace(/[:.]/g, "-")}.jsonl`,
         );
+        this.pruneRotated();
+      }
     }
     appendFileIn(this.root, this.file, line, 0o600);
     return full;
+  }
+
+  /** Deletes rotated files beyond the newest KEEP_ROTATED (reached without following links). */
+  private pruneRotated(): void {
+    const dir = path.dirname(this.file);
+    const base = path.basename(this.file);
+    let names: string[];
+    try {
+      names = listDirIn(this.root, dir).map((d) => d.name);
+    } catch {
+      return;
+    }
+    const sidecars = names.filter((n) => n.startsWith(`${base}.`) && n.endsWith(".jsonl")).sort();
+    for (const name of sidecars.slice(0, Math.max(0, sidecars.length - KEEP_ROTATED)))
+      try {
+        removeFileIn(this.root, path.join(dir, name));
+      } catch {
+        // Already gone.
+      }
   }
 
   /**
@@ -87,27 +116,26 @@ export class TxAudit {
     return [...sidecars, ...(regular.includes(base) ? [base] : [])].map((n) => path.join(dir, n));
   }
 
-  /** Matching entries, oldest first; the newest `limit` when a limit is given. Corrupt lines are skipped. */
+  /**
+   * Matching entries, oldest first: the newest `limit` of them (at most MAX_READ_ENTRIES). Files are read
+   * from the end, newest first, so only what is returned is held. Corrupt lines are skipped.
+   */
   async read(query: AuditQuery = {}): Promise<TxAuditEntry[]> {
     const since = query.since ? Date.parse(query.since) : undefined;
-    const out: TxAuditEntry[] = [];
-    for (const file of await this.files()) {
-      let text = "";
-      try {
-        text = readFileIn(this.root, file, "refuse")?.content.toString("utf8") ?? "";
-      } catch {
-        // Gone or swapped for a link since it was listed: not read.
-      }
-      for (const line of text.split("\n")) {
+    const limit = Math.min(query.limit ?? MAX_READ_ENTRIES, MAX_READ_ENTRIES);
+    const newestFirst: TxAuditEntry[] = [];
+    if (limit <= 0) return newestFirst;
+    for (const file of (await this.files()).reverse())
+      for await (const line of linesFromEnd(file, { noFollow: true })) {
         const e = parseEntry(line);
         if (!e) continue;
         if (query.tool !== undefined && e.tool !== query.tool) continue;
         if (query.result !== undefined && e.result !== query.result) continue;
         if (since !== undefined && !(Date.parse(e.timestamp) >= since)) continue;
-        out.push(e);
+        newestFirst.push(e);
+        if (newestFirst.length >= limit) return newestFirst.reverse();
       }
-    }
-    return query.limit !== undefined ? out.slice(-query.limit) : out;
+    return newestFirst.reverse();
   }
 }
 

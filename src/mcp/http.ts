@@ -2,6 +2,9 @@
  * HTTP mode: Streamable HTTP at /mcp (stateless: a fresh protocol server per request over the one
  * engine), GET /health, and seed 000's POST /mcp/execute. Refuses foreign Host/Origin headers (DNS
  * rebinding), requires the bearer token when one is set, and caps request bodies.
+ * Slow clients are bounded: a request must arrive whole within --http-request-timeout (its headers within
+ * 10 s at most), and at most --max-connections are open at once (more are dropped on accept). Once a
+ * request has arrived, its answer may take as long as the tool call's own --timeout.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -124,36 +127,45 @@ export interface HttpServerHandle {
 export async function startHttpServer(engine: Engine): Promise<HttpServerHandle> {
   const { config, log } = engine;
   const hosts = allowedHostNames(config.host);
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      try {
-        checkHeaders(req, hosts, req.url === "/health" ? undefined : config.authToken);
-        const url = new URL(req.url ?? "/", "http://localhost");
-        if (url.pathname === "/health" && req.method === "GET") {
-          sendJson(res, 200, { status: "ok", version: VERSION, tools: engine.listTools().length });
-          return;
+  const requestTimeoutMs = config.httpRequestTimeout * 1000;
+  const server = http.createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(requestTimeoutMs, 10_000),
+      // How often Node checks those timeouts (its default, 30 s, would let a slow client stay that long).
+      connectionsCheckingInterval: Math.min(1000, requestTimeoutMs),
+    },
+    (req, res) => {
+      void (async () => {
+        try {
+          checkHeaders(req, hosts, req.url === "/health" ? undefined : config.authToken);
+          const url = new URL(req.url ?? "/", "http://localhost");
+          if (url.pathname === "/health" && req.method === "GET") {
+            sendJson(res, 200, { status: "ok", version: VERSION, tools: engine.listTools().length });
+            return;
+          }
+          if (url.pathname === "/mcp/execute") {
+            if (req.method !== "POST") throw new HttpError(405, "Use POST");
+            await handleExecute(engine, await readJsonBody(req, config.maxBodyBytes), res);
+            return;
+          }
+          if (url.pathname === "/mcp") {
+            const body = req.method === "POST" ? await readJsonBody(req, config.maxBodyBytes) : undefined;
+            await handleMcp(engine, req, res, body);
+            return;
+          }
+          throw new HttpError(404, `Not found: ${url.pathname}`);
+        } catch (err) {
+          const status = err instanceof HttpError ? err.status : 500;
+          if (status === 500) log.error(`HTTP ${req.method} ${req.url}: ${String(err)}`);
+          if (!res.headersSent)
+            sendJson(res, status, { error: err instanceof Error ? err.message : String(err) });
+          else res.end();
         }
-        if (url.pathname === "/mcp/execute") {
-          if (req.method !== "POST") throw new HttpError(405, "Use POST");
-          await handleExecute(engine, await readJsonBody(req, config.maxBodyBytes), res);
-          return;
-        }
-        if (url.pathname === "/mcp") {
-          const body = req.method === "POST" ? await readJsonBody(req, config.maxBodyBytes) : undefined;
-          await handleMcp(engine, req, res, body);
-          return;
-        }
-        throw new HttpError(404, `Not found: ${url.pathname}`);
-      } catch (err) {
-        const status = err instanceof HttpError ? err.status : 500;
-        if (status === 500) log.error(`HTTP ${req.method} ${req.url}: ${String(err)}`);
-        if (!res.headersSent)
-          sendJson(res, status, { error: err instanceof Error ? err.message : String(err) });
-        else res.end();
-      }
-    })();
-  });
-  server.requestTimeout = 0; // tool calls may legitimately run up to --timeout
+      })();
+    },
+  );
+  server.maxConnections = config.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());

@@ -41,7 +41,8 @@ describe("timeout", () => {
       ...base,
       program: node,
       args: ["-e", child],
-      timeoutMs: 700,
+      // Long enough for the grandchild to start on a loaded machine.
+      timeoutMs: 3000,
       killGraceMs: 200,
     });
     expect(run.timedOut).toBe(true);
@@ -56,12 +57,57 @@ describe("timeout", () => {
     const dir = tempDir("mcq-straggler-");
     const pidFile = path.join(dir, "pid");
     const grandchild = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
-    const child = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(grandchild)}], { stdio: "ignore" }); setTimeout(() => process.exit(0), 300);`;
+    // The child exits once the grandchild is up.
+    const child = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(grandchild)}], { stdio: "ignore" }); setInterval(() => { if (require("fs").existsSync(${JSON.stringify(pidFile)})) process.exit(0); }, 50);`;
     const run = await runBounded({ ...base, program: node, args: ["-e", child] });
     expect(run.returncode).toBe(0);
     expect(run.timedOut).toBe(false);
     const gpid = Number(fs.readFileSync(pidFile, "utf8"));
     expect(await gone(gpid)).toBe(true);
+  });
+});
+
+describe("descendants that leave the process group", () => {
+  // The grandchild calls setsid (Node's detached) and keeps the inherited stdout open for 60 s.
+  const escapee = (pidFile: string) =>
+    `const c = require("child_process").spawn("sleep", ["60"], { detached: true, stdio: ["ignore", "inherit", "inherit"] }); c.unref(); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(c.pid));`;
+
+  it("a run returns at its timeout although a setsid grandchild holds stdout, and the grandchild is killed", async () => {
+    const pidFile = path.join(tempDir("mcq-setsid-"), "pid");
+    const started = Date.now();
+    const run = await runBounded({
+      ...base,
+      program: node,
+      args: ["-e", `${escapee(pidFile)} setInterval(() => {}, 1000);`],
+      timeoutMs: 3000,
+      killGraceMs: 200,
+    });
+    expect(run.timedOut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(await gone(Number(fs.readFileSync(pidFile, "utf8")))).toBe(true);
+  });
+
+  it("after a normal exit the pipes get a short drain, then the escaped grandchild is cut off and killed", async () => {
+    const pidFile = path.join(tempDir("mcq-setsid-"), "pid");
+    const run = await runBounded({
+      ...base,
+      program: node,
+      args: ["-e", `${escapee(pidFile)} process.stdout.write("done");`],
+      pipeDrainMs: 200,
+    });
+    expect(run).toMatchObject({ returncode: 0, timedOut: false, stdout: "done" });
+    expect(await gone(Number(fs.readFileSync(pidFile, "utf8")))).toBe(true);
+  });
+
+  it("keepDetached leaves a daemon started on purpose alone after a normal exit", async () => {
+    const pidFile = path.join(tempDir("mcq-daemon-"), "pid");
+    const daemon = `const c = require("child_process").spawn("sleep", ["30"], { detached: true, stdio: "ignore" }); c.unref(); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(c.pid));`;
+    const run = await runBounded({ ...base, program: node, args: ["-e", daemon], keepDetached: true });
+    expect(run.returncode).toBe(0);
+    const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(pid)).toBe(true);
+    process.kill(pid, "SIGKILL");
   });
 });
 

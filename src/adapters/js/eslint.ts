@@ -17,6 +17,7 @@ import { eslintScope, type DefaultScope, type EslintScope } from "./eslint-scope
 import type { EslintFixParams, EslintRequestParams, WireFileReport } from "./eslint-wire.js";
 import { loadableEntry, toolNote } from "./project.js";
 import { unifiedDiff, type Rewrite } from "./unified-diff.js";
+import { diffBudget } from "../../findings/diff-caps.js";
 import { warmRequest } from "./warm.js";
 
 type Format = "compact" | "full";
@@ -112,7 +113,10 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
     filesInScope: views.length,
     scope: scope.scope,
     changed_files: changes.map((c) => c.file),
-    diff: req.dryRun && changes.length ? unifiedDiff(changes, ctx.config.cwd) : undefined,
+    diff:
+      req.dryRun && changes.length
+        ? unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
+        : undefined,
     command,
     notes: [
       toolNote(scope.eslint),

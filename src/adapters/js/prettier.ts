@@ -21,6 +21,7 @@ import {
 } from "./project.js";
 import type { PrettierParams, PrettierReply } from "./prettier-wire.js";
 import { unifiedDiff } from "./unified-diff.js";
+import { diffBudget } from "../../findings/diff-caps.js";
 import { warmRequest } from "./warm.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
 
@@ -126,6 +127,7 @@ function rewrites(ctx: ToolContext, changes: PrettierReply["changed"]): string {
   return unifiedDiff(
     changes.map((c) => ({ file: c.file, before: readSourceText(ctx.allowlist, c.file), after: c.after })),
     ctx.config.cwd,
+    diffBudget(ctx.config.maxResultBytes),
   );
 }
 

@@ -1,6 +1,6 @@
 /** Unified diffs of whole-file rewrites, file names relative to the server's working directory. */
 import path from "node:path";
-import { createTwoFilesPatch } from "diff";
+import { cappedUnifiedDiff, type DiffBudget } from "../../findings/diff-caps.js";
 
 export interface Rewrite {
   /** Absolute path. */
@@ -9,14 +9,10 @@ export interface Rewrite {
   after: string;
 }
 
-export function unifiedDiff(changes: readonly Rewrite[], cwd: string): string {
-  return changes
-    .map((c) => {
-      const name = path.relative(cwd, c.file) || c.file;
-      return createTwoFilesPatch(name, name, c.before, c.after, undefined, undefined, { context: 3 }).replace(
-        /^Index: .*\n=+\n/,
-        "",
-      );
-    })
-    .join("");
+/** Capped per file and in total (see findings/diff-caps.ts). */
+export function unifiedDiff(changes: readonly Rewrite[], cwd: string, budget?: DiffBudget): string {
+  return cappedUnifiedDiff(
+    changes.map((c) => ({ name: path.relative(cwd, c.file) || c.file, before: c.before, after: c.after })),
+    budget,
+  );
 }

@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../../errors.js";
+import { cappedUnifiedDiff, diffBudget, type DiffBudget } from "../../findings/diff-caps.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import {
@@ -48,19 +48,16 @@ function rootOf(ctx: ToolContext, target: string): string {
   return ctx.allowlist.rootOf(target) ?? target;
 }
 
+/** Unified diffs of the changes, capped per file and in total (see findings/diff-caps.ts). */
 export function unifiedDiff(
   changes: { file: string; before: string; after: string }[],
   base: string,
+  budget?: DiffBudget,
 ): string {
-  return changes
-    .map((c) => {
-      const name = displayPath(c.file, base);
-      return createTwoFilesPatch(name, name, c.before, c.after, undefined, undefined, { context: 3 }).replace(
-        /^Index: .*\n=+\n/,
-        "",
-      );
-    })
-    .join("");
+  return cappedUnifiedDiff(
+    changes.map((c) => ({ name: displayPath(c.file, base), before: c.before, after: c.after })),
+    budget,
+  );
 }
 
 /** A formatter run whose exit code is neither "clean" nor "would change" is a tool_error. */
@@ -89,7 +86,9 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
       formatted: files.length === 0,
       unformatted_files: files,
       command: `ruff format --check${req.diff ? " --diff" : ""} ${req.target} (embedded)`,
-      output: req.diff ? unifiedDiff(result.changed, ctx.config.cwd) : undefined,
+      output: req.diff
+        ? unifiedDiff(result.changed, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
+        : undefined,
       notes: [embeddedNote(ruff)],
     };
   }
@@ -128,7 +127,9 @@ async function ruffWrite(
     return {
       changed_files: result.changed.map((c) => displayPath(c.file, ctx.config.cwd)),
       command: `ruff format ${req.dryRun ? "--diff " : ""}${req.target} (embedded)`,
-      diff: req.dryRun ? unifiedDiff(result.changed, ctx.config.cwd) : undefined,
+      diff: req.dryRun
+        ? unifiedDiff(result.changed, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
+        : undefined,
       notes: [embeddedNote(ruff)],
     };
   }

@@ -19,6 +19,7 @@ import {
   type FixStatus,
 } from "../fixers.js";
 import { embeddedCall, embeddedNote, embeddedRuff, unifiedDiff } from "./format.js";
+import { diffBudget } from "../../findings/diff-caps.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { selectPythonFiles } from "./file-selection.js";
 import { resolvePythonTool } from "./resolve.js";
@@ -252,7 +253,9 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   return {
     files,
     changed_files: changes.map((c) => c.file),
-    diff: req.dryRun ? unifiedDiff(changes, ctx.config.cwd) : undefined,
+    diff: req.dryRun
+      ? unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
+      : undefined,
     command: `${displayCommand("ruff", args)} (embedded)`,
     returncode: files.some((f) => f.messages.length) ? 1 : 0,
     notes,

@@ -1,0 +1,52 @@
+/**
+ * Tool-derived text is data for an agent and for a terminal that may show it: terminal escapes and
+ * other control characters (ESC, BEL, NUL, CR, DEL, C1) are removed from every string of a result, keys
+ * included; newline and tab stay.
+ */
+import { stripAnsi } from "../exec/ansi.js";
+
+/* eslint-disable no-control-regex -- matching control bytes is the point */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/* eslint-enable no-control-regex */
+
+/** The text without escape sequences and control characters other than "\n" and "\t". */
+export function stripControlChars(text: string): string {
+  if (!HAS_CONTROL.test(text)) return text;
+  return stripAnsi(text).replace(CONTROL, "");
+}
+
+/**
+ * A copy of a JSON-like value with every string (and object key) stripped of control characters.
+ * Values without any are returned as they are (no copy).
+ */
+export function sanitizeStrings<T>(value: T): T {
+  return clean(value) as T;
+}
+
+function clean(value: unknown): unknown {
+  if (typeof value === "string") return stripControlChars(value);
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i] as unknown;
+      const c = clean(v);
+      if (c !== v) (out ??= value.slice())[i] = c;
+    }
+    return out ?? value;
+  }
+  if (value !== null && typeof value === "object") {
+    if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)
+      return value;
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const ck = stripControlChars(k);
+      const cv = clean(v);
+      if (ck !== k || cv !== v) changed = true;
+      out[ck] = cv;
+    }
+    return changed ? out : value;
+  }
+  return value;
+}
