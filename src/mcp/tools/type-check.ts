@@ -6,6 +6,7 @@ import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
 import { countBySeverity, findingToIssue } from "../../findings/model.js";
 import { fileFilter } from "../../findings/file-filter.js";
+import { isWithin } from "../../paths/allowlist.js";
 
 /** Listed only once a type checker is registered. */
 export const typeCheckTool = () => {
@@ -42,7 +43,11 @@ export const typeCheckTool = () => {
         config: args.config,
         args,
       });
-      const shown = filter ? outcome.findings.filter((f) => filter(f.file)) : outcome.findings;
+      const within = outcome.viewWithin;
+      const inView = (file: string) =>
+        (!within || file === within || isWithin(within, file)) && (!filter || filter(file));
+      const filtered = filter !== undefined || within !== undefined;
+      const shown = filtered ? outcome.findings.filter((f) => inView(f.file)) : outcome.findings;
       const counts = countBySeverity(shown);
       const findings = capList(shown);
       const issues = findings.items.map((f) =>
@@ -62,7 +67,7 @@ export const typeCheckTool = () => {
           warnings: counts.warning,
           info: counts.info,
           total_in_project: outcome.findings.length,
-          scope: filter ? "filtered" : "full",
+          scope: filtered ? "filtered" : "full",
         },
         returncode: outcome.returncode,
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
