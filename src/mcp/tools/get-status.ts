@@ -3,6 +3,7 @@ import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { externalTools, probe, type ProbeResult } from "../../adapters/registry.js";
 import { EmbeddedRuff, EMBEDDED_RUFF_SERVICE } from "../../adapters/python/ruff-embedded.js";
 import { bundledJsTools, warmWorkers } from "../../adapters/js/status.js";
+import { warmDaemons } from "../../adapters/python/mypy-warm.js";
 import { VERSION } from "../../version.js";
 
 export const getStatusTool = () =>
@@ -51,6 +52,7 @@ export const getStatusTool = () =>
         toolsets: config.toolsets,
         tools,
         warm_workers: warmWorkers(ctx),
+        warm_checkers: warmDaemons(ctx).list(),
       };
     },
   });
