@@ -30,7 +30,7 @@ const sorted = (fs: Shown[]) => fs.map(key).sort();
 
 /** `mypy` as the project runs it: no arguments, in the project folder, its cache elsewhere. */
 function projectMypy(project: string, cacheDir: string): Shown[] {
-  let out = "";
+  let out: string;
   try {
     out = execFileSync("mypy", [], {
       cwd: project,
@@ -44,7 +44,7 @@ function projectMypy(project: string, cacheDir: string): Shown[] {
 }
 
 function projectPyright(project: string): Shown[] {
-  let out = "";
+  let out: string;
   try {
     out = execFileSync(process.execPath, [PYRIGHT, "--outputjson"], { cwd: project, encoding: "utf8" });
   } catch (err) {
