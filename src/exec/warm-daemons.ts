@@ -23,6 +23,8 @@ export interface DaemonLaunch {
   env?: Record<string, string | undefined>;
   /** Receives the process's stdout (pyright's watch reports); ignored when absent. */
   onStdout?: (chunk: string) => void;
+  /** Gives it a stdin pipe the server never writes to: it reaches EOF when the server ends, however. */
+  stdinPipe?: boolean;
 }
 
 const STDERR_TAIL_BYTES = 4096;
@@ -45,7 +47,7 @@ export class DaemonProcess {
     this.child = spawn(launch.program, launch.args, {
       cwd: launch.cwd,
       env,
-      stdio: ["ignore", launch.onStdout ? "pipe" : "ignore", "pipe"],
+      stdio: [launch.stdinPipe ? "pipe" : "ignore", launch.onStdout ? "pipe" : "ignore", "pipe"],
       detached: true, // its own process group: a timeout or shutdown kills it and all it started
       windowsHide: true,
     });
@@ -53,7 +55,7 @@ export class DaemonProcess {
     this.pid = this.child.pid;
     // A daemon never keeps the server alive by itself.
     this.child.unref();
-    for (const s of [this.child.stdout, this.child.stderr])
+    for (const s of [this.child.stdin, this.child.stdout, this.child.stderr])
       (s as unknown as { unref?: () => void } | null)?.unref?.();
     this.child.stderr?.on("data", (c: Buffer) => {
       this.stderrTail = (this.stderrTail + c.toString()).slice(-STDERR_TAIL_BYTES);

@@ -7,7 +7,6 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,38 +64,41 @@ function survivors(pids: number[]): number[] {
   return found;
 }
 
-const daemonTempDirs = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith("mcq-dmypy-"));
-
 describe.skipIf(missing("mypy") || missing("dmypy"))("warm type checks", () => {
   let project: string;
   let cache: string;
   let s: Connected;
   const seen = new Set<number>();
-  let tempBefore: string[];
+  /** The server's own temp folder (TMPDIR), so that what it leaves there can be seen. */
+  let serverTmp: string;
   beforeAll(async () => {
     project = copyFixture(FIXTURE);
     cache = tempDir("mcq-xdg-");
-    tempBefore = daemonTempDirs();
+    serverTmp = tempDir("mcq-server-tmp-");
     s = await connectStdio({
       args: ["--allowed-paths", project],
       cwd: project,
-      env: { XDG_CACHE_HOME: cache },
+      env: { XDG_CACHE_HOME: cache, TMPDIR: serverTmp },
     });
   });
   afterAll(async () => {
     await s?.close();
     fs.rmSync(cache, { recursive: true, force: true });
+    fs.rmSync(serverTmp, { recursive: true, force: true });
   });
 
   const cart = () => path.join(project, "src", "shop", "cart.py");
 
   it("mypy: the second check is warm, and an edit between two warm checks is seen", async () => {
+    expect(fs.readdirSync(serverTmp)).toEqual([]);
     const first = await s.call("type_check", { path: ".", checker: "mypy" });
     expect(first.notes).toContainEqual(
       expect.stringMatching(/^mypy daemon \(dmypy [\d.]+\) started, pid \d+/),
     );
     const pid = pidOf(first.notes, "mypy");
     seen.add(pid);
+    // Its status file and socket folder are in the server's temp folder.
+    expect(fs.readdirSync(serverTmp).filter((d) => d.startsWith("mcq-dmypy-")).length).toBe(1);
     const second = await s.call("type_check", { path: ".", checker: "mypy" });
     expect(second.notes).toContainEqual(`warm mypy daemon (dmypy 1.0.1) pid ${pid}, request 2`);
     expect(keys(second.findings as Shown[])).toEqual(keys(first.findings as Shown[]));
@@ -178,7 +180,7 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("warm type checks", () => {
       left = survivors(pids);
     }
     expect(left).toEqual([]);
-    expect(daemonTempDirs().filter((d) => !tempBefore.includes(d))).toEqual([]);
+    expect(fs.readdirSync(serverTmp).filter((d) => d.startsWith("mcq-dmypy-"))).toEqual([]);
   });
 });
 
@@ -209,4 +211,34 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("a mypy daemon past the tim
       fs.rmSync(cache, { recursive: true, force: true });
     }
   });
+});
+
+describe.skipIf(missing("mypy") || missing("dmypy"))("a server killed with SIGKILL", () => {
+  it("leaves no orphan: pyright's watcher exits at once, the mypy daemon after its idle TTL + 10 s", async () => {
+    const project = copyFixture(FIXTURE);
+    const cache = tempDir("mcq-xdg-");
+    const s = await connectStdio({
+      args: ["--allowed-paths", project, "--worker-idle-ttl", "1"],
+      cwd: project,
+      env: { XDG_CACHE_HOME: cache },
+    });
+    try {
+      const mypy = pidOf((await s.call("type_check", { path: ".", checker: "mypy" })).notes, "mypy");
+      const pyright = pidOf((await s.call("type_check", { path: ".", checker: "pyright" })).notes, "pyright");
+      const stat = fs.readFileSync(`/proc/${pyright}/stat`, "utf8");
+      const serverPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      process.kill(serverPid, "SIGKILL");
+      let left = survivors([pyright]);
+      for (let i = 0; i < 40 && left.length; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        left = survivors([pyright]);
+      }
+      expect(left).toEqual([]);
+      for (let i = 0; i < 300 && survivors([mypy]).length; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(survivors([mypy])).toEqual([]);
+    } finally {
+      await s.close().catch(() => undefined);
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -63,8 +63,8 @@ export async function warmMypy(ctx: ToolContext, req: WarmMypyRequest): Promise<
   const daemons = warmDaemons(ctx);
   const key = ["mypy", req.root, req.cwd, dmypy, ...req.args].join("\0");
   const signature = fileSignature(watchedFiles(req.cwd, req.config));
-  // An orphan (the server killed by SIGKILL) ends itself a little after the idle TTL.
-  const selfExit = ctx.config.workerIdleTtl + 60;
+  // An orphan (the server killed by SIGKILL) ends itself 10 s after the idle TTL.
+  const selfExit = ctx.config.workerIdleTtl + 10;
   for (let attempt = 1; ; attempt++) {
     const { daemon, fresh, restartedBecause } = daemons.acquire(
       key,

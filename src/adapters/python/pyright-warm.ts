@@ -10,16 +10,24 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ToolContext } from "../../engine/tool.js";
 import { DaemonProcess, type WarmDaemon } from "../../exec/warm-daemons.js";
 import { fileSignature } from "../../exec/worker-pool.js";
 import { pyrightCli } from "./pyright.js";
 import { warmDaemons } from "./mypy-warm.js";
 
+const EXIT_WITH_PARENT = pathToFileURL(fileURLToPath(new URL("./exit-with-parent.js", import.meta.url))).href;
 const SKIP_DIRS = new Set(["node_modules", "__pycache__", "venv", "site-packages", "build", "dist"]);
 const MAX_FILES = 20_000;
-/** How long a changed tree may take to produce a report before the watcher is deemed to have missed it. */
-const SETTLE_MS = 5000;
+/**
+ * How long a changed tree may take to produce a report before the watcher is deemed to have missed it:
+ * pyright waits about a second after a change before it re-analyses, then takes up to its last full
+ * analysis time.
+ */
+const SETTLE_MS = 10_000;
+/** A report that may have missed a change made during its analysis is taken if no other follows this soon. */
+const QUIET_MS = 1500;
 
 /**
  * Path, size and mtime of every .py/.pyi file under `dirs` (dot folders, virtualenvs and build
@@ -59,6 +67,9 @@ interface Report {
   text: string;
   /** The tree's fingerprint when it arrived, or undefined when a file changed during its analysis. */
   signature: string | undefined;
+  /** The fingerprint when it arrived, whether or not a file changed during its analysis. */
+  rawSignature: string;
+  analysisMs: number;
   errors: number;
   warnings: number;
 }
@@ -98,9 +109,10 @@ export class PyrightWatcher implements WarmDaemon {
   ) {
     this.proc = new DaemonProcess({
       program: process.execPath,
-      args: [pyrightCli(), ...args, "--watch"],
+      args: ["--import", EXIT_WITH_PARENT, pyrightCli(), ...args, "--watch"],
       cwd,
       onStdout: (chunk) => this.onOutput(chunk),
+      stdinPipe: true,
     });
     void this.proc.exited.then(() => this.wake());
   }
@@ -133,6 +145,8 @@ export class PyrightWatcher implements WarmDaemon {
       this.latest = {
         text,
         signature: newestMtimeMs >= analysisStart ? undefined : signature,
+        rawSignature: signature,
+        analysisMs: (summary?.timeInSec ?? 0) * 1000,
         errors: summary?.errorCount ?? 0,
         warnings: summary?.warningCount ?? 0,
       };
@@ -162,13 +176,19 @@ export class PyrightWatcher implements WarmDaemon {
    */
   async current(firstMs: number): Promise<Report | undefined> {
     this.requests++;
-    const deadline = Date.now() + (this.latest ? SETTLE_MS : firstMs);
+    const deadline = Date.now() + (this.latest ? SETTLE_MS + 2 * this.latest.analysisMs : firstMs);
     for (;;) {
       if (this.proc.dead) return undefined;
       const now = sourceFingerprint(this.watchDirs).signature;
-      if (this.latest && this.latest.signature === now) return this.latest;
+      const latest = this.latest;
+      if (latest && latest.signature === now) return latest;
       const left = deadline - Date.now();
       if (left <= 0) return undefined;
+      // Written while it was analysed: pyright re-analyses soon if it saw a later change; else it is current.
+      if (latest && latest.signature === undefined && latest.rawSignature === now) {
+        if (!(await this.next(Math.min(left, QUIET_MS)))) return latest;
+        continue;
+      }
       await this.next(left);
     }
   }
