@@ -15,7 +15,9 @@ import { median, ms } from "./stats.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PYRIGHT = createRequire(import.meta.url).resolve("pyright");
 const MODULES = 200;
-const RUNS = 10;
+const RUNS = Number(process.env.BENCH_TYPES_RUNS ?? 10);
+/** Each row also goes to stderr as soon as it is measured (a long run cut short keeps what it had). */
+const progress = (row) => process.stderr.write(`${JSON.stringify(row)}\n`);
 const EDITED = 100;
 
 function moduleText(i, { k = 1, signature = false } = {}) {
@@ -141,6 +143,7 @@ export default async function bench() {
         ratio: ms(coldDirect.ms / first.ms),
         runs: 1,
       });
+      progress(rows.at(-1));
       for (const kind of ["body-only edit", "signature edit"]) {
         const warm = [];
         const direct = [];
@@ -157,6 +160,15 @@ export default async function bench() {
           warm.push(w.ms);
           direct.push(d.ms);
           if (w.count !== count[checker](d.stdout)) mismatches++;
+          progress({
+            checker,
+            kind,
+            i,
+            warm_ms: ms(w.ms),
+            cold_ms: ms(d.ms),
+            warm: w.count,
+            cold: count[checker](d.stdout),
+          });
         }
         rows.push({
           case: `${checker}: warm type_check after a ${kind}`,
@@ -165,6 +177,7 @@ export default async function bench() {
           ratio: ms(median(direct) / median(warm)),
           runs: RUNS,
         });
+        progress(rows.at(-1));
       }
       fs.writeFileSync(edited, moduleText(EDITED));
       await s.close();
