@@ -57,8 +57,7 @@ export default async function run() {
     title: "Python tools through the server",
     rows,
     notes: [
-      "mypy runs with --cache-dir /dev/null (no cache writes), so every run is a cold mypy run.",
-      "pyright is the npm package, started by the server's Node as a new process on every call.",
+      "mypy runs through its daemon (dmypy) and pyright in watch mode: after the untimed first call every timed call is warm (see python-types.bench.mjs for cold against warm).",
       `${os.cpus().length} CPUs, Node ${process.version}.`,
     ],
   };

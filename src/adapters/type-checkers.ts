@@ -22,6 +22,11 @@ export interface TypeCheckOutcome {
   notes: string[];
   /** True when the checker itself judged the code clean (e.g. exit 0). */
   passed: boolean;
+  /**
+   * Set when the checker ran on more than the target (the project's configured files) so that the
+   * view keeps only the findings within this path (summary.scope "filtered").
+   */
+  viewWithin?: string;
 }
 
 export interface TypeCheckerAdapter {

@@ -182,6 +182,7 @@ describe("run_tests uses the project's virtualenv first", () => {
         );
         expect(r.notes).toEqual([
           `pytest run as \`${python} -m pytest\` (the project's virtualenv ${path.join(project, ".venv")})`,
+          "plugins loaded: pytest_cov",
         ]);
         expect(r.output).toMatch(/shapes\.py\s+8\s+3\s+62%\s+10-12/);
         expect(fs.readdirSync(project).filter((f) => f.startsWith(".coverage"))).toEqual([]);

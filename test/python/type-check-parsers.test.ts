@@ -43,8 +43,14 @@ describe("ty", () => {
 });
 
 describe("mypy", () => {
-  it("builds argv with no cache writes and --strict / --config-file", () => {
-    const args = mypyArgs("/p", true, "/p/mypy.ini");
+  it("builds argv with --strict / --config-file, the cache where asked (none by default)", () => {
+    expect(mypyArgs([], false, "/p/pyproject.toml", "/c/m").slice(-4)).toEqual([
+      "--cache-dir",
+      "/c/m",
+      "--config-file",
+      "/p/pyproject.toml",
+    ]);
+    const args = mypyArgs(["/p"], true, "/p/mypy.ini");
     expect(args).toContain("--strict");
     expect(args.slice(args.indexOf("--cache-dir"), args.indexOf("--cache-dir") + 2)).toEqual([
       "--cache-dir",

@@ -45,12 +45,16 @@ function classPartsOf(classname: string, file: string): string[] {
   return [];
 }
 
-/** The last `file:line: Type` of a traceback that points into the test file. */
+/**
+ * The line of the last traceback entry in the test file: `tests/test_x.py:23: AssertionError` when it
+ * failed there, `tests/test_x.py:13: ` (nothing after the colon) when it called into code that failed
+ * elsewhere, `tests/test_x.py:1: in <module>` in a collection traceback. Location lines start at
+ * column 0; source and `E` lines are indented.
+ */
 function crashLine(text: string, file: string): number | undefined {
   const lines = text.split(/\r?\n/).reverse();
   for (const l of lines) {
-    // `tests/test_x.py:23: AssertionError`, or in a collection traceback `tests/test_x.py:1: in <module>`.
-    const m = /^(.+?):(\d+): (?:\S+|in .+)$/.exec(l.trim());
+    const m = /^(\S.*?):(\d+):(?: .*)?$/.exec(l.trimEnd());
     if (m && (m[1] === file || path.normalize(m[1] as string).endsWith(path.normalize(file))))
       return Number(m[2]);
   }

@@ -6,15 +6,24 @@ import type { Finding } from "../../findings/model.js";
 import { registerExternalTool } from "../registry.js";
 import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
 import { resolvePythonTool } from "./resolve.js";
-import { checkDirectory, checkerFailed } from "./type-check-common.js";
+import { checkerFailed } from "./type-check-common.js";
+import { mypyConfig, planCheck } from "./checker-config.js";
+import { cacheKey, projectCacheDir } from "./server-cache.js";
+import { warmMypy } from "./mypy-warm.js";
 
 registerExternalTool({ name: "mypy", program: "mypy", versionArgs: ["--version"] });
 
 /**
- * mypy with machine-friendly output (columns, error codes, no summary/colour/context) and no cache
- * writes (`--cache-dir /dev/null`, so a read-only project works). `strict` → `--strict`.
+ * mypy with machine-friendly output (columns, error codes, no summary/colour/context), its incremental
+ * cache in the server's cache folder (`/dev/null`, i.e. none, when there is no such folder), `strict` →
+ * `--strict`. No targets: the config's `files` decide, as in the project's own `mypy` run.
  */
-export function mypyArgs(target: string, strict: boolean, config?: string): string[] {
+export function mypyArgs(
+  targets: readonly string[],
+  strict: boolean,
+  config?: string,
+  cacheDir = "/dev/null",
+): string[] {
   return [
     "--show-column-numbers",
     "--show-error-codes",
@@ -23,11 +32,10 @@ export function mypyArgs(target: string, strict: boolean, config?: string): stri
     "--no-color-output",
     "--hide-error-context",
     "--cache-dir",
-    "/dev/null",
+    cacheDir,
     ...(strict ? ["--strict"] : []),
     ...(config ? ["--config-file", config] : []),
-    "--",
-    target,
+    ...(targets.length ? ["--", ...targets] : []),
   ];
 }
 
@@ -66,16 +74,36 @@ export function parseMypyOutput(output: string, cwd: string): Finding[] {
 }
 
 export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
-  const args = mypyArgs(req.target, req.strict, req.config);
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const config = mypyConfig(req.target, root, req.config);
+  const plan = planCheck(req.target, config, "files");
+  const cacheDir = projectCacheDir("mypy", cacheKey(root, plan.cwd, config?.file));
+  const args = mypyArgs(plan.targets, req.strict, config?.file, cacheDir);
   const command = displayCommand("mypy", args);
   const cli = resolvePythonTool(ctx, "mypy", req.target);
-  const cwd = checkDirectory(req.target, req.config);
-  const run = await ctx.run({ program: cli.executable ?? "mypy", args, cwd });
-  const findings = parseMypyOutput(run.stdout, cwd);
+  const notes = [cli.note, plan.note].filter((n): n is string => n !== undefined);
+  if (!cacheDir) notes.push("the server's cache folder could not be created: mypy ran without a cache");
+
+  let run: { returncode: number | null; stdout: string; stderr: string; truncated: boolean };
+  const warm = cli.executable
+    ? await warmMypy(ctx, { mypy: cli.executable, root, cwd: plan.cwd, args, config: config?.file, command })
+    : undefined;
+  if (warm?.kind === "warm") {
+    notes.push(warm.note);
+    run = {
+      returncode: warm.response.status ?? 2,
+      stdout: warm.response.out ?? "",
+      stderr: warm.response.err ?? "",
+      truncated: false,
+    };
+  } else {
+    if (warm) notes.push(warm.note);
+    run = await ctx.run({ program: cli.executable ?? "mypy", args, cwd: plan.cwd });
+  }
+  const findings = parseMypyOutput(run.stdout, plan.cwd);
   // 0: clean, 1: type errors, 2: syntax errors (reported like type errors) or a crash / bad usage.
   if (run.returncode !== 0 && findings.length === 0)
     throw checkerFailed("mypy", command, run, "failed without reporting type errors");
-  const notes = cli.note ? [cli.note] : [];
   // mypy reports config problems on stderr and carries on; say so rather than drop them.
   const stderr = run.stderr.trim();
   if (stderr) notes.push(`mypy said: ${stderr.slice(0, 1000)}`);
@@ -87,5 +115,6 @@ export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promis
     truncated: run.truncated,
     notes,
     passed: run.returncode === 0,
+    viewWithin: plan.viewWithin,
   };
 }

@@ -8,7 +8,9 @@ import type { Finding, Severity } from "../../findings/model.js";
 import { registerExternalTool } from "../registry.js";
 import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
 import { findPythonEnvironment } from "./venv.js";
-import { checkDirectory, checkerFailed } from "./type-check-common.js";
+import { checkerFailed } from "./type-check-common.js";
+import { planCheck, pyrightConfig } from "./checker-config.js";
+import { warmPyright } from "./pyright-warm.js";
 
 /** The bundled CLI script (the `pyright` package's index.js). */
 export function pyrightCli(): string {
@@ -26,13 +28,18 @@ registerExternalTool({
  * `pyright --outputjson [--warnings] [--project config] [--pythonpath python] target`. pyright has no
  * strict switch on its command line: `strict` makes warnings fail the run (`--warnings`).
  */
-export function pyrightArgs(target: string, strict: boolean, config?: string, pythonPath?: string): string[] {
+export function pyrightArgs(
+  targets: readonly string[],
+  strict: boolean,
+  config?: string,
+  pythonPath?: string,
+): string[] {
   return [
     "--outputjson",
     ...(strict ? ["--warnings"] : []),
     ...(config ? ["--project", config] : []),
     ...(pythonPath ? ["--pythonpath", pythonPath] : []),
-    target,
+    ...targets,
   ];
 }
 
@@ -74,31 +81,42 @@ export function parsePyrightJson(output: string): Finding[] | undefined {
 
 export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
-  const venv = findPythonEnvironment(checkDirectory(req.target, req.config), root);
+  const config = pyrightConfig(req.target, root, req.config);
+  const plan = planCheck(req.target, config, "include");
+  const venv = findPythonEnvironment(plan.cwd, root);
   const python = venv ? path.join(venv.binDir, "python") : undefined;
-  const args = pyrightArgs(req.target, req.strict, req.config, python);
+  const args = pyrightArgs(plan.targets, req.strict, config?.file, python);
   const command = displayCommand("pyright", args);
-  const run = await ctx.run({
-    program: process.execPath,
-    args: [pyrightCli(), ...args],
-    cwd: checkDirectory(req.target, req.config),
-  });
-  const findings = parsePyrightJson(run.stdout);
-  // 0: clean, 1: errors (or warnings with --warnings), 2: fatal, 3: config error, 4: bad command line.
-  if (!findings || (run.returncode !== 0 && run.returncode !== 1))
-    throw checkerFailed("pyright", command, run, "failed without a usable report");
-  if (run.truncated && findings.length === 0)
-    throw new ToolError("tool_error", "pyright's report was cut by the output limit", { command });
   const notes = [`pyright ${pyrightVersion()} bundled with the server, run with Node ${process.version}`];
   notes.push(
     python
       ? `imports resolved with the project's virtualenv interpreter ${python} (${venv?.origin})`
       : "no project virtualenv found: imports resolved with the python on PATH",
   );
+  if (plan.note) notes.push(plan.note);
   if (req.strict)
     notes.push(
       'strict: warnings fail the run (--warnings); pyright\'s strict rule set is chosen in its config (typeCheckingMode = "strict")',
     );
+  const warm = await warmPyright(ctx, {
+    root,
+    cwd: plan.cwd,
+    args,
+    config: config?.file,
+    command,
+    sourceDirs: plan.sourceDirs,
+  });
+  notes.push(warm.note);
+  const run =
+    warm.kind === "warm"
+      ? { returncode: warm.returncode, stdout: warm.report, stderr: "", truncated: false }
+      : await ctx.run({ program: process.execPath, args: [pyrightCli(), ...args], cwd: plan.cwd });
+  const findings = parsePyrightJson(run.stdout);
+  // 0: clean, 1: errors (or warnings with --warnings), 2: fatal, 3: config error, 4: bad command line.
+  if (!findings || (run.returncode !== 0 && run.returncode !== 1))
+    throw checkerFailed("pyright", command, run, "failed without a usable report");
+  if (run.truncated && findings.length === 0)
+    throw new ToolError("tool_error", "pyright's report was cut by the output limit", { command });
   return {
     findings,
     command,
@@ -107,6 +125,7 @@ export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Pro
     truncated: run.truncated,
     notes,
     passed: run.returncode === 0,
+    viewWithin: plan.viewWithin,
   };
 }
 

@@ -57,8 +57,12 @@ export interface PytestOptions {
   markers?: string;
   verbose: boolean;
   failFast: boolean;
-  /** Directory measured by --cov, when coverage is asked. */
+  /** Directory measured by --cov, when coverage is asked and the project configures no source. */
   coverageSource?: string;
+  /** The project's coverage config with a `source`: bare `--cov` and `--cov-config`, so it decides. */
+  coverageConfig?: string;
+  /** Plugins loaded explicitly (`-p name`), autoloading being off. */
+  plugins?: readonly string[];
   /** Where pytest writes its JUnit XML report. */
   junitXml: string;
   /** What keeps pytest inside the allowed root (see `pytestConfinement`). */
@@ -134,6 +138,7 @@ export function isFileGlob(pattern: string): boolean {
  */
 export function pytestArgs(o: PytestOptions): string[] {
   const args = [o.target, "-p", "no:cacheprovider"];
+  for (const plugin of o.plugins ?? []) args.push("-p", plugin);
   if (o.confinement) {
     const { confcutdir, configFile, rootdir } = o.confinement;
     args.push(`--confcutdir=${confcutdir}`, "-c", configFile);
@@ -144,7 +149,8 @@ export function pytestArgs(o: PytestOptions): string[] {
   if (o.markers !== undefined) args.push("-m", o.markers);
   if (o.verbose) args.push("-v");
   if (o.failFast) args.push("-x");
-  if (o.coverageSource) args.push(`--cov=${o.coverageSource}`, "--cov-report=term-missing");
+  if (o.coverageConfig) args.push("--cov", `--cov-config=${o.coverageConfig}`, "--cov-report=term-missing");
+  else if (o.coverageSource) args.push(`--cov=${o.coverageSource}`, "--cov-report=term-missing");
   args.push(`--junit-xml=${o.junitXml}`, "-o", "junit_family=xunit1");
   return args;
 }
@@ -187,4 +193,81 @@ export function parseCoverageTotal(output: string): number | undefined {
 export function parseRootdir(output: string): string | undefined {
   const m = /^rootdir: (.+?)(?:, (?:configfile|inifile|testpaths|plugins): .*)?$/m.exec(output);
   return m?.[1]?.trim();
+}
+
+/**
+ * A pytest target as given: a path, or a node id `tests/test_x.py::TestY::test_z[1]` whose path part
+ * goes through the allowlist and whose rest is kept as written.
+ */
+export function splitNodeId(value: string): { file: string; rest?: string } {
+  const i = value.indexOf("::");
+  return i === -1 ? { file: value } : { file: value.slice(0, i), rest: value.slice(i + 2) };
+}
+
+/** Coverage's config files in its order, each with the section that holds `[run] source`. */
+const COVERAGE_CONFIGS: [string, RegExp][] = [
+  [".coveragerc", /^\[run\][^[]*^\s*source(_pkgs)?\s*=/m],
+  ["setup.cfg", /^\[coverage:run\][^[]*^\s*source(_pkgs)?\s*=/m],
+  ["tox.ini", /^\[coverage:run\][^[]*^\s*source(_pkgs)?\s*=/m],
+  ["pyproject.toml", /^\[tool\.coverage\.run\][^[]*^\s*source(_pkgs)?\s*=/m],
+];
+
+/**
+ * The coverage config that names what to measure (`source`/`source_pkgs`), in the folder coverage reads
+ * it from (pytest's working directory), or undefined. A file linked from outside the root is not taken.
+ */
+export function findCoverageConfig(cwd: string, root: string): string | undefined {
+  for (const [name, hasSource] of COVERAGE_CONFIGS) {
+    const file = path.join(cwd, name);
+    try {
+      if (!isWithin(root, fs.realpathSync.native(file))) continue;
+      if (hasSource.test(fs.readFileSync(file, "utf8"))) return file;
+    } catch {
+      // Absent.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Prints `[[entry point name, installed inside sys.prefix of a virtualenv], ...]` for every pytest
+ * plugin the interpreter can see: those of the project's own environment, and those it inherits.
+ */
+export const LIST_PLUGINS_SCRIPT = [
+  // The working directory first on sys.path could shadow the modules below with the project's own.
+  "import sys",
+  "sys.path = [p for p in sys.path if p not in ('', '.')]",
+  "import json",
+  "from importlib.metadata import distributions",
+  "venv = sys.prefix != sys.base_prefix",
+  "own = lambda d: venv and str(d.locate_file('')).startswith(sys.prefix + '/')",
+  "print(json.dumps(sorted({(ep.name, own(d)) for d in distributions() for ep in d.entry_points if ep.group == 'pytest11'})))",
+].join("\n");
+
+export interface PluginChoice {
+  /** Loaded with `-p`. */
+  load: string[];
+  /** Seen but not loaded: installed outside the project's environment. */
+  skipped: string[];
+}
+
+/**
+ * Which plugins go into the project's run: those installed in its own virtualenv, and pytest-cov when
+ * coverage is asked; any other (system site-packages, the server's environment) stays out.
+ */
+export function choosePlugins(listed: [string, boolean][], coverage: boolean): PluginChoice {
+  const load = new Set(listed.filter(([, own]) => own).map(([name]) => name));
+  if (coverage) load.add("pytest_cov");
+  const skipped = [...new Set(listed.map(([name]) => name))].filter((n) => !load.has(n));
+  return { load: [...load].sort(), skipped: skipped.sort() };
+}
+
+/** Parses LIST_PLUGINS_SCRIPT's output; undefined when it is not that. */
+export function parsePluginList(stdout: string): [string, boolean][] | undefined {
+  try {
+    const v = JSON.parse(stdout.trim()) as unknown;
+    return Array.isArray(v) ? (v as [string, boolean][]) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -29,7 +29,12 @@ export function isPythonTarget(target: string): boolean {
 }
 
 /** A checker that failed without diagnostics (bad config, crash): a tool_error carrying the raw output. */
-export function checkerFailed(name: string, command: string, run: RunResult, why: string): ToolError {
+export function checkerFailed(
+  name: string,
+  command: string,
+  run: Pick<RunResult, "returncode" | "stdout" | "stderr" | "truncated">,
+  why: string,
+): ToolError {
   return new ToolError("tool_error", `${name} ${why} (exit ${run.returncode}); see output`, {
     command,
     returncode: run.returncode,

@@ -5,6 +5,7 @@ import { embeddedRuffVersion } from "../../adapters/python/ruff-embedded.js";
 import { bundledJsTools, warmWorkers } from "../../adapters/js/status.js";
 import { warmProcessRegistry } from "../../exec/warm-processes.js";
 import { projectToolStatus } from "../../adapters/project-status.js";
+import { warmDaemons } from "../../adapters/python/mypy-warm.js";
 import { VERSION } from "../../version.js";
 
 export const getStatusTool = () =>
@@ -64,6 +65,7 @@ export const getStatusTool = () =>
         ...(args.path
           ? { project: await projectToolStatus(ctx, args.path, Object.fromEntries(probes)) }
           : {}),
+        warm_checkers: warmDaemons(ctx).list(),
       };
     },
   });

@@ -4,11 +4,16 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, type ToolContext } from "../../engine/tool.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
 import { claimTestRunner, type TestRunOutcome } from "../../adapters/test-runners.js";
 import {
+  choosePlugins,
+  findCoverageConfig,
+  LIST_PLUGINS_SCRIPT,
   parseCoverageTotal,
+  parsePluginList,
+  splitNodeId,
   parsePytestSummary,
   parseRootdir,
   pytestArgs,
@@ -44,6 +49,17 @@ function testRunResult(outcome: TestRunOutcome) {
   };
 }
 
+/** The pytest plugins the project's interpreter sees (empty when it cannot say). */
+async function listPlugins(ctx: ToolContext, python: string, cwd: string): Promise<[string, boolean][]> {
+  const run = await ctx.run({
+    program: python,
+    args: ["-c", LIST_PLUGINS_SCRIPT],
+    cwd,
+    env: { PYTHONDONTWRITEBYTECODE: "1" },
+  });
+  return (run.returncode === 0 && parsePluginList(run.stdout)) || [];
+}
+
 export const runTestsTool = () =>
   defineTool({
     name: "run_tests",
@@ -55,7 +71,9 @@ export const runTestsTool = () =>
       path: z
         .string()
         .default("tests/")
-        .describe("Test file or directory (relative to working_dir when given)"),
+        .describe(
+          "Test file or directory, or a pytest node id such as tests/test_x.py::test_y (relative to working_dir when given)",
+        ),
       working_dir: z.string().optional().describe("Directory pytest runs in (inside the allowed paths)"),
       pattern: z
         .string()
@@ -73,20 +91,26 @@ export const runTestsTool = () =>
       idempotentHint: false,
       openWorldHint: true,
     },
-    paths: [
-      { arg: "working_dir", kind: "directory" },
-      { arg: "path", kind: "any", base: "working_dir", default: "tests/" },
-    ],
+    // `path` may be a node id: its path part is resolved through the allowlist in the handler.
+    paths: [{ arg: "working_dir", kind: "directory" }],
     async handler(args, ctx) {
       checkNotOption(args.pattern, "pattern");
       checkNotOption(args.markers, "markers");
-      const claimed = claimTestRunner(args.path, ctx.allowlist.rootOf(args.path) ?? args.path);
+      const { file, rest } = splitNodeId(args.path);
+      if (rest !== undefined && (rest === "" || rest.startsWith("-") || /[\0\n]/.test(rest)))
+        throw new ToolError("invalid_input", `path: not a valid pytest node id: ${args.path}`);
+      const testPath = ctx.allowlist.resolve(file, { base: args.working_dir, label: "path" });
+      // A Go module, a crate or a JS project runs its own runner; pytest node ids are pytest's.
+      const claimed =
+        rest === undefined
+          ? claimTestRunner(testPath, ctx.allowlist.rootOf(testPath) ?? testPath)
+          : undefined;
       if (claimed)
         return testRunResult(
           await claimed.runner.run(
             ctx,
             {
-              target: args.path,
+              target: testPath,
               workingDir: args.working_dir,
               pattern: args.pattern,
               markers: args.markers,
@@ -97,7 +121,10 @@ export const runTestsTool = () =>
             claimed.projectDir,
           ),
         );
-      const targetDir = fs.statSync(args.path).isDirectory() ? args.path : path.dirname(args.path);
+      if (rest !== undefined && !fs.statSync(testPath).isFile())
+        throw new ToolError("invalid_input", `path: a node id must name a test file: ${args.path}`);
+      const target = rest === undefined ? testPath : `${testPath}::${rest}`;
+      const targetDir = fs.statSync(testPath).isDirectory() ? testPath : path.dirname(testPath);
       const cwd = args.working_dir ?? (ctx.allowlist.rootOf(ctx.config.cwd) ? ctx.config.cwd : targetDir);
       // The project's virtualenv is looked for from working_dir (else the tests' directory) up to its root.
       const venvStart = args.working_dir ?? targetDir;
@@ -108,25 +135,28 @@ export const runTestsTool = () =>
           "pytest is not installed (no project virtualenv and no pytest on PATH)",
         );
 
+      const root = ctx.allowlist.rootOf(targetDir) ?? targetDir;
+      const coverageConfig = args.coverage ? findCoverageConfig(cwd, root) : undefined;
+      const plugins = choosePlugins(
+        pytest.fromVenv ? await listPlugins(ctx, pytest.program, cwd) : [],
+        args.coverage,
+      );
       const temp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-pytest-"));
       try {
         const junitXml = path.join(temp, "junit.xml");
         const argv = [
           ...pytest.prefixArgs,
           ...pytestArgs({
-            target: args.path,
+            target,
+            plugins: plugins.load,
             pattern: args.pattern,
             markers: args.markers,
             verbose: args.verbose,
             failFast: args.fail_fast,
             coverageSource: args.coverage ? cwd : undefined,
+            coverageConfig,
             junitXml,
-            confinement: pytestConfinement(
-              targetDir,
-              ctx.allowlist.rootOf(targetDir) ?? targetDir,
-              path.join(temp, "pytest.ini"),
-              cwd,
-            ),
+            confinement: pytestConfinement(targetDir, root, path.join(temp, "pytest.ini"), cwd),
           }),
         ];
         const command = displayCommand(pytest.display, argv);
@@ -136,13 +166,23 @@ export const runTestsTool = () =>
           cwd,
           // Nothing written into the project (which may be read-only): no bytecode or assertion-rewrite
           // caches, and the coverage data file in the temp dir.
+          // Plugins are not autoloaded: only the project's own and those asked for (see choosePlugins),
+          // so nothing from outside its environment runs in it or writes into it (.benchmarks/, ...).
           env: {
             PYTHONDONTWRITEBYTECODE: "1",
+            PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1",
             ...(args.coverage ? { COVERAGE_FILE: path.join(temp, ".coverage") } : {}),
           },
         });
         const output = combinedOutput(run.stdout, run.stderr);
         const notes = [pytest.note];
+        if (plugins.load.length) notes.push(`plugins loaded: ${plugins.load.join(", ")}`);
+        if (plugins.skipped.length)
+          notes.push(
+            `plugins not loaded (installed outside the project's environment): ${plugins.skipped.join(", ")}`,
+          );
+        if (coverageConfig)
+          notes.push(`coverage measures what ${path.relative(cwd, coverageConfig)} configures`);
 
         if (pytest.fromVenv && /No module named pytest/.test(run.stderr))
           throw new ToolError(
@@ -150,7 +190,12 @@ export const runTestsTool = () =>
             `pytest is not installed in the project's virtualenv (${pytest.program})`,
             { command, output, notes },
           );
-        if (args.coverage && /unrecognized arguments: --cov/.test(output))
+        if (
+          args.coverage &&
+          /unrecognized arguments: --cov|Error importing plugin "pytest_cov"|No module named '?pytest_cov/.test(
+            output,
+          )
+        )
           throw new ToolError(
             "tool_error",
             `coverage needs pytest-cov, which ${pytest.fromVenv ? pytest.program : "the pytest on PATH"} does not have; ` +

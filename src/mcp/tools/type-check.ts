@@ -8,6 +8,7 @@ import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../ada
 import { countBySeverity, findingToIssue } from "../../findings/model.js";
 import { fileFilter } from "../../findings/file-filter.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
+import { isWithin } from "../../paths/allowlist.js";
 
 /** Listed only once a type checker is registered. */
 export const typeCheckTool = () => {
@@ -57,7 +58,11 @@ export const typeCheckTool = () => {
         config: args.config,
         args,
       });
-      const shown = filter ? outcome.findings.filter((f) => filter(f.file)) : outcome.findings;
+      const within = outcome.viewWithin;
+      const inView = (file: string) =>
+        (!within || file === within || isWithin(within, file)) && (!filter || filter(file));
+      const filtered = filter !== undefined || within !== undefined;
+      const shown = filtered ? outcome.findings.filter((f) => inView(f.file)) : outcome.findings;
       const counts = countBySeverity(shown);
       const findings = capList(shown);
       const issues = findings.items.map((f) =>
@@ -77,7 +82,7 @@ export const typeCheckTool = () => {
           warnings: counts.warning,
           info: counts.info,
           total_in_project: outcome.findings.length,
-          scope: filter ? "filtered" : "full",
+          scope: filtered ? "filtered" : "full",
         },
         returncode: outcome.returncode,
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
