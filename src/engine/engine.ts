@@ -2,13 +2,12 @@
  * The one pipeline every tool call goes through:
  * validate → rate limit → path allowlist → concurrency slot → handler → result → audit entry.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import { Allowlist } from "../paths/allowlist.js";
-import { refuseLinksLeaving } from "../paths/outside-links.js";
+import { refuseLinksInArgs } from "../paths/outside-links.js";
 import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
 import { AuditLog } from "./audit-log.js";
 import { InvalidArgumentsError, ToolError } from "../errors.js";
@@ -188,13 +187,7 @@ export class Engine {
    * read (or a formatter write) files there. Checked for every directory argument before the tool runs.
    */
   private refuseLinksOut(args: readonly string[]): void {
-    for (const arg of args)
-      if (
-        path.isAbsolute(arg) &&
-        this.allowlist.rootOf(arg) &&
-        fs.statSync(arg, { throwIfNoEntry: false })?.isDirectory()
-      )
-        refuseLinksLeaving(arg, this.allowlist);
+    refuseLinksInArgs(args, this.allowlist);
   }
 
   async close(): Promise<void> {

@@ -65,3 +65,18 @@ export function refuseLinksLeaving(dir: string, allowlist: Allowlist): void {
       { allowed_paths: allowlist.roots.effective },
     );
 }
+
+/**
+ * The check for every directory a tool is handed: each absolute argument that is a directory inside the
+ * allowed paths (what the engine does before a process starts; warm daemons that receive the same argv,
+ * dmypy and pyright's watcher, call it themselves since no process is started for them).
+ */
+export function refuseLinksInArgs(args: readonly string[], allowlist: Allowlist): void {
+  for (const arg of args)
+    if (
+      path.isAbsolute(arg) &&
+      allowlist.rootOf(arg) &&
+      fs.statSync(arg, { throwIfNoEntry: false })?.isDirectory()
+    )
+      refuseLinksLeaving(arg, allowlist);
+}

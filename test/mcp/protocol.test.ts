@@ -47,7 +47,16 @@ describe("tools/list", () => {
         { enum: string[]; default: string; description: string }
       >
     ).linter!;
-    expect(linter.enum).toEqual(["ruff", "flake8", "eslint"]);
+    expect(linter.enum).toEqual([
+      "ruff",
+      "flake8",
+      "eslint",
+      "govet",
+      "staticcheck",
+      "golint",
+      "clippy",
+      "rubocop",
+    ]);
     // No fixed default: the project's languages choose (ruff for Python, eslint for JavaScript/TypeScript).
     expect(linter.default).toBeUndefined();
     expect(linter.description).toBeTruthy();

@@ -10,6 +10,7 @@ import { checkerFailed } from "./type-check-common.js";
 import { mypyConfig, planCheck } from "./checker-config.js";
 import { cacheKey, projectCacheDir } from "./server-cache.js";
 import { warmMypy } from "./mypy-warm.js";
+import { refuseLinksInArgs } from "../../paths/outside-links.js";
 
 registerExternalTool({ name: "mypy", program: "mypy", versionArgs: ["--version"] });
 
@@ -85,6 +86,9 @@ export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promis
   if (!cacheDir) notes.push("the server's cache folder could not be created: mypy ran without a cache");
 
   let run: { returncode: number | null; stdout: string; stderr: string; truncated: boolean };
+  // The daemon gets no process of its own, so the engine's link check is made here, on the folder mypy
+  // runs in too (a config's `files` are found from there).
+  refuseLinksInArgs([...args, plan.cwd], ctx.allowlist);
   const warm = cli.executable
     ? await warmMypy(ctx, { mypy: cli.executable, root, cwd: plan.cwd, args, config: config?.file, command })
     : undefined;

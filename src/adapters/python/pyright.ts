@@ -10,6 +10,7 @@ import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
 import { findPythonEnvironment } from "./venv.js";
 import { checkerFailed } from "./type-check-common.js";
 import { planCheck, pyrightConfig } from "./checker-config.js";
+import { refuseLinksInArgs } from "../../paths/outside-links.js";
 import { warmPyright } from "./pyright-warm.js";
 
 /** The bundled CLI script (the `pyright` package's index.js). */
@@ -98,6 +99,8 @@ export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Pro
     notes.push(
       'strict: warnings fail the run (--warnings); pyright\'s strict rule set is chosen in its config (typeCheckingMode = "strict")',
     );
+  // The watcher gets no process per call, so the engine's link check is made here (and on its folder).
+  refuseLinksInArgs([...args, plan.cwd], ctx.allowlist);
   const warm = await warmPyright(ctx, {
     root,
     cwd: plan.cwd,
