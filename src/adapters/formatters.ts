@@ -72,3 +72,33 @@ export function findFormatter(language: string, formatter: string | undefined): 
 export function formattersFor(language: string): string[] {
   return adapters.filter((a) => a.language === language).map((a) => a.formatter);
 }
+
+/**
+ * The write of a CLI formatter that names what it will change in a check: a dry run (or a tree with nothing
+ * to change) stops after the check and returns its diff; otherwise `rewrite` runs the formatter's write
+ * command and the check's file list is what changed.
+ */
+export async function writeAfterCheck(
+  ctx: ToolContext,
+  req: FormatRequest & { dryRun: boolean },
+  check: (ctx: ToolContext, req: FormatRequest) => Promise<FormatCheckOutcome>,
+  rewrite: () => Promise<{ command: string; notes?: string[] }>,
+): Promise<FormatWriteOutcome> {
+  const checked = await check(ctx, { ...req, diff: req.dryRun });
+  if (req.dryRun || checked.unformatted_files.length === 0)
+    return {
+      changed_files: checked.unformatted_files,
+      command: checked.command,
+      returncode: checked.returncode,
+      diff: req.dryRun ? checked.output : undefined,
+      truncated: checked.truncated,
+      notes: checked.notes,
+    };
+  const written = await rewrite();
+  return {
+    changed_files: checked.unformatted_files,
+    command: written.command,
+    returncode: 0,
+    notes: written.notes ?? checked.notes,
+  };
+}

@@ -5,6 +5,7 @@ import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import {
   registerFormatter,
+  writeAfterCheck,
   type FormatCheckOutcome,
   type FormatRequest,
   type FormatWriteOutcome,
@@ -78,21 +79,13 @@ async function write(
   ctx: ToolContext,
   req: FormatRequest & { dryRun: boolean },
 ): Promise<FormatWriteOutcome> {
-  const checked = await check(ctx, { ...req, diff: req.dryRun });
-  if (req.dryRun || checked.unformatted_files.length === 0)
-    return {
-      changed_files: checked.unformatted_files,
-      command: checked.command,
-      returncode: checked.returncode,
-      diff: req.dryRun ? checked.output : undefined,
-      truncated: checked.truncated,
-      notes: checked.notes,
-    };
-  const args = gofmtArgs(req.target, "write");
-  const command = displayCommand("gofmt", args);
-  const run = await ctx.run({ program: "gofmt", args });
-  if (run.returncode !== 0) throw failure(command, run);
-  return { changed_files: checked.unformatted_files, command, returncode: 0, notes: checked.notes };
+  return writeAfterCheck(ctx, req, check, async () => {
+    const args = gofmtArgs(req.target, "write");
+    const command = displayCommand("gofmt", args);
+    const run = await ctx.run({ program: "gofmt", args });
+    if (run.returncode !== 0) throw failure(command, run);
+    return { command };
+  });
 }
 
 registerFormatter({ language: "go", formatter: "gofmt", check, write }, true);

@@ -11,6 +11,7 @@ import { ProgramNotFoundError, type RunResult } from "../../exec/runner.js";
 import { displayRelative } from "../display.js";
 import {
   registerFormatter,
+  writeAfterCheck,
   type FormatCheckOutcome,
   type FormatRequest,
   type FormatWriteOutcome,
@@ -109,19 +110,11 @@ async function write(
   ctx: ToolContext,
   req: FormatRequest & { dryRun: boolean },
 ): Promise<FormatWriteOutcome> {
-  const checked = await check(ctx, { ...req, diff: req.dryRun });
-  if (req.dryRun || checked.unformatted_files.length === 0)
-    return {
-      changed_files: checked.unformatted_files,
-      command: checked.command,
-      returncode: checked.returncode,
-      diff: req.dryRun ? checked.output : undefined,
-      truncated: checked.truncated,
-      notes: checked.notes,
-    };
-  const { run, command, notes } = await runFormatter(ctx, req, false);
-  if (run.returncode !== 0) throw failure(command, run);
-  return { changed_files: checked.unformatted_files, command, returncode: 0, notes };
+  return writeAfterCheck(ctx, req, check, async () => {
+    const { run, command, notes } = await runFormatter(ctx, req, false);
+    if (run.returncode !== 0) throw failure(command, run);
+    return { command, notes };
+  });
 }
 
 registerFormatter({ language: "rust", formatter: "rustfmt", check, write }, true);
