@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { CappedBuffer } from "./capped-buffer.js";
+import { LineSplitter } from "./line-splitter.js";
 import { stripAnsi } from "./ansi.js";
 import { findExecutable } from "./which.js";
 
@@ -22,6 +23,11 @@ export interface RunSpec {
   signal?: AbortSignal;
   /** Grace between SIGTERM and SIGKILL on timeout. */
   killGraceMs?: number;
+  /**
+   * Receives every line of stdout in full (ANSI stripped, no newline), as it arrives: findings are
+   * parsed from the whole output while `stdout` stays capped for display.
+   */
+  onStdoutLine?: (line: string) => void;
 }
 
 export interface RunResult {
@@ -76,7 +82,11 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
   });
   const out = new CappedBuffer(spec.maxOutputBytes);
   const err = new CappedBuffer(spec.maxOutputBytes);
-  child.stdout.on("data", (c: Buffer) => out.push(c));
+  const lines = spec.onStdoutLine ? new LineSplitter(spec.onStdoutLine) : undefined;
+  child.stdout.on("data", (c: Buffer) => {
+    out.push(c);
+    lines?.push(c);
+  });
   child.stderr.on("data", (c: Buffer) => err.push(c));
 
   let timedOut = false;
@@ -107,6 +117,7 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
         child.once("close", (c, s) => resolve({ code: c, signal: s }));
       },
     );
+    lines?.end();
     return {
       returncode: code,
       signal,

@@ -9,7 +9,9 @@ import { createRequire } from "node:module";
 import picomatch from "picomatch";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { byPosition, type Finding } from "../../findings/model.js";
 import { discoverPythonFiles } from "./python-files.js";
+import { ruffEdits } from "./ruff-cli.js";
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
 
 type RuffModule = typeof import("@astral-sh/ruff-wasm-nodejs");
@@ -30,12 +32,13 @@ export interface WasmDiagnostic {
   code: string | null;
   message: string;
   start_location: WasmPosition;
+  end_location?: WasmPosition;
   fix: { message: string | null; edits: WasmEdit[] } | null;
 }
 
 export interface EmbeddedLintResult {
-  /** `path:line:col: CODE message` lines, sorted by file, line, column. */
-  issues: string[];
+  /** Findings sorted by file, line, column, as the CLI prints them. */
+  findings: Finding[];
   files: string[];
   settingsSource: string | undefined;
 }
@@ -89,21 +92,15 @@ export class EmbeddedRuff {
     return ws;
   }
 
-  lint(target: string, root: string, displayBase: string, configFile?: string): EmbeddedLintResult {
+  lint(target: string, root: string, configFile?: string): EmbeddedLintResult {
     const settings = loadRuffSettings(target, root, configFile);
     const files = discoverPythonFiles(target, settings, root);
-    const rows: { file: string; row: number; col: number; text: string }[] = [];
-    for (const file of files) {
-      const rel = displayPath(file, displayBase);
-      for (const d of this.check(settings, file, fs.readFileSync(file, "utf8"))) {
-        const code = d.code ?? "invalid-syntax";
-        const { row, column } = d.start_location;
-        const label = /^[A-Z]+[0-9]+$/.test(code) ? code : `${code}:`;
-        rows.push({ file: rel, row, col: column, text: `${rel}:${row}:${column}: ${label} ${d.message}` });
-      }
-    }
-    rows.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.row - b.row || a.col - b.col));
-    return { issues: rows.map((r) => r.text), files, settingsSource: settings.source };
+    const findings: Finding[] = [];
+    for (const file of files)
+      for (const d of this.check(settings, file, fs.readFileSync(file, "utf8")))
+        findings.push(wasmFinding(file, d));
+    findings.sort(byPosition);
+    return { findings, files, settingsSource: settings.source };
   }
 
   /** Diagnostics (with fixes) of `source` as the content of `file`, the file's per-file ignores applied. */
@@ -143,6 +140,29 @@ export class EmbeddedRuff {
       });
     return { files, changed, settingsSource: settings.source };
   }
+}
+
+/**
+ * A wasm diagnostic as a finding. The embedded build does not say whether a fix is safe, so its
+ * corrections are marked unsafe (never applied as safe on its word).
+ */
+export function wasmFinding(file: string, d: WasmDiagnostic): Finding {
+  const code = d.code ?? "invalid-syntax";
+  const f: Finding = {
+    tool: "ruff",
+    file,
+    line: d.start_location.row,
+    column: d.start_location.column,
+    end_line: d.end_location?.row,
+    end_column: d.end_location?.column,
+    rule_id: code,
+    severity: "error",
+    message: d.message,
+    correctable: Boolean(d.fix?.edits.length),
+  };
+  if (d.fix?.edits.length)
+    f.correction = { safe: false, description: d.fix.message ?? undefined, edits: ruffEdits(d.fix.edits) };
+  return f;
 }
 
 /** Paths relative to the server's working directory when inside it, as the CLI prints them. */

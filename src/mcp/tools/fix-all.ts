@@ -1,7 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { capList } from "../../engine/result.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { fixerNames, type FixerAdapter, type FixOutcome, type FixRequest } from "../../adapters/fixers.js";
 import { findFormatter, type FormatterAdapter } from "../../adapters/formatters.js";
@@ -11,7 +10,9 @@ import {
   type TypeCheckerAdapter,
   type TypeCheckOutcome,
 } from "../../adapters/type-checkers.js";
-import { countBySeverity, findingToIssue } from "../../findings/model.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { countBySeverity } from "../../findings/model.js";
+import { findingsView } from "../../findings/views.js";
 import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
 import { fixArguments, fixRequestOf, lintFixFields, requireFixer } from "./lint-fix.js";
 
@@ -42,18 +43,22 @@ export function typeCheckerFor(
   };
 }
 
-function typeCheckFields(ctx: ToolContext, checker: TypeCheckerAdapter, outcome: TypeCheckOutcome) {
+function typeCheckFields(
+  ctx: ToolContext,
+  checker: TypeCheckerAdapter,
+  outcome: TypeCheckOutcome,
+  target: string,
+) {
   const counts = countBySeverity(outcome.findings);
-  const issues = capList(
-    outcome.findings
-      .filter((f) => f.severity !== "info")
-      .map((f) => findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file)),
+  const issues = findingsView(
+    outcome.findings.filter((f) => f.severity !== "info"),
+    { display: displayPaths(target, ctx.allowlist.roots.effective) },
   );
   return {
     checker: checker.name,
     passed: outcome.passed && counts.error === 0,
     command: outcome.command,
-    issues: issues.items,
+    issues: issues.issues,
     issue_count: counts.error + counts.warning,
     summary: { errors: counts.error, warnings: counts.warning, info: counts.info },
     returncode: outcome.returncode,
@@ -205,7 +210,7 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
     verify: checker
       ? async (): Promise<Verification> => {
           typeCheckOutcome = await checker.check(ctx, { target: request.target, strict: false, args: {} });
-          typeCheck = typeCheckFields(ctx, checker, typeCheckOutcome);
+          typeCheck = typeCheckFields(ctx, checker, typeCheckOutcome, request.target);
           return {
             passed: typeCheck.passed,
             check: `type check (${checker.name})`,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { capList } from "../../engine/result.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { findingsView } from "../../findings/views.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
 import { ToolError } from "../../errors.js";
@@ -30,17 +31,19 @@ export const lintTool = () =>
       const linter = findLinter(args.linter);
       if (!linter) throw new ToolError("invalid_input", `unknown linter ${args.linter}`);
       const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args });
-      const issues = capList(outcome.issues);
+      const view = findingsView(outcome.findings, {
+        display: displayPaths(args.path, ctx.allowlist.roots.effective),
+      });
       return {
         success: true,
-        passed: (outcome.returncode ?? 0) === 0 && outcome.issues.length === 0,
+        passed: (outcome.returncode ?? 0) === 0 && view.count === 0,
         command: outcome.command,
-        issues: issues.items,
-        issue_count: outcome.issues.length,
+        issues: view.issues,
+        issue_count: view.count,
         ...outcome.extra,
         returncode: outcome.returncode,
         output: outcome.output,
-        truncated: outcome.truncated || issues.capped,
+        truncated: outcome.truncated || view.capped,
         notes: outcome.notes,
       };
     },

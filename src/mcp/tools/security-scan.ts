@@ -1,4 +1,3 @@
-import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
@@ -12,7 +11,8 @@ import {
 } from "../../adapters/python/bandit.js";
 import { firstVersion } from "../../adapters/registry.js";
 import { resolvePythonTool } from "../../adapters/python/resolve.js";
-import { findingToIssue } from "../../findings/model.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { findingsView } from "../../findings/views.js";
 
 const LEVEL = z.enum(["low", "medium", "high"]);
 
@@ -50,8 +50,14 @@ export const securityScanTool = () =>
       const version = await banditVersion(ctx, cli.executable);
       const argv = banditArgs(args.path, args.severity, args.confidence, hasLevelFlags(version));
       const command = displayCommand("bandit", argv);
-      const run = await ctx.run({ program: cli.executable, args: argv });
-      const report = parseBanditJson(run.stdout);
+      // The JSON report is read whole (not the capped stdout), so a long report still parses.
+      const lines: string[] = [];
+      const run = await ctx.run({
+        program: cli.executable,
+        args: argv,
+        onStdoutLine: (line) => lines.push(line),
+      });
+      const report = parseBanditJson(lines.join("\n"));
       // 0: nothing found, 1: findings; anything else, or no JSON report, is a failure.
       if (!report || (run.returncode !== 0 && run.returncode !== 1))
         throw new ToolError(
@@ -67,7 +73,10 @@ export const securityScanTool = () =>
       const notes = [`bandit ${version ?? "(unknown version)"}: ${cli.note}`];
       for (const e of report.errors) notes.push(`bandit could not scan ${e.filename}: ${e.reason}`);
       const findings = capList(report.results);
-      const common = findings.items.map(banditToFinding);
+      const view = findingsView(findings.items.map(banditToFinding), {
+        display: displayPaths(args.path, ctx.allowlist.roots.effective),
+        fingerprints: true,
+      });
       return {
         success: true,
         passed: report.results.length === 0,
@@ -75,8 +84,8 @@ export const securityScanTool = () =>
         findings: findings.items,
         finding_count: report.results.length,
         summary: banditSummary(report),
-        issues: common.map((f) => findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file)),
-        common_findings: common,
+        issues: view.issues,
+        common_findings: view.listed,
         unscanned_files: report.errors.map((e) => e.filename),
         returncode: run.returncode,
         truncated: run.truncated || findings.capped,

@@ -1,10 +1,10 @@
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
-import { countBySeverity, findingToIssue } from "../../findings/model.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { findingsView } from "../../findings/views.js";
 import { fileFilter } from "../../findings/file-filter.js";
 
 /** Listed only once a type checker is registered. */
@@ -43,20 +43,20 @@ export const typeCheckTool = () => {
         args,
       });
       const shown = filter ? outcome.findings.filter((f) => filter(f.file)) : outcome.findings;
-      const counts = countBySeverity(shown);
-      const findings = capList(shown);
-      const issues = findings.items.map((f) =>
-        findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file),
-      );
+      const view = findingsView(shown, {
+        display: displayPaths(args.path, ctx.allowlist.roots.effective),
+        fingerprints: true,
+      });
+      const counts = view.counts;
       const blocking = counts.error + (args.strict ? counts.warning : 0);
       return {
         success: true,
         passed: outcome.passed && blocking === 0,
         checker: checker.name,
         command: outcome.command,
-        issues,
-        issue_count: shown.length,
-        findings: findings.items,
+        issues: view.issues,
+        issue_count: view.count,
+        findings: view.listed,
         summary: {
           errors: counts.error,
           warnings: counts.warning,
@@ -66,7 +66,7 @@ export const typeCheckTool = () => {
         },
         returncode: outcome.returncode,
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
-        truncated: outcome.truncated || findings.capped,
+        truncated: outcome.truncated || view.capped,
         notes: outcome.notes,
       };
     },

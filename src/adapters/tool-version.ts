@@ -1,0 +1,23 @@
+/** Versions of the executables that ran, asked once per server and executable (for SARIF's driver). */
+import type { ToolContext } from "../engine/tool.js";
+import { firstVersion } from "./registry.js";
+
+/** `executable ...args`'s version, cached; undefined when it gives none. */
+export async function cachedVersion(
+  ctx: ToolContext,
+  executable: string,
+  args: readonly string[] = ["--version"],
+  parse: (output: string) => string | undefined = firstVersion,
+): Promise<string | undefined> {
+  const cache = ctx.services.get("tool-versions", () => new Map<string, Promise<string | undefined>>());
+  const key = `${executable}\0${args.join("\0")}`;
+  let version = cache.get(key);
+  if (!version) {
+    version = ctx
+      .run({ program: executable, args: [...args], timeoutMs: 10_000 })
+      .then((run) => parse(`${run.stdout}\n${run.stderr}`))
+      .catch(() => undefined);
+    cache.set(key, version);
+  }
+  return version;
+}
