@@ -28,6 +28,8 @@ export interface RunSpec {
    * parsed from the whole output while `stdout` stays capped for display.
    */
   onStdoutLine?: (line: string) => void;
+  /** The same for stderr (black, for one, reports the files it would change there). */
+  onStderrLine?: (line: string) => void;
 }
 
 export interface RunResult {
@@ -87,7 +89,11 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     out.push(c);
     lines?.push(c);
   });
-  child.stderr.on("data", (c: Buffer) => err.push(c));
+  const errLines = spec.onStderrLine ? new LineSplitter(spec.onStderrLine) : undefined;
+  child.stderr.on("data", (c: Buffer) => {
+    err.push(c);
+    errLines?.push(c);
+  });
 
   let timedOut = false;
   let aborted = false;
@@ -118,6 +124,7 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
       },
     );
     lines?.end();
+    errLines?.end();
     return {
       returncode: code,
       signal,
