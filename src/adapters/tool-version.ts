@@ -1,6 +1,6 @@
 /** Versions of the executables that ran, asked once per server and executable (for SARIF's driver). */
 import type { ToolContext } from "../engine/tool.js";
-import { firstVersion } from "./registry.js";
+import { externalTools, firstVersion } from "./registry.js";
 
 /** `executable ...args`'s version, cached; undefined when it gives none. */
 export async function cachedVersion(
@@ -20,4 +20,11 @@ export async function cachedVersion(
     cache.set(key, version);
   }
   return version;
+}
+
+/** The version of a tool registered for get_status, by name (the PATH copy); undefined when unknown. */
+export function registeredVersion(ctx: ToolContext, name: string): Promise<string | undefined> {
+  const tool = externalTools().find((t) => t.name === name);
+  if (!tool) return Promise.resolve(undefined);
+  return cachedVersion(ctx, tool.program, tool.versionArgs, tool.parseVersion);
 }

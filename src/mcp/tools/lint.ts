@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
 import { ToolError } from "../../errors.js";
@@ -24,6 +25,7 @@ export const lintTool = () =>
         .enum(["compact", "full"])
         .default("compact")
         .describe("eslint: compact omits files without problems from files[]; full lists every file"),
+      output: OUTPUT_ARG,
     }),
     annotations: { title: "Lint", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
@@ -31,9 +33,8 @@ export const lintTool = () =>
       const linter = findLinter(args.linter);
       if (!linter) throw new ToolError("invalid_input", `unknown linter ${args.linter}`);
       const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args });
-      const view = findingsView(outcome.findings, {
-        display: displayPaths(args.path, ctx.allowlist.roots.effective),
-      });
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      const view = findingsView(outcome.findings, { display, fingerprints: args.output === "sarif" });
       return {
         success: true,
         passed: (outcome.returncode ?? 0) === 0 && view.count === 0,
@@ -45,6 +46,9 @@ export const lintTool = () =>
         output: outcome.output,
         truncated: outcome.truncated || view.capped,
         notes: outcome.notes,
+        ...(await sarifField(ctx, args.output, display, [
+          { ...outcome, findings: view.all, notes: outcome.notes },
+        ])),
       };
     },
   });

@@ -13,6 +13,7 @@ import { firstVersion } from "../../adapters/registry.js";
 import { resolvePythonTool } from "../../adapters/python/resolve.js";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 
 const LEVEL = z.enum(["low", "medium", "high"]);
 
@@ -37,6 +38,7 @@ export const securityScanTool = () =>
       path: z.string().describe("File or directory to scan (inside the allowed paths)"),
       severity: LEVEL.default("low").describe("Lowest severity reported"),
       confidence: LEVEL.default("low").describe("Lowest confidence reported"),
+      output: OUTPUT_ARG,
     }),
     annotations: { title: "Security scan", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],
@@ -73,10 +75,9 @@ export const securityScanTool = () =>
       const notes = [`bandit ${version ?? "(unknown version)"}: ${cli.note}`];
       for (const e of report.errors) notes.push(`bandit could not scan ${e.filename}: ${e.reason}`);
       const findings = capList(report.results);
-      const view = findingsView(findings.items.map(banditToFinding), {
-        display: displayPaths(args.path, ctx.allowlist.roots.effective),
-        fingerprints: true,
-      });
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      // Every result is a finding (SARIF gets them all); the lists show the first 500.
+      const view = findingsView(report.results.map(banditToFinding), { display, fingerprints: true });
       return {
         success: true,
         passed: report.results.length === 0,
@@ -90,6 +91,15 @@ export const securityScanTool = () =>
         returncode: run.returncode,
         truncated: run.truncated || findings.capped,
         notes,
+        ...(await sarifField(ctx, args.output, display, [
+          {
+            tool: "bandit",
+            version: () => Promise.resolve(version),
+            findings: view.all,
+            notes: [...notes],
+            command,
+          },
+        ])),
       };
     },
   });

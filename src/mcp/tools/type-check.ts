@@ -5,6 +5,7 @@ import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { fileFilter } from "../../findings/file-filter.js";
 
 /** Listed only once a type checker is registered. */
@@ -28,6 +29,7 @@ export const typeCheckTool = () => {
         .array(z.string())
         .optional()
         .describe("Only show diagnostics of these files, directories or globs (relative to path)"),
+      output: OUTPUT_ARG,
     }),
     annotations: { title: "Type check", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
@@ -43,10 +45,8 @@ export const typeCheckTool = () => {
         args,
       });
       const shown = filter ? outcome.findings.filter((f) => filter(f.file)) : outcome.findings;
-      const view = findingsView(shown, {
-        display: displayPaths(args.path, ctx.allowlist.roots.effective),
-        fingerprints: true,
-      });
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      const view = findingsView(shown, { display, fingerprints: true });
       const counts = view.counts;
       const blocking = counts.error + (args.strict ? counts.warning : 0);
       return {
@@ -68,6 +68,9 @@ export const typeCheckTool = () => {
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
         truncated: outcome.truncated || view.capped,
         notes: outcome.notes,
+        ...(await sarifField(ctx, args.output, display, [
+          { tool: checker.name, findings: view.all, notes: outcome.notes, command: outcome.command },
+        ])),
       };
     },
   });
