@@ -164,11 +164,12 @@ describe("check_markdown_links on the fixture tree", () => {
   it("never follows a link out of the allowed roots, through .. or a symlink", async () => {
     const r = await server.call("check_markdown_links", { path: escapes, check_external: false });
     const outside = "resolves outside the allowed paths (not read)";
+    // Display paths are relative to the project root of the call (here the allowed root `escapes`).
     expect(r.broken).toEqual([
-      { file: path.join(escapes, "links.md"), url: "escape.md", lines: [3], error: outside },
-      { file: path.join(escapes, "links.md"), url: "escape.md#secret", lines: [4], error: outside },
-      { file: path.join(escapes, "links.md"), url: "../outside.md#secret", lines: [5], error: outside },
-      { file: path.join(escapes, "links.md"), url: "/../outside.md", lines: [6], error: outside },
+      { file: "links.md", url: "escape.md", lines: [3], error: outside },
+      { file: "links.md", url: "escape.md#secret", lines: [4], error: outside },
+      { file: "links.md", url: "../outside.md#secret", lines: [5], error: outside },
+      { file: "links.md", url: "/../outside.md", lines: [6], error: outside },
     ]);
   });
 
@@ -185,7 +186,7 @@ describe("check_markdown_links on the fixture tree", () => {
       broken_links: 0,
       broken_count: 1,
     });
-    expect(r.broken).toEqual([{ file: big, error: "larger than 10 MiB; not checked" }]);
+    expect(r.broken).toEqual([{ file: "big/huge.md", error: "larger than 10 MiB; not checked" }]);
   });
 
   it("refuses a path that is neither a file nor a directory (and does not open it)", async () => {

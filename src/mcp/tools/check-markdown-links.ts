@@ -1,8 +1,14 @@
+import path from "node:path";
 import { z } from "zod";
 import { checkMarkdownLinks } from "../../adapters/markdown/checker.js";
 import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
 import { defineTool } from "../../engine/tool.js";
+import { displayPaths } from "../../findings/display-path.js";
+import type { Finding } from "../../findings/model.js";
+import { findingsView } from "../../findings/views.js";
+import { VERSION } from "../../version.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
@@ -32,6 +38,40 @@ export function checkExcludePatterns(patterns: readonly string[]): void {
   });
 }
 
+/**
+ * The checker's broken-link records as findings: one per line a broken link is on (rule `broken-link`),
+ * and one per unreadable file (rule `unreadable-file`, the whole file). Record files are relative to `root`.
+ */
+export function brokenLinkFindings(
+  records: readonly ({ file: string; error: string } & { url?: string; lines?: number[] })[],
+  root: string,
+): Finding[] {
+  return records.flatMap((r) => {
+    const file = path.resolve(root, r.file);
+    if (!r.lines || r.url === undefined)
+      return [
+        {
+          tool: "markdown-links",
+          file,
+          line: 0,
+          column: 0,
+          rule_id: "unreadable-file",
+          severity: "error" as const,
+          message: r.error,
+        },
+      ];
+    return r.lines.map((line) => ({
+      tool: "markdown-links",
+      file,
+      line,
+      column: 0,
+      rule_id: "broken-link",
+      severity: "error" as const,
+      message: `${r.url}: ${r.error}`,
+    }));
+  });
+}
+
 export const checkMarkdownLinksTool = () =>
   defineTool({
     name: "check_markdown_links",
@@ -56,6 +96,7 @@ export const checkMarkdownLinksTool = () =>
         .default([])
         .describe("Gitignore-style globs of files to skip, relative to path (.gitignore is honoured too)"),
       skip_anchors: z.boolean().default(false).describe("Do not check #fragments"),
+      output: OUTPUT_ARG,
     }),
     annotations: {
       title: "Check Markdown links",
@@ -71,6 +112,7 @@ export const checkMarkdownLinksTool = () =>
       // In-process work still honours the server's per-run time limit.
       const deadline = AbortSignal.timeout(ctx.config.timeout * 1000);
       const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline]) : deadline;
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       let report;
       try {
         report = await checkMarkdownLinks({
@@ -82,7 +124,7 @@ export const checkMarkdownLinksTool = () =>
           ignorePatterns,
           exclude: args.exclude,
           skipAnchors: args.skip_anchors,
-          displayBase: ctx.config.cwd,
+          displayBase: display.root,
           signal,
         });
       } catch (err) {
@@ -105,6 +147,19 @@ export const checkMarkdownLinksTool = () =>
         broken_count: report.broken.length,
         truncated: broken.capped,
         notes,
+        ...(args.output === "sarif"
+          ? await sarifField(ctx, args.output, display, [
+              {
+                tool: "markdown-links",
+                version: () => Promise.resolve(VERSION),
+                findings: findingsView(brokenLinkFindings(report.broken, display.root), {
+                  display,
+                  fingerprints: true,
+                }).all,
+                notes,
+              },
+            ])
+          : {}),
       };
     },
   });

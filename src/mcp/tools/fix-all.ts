@@ -14,7 +14,7 @@ import { displayPaths } from "../../findings/display-path.js";
 import { countBySeverity } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
 import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
-import { fixArguments, fixRequestOf, lintFixFields, requireFixer } from "./lint-fix.js";
+import { fixArguments, fixRequestOf, leftoverSarif, lintFixFields, requireFixer } from "./lint-fix.js";
 
 /**
  * The checker that verifies a fix: the one named, else the language's default (the first that claims the
@@ -124,6 +124,7 @@ export const fixAllTool = () => {
           ...lintFixFields(ctx, lint, request, started),
           format,
           notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes])],
+          ...(await leftoverSarif(ctx, args.output, fixer.name, lint, request.target)),
         };
       }
       const rolledBack = transaction.result === "rollback";
@@ -145,6 +146,7 @@ export const fixAllTool = () => {
         restored_files: transaction.restored_files,
         transaction,
         notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes, ...(run.txNotes ?? [])])],
+        ...(await leftoverSarif(ctx, args.output, fixer.name, lint, request.target)),
       };
     },
   });

@@ -1,12 +1,18 @@
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
+import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { formatFindings } from "../../findings/format-findings.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import {
   findFormatter,
   formatterLanguages,
   formatterNames,
   formattersFor,
+  type FormatCheckOutcome,
+  type FormatterAdapter,
 } from "../../adapters/formatters.js";
 
 /** The formatter for a request, or invalid_input naming the formatters that language has. */
@@ -18,6 +24,26 @@ export function pickFormatter(language: string, formatter: string | undefined) {
       `formatter ${formatter} does not format ${language}; use one of: ${formattersFor(language).join(", ")}`,
     );
   return adapter;
+}
+
+/** SARIF of a format check: one finding per file that would change, at its first changed line. */
+async function formatSarif(
+  ctx: ToolContext,
+  adapter: FormatterAdapter,
+  args: { path: string; diff: boolean; config?: string },
+  outcome: FormatCheckOutcome,
+) {
+  const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+  // The first changed lines come from the diff: the one asked for, else a second (read-only) check.
+  const diff =
+    outcome.formatted || args.diff
+      ? outcome.output
+      : (await adapter.check(ctx, { target: args.path, diff: true, config: args.config })).output;
+  const findings = formatFindings(adapter.formatter, outcome.unformatted_files, diff, ctx.config.cwd);
+  const view = findingsView(findings, { display, fingerprints: true });
+  return sarifField(ctx, "sarif", display, [
+    { tool: adapter.formatter, findings: view.all, notes: outcome.notes, command: outcome.command },
+  ]);
 }
 
 export const formatCheckTool = () =>
@@ -36,6 +62,7 @@ export const formatCheckTool = () =>
         .describe("Formatter (default: ruff for python, prettier for javascript/typescript)"),
       diff: z.boolean().default(false).describe("Include a unified diff of what would change"),
       config: z.string().optional().describe("Formatter config file"),
+      output: OUTPUT_ARG,
     }),
     annotations: { title: "Check formatting", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
@@ -53,6 +80,7 @@ export const formatCheckTool = () =>
         output: outcome.output,
         truncated: outcome.truncated || files.capped,
         notes: outcome.notes,
+        ...(args.output === "sarif" ? await formatSarif(ctx, adapter, args, outcome) : {}),
       };
     },
   });

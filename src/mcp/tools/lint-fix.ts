@@ -3,6 +3,7 @@ import { ToolError } from "../../errors.js";
 import { displayPaths } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
@@ -99,7 +100,24 @@ export function fixArguments(fixers: string[]) {
     safety: z.enum(["safe", "unsafe"]).default("safe").describe("Which lint fixes to apply"),
     dry_run: z.boolean().default(false).describe("Compute fixes and diffs without writing (no lock taken)"),
     config: z.string().optional().describe("Linter config file"),
+    output: OUTPUT_ARG.describe("json, or sarif: also `sarif`, a SARIF 2.1.0 log of the problems left"),
   };
+}
+
+/** `{sarif}` of the problems a fix left, when asked for. */
+export async function leftoverSarif(
+  ctx: ToolContext,
+  output: "json" | "sarif",
+  fixer: string,
+  outcome: FixOutcome,
+  target: string,
+) {
+  if (output !== "sarif") return {};
+  const display = displayPaths(target, ctx.allowlist.roots.effective);
+  const view = findingsView(leftoverFindings(outcome), { display, fingerprints: true });
+  return sarifField(ctx, output, display, [
+    { tool: fixer, findings: view.all, notes: outcome.notes, command: outcome.command },
+  ]);
 }
 
 /** The fixer request of validated lint_fix / fix_all arguments. */
@@ -152,6 +170,7 @@ export const lintFixTool = () => {
         ...lintFixFields(ctx, fix.outcome, request, started),
         transaction: fix.transaction,
         notes: [...fix.outcome.notes, ...fix.txNotes],
+        ...(await leftoverSarif(ctx, args.output, fixer.name, fix.outcome, request.target)),
       };
     },
   });

@@ -4,7 +4,11 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, type ToolContext } from "../../engine/tool.js";
+import { displayPaths } from "../../findings/display-path.js";
+import type { Finding } from "../../findings/model.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
 import {
   parseCoverageTotal,
@@ -22,6 +26,33 @@ function checkNotOption(value: string | undefined, label: string): void {
       "invalid_input",
       `${label} must be a non-empty expression that does not start with "-"`,
     );
+}
+
+/** A failing test (or an error) as a finding at its file and line: rule `failed` or `error`. */
+export function failureFinding(f: TestFailure): Finding {
+  return {
+    tool: "pytest",
+    file: f.file,
+    line: f.line,
+    column: 0,
+    rule_id: f.kind,
+    severity: "error",
+    message: `${f.node_id}: ${f.message}`,
+  };
+}
+
+async function testsSarif(
+  ctx: ToolContext,
+  output: "json" | "sarif",
+  target: string,
+  failures: readonly TestFailure[],
+  notes: readonly string[],
+  command: string,
+) {
+  if (output !== "sarif") return {};
+  const display = displayPaths(target, ctx.allowlist.roots.effective);
+  const view = findingsView(failures.map(failureFinding), { display, fingerprints: true });
+  return sarifField(ctx, output, display, [{ tool: "pytest", findings: view.all, notes, command }]);
 }
 
 export const runTestsTool = () =>
@@ -45,6 +76,7 @@ export const runTestsTool = () =>
       verbose: z.boolean().default(false).describe("pytest -v"),
       coverage: z.boolean().default(false).describe("Measure coverage with pytest-cov (--cov)"),
       fail_fast: z.boolean().default(false).describe("Stop at the first failure (-x)"),
+      output: OUTPUT_ARG,
     }),
     annotations: {
       title: "Run tests",
@@ -159,6 +191,7 @@ export const runTestsTool = () =>
           output,
           truncated: run.truncated || shown.capped,
           notes,
+          ...(await testsSarif(ctx, args.output, args.path, failures, notes, command)),
         };
       } finally {
         fs.rmSync(temp, { recursive: true, force: true });
