@@ -61,7 +61,7 @@ export default async function run() {
   // 1. Embedded ruff lint: adapter alone, engine pipeline in-process, and MCP over stdio.
   const { EmbeddedRuff } = await dist("adapters/python/ruff-embedded.js");
   const ruff = new EmbeddedRuff();
-  const adapter = await timeIt(() => ruff.lint(file, dir, dir), N, WARMUP);
+  const adapter = await timeIt(() => ruff.lint(file, dir), N, WARMUP);
   const { loadConfig } = await dist("config.js");
   const { Engine } = await dist("engine/engine.js");
   const { toolsFor } = await dist("mcp/tools/index.js");

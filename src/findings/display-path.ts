@@ -32,13 +32,23 @@ function relativeOrDot(base: string, file: string): string {
 export function displayPaths(target: string, roots: readonly string[]): DisplayPaths {
   const allowed = allowedRootOf(target, roots) ?? target;
   const root = projectRootOf(target, allowed);
+  // Findings repeat files many times over: each file's display path is worked out once.
+  const cache = new Map<string, string>();
+  const compute = (file: string) => {
+    if (!file || !path.isAbsolute(file)) return file;
+    if (isWithin(root, file)) return relativeOrDot(root, file);
+    const other = allowedRootOf(file, roots);
+    return other ? relativeOrDot(other, file) : file;
+  };
   return {
     root,
     show(file) {
-      if (!file || !path.isAbsolute(file)) return file;
-      if (isWithin(root, file)) return relativeOrDot(root, file);
-      const other = allowedRootOf(file, roots);
-      return other ? relativeOrDot(other, file) : file;
+      let shown = cache.get(file);
+      if (shown === undefined) {
+        shown = compute(file);
+        cache.set(file, shown);
+      }
+      return shown;
     },
     readable: (file) => path.isAbsolute(file) && allowedRootOf(file, roots) !== undefined,
   };

@@ -49,10 +49,19 @@ export const TOOL_URIS: Record<string, string> = {
   "markdown-links": "https://github.com/",
 };
 
+const uris = new Map<string, string>();
+
 /** A display path as a relative URI reference (each segment percent-encoded), or a file: URI. */
 function artifactLocation(shown: string): { uri: string; uriBaseId?: string } {
-  if (shown.startsWith("/")) return { uri: pathToFileURL(shown).href };
-  return { uri: shown.split("/").map(encodeURIComponent).join("/"), uriBaseId: SRCROOT };
+  let uri = uris.get(shown);
+  if (uri === undefined) {
+    uri = shown.startsWith("/")
+      ? pathToFileURL(shown).href
+      : shown.split("/").map(encodeURIComponent).join("/");
+    if (uris.size > 10_000) uris.clear();
+    uris.set(shown, uri);
+  }
+  return shown.startsWith("/") ? { uri } : { uri, uriBaseId: SRCROOT };
 }
 
 function region(f: { line: number; column: number; end_line?: number; end_column?: number }) {

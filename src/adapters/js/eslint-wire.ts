@@ -48,6 +48,8 @@ export interface EslintRequestParams {
   configFile: string | null;
   /** Files or globs, relative to cwd. */
   patterns: string[];
+  /** Send each message's fix and suggestions as line/column edits (for SARIF; costs a little). */
+  corrections?: boolean;
 }
 
 export interface EslintFixParams extends EslintRequestParams {

@@ -58,7 +58,7 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
     ctx,
     scope,
     "lint",
-    params(scope),
+    { ...params(scope), corrections: req.args.output === "sarif" },
     command,
   );
   const views = reports.map((r) => fileView(r, lintStatus(r)));

@@ -144,7 +144,8 @@ async function applySuggestionPasses(eslint: EslintInstance, result: EslintResul
 serveWorker({
   async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
     const eslint = await instance(params, false);
-    return (await lintFiles(eslint, params.patterns)).map((r) => withCorrections(r, report(r)));
+    const results = await lintFiles(eslint, params.patterns);
+    return results.map((r) => (params.corrections ? withCorrections(r, report(r)) : report(r)));
   },
 
   async fix(params: EslintFixParams): Promise<WireFileReport[]> {
