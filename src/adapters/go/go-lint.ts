@@ -8,8 +8,8 @@ import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import { capList } from "../../engine/result.js";
-import { findingToIssue, type Finding, type Severity } from "../../findings/model.js";
-import { displayRelative } from "../display.js";
+import type { Finding, Severity } from "../../findings/model.js";
+import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
 import { packagePattern, requireGoModule } from "./go-env.js";
@@ -138,13 +138,17 @@ function lintFailure(tool: string, command: string, run: RunResult, why: string)
 
 function outcome(
   ctx: ToolContext,
+  tool: string,
   findings: Finding[],
   command: string,
   run: RunResult,
   notes: string[],
 ): LintOutcome {
   return {
-    issues: findings.map((f) => findingToIssue(f, displayRelative(ctx, f.file))),
+    findings,
+    tool,
+    // go vet is part of the go command: its version is go's.
+    version: () => registeredVersion(ctx, tool === "govet" ? "go" : tool),
     command,
     returncode: run.returncode,
     truncated: run.truncated,
@@ -170,7 +174,7 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
       : "failed without a report";
     throw lintFailure("go vet", command, run, why);
   }
-  return outcome(ctx, findings, command, run, configNote(req, "go vet"));
+  return outcome(ctx, "govet", findings, command, run, configNote(req, "go vet"));
 }
 
 async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
@@ -183,7 +187,7 @@ async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutc
   if ((run.returncode !== 0 && run.returncode !== 1) || (run.returncode === 1 && findings.length === 0))
     throw lintFailure("staticcheck", command, run, "failed without a report");
   const notes = [`staticcheck ${run.executable}`, ...configNote(req, "staticcheck")];
-  return outcome(ctx, findings, command, run, notes);
+  return outcome(ctx, "staticcheck", findings, command, run, notes);
 }
 
 async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
@@ -197,7 +201,7 @@ async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
     "golint is deprecated upstream (use staticcheck or govet); it has no rule ids, so findings carry rule golint",
     ...(req.config ? ["golint has no configuration file: config was not used"] : []),
   ];
-  return outcome(ctx, findings, command, run, notes);
+  return outcome(ctx, "golint", findings, command, run, notes);
 }
 
 registerLinter({ name: "govet", languages: ["go"], lint: govet });

@@ -9,7 +9,7 @@ import { displayRelative } from "../display.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
 import { requireCrateDir, workspaceRoot } from "./cargo-env.js";
-import { isCompileError, parseCargoMessages, shortFormat } from "./cargo-messages.js";
+import { isCompileError, parseCargoMessages, shortFormat, type RustFinding } from "./cargo-messages.js";
 import { runCargo } from "./cargo-run.js";
 
 registerExternalTool({ name: "cargo", program: "cargo", versionArgs: ["--version"] });
@@ -52,7 +52,10 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   if (req.config)
     notes.push("clippy reads clippy.toml from CLIPPY_CONF_DIR (the crate directory): config was not used");
   return {
-    issues: findings.map((f) => shortFormat(f, displayRelative(ctx, f.file))),
+    findings,
+    tool: "clippy",
+    // rustc's short format, as `cargo clippy --message-format short` prints it.
+    issueText: (f, shown) => shortFormat(f as RustFinding, shown),
     command,
     returncode: run.returncode,
     truncated: run.truncated,

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { capList } from "../../engine/result.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
 import { ToolError } from "../../errors.js";
@@ -35,6 +37,7 @@ export const lintTool = () =>
           "eslint only (default compact): compact omits files without problems from files[]; full lists every " +
             "file. Refused for other linters",
         ),
+      output: OUTPUT_ARG,
     }),
     annotations: { title: "Lint", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
@@ -56,18 +59,24 @@ export const lintTool = () =>
           ],
         };
       const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args });
-      const issues = capList(outcome.issues);
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      const view = findingsView(outcome.findings, { display, fingerprints: args.output === "sarif" });
       return {
         success: true,
-        passed: (outcome.returncode ?? 0) === 0 && outcome.issues.length === 0,
+        passed: (outcome.returncode ?? 0) === 0 && view.count === 0,
         command: outcome.command,
-        issues: issues.items,
-        issue_count: outcome.issues.length,
+        issues: outcome.issueText
+          ? view.listed.map((f) => outcome.issueText!(f, f.path ?? f.file))
+          : view.issues,
+        issue_count: view.count,
         ...outcome.extra,
         returncode: outcome.returncode,
         output: outcome.output,
-        truncated: outcome.truncated || issues.capped,
+        truncated: outcome.truncated || view.capped,
         notes: [...picked.notes, ...outcome.notes],
+        ...(await sarifField(ctx, args.output, display, [
+          { ...outcome, findings: view.all, notes: outcome.notes },
+        ])),
       };
     },
   });
