@@ -25,6 +25,15 @@ rescue LoadError => e
   load_error = e.message
 end
 
+# One RuboCop CLI per --config value, kept for the worker's life: its ConfigStore caches each folder's resolved
+# configuration, so only the first request for a folder loads .rubocop.yml and what it inherits. The pool retires
+# the worker when one of those files (or Gemfile.lock) changes, so the cache is never stale.
+CLIS = {}
+
+def cli_for(config)
+  CLIS[config] ||= RuboCop::CLI.new
+end
+
 # Runs `rubocop --format json [options] --stdin path` in this process: $stdin is the source, $stdout is captured.
 def run_cli(params)
   argv = ['--format', 'json', '--cache', 'false']
@@ -42,7 +51,7 @@ def run_cli(params)
   $stdin = StringIO.new(params.fetch('source'))
   $stdout = out
   $stderr = err
-  cli = RuboCop::CLI.new
+  cli = cli_for(params['config'])
   status = begin
     cli.run(argv)
   ensure
@@ -60,8 +69,7 @@ end
 # RuboCop runs the others when no correction is left, and they have no edits anyway.
 def corrections(params)
   options = { autocorrect: true, stdin: params.fetch('source').dup }
-  store = RuboCop::ConfigStore.new
-  store.options_config = params['config'] if params['config']
+  store = cli_for(params['config']).config_store
   runner = RuboCop::Runner.new(options, store)
   path = params.fetch('path')
   config = store.for_file(path)
@@ -90,7 +98,7 @@ end
 # The files RuboCop itself would inspect under the given paths (its TargetFinder: AllCops Include/Exclude,
 # recognized Ruby file types), absolute.
 def targets(params)
-  store = RuboCop::ConfigStore.new
+  store = cli_for(params['config']).config_store
   store.options_config = params['config'] if params['config']
   finder = RuboCop::TargetFinder.new(store, force_exclusion: true)
   finder.find(params.fetch('paths'), :only_recognized_file_types).map { |f| File.expand_path(f) }

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-export type ProjectLanguage = "python" | "typescript" | "javascript" | "go" | "rust";
+export type ProjectLanguage = "python" | "typescript" | "javascript" | "go" | "rust" | "ruby";
 
 const EXTENSIONS: Record<ProjectLanguage, RegExp> = {
   python: /\.pyi?$/,
@@ -13,6 +13,7 @@ const EXTENSIONS: Record<ProjectLanguage, RegExp> = {
   javascript: /\.[cm]?jsx?$/,
   go: /\.go$/,
   rust: /\.rs$/,
+  ruby: /\.(?:rb|rake|gemspec)$|^(?:Gemfile|Rakefile)$/,
 };
 
 const MARKERS: [string, ProjectLanguage][] = [
@@ -25,6 +26,8 @@ const MARKERS: [string, ProjectLanguage][] = [
   ["package.json", "javascript"],
   ["go.mod", "go"],
   ["Cargo.toml", "rust"],
+  ["Gemfile", "ruby"],
+  [".rubocop.yml", "ruby"],
 ];
 
 /** Folders no tool should walk for a project's own files (virtualenvs, dependencies, builds, VCS). */
@@ -95,7 +98,7 @@ export function projectLanguages(target: string): ProjectLanguage[] {
   // A package.json of a TypeScript project does not make it a JavaScript one unless it holds .js files.
   if (found.has("typescript") && !hasFilesOf(target, "javascript")) found.delete("javascript");
   if (found.has("python") && !hasFilesOf(target, "python") && found.size > 1) found.delete("python");
-  return (["typescript", "javascript", "python", "go", "rust"] as ProjectLanguage[]).filter((l) =>
+  return (["typescript", "javascript", "python", "go", "rust", "ruby"] as ProjectLanguage[]).filter((l) =>
     found.has(l),
   );
 }

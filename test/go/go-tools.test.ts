@@ -168,6 +168,12 @@ describe.skipIf(missing("go"))("Go", () => {
     }
   });
 
+  it("lint without a linter on a Go module runs go vet, and says why", async () => {
+    const r = await s.call("lint", { path: "." });
+    expect(r).toMatchObject({ success: true, command: "go vet -json ./...", issue_count: 1 });
+    expect(r.notes).toContain("linter: govet (the project's languages: go)");
+  });
+
   it("govet on a folder that is not in a Go module is invalid_input", async () => {
     const r = await s.call("lint", { path: notGo, linter: "govet" });
     expect(r).toMatchObject({ success: false, error_type: "invalid_input" });

@@ -83,6 +83,12 @@ describe.skipIf(missing("rubocop") || missing("ruby"))("RuboCop", () => {
     expect((again.notes as string[])[1]).toMatch(/^warm rubocop worker pid \d+, request \d+$/);
   });
 
+  it("lint without a linter on a Ruby project runs rubocop", async () => {
+    const r = await s.call("lint", { path: "." });
+    expect(r).toMatchObject({ success: true, issue_count: 5 });
+    expect(r.notes).toContain("linter: rubocop (the project's languages: ruby)");
+  });
+
   it("sees an edited file on the next call", async () => {
     const file = path.join(project, "lib", "clean.rb");
     const before = fs.readFileSync(file, "utf8");

@@ -20,7 +20,8 @@ export const lintTool = () =>
         .enum(linterNames())
         .optional()
         .describe(
-          "Linter to run (default: by the project's languages: ruff for Python, eslint for JavaScript/TypeScript)",
+          "Linter to run (default: by the project's languages: ruff for Python, eslint for JavaScript/TypeScript, " +
+            "govet for Go, clippy for Rust, rubocop for Ruby)",
         ),
       config: z.string().optional().describe("Linter config file (passed as --config)"),
       files: z
@@ -81,10 +82,26 @@ export const lintTool = () =>
     },
   });
 
-/** ruff when the project has Python (the long-standing default), else eslint for JavaScript/TypeScript. */
+/** The linter each other language defaults to (go vet ships with Go; staticcheck and golint may not). */
+const OTHER_DEFAULTS: [ProjectLanguage, string][] = [
+  ["go", "govet"],
+  ["rust", "clippy"],
+  ["ruby", "rubocop"],
+];
+
+/**
+ * ruff when the project has Python (the long-standing default), else eslint for JavaScript/TypeScript, else
+ * the project's Go, Rust or Ruby linter.
+ */
 function defaultLinter(target: string): { name: string; notes: string[] } {
   const languages = projectLanguages(target);
   const js = languages.some((l) => l === "typescript" || l === "javascript");
+  const other = OTHER_DEFAULTS.find(([l]) => languages.includes(l));
+  if (!languages.includes("python") && !js && other)
+    return {
+      name: other[1],
+      notes: [`linter: ${other[1]} (the project's languages: ${languages.join(", ")})`],
+    };
   if (languages.includes("python") || !js)
     return {
       name: "ruff",
