@@ -15,6 +15,8 @@ export interface DisplayPaths {
   show(file: string): string;
   /** True when the file lies inside an allowed root (the server may read it). */
   readable(file: string): boolean;
+  /** The allowed root holding an absolute file, undefined outside every one. */
+  allowedRoot(file: string): string | undefined;
 }
 
 /** Longest allowed root containing `file`. */
@@ -51,5 +53,6 @@ export function displayPaths(target: string, roots: readonly string[]): DisplayP
       return shown;
     },
     readable: (file) => path.isAbsolute(file) && allowedRootOf(file, roots) !== undefined,
+    allowedRoot: (file) => (path.isAbsolute(file) ? allowedRootOf(file, roots) : undefined),
   };
 }

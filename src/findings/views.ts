@@ -2,7 +2,7 @@
  * Results as views over findings, built here only: seed 000's `issues` strings and counts, the
  * findings list, capped at a count with the full count kept, display paths and fingerprints filled in.
  */
-import fs from "node:fs";
+import { readTextIn } from "../paths/safe-fs.js";
 import type { DisplayPaths } from "./display-path.js";
 import { assignFingerprints } from "./fingerprint.js";
 import { countBySeverity, type Finding, type Severity } from "./model.js";
@@ -44,9 +44,11 @@ export function lineReader(display: DisplayPaths): (file: string) => string[] | 
   return (file) => {
     if (!cache.has(file)) {
       let lines: string[] | undefined;
-      if (display.readable(file))
+      const root = display.allowedRoot(file);
+      if (root)
         try {
-          lines = fs.readFileSync(file, "utf8").split(/\r?\n/);
+          // Opened from its allowed root without following a link swapped in (paths/safe-fs.ts).
+          lines = readTextIn(root, file).split(/\r?\n/);
         } catch {
           lines = undefined;
         }

@@ -13,7 +13,7 @@ import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
 import { packagePattern, requireGoModule } from "./go-env.js";
-import { runGoTool } from "./go-run.js";
+import { fullOutput, runGoTool } from "./go-run.js";
 import { parseJsonLines, parsePosition, splitJsonObjects } from "./go-json.js";
 
 registerExternalTool({ name: "go", program: "go", versionArgs: ["version"] });
@@ -165,8 +165,9 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "go vet");
   const args = goVetArgs(packagePattern(req.target, mod));
   const command = displayCommand("go", args);
-  const run = await runGoTool(ctx, "go", args, mod, command);
-  const findings = parseGoVetJson(`${run.stdout}\n${run.stderr}`);
+  const full = fullOutput();
+  const run = await runGoTool(ctx, "go", args, mod, command, {}, full.lines);
+  const findings = parseGoVetJson(`${full.stdout()}\n${full.stderr()}`);
   if (run.returncode !== 0) {
     const typeErrors = parseGoVetTypeErrors(run.stderr);
     const why = typeErrors.length
@@ -181,8 +182,9 @@ async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutc
   const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "staticcheck");
   const args = staticcheckArgs(packagePattern(req.target, mod));
   const command = displayCommand("staticcheck", args);
-  const run = await runGoTool(ctx, "staticcheck", args, mod, command);
-  const findings = parseStaticcheckJson(run.stdout);
+  const full = fullOutput();
+  const run = await runGoTool(ctx, "staticcheck", args, mod, command, {}, full.lines);
+  const findings = parseStaticcheckJson(full.stdout());
   // 0: clean, 1: findings; anything else (or 1 with nothing parsed) is a failure of its own.
   if ((run.returncode !== 0 && run.returncode !== 1) || (run.returncode === 1 && findings.length === 0))
     throw lintFailure("staticcheck", command, run, "failed without a report");
@@ -194,8 +196,9 @@ async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "golint");
   const args = [packagePattern(req.target, mod)];
   const command = displayCommand("golint", args);
-  const run = await runGoTool(ctx, "golint", args, mod, command);
-  const findings = parseGolint(run.stdout, mod);
+  const full = fullOutput();
+  const run = await runGoTool(ctx, "golint", args, mod, command, {}, full.lines);
+  const findings = parseGolint(full.stdout(), mod);
   if (run.returncode !== 0) throw lintFailure("golint", command, run, "failed");
   const notes = [
     "golint is deprecated upstream (use staticcheck or govet); it has no rule ids, so findings carry rule golint",

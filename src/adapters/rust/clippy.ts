@@ -22,6 +22,7 @@ export function clippyArgs(): string[] {
 async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const crate = requireCrateDir(req.target, "clippy");
   const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
+  const stdout: string[] = [];
   const { run, args, notes } = await runCargo(
     ctx,
     crate,
@@ -30,9 +31,10 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
     {
       CLIPPY_CONF_DIR: crate,
     },
+    (line) => stdout.push(line),
   );
   const command = displayCommand("cargo", args);
-  const { findings, buildFailed } = parseCargoMessages(run.stdout, workspace, "clippy");
+  const { findings, buildFailed } = parseCargoMessages(stdout.join("\n"), workspace, "clippy");
   const compileErrors = findings.filter(isCompileError);
   if (compileErrors.length || buildFailed || (run.returncode !== 0 && findings.length === 0)) {
     const first = compileErrors[0];
