@@ -117,6 +117,18 @@ describe("SARIF from check_markdown_links and run_tests", () => {
     expect(run.results.length).toBeGreaterThan(0);
   });
 
+  it("lint and type_check that check nothing still give a valid log: one run, no results", async () => {
+    const dir = path.join(root, "markdown", "links");
+    for (const [tool, args] of [
+      ["lint", { path: dir, linter: "ruff", output: "sarif" }],
+      ["type_check", { path: dir, checker: "mypy", output: "sarif" }],
+    ] as const) {
+      const r = await s.call(tool, args);
+      expect(r.nothing_checked).toBe(true);
+      expect(runOf(r).results).toEqual([]);
+    }
+  });
+
   it.skipIf(missing("pytest"))("run_tests: a failure at its file and line", async () => {
     const r = await s.call("run_tests", {
       path: path.join(root, "python", "tests-project"),

@@ -46,7 +46,11 @@ export const lintTool = () =>
       const picked = args.linter ? { name: args.linter, notes: [] } : defaultLinter(args.path);
       const linter = findLinter(picked.name);
       if (!linter) throw new ToolError("invalid_input", `unknown linter ${picked.name}`);
-      if (!linter.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+      if (!linter.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage))) {
+        const notes = [
+          ...picked.notes,
+          `checked nothing: ${linter.name} lints ${linter.languages.join(", ")} and there are no such files under ${args.path}`,
+        ];
         return {
           success: true,
           // Nothing linted is no pass: no `passed` at all, and the note says why.
@@ -54,11 +58,13 @@ export const lintTool = () =>
           linter: linter.name,
           issues: [],
           issue_count: 0,
-          notes: [
-            ...picked.notes,
-            `checked nothing: ${linter.name} lints ${linter.languages.join(", ")} and there are no such files under ${args.path}`,
-          ],
+          notes,
+          // Asked for SARIF, a run with no results (and the note) says the same.
+          ...(await sarifField(ctx, args.output, displayPaths(args.path, ctx.allowlist.roots.effective), [
+            { tool: linter.name, findings: [], notes },
+          ])),
         };
+      }
       const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args });
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const view = findingsView(outcome.findings, { display, fingerprints: args.output === "sarif" });

@@ -39,7 +39,10 @@ export const typeCheckTool = () => {
     async handler(args, ctx) {
       const checker = args.checker ? findTypeChecker(args.checker) : defaultTypeChecker(args.path);
       if (!checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
-      if (!checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+      if (!checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage))) {
+        const notes = [
+          `checked nothing: ${checker.name} checks ${checker.languages.join(", ")} and there are no such files under ${args.path}`,
+        ];
         return {
           success: true,
           // Nothing checked is no pass: no `passed` at all, and the note says why.
@@ -47,10 +50,13 @@ export const typeCheckTool = () => {
           checker: checker.name,
           issues: [],
           issue_count: 0,
-          notes: [
-            `checked nothing: ${checker.name} checks ${checker.languages.join(", ")} and there are no such files under ${args.path}`,
-          ],
+          notes,
+          // Asked for SARIF, a run with no results (and the note) says the same.
+          ...(await sarifField(ctx, args.output, displayPaths(args.path, ctx.allowlist.roots.effective), [
+            { tool: checker.name, findings: [], notes },
+          ])),
         };
+      }
       const base = path.extname(args.path) ? path.dirname(args.path) : args.path;
       const filter = fileFilter(ctx, base, args.files);
       if (filter && args.files) requireFilesMatch(base, filter, args.files, `type_check ${checker.name}`);
