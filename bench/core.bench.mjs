@@ -61,7 +61,7 @@ export default async function run() {
   // 1. Embedded ruff lint: adapter alone, engine pipeline in-process, and MCP over stdio.
   const { EmbeddedRuff } = await dist("adapters/python/ruff-embedded.js");
   const ruff = new EmbeddedRuff();
-  const adapter = await timeIt(() => ruff.lint(file, dir, dir, undefined, { timeoutMs: 60_000 }), N, WARMUP);
+  const adapter = await timeIt(() => ruff.lint(file, dir, undefined, { timeoutMs: 60_000 }), N, WARMUP);
   await ruff.close();
   const { loadConfig } = await dist("config.js");
   const { Engine } = await dist("engine/engine.js");

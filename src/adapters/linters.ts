@@ -1,9 +1,15 @@
 /** The linter registry behind `lint`: each linter registers how it runs and parses. */
 import type { ToolContext } from "../engine/tool.js";
+import type { Finding } from "../findings/model.js";
 
 export interface LintOutcome {
-  /** `file:line:col: message` strings (seed 000's `issues`). */
-  issues: string[];
+  /** Every finding of the run, read from the tool's whole output (the views cap and count them). */
+  findings: Finding[];
+  /** Tool name for SARIF's driver, and its version, asked only when a SARIF log is built. */
+  tool: string;
+  version?: () => Promise<string | undefined>;
+  /** The issue string of a finding shown as `shown`, when the tool's own format is not seed 000's. */
+  issueText?: (finding: Finding, shown: string) => string;
   command: string;
   returncode?: number | null;
   output?: string;

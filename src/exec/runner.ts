@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import { CappedBuffer } from "./capped-buffer.js";
+import { LineSplitter } from "./line-splitter.js";
 import { stripAnsi } from "./ansi.js";
 import { findExecutable } from "./which.js";
 
@@ -35,6 +36,13 @@ export interface RunSpec {
    * purpose). A timeout or an abort still ends them.
    */
   keepDetached?: boolean;
+  /**
+   * Receives every line of stdout in full (ANSI stripped, no newline), as it arrives: findings are
+   * parsed from the whole output while `stdout` stays capped for display.
+   */
+  onStdoutLine?: (line: string) => void;
+  /** The same for stderr (black, for one, reports the files it would change there). */
+  onStderrLine?: (line: string) => void;
 }
 
 export interface RunResult {
@@ -93,8 +101,16 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     : () => {};
   const out = new CappedBuffer(spec.maxOutputBytes);
   const err = new CappedBuffer(spec.maxOutputBytes);
-  child.stdout.on("data", (c: Buffer) => out.push(c));
-  child.stderr.on("data", (c: Buffer) => err.push(c));
+  const lines = spec.onStdoutLine ? new LineSplitter(spec.onStdoutLine) : undefined;
+  child.stdout.on("data", (c: Buffer) => {
+    out.push(c);
+    lines?.push(c);
+  });
+  const errLines = spec.onStderrLine ? new LineSplitter(spec.onStderrLine) : undefined;
+  child.stderr.on("data", (c: Buffer) => {
+    err.push(c);
+    errLines?.push(c);
+  });
 
   const killGraceMs = spec.killGraceMs ?? 1000;
   const drainMs = spec.pipeDrainMs ?? DEFAULT_PIPE_DRAIN_MS;
@@ -151,6 +167,8 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
         });
       },
     );
+    lines?.end();
+    errLines?.end();
     return {
       returncode: code,
       signal,

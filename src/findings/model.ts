@@ -1,11 +1,33 @@
 /** The findings model every adapter maps its diagnostics into (see DESIGN.md). */
 export type Severity = "error" | "warning" | "info";
 
+/** One replacement: the text between two 1-based positions (end exclusive) becomes `text`. */
+export interface TextEdit {
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  /** Replacement text ("" deletes). */
+  text: string;
+}
+
+/** A fix the tool offers: `safe` when the tool would apply it without being asked for unsafe fixes. */
+export interface Correction {
+  safe: boolean;
+  /** Shown to people (ruff's fix message, ESLint's suggestion description). */
+  description?: string;
+  /** In the finding's file, in the order the tool gave them. */
+  edits: TextEdit[];
+}
+
 export interface Finding {
   /** Producing tool, e.g. "ruff", "mypy", "tsc", "eslint", "bandit". */
   tool: string;
-  /** Absolute path, or as the tool named it when it gave no path we could resolve. */
+  tool_version?: string;
+  /** Absolute path, or as the tool named it when it gave no path we could resolve ("" for none). */
   file: string;
+  /** Display path (see display-path.ts); set by the views, not by adapters. */
+  path?: string;
   /** 1-based; 0 when the finding is about the whole file. */
   line: number;
   column: number;
@@ -13,14 +35,21 @@ export interface Finding {
   end_column?: number;
   /** Rule or diagnostic code: F401, TS2322, B602, reportAttributeAccessIssue. */
   rule_id: string;
+  /** The tool's own grouping, where it has one (bandit's CWE, ESLint's plugin, a vulnerability kind). */
+  category?: string;
   severity: Severity;
+  /** The tool's own level word (ruff has none; ESLint 1/2; bandit HIGH/MEDIUM/LOW; mypy error/note). */
+  level?: string;
   message: string;
   correctable?: boolean;
+  correction?: Correction;
   docs_url?: string;
+  /** `mcq/v1:<hex>` (see fingerprint.ts); set by the views. */
+  fingerprint?: string;
 }
 
 /** The seed 000 `file:line:col: message` string of a finding. */
-export function findingToIssue(f: Finding, displayFile: string = f.file): string {
+export function findingToIssue(f: Finding, displayFile: string = f.path ?? f.file): string {
   return `${displayFile}:${f.line}:${f.column}: ${f.rule_id ? `${f.rule_id} ` : ""}${f.message}`;
 }
 
@@ -29,4 +58,9 @@ export function countBySeverity(findings: readonly Finding[]): Record<Severity, 
   const out: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) out[f.severity]++;
   return out;
+}
+
+/** Findings in file, line, column order (the order tools print them in). */
+export function byPosition(a: Finding, b: Finding): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column;
 }

@@ -3,29 +3,14 @@
  * and the transaction audit. Created owner-only (it holds copies of source) with a `.gitignore` inside.
  */
 import fs from "node:fs/promises";
-import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { isWithin } from "../paths/allowlist.js";
 import { lstatIn, openDirIn, writeFileIn } from "../paths/safe-fs.js";
+import { projectRootOf } from "../paths/project-root.js";
+
+export { projectRootOf };
 
 export const CACHE_DIR_NAME = ".mcp-cache";
-
-/** Files or folders that mark a project root. */
-const PROJECT_MARKERS = [
-  CACHE_DIR_NAME,
-  ".git",
-  "pyproject.toml",
-  "package.json",
-  "setup.cfg",
-  "setup.py",
-  "tsconfig.json",
-  "ruff.toml",
-  ".ruff.toml",
-  "mypy.ini",
-  "Cargo.toml",
-  "go.mod",
-];
 
 export interface CachePaths {
   /** The project root the cache belongs to. */
@@ -35,23 +20,6 @@ export interface CachePaths {
   snapshots: string;
   journal: string;
   audit: string;
-}
-
-/**
- * The project root of a canonical target: the outermost directory from the target (itself, if a directory)
- * up to `allowedRoot` that holds a project marker, so that a monorepo package and the repository around it
- * share one lock; `allowedRoot` when none has one.
- */
-export function projectRootOf(target: string, allowedRoot: string): string {
-  let dir = existsSync(target) && statSync(target).isFile() ? path.dirname(target) : target;
-  let outermost: string | undefined;
-  while (isWithin(allowedRoot, dir)) {
-    if (PROJECT_MARKERS.some((m) => existsSync(path.join(dir, m)))) outermost = dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return outermost ?? allowedRoot;
 }
 
 export function cachePaths(root: string): CachePaths {

@@ -2,11 +2,13 @@
  * audit_dependencies through the real server: pip-audit's absence (it cannot be installed here), and the real
  * npm audit against a registry on 127.0.0.1 that answers with an advisory, or refuses connections.
  */
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findExecutable } from "../../src/exec/which.js";
+import { sarifErrors } from "../helpers/sarif.js";
 import { connectStdio, FIXTURES } from "../helpers/server.js";
 import { copyFixture, missing, tempDir } from "../helpers/tools.js";
 
@@ -137,6 +139,29 @@ describe("audit_dependencies with npm audit", () => {
       // The lockfile itself may be named too.
       const byFile = await s.call("audit_dependencies", { requirements_file: "package-lock.json" });
       expect(byFile).toMatchObject({ success: true, auditor: "npm", vulnerability_count: 1 });
+      // SARIF: one result per vulnerability, at the lockfile line that pins the package.
+      const lock = fs.readFileSync(path.join(project, "package-lock.json"), "utf8").split("\n");
+      const pinned = lock.findIndex((l) => l.trim() === '"node_modules/minimist": {') + 1;
+      const sarif = await s.call("audit_dependencies", { requirements_file: ".", output: "sarif" });
+      expect(sarifErrors(sarif.sarif)).toEqual([]);
+      const run = (sarif.sarif as { runs: { tool: { driver: { name: string } }; results: unknown[] }[] })
+        .runs[0]!;
+      expect(run.tool.driver.name).toBe("npm-audit");
+      expect(run.results).toMatchObject([
+        {
+          ruleId: "GHSA-xvch-5gv4-984h",
+          level: "error",
+          message: { text: "minimist 1.2.5: Prototype Pollution in minimist; fixed in 1.2.8" },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: "package-lock.json", uriBaseId: "%SRCROOT%" },
+                region: { startLine: pinned, startColumn: 5 },
+              },
+            },
+          ],
+        },
+      ]);
     } finally {
       await s.close();
     }

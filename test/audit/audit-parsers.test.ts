@@ -1,6 +1,10 @@
 /** pip-audit's and npm audit's report parsers, on reports in each tool's documented format. */
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { pinLine, vulnerabilityFindings } from "../../src/adapters/audit-findings.js";
 import { looksLikeNetworkFailure } from "../../src/adapters/dependency-audit.js";
+import { FIXTURES } from "../helpers/server.js";
 import { lockVersions, parseNpmAuditJson } from "../../src/adapters/npm/npm-audit.js";
 import { parsePipAuditJson, pipAuditArgs } from "../../src/adapters/python/pip-audit.js";
 
@@ -168,5 +172,39 @@ describe("npm audit", () => {
       message: "ENOLOCK: This command requires an existing lockfile.: Try creating one first",
     });
     expect(parseNpmAuditJson("npm ERR! something", lockVersions("{}"))).toBeUndefined();
+  });
+});
+
+describe("vulnerabilities as findings at the pinning line", () => {
+  it("a requirements file: the line naming the package (PEP 503 names)", () => {
+    const file = path.join(FIXTURES, "python", "audit-project", "requirements.txt");
+    const text = fs.readFileSync(file, "utf8");
+    const findings = vulnerabilityFindings(
+      "pip-audit",
+      [
+        {
+          package: "Jinja2",
+          version: "3.1.2",
+          id: "GHSA-h5c8-rqwp-cp95",
+          fix_versions: ["3.1.3"],
+          aliases: [],
+          description: "XSS",
+        },
+        { package: "absent", version: "1.0", id: "PYSEC-1", fix_versions: [], aliases: [], description: "" },
+      ],
+      file,
+      text,
+      false,
+    );
+    expect(findings.map((f) => [f.rule_id, f.line, f.column, f.severity, f.message])).toEqual([
+      ["GHSA-h5c8-rqwp-cp95", 2, 1, "error", "Jinja2 3.1.2: XSS; fixed in 3.1.3"],
+      ["PYSEC-1", 0, 0, "error", "absent 1.0: PYSEC-1"],
+    ]);
+  });
+
+  it("a package-lock.json: the node_modules entry", () => {
+    const text =
+      '{\n  "packages": {\n    "": {},\n    "node_modules/minimist": {\n      "version": "1.2.5"\n    }\n  }\n}\n';
+    expect(pinLine(text.split("\n"), "minimist", true)).toBe(4);
   });
 });

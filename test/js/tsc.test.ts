@@ -26,9 +26,12 @@ describe("type_check with tsc", () => {
     const r = await s.call("type_check", { path: "." });
     expect(r).toMatchObject({ success: true, passed: false, checker: "tsc" });
     expect(r.issues).toEqual(ALL_ERRORS);
+    // Findings carry their display path (project-root relative) and fingerprint (docs/sarif.md).
     expect((r.findings as Json[])[0]).toEqual({
       tool: "tsc",
       file: path.join(dir, "src", "a.ts"),
+      path: "src/a.ts",
+      fingerprint: expect.stringMatching(/^mcq\/v1:[0-9a-f]{32}:\d+$/),
       line: 4,
       column: 14,
       end_line: 4,

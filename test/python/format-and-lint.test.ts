@@ -66,7 +66,7 @@ describe.each([
       expect(r.issue_count).toBe(2);
       expect(r.returncode).toBe(1);
       expect(r.command).toBe(
-        `ruff check --no-fix --no-cache --output-format concise -- ${dir}${embedded ? " (embedded)" : ""}`,
+        `ruff check --no-fix --no-cache --output-format json-lines -- ${dir}${embedded ? " (embedded)" : ""}`,
       );
       const notes = (r.notes as string[]).join("\n");
       if (embedded) expect(notes).toMatch(/embedded ruff \d+\.\d+\.\d+/);

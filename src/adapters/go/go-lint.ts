@@ -8,12 +8,12 @@ import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import { capList } from "../../engine/result.js";
-import { findingToIssue, type Finding, type Severity } from "../../findings/model.js";
-import { displayRelative } from "../display.js";
+import type { Finding, Severity } from "../../findings/model.js";
+import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
 import { packagePattern, requireGoModule } from "./go-env.js";
-import { runGoTool } from "./go-run.js";
+import { fullOutput, runGoTool } from "./go-run.js";
 import { parseJsonLines, parsePosition, splitJsonObjects } from "./go-json.js";
 
 registerExternalTool({ name: "go", program: "go", versionArgs: ["version"] });
@@ -138,13 +138,17 @@ function lintFailure(tool: string, command: string, run: RunResult, why: string)
 
 function outcome(
   ctx: ToolContext,
+  tool: string,
   findings: Finding[],
   command: string,
   run: RunResult,
   notes: string[],
 ): LintOutcome {
   return {
-    issues: findings.map((f) => findingToIssue(f, displayRelative(ctx, f.file))),
+    findings,
+    tool,
+    // go vet is part of the go command: its version is go's.
+    version: () => registeredVersion(ctx, tool === "govet" ? "go" : tool),
     command,
     returncode: run.returncode,
     truncated: run.truncated,
@@ -161,8 +165,9 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "go vet");
   const args = goVetArgs(packagePattern(req.target, mod));
   const command = displayCommand("go", args);
-  const run = await runGoTool(ctx, "go", args, mod, command);
-  const findings = parseGoVetJson(`${run.stdout}\n${run.stderr}`);
+  const full = fullOutput();
+  const run = await runGoTool(ctx, "go", args, mod, command, {}, full.lines);
+  const findings = parseGoVetJson(`${full.stdout()}\n${full.stderr()}`);
   if (run.returncode !== 0) {
     const typeErrors = parseGoVetTypeErrors(run.stderr);
     const why = typeErrors.length
@@ -170,34 +175,36 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
       : "failed without a report";
     throw lintFailure("go vet", command, run, why);
   }
-  return outcome(ctx, findings, command, run, configNote(req, "go vet"));
+  return outcome(ctx, "govet", findings, command, run, configNote(req, "go vet"));
 }
 
 async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "staticcheck");
   const args = staticcheckArgs(packagePattern(req.target, mod));
   const command = displayCommand("staticcheck", args);
-  const run = await runGoTool(ctx, "staticcheck", args, mod, command);
-  const findings = parseStaticcheckJson(run.stdout);
+  const full = fullOutput();
+  const run = await runGoTool(ctx, "staticcheck", args, mod, command, {}, full.lines);
+  const findings = parseStaticcheckJson(full.stdout());
   // 0: clean, 1: findings; anything else (or 1 with nothing parsed) is a failure of its own.
   if ((run.returncode !== 0 && run.returncode !== 1) || (run.returncode === 1 && findings.length === 0))
     throw lintFailure("staticcheck", command, run, "failed without a report");
   const notes = [`staticcheck ${run.executable}`, ...configNote(req, "staticcheck")];
-  return outcome(ctx, findings, command, run, notes);
+  return outcome(ctx, "staticcheck", findings, command, run, notes);
 }
 
 async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "golint");
   const args = [packagePattern(req.target, mod)];
   const command = displayCommand("golint", args);
-  const run = await runGoTool(ctx, "golint", args, mod, command);
-  const findings = parseGolint(run.stdout, mod);
+  const full = fullOutput();
+  const run = await runGoTool(ctx, "golint", args, mod, command, {}, full.lines);
+  const findings = parseGolint(full.stdout(), mod);
   if (run.returncode !== 0) throw lintFailure("golint", command, run, "failed");
   const notes = [
     "golint is deprecated upstream (use staticcheck or govet); it has no rule ids, so findings carry rule golint",
     ...(req.config ? ["golint has no configuration file: config was not used"] : []),
   ];
-  return outcome(ctx, findings, command, run, notes);
+  return outcome(ctx, "golint", findings, command, run, notes);
 }
 
 registerLinter({ name: "govet", languages: ["go"], lint: govet });

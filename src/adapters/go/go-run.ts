@@ -1,7 +1,18 @@
 /** Runs the go command and Go tools with the Go environment; a missing one says how to install it. */
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
-import { ProgramNotFoundError } from "../../exec/runner.js";
+import { ProgramNotFoundError, type RunSpec } from "../../exec/runner.js";
+
+/** Collects a run's whole stdout and stderr from the runner's line callbacks. */
+export function fullOutput() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    lines: { onStdoutLine: (l: string) => out.push(l), onStderrLine: (l: string) => err.push(l) },
+    stdout: () => out.join("\n"),
+    stderr: () => err.join("\n"),
+  };
+}
 import { GO_ENV, goBinDirs } from "./go-env.js";
 
 const INSTALL_HINTS: Record<string, string> = {
@@ -19,9 +30,18 @@ export async function runGoTool(
   cwd: string,
   command: string,
   env: Record<string, string> = {},
+  /** Every line as it arrives (findings are read from the whole output; run.stdout stays capped). */
+  lines: Pick<RunSpec, "onStdoutLine" | "onStderrLine"> = {},
 ) {
   try {
-    return await ctx.run({ program, args, cwd, env: { ...GO_ENV, ...env }, searchDirs: goBinDirs() });
+    return await ctx.run({
+      program,
+      args,
+      cwd,
+      env: { ...GO_ENV, ...env },
+      searchDirs: goBinDirs(),
+      ...lines,
+    });
   } catch (err) {
     if (err instanceof ProgramNotFoundError)
       throw new ToolError(

@@ -1,7 +1,7 @@
-/** Pure shaping of ESLint reports into seed 001's per-file view and seed 000's issue strings. */
-import path from "node:path";
+/** Pure shaping of ESLint reports into seed 001's per-file view and into findings. */
+import type { Correction, Finding } from "../../findings/model.js";
 import type { FixStatus } from "../fixers.js";
-import type { WireFileReport, WireMessage } from "./eslint-wire.js";
+import type { WireCorrections, WireFileReport, WireMessage } from "./eslint-wire.js";
 
 export type LintStatus = "clean" | "fixable" | "unfixable" | "error";
 
@@ -49,13 +49,39 @@ export function selectFiles(views: FileView[], format: "compact" | "full"): File
   return format === "full" ? views : views.filter((v) => v.messages.length > 0 || v.status !== "clean");
 }
 
-/** seed 000's `file:line:col: rule message`, the file relative to `cwd`. */
-export function issueStrings(reports: readonly WireFileReport[], cwd: string): string[] {
+/** A message's correction: its fix (safe, ESLint applies it with --fix), else its first suggestion (unsafe). */
+function correctionOf(c: WireCorrections | undefined): Correction | undefined {
+  if (c?.fix) return { safe: true, edits: [c.fix] };
+  const first = c?.suggestions?.[0];
+  return first ? { safe: false, description: first.desc, edits: [first.edit] } : undefined;
+}
+
+/** ESLint's messages as findings: severity 2 → error, 1 → warning; core rules link to eslint.org. */
+export function eslintFindings(reports: readonly WireFileReport[]): Finding[] {
   return reports.flatMap((r) =>
-    r.messages.map(
-      (m) =>
-        `${path.relative(cwd, r.file) || r.file}:${m.line}:${m.column}: ${m.rule_id ? `${m.rule_id} ` : ""}${m.message}`,
-    ),
+    r.messages.map((m, i) => {
+      const f: Finding = {
+        tool: "eslint",
+        file: r.file,
+        line: m.line,
+        column: m.column,
+        end_line: m.end_line,
+        end_column: m.end_column,
+        rule_id: m.rule_id ?? "",
+        category: m.rule_id?.includes("/") ? m.rule_id.slice(0, m.rule_id.lastIndexOf("/")) : undefined,
+        severity: m.severity,
+        level: m.severity === "error" ? "2" : "1",
+        message: m.message,
+        correctable: Boolean(m.fixable),
+        docs_url:
+          m.rule_id && !m.rule_id.includes("/")
+            ? `https://eslint.org/docs/latest/rules/${m.rule_id}`
+            : undefined,
+      };
+      const correction = correctionOf(r.corrections?.[i]);
+      if (correction) f.correction = correction;
+      return f;
+    }),
   );
 }
 

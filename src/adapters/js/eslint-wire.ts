@@ -23,6 +23,22 @@ export interface WireFileReport {
   fatal: boolean;
   /** The fixed text, when a fix changed the file. */
   output?: string;
+  /** Per message (same index), its fix and suggestions as line/column edits; sent by `lint` only. */
+  corrections?: WireCorrections[];
+}
+
+/** 1-based line/column (UTF-16) edit, end exclusive. */
+export interface WireEdit {
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  text: string;
+}
+
+export interface WireCorrections {
+  fix?: WireEdit;
+  suggestions?: { desc?: string; edit: WireEdit }[];
 }
 
 export interface EslintRequestParams {
@@ -34,6 +50,8 @@ export interface EslintRequestParams {
   configFile: string | null;
   /** Files or globs, relative to cwd. */
   patterns: string[];
+  /** Send each message's fix and suggestions as line/column edits (for SARIF; costs a little). */
+  corrections?: boolean;
 }
 
 export interface EslintFixParams extends EslintRequestParams {
@@ -52,7 +70,7 @@ export interface EslintMessage {
   endLine?: number;
   endColumn?: number;
   fatal?: boolean;
-  fix?: unknown;
+  fix?: { range: [number, number]; text: string };
   suggestions?: { desc?: string; fix: { range: [number, number]; text: string } }[];
 }
 
@@ -71,5 +89,44 @@ export function toWireMessage(m: EslintMessage): WireMessage {
   if (m.suggestions?.length) out.suggestions = m.suggestions.length;
   if (m.fatal) out.fatal = true;
   if (m.messageId) out.message_id = m.messageId;
+  return out;
+}
+
+/** 1-based line and column of a character offset, given the offsets where lines start. */
+function positionOf(lineStarts: readonly number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((lineStarts[mid] as number) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - (lineStarts[lo] as number) + 1 };
+}
+
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function wireEdit(starts: readonly number[], fix: { range: [number, number]; text: string }): WireEdit {
+  const start = positionOf(starts, fix.range[0]);
+  const end = positionOf(starts, fix.range[1]);
+  return {
+    line: start.line,
+    column: start.column,
+    end_line: end.line,
+    end_column: end.column,
+    text: fix.text,
+  };
+}
+
+/** A message's fix and suggestions (character ranges in the source) as line/column edits. */
+export function toWireCorrections(m: EslintMessage, starts: readonly number[]): WireCorrections {
+  const out: WireCorrections = {};
+  if (m.fix) out.fix = wireEdit(starts, m.fix);
+  if (m.suggestions?.length)
+    out.suggestions = m.suggestions.map((s) => ({ desc: s.desc, edit: wireEdit(starts, s.fix) }));
   return out;
 }

@@ -5,9 +5,9 @@ import type { ToolContext } from "../../engine/tool.js";
 import { registerFixer, type FixOutcome, type FixRequest } from "../fixers.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import {
+  eslintFindings,
   fileView,
   fixStatus,
-  issueStrings,
   lintStatus,
   selectFiles,
   totals,
@@ -64,13 +64,15 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
     ctx,
     scope,
     "lint",
-    params(scope),
+    { ...params(scope), corrections: req.args.output === "sarif" },
     command,
   );
   const views = reports.map((r) => fileView(r, lintStatus(r)));
   const sum = totals(reports);
   return {
-    issues: issueStrings(reports, ctx.config.cwd),
+    findings: eslintFindings(reports),
+    tool: "eslint",
+    version: () => Promise.resolve(scope.eslint.version),
     command,
     returncode: sum.errors > 0 ? 1 : 0,
     notes: [toolNote(scope.eslint), ...scope.notes, note],

@@ -60,6 +60,26 @@ export function unifiedDiff(
   );
 }
 
+/**
+ * The lines of a formatter's stdout and stderr that can name a file (`Would reformat:`, `unformatted:`
+ * and the ` --> ` after it, `would reformat`, `reformatted`, diff headers), kept in full as they
+ * stream by: bounded by the number of files, not cut in bytes like the displayed output.
+ */
+class ListingLines {
+  private readonly lines: string[] = [];
+  private keepNext = false;
+  private readonly keep = (line: string) => {
+    if (this.keepNext || /^(Would reformat|unformatted|would reformat|reformatted|--- |\+\+\+ )/.test(line))
+      this.lines.push(line);
+    this.keepNext = line.startsWith("unformatted:") || line.startsWith("--- ");
+  };
+  readonly sinks = { onStdoutLine: this.keep, onStderrLine: this.keep };
+
+  text(): string {
+    return this.lines.join("\n");
+  }
+}
+
 /** A formatter run whose exit code is neither "clean" nor "would change" is a tool_error. */
 function formatterFailure(
   program: string,
@@ -100,13 +120,15 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
     ...ruffCliScope(req.target, root, req.config),
   });
   const command = displayCommand("ruff", args);
-  const run = await ctx.run({ program: cli.executable, args });
+  // The file lists come from every line of the output, not from its capped head and tail.
+  const listing = new ListingLines();
+  const run = await ctx.run({ program: cli.executable, args, ...listing.sinks });
   const output = combinedOutput(run.stdout, run.stderr);
   if (run.returncode !== 0 && run.returncode !== 1)
     throw formatterFailure("ruff format", command, run.returncode, output, run.truncated);
   return {
     formatted: run.returncode === 0,
-    unformatted_files: parseRuffUnformatted(output),
+    unformatted_files: parseRuffUnformatted(listing.text()),
     command,
     returncode: run.returncode,
     output: req.diff ? run.stdout : undefined,
@@ -197,13 +219,14 @@ async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatC
   const cli = resolvePythonTool(ctx, "black", req.target);
   const args = blackArgs(req.target, { check: true, diff: req.diff, configArgs: blackConfig(ctx, req) });
   const command = displayCommand("black", args);
-  const run = await ctx.run({ program: cli.executable ?? "black", args });
+  const listing = new ListingLines();
+  const run = await ctx.run({ program: cli.executable ?? "black", args, ...listing.sinks });
   const output = combinedOutput(run.stdout, run.stderr);
   if (run.returncode === BLACK_INTERNAL_ERROR || (run.returncode !== 0 && run.returncode !== 1))
     throw formatterFailure("black", command, run.returncode, output, run.truncated);
   return {
     formatted: run.returncode === 0,
-    unformatted_files: parseBlackUnformatted(req.diff ? run.stdout : run.stderr),
+    unformatted_files: parseBlackUnformatted(listing.text()),
     command,
     returncode: run.returncode,
     output: req.diff ? run.stdout : undefined,

@@ -1,18 +1,18 @@
-/** Python linters: ruff (CLI, else embedded) and flake8. */
-import path from "node:path";
+/** Python linters: ruff (CLI, else embedded) and flake8, their findings read from the whole output. */
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
-import { parseLintLines } from "../lint-lines.js";
+import type { Finding } from "../../findings/model.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import { cachedVersion } from "../tool-version.js";
 import { flake8ConfigArgs } from "./config-discovery.js";
 import { selectPythonFiles } from "./file-selection.js";
 import { flake8Args } from "./flake8.js";
+import { parseFlake8Line } from "./flake8-findings.js";
 import { embeddedCall, embeddedNote, embeddedRuff } from "./format.js";
 import { discoverPythonFiles, RUFF_DEFAULT_EXCLUDES } from "./python-files.js";
-import { ruffCheckArgs } from "./ruff-cli.js";
+import { parseRuffJsonLine, ruffCheckArgs } from "./ruff-cli.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
-import { displayPath } from "./ruff-embedded.js";
 import { ruffScope } from "./ruff-fix.js";
 import { resolvePythonTool } from "./resolve.js";
 import { parseToolWarnings } from "./tool-warnings.js";
@@ -30,41 +30,51 @@ function refuseUnsupported(req: LintRequest, linter: string): void {
     );
 }
 
-/** Shared shape of a CLI linter run: issues parsed from lines; a failure with none parsed is a tool_error. */
-async function runLineLinter(
+/**
+ * Shared shape of a CLI linter run: every stdout line goes to the parser as it arrives, so counts are
+ * exact however long the output; a failure with no finding parsed is a tool_error.
+ */
+async function runStreamingLinter(
   ctx: ToolContext,
   program: string,
   args: string[],
   target: string,
+  parseLine: (line: string, cwd: string) => Finding | undefined,
 ): Promise<LintOutcome> {
   const cli = resolvePythonTool(ctx, program, target);
   const command = displayCommand(program, args);
-  const run = await ctx.run({ program: cli.executable ?? program, args });
-  const output = combinedOutput(run.stdout, run.stderr);
-  // Paths are shown relative to the server's working directory, as ruff prints them.
-  const parsed = parseLintLines(run.stdout).map((l) =>
-    path.isAbsolute(l.file)
-      ? { file: l.file, text: `${displayPath(l.file, ctx.config.cwd)}${l.text.slice(l.file.length)}` }
-      : { file: path.resolve(ctx.config.cwd, l.file), text: l.text },
-  );
+  const found: Finding[] = [];
+  const cwd = ctx.config.cwd;
+  const run = await ctx.run({
+    program: cli.executable ?? program,
+    args,
+    onStdoutLine: (line) => {
+      const f = parseLine(line, cwd);
+      if (f) found.push(f);
+    },
+  });
   const base = ctx.allowlist.rootOf(target) ?? target;
-  const issues = projectFirst(parsed, (p) => p.file, base).map((p) => p.text);
-  if (run.returncode !== 0 && issues.length === 0)
+  // The project's own files first, vendored copies after.
+  const findings = projectFirst(found, (f) => f.file, base);
+  if (run.returncode !== 0 && findings.length === 0)
     throw new ToolError(
       "tool_error",
       `${program} failed (exit ${run.returncode}) without reporting issues; see output`,
       {
         command,
         returncode: run.returncode,
-        output,
+        output: combinedOutput(run.stdout, run.stderr),
         truncated: run.truncated,
       },
     );
+  const executable = run.executable;
   return {
-    issues,
+    findings,
+    tool: program,
+    version: () => cachedVersion(ctx, executable),
     command,
     returncode: run.returncode,
-    truncated: run.truncated,
+    // Findings were read in full; no raw output is returned, so nothing shown was cut.
     notes: [...(cli.note ? [cli.note] : []), ...parseToolWarnings(run.stderr, program)],
   };
 }
@@ -84,24 +94,22 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
   if (cli.executable) {
     checkRuffCliScope(req.target, root, req.config);
     const args = ruffCheckArgs(targets, ruffCliScope(req.target, root, req.config));
-    return runLineLinter(ctx, "ruff", args, req.target);
+    return runStreamingLinter(ctx, "ruff", args, req.target, parseRuffJsonLine);
   }
   const ruff = embeddedRuff(ctx);
-  const result = await ruff.lint(req.target, root, ctx.config.cwd, req.config, embeddedCall(ctx), targets);
+  const result = await ruff.lint(req.target, root, req.config, embeddedCall(ctx), targets);
   const notes = [
     embeddedNote(ruff),
     "the embedded build does not say which fixes are safe, so issues carry no [*] marker",
   ];
   if (result.settingsSource) notes.push(`settings from ${result.settingsSource}`);
-  const issues = projectFirst(
-    result.issues,
-    (i) => path.resolve(ctx.config.cwd, parseLintLines(i)[0]?.file ?? i),
-    root,
-  );
+  const findings = projectFirst(result.findings, (f) => f.file, root);
   return {
-    issues,
+    findings,
+    tool: "ruff",
+    version: () => Promise.resolve(ruff.version()),
     command: `${displayCommand("ruff", ruffCheckArgs(targets, { configArgs: req.config ? ["--config", req.config] : [] }))} (embedded)`,
-    returncode: result.issues.length ? 1 : 0,
+    returncode: findings.length ? 1 : 0,
     notes,
   };
 }
@@ -132,7 +140,7 @@ async function flake8Lint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
     configArgs: flake8ConfigArgs(req.target, root, req.config),
     extendExclude: excluded.dirs,
   });
-  const outcome = await runLineLinter(ctx, "flake8", args, req.target);
+  const outcome = await runStreamingLinter(ctx, "flake8", args, req.target, parseFlake8Line);
   if (excluded.capped)
     outcome.notes.push(`more than ${excluded.dirs.length} folders to exclude: the rest are left to flake8`);
   return outcome;

@@ -1,4 +1,6 @@
 /** ruff on the command line: pure argv builders and output parsers. */
+import path from "node:path";
+import type { Finding, TextEdit } from "../../findings/model.js";
 import { registerExternalTool } from "../registry.js";
 
 registerExternalTool({ name: "ruff", program: "ruff", versionArgs: ["--version"] });
@@ -22,7 +24,7 @@ export function ruffCheckArgs(targets: readonly string[], scope: RuffCliScope): 
     "--no-fix",
     "--no-cache",
     "--output-format",
-    "concise",
+    "json-lines",
     ...scopeArgs(scope),
     "--",
     ...targets,
@@ -63,4 +65,74 @@ export function parseRuffUnformatted(output: string): string[] {
     if (m && (lines[i + 1] ?? "").startsWith("+++ ")) files.add(m[1] as string);
   }
   return [...files];
+}
+
+interface RuffPosition {
+  row: number;
+  column: number;
+}
+
+/** One line of `ruff check --output-format json-lines` (the fields we read). */
+interface RuffJsonDiagnostic {
+  code: string | null;
+  message: string;
+  filename: string;
+  location: RuffPosition;
+  end_location?: RuffPosition;
+  url?: string | null;
+  severity?: string;
+  fix?: {
+    applicability?: string;
+    message?: string | null;
+    edits: { content: string | null; location: RuffPosition; end_location: RuffPosition }[];
+  } | null;
+}
+
+/** ruff's fix edits in the model: 1-based rows and code-point columns, as ruff gives them. */
+export function ruffEdits(
+  edits: readonly { content: string | null; location: RuffPosition; end_location: RuffPosition }[],
+): TextEdit[] {
+  return edits.map((e) => ({
+    line: e.location.row,
+    column: e.location.column,
+    end_line: e.end_location.row,
+    end_column: e.end_location.column,
+    text: e.content ?? "",
+  }));
+}
+
+/**
+ * One json-lines diagnostic as a finding (undefined for a line that is not one). Its fix is safe when
+ * ruff's applicability is "safe", the only kind `ruff check --fix` applies without `--unsafe-fixes`.
+ */
+export function parseRuffJsonLine(line: string, cwd: string): Finding | undefined {
+  if (!line.startsWith("{")) return undefined;
+  let d: RuffJsonDiagnostic;
+  try {
+    d = JSON.parse(line) as RuffJsonDiagnostic;
+  } catch {
+    return undefined;
+  }
+  if (typeof d.filename !== "string" || !d.location) return undefined;
+  const finding: Finding = {
+    tool: "ruff",
+    file: path.resolve(cwd, d.filename),
+    line: d.location.row,
+    column: d.location.column,
+    end_line: d.end_location?.row,
+    end_column: d.end_location?.column,
+    rule_id: d.code ?? "invalid-syntax",
+    severity: d.severity === "warning" ? "warning" : "error",
+    level: d.severity,
+    message: d.message,
+    correctable: Boolean(d.fix?.edits.length),
+    docs_url: d.url ?? undefined,
+  };
+  if (d.fix?.edits.length)
+    finding.correction = {
+      safe: d.fix.applicability === "safe",
+      description: d.fix.message ?? undefined,
+      edits: ruffEdits(d.fix.edits),
+    };
+  return finding;
 }

@@ -11,8 +11,10 @@ import { createRequire } from "node:module";
 import picomatch from "picomatch";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { byPosition, type Finding } from "../../findings/model.js";
 import { readTextIn } from "../../paths/safe-fs.js";
 import { discoverPythonFiles } from "./python-files.js";
+import { ruffEdits } from "./ruff-cli.js";
 import { loadRuffSettings, workspaceOptionsFor, type RuffSettings } from "./ruff-settings.js";
 import {
   RuffInputError,
@@ -37,12 +39,13 @@ export interface WasmDiagnostic {
   code: string | null;
   message: string;
   start_location: WasmPosition;
+  end_location?: WasmPosition;
   fix: { message: string | null; edits: WasmEdit[] } | null;
 }
 
 export interface EmbeddedLintResult {
-  /** `path:line:col: CODE message` lines, sorted by file, line, column. */
-  issues: string[];
+  /** Findings sorted by file, line, column, as the CLI prints them. */
+  findings: Finding[];
   files: string[];
   settingsSource: string | undefined;
 }
@@ -113,7 +116,6 @@ export class EmbeddedRuff {
   async lint(
     target: string,
     root: string,
-    displayBase: string,
     configFile: string | undefined,
     call: EmbeddedCallOptions,
     /** Files already chosen under target (lint's `files`), instead of all of it. */
@@ -124,20 +126,16 @@ export class EmbeddedRuff {
       only && !(only.length === 1 && only[0] === target)
         ? [...only]
         : discoverPythonFiles(target, settings, root);
-    const perFile: { rel: string; lines: string }[] = [];
+    const findings: Finding[] = [];
     for (const file of files) {
-      const rel = displayPath(file, displayBase);
       const source = this.read(root, file);
       const ignored = ignoredPrefixes(settings, file);
-      perFile.push({
-        rel,
-        lines: await this.inThread<string>("lint", settings, file, source, call, { label: rel, ignored }),
-      });
+      // One JSON string crosses back from the thread instead of an object per diagnostic.
+      const json = await this.inThread<string>("lint", settings, file, source, call, { ignored });
+      for (const d of JSON.parse(json) as WasmDiagnostic[]) findings.push(wasmFinding(file, d));
     }
-    // Each file's lines come sorted by line and column; files sort by name, as the CLI prints them.
-    perFile.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-    const issues = perFile.flatMap((f) => (f.lines ? f.lines.split("\n") : []));
-    return { issues, files, settingsSource: settings.source };
+    findings.sort(byPosition);
+    return { findings, files, settingsSource: settings.source };
   }
 
   /** Diagnostics (with fixes) of `source` as the content of `file`, the file's per-file ignores applied. */
@@ -228,6 +226,29 @@ export function embeddedRuffVersion(): string {
     }
   ).version;
   return cachedVersion;
+}
+
+/**
+ * A wasm diagnostic as a finding. The embedded build does not say whether a fix is safe, so its
+ * corrections are marked unsafe (never applied as safe on its word).
+ */
+export function wasmFinding(file: string, d: WasmDiagnostic): Finding {
+  const code = d.code ?? "invalid-syntax";
+  const f: Finding = {
+    tool: "ruff",
+    file,
+    line: d.start_location.row,
+    column: d.start_location.column,
+    end_line: d.end_location?.row,
+    end_column: d.end_location?.column,
+    rule_id: code,
+    severity: "error",
+    message: d.message,
+    correctable: Boolean(d.fix?.edits.length),
+  };
+  if (d.fix?.edits.length)
+    f.correction = { safe: false, description: d.fix.message ?? undefined, edits: ruffEdits(d.fix.edits) };
+  return f;
 }
 
 /** Paths relative to the server's working directory when inside it, as the CLI prints them. */

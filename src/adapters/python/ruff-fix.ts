@@ -133,9 +133,21 @@ function hashAll(files: readonly string[]): Map<string, string> {
   );
 }
 
+/**
+ * Runs ruff, keeping every problem line (`path:line:col: ...`) and diff header of its stdout as it
+ * streams, so problems and changed files are read from the whole output, not the capped `stdout`.
+ */
 async function runRuff(ctx: ToolContext, executable: string, args: string[]) {
   const command = displayCommand("ruff", args);
-  const run = await ctx.run({ program: executable, args });
+  const kept: string[] = [];
+  const run = await ctx.run({
+    program: executable,
+    args,
+    onStdoutLine: (line) => {
+      if (/^(--- |\+\+\+ )|^.+?:\d+:\d+: /.test(line)) kept.push(line);
+    },
+  });
+  const listing = kept.join("\n");
   if (run.returncode !== 0 && run.returncode !== 1)
     throw new ToolError("tool_error", `ruff check failed (exit ${run.returncode}); see output`, {
       command,
@@ -143,7 +155,7 @@ async function runRuff(ctx: ToolContext, executable: string, args: string[]) {
       output: combinedOutput(run.stdout, run.stderr),
       truncated: run.truncated,
     });
-  return { run, command };
+  return { run, command, listing };
 }
 
 async function cliFix(
@@ -168,8 +180,8 @@ async function cliFix(
       ruffFixArgs(targets, { mode: "report", unsafe, ...cliScope }),
     );
     notes.push(...parseToolWarnings(report.run.stderr, "ruff"));
-    const would = new Set(diffFiles(diff.run.stdout, cwd));
-    const problems = parseConciseProblems(report.run.stdout, cwd);
+    const would = new Set(diffFiles(diff.listing, cwd));
+    const problems = parseConciseProblems(report.listing, cwd);
     const files = [...new Set([...scope, ...problems.keys()])].sort().map((f) => {
       const left = (problems.get(f) ?? []).filter((m) => !m.fixable);
       return fileResult(f, fileStatus(would.has(f), left, true), left);
@@ -185,13 +197,13 @@ async function cliFix(
     };
   }
   const before = hashAll(scope);
-  const { run, command } = await runRuff(
+  const { run, command, listing } = await runRuff(
     ctx,
     executable,
     ruffFixArgs(targets, { mode: "fix", unsafe, ...cliScope }),
   );
   notes.push(...parseToolWarnings(run.stderr, "ruff"));
-  const problems = parseConciseProblems(run.stdout, cwd);
+  const problems = parseConciseProblems(listing, cwd);
   const after = hashAll(scope);
   const changed = scope.filter((f) => before.get(f) !== after.get(f));
   const files = [...new Set([...scope, ...problems.keys()])].sort().map((f) => {

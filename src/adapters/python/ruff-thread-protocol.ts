@@ -9,8 +9,6 @@ export type RuffThreadRequest =
       op: "lint";
       options: RuffOptions;
       source: string;
-      /** The file's name as printed at the start of each line. */
-      label: string;
       /** Rule-code prefixes the file's per-file ignores drop ("ALL" drops every one). */
       ignored: string[];
     };

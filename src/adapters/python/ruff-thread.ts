@@ -58,33 +58,26 @@ function memory(): RuffThreadMemory {
 
 interface Diagnostic {
   code: string | null;
-  message: string;
-  start_location: { row: number; column: number };
 }
 
 /**
- * `label:line:col: CODE message` lines of one file, sorted by line and column, joined by newlines: one
- * string crosses back to the server instead of an object per diagnostic (200,000 diagnostics as objects
- * took the server's event loop seconds to receive).
+ * The file's diagnostics (with positions and fixes) less those its per-file ignores drop, as one JSON
+ * string: one string crosses back to the server instead of an object per diagnostic (200,000
+ * diagnostics as structured-cloned objects took the server's event loop seconds to receive).
  */
-function lintLines(ws: Workspace, source: string, label: string, ignored: string[]): string {
-  const rows = (ws.check(source) as Diagnostic[])
-    .map((d) => ({ code: d.code ?? "invalid-syntax", d }))
-    .filter(({ code }) => !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix)))
-    .map(({ code, d }) => {
-      const { row, column } = d.start_location;
-      const tag = /^[A-Z]+[0-9]+$/.test(code) ? code : `${code}:`;
-      return { row, column, text: `${label}:${row}:${column}: ${tag} ${d.message}` };
-    });
-  rows.sort((a, b) => a.row - b.row || a.column - b.column);
-  return rows.map((r) => r.text).join("\n");
+function lintJson(ws: Workspace, source: string, ignored: string[]): string {
+  const kept = (ws.check(source) as Diagnostic[]).filter((d) => {
+    const code = d.code ?? "invalid-syntax";
+    return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
+  });
+  return JSON.stringify(kept);
 }
 
 function run(req: RuffThreadRequest): unknown {
   const ws = workspace(req.options);
   if (req.op === "check") return ws.check(req.source);
   if (req.op === "format") return ws.format(req.source);
-  return lintLines(ws, req.source, req.label, req.ignored);
+  return lintJson(ws, req.source, req.ignored);
 }
 
 function handle(req: RuffThreadRequest): RuffThreadReply {

@@ -8,7 +8,7 @@ import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
-import { findingToIssue, type Finding, type Severity } from "../../findings/model.js";
+import type { Finding, Severity } from "../../findings/model.js";
 import { displayRelative } from "../display.js";
 import {
   registerFixer,
@@ -171,7 +171,8 @@ async function lint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const { files, notes } = await inspect(ctx, req.target, { config: req.config, corrections: true }, command);
   const findings = files.flatMap((f) => f.findings);
   return {
-    issues: findings.map((f) => findingToIssue(f, displayRelative(ctx, f.file))),
+    findings,
+    tool: "rubocop",
     command,
     returncode: Math.max(0, ...files.map((f) => f.run.status)),
     notes: files.length ? notes : [...notes, "RuboCop found no Ruby file to inspect"],

@@ -37,6 +37,8 @@ export async function runCargo(
   args: string[],
   command: string,
   env: Record<string, string> = {},
+  /** Every stdout line as it arrives (messages read from the whole output; run.stdout stays capped). */
+  onStdoutLine?: (line: string) => void,
 ): Promise<CargoRun> {
   const root = ctx.allowlist.rootOf(crateDir) ?? crateDir;
   const lockfile = path.join(workspaceRoot(crateDir, root), "Cargo.lock");
@@ -50,6 +52,7 @@ export async function runCargo(
       args,
       cwd: crateDir,
       env: { CARGO_TARGET_DIR: cargoTargetDir(), CARGO_TERM_COLOR: "never", ...env },
+      onStdoutLine,
     });
   } catch (err) {
     if (err instanceof ProgramNotFoundError) throw notInstalled("cargo", command);

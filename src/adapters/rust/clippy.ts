@@ -9,7 +9,7 @@ import { displayRelative } from "../display.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
 import { requireCrateDir, workspaceRoot } from "./cargo-env.js";
-import { isCompileError, parseCargoMessages, shortFormat } from "./cargo-messages.js";
+import { isCompileError, parseCargoMessages, shortFormat, type RustFinding } from "./cargo-messages.js";
 import { runCargo } from "./cargo-run.js";
 
 registerExternalTool({ name: "cargo", program: "cargo", versionArgs: ["--version"] });
@@ -22,6 +22,7 @@ export function clippyArgs(): string[] {
 async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const crate = requireCrateDir(req.target, "clippy");
   const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
+  const stdout: string[] = [];
   const { run, args, notes } = await runCargo(
     ctx,
     crate,
@@ -30,9 +31,10 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
     {
       CLIPPY_CONF_DIR: crate,
     },
+    (line) => stdout.push(line),
   );
   const command = displayCommand("cargo", args);
-  const { findings, buildFailed } = parseCargoMessages(run.stdout, workspace, "clippy");
+  const { findings, buildFailed } = parseCargoMessages(stdout.join("\n"), workspace, "clippy");
   const compileErrors = findings.filter(isCompileError);
   if (compileErrors.length || buildFailed || (run.returncode !== 0 && findings.length === 0)) {
     const first = compileErrors[0];
@@ -52,7 +54,10 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   if (req.config)
     notes.push("clippy reads clippy.toml from CLIPPY_CONF_DIR (the crate directory): config was not used");
   return {
-    issues: findings.map((f) => shortFormat(f, displayRelative(ctx, f.file))),
+    findings,
+    tool: "clippy",
+    // rustc's short format, as `cargo clippy --message-format short` prints it.
+    issueText: (f, shown) => shortFormat(f as RustFinding, shown),
     command,
     returncode: run.returncode,
     truncated: run.truncated,

@@ -10,6 +10,12 @@ import { lockVersions, npmAuditArgs, parseNpmAuditJson } from "../../adapters/np
 import { parsePipAuditJson, pipAuditArgs } from "../../adapters/python/pip-audit.js";
 import { resolvePythonTool } from "../../adapters/python/resolve.js";
 import type { Allowlist } from "../../paths/allowlist.js";
+import { vulnerabilityFindings } from "../../adapters/audit-findings.js";
+import { registeredVersion } from "../../adapters/tool-version.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
+import { readSourceText } from "../../paths/safe-fs.js";
 
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json"];
 
@@ -80,7 +86,11 @@ function networkError(tool: string, where: string, extra: Record<string, unknown
   );
 }
 
-async function pipAudit(ctx: ToolContext, requirements: string): Promise<ToolResult> {
+async function pipAudit(
+  ctx: ToolContext,
+  requirements: string,
+  output_: "json" | "sarif",
+): Promise<ToolResult> {
   const args = pipAuditArgs(requirements);
   const command = displayCommand("pip-audit", args);
   const cli = resolvePythonTool(ctx, "pip-audit", requirements);
@@ -111,20 +121,34 @@ async function pipAudit(ctx: ToolContext, requirements: string): Promise<ToolRes
   }
   const notes = cli.note ? [cli.note] : [];
   for (const s of report.skipped) notes.push(`not audited: ${s}`);
-  const result = shape("pip-audit", command, run.returncode, report.vulnerabilities, notes, run.truncated);
   // pip-audit exits 0 and prints "No known vulnerabilities found" when its service knew none of the
   // packages (an unreachable or partial mirror answers 404 for each): nothing was audited, so no pass.
-  if (report.dependencyCount > 0 && report.skipped.length === report.dependencyCount) {
-    result.passed = false;
+  const auditedNone = report.dependencyCount > 0 && report.skipped.length === report.dependencyCount;
+  if (auditedNone)
     notes.unshift(
       `pip-audit audited none of the ${report.dependencyCount} dependencies: the vulnerability service had no ` +
         "data for any of them (unreachable, or a mirror without its JSON API); this is not a pass",
     );
-  }
+  const result = await shape(ctx, output_, {
+    auditor: "pip-audit",
+    command,
+    returncode: run.returncode,
+    vulnerabilities: report.vulnerabilities,
+    notes,
+    truncated: run.truncated,
+    manifest: requirements,
+    lockfile: false,
+  });
+  if (auditedNone) result.passed = false;
   return result;
 }
 
-async function npmAudit(ctx: ToolContext, projectDir: string, lockfile: string): Promise<ToolResult> {
+async function npmAudit(
+  ctx: ToolContext,
+  projectDir: string,
+  lockfile: string,
+  output_: "json" | "sarif",
+): Promise<ToolResult> {
   const args = npmAuditArgs();
   const command = displayCommand("npm", args);
   const run = await ctx.run({ program: "npm", args, cwd: projectDir });
@@ -148,28 +172,65 @@ async function npmAudit(ctx: ToolContext, projectDir: string, lockfile: string):
     throw new ToolError("tool_error", `npm audit failed: ${parsed.message}`, extra);
   }
   const notes = [`npm audit of ${lockfile} (lockfile only; nothing installed)`];
-  return shape("npm", command, run.returncode, parsed.vulnerabilities, notes, run.truncated);
+  return shape(ctx, output_, {
+    auditor: "npm",
+    command,
+    returncode: run.returncode,
+    vulnerabilities: parsed.vulnerabilities,
+    notes,
+    truncated: run.truncated,
+    manifest: lockfile,
+    lockfile: true,
+  });
 }
 
-function shape(
-  auditor: string,
-  command: string,
-  returncode: number | null,
-  vulnerabilities: Vulnerability[],
-  notes: string[],
-  truncated: boolean,
-): ToolResult {
-  const shown = capList(vulnerabilities);
+interface AuditRun {
+  auditor: string;
+  command: string;
+  returncode: number | null;
+  vulnerabilities: Vulnerability[];
+  notes: string[];
+  truncated: boolean;
+  /** The requirements file or lockfile audited (findings point at its lines). */
+  manifest: string;
+  lockfile: boolean;
+}
+
+async function shape(ctx: ToolContext, output: "json" | "sarif", run: AuditRun): Promise<ToolResult> {
+  const shown = capList(run.vulnerabilities);
+  const display = displayPaths(run.manifest, ctx.allowlist.roots.effective);
+  const sarif =
+    output === "sarif"
+      ? await sarifField(ctx, output, display, [
+          {
+            tool: run.auditor === "npm" ? "npm-audit" : "pip-audit",
+            version: run.auditor === "npm" ? () => registeredVersion(ctx, "npm") : undefined,
+            findings: findingsView(
+              vulnerabilityFindings(
+                run.auditor === "npm" ? "npm-audit" : "pip-audit",
+                run.vulnerabilities,
+                run.manifest,
+                readSourceText(ctx.allowlist, run.manifest),
+                run.lockfile,
+              ),
+              { display, fingerprints: true },
+            ).all,
+            notes: run.notes,
+            command: run.command,
+          },
+        ])
+      : {};
   return {
     success: true,
-    passed: vulnerabilities.length === 0,
-    auditor,
-    command,
+    passed: run.vulnerabilities.length === 0,
+    auditor: run.auditor,
+    command: run.command,
     vulnerabilities: shown.items,
-    vulnerability_count: vulnerabilities.length,
-    returncode,
-    truncated: truncated || shown.capped,
-    notes,
+    vulnerability_count: run.vulnerabilities.length,
+    returncode: run.returncode,
+    truncated: run.truncated || shown.capped,
+    notes: run.notes,
+    ...sarif,
   };
 }
 
@@ -186,6 +247,7 @@ export const auditDependenciesTool = () =>
         .string()
         .default("requirements.txt")
         .describe("requirements file (pip-audit), or package-lock.json / a directory with one (npm audit)"),
+      output: OUTPUT_ARG,
     }),
     annotations: {
       title: "Audit dependencies",
@@ -198,7 +260,7 @@ export const auditDependenciesTool = () =>
     async handler(args, ctx) {
       const audit = chooseAudit(args.requirements_file, ctx.allowlist);
       return audit.kind === "npm"
-        ? npmAudit(ctx, audit.projectDir, audit.lockfile)
-        : pipAudit(ctx, audit.requirements);
+        ? npmAudit(ctx, audit.projectDir, audit.lockfile, args.output)
+        : pipAudit(ctx, audit.requirements, args.output);
     },
   });

@@ -6,6 +6,11 @@ import { ToolError } from "../../errors.js";
 import { capList, MAX_LIST_ENTRIES } from "../../engine/result.js";
 import { defineTool } from "../../engine/tool.js";
 import { loadProjectConfig, type MarkdownLinksSettings } from "../../project-config/index.js";
+import { displayPaths } from "../../findings/display-path.js";
+import type { Finding } from "../../findings/model.js";
+import { findingsView } from "../../findings/views.js";
+import { VERSION } from "../../version.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
@@ -53,6 +58,39 @@ export function checkExcludePatterns(patterns: readonly string[], label = "exclu
 
 const pattern = z.string().max(1000);
 
+/**
+ * The checker's broken-link records as findings: one per broken link at its line and column (rule
+ * `broken-link`), and one per unreadable file (rule `unreadable-file`, the whole file). Record files are
+ * relative to `root`.
+ */
+export function brokenLinkFindings(
+  records: readonly ({ file: string; error: string } & { url?: string; line?: number; column?: number })[],
+  root: string,
+): Finding[] {
+  return records.map((r) => {
+    const file = path.resolve(root, r.file);
+    if (r.line === undefined || r.url === undefined)
+      return {
+        tool: "markdown-links",
+        file,
+        line: 0,
+        column: 0,
+        rule_id: "unreadable-file",
+        severity: "error" as const,
+        message: r.error,
+      };
+    return {
+      tool: "markdown-links",
+      file,
+      line: r.line,
+      column: r.column ?? 0,
+      rule_id: "broken-link",
+      severity: "error" as const,
+      message: `${r.url}: ${r.error}`,
+    };
+  });
+}
+
 export const checkMarkdownLinksTool = () =>
   defineTool({
     name: "check_markdown_links",
@@ -99,6 +137,7 @@ export const checkMarkdownLinksTool = () =>
         .boolean()
         .optional()
         .describe("Check github.com blob/tree links into this repository on disk (default true)"),
+      output: OUTPUT_ARG,
     }),
     annotations: {
       title: "Check Markdown links",
@@ -124,6 +163,7 @@ export const checkMarkdownLinksTool = () =>
       // In-process work still honours the server's per-run time limit.
       const deadline = AbortSignal.timeout(ctx.config.timeout * 1000);
       const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline]) : deadline;
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       let report;
       try {
         report = await checkMarkdownLinks({
@@ -139,7 +179,7 @@ export const checkMarkdownLinksTool = () =>
           caseSensitive: pick("anchor_case_sensitive"),
           githubLinksOnDisk: pick("github_links_on_disk"),
           allowPrivateLinks: ctx.config.allowPrivateLinks,
-          displayBase: ctx.config.cwd,
+          displayBase: display.root,
           signal,
         });
       } catch (err) {
@@ -169,6 +209,19 @@ export const checkMarkdownLinksTool = () =>
         broken_count: report.broken.length,
         truncated: broken.capped,
         notes,
+        ...(args.output === "sarif"
+          ? await sarifField(ctx, args.output, display, [
+              {
+                tool: "markdown-links",
+                version: () => Promise.resolve(VERSION),
+                findings: findingsView(brokenLinkFindings(report.broken, display.root), {
+                  display,
+                  fingerprints: true,
+                }).all,
+                notes,
+              },
+            ])
+          : {}),
       };
     },
   });

@@ -1,7 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { capList } from "../../engine/result.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { fixerNames, type FixerAdapter, type FixOutcome, type FixRequest } from "../../adapters/fixers.js";
 import { findFormatter, type FormatterAdapter } from "../../adapters/formatters.js";
@@ -11,10 +10,12 @@ import {
   type TypeCheckerAdapter,
   type TypeCheckOutcome,
 } from "../../adapters/type-checkers.js";
+import { displayPaths } from "../../findings/display-path.js";
 import { countBySeverity, findingToIssue, type Finding } from "../../findings/model.js";
+import { findingsView } from "../../findings/views.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
-import { fixArguments, fixRequestOf, lintFixFields, requireFixer } from "./lint-fix.js";
+import { fixArguments, fixRequestOf, leftoverSarif, lintFixFields, requireFixer } from "./lint-fix.js";
 
 /**
  * The checker that verifies a fix: the one named, else the language's default (the first that claims the
@@ -43,18 +44,22 @@ export function typeCheckerFor(
   };
 }
 
-function typeCheckFields(ctx: ToolContext, checker: TypeCheckerAdapter, outcome: TypeCheckOutcome) {
+function typeCheckFields(
+  ctx: ToolContext,
+  checker: TypeCheckerAdapter,
+  outcome: TypeCheckOutcome,
+  target: string,
+) {
   const counts = countBySeverity(outcome.findings);
-  const issues = capList(
-    outcome.findings
-      .filter((f) => f.severity !== "info")
-      .map((f) => findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file)),
+  const issues = findingsView(
+    outcome.findings.filter((f) => f.severity !== "info"),
+    { display: displayPaths(target, ctx.allowlist.roots.effective) },
   );
   return {
     checker: checker.name,
     passed: outcome.passed && counts.error === 0,
     command: outcome.command,
-    issues: issues.items,
+    issues: issues.issues,
     issue_count: counts.error + counts.warning,
     summary: { errors: counts.error, warnings: counts.warning, info: counts.info },
     returncode: outcome.returncode,
@@ -126,6 +131,7 @@ export const fixAllTool = () => {
           ...lintFixFields(ctx, lint, request, started),
           format,
           notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes])],
+          ...(await leftoverSarif(ctx, args.output, fixer.name, lint, request.target)),
         };
       }
       // Only now did the check run: say which checker verified the fix.
@@ -154,6 +160,7 @@ export const fixAllTool = () => {
         restored_files: transaction.restored_files,
         transaction,
         notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes, ...(run.txNotes ?? [])])],
+        ...(await leftoverSarif(ctx, args.output, fixer.name, lint, request.target)),
       };
     },
   });
@@ -248,15 +255,16 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
     verify: checker
       ? async (): Promise<Verification> => {
           typeCheckOutcome = await check();
-          typeCheck = typeCheckFields(ctx, checker, typeCheckOutcome);
+          typeCheck = typeCheckFields(ctx, checker, typeCheckOutcome, request.target);
           if (before) {
             const introduced = newDiagnostics(before.findings, typeCheckOutcome.findings);
             const first = introduced[0];
+            const display = displayPaths(request.target, ctx.allowlist.roots.effective);
             return {
               passed: introduced.length === 0,
               check: `type check (${checker.name})`,
               reason: first
-                ? `${introduced.length} new error(s), first: ${findingToIssue(first, path.relative(ctx.config.cwd, first.file) || first.file)}`
+                ? `${introduced.length} new error(s), first: ${findingToIssue(first, display.show(first.file))}`
                 : undefined,
             };
           }

@@ -1,12 +1,18 @@
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
-import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
+import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
+import { displayPaths, type DisplayPaths } from "../../findings/display-path.js";
+import { formatFindings } from "../../findings/format-findings.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField, type SarifRunSource } from "./sarif-output.js";
 import {
   findFormatter,
   formatterLanguages,
   formatterNames,
   formattersFor,
+  type FormatCheckOutcome,
+  type FormatterAdapter,
 } from "../../adapters/formatters.js";
 import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../adapters/project-languages.js";
 
@@ -19,6 +25,24 @@ export function pickFormatter(language: string, formatter: string | undefined) {
       `formatter ${formatter} does not format ${language}; use one of: ${formattersFor(language).join(", ")}`,
     );
   return adapter;
+}
+
+/** The SARIF run of one format check: one finding per file that would change, at its first changed line. */
+async function formatSarifRun(
+  ctx: ToolContext,
+  adapter: FormatterAdapter,
+  args: { path: string; diff: boolean; config?: string },
+  outcome: FormatCheckOutcome,
+  display: DisplayPaths,
+): Promise<SarifRunSource> {
+  // The first changed lines come from the diff: the one asked for, else a second (read-only) check.
+  const diff =
+    outcome.formatted || args.diff
+      ? outcome.output
+      : (await adapter.check(ctx, { target: args.path, diff: true, config: args.config })).output;
+  const findings = formatFindings(adapter.formatter, outcome.unformatted_files, diff, ctx.config.cwd);
+  const view = findingsView(findings, { display, fingerprints: true });
+  return { tool: adapter.formatter, findings: view.all, notes: outcome.notes, command: outcome.command };
 }
 
 export const formatCheckTool = () =>
@@ -42,6 +66,7 @@ export const formatCheckTool = () =>
         .describe("Formatter (default: ruff for python, prettier for javascript/typescript)"),
       diff: z.boolean().default(false).describe("Include a unified diff of what would change"),
       config: z.string().optional().describe("Formatter config file"),
+      output: OUTPUT_ARG,
     }),
     annotations: { title: "Check formatting", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
@@ -53,6 +78,8 @@ export const formatCheckTool = () =>
       let checked = 0;
       let returncode: number | null | undefined;
       let truncated = false;
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      const sarifRuns: SarifRunSource[] = [];
       for (const language of languages) {
         const adapter = pickFormatter(language, args.formatter);
         if (!hasFilesOf(args.path, language as ProjectLanguage)) {
@@ -67,6 +94,8 @@ export const formatCheckTool = () =>
         if (outcome.returncode !== undefined) returncode = Math.max(returncode ?? 0, outcome.returncode ?? 0);
         truncated ||= outcome.truncated === true;
         notes.push(...outcome.notes);
+        if (args.output === "sarif")
+          sarifRuns.push(await formatSarifRun(ctx, adapter, args, outcome, display));
       }
       const files = capList(unformatted);
       return {
@@ -81,6 +110,7 @@ export const formatCheckTool = () =>
         output: outputs.length ? outputs.join("\n") : undefined,
         truncated: truncated || files.capped,
         notes: [...new Set(notes)],
+        ...(await sarifField(ctx, args.output, display, sarifRuns)),
       };
     },
   });

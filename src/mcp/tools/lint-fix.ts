@@ -1,6 +1,9 @@
-import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
+import { displayPaths } from "../../findings/display-path.js";
+import type { Finding } from "../../findings/model.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
@@ -39,18 +42,31 @@ export async function applyLintFix(
   return { outcome: tx.value, transaction: tx.transaction, txNotes: tx.notes };
 }
 
+/** The problems a fix left (or would leave), as findings of the fixer (the command's program). */
+export function leftoverFindings(outcome: FixOutcome): Finding[] {
+  const tool = outcome.command.split(" ")[0] ?? "";
+  return outcome.files.flatMap((f) =>
+    f.messages.map((m) => ({
+      tool,
+      file: f.file,
+      line: m.line,
+      column: m.column,
+      rule_id: m.rule_id ?? "",
+      severity: m.severity,
+      message: m.message,
+      correctable: m.fixable,
+    })),
+  );
+}
+
 /** The lint_fix part of a result (also fix_all's): per-file statuses, summary, problems left. */
 export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: FixRequest, started: number) {
   const files = capList(outcome.files);
-  const remaining = outcome.files.flatMap((f) =>
-    f.messages.map(
-      (m) =>
-        `${path.relative(ctx.config.cwd, f.file) || f.file}:${m.line}:${m.column}: ${m.rule_id ? `${m.rule_id} ` : ""}${m.message}`,
-    ),
-  );
-  const issues = capList(remaining);
+  const remaining = findingsView(leftoverFindings(outcome), {
+    display: displayPaths(request.target, ctx.allowlist.roots.effective),
+  });
   return {
-    passed: remaining.length === 0,
+    passed: remaining.count === 0,
     command: outcome.command,
     files: files.items,
     summary: {
@@ -65,10 +81,10 @@ export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: Fi
     },
     changed_files: outcome.changed_files,
     diff: outcome.diff,
-    issues: issues.items,
-    issue_count: remaining.length,
+    issues: remaining.issues,
+    issue_count: remaining.count,
     returncode: outcome.returncode,
-    truncated: outcome.truncated || files.capped || issues.capped,
+    truncated: outcome.truncated || files.capped || remaining.capped,
   };
 }
 
@@ -84,7 +100,24 @@ export function fixArguments(fixers: string[]) {
     safety: z.enum(["safe", "unsafe"]).default("safe").describe("Which lint fixes to apply"),
     dry_run: z.boolean().default(false).describe("Compute fixes and diffs without writing (no lock taken)"),
     config: z.string().optional().describe("Linter config file"),
+    output: OUTPUT_ARG.describe("json, or sarif: also `sarif`, a SARIF 2.1.0 log of the problems left"),
   };
+}
+
+/** `{sarif}` of the problems a fix left, when asked for. */
+export async function leftoverSarif(
+  ctx: ToolContext,
+  output: "json" | "sarif",
+  fixer: string,
+  outcome: FixOutcome,
+  target: string,
+) {
+  if (output !== "sarif") return {};
+  const display = displayPaths(target, ctx.allowlist.roots.effective);
+  const view = findingsView(leftoverFindings(outcome), { display, fingerprints: true });
+  return sarifField(ctx, output, display, [
+    { tool: fixer, findings: view.all, notes: outcome.notes, command: outcome.command },
+  ]);
 }
 
 /** The fixer request of validated lint_fix / fix_all arguments. */
@@ -137,6 +170,7 @@ export const lintFixTool = () => {
         ...lintFixFields(ctx, fix.outcome, request, started),
         transaction: fix.transaction,
         notes: [...fix.outcome.notes, ...fix.txNotes],
+        ...(await leftoverSarif(ctx, args.output, fixer.name, fix.outcome, request.target)),
       };
     },
   });

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { capList } from "../../engine/result.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
 import { ToolError } from "../../errors.js";
@@ -36,6 +38,7 @@ export const lintTool = () =>
           "eslint only (default compact): compact omits files without problems from files[]; full lists every " +
             "file. Refused for other linters",
         ),
+      output: OUTPUT_ARG,
     }),
     annotations: { title: "Lint", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
@@ -43,7 +46,11 @@ export const lintTool = () =>
       const picked = args.linter ? { name: args.linter, notes: [] } : defaultLinter(args.path);
       const linter = findLinter(picked.name);
       if (!linter) throw new ToolError("invalid_input", `unknown linter ${picked.name}`);
-      if (!linter.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+      if (!linter.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage))) {
+        const notes = [
+          ...picked.notes,
+          `checked nothing: ${linter.name} lints ${linter.languages.join(", ")} and there are no such files under ${args.path}`,
+        ];
         return {
           success: true,
           // Nothing linted is no pass: no `passed` at all, and the note says why.
@@ -51,24 +58,32 @@ export const lintTool = () =>
           linter: linter.name,
           issues: [],
           issue_count: 0,
-          notes: [
-            ...picked.notes,
-            `checked nothing: ${linter.name} lints ${linter.languages.join(", ")} and there are no such files under ${args.path}`,
-          ],
+          notes,
+          // Asked for SARIF, a run with no results (and the note) says the same.
+          ...(await sarifField(ctx, args.output, displayPaths(args.path, ctx.allowlist.roots.effective), [
+            { tool: linter.name, findings: [], notes },
+          ])),
         };
+      }
       const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args });
-      const issues = capList(outcome.issues);
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      const view = findingsView(outcome.findings, { display, fingerprints: args.output === "sarif" });
       return {
         success: true,
-        passed: (outcome.returncode ?? 0) === 0 && outcome.issues.length === 0,
+        passed: (outcome.returncode ?? 0) === 0 && view.count === 0,
         command: outcome.command,
-        issues: issues.items,
-        issue_count: outcome.issues.length,
+        issues: outcome.issueText
+          ? view.listed.map((f) => outcome.issueText!(f, f.path ?? f.file))
+          : view.issues,
+        issue_count: view.count,
         ...outcome.extra,
         returncode: outcome.returncode,
         output: outcome.output,
-        truncated: outcome.truncated || issues.capped,
+        truncated: outcome.truncated || view.capped,
         notes: [...picked.notes, ...outcome.notes],
+        ...(await sarifField(ctx, args.output, display, [
+          { ...outcome, findings: view.all, notes: outcome.notes },
+        ])),
       };
     },
   });

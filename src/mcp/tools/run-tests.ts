@@ -5,8 +5,12 @@ import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
 import { defineTool, type ToolContext } from "../../engine/tool.js";
+import { displayPaths } from "../../findings/display-path.js";
+import type { Finding } from "../../findings/model.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
-import { claimTestRunner, type TestRunOutcome } from "../../adapters/test-runners.js";
+import { claimTestRunner, type TestFailureRecord, type TestRunOutcome } from "../../adapters/test-runners.js";
 import {
   choosePlugins,
   findCoverageConfig,
@@ -31,7 +35,12 @@ function checkNotOption(value: string | undefined, label: string): void {
 }
 
 /** A non-pytest runner's outcome in run_tests' result shape. */
-function testRunResult(outcome: TestRunOutcome) {
+async function testRunResult(
+  ctx: ToolContext,
+  output: "json" | "sarif",
+  target: string,
+  outcome: TestRunOutcome,
+) {
   const shown = capList(outcome.failures);
   return {
     success: true,
@@ -46,6 +55,15 @@ function testRunResult(outcome: TestRunOutcome) {
     output: outcome.output,
     truncated: outcome.truncated || shown.capped,
     notes: outcome.notes,
+    ...(await testsSarif(
+      ctx,
+      output,
+      target,
+      outcome.runner,
+      outcome.failures,
+      outcome.notes,
+      outcome.command,
+    )),
   };
 }
 
@@ -58,6 +76,40 @@ async function listPlugins(ctx: ToolContext, python: string, cwd: string): Promi
     env: { PYTHONDONTWRITEBYTECODE: "1" },
   });
   return (run.returncode === 0 && parsePluginList(run.stdout)) || [];
+}
+
+/**
+ * A failing test (or an error) as a finding at its file and line: rule `failed` or `error`. A runner
+ * that names no file gives a finding about no file ("", line 0).
+ */
+export function failureFinding(f: TestFailureRecord, tool = "pytest"): Finding {
+  return {
+    tool,
+    file: f.file ?? "",
+    line: f.line ?? 0,
+    column: 0,
+    rule_id: f.kind,
+    severity: "error",
+    message: `${f.node_id}: ${f.message}`,
+  };
+}
+
+async function testsSarif(
+  ctx: ToolContext,
+  output: "json" | "sarif",
+  target: string,
+  tool: string,
+  failures: readonly TestFailureRecord[],
+  notes: readonly string[],
+  command: string,
+) {
+  if (output !== "sarif") return {};
+  const display = displayPaths(target, ctx.allowlist.roots.effective);
+  const view = findingsView(
+    failures.map((f) => failureFinding(f, tool)),
+    { display, fingerprints: true },
+  );
+  return sarifField(ctx, output, display, [{ tool, findings: view.all, notes, command }]);
 }
 
 export const runTestsTool = () =>
@@ -83,6 +135,7 @@ export const runTestsTool = () =>
       verbose: z.boolean().default(false).describe("pytest -v"),
       coverage: z.boolean().default(false).describe("Measure coverage with pytest-cov (--cov)"),
       fail_fast: z.boolean().default(false).describe("Stop at the first failure (-x)"),
+      output: OUTPUT_ARG,
     }),
     annotations: {
       title: "Run tests",
@@ -107,6 +160,9 @@ export const runTestsTool = () =>
           : undefined;
       if (claimed)
         return testRunResult(
+          ctx,
+          args.output,
+          testPath,
           await claimed.runner.run(
             ctx,
             {
@@ -241,6 +297,7 @@ export const runTestsTool = () =>
           output,
           truncated: run.truncated || shown.capped,
           notes,
+          ...(await testsSarif(ctx, args.output, args.path, "pytest", failures, notes, command)),
         };
       } finally {
         fs.rmSync(temp, { recursive: true, force: true });

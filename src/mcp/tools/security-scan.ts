@@ -1,4 +1,3 @@
-import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
@@ -13,7 +12,9 @@ import {
 import { firstVersion } from "../../adapters/registry.js";
 import { resolvePythonTool } from "../../adapters/python/resolve.js";
 import { findExcludedDirs, projectFirst } from "../../adapters/python/tree-excludes.js";
-import { findingToIssue } from "../../findings/model.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 
 const LEVEL = z.enum(["low", "medium", "high"]);
 
@@ -38,6 +39,7 @@ export const securityScanTool = () =>
       path: z.string().describe("File or directory to scan (inside the allowed paths)"),
       severity: LEVEL.default("low").describe("Lowest severity reported"),
       confidence: LEVEL.default("low").describe("Lowest confidence reported"),
+      output: OUTPUT_ARG,
     }),
     annotations: { title: "Security scan", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],
@@ -60,8 +62,14 @@ export const securityScanTool = () =>
         excluded.dirs,
       );
       const command = displayCommand("bandit", argv);
-      const run = await ctx.run({ program: cli.executable, args: argv });
-      const report = parseBanditJson(run.stdout);
+      // The JSON report is read whole (not the capped stdout), so a long report still parses.
+      const lines: string[] = [];
+      const run = await ctx.run({
+        program: cli.executable,
+        args: argv,
+        onStdoutLine: (line) => lines.push(line),
+      });
+      const report = parseBanditJson(lines.join("\n"));
       // 0: nothing found, 1: findings; anything else, or no JSON report, is a failure.
       if (!report || (run.returncode !== 0 && run.returncode !== 1))
         throw new ToolError(
@@ -80,7 +88,9 @@ export const securityScanTool = () =>
       report.results = projectFirst(report.results, (r) => r.filename, root);
       for (const e of report.errors) notes.push(`bandit could not scan ${e.filename}: ${e.reason}`);
       const findings = capList(report.results);
-      const common = findings.items.map(banditToFinding);
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      // Every result is a finding (SARIF gets them all); the lists show the first 500.
+      const view = findingsView(report.results.map(banditToFinding), { display, fingerprints: true });
       return {
         success: true,
         passed: report.results.length === 0,
@@ -88,12 +98,21 @@ export const securityScanTool = () =>
         findings: findings.items,
         finding_count: report.results.length,
         summary: banditSummary(report),
-        issues: common.map((f) => findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file)),
-        common_findings: common,
+        issues: view.issues,
+        common_findings: view.listed,
         unscanned_files: report.errors.map((e) => e.filename),
         returncode: run.returncode,
         truncated: run.truncated || findings.capped,
         notes,
+        ...(await sarifField(ctx, args.output, display, [
+          {
+            tool: "bandit",
+            version: () => Promise.resolve(version),
+            findings: view.all,
+            notes: [...notes],
+            command,
+          },
+        ])),
       };
     },
   });

@@ -2,10 +2,11 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { requireFilesMatch } from "./files-matched.js";
-import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
-import { countBySeverity, findingToIssue } from "../../findings/model.js";
+import { displayPaths } from "../../findings/display-path.js";
+import { findingsView } from "../../findings/views.js";
+import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { fileFilter } from "../../findings/file-filter.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { isWithin } from "../../paths/allowlist.js";
@@ -31,13 +32,17 @@ export const typeCheckTool = () => {
         .array(z.string())
         .optional()
         .describe("Only show diagnostics of these files, directories or globs (relative to path)"),
+      output: OUTPUT_ARG,
     }),
     annotations: { title: "Type check", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
       const checker = args.checker ? findTypeChecker(args.checker) : defaultTypeChecker(args.path);
       if (!checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
-      if (!checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+      if (!checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage))) {
+        const notes = [
+          `checked nothing: ${checker.name} checks ${checker.languages.join(", ")} and there are no such files under ${args.path}`,
+        ];
         return {
           success: true,
           // Nothing checked is no pass: no `passed` at all, and the note says why.
@@ -45,10 +50,13 @@ export const typeCheckTool = () => {
           checker: checker.name,
           issues: [],
           issue_count: 0,
-          notes: [
-            `checked nothing: ${checker.name} checks ${checker.languages.join(", ")} and there are no such files under ${args.path}`,
-          ],
+          notes,
+          // Asked for SARIF, a run with no results (and the note) says the same.
+          ...(await sarifField(ctx, args.output, displayPaths(args.path, ctx.allowlist.roots.effective), [
+            { tool: checker.name, findings: [], notes },
+          ])),
         };
+      }
       const base = path.extname(args.path) ? path.dirname(args.path) : args.path;
       const filter = fileFilter(ctx, base, args.files);
       if (filter && args.files) requireFilesMatch(base, filter, args.files, `type_check ${checker.name}`);
@@ -63,20 +71,18 @@ export const typeCheckTool = () => {
         (!within || file === within || isWithin(within, file)) && (!filter || filter(file));
       const filtered = filter !== undefined || within !== undefined;
       const shown = filtered ? outcome.findings.filter((f) => inView(f.file)) : outcome.findings;
-      const counts = countBySeverity(shown);
-      const findings = capList(shown);
-      const issues = findings.items.map((f) =>
-        findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file),
-      );
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      const view = findingsView(shown, { display, fingerprints: true });
+      const counts = view.counts;
       const blocking = counts.error + (args.strict ? counts.warning : 0);
       return {
         success: true,
         passed: outcome.passed && blocking === 0,
         checker: checker.name,
         command: outcome.command,
-        issues,
-        issue_count: shown.length,
-        findings: findings.items,
+        issues: view.issues,
+        issue_count: view.count,
+        findings: view.listed,
         summary: {
           errors: counts.error,
           warnings: counts.warning,
@@ -86,8 +92,11 @@ export const typeCheckTool = () => {
         },
         returncode: outcome.returncode,
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
-        truncated: outcome.truncated || findings.capped,
+        truncated: outcome.truncated || view.capped,
         notes: outcome.notes,
+        ...(await sarifField(ctx, args.output, display, [
+          { tool: checker.name, findings: view.all, notes: outcome.notes, command: outcome.command },
+        ])),
       };
     },
   });

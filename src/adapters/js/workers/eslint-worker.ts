@@ -7,6 +7,8 @@ import fs from "node:fs";
 import { serveWorker } from "../../../exec/worker-host.js";
 import { WorkerHandlerError } from "../../../exec/worker-protocol.js";
 import {
+  lineStarts,
+  toWireCorrections,
   toWireMessage,
   type EslintFixParams,
   type EslintMessage,
@@ -23,6 +25,8 @@ interface EslintResult {
   warningCount: number;
   fatalErrorCount?: number;
   output?: string;
+  /** The linted text; ESLint omits it when there are no problems or when `output` is set. */
+  source?: string;
 }
 
 interface EslintInstance {
@@ -107,6 +111,15 @@ function report(r: EslintResult, output?: string): WireFileReport {
   return out;
 }
 
+/** Adds the messages' fixes and suggestions as line/column edits (only files with any carry them). */
+function withCorrections(r: EslintResult, out: WireFileReport): WireFileReport {
+  if (!r.messages.some((m) => m.fix || m.suggestions?.length)) return out;
+  const source = r.source ?? fs.readFileSync(r.filePath, "utf8");
+  const starts = lineStarts(source);
+  out.corrections = r.messages.map((m) => toWireCorrections(m, starts));
+  return out;
+}
+
 function firstSuggestions(messages: EslintMessage[]): TextEdit[] {
   return messages.flatMap((m) => (m.suggestions?.[0] ? [m.suggestions[0].fix] : []));
 }
@@ -131,7 +144,8 @@ async function applySuggestionPasses(eslint: EslintInstance, result: EslintResul
 serveWorker({
   async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
     const eslint = await instance(params, false);
-    return (await lintFiles(eslint, params.patterns)).map((r) => report(r));
+    const results = await lintFiles(eslint, params.patterns);
+    return results.map((r) => (params.corrections ? withCorrections(r, report(r)) : report(r)));
   },
 
   async fix(params: EslintFixParams): Promise<WireFileReport[]> {
