@@ -114,6 +114,6 @@ describe("Python tools take no configuration from above the allowed root", () =>
     fs.writeFileSync(path.join(proj, ".flake8"), "[flake8]\nmax-line-length = 30\n");
     const t = await serve(proj, outer);
     const r = await t.call("lint", { path: proj, linter: "flake8" });
-    expect(r.issues).toEqual(["proj/app.py:7:31: E501 line too long (50 > 30 characters)"]);
+    expect(r.issues).toEqual(["app.py:7:31: E501 line too long (50 > 30 characters)"]);
   });
 });
