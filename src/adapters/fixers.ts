@@ -4,6 +4,7 @@
  * without one.
  */
 import type { ToolContext } from "../engine/tool.js";
+import type { FixOptions } from "./lint-options.js";
 
 /** safe: only fixes the tool marks safe; unsafe: also unsafe fixes / suggestions; contextual: tool-specific. */
 export type FixSafety = "safe" | "unsafe";
@@ -39,6 +40,8 @@ export interface FixRequest {
   dryRun: boolean;
   config?: string;
   args: Record<string, unknown>;
+  /** Seed 003's agent features (inline source, contextual corrections, rule scope, changed files, cap). */
+  options?: FixOptions;
 }
 
 export interface FixOutcome {

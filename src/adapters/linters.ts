@@ -1,6 +1,7 @@
 /** The linter registry behind `lint`: each linter registers how it runs and parses. */
 import type { ToolContext } from "../engine/tool.js";
 import type { Finding } from "../findings/model.js";
+import type { LinterCapabilities, LintOptions } from "./lint-options.js";
 
 export interface LintOutcome {
   /** Every finding of the run, read from the tool's whole output (the views cap and count them). */
@@ -26,12 +27,16 @@ export interface LintRequest {
   config?: string;
   /** Other tool-specific arguments, as validated. */
   args: Record<string, unknown>;
+  /** Seed 003's agent features (inline source, rule scope, changed files, per-rule cap). */
+  options?: LintOptions;
 }
 
 export interface LinterAdapter {
   name: string;
   /** Languages it lints, for docs and get_status. */
   languages: string[];
+  /** What it supports of LintOptions; absent means none of it. */
+  capabilities?: LinterCapabilities;
   lint(ctx: ToolContext, request: LintRequest): Promise<LintOutcome>;
 }
 

@@ -1,0 +1,57 @@
+/**
+ * Files git says changed, for `changed` scopes (lint, lint_fix, check --changed, lint_check): tracked files
+ * that differ from a revision (HEAD by default) in the work tree or the index, plus untracked files that are
+ * not ignored, or only the staged ones. Git runs through the bounded runner like every other tool.
+ */
+import path from "node:path";
+import type { ToolContext } from "../engine/tool.js";
+import { ToolError } from "../errors.js";
+
+export type ChangedScope = { kind: "since"; revision: string } | { kind: "staged" };
+
+/** A revision must look like one: no option injection through `changed: "--output=x"`. */
+export function checkRevision(revision: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/@{}^~-]*$/.test(revision) || revision.includes(".."))
+    throw new ToolError("invalid_input", `changed: "${revision}" is not a git revision name`);
+  return revision;
+}
+
+/** git argv for the tracked files that changed (deleted ones are left out: there is nothing to lint). */
+export function diffArgv(scope: ChangedScope): string[] {
+  return scope.kind === "staged"
+    ? ["diff", "--cached", "--name-only", "--diff-filter=ACMR", "--"]
+    : ["diff", "--name-only", "--diff-filter=ACMR", checkRevision(scope.revision), "--"];
+}
+
+export const UNTRACKED_ARGV = ["ls-files", "--others", "--exclude-standard", "--"];
+
+/**
+ * Absolute paths of the changed files under `dir` (a directory inside a git work tree), sorted.
+ * Not a git work tree, or an unknown revision, is invalid_input with git's reason.
+ */
+export async function changedFiles(ctx: ToolContext, dir: string, scope: ChangedScope): Promise<string[]> {
+  // Every line is read (stdout itself is capped); core.quotepath=off keeps non-ASCII names unquoted.
+  const git = async (args: string[]): Promise<string[]> => {
+    const lines: string[] = [];
+    const r = await ctx.run({
+      program: "git",
+      args: ["-c", "core.quotepath=off", ...args],
+      cwd: dir,
+      onStdoutLine: (line) => {
+        if (line) lines.push(line);
+      },
+    });
+    if (r.returncode !== 0)
+      throw new ToolError(
+        "invalid_input",
+        `changed: git ${args[0]} failed: ${(r.stderr || r.stdout).trim()}`,
+      );
+    return lines;
+  };
+  const [top = dir] = await git(["rev-parse", "--show-toplevel"]);
+  const listed = await git(diffArgv(scope));
+  if (scope.kind === "since") listed.push(...(await git(UNTRACKED_ARGV)));
+  const inside = (abs: string) =>
+    abs === dir || abs.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+  return [...new Set(listed.map((rel) => path.resolve(top, rel)))].filter(inside).sort();
+}

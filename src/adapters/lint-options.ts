@@ -1,0 +1,43 @@
+/**
+ * Seed 003's agent features as every linter receives them (issue 16): inline source, rule scope, the files
+ * `changed` resolved to, and the per-rule cap. The tool layer validates and resolves them; adapters only
+ * apply them, and say in `notes` what they cannot do (see LinterCapabilities).
+ */
+
+/** Code given inline, linted as if it were the file at `path` (so that file's configuration applies). */
+export interface InlineSource {
+  code: string;
+  /** Absolute canonical path inside the allowlist; the file need not exist and is never read or written. */
+  path: string;
+}
+
+/** Rule ids or prefixes/categories (`F`, `Lint`, `@typescript-eslint/`) to keep or to drop. */
+export interface RuleScope {
+  only?: string[];
+  except?: string[];
+}
+
+export interface LintOptions {
+  source?: InlineSource;
+  rules?: RuleScope;
+  /** Absolute paths git says changed (from `changed`), to lint instead of the whole target. */
+  changedFiles?: string[];
+  /** At most this many offenses listed per rule; the rest are counted (undefined: no cap). */
+  maxPerRule?: number;
+}
+
+export interface FixOptions extends LintOptions {
+  /** Also apply corrections the tool holds back while code is being edited (RuboCop's contextual cops...). */
+  contextual?: boolean;
+}
+
+/** What a linter can do of the above; what it cannot is said in the result's notes. */
+export interface LinterCapabilities {
+  inlineSource: boolean;
+  ruleScope: boolean;
+  contextual: boolean;
+  /** explain_rules has this linter's rule metadata. */
+  explain: boolean;
+  /** Findings carry correction edits. */
+  corrections: boolean;
+}
