@@ -17,6 +17,8 @@ const PROJECT_MARKERS = [
   "mypy.ini",
   "Cargo.toml",
   "go.mod",
+  "Gemfile",
+  ".rubocop.yml",
 ];
 
 /**
