@@ -121,6 +121,10 @@ function prune(root: string, dir: string, keep: string, limits: RetentionLimits)
 export function readTrace(root: string, id: string, maxBytes: number): string {
   const file = path.join(lintRunsDir(root), `${id}.json`);
   const st = lstatIn(root, file);
+  if (st?.isSymbolicLink())
+    throw new ToolError("path_validation", `trace ${id} is a symbolic link; nothing was read through it`, {
+      allowed_paths: [root],
+    });
   if (!st?.isFile())
     throw new ToolError("invalid_input", `no trace ${id} in ${path.join(root, ".mcp-cache", LINT_RUNS_DIR)}`);
   if (st.size > maxBytes)
