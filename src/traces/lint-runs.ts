@@ -104,9 +104,11 @@ function prune(root: string, dir: string, keep: string, limits: RetentionLimits)
   const dropped: string[] = [];
   let count = 0;
   let bytes = 0;
+  let full = false;
   for (const t of traces) {
-    const fits = t.id === keep || (count + 1 <= limits.maxCount && bytes + t.size <= limits.maxBytes);
-    if (fits) {
+    // Once one does not fit, every older one goes too: the oldest are dropped first.
+    full ||= t.id !== keep && (count + 1 > limits.maxCount || bytes + t.size > limits.maxBytes);
+    if (!full) {
       count++;
       bytes += t.size;
     } else {
