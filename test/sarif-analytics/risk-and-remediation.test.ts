@@ -167,6 +167,8 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
     });
     const withExtra = sample("codeql-python.sarif") as { runs: { results: Obj[] }[] };
     withExtra.runs[0]!.results[0]!["x-triage"] = { owner: "team-db" };
+    const cel = { policy_id: "python.sql_injection", expression: 'diagnostic.rule == "py/sql-injection"' };
+    withExtra.runs[0]!.results[0]!.properties = { "coding-ethos": { cel } };
     const a = await s.call("sarif_remediation_advice", { sarif: withExtra, result_index: 0, path: "." });
     expect(a.result).toMatchObject({
       rule_id: "py/sql-injection",
@@ -175,6 +177,7 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
       fingerprint: "primaryLocationLineHash=5b5f7b6a9bd0a9f1:1",
       fingerprint_source: "partialFingerprints:primaryLocationLineHash",
       extra: { "x-triage": { owner: "team-db" } },
+      cel,
       rule_properties: { "problem.severity": "error" },
     });
     expect(a.rerun).toEqual({
@@ -215,6 +218,33 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
       noisy_rule_count: 0,
       noise_threshold: 20,
     });
+  });
+
+  it("computed fingerprints (no fingerprints in the log) survive lines inserted above", async () => {
+    const strip = (shift: number) => {
+      const log = sample("semgrep.sarif") as { runs: { results: Obj[] }[] };
+      for (const r of log.runs[0]!.results) {
+        delete r.fingerprints;
+        const region = (r.locations as { physicalLocation: { region: Record<string, number> } }[])[0]!
+          .physicalLocation.region;
+        region.startLine! += shift;
+        region.endLine! += shift;
+      }
+      return log;
+    };
+    const t = await s.call("sarif_trend_analysis", { baseline: strip(0), current: strip(3) });
+    expect(t.counts).toMatchObject({ introduced: 0, fixed: 0, persisting: 2 });
+    const persisting = t.persisting as {
+      matched_by: string;
+      line: number;
+      previous_line: number;
+      fingerprint: string;
+    }[];
+    expect(persisting.map((p) => [p.matched_by, p.previous_line, p.line])).toEqual([
+      ["fingerprint", 6, 9],
+      ["fingerprint", 10, 13],
+    ]);
+    expect(persisting[0]!.fingerprint).toMatch(/^c1=[0-9a-f]{24}:0$/);
   });
 
   it("GitHub code scanning export: no version, messages from messageStrings, correlationGuid groups", async () => {
