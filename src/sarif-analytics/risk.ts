@@ -32,6 +32,8 @@ export interface Group {
   members: NormalizedResult[];
   level: SarifLevel;
   security: boolean;
+  /** Distinct issues: the most results one tool reported in the group. */
+  issues: number;
   weight: number;
 }
 
@@ -49,7 +51,18 @@ export function groupResults(results: readonly NormalizedResult[]): Group[] {
       "none",
     );
     const security = members.some((m) => m.security);
-    return { key, members, level, security, weight: LEVEL_WEIGHT[level] * (security ? SECURITY_FACTOR : 1) };
+    // Several tools reporting one issue count once; one tool reporting two (twins on a line) counts twice.
+    const perTool = new Map<string, number>();
+    for (const m of members) perTool.set(m.tool, (perTool.get(m.tool) ?? 0) + 1);
+    const issues = Math.max(...perTool.values());
+    return {
+      key,
+      members,
+      level,
+      security,
+      issues,
+      weight: LEVEL_WEIGHT[level] * (security ? SECURITY_FACTOR : 1) * issues,
+    };
   });
   return groups.sort((a, b) => b.weight - a.weight || a.members[0]!.index - b.members[0]!.index);
 }

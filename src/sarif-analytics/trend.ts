@@ -20,6 +20,19 @@ export interface Match {
   by: MatchedBy;
 }
 
+/**
+ * A group key joins reports of one issue by several tools; within one tool its own fingerprints decide
+ * (`import os` → `import sys` on line 1 is an F401 fixed and another introduced, not one persisting).
+ */
+function sameToolDisagrees(a: NormalizedResult, b: NormalizedResult): boolean {
+  return (
+    a.group_source === "computed" &&
+    a.tool === b.tool &&
+    a.fingerprint_source === b.fingerprint_source &&
+    a.fingerprint !== b.fingerprint
+  );
+}
+
 /** Pairs results of two logs; each result is paired at most once, earlier results first. */
 export function matchResults(
   before: readonly NormalizedResult[],
@@ -39,8 +52,10 @@ export function matchResults(
     }
     for (const a of after) {
       if (takenAfter.has(a.index)) continue;
-      const b = queues.get(key(a))?.shift();
-      if (!b) continue;
+      const q = queues.get(key(a));
+      const at = q ? q.findIndex((b) => by !== "group_key" || !sameToolDisagrees(a, b)) : -1;
+      if (!q || at < 0) continue;
+      const [b] = q.splice(at, 1) as [NormalizedResult];
       takenBefore.add(b.index);
       takenAfter.add(a.index);
       matches.push({ before: b, after: a, by });

@@ -155,6 +155,22 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
     },
   );
 
+  it.skipIf(skip)(
+    "another finding of the same rule on the same line is fixed + introduced, not persisting",
+    async () => {
+      const lint = async () =>
+        (await s.call("lint", { path: "app.py", linter: "ruff", output: "sarif" })).sarif;
+      const before = await lint();
+      fs.writeFileSync(path.join(dir, "app.py"), SOURCE.replace("import os", "import sys"));
+      const after = await lint();
+      fs.writeFileSync(path.join(dir, "app.py"), SOURCE);
+      const t = await s.call("sarif_trend_analysis", { baseline: before, current: after });
+      expect(t.counts).toMatchObject({ introduced: 1, fixed: 1, persisting: 2 });
+      expect((t.introduced as { message: string }[])[0]!.message).toBe("`sys` imported but unused");
+      expect((t.fixed as { message: string }[])[0]!.message).toBe("`os` imported but unused");
+    },
+  );
+
   it("CodeQL: rules in extensions, levels inherited, security severity, relative paths under `path`", async () => {
     const r = await s.call("sarif_risk_summary", { sarif: sample("codeql-python.sarif") });
     expect(r).toMatchObject({
