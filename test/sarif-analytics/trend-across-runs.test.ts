@@ -139,6 +139,18 @@ describe("sarif_trend_analysis over three real ESLint runs", () => {
       arguments: { trace_id: current, result_index: expect.any(Number) },
     });
 
+    // Its rerun is the recorded lint call narrowed to the file, stricter config included; it reports the same.
+    const packet = await s.call("sarif_remediation_advice", {
+      trace_id: current,
+      result_index: (t.next_call as { arguments: { result_index: number } }).arguments.result_index,
+    });
+    expect(packet.rerun).toEqual({
+      tool: "lint",
+      arguments: { path: app(), linter: "eslint", config: path.join(dir, "eslint.strict.config.js") },
+    });
+    const rerun = packet.rerun as { tool: string; arguments: Record<string, unknown> };
+    expect((await s.call(rerun.tool, rerun.arguments)).issue_count).toBe(4);
+
     // The current trace holds what ESLint itself reports for the same file and config.
     const eslint = path.join(REPO_ROOT, "node_modules", ".bin", "eslint");
     let out = "";
