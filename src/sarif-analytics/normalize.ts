@@ -230,7 +230,7 @@ function readRule(v: unknown, at: string): RuleInfo {
   };
 }
 
-/** Rules of the driver (component -1... stored at key "driver") and of each extension (by index). */
+/** The rules of the driver, and of each extension in order (a result's `rule.toolComponent.index`). */
 function readComponents(tool: Obj, at: string): { driver: RuleInfo[]; extensions: RuleInfo[][] } {
   const driver = obj(tool.driver, `${at}.driver`);
   const rules = (c: Obj, cat: string) =>
@@ -299,6 +299,7 @@ export function normalizeSarif(input: unknown): NormalizedLog {
       `${at}.originalUriBaseIds`,
     );
     const artifacts = optArray(run.artifacts, `${at}.artifacts`);
+    const rootFolder = bases.get("%SRCROOT%") ?? [...bases.values()][0];
     const rawResults = optArray(run.results, `${at}.results`);
     rawResults.forEach((rawResult, i) => {
       results.push(
@@ -317,9 +318,7 @@ export function normalizeSarif(input: unknown): NormalizedLog {
       tool: toolName,
       ...(toolVersion ? { version: toolVersion } : {}),
       result_count: rawResults.length,
-      ...(bases.get("%SRCROOT%") || bases.values().next().value
-        ? { root: (bases.get("%SRCROOT%") ?? bases.values().next().value)!.replace(/\/$/, "") || "/" }
-        : {}),
+      ...(rootFolder ? { root: rootFolder.replace(/\/$/, "") || "/" } : {}),
       ...(isObj(run.properties) ? { properties: run.properties } : {}),
     });
   });

@@ -32,7 +32,7 @@ export interface Group {
   members: NormalizedResult[];
   level: SarifLevel;
   security: boolean;
-  /** Distinct issues: the most results one tool reported in the group. */
+  /** Distinct issues: the most results one tool reported under one rule in the group. */
   issues: number;
   weight: number;
 }
@@ -51,9 +51,10 @@ export function groupResults(results: readonly NormalizedResult[]): Group[] {
       "none",
     );
     const security = members.some((m) => m.security);
-    // Several tools reporting one issue count once; one tool reporting two (twins on a line) counts twice.
+    // One issue reported by several tools (or rule names) counts once; twins of one rule on a line count twice.
     const perTool = new Map<string, number>();
-    for (const m of members) perTool.set(m.tool, (perTool.get(m.tool) ?? 0) + 1);
+    for (const m of members)
+      perTool.set(`${m.tool}\0${m.rule_id}`, (perTool.get(`${m.tool}\0${m.rule_id}`) ?? 0) + 1);
     const issues = Math.max(...perTool.values());
     return {
       key,
