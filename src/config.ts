@@ -47,6 +47,14 @@ export interface Config {
   cacheAuditMaxBytes: number;
   /** check_markdown_links may request loopback, link-local and private addresses. */
   allowPrivateLinks: boolean;
+  /** Retain every run of the tools that report findings as a trace (.mcp-cache/lint-runs/). */
+  retainTraces: boolean;
+  /** Most traces kept per project; the oldest are dropped beyond. */
+  traceMaxCount: number;
+  /** Most bytes of traces kept per project; the oldest are dropped beyond. */
+  traceMaxBytes: number;
+  /** Largest SARIF log (argument or trace) the sarif_* tools read. */
+  sarifMaxBytes: number;
   /** Working directory relative paths resolve against. */
   cwd: string;
 }
@@ -121,7 +129,7 @@ const parseMode: Parse<Mode> = (raw, flag) => {
   return m === "http" ? "standalone" : m;
 };
 
-export const KNOWN_TOOLSETS = ["core", "eslint-typescript"] as const;
+export const KNOWN_TOOLSETS = ["core", "policy", "eslint-typescript"] as const;
 const parseToolsets: Parse<string[]> = (raw, flag) => {
   const sets = list(/,/)(raw, flag);
   for (const s of sets)
@@ -328,6 +336,38 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     fallback: () => false,
     parse: bool,
     help: "let link checks request loopback, link-local and private addresses (true/false)",
+  }),
+  opt({
+    key: "retainTraces",
+    flag: "--retain-traces",
+    env: ["MCP_CODE_QUALITY_RETAIN_TRACES"],
+    fallback: () => false,
+    parse: bool,
+    help: "keep every run of the finding tools as a trace in .mcp-cache/lint-runs/ (true/false)",
+  }),
+  opt({
+    key: "traceMaxCount",
+    flag: "--trace-max-count",
+    env: ["MCP_CODE_QUALITY_TRACE_MAX_COUNT"],
+    fallback: () => 50,
+    parse: int(1, 100_000),
+    help: "traces kept per project, oldest dropped first (1-100000)",
+  }),
+  opt({
+    key: "traceMaxBytes",
+    flag: "--trace-max-bytes",
+    env: ["MCP_CODE_QUALITY_TRACE_MAX_BYTES"],
+    fallback: () => 64 * 1024 * 1024,
+    parse: int(4096, 2 ** 40),
+    help: "bytes of traces kept per project, oldest dropped first (min 4096)",
+  }),
+  opt({
+    key: "sarifMaxBytes",
+    flag: "--sarif-max-bytes",
+    env: ["MCP_CODE_QUALITY_SARIF_MAX_BYTES"],
+    fallback: () => 16 * 1024 * 1024,
+    parse: int(1024, 1024 * 1024 * 1024),
+    help: "largest SARIF log the sarif_* tools read (1 KiB - 1 GiB)",
   }),
 ];
 

@@ -19,24 +19,27 @@ import { runTestsTool } from "./run-tests.js";
 import { securityScanTool } from "./security-scan.js";
 import { auditDependenciesTool } from "./audit-dependencies.js";
 import { eslintTypescriptTools } from "./eslint-typescript/index.js";
+import { retainable } from "./sarif-output.js";
+import { sarifTools } from "./sarif-analytics.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
   core: () => [
-    formatCheckTool(),
+    retainable(formatCheckTool()),
     autoformatTool(),
-    lintTool(),
-    lintFixTool(),
-    typeCheckTool(),
-    runTestsTool(),
-    securityScanTool(),
-    auditDependenciesTool(),
-    fixAllTool(),
+    retainable(lintTool()),
+    retainable(lintFixTool()),
+    retainable(typeCheckTool()),
+    retainable(runTestsTool()),
+    retainable(securityScanTool()),
+    retainable(auditDependenciesTool()),
+    retainable(fixAllTool()),
     rollbackTool(),
-    checkMarkdownLinksTool(),
+    retainable(checkMarkdownLinksTool()),
     getStatusTool(),
     getAuditLogTool(),
   ],
+  policy: () => [...sarifTools()],
   "eslint-typescript": eslintTypescriptTools,
 };
 

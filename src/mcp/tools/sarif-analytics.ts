@@ -1,0 +1,244 @@
+/**
+ * The `sarif` part of the policy toolset (seed 002): risk summary, trend analysis, remediation advice and
+ * policy feedback over SARIF logs, given inline or as retained trace ids. Every input goes through one
+ * normalizer (src/sarif-analytics/normalize.ts); policy advice comes from the policy advisor service.
+ */
+import { z } from "zod";
+import { defineTool, READ_ONLY, type ToolContext, type ToolDefinition } from "../../engine/tool.js";
+import { ToolError } from "../../errors.js";
+import { projectRootOf } from "../../paths/project-root.js";
+import { EMPTY_ADVISOR, POLICY_ADVISOR_SERVICE, type PolicyAdvisor } from "../../policy/advisor.js";
+import { linterNames } from "../../adapters/linters.js";
+import { policyFeedback } from "../../sarif-analytics/feedback.js";
+import {
+  normalizeSarif,
+  SarifInputError,
+  type NormalizedLog,
+  type NormalizedResult,
+} from "../../sarif-analytics/normalize.js";
+import { remediationPacket, type RecordedCall } from "../../sarif-analytics/remediation.js";
+import { riskSummary } from "../../sarif-analytics/risk.js";
+import { trendAnalysis } from "../../sarif-analytics/trend.js";
+import { parseTraceId, readTrace, TRACE_PROPERTY, type TraceMeta } from "../../traces/lint-runs.js";
+
+// Any JSON: the normalizer checks it (and names the JSON path of what is wrong), which a schema here could not.
+const SARIF_ARG = z.unknown().describe("SARIF 2.1.0 log (object or JSON text), ours or any tool's");
+const TRACE_ARG = z.string().describe("trace_id of a retained run");
+const PATH_ARG = z
+  .string()
+  .optional()
+  .describe("Project folder holding the traces (default: the working directory)");
+
+/** Type checkers a rerun can name (type_check's `checker`). */
+const CHECKERS = ["mypy", "pyright", "ty", "tsc"];
+
+interface Loaded {
+  log: NormalizedLog;
+  trace?: TraceMeta;
+  traceId?: string;
+}
+
+/** The project root whose .mcp-cache holds the traces: that of `path` (default the working directory). */
+function projectRoot(ctx: ToolContext, given: string | undefined): string {
+  const dir = ctx.allowlist.resolve(given ?? ".", { kind: "directory", label: "path" });
+  return projectRootOf(dir, ctx.allowlist.rootOf(dir) ?? dir);
+}
+
+function normalized(input: unknown, label: string): NormalizedLog {
+  try {
+    return normalizeSarif(input);
+  } catch (err) {
+    if (err instanceof SarifInputError)
+      throw new ToolError("invalid_input", `${label} is not valid SARIF at ${err.message}`, {
+        argument: label,
+        json_path: err.jsonPath,
+      });
+    throw err;
+  }
+}
+
+function sizeOf(input: unknown): number {
+  return Buffer.byteLength(typeof input === "string" ? input : JSON.stringify(input));
+}
+
+/** One log from `sarif` or `trace_id` (exactly one of them), normalized. */
+function load(
+  ctx: ToolContext,
+  sarif: unknown,
+  traceId: string | undefined,
+  path: string | undefined,
+  labels: [string, string],
+): Loaded {
+  if ((sarif === undefined) === (traceId === undefined))
+    throw new ToolError("invalid_input", `give either ${labels[0]} or ${labels[1]}`);
+  const max = ctx.config.sarifMaxBytes;
+  if (traceId !== undefined) {
+    const id = parseTraceId(traceId);
+    const log = normalized(readTrace(projectRoot(ctx, path), id, max), `${labels[1]} ${id}`);
+    const meta = log.properties?.[TRACE_PROPERTY] as TraceMeta | undefined;
+    return { log, trace: meta, traceId: id };
+  }
+  const bytes = sizeOf(sarif);
+  if (bytes > max)
+    throw new ToolError("invalid_input", `${labels[0]} is ${bytes} bytes, over --sarif-max-bytes ${max}`);
+  return { log: normalized(sarif, labels[0]) };
+}
+
+function advisorOf(ctx: ToolContext): (r: NormalizedResult) => ReturnType<PolicyAdvisor["adviseDiagnostic"]> {
+  const advisor = ctx.services.get<PolicyAdvisor>(POLICY_ADVISOR_SERVICE, () => EMPTY_ADVISOR);
+  return (r) => advisor.adviseDiagnostic({ tool: r.tool, rule: r.rule_id, message: r.message, path: r.path });
+}
+
+const source = (l: Loaded) => (l.traceId ? { trace_id: l.traceId } : { sarif: "argument" });
+
+/** The remediation call for a result of a loaded log. */
+function adviceCall(l: Loaded, index: number, path: string | undefined) {
+  return l.traceId
+    ? {
+        tool: "sarif_remediation_advice",
+        arguments: { trace_id: l.traceId, result_index: index, ...(path ? { path } : {}) },
+      }
+    : { tool: "sarif_remediation_advice", arguments: { result_index: index }, note: "pass the same sarif" };
+}
+
+const INPUT = { sarif: SARIF_ARG.optional(), trace_id: TRACE_ARG.optional(), path: PATH_ARG };
+
+export const sarifRiskSummaryTool = () =>
+  defineTool({
+    name: "sarif_risk_summary",
+    description:
+      "Triage a SARIF log (ours or any tool's) or a retained trace: counts by level, blocking and security counts, " +
+      "top rules, files and tools, cross-tool finding groups, a risk score and the next call to make.",
+    input: z.strictObject(INPUT),
+    annotations: { title: "SARIF risk summary", ...READ_ONLY },
+    async handler(args, ctx) {
+      const l = load(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+      const summary = riskSummary(l.log, advisorOf(ctx));
+      return {
+        success: true,
+        source: source(l),
+        ...summary,
+        next_call: summary.top_item ? adviceCall(l, summary.top_item.result_index, args.path) : undefined,
+        notes: l.log.notes,
+      };
+    },
+  });
+
+export const sarifTrendAnalysisTool = () =>
+  defineTool({
+    name: "sarif_trend_analysis",
+    description:
+      "Compare a current SARIF log or trace with a baseline (and earlier history runs): introduced, reopened and " +
+      "worsening findings first (the repair queue), then persisting and fixed.",
+    input: z.strictObject({
+      baseline: SARIF_ARG.optional(),
+      current: SARIF_ARG.optional(),
+      history_sarif: z.array(SARIF_ARG).max(20).optional().describe("Earlier logs, oldest first"),
+      baseline_trace_id: TRACE_ARG.optional(),
+      current_trace_id: TRACE_ARG.optional(),
+      history_trace_ids: z.array(TRACE_ARG).max(20).optional().describe("Earlier traces, oldest first"),
+      path: PATH_ARG,
+    }),
+    annotations: { title: "SARIF trend analysis", ...READ_ONLY },
+    async handler(args, ctx) {
+      const baseline = load(ctx, args.baseline, args.baseline_trace_id, args.path, [
+        "baseline",
+        "baseline_trace_id",
+      ]);
+      const current = load(ctx, args.current, args.current_trace_id, args.path, [
+        "current",
+        "current_trace_id",
+      ]);
+      const history = [
+        ...(args.history_sarif ?? []).map((s, i) =>
+          load(ctx, s, undefined, args.path, [`history_sarif[${i}]`, ""]),
+        ),
+        ...(args.history_trace_ids ?? []).map((t, i) =>
+          load(ctx, undefined, t, args.path, ["", `history_trace_ids[${i}]`]),
+        ),
+      ];
+      const trend = trendAnalysis(
+        baseline.log,
+        current.log,
+        history.map((h) => h.log),
+      );
+      return {
+        success: true,
+        baseline: source(baseline),
+        current: source(current),
+        ...trend,
+        next_call: trend.top_item ? adviceCall(current, trend.top_item.result_index, args.path) : undefined,
+        notes: [...baseline.log.notes, ...current.log.notes],
+      };
+    },
+  });
+
+export const sarifRemediationAdviceTool = () =>
+  defineTool({
+    name: "sarif_remediation_advice",
+    description:
+      "Repair packet for one SARIF result: the normalized result, policy advice, guardrails and the exact call that " +
+      "re-checks its file. Reads no source files and runs nothing.",
+    input: z.strictObject({
+      ...INPUT,
+      result_index: z.number().int().min(0).optional().describe("Result to advise on (default 0)"),
+    }),
+    annotations: { title: "SARIF remediation advice", ...READ_ONLY },
+    async handler(args, ctx) {
+      const l = load(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+      const index = args.result_index ?? 0;
+      if (index >= l.log.results.length)
+        throw new ToolError(
+          "invalid_input",
+          l.log.results.length
+            ? `result_index ${index} is out of range: the log has ${l.log.results.length} results`
+            : "the log has no results",
+        );
+      const r = l.log.results[index]!;
+      const recorded: RecordedCall | undefined = l.trace
+        ? { tool: l.trace.tool, arguments: l.trace.arguments }
+        : undefined;
+      // The root only names paths; nothing under it is read.
+      const root = l.log.runs[r.run_index]?.root ?? (args.path ? projectRoot(ctx, args.path) : undefined);
+      return {
+        success: true,
+        source: source(l),
+        ...remediationPacket(l.log, index, advisorOf(ctx)(r), {
+          linters: linterNames(),
+          checkers: CHECKERS,
+          recorded,
+          projectRoot: root,
+        }),
+        notes: l.log.notes,
+      };
+    },
+  });
+
+export const sarifPolicyFeedbackTool = () =>
+  defineTool({
+    name: "sarif_policy_feedback",
+    description:
+      "For policy authors: rules in a SARIF log or trace with no mapped policy or skill, security-like rules " +
+      "reported only as note or warning, and rules repeated often enough to be noise.",
+    input: z.strictObject(INPUT),
+    annotations: { title: "SARIF policy feedback", ...READ_ONLY },
+    async handler(args, ctx) {
+      const l = load(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+      return {
+        success: true,
+        source: source(l),
+        ...policyFeedback(l.log, advisorOf(ctx)),
+        notes: l.log.notes,
+      };
+    },
+  });
+
+/** The four SARIF tools of the policy toolset. */
+export function sarifTools(): ToolDefinition[] {
+  return [
+    sarifRiskSummaryTool(),
+    sarifTrendAnalysisTool(),
+    sarifRemediationAdviceTool(),
+    sarifPolicyFeedbackTool(),
+  ];
+}

@@ -1,0 +1,510 @@
+/**
+ * SARIF 2.1.0 in, one normalized result list out: ours and other tools' (CodeQL, Semgrep, GitHub code scanning
+ * exports). Pure: no files, no clock. What SARIF leaves optional is tolerated (levels inherited from the rule,
+ * rules in tool extensions, URIs from `artifacts`, messages from `messageStrings`); what the normalizer reads
+ * must have the right shape, else SarifInputError names the JSON path. Unknown properties are kept as given.
+ */
+import { fallbackKey, fingerprintOf, groupKeyOf, isSecurityLike, securitySeverity } from "./keys.js";
+
+export type SarifLevel = "error" | "warning" | "note" | "none";
+export const LEVELS: readonly SarifLevel[] = ["none", "note", "warning", "error"];
+/** none < note < warning < error. */
+export const levelRank = (l: SarifLevel): number => LEVELS.indexOf(l);
+
+export interface NormalizedResult {
+  /** Position among all results of the log, runs in order: the `result_index` of the tools. */
+  index: number;
+  run_index: number;
+  tool: string;
+  tool_version?: string;
+  rule_id: string;
+  rule_name?: string;
+  level: SarifLevel;
+  /** SARIF's kind when not "fail" (pass, open, review, notApplicable, informational). */
+  kind?: string;
+  message: string;
+  /** The artifact's path as the log names it (decoded), relative to `uri_base_id` when it has one. */
+  path?: string;
+  uri_base_id?: string;
+  /** The file's absolute path, when the log says where its base is (`originalUriBaseIds`) or gives a file: URI. */
+  absolute_path?: string;
+  line?: number;
+  column?: number;
+  end_line?: number;
+  end_column?: number;
+  snippet?: string;
+  fingerprint: string;
+  /** Where the fingerprint came from: `partialFingerprints:<key>`, `fingerprints:<key>` or `computed`. */
+  fingerprint_source: string;
+  group_key: string;
+  group_source: "sarif" | "computed";
+  /** Deterministic tool/rule/file/message key, the last matching resort. */
+  fallback_key: string;
+  security: boolean;
+  security_severity?: number;
+  help_uri?: string;
+  /** CEL provenance, when the result or its rule records it. */
+  cel?: unknown;
+  properties?: Record<string, unknown>;
+  rule_properties?: Record<string, unknown>;
+  /** Result members SARIF does not define, kept as given. */
+  extra?: Record<string, unknown>;
+}
+
+export interface NormalizedRun {
+  tool: string;
+  version?: string;
+  result_count: number;
+  /** Absolute folder of `%SRCROOT%` (or the first file: base), when the log gives one. */
+  root?: string;
+  properties?: Record<string, unknown>;
+}
+
+export interface NormalizedLog {
+  results: NormalizedResult[];
+  runs: NormalizedRun[];
+  /** The log's own property bag (a retained trace's metadata lives here). */
+  properties?: Record<string, unknown>;
+  notes: string[];
+}
+
+/** Malformed SARIF: `jsonPath` ($.runs[0].results[3].level) says where. */
+export class SarifInputError extends Error {
+  constructor(
+    readonly jsonPath: string,
+    message: string,
+  ) {
+    super(`${jsonPath}: ${message}`);
+    this.name = "SarifInputError";
+  }
+}
+
+type Obj = Record<string, unknown>;
+
+const RESULT_MEMBERS = new Set([
+  "guid",
+  "correlationGuid",
+  "ruleId",
+  "ruleIndex",
+  "rule",
+  "taxa",
+  "kind",
+  "level",
+  "message",
+  "locations",
+  "analysisTarget",
+  "webRequest",
+  "webResponse",
+  "fingerprints",
+  "partialFingerprints",
+  "codeFlows",
+  "graphs",
+  "graphTraversals",
+  "stacks",
+  "relatedLocations",
+  "suppressions",
+  "baselineState",
+  "rank",
+  "attachments",
+  "workItemUris",
+  "hostedViewerUri",
+  "provenance",
+  "fixes",
+  "occurrenceCount",
+  "properties",
+]);
+
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function obj(v: unknown, at: string): Obj {
+  if (!isObj(v)) throw new SarifInputError(at, `expected an object, got ${describe(v)}`);
+  return v;
+}
+
+function optObj(v: unknown, at: string): Obj | undefined {
+  return v === undefined || v === null ? undefined : obj(v, at);
+}
+
+function optArray(v: unknown, at: string): unknown[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new SarifInputError(at, `expected an array, got ${describe(v)}`);
+  return v;
+}
+
+function optStr(v: unknown, at: string): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw new SarifInputError(at, `expected a string, got ${describe(v)}`);
+  return v;
+}
+
+function optInt(v: unknown, at: string, min: number): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min)
+    throw new SarifInputError(at, `expected an integer ≥ ${min}, got ${describe(v)}`);
+  return v;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  return typeof v === "object" ? "an object" : `${typeof v} ${String(v)}`;
+}
+
+function level(v: unknown, at: string): SarifLevel | undefined {
+  const s = optStr(v, at);
+  if (s === undefined) return undefined;
+  if (!(LEVELS as readonly string[]).includes(s))
+    throw new SarifInputError(at, `expected one of error, warning, note, none, got ${describe(s)}`);
+  return s as SarifLevel;
+}
+
+/** The folder a file: URI names (undefined for other schemes). */
+function fileUriPath(uri: string): string | undefined {
+  if (!/^file:/i.test(uri)) return undefined;
+  try {
+    return decodeURIComponent(new URL(uri).pathname);
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeRelative(uri: string): string {
+  let out: string;
+  try {
+    out = uri.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    out = uri;
+  }
+  return out.replace(/^(\.\/)+/, "");
+}
+
+/** `originalUriBaseIds` as absolute folders (each may chain to another base; followed a few steps). */
+function baseFolders(bases: Obj | undefined, at: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!bases) return out;
+  const resolve = (id: string, depth: number): string | undefined => {
+    const b = optObj(bases[id], `${at}.${id}`);
+    const uri = b && optStr(b.uri, `${at}.${id}.uri`);
+    if (!b || uri === undefined) return undefined;
+    const abs = fileUriPath(uri);
+    if (abs) return abs;
+    const parentId = optStr(b.uriBaseId, `${at}.${id}.uriBaseId`);
+    if (!parentId || depth > 4) return undefined;
+    const parent = resolve(parentId, depth + 1);
+    return parent ? joinPath(parent, decodeRelative(uri)) : undefined;
+  };
+  for (const id of Object.keys(bases)) {
+    const folder = resolve(id, 0);
+    if (folder) out.set(id, folder.endsWith("/") ? folder : `${folder}/`);
+  }
+  return out;
+}
+
+function joinPath(folder: string, rel: string): string {
+  return `${folder.replace(/\/+$/, "")}/${rel.replace(/^\/+/, "")}`;
+}
+
+interface RuleInfo {
+  id?: string;
+  name?: string;
+  level?: SarifLevel;
+  helpUri?: string;
+  properties?: Obj;
+  messageStrings?: Obj;
+  shortDescription?: string;
+}
+
+function readRule(v: unknown, at: string): RuleInfo {
+  const r = obj(v, at);
+  const config = optObj(r.defaultConfiguration, `${at}.defaultConfiguration`);
+  const short = optObj(r.shortDescription, `${at}.shortDescription`);
+  return {
+    id: optStr(r.id, `${at}.id`),
+    name: optStr(r.name, `${at}.name`),
+    level: config ? level(config.level, `${at}.defaultConfiguration.level`) : undefined,
+    helpUri: optStr(r.helpUri, `${at}.helpUri`),
+    properties: optObj(r.properties, `${at}.properties`),
+    messageStrings: optObj(r.messageStrings, `${at}.messageStrings`),
+    shortDescription: short ? optStr(short.text, `${at}.shortDescription.text`) : undefined,
+  };
+}
+
+/** The rules of the driver, and of each extension in order (a result's `rule.toolComponent.index`). */
+function readComponents(tool: Obj, at: string): { driver: RuleInfo[]; extensions: RuleInfo[][] } {
+  const driver = obj(tool.driver, `${at}.driver`);
+  const rules = (c: Obj, cat: string) =>
+    optArray(c.rules, `${cat}.rules`).map((r, i) => readRule(r, `${cat}.rules[${i}]`));
+  return {
+    driver: rules(driver, `${at}.driver`),
+    extensions: optArray(tool.extensions, `${at}.extensions`).map((e, i) =>
+      rules(obj(e, `${at}.extensions[${i}]`), `${at}.extensions[${i}]`),
+    ),
+  };
+}
+
+function celOf(props: Obj | undefined): unknown {
+  if (!props) return undefined;
+  const ethos = isObj(props["coding-ethos"]) ? props["coding-ethos"] : undefined;
+  return props.cel ?? props["cel-provenance"] ?? props.celProvenance ?? ethos?.cel ?? ethos?.cel_provenance;
+}
+
+/** A message's text: `text`, else the rule's `messageStrings[id]` with `{0}` placeholders filled. */
+function messageText(m: Obj | undefined, rule: RuleInfo | undefined, at: string): string | undefined {
+  if (!m) return undefined;
+  const text = optStr(m.text, `${at}.text`);
+  if (text !== undefined) return text;
+  const id = optStr(m.id, `${at}.id`);
+  const template = id && rule?.messageStrings?.[id];
+  if (!isObj(template) || typeof template.text !== "string") return id;
+  const args = optArray(m.arguments, `${at}.arguments`);
+  return template.text.replace(/\{(\d+)\}/g, (all, n: string) => {
+    const a = args[Number(n)];
+    return typeof a === "string" ? a : all;
+  });
+}
+
+/** JSON text or an already parsed value: a SARIF log, checked and normalized. Throws SarifInputError. */
+export function normalizeSarif(input: unknown): NormalizedLog {
+  let log: unknown = input;
+  if (typeof input === "string") {
+    try {
+      log = JSON.parse(input);
+    } catch (err) {
+      throw new SarifInputError("$", `not JSON: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  const root = obj(log, "$");
+  const notes: string[] = [];
+  const version = optStr(root.version, "$.version");
+  if (version === undefined) notes.push("the log has no version: read as SARIF 2.1.0");
+  else if (version !== "2.1.0")
+    throw new SarifInputError("$.version", `only SARIF 2.1.0 is read, got ${describe(version)}`);
+  if (root.runs === undefined) throw new SarifInputError("$.runs", "missing (a SARIF log has runs[])");
+  const runs: NormalizedRun[] = [];
+  const results: NormalizedResult[] = [];
+  optArray(root.runs, "$.runs").forEach((rawRun, ri) => {
+    const at = `$.runs[${ri}]`;
+    const run = obj(rawRun, at);
+    const tool = obj(run.tool, `${at}.tool`);
+    const driver = obj(tool.driver, `${at}.tool.driver`);
+    const toolName = optStr(driver.name, `${at}.tool.driver.name`);
+    if (!toolName) throw new SarifInputError(`${at}.tool.driver.name`, "missing (every run names its tool)");
+    const toolVersion =
+      optStr(driver.semanticVersion, `${at}.tool.driver.semanticVersion`) ??
+      optStr(driver.version, `${at}.tool.driver.version`);
+    const components = readComponents(tool, `${at}.tool`);
+    const bases = baseFolders(
+      optObj(run.originalUriBaseIds, `${at}.originalUriBaseIds`),
+      `${at}.originalUriBaseIds`,
+    );
+    const artifacts = optArray(run.artifacts, `${at}.artifacts`);
+    const rootFolder = bases.get("%SRCROOT%") ?? [...bases.values()][0];
+    const rawResults = optArray(run.results, `${at}.results`);
+    rawResults.forEach((rawResult, i) => {
+      results.push(
+        readResult(rawResult, `${at}.results[${i}]`, {
+          runIndex: ri,
+          tool: toolName,
+          toolVersion,
+          components,
+          bases,
+          artifacts,
+          index: results.length,
+        }),
+      );
+    });
+    runs.push({
+      tool: toolName,
+      ...(toolVersion ? { version: toolVersion } : {}),
+      result_count: rawResults.length,
+      ...(rootFolder ? { root: rootFolder.replace(/\/$/, "") || "/" } : {}),
+      ...(isObj(run.properties) ? { properties: run.properties } : {}),
+    });
+  });
+  assignKeys(results);
+  return { results, runs, ...(isObj(root.properties) ? { properties: root.properties } : {}), notes };
+}
+
+interface RunContext {
+  runIndex: number;
+  tool: string;
+  toolVersion?: string;
+  components: { driver: RuleInfo[]; extensions: RuleInfo[][] };
+  bases: Map<string, string>;
+  artifacts: unknown[];
+  index: number;
+}
+
+function ruleFor(r: Obj, at: string, ctx: RunContext): RuleInfo | undefined {
+  const ref = optObj(r.rule, `${at}.rule`);
+  const index = optInt(
+    ref?.index ?? r.ruleIndex,
+    ref?.index !== undefined ? `${at}.rule.index` : `${at}.ruleIndex`,
+    -1,
+  );
+  const component = optObj(ref?.toolComponent, `${at}.rule.toolComponent`);
+  const componentIndex = component
+    ? optInt(component.index, `${at}.rule.toolComponent.index`, -1)
+    : undefined;
+  const rules =
+    componentIndex !== undefined && componentIndex >= 0
+      ? (ctx.components.extensions[componentIndex] ?? [])
+      : ctx.components.driver;
+  const id = optStr(r.ruleId, `${at}.ruleId`) ?? optStr(ref?.id, `${at}.rule.id`);
+  if (index !== undefined && index >= 0 && rules[index]) return rules[index];
+  if (id === undefined) return undefined;
+  // No index: by id, in the driver then the extensions (CodeQL puts query rules in extensions).
+  return [ctx.components.driver, ...ctx.components.extensions].flat().find((x) => x.id === id);
+}
+
+function readResult(raw: unknown, at: string, ctx: RunContext): NormalizedResult {
+  const r = obj(raw, at);
+  const rule = ruleFor(r, at, ctx);
+  const ref = optObj(r.rule, `${at}.rule`);
+  const ruleId =
+    optStr(r.ruleId, `${at}.ruleId`) ?? optStr(ref?.id, `${at}.rule.id`) ?? rule?.id ?? "(no rule)";
+  const kind = optStr(r.kind, `${at}.kind`);
+  // SARIF §3.27.10: a result's level defaults to its rule's configured level, else warning; not-a-failure kinds are none.
+  const lvl =
+    level(r.level, `${at}.level`) ?? (kind && kind !== "fail" ? "none" : (rule?.level ?? "warning"));
+  const message =
+    messageText(optObj(r.message, `${at}.message`), rule, `${at}.message`) ??
+    rule?.shortDescription ??
+    ruleId;
+  const out: NormalizedResult = {
+    index: ctx.index,
+    run_index: ctx.runIndex,
+    tool: ctx.tool,
+    ...(ctx.toolVersion ? { tool_version: ctx.toolVersion } : {}),
+    rule_id: ruleId,
+    ...(rule?.name && rule.name !== ruleId ? { rule_name: rule.name } : {}),
+    level: lvl,
+    ...(kind && kind !== "fail" ? { kind } : {}),
+    message,
+    fingerprint: "",
+    fingerprint_source: "computed",
+    group_key: "",
+    group_source: "computed",
+    fallback_key: "",
+    security: false,
+  };
+  readLocation(r, at, ctx, out);
+  const props = optObj(r.properties, `${at}.properties`);
+  if (props && Object.keys(props).length) out.properties = props;
+  if (rule?.properties && Object.keys(rule.properties).length) out.rule_properties = rule.properties;
+  if (rule?.helpUri) out.help_uri = rule.helpUri;
+  const cel = celOf(props) ?? celOf(rule?.properties);
+  if (cel !== undefined) out.cel = cel;
+  const severity = securitySeverity(props) ?? securitySeverity(rule?.properties);
+  if (severity !== undefined) out.security_severity = severity;
+  out.security = isSecurityLike(out);
+  const given = givenFingerprint(r, at);
+  if (given) Object.assign(out, given);
+  const group = givenGroup(r, props, at);
+  if (group) Object.assign(out, { group_key: group, group_source: "sarif" as const });
+  const extra = Object.fromEntries(Object.entries(r).filter(([k]) => !RESULT_MEMBERS.has(k)));
+  if (Object.keys(extra).length) out.extra = extra;
+  return out;
+}
+
+function readLocation(r: Obj, at: string, ctx: RunContext, out: NormalizedResult): void {
+  const locations = optArray(r.locations, `${at}.locations`);
+  if (!locations.length) return;
+  const lat = `${at}.locations[0]`;
+  const physical = optObj(obj(locations[0], lat).physicalLocation, `${lat}.physicalLocation`);
+  if (!physical) return;
+  const pat = `${lat}.physicalLocation`;
+  const artifact = optObj(physical.artifactLocation, `${pat}.artifactLocation`);
+  if (artifact) {
+    let uri = optStr(artifact.uri, `${pat}.artifactLocation.uri`);
+    let base = optStr(artifact.uriBaseId, `${pat}.artifactLocation.uriBaseId`);
+    const idx = optInt(artifact.index, `${pat}.artifactLocation.index`, -1);
+    if (uri === undefined && idx !== undefined && idx >= 0) {
+      // The URI lives in run.artifacts[index].location.
+      const a = optObj(ctx.artifacts[idx], `$.runs[${ctx.runIndex}].artifacts[${idx}]`);
+      const loc = optObj(a?.location, `$.runs[${ctx.runIndex}].artifacts[${idx}].location`);
+      uri = optStr(loc?.uri, `$.runs[${ctx.runIndex}].artifacts[${idx}].location.uri`);
+      base ??= optStr(loc?.uriBaseId, `$.runs[${ctx.runIndex}].artifacts[${idx}].location.uriBaseId`);
+    }
+    if (uri !== undefined) {
+      const abs = fileUriPath(uri);
+      if (abs) {
+        out.absolute_path = abs;
+        const rootFolder = ctx.bases.get("%SRCROOT%");
+        out.path = rootFolder && abs.startsWith(rootFolder) ? abs.slice(rootFolder.length) : abs;
+      } else {
+        out.path = decodeRelative(uri);
+        if (base) {
+          out.uri_base_id = base;
+          const folder = ctx.bases.get(base);
+          if (folder) out.absolute_path = joinPath(folder, out.path);
+        }
+      }
+    }
+  }
+  const region = optObj(physical.region, `${pat}.region`);
+  if (region) {
+    const rat = `${pat}.region`;
+    const line = optInt(region.startLine, `${rat}.startLine`, 1);
+    if (line !== undefined) out.line = line;
+    const column = optInt(region.startColumn, `${rat}.startColumn`, 1);
+    if (column !== undefined) out.column = column;
+    const endLine = optInt(region.endLine, `${rat}.endLine`, 1);
+    if (endLine !== undefined) out.end_line = endLine;
+    const endColumn = optInt(region.endColumn, `${rat}.endColumn`, 1);
+    if (endColumn !== undefined) out.end_column = endColumn;
+    const snippet = optObj(region.snippet, `${rat}.snippet`);
+    const text = snippet && optStr(snippet.text, `${rat}.snippet.text`);
+    if (text) out.snippet = text;
+  }
+}
+
+/** Our `mcq/v1` first, then any partial fingerprint (sorted keys), then full fingerprints. */
+function givenFingerprint(
+  r: Obj,
+  at: string,
+): Pick<NormalizedResult, "fingerprint" | "fingerprint_source"> | undefined {
+  for (const member of ["partialFingerprints", "fingerprints"] as const) {
+    const bag = optObj(r[member], `${at}.${member}`);
+    if (!bag) continue;
+    const keys = Object.keys(bag)
+      .filter((k) => typeof bag[k] === "string" && bag[k] !== "")
+      .sort((a, b) => (a === "mcq/v1" ? -1 : b === "mcq/v1" ? 1 : a < b ? -1 : a > b ? 1 : 0));
+    const key = keys[0];
+    if (!key) continue;
+    const value = bag[key] as string;
+    // Ours carry their version prefix already (mcq/v1:<hash>:<rank>).
+    const fingerprint = value.startsWith(`${key}:`) ? value : `${key}=${value}`;
+    return { fingerprint, fingerprint_source: `${member}:${key}` };
+  }
+  return undefined;
+}
+
+/** SARIF's own equivalence class (correlationGuid) or a recorded cross-tool group key. */
+function givenGroup(r: Obj, props: Obj | undefined, at: string): string | undefined {
+  const guid = optStr(r.correlationGuid, `${at}.correlationGuid`);
+  if (guid) return `guid:${guid}`;
+  const ethos = props && isObj(props["coding-ethos"]) ? props["coding-ethos"] : undefined;
+  const key = ethos?.group_key ?? ethos?.group_id ?? props?.group_key ?? props?.groupKey;
+  return typeof key === "string" && key ? `group:${key}` : undefined;
+}
+
+/** Computed fingerprints (ranked among identical ones), group keys and fallback keys. */
+function assignKeys(results: NormalizedResult[]): void {
+  const seen = new Map<string, number>();
+  const fallbackSeen = new Map<string, number>();
+  for (const r of results) {
+    if (r.fingerprint_source === "computed") {
+      const base = fingerprintOf(r);
+      const rank = seen.get(base) ?? 0;
+      seen.set(base, rank + 1);
+      r.fingerprint = `${base}:${rank}`;
+    }
+    if (r.group_source === "computed") r.group_key = groupKeyOf(r);
+    const fb = fallbackKey(r);
+    const rank = fallbackSeen.get(fb) ?? 0;
+    fallbackSeen.set(fb, rank + 1);
+    r.fallback_key = `${fb}:${rank}`;
+  }
+}
