@@ -92,8 +92,7 @@ end
 
 # Each correctable offense's own edits: one investigation of the source with every correction computed (as -A
 # does) but nothing applied or written (the source is "stdin"), read from each offense's corrector. `safe` is the
-# cop's Safe and SafeAutoCorrect settings. Only the autocorrecting cops' offenses of that first pass are here;
-# RuboCop runs the others when no correction is left, and they have no edits anyway.
+# cop's Safe and SafeAutoCorrect settings; `contextual` says the cop holds it back while code is edited.
 def corrections(params)
   options = { autocorrect: true, stdin: params.fetch('source').dup }
   options[:only] = params['only'] if params['only']&.any?
@@ -106,8 +105,11 @@ def corrections(params)
   source = runner.send(:get_processed_source, path)
   return [] if source.parser_error
 
+  # Every cop in one pass (Team#investigate would run the non-correcting ones, contextual ones included while
+  # editing, only once no correction is left); their corrections are built, never applied.
   team = runner.send(:mobilize_team, source)
-  report = Contextual.editing(true) { team.investigate(source) }
+  cops = team.send(:roundup_relevant_cops, source.file_path)
+  report = Contextual.editing(true) { team.send(:investigate_partial, cops, source) }
   report.offenses.filter_map do |offense|
     next unless offense.corrector
 

@@ -147,14 +147,13 @@ export function rubocopCommand(job: RubocopJob): string {
   ].join(" ");
 }
 
-/** The files a job covers, with their text: the inline source, or RuboCop's own targets (narrowed to changed files). */
-async function sourcesOf(
+/** The files a job covers: RuboCop's own targets under the path (narrowed to changed files), none for inline code. */
+export async function jobFiles(
   ctx: ToolContext,
   job: RubocopJob,
-  command: string,
-): Promise<{ files: { path: string; source: string }[]; notes?: string[] }> {
-  const inline = job.options?.source;
-  if (inline) return { files: [{ path: inline.path, source: inline.code }] };
+  command = rubocopCommand(job),
+): Promise<{ files: string[]; notes?: string[] }> {
+  if (job.options?.source) return { files: [] };
   let listed = [job.target];
   let notes: string[] | undefined;
   if (fs.statSync(job.target).isDirectory()) {
@@ -173,10 +172,19 @@ async function sourcesOf(
     const set = new Set(changed);
     listed = listed.filter((f) => set.has(f));
   }
-  const files = listed
-    .filter((f) => ctx.allowlist.rootOf(f) !== undefined)
-    .map((file) => ({ path: file, source: readSourceText(ctx.allowlist, file) }));
-  return { files, notes };
+  return { files: listed.filter((f) => ctx.allowlist.rootOf(f) !== undefined), notes };
+}
+
+/** The files of a job with their text. */
+async function sourcesOf(
+  ctx: ToolContext,
+  job: RubocopJob,
+  command: string,
+): Promise<{ files: { path: string; source: string }[]; notes?: string[] }> {
+  const inline = job.options?.source;
+  if (inline) return { files: [{ path: inline.path, source: inline.code }] };
+  const { files, notes } = await jobFiles(ctx, job, command);
+  return { files: files.map((file) => ({ path: file, source: readSourceText(ctx.allowlist, file) })), notes };
 }
 
 interface WorkerFileRun extends RubocopFileRun {

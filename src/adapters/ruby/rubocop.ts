@@ -3,7 +3,6 @@
  * Layout cops' corrections only) and lint_fix (safe: --autocorrect, unsafe: --autocorrect-all). Each file is
  * inspected as `rubocop --format json --stdin FILE` would; the server reads and writes the files itself.
  */
-import fs from "node:fs";
 import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
@@ -26,9 +25,9 @@ import {
 import type { LinterCapabilities } from "../lint-options.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
-import { rubocopRequest } from "./rubocop-worker.js";
 import {
   capPerCop,
+  jobFiles,
   offenseFinding,
   parseRubocopOffenses,
   runRubocop,
@@ -222,19 +221,7 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
 
 async function candidates(ctx: ToolContext, req: FixRequest): Promise<string[]> {
   if (req.options?.source) return [];
-  if (req.options?.changedFiles) return req.options.changedFiles;
-  if (req.files?.length === 1) return [req.files[0] as string];
-  if (!fs.statSync(req.target).isDirectory()) return [req.target];
-  const command = `rubocop --list-target-files ${req.target}`;
-  return (
-    await rubocopRequest<string[]>(
-      ctx,
-      req.target,
-      "targets",
-      { paths: [req.target], config: req.config },
-      command,
-    )
-  ).result;
+  return (await jobFiles(ctx, correctionJob(req, fixTarget(req)))).files;
 }
 
 registerLinter({ name: "rubocop", languages: ["ruby"], capabilities: RUBOCOP_CAPABILITIES, lint });
