@@ -54,7 +54,7 @@ describe.skipIf(missing("rubocop") || missing("ruby") || missing("git"))("ruboco
       cwd: project,
       input: read(name),
       encoding: "utf8",
-    }).stdout.split(`${"=".repeat(20)}\n`)[1];
+    }).stdout.split(`${"=".repeat(20)}\n`)[1] ?? "";
 
   beforeAll(async () => {
     project = copyFixture(FIXTURE);
