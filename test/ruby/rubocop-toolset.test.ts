@@ -99,7 +99,7 @@ describe.skipIf(missing("rubocop") || missing("ruby") || missing("git"))("ruboco
       offense_count: 17,
       unreported_offenses: {},
       error_count: 1,
-      warning_count: 0,
+      warning_count: 1,
     });
     // Files without offenses are left out; the offenses are RuboCop's own, plus `correction`, except that the
     // contextual cops' offenses are not correctable while editing.
@@ -226,7 +226,7 @@ describe.skipIf(missing("rubocop") || missing("ruby") || missing("git"))("ruboco
     ]);
   });
 
-  it("a crashing cop is in the file's errors while the other cops report and correct", async () => {
+  it("a crashing cop is in the file's errors (a warning in its warnings) while the other cops report and correct", async () => {
     const r = await call("rubocop_inspection", { path: "crash.rb" });
     expect(r.files[0]?.errors).toEqual([
       `An error occurred while Custom/Crash cop was inspecting ${file("crash.rb")}:3:0.`,
@@ -235,9 +235,12 @@ describe.skipIf(missing("rubocop") || missing("ruby") || missing("git"))("ruboco
       "Style/RedundantReturn",
       "Style/StringLiterals",
     ]);
-    expect(r.summary.error_count).toBe(1);
+    expect(r.files[0]?.warnings).toEqual([`Custom/Caution: careful (from file: ${file("crash.rb")}:7:0)`]);
+    expect(r.summary).toMatchObject({ error_count: 1, warning_count: 1 });
     const fixed = await call("rubocop_autocorrection", { path: "crash.rb", safety: true });
-    expect(read("crash.rb")).toBe("# frozen_string_literal: true\n\ndef explode\n  'boom'\nend\n");
+    expect(read("crash.rb")).toBe(
+      "# frozen_string_literal: true\n\ndef explode\n  'boom'\nend\n\ndef caution\n  1\nend\n",
+    );
     expect(fixed.files[0]).toMatchObject({ corrected: true, offenses: [] });
     expect(fixed.files[0]?.errors[0]).toMatch(/Custom\/Crash cop/);
     await s.call("rollback", { path: project });
