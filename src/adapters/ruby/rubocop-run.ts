@@ -5,7 +5,6 @@
  * writes; callers write the corrected text inside their transaction.
  */
 import fs from "node:fs";
-import path from "node:path";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding, Severity } from "../../findings/model.js";
@@ -254,12 +253,6 @@ export async function runRubocop(ctx: ToolContext, job: RubocopJob): Promise<Rub
     };
   });
   return { files: reports, notes: firstNotes ?? notes, command };
-}
-
-/** The path inline code is linted as: `path` when given, else example.rb in the directory given (or the cwd). */
-export function inlinePath(given: string | undefined, isDir: boolean, cwd: string): string {
-  if (given && !isDir) return given;
-  return path.join(given ?? cwd, "example.rb");
 }
 
 function firstLine(text: string): string | undefined {

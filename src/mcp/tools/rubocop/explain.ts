@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { explainCops } from "../../../adapters/ruby/rubocop-explain.js";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
+import { defaultPath } from "./params.js";
 
 export const rubocopExplainTool = () =>
   defineTool({
@@ -20,6 +21,6 @@ export const rubocopExplainTool = () =>
     paths: [{ arg: "path", kind: "any" }],
     exactResult: true,
     async handler(args, ctx) {
-      return { success: true, cops: await explainCops(ctx, args.cop_names, args.path) };
+      return { success: true, cops: await explainCops(ctx, args.cop_names, args.path ?? defaultPath(ctx)) };
     },
   });

@@ -54,6 +54,12 @@ export function scopeContradiction(only: string[] = [], except: string[] = []): 
   return undefined;
 }
 
+/** Where a call without `path` looks: the working directory when it is allowed, else the first allowed root. */
+export function defaultPath(ctx: ToolContext): string {
+  const cwd = ctx.config.cwd;
+  return ctx.allowlist.rootOf(cwd) ? ctx.allowlist.resolve(cwd) : (ctx.allowlist.roots.effective[0] ?? cwd);
+}
+
 /** The job of validated arguments (paths resolved through the allowlist); contradictions are invalid_input. */
 export async function jobOf(ctx: ToolContext, args: ScopeArgs, maxDefault?: number): Promise<RubocopJob> {
   const contradiction = scopeContradiction(args.only, args.except);
@@ -67,11 +73,10 @@ export async function jobOf(ctx: ToolContext, args: ScopeArgs, maxDefault?: numb
       throw new ToolError("invalid_input", "changed: applies to files; it cannot be used with source_code");
     const given = args.path ? ctx.allowlist.resolvePossiblyMissing(args.path, { label: "path" }) : undefined;
     const isDir = given !== undefined && fs.existsSync(given) && fs.statSync(given).isDirectory();
-    const file =
-      given && !isDir ? given : path.join(given ?? ctx.allowlist.resolve(ctx.config.cwd), "example.rb");
+    const file = given && !isDir ? given : path.join(given ?? defaultPath(ctx), "example.rb");
     return { target: file, options: { ...options, source: { code: args.source_code, path: file } } };
   }
-  const target = ctx.allowlist.resolve(args.path ?? ctx.config.cwd, { label: "path" });
+  const target = args.path ? ctx.allowlist.resolve(args.path, { label: "path" }) : defaultPath(ctx);
   if (args.changed !== undefined && args.changed !== false) {
     const dir = fs.statSync(target).isDirectory() ? target : path.dirname(target);
     const revision = args.changed === true ? "HEAD" : args.changed;
