@@ -7,6 +7,8 @@
 # source comes back to the server, which writes it inside its transaction.
 require 'json'
 require 'stringio'
+require_relative 'rubocop_contextual'
+require_relative 'rubocop_explain'
 
 root = ARGV.fetch(0)
 Dir.chdir(root)
@@ -20,6 +22,7 @@ end
 
 begin
   require 'rubocop'
+  install_contextual_hooks
 rescue LoadError => e
   # Answer every request with the reason, so the server reports it instead of a bare exit.
   load_error = e.message
@@ -35,6 +38,7 @@ def cli_for(config)
 end
 
 # Runs `rubocop --format json [options] --stdin path` in this process: $stdin is the source, $stdout is captured.
+# `contextual: true` lets the cops that hold their corrections back while code is edited correct too.
 def run_cli(params)
   argv = ['--format', 'json', '--cache', 'false']
   case params['autocorrect']
@@ -52,23 +56,47 @@ def run_cli(params)
   $stdout = out
   $stderr = err
   cli = cli_for(params['config'])
-  status = begin
+  RunRecorder.reset
+  status = Contextual.editing(!params['contextual']) do
     cli.run(argv)
   ensure
     $stdin, $stdout, $stderr = saved
   end
   # With --stdin and autocorrection, RuboCop keeps the corrected source in options[:stdin] (and prints it only
-  # for non-JSON formats).
-  corrected = params['autocorrect'] ? cli.options[:stdin] : nil
-  { 'status' => status, 'report' => out.string, 'corrected' => corrected, 'stderr' => err.string }
+  # for non-JSON formats). A correction loop leaves the source as it was.
+  corrected = params['autocorrect'] && !RunRecorder.loop ? cli.options[:stdin] : nil
+  { 'status' => status, 'report' => out.string, 'corrected' => corrected, 'stderr' => err.string,
+    'errors' => RunRecorder.errors, 'warnings' => RunRecorder.warnings, 'loop' => RunRecorder.loop }
+end
+
+# A correcting run's report locates offenses in the source of the pass that found them; what an agent needs is
+# the offenses the corrected source still has, with their edits. So after a correction (or a loop, which leaves
+# the source unchanged), the final source is inspected once more; the correcting run's crashes are kept.
+def fix_file(params)
+  fixed = run_cli(params)
+  final = fixed['corrected'] || params.fetch('source')
+  inspect_params = params.merge('source' => final, 'autocorrect' => nil)
+  result = if fixed['loop'] || final != params.fetch('source')
+             run_cli(inspect_params)
+           else
+             fixed.merge('errors' => [], 'warnings' => [])
+           end
+  result.merge(
+    'corrected' => fixed['corrected'],
+    'errors' => (fixed['errors'] + result['errors'] + [fixed['loop']].compact).uniq,
+    'warnings' => (fixed['warnings'] + result['warnings']).uniq,
+    'loop' => fixed['loop'],
+    'corrections' => params['corrections'] ? corrections(inspect_params) : nil
+  )
 end
 
 # Each correctable offense's own edits: one investigation of the source with every correction computed (as -A
 # does) but nothing applied or written (the source is "stdin"), read from each offense's corrector. `safe` is the
-# cop's Safe and SafeAutoCorrect settings. Only the autocorrecting cops' offenses of that first pass are here;
-# RuboCop runs the others when no correction is left, and they have no edits anyway.
+# cop's Safe and SafeAutoCorrect settings; `contextual` says the cop holds it back while code is edited.
 def corrections(params)
   options = { autocorrect: true, stdin: params.fetch('source').dup }
+  options[:only] = params['only'] if params['only']&.any?
+  options[:except] = params['except'] if params['except']&.any?
   store = cli_for(params['config']).config_store
   runner = RuboCop::Runner.new(options, store)
   path = params.fetch('path')
@@ -77,8 +105,12 @@ def corrections(params)
   source = runner.send(:get_processed_source, path)
   return [] if source.parser_error
 
+  # Every cop in one pass (Team#investigate would run the non-correcting ones, contextual ones included while
+  # editing, only once no correction is left); their corrections are built, never applied.
   team = runner.send(:mobilize_team, source)
-  team.investigate(source).offenses.filter_map do |offense|
+  cops = team.send(:roundup_relevant_cops, source.file_path)
+  report = Contextual.editing(true) { team.send(:investigate_partial, cops, source) }
+  report.offenses.filter_map do |offense|
     next unless offense.corrector
 
     edits = offense.corrector.as_replacements.map do |range, text|
@@ -89,7 +121,8 @@ def corrections(params)
 
     cop = config.for_cop(offense.cop_name)
     safe = cop.fetch('Safe', true) != false && cop.fetch('SafeAutoCorrect', true) != false
-    { cop: offense.cop_name, line: offense.line, column: offense.column + 1, safe: safe, edits: edits }
+    { cop: offense.cop_name, line: offense.line, column: offense.column + 1, safe: safe, edits: edits,
+      contextual: Contextual.contextual?(offense.cop_name, config) }
   end
 rescue StandardError => e
   [{ error: "#{e.class}: #{e.message}" }]
@@ -122,10 +155,13 @@ while (line = channel.gets)
       when 'run'
         request['params'].fetch('files').map do |f|
           params = request['params'].merge(f)
+          next fix_file(params) if params['autocorrect'] && params['leftovers']
+
           result = run_cli(params)
           result['corrections'] = corrections(params) if params['corrections']
           result
         end
+      when 'explain' then explain_cops(cli_for(request['params']['config']).config_store, request['params'])
       when 'targets' then targets(request['params'])
       else raise ArgumentError, "unknown method #{request['method']}"
       end

@@ -129,7 +129,7 @@ const parseMode: Parse<Mode> = (raw, flag) => {
   return m === "http" ? "standalone" : m;
 };
 
-export const KNOWN_TOOLSETS = ["core", "policy", "eslint-typescript"] as const;
+export const KNOWN_TOOLSETS = ["core", "policy", "eslint-typescript", "rubocop"] as const;
 const parseToolsets: Parse<string[]> = (raw, flag) => {
   const sets = list(/,/)(raw, flag);
   for (const s of sets)

@@ -55,6 +55,8 @@ export interface FixOutcome {
   changed_files: string[];
   /** Unified diff of the (would-be) changes, relative paths. */
   diff?: string;
+  /** Inline source (options.source): the corrected text; nothing is written. */
+  correctedSource?: string;
   command: string;
   returncode?: number | null;
   truncated?: boolean;

@@ -123,7 +123,7 @@ export interface RubocopRunParams {
 export async function rubocopRequest<T>(
   ctx: ToolContext,
   target: string,
-  method: "targets" | "run" | "version",
+  method: "targets" | "run" | "version" | "explain",
   params: unknown,
   command: string,
 ): Promise<{ result: T; notes: string[]; root: string }> {

@@ -21,6 +21,7 @@ import { auditDependenciesTool } from "./audit-dependencies.js";
 import { eslintTypescriptTools } from "./eslint-typescript/index.js";
 import { retainable } from "./sarif-output.js";
 import { sarifTools } from "./sarif-analytics.js";
+import { rubocopTools } from "./rubocop/index.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
@@ -41,6 +42,7 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
   ],
   policy: () => [...sarifTools()],
   "eslint-typescript": eslintTypescriptTools,
+  rubocop: rubocopTools,
 };
 
 /** The tool definitions of the chosen toolsets; names that clash between toolsets are a start-up error. */

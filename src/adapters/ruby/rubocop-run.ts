@@ -1,0 +1,283 @@
+/**
+ * One RuboCop run with seed 003's agent features, shared by lint / lint_fix (linter rubocop), the Layout
+ * formatter and the rubocop toolset: inline source, only/except, changed files, contextual corrections, crashes
+ * and correction loops per file, and (for corrections) the offenses left in the corrected source. Nothing here
+ * writes; callers write the corrected text inside their transaction.
+ */
+import fs from "node:fs";
+import { ToolError } from "../../errors.js";
+import type { ToolContext } from "../../engine/tool.js";
+import type { Finding, Severity } from "../../findings/model.js";
+import { readSourceText } from "../../paths/safe-fs.js";
+import { displayRelative } from "../display.js";
+import type { FixOptions } from "../lint-options.js";
+import { rubocopRequest, type RubocopCorrection, type RubocopFileRun } from "./rubocop-worker.js";
+
+/** An offense exactly as `rubocop --format json` reports it, plus the edits of its correction. */
+export interface RubocopOffense {
+  severity: string;
+  message: string;
+  cop_name: string;
+  corrected: boolean;
+  correctable: boolean;
+  location: {
+    start_line: number;
+    start_column: number;
+    last_line: number;
+    last_column: number;
+    length: number;
+    line: number;
+    column: number;
+  };
+  correction?: { safe: boolean; edits: RubocopCorrection["edits"] };
+}
+
+/** A finding with RuboCop's own severity (info, refactor, convention, warning, error, fatal) and whether it was corrected. */
+export interface RubocopFinding extends Finding {
+  level: string;
+  corrected: boolean;
+  correction?: { safe: boolean; edits: RubocopCorrection["edits"] };
+}
+
+export interface RubocopFileReport {
+  /** Absolute path (for inline code, the path it is linted as). */
+  file: string;
+  /** The text inspected (for a correction: the text before it). */
+  source: string;
+  /** The corrected text, when a correction was asked for (equal to `source` when nothing changed). */
+  corrected?: string;
+  /** The offenses of the text as inspected, or as corrected (what is left). */
+  offenses: RubocopOffense[];
+  findings: RubocopFinding[];
+  /** Cops that crashed on the file, and a correction loop. */
+  errors: string[];
+  warnings: string[];
+  status: number;
+}
+
+export interface RubocopJob {
+  /** Canonical file or directory inside the allowlist. */
+  target: string;
+  config?: string;
+  options?: FixOptions;
+  /** Correct: safe (--autocorrect) or all (--autocorrect-all). */
+  autocorrect?: "safe" | "all";
+  /** With autocorrect: re-inspect corrected files, so offenses are located in the corrected text. */
+  leftovers?: boolean;
+}
+
+export interface RubocopRunResult {
+  files: RubocopFileReport[];
+  notes: string[];
+  command: string;
+}
+
+const SEVERITY: Record<string, Severity> = {
+  info: "info",
+  refactor: "warning",
+  convention: "warning",
+  warning: "warning",
+  error: "error",
+  fatal: "error",
+};
+
+/** The offenses of `rubocop --format json` for one file, or undefined when it is no such report. */
+export function parseRubocopOffenses(report: string): RubocopOffense[] | undefined {
+  let doc: { files?: { offenses?: RubocopOffense[] }[] };
+  try {
+    doc = JSON.parse(report) as typeof doc;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(doc.files)) return undefined;
+  return doc.files[0]?.offenses ?? [];
+}
+
+/** An offense as a finding, 1-based as RuboCop reports it (last_column inclusive, end_column exclusive). */
+export function offenseFinding(o: RubocopOffense, file: string): RubocopFinding {
+  return {
+    tool: "rubocop",
+    file,
+    line: o.location.start_line,
+    column: o.location.start_column,
+    end_line: o.location.last_line,
+    end_column: o.location.last_column + 1,
+    rule_id: o.cop_name,
+    severity: SEVERITY[o.severity] ?? "warning",
+    level: o.severity,
+    message: o.message,
+    correctable: o.correctable,
+    corrected: o.corrected,
+    ...(o.correction ? { correction: o.correction } : {}),
+    docs_url: rubocopDocsUrl(o.cop_name),
+  };
+}
+
+const CORE_DEPARTMENTS = [
+  "Bundler",
+  "Gemspec",
+  "Layout",
+  "Lint",
+  "Metrics",
+  "Migration",
+  "Naming",
+  "Security",
+  "Style",
+];
+
+/** RuboCop's documentation page of a core cop (plugins' cops have their own sites), as --show-docs-url prints it. */
+export function rubocopDocsUrl(cop: string): string | undefined {
+  const [department, name] = cop.split("/");
+  if (!department || !name || !CORE_DEPARTMENTS.includes(department)) return undefined;
+  return `https://docs.rubocop.org/rubocop/cops_${department.toLowerCase()}.html#${cop.toLowerCase().replace(/[^a-z]/g, "")}`;
+}
+
+/** The command line the run stands for (shown, never run). */
+export function rubocopCommand(job: RubocopJob): string {
+  const rules = job.options?.rules;
+  return [
+    "rubocop",
+    "--format",
+    "json",
+    ...(job.autocorrect ? [job.autocorrect === "all" ? "--autocorrect-all" : "--autocorrect"] : []),
+    ...(rules?.only?.length ? ["--only", rules.only.join(",")] : []),
+    ...(rules?.except?.length ? ["--except", rules.except.join(",")] : []),
+    ...(job.options?.source ? ["--stdin", job.options.source.path] : [job.target]),
+  ].join(" ");
+}
+
+/** The files a job covers: RuboCop's own targets under the path (narrowed to changed files), none for inline code. */
+export async function jobFiles(
+  ctx: ToolContext,
+  job: RubocopJob,
+  command = rubocopCommand(job),
+): Promise<{ files: string[]; notes?: string[] }> {
+  if (job.options?.source) return { files: [] };
+  let listed = [job.target];
+  let notes: string[] | undefined;
+  if (fs.statSync(job.target).isDirectory()) {
+    const found = await rubocopRequest<string[]>(
+      ctx,
+      job.target,
+      "targets",
+      { paths: [job.target], config: job.config },
+      command,
+    );
+    listed = found.result;
+    notes = found.notes; // the first request says whether the worker was started for this call
+  }
+  const changed = job.options?.changedFiles;
+  if (changed) {
+    const set = new Set(changed);
+    listed = listed.filter((f) => set.has(f));
+  }
+  return { files: listed.filter((f) => ctx.allowlist.rootOf(f) !== undefined), notes };
+}
+
+/** The files of a job with their text. */
+async function sourcesOf(
+  ctx: ToolContext,
+  job: RubocopJob,
+  command: string,
+): Promise<{ files: { path: string; source: string }[]; notes?: string[] }> {
+  const inline = job.options?.source;
+  if (inline) return { files: [{ path: inline.path, source: inline.code }] };
+  const { files, notes } = await jobFiles(ctx, job, command);
+  return { files: files.map((file) => ({ path: file, source: readSourceText(ctx.allowlist, file) })), notes };
+}
+
+interface WorkerFileRun extends RubocopFileRun {
+  errors?: string[];
+  warnings?: string[];
+  loop?: string | null;
+  corrections?: (RubocopCorrection & { contextual?: boolean })[];
+}
+
+/** Runs a job in the project's warm worker. Unknown cop names are invalid_input; a file RuboCop cannot report on is tool_error. */
+export async function runRubocop(ctx: ToolContext, job: RubocopJob): Promise<RubocopRunResult> {
+  const command = rubocopCommand(job);
+  const { files, notes: firstNotes } = await sourcesOf(ctx, job, command);
+  if (files.length === 0) return { files: [], notes: firstNotes ?? [], command };
+  const rules = job.options?.rules;
+  const contextual = job.options?.contextual === true;
+  const { result, notes } = await rubocopRequest<WorkerFileRun[]>(
+    ctx,
+    job.options?.source?.path ?? job.target,
+    "run",
+    {
+      autocorrect: job.autocorrect,
+      leftovers: job.leftovers,
+      only: rules?.only,
+      except: rules?.except,
+      config: job.config,
+      contextual,
+      corrections: true,
+      files,
+    },
+    command,
+  );
+  const reports = result.map((run, i): RubocopFileReport => {
+    const { path: file, source } = files[i] as { path: string; source: string };
+    const offenses = parseRubocopOffenses(run.report);
+    if (run.status === 2 && /Unrecognized cop or department/.test(run.stderr))
+      throw new ToolError("invalid_input", `only/except: ${firstLine(run.stderr)}`, {
+        command,
+        output: run.stderr,
+      });
+    if (!offenses || (run.status === 2 && !run.loop))
+      throw new ToolError(
+        "tool_error",
+        `RuboCop failed on ${displayRelative(ctx, file)}: ${firstLine(run.stderr) ?? "no report"}`,
+        { command, output: run.stderr || run.report },
+      );
+    for (const c of run.corrections ?? []) {
+      if ("error" in c) continue;
+      const o = offenses.find(
+        (x) =>
+          x.cop_name === c.cop && x.location.start_line === c.line && x.location.start_column === c.column,
+      );
+      if (!o) continue;
+      o.correction = { safe: c.safe, edits: c.edits };
+      // Held back while editing: reported with its edits, not corrected (see ruby/rubocop_contextual.rb).
+      if (c.contextual && !contextual) o.correctable = false;
+    }
+    return {
+      file,
+      source,
+      corrected: job.autocorrect ? (run.corrected ?? source) : undefined,
+      offenses,
+      findings: offenses.map((o) => offenseFinding(o, file)),
+      errors: run.errors ?? [],
+      warnings: run.warnings ?? [],
+      status: run.status,
+    };
+  });
+  return { files: reports, notes: firstNotes ?? notes, command };
+}
+
+function firstLine(text: string): string | undefined {
+  return text.split("\n").find((l) => l.trim());
+}
+
+/**
+ * At most `max` items per cop across the list (in order), as --max-offenses-per-cop lists them; the rest are
+ * counted per cop. No max: everything listed.
+ */
+export function capPerCop<T>(
+  items: readonly T[],
+  copOf: (item: T) => string,
+  max: number | undefined,
+): { listed: T[]; unreported: Record<string, number> } {
+  if (max === undefined) return { listed: [...items], unreported: {} };
+  const seen = new Map<string, number>();
+  const unreported: Record<string, number> = {};
+  const listed = items.filter((item) => {
+    const cop = copOf(item);
+    const n = (seen.get(cop) ?? 0) + 1;
+    seen.set(cop, n);
+    if (n <= max) return true;
+    unreported[cop] = (unreported[cop] ?? 0) + 1;
+    return false;
+  });
+  return { listed, unreported };
+}
