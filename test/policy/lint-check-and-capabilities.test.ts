@@ -113,6 +113,11 @@ describe("lint_check", () => {
     const r = await server.call("lint_check", { scope: "staged", files: ["a.py"] });
     expect(r).toMatchObject({ success: true, nothing_checked: true, finding_count: 0 });
     expect(r.passed).toBeUndefined();
+    const ruby = await server.call("lint_check", { tool: "rubocop" });
+    expect(ruby).toMatchObject({
+      nothing_checked: true,
+      notes: ["rubocop found no files of its languages to lint"],
+    });
   });
 
   it("outside a git work tree, staged is invalid_input with git's reason", async () => {

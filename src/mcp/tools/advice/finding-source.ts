@@ -11,19 +11,20 @@ import { ToolError } from "../../../errors.js";
 import { readFileIn } from "../../../paths/safe-fs.js";
 import type { AdviceFinding } from "../../../policy/advice/prompt.js";
 
+/** Lines are bounded so the schema stays short (no 2^53 maximum). */
+const lineNumber = z.number().int().min(0).max(10_000_000);
+
+/** Other fields of a finding (column, severity, fingerprint...) are accepted and left out. */
 export const FindingArg = z
   .object({
-    tool: z.string().min(1).max(100),
-    rule_id: z.string().min(1).max(200),
-    message: z.string().max(4000).optional(),
-    path: z.string().max(4096).optional(),
-    file: z.string().max(4096).optional(),
-    line: z.number().int().min(0).optional(),
-    end_line: z.number().int().min(0).optional(),
-    column: z.number().int().min(0).optional(),
-    severity: z.string().max(20).optional(),
+    tool: z.string().min(1),
+    rule_id: z.string().min(1),
+    message: z.string().optional(),
+    path: z.string().optional(),
+    line: lineNumber.optional(),
+    end_line: lineNumber.optional(),
   })
-  .describe("A finding as lint_check returns it (tool, rule_id, message, path, line...)");
+  .describe("A finding as lint_check returns it");
 
 export interface LocatedFinding {
   finding: AdviceFinding;
@@ -126,7 +127,7 @@ export function fromTrace(ctx: ToolContext, traceId: string, index: number): Loc
         "invalid_input",
         `lint-run trace ${id} has no finding ${index} in a shape this tool reads`,
       );
-    return { finding: parsed.data, file: parsed.data.file ?? parsed.data.path };
+    return { finding: parsed.data, file: parsed.data.path };
   }
   throw new ToolError(
     "invalid_input",

@@ -27,6 +27,16 @@ const FILE_SCOPED = new Set(["ruff", "flake8", "eslint"]);
 
 type Scope = "staged" | "changed" | "all";
 
+/** Nothing was linted: no pass either, and the note says why. */
+const nothingChecked = (scope: Scope, note: string) => ({
+  success: true,
+  nothing_checked: true,
+  scope,
+  findings: [],
+  finding_count: 0,
+  notes: [note],
+});
+
 /** A file given, or a file inside a folder given. */
 const isInside = (given: string, file: string) => file === given || file.startsWith(given + path.sep);
 
@@ -58,31 +68,22 @@ export const lintCheckTool = () =>
       const display = displayPaths(dir, ctx.allowlist.roots.effective);
       const notes: string[] = [];
       if (selected && selected.length === 0)
-        return {
-          success: true,
-          nothing_checked: true,
+        return nothingChecked(
           scope,
-          findings: [],
-          finding_count: 0,
-          notes: [`no ${scope === "all" ? "" : `${scope} `}files to lint under ${display.show(dir) || "."}`],
-        };
+          `no ${scope === "all" ? "" : `${scope} `}files to lint under ${display.show(dir) || "."}`,
+        );
       const linters = pickLinters(dir, selected, args.tool);
       if (linters.length === 0)
-        return {
-          success: true,
-          nothing_checked: true,
-          scope,
-          findings: [],
-          finding_count: 0,
-          notes: ["no managed linter lints these files' languages"],
-        };
+        return nothingChecked(scope, "no managed linter lints these files' languages");
       const runs = [];
       const all: Finding[] = [];
       for (const linter of linters) {
         const files = selected?.filter((f) =>
           linter.languages.some((l) => hasFilesOf(f, l as ProjectLanguage)),
         );
-        if (files && files.length === 0) continue;
+        // Like `lint`: a linter with no file of its languages here checks nothing (and passes nothing).
+        if (files ? files.length === 0 : !linter.languages.some((l) => hasFilesOf(dir, l as ProjectLanguage)))
+          continue;
         const scoped = files && FILE_SCOPED.has(linter.name);
         const outcome = await linter.lint(ctx, { target: dir, args: scoped ? { files } : {} });
         let findings = outcome.findings;
@@ -101,6 +102,11 @@ export const lintCheckTool = () =>
           ...(outcome.notes.length ? { notes: outcome.notes } : {}),
         });
       }
+      if (runs.length === 0)
+        return nothingChecked(
+          scope,
+          `${linters.map((l) => l.name).join(", ")} found no files of ${linters.length > 1 ? "their" : "its"} languages to lint`,
+        );
       const view = findingsView(all, { display });
       const advisor = advisorOf(ctx);
       const advice: Record<string, DiagnosticAdvice> = {};

@@ -270,7 +270,7 @@ function locate(ctx: ToolContext, args: Args): LocatedFinding {
   const given = [args.finding, args.sarif, args.trace_id].filter((v) => v !== undefined).length;
   if (given !== 1)
     throw new ToolError("invalid_input", "give exactly one of finding, sarif (+ result_index) or trace_id");
-  if (args.finding) return { finding: args.finding, file: args.finding.file ?? args.finding.path };
+  if (args.finding) return { finding: args.finding, file: args.finding.path };
   if (args.sarif) return fromSarif(args.sarif, args.result_index ?? 0);
   return fromTrace(ctx, args.trace_id as string, args.result_index ?? 0);
 }
