@@ -285,7 +285,10 @@ function defaultTraceRoot(ctx: ToolContext): string | undefined {
 function readAllowed(ctx: ToolContext, file: string): string[] {
   const root = ctx.allowlist.rootOf(file);
   if (!root) throw new ToolError("path_validation", `${file} is outside the allowed paths`);
-  return readTextIn(root, file).split(/\r?\n/);
+  const lines = readTextIn(root, file).split(/\r?\n/);
+  // A final newline ends the last line; it does not start another.
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+  return lines;
 }
 
 /** Lines first..last (1-based, clamped, at most MAX_SNIPPET_LINES) of a file's lines. */
