@@ -23,7 +23,8 @@ export function diffArgv(scope: ChangedScope): string[] {
     : ["diff", "--name-only", "--diff-filter=ACMR", checkRevision(scope.revision), "--"];
 }
 
-export const UNTRACKED_ARGV = ["ls-files", "--others", "--exclude-standard", "--"];
+/** ls-files names paths relative to the folder it runs in unless asked for top-level ones, as diff gives. */
+export const UNTRACKED_ARGV = ["ls-files", "--others", "--exclude-standard", "--full-name", "--"];
 
 /**
  * Absolute paths of the changed files under `dir` (a directory inside a git work tree), sorted.

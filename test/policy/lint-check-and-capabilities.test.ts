@@ -62,6 +62,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(repo, "d.py"), "import re\n"); // untracked
   fs.writeFileSync(path.join(repo, "ignored.py"), "import abc\n"); // ignored
   fs.writeFileSync(path.join(repo, "notes.md"), "# notes\n"); // changed, not Python
+  fs.mkdirSync(path.join(repo, "sub"));
+  fs.writeFileSync(path.join(repo, "sub", "e.py"), "import abc\n"); // untracked, in a folder
   plain = tempDir("mcq-no-git-");
   server = await connectStdio({
     cwd: repo,
@@ -88,14 +90,18 @@ describe("lint_check", () => {
     "changed: work tree, index and untracked files, not ignored or committed ones",
     async () => {
       const r = await server.call("lint_check", { scope: "changed" });
-      expect(r.files).toEqual(["a.py", "c.py", "d.py", "notes.md"]);
-      expect(keys(r)).toEqual(ruffDirect(["a.py", "c.py", "d.py"]));
+      expect(r.files).toEqual(["a.py", "c.py", "d.py", "notes.md", "sub/e.py"]);
+      expect(keys(r)).toEqual(ruffDirect(["a.py", "c.py", "d.py", "sub/e.py"]));
       // ruff 0.17 also reports I001 on a.py by default: whatever ruff says, and at least the unused imports.
       expect(keys(r).filter((k) => k.includes("F401"))).toEqual([
         "a.py:F401:1",
         "c.py:F401:1",
         "d.py:F401:1",
+        "sub/e.py:F401:1",
       ]);
+      // From a folder of the repository: git's untracked names are relative to it unless --full-name.
+      const sub = await server.call("lint_check", { scope: "changed", path: "sub" });
+      expect(sub).toMatchObject({ files: ["sub/e.py"], finding_count: 1 });
     },
   );
 
