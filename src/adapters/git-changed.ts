@@ -50,7 +50,13 @@ export async function changedFiles(ctx: ToolContext, dir: string, scope: Changed
     return lines;
   };
   const [top = dir] = await git(["rev-parse", "--show-toplevel"]);
-  const listed = await git(diffArgv(scope));
+  // A repository with no commit yet has no HEAD: what is staged is what changed (with the untracked files).
+  const unborn =
+    scope.kind === "since" &&
+    scope.revision === "HEAD" &&
+    (await ctx.run({ program: "git", args: ["rev-parse", "--verify", "--quiet", "HEAD"], cwd: dir }))
+      .returncode !== 0;
+  const listed = await git(diffArgv(unborn ? { kind: "staged" } : scope));
   if (scope.kind === "since") listed.push(...(await git(UNTRACKED_ARGV)));
   const inside = (abs: string) =>
     abs === dir || abs.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);

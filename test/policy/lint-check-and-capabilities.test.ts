@@ -20,6 +20,7 @@ const skipRuff = missing("ruff", [TOOLS_VENV_BIN]) || missing("git");
 let server: Connected;
 let repo: string;
 let plain: string;
+let fresh: string;
 
 function git(...args: string[]) {
   execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd: repo });
@@ -65,9 +66,14 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(repo, "sub"));
   fs.writeFileSync(path.join(repo, "sub", "e.py"), "import abc\n"); // untracked, in a folder
   plain = tempDir("mcq-no-git-");
+  fresh = tempDir("mcq-fresh-repo-");
+  execFileSync("git", ["init", "-q"], { cwd: fresh });
+  fs.writeFileSync(path.join(fresh, "staged.py"), "import os\n");
+  execFileSync("git", ["add", "staged.py"], { cwd: fresh });
+  fs.writeFileSync(path.join(fresh, "new.py"), "import re\n");
   server = await connectStdio({
     cwd: repo,
-    args: ["--toolsets", "core,policy", "--allowed-paths", `${repo},${plain}`, "--timeout", "77"],
+    args: ["--toolsets", "core,policy", "--allowed-paths", `${repo},${plain},${fresh}`, "--timeout", "77"],
     env: { PATH },
   });
 });
@@ -126,6 +132,11 @@ describe("lint_check", () => {
     });
   });
 
+  it.skipIf(skipRuff)("changed in a repository with no commit yet: staged and untracked files", async () => {
+    const r = await server.call("lint_check", { scope: "changed", path: fresh });
+    expect(r).toMatchObject({ success: true, files: ["new.py", "staged.py"], finding_count: 2 });
+  });
+
   it("outside a git work tree, staged is invalid_input with git's reason", async () => {
     const r = await server.call("lint_check", { scope: "staged", path: plain });
     expect(r).toMatchObject({ success: false, error_type: "invalid_input" });
@@ -170,7 +181,7 @@ describe("tool_capabilities", () => {
       git: false,
       timeout_seconds: 77,
       sandbox: "none",
-      may_read: [repo, plain],
+      may_read: [repo, plain, fresh],
     });
     expect(tools.find((t) => t.name === "pip-audit")).toMatchObject({ network: "required", may_write: [] });
     expect(tools.find((t) => t.name === "eslint")).toMatchObject({
