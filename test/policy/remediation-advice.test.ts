@@ -34,6 +34,7 @@ const fs = require("node:fs");
 const { spawn } = require("node:child_process");
 const argv = process.argv.slice(2);
 fs.writeFileSync(${JSON.stringify(path.join(dir, "argv.json"))}, JSON.stringify(argv));
+fs.writeFileSync(${JSON.stringify(path.join(dir, "env.json"))}, JSON.stringify(Object.keys(process.env)));
 const prompt = argv[argv.length - 1];
 const mode = /MODE=(\\w+)/.exec(prompt)?.[1];
 const reply = (result) => process.stdout.write(JSON.stringify({ type: "result", subtype: "success", is_error: false, result }));
@@ -66,6 +67,8 @@ let bin: string;
 let claude: string;
 
 beforeAll(async () => {
+  // The server's own secret: the provider must not inherit it.
+  process.env.MCP_CODE_QUALITY_AUTH_TOKEN = "server-secret";
   project = tempDir("mcq-advice-project-");
   fs.writeFileSync(path.join(project, "pyproject.toml"), '[project]\nname = "shop"\n');
   fs.writeFileSync(path.join(project, "app.py"), "import os\nimport sys\n\nprint(sys.argv)\n");
@@ -80,6 +83,9 @@ beforeAll(async () => {
     args: [
       "--toolsets",
       "core,policy",
+      // More calls than remediation_advice's 10 a minute.
+      "--rate-limit",
+      "false",
       "--advice-provider",
       "claude",
       "--advice-provider-path",
@@ -98,6 +104,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  delete process.env.MCP_CODE_QUALITY_AUTH_TOKEN;
   await server?.close();
 });
 
@@ -136,6 +143,9 @@ describe("remediation_advice with a provider", () => {
       "",
       "--",
     ]);
+    const env = JSON.parse(fs.readFileSync(path.join(bin, "env.json"), "utf8")) as string[];
+    expect(env).toContain("PATH");
+    expect(env).not.toContain("MCP_CODE_QUALITY_AUTH_TOKEN");
     const prompt = argv.at(-1) as string;
     // Structured data only: the policy, the skill steps, the snippet with its range, the rerun call.
     expect(prompt).toContain('"policy_id": "python.unused_imports"');

@@ -61,6 +61,15 @@ export function configuredProvider(
   return { adapter, executable };
 }
 
+/** The provider keeps its own credentials (HOME, API keys) but not the server's (its HTTP token, settings). */
+export function withoutServerSecrets(env: NodeJS.ProcessEnv): Record<string, undefined> {
+  return Object.fromEntries(
+    Object.keys(env)
+      .filter((k) => k.startsWith("MCP_CODE_QUALITY_") || k.startsWith("ESLINT_MCP_"))
+      .map((k) => [k, undefined]),
+  );
+}
+
 export interface ProviderRun {
   run: RunResult;
   /** The argv with the prompt replaced by its size, for traces. */
@@ -87,6 +96,7 @@ export async function runProvider(
       // One byte more than the cap: a reply that reaches it is over the cap.
       maxOutputBytes: config.adviceMaxOutputBytes + 1,
       killGraceMs: 500,
+      env: withoutServerSecrets(process.env),
       signal,
     });
     return { run, argvShown };
