@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, type Connected } from "../helpers/server.js";
+import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
 import { missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
 import { toolsFor } from "../../src/mcp/tools/index.js";
 import { KNOWN_TOOLSETS } from "../../src/config.js";
@@ -66,6 +66,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(repo, "sub"));
   fs.writeFileSync(path.join(repo, "sub", "e.py"), "import abc\n"); // untracked, in a folder
   plain = tempDir("mcq-no-git-");
+  fs.cpSync(path.join(FIXTURES, "ruby", "project"), plain, { recursive: true });
   fresh = tempDir("mcq-fresh-repo-");
   execFileSync("git", ["init", "-q"], { cwd: fresh });
   fs.writeFileSync(path.join(fresh, "staged.py"), "import os\n");
@@ -136,6 +137,32 @@ describe("lint_check", () => {
     const r = await server.call("lint_check", { scope: "changed", path: fresh });
     expect(r).toMatchObject({ success: true, files: ["new.py", "staged.py"], finding_count: 2 });
   });
+
+  it.skipIf(missing("rubocop"))(
+    "a linter that lints its project: findings kept for the files asked",
+    async () => {
+      const r = await server.call("lint_check", { path: plain, tool: "rubocop", files: ["lib/layout.rb"] });
+      let out: string;
+      try {
+        out = execFileSync("rubocop", ["--format", "json", "lib/layout.rb"], {
+          cwd: plain,
+          encoding: "utf8",
+        });
+      } catch (err) {
+        out = (err as { stdout: string }).stdout; // exit 1: offenses found
+      }
+      const direct = JSON.parse(out) as {
+        files: { offenses: { cop_name: string; location: { line: number } }[] }[];
+      };
+      expect(keys(r)).toEqual(
+        direct.files
+          .flatMap((f) => f.offenses.map((o) => `lib/layout.rb:${o.cop_name}:${o.location.line}`))
+          .sort(),
+      );
+      expect(keys(r).length).toBeGreaterThan(0);
+      expect(r).toMatchObject({ passed: false, linters: [{ linter: "rubocop", filtered: true }] });
+    },
+  );
 
   it("outside a git work tree, staged is invalid_input with git's reason", async () => {
     const r = await server.call("lint_check", { scope: "staged", path: plain });

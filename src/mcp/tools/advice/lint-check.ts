@@ -99,6 +99,8 @@ export const lintCheckTool = () =>
           command: outcome.command,
           returncode: outcome.returncode,
           finding_count: findings.length,
+          // Its exit code was about the whole project; the selected files pass or fail by their findings.
+          ...(files && !scoped ? { filtered: true } : {}),
           ...(outcome.notes.length ? { notes: outcome.notes } : {}),
         });
       }
@@ -133,7 +135,7 @@ export const lintCheckTool = () =>
       const checked = selected?.map((f) => display.show(f));
       return {
         success: true,
-        passed: runs.every((r) => (r.returncode ?? 0) === 0) && view.count === 0,
+        passed: runs.every((r) => r.filtered || (r.returncode ?? 0) === 0) && view.count === 0,
         scope,
         ...(checked ? { files: checked.slice(0, 100), file_count: checked.length } : {}),
         linters: runs,

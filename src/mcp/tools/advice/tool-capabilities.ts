@@ -49,6 +49,7 @@ export const toolCapabilitiesTool = () =>
           git: false,
           writes: ["none"],
           runs_project_code: false,
+          argv: p.argv("<prompt>"),
           output_format: p.outputFormat,
           timeout_seconds: config.adviceTimeout,
           max_input_bytes: config.adviceMaxInputBytes,
