@@ -218,7 +218,9 @@ describe("refused before anything runs", () => {
     expect(r).toMatchObject({ success: false, error_type: "invalid_input" });
     expect(r.error).toMatch(message);
     expect(ran()).toBe(false);
-    expect(readTrace(r).failures).toEqual([r.error]);
+    const trace = readTrace(r);
+    expect(trace.failures).toEqual([r.error]);
+    expect(trace.provider).toBe((extra as { provider?: string }).provider ?? "claude");
   });
 
   it("refuses to ask a provider about a diagnostic no policy grounds", async () => {

@@ -119,6 +119,8 @@ async function advise(
   trace: AdviceTrace,
   setTraceRoot: (root: string) => void,
 ) {
+  // The provider asked for (or configured), so that a refused request's trace names it too.
+  trace.provider = args.provider ?? ctx.config.adviceProvider ?? "local";
   refuseCapabilities(args.capabilities);
   const provider = pickProvider(ctx, args.provider);
   trace.provider = provider?.adapter.name ?? "local";
