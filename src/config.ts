@@ -55,6 +55,18 @@ export interface Config {
   traceMaxBytes: number;
   /** Largest SARIF log (argument or trace) the sarif_* tools read. */
   sarifMaxBytes: number;
+  /** remediation_advice's provider (claude, codex, gemini); undefined: local advice only. */
+  adviceProvider: string | undefined;
+  /** The approved absolute path of the provider's executable (required with a provider). */
+  adviceProviderPath: string | undefined;
+  /** The operator lets the provider reach the network (every hosted provider needs it). */
+  adviceAllowNetwork: boolean;
+  /** Seconds a provider run may take before its process group is killed. */
+  adviceTimeout: number;
+  /** Largest prompt sent to a provider, in bytes (it travels as one argv entry). */
+  adviceMaxInputBytes: number;
+  /** Largest provider reply read, in bytes; a longer one fails the call. */
+  adviceMaxOutputBytes: number;
   /** Working directory relative paths resolve against. */
   cwd: string;
 }
@@ -136,6 +148,14 @@ const parseToolsets: Parse<string[]> = (raw, flag) => {
     if (!(KNOWN_TOOLSETS as readonly string[]).includes(s))
       throw new ConfigError(flag, `unknown toolset "${s}"; known: ${KNOWN_TOOLSETS.join(", ")}`);
   return [...new Set(sets)];
+};
+
+/** Agent CLIs remediation_advice can ask (src/policy/advice/providers.ts has their adapters). */
+export const ADVICE_PROVIDERS = ["claude", "codex", "gemini"] as const;
+
+const absolutePath: Parse<string> = (raw, flag) => {
+  if (!path.isAbsolute(raw)) throw new ConfigError(flag, `must be an absolute path, got "${raw}"`);
+  return path.normalize(raw);
 };
 
 function defaultAuditLog(): string {
@@ -369,6 +389,55 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     parse: int(1024, 1024 * 1024 * 1024),
     help: "largest SARIF log the sarif_* tools read (1 KiB - 1 GiB)",
   }),
+  opt({
+    key: "adviceProvider",
+    flag: "--advice-provider",
+    env: ["MCP_CODE_QUALITY_ADVICE_PROVIDER"],
+    fallback: () => undefined,
+    parse: oneOf(ADVICE_PROVIDERS),
+    help: `remediation_advice provider: ${ADVICE_PROVIDERS.join(", ")} (default: none, local advice)`,
+  }),
+  opt({
+    key: "adviceProviderPath",
+    flag: "--advice-provider-path",
+    env: ["MCP_CODE_QUALITY_ADVICE_PROVIDER_PATH"],
+    fallback: () => undefined,
+    parse: absolutePath,
+    help: "approved absolute path of the provider's executable",
+  }),
+  opt({
+    key: "adviceAllowNetwork",
+    flag: "--advice-allow-network",
+    env: ["MCP_CODE_QUALITY_ADVICE_ALLOW_NETWORK"],
+    fallback: () => false,
+    parse: bool,
+    help: "let the advice provider use the network (true/false)",
+  }),
+  opt({
+    key: "adviceTimeout",
+    flag: "--advice-timeout",
+    env: ["MCP_CODE_QUALITY_ADVICE_TIMEOUT"],
+    fallback: () => 120,
+    parse: int(1, 3600),
+    help: "seconds per advice provider run (1-3600)",
+  }),
+  opt({
+    key: "adviceMaxInputBytes",
+    flag: "--advice-max-input-bytes",
+    env: ["MCP_CODE_QUALITY_ADVICE_MAX_INPUT_BYTES"],
+    fallback: () => 32_768,
+    // One argv entry: Linux caps a single argument at 128 KiB.
+    parse: int(1024, 120_000),
+    help: "largest advice prompt (1 KiB - 120000 bytes)",
+  }),
+  opt({
+    key: "adviceMaxOutputBytes",
+    flag: "--advice-max-output-bytes",
+    env: ["MCP_CODE_QUALITY_ADVICE_MAX_OUTPUT_BYTES"],
+    fallback: () => 65_536,
+    parse: int(1024, 4 * 1024 * 1024),
+    help: "largest advice provider reply (1 KiB - 4 MiB)",
+  }),
 ];
 
 function opt<K extends keyof Config>(spec: OptionSpec<K>): OptionSpec<keyof Config> {
@@ -399,6 +468,11 @@ export function loadConfig(
     config.allowedPaths = [cwd, ...extra];
   }
   const c = config as Config;
+  if (c.adviceProvider && !c.adviceProviderPath)
+    throw new ConfigError(
+      "--advice-provider-path",
+      `--advice-provider ${c.adviceProvider} needs the approved executable path`,
+    );
   c.allowedPaths = c.allowedPaths.map((p) => path.resolve(cwd, p));
   c.auditLog = path.resolve(cwd, c.auditLog);
   return c;

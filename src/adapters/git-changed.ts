@@ -23,7 +23,8 @@ export function diffArgv(scope: ChangedScope): string[] {
     : ["diff", "--name-only", "--diff-filter=ACMR", checkRevision(scope.revision), "--"];
 }
 
-export const UNTRACKED_ARGV = ["ls-files", "--others", "--exclude-standard", "--"];
+/** ls-files names paths relative to the folder it runs in unless asked for top-level ones, as diff gives. */
+export const UNTRACKED_ARGV = ["ls-files", "--others", "--exclude-standard", "--full-name", "--"];
 
 /**
  * Absolute paths of the changed files under `dir` (a directory inside a git work tree), sorted.
@@ -49,7 +50,13 @@ export async function changedFiles(ctx: ToolContext, dir: string, scope: Changed
     return lines;
   };
   const [top = dir] = await git(["rev-parse", "--show-toplevel"]);
-  const listed = await git(diffArgv(scope));
+  // A repository with no commit yet has no HEAD: what is staged is what changed (with the untracked files).
+  const unborn =
+    scope.kind === "since" &&
+    scope.revision === "HEAD" &&
+    (await ctx.run({ program: "git", args: ["rev-parse", "--verify", "--quiet", "HEAD"], cwd: dir }))
+      .returncode !== 0;
+  const listed = await git(diffArgv(unborn ? { kind: "staged" } : scope));
   if (scope.kind === "since") listed.push(...(await git(UNTRACKED_ARGV)));
   const inside = (abs: string) =>
     abs === dir || abs.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);

@@ -61,3 +61,8 @@ export function claimTestRunner(
   }
   return undefined;
 }
+
+/** The registered runners' names (pytest is run_tests' own). */
+export function testRunnerNames(): string[] {
+  return runners.map((r) => r.name);
+}

@@ -44,4 +44,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<string, number>> = {
   run_tests: 20,
   security_scan: 20,
   audit_dependencies: 10,
+  lint_check: 50,
+  // Each call may start an agent CLI that talks to a hosted model.
+  remediation_advice: 10,
 };

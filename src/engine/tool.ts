@@ -39,6 +39,17 @@ export const WRITES_FILES = {
   openWorldHint: false,
 } as const satisfies ToolAnnotations;
 
+/**
+ * What a tool does beyond its annotations, listed in its `_meta` (see src/mcp/tool-traits.ts): only advises
+ * (changes nothing, runs nothing of the project's), reads project files, runs managed tools, persists traces.
+ */
+export interface ToolTraits {
+  advisory: boolean;
+  reads_files: boolean;
+  runs_tools: boolean;
+  persists_traces: boolean;
+}
+
 /** A path argument the pipeline canonicalizes through the allowlist before the handler runs. */
 export interface PathArgument {
   /** Argument name. */
@@ -90,6 +101,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   /** Strict object schema; null values are treated as absent before validation. */
   input: S;
   annotations: ToolAnnotations;
+  /** Declared here, or kept in src/mcp/tool-traits.ts for tools that predate it. */
+  traits?: ToolTraits;
   paths?: readonly PathArgument[];
   /** Results the handler returns keep their exact shape (no `duration_ms` added, nothing compacted); errors do not. */
   exactResult?: boolean;

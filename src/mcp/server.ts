@@ -17,6 +17,7 @@ import type { Engine } from "../engine/engine.js";
 import { InvalidArgumentsError } from "../errors.js";
 import type { ToolDefinition, ToolResult } from "../engine/tool.js";
 import { VERSION } from "../version.js";
+import { traitsMeta } from "./tool-traits.js";
 
 export function toolListing(tool: ToolDefinition): Tool {
   const schema = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as Tool["inputSchema"];
@@ -28,6 +29,7 @@ export function toolListing(tool: ToolDefinition): Tool {
     inputSchema: schema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool["outputSchema"] } : {}),
     annotations: tool.annotations,
+    ...traitsMeta(tool),
   };
 }
 

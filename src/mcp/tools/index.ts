@@ -22,6 +22,7 @@ import { eslintTypescriptTools } from "./eslint-typescript/index.js";
 import { retainable } from "./sarif-output.js";
 import { sarifTools } from "./sarif-analytics.js";
 import { rubocopTools } from "./rubocop/index.js";
+import { adviceTools } from "./advice/index.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
@@ -40,7 +41,7 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     getStatusTool(),
     getAuditLogTool(),
   ],
-  policy: () => [...sarifTools()],
+  policy: () => [...sarifTools(), ...adviceTools()],
   "eslint-typescript": eslintTypescriptTools,
   rubocop: rubocopTools,
 };

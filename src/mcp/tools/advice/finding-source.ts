@@ -1,0 +1,136 @@
+/**
+ * The finding remediation_advice is about, from one of its three sources: a finding (as lint_check and the
+ * findings model give it), one result of a SARIF log, or one result of a retained lint-run trace
+ * (`.mcp-cache/lint-runs/<trace_id>.json`, read by a bare name only).
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import type { ToolContext } from "../../../engine/tool.js";
+import { ToolError } from "../../../errors.js";
+import { readFileIn } from "../../../paths/safe-fs.js";
+import type { AdviceFinding } from "../../../policy/advice/prompt.js";
+
+/** Lines are bounded so the schema stays short (no 2^53 maximum). */
+const lineNumber = z.number().int().min(0).max(10_000_000);
+
+/** Other fields of a finding (column, severity, fingerprint...) are accepted and left out. */
+export const FindingArg = z
+  .object({
+    tool: z.string().min(1),
+    rule_id: z.string().min(1),
+    message: z.string().optional(),
+    path: z.string().optional(),
+    line: lineNumber.optional(),
+    end_line: lineNumber.optional(),
+  })
+  .describe("A finding as lint_check returns it");
+
+export interface LocatedFinding {
+  finding: AdviceFinding;
+  /** The file's path as given (resolved through the allowlist before anything reads it). */
+  file?: string;
+}
+
+export const LINT_RUNS_DIR = path.join(".mcp-cache", "lint-runs");
+
+/** A trace id is a bare file name: no separator, no `..`, nothing absolute. */
+export function checkTraceId(id: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(id) || id.includes(".."))
+    throw new ToolError(
+      "invalid_input",
+      `trace_id: "${id}" is not a trace id (a bare name from .mcp-cache/lint-runs/)`,
+    );
+  return id.endsWith(".json") ? id.slice(0, -5) : id;
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : undefined;
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** The file path a SARIF artifact location names: file URIs as paths, relative ones against their base. */
+function sarifPath(location: Json | undefined, run: Json): string | undefined {
+  const uri = typeof location?.uri === "string" ? location.uri : undefined;
+  if (!uri) return undefined;
+  if (uri.startsWith("file:")) return fileURLToPath(uri);
+  const baseId = typeof location?.uriBaseId === "string" ? location.uriBaseId : undefined;
+  const base = baseId ? obj(obj(run.originalUriBaseIds)?.[baseId])?.uri : undefined;
+  if (typeof base === "string" && base.startsWith("file:"))
+    return path.join(fileURLToPath(base), decodeURI(uri));
+  return decodeURI(uri);
+}
+
+/** Result `index` of a SARIF log, counted across its runs in order. */
+export function fromSarif(log: Json, index: number): LocatedFinding {
+  let seen = 0;
+  for (const r of arr(log.runs)) {
+    const run = obj(r) ?? {};
+    const results = arr(run.results);
+    if (index >= seen + results.length) {
+      seen += results.length;
+      continue;
+    }
+    const result = obj(results[index - seen]) ?? {};
+    const driver = obj(obj(run.tool)?.driver) ?? {};
+    const rules = arr(driver.rules);
+    const ruleIndex = typeof result.ruleIndex === "number" ? result.ruleIndex : -1;
+    const rule =
+      (typeof result.ruleId === "string" ? result.ruleId : undefined) ??
+      (obj(rules[ruleIndex])?.id as string | undefined);
+    const physical = obj(obj(arr(result.locations)[0])?.physicalLocation);
+    const region = obj(physical?.region);
+    const file = sarifPath(obj(physical?.artifactLocation), run);
+    const num = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined);
+    if (!rule) throw new ToolError("invalid_input", `SARIF result ${index} names no rule`);
+    return {
+      finding: {
+        tool: typeof driver.name === "string" ? driver.name : "unknown",
+        rule_id: rule,
+        message:
+          typeof obj(result.message)?.text === "string" ? (obj(result.message)?.text as string) : undefined,
+        path: file,
+        line: num(region?.startLine),
+        end_line: num(region?.endLine),
+        column: num(region?.startColumn),
+        severity: typeof result.level === "string" ? result.level : undefined,
+      },
+      file,
+    };
+  }
+  throw new ToolError("invalid_input", `result_index ${index} is past the ${seen} results of the SARIF log`);
+}
+
+/**
+ * A retained lint-run trace under an allowed root's `.mcp-cache/lint-runs/`: a SARIF log, an object holding
+ * one (`sarif`), or one holding `findings`. (A stand-in until the SARIF tools' own reader is shared.)
+ */
+export function fromTrace(ctx: ToolContext, traceId: string, index: number): LocatedFinding {
+  const id = checkTraceId(traceId);
+  for (const root of ctx.allowlist.roots.effective) {
+    const read = readFileIn(root, path.join(root, LINT_RUNS_DIR, `${id}.json`), "refuse");
+    if (!read) continue;
+    let value: Json | undefined;
+    try {
+      value = obj(JSON.parse(read.content.toString("utf8")));
+    } catch {
+      value = undefined;
+    }
+    if (!value) throw new ToolError("invalid_input", `lint-run trace ${id} is not a JSON object`);
+    if (Array.isArray(value.runs)) return fromSarif(value, index);
+    const sarif = obj(value.sarif);
+    if (sarif) return fromSarif(sarif, index);
+    const findings = arr(value.findings);
+    const parsed = FindingArg.safeParse(findings[index]);
+    if (!parsed.success)
+      throw new ToolError(
+        "invalid_input",
+        `lint-run trace ${id} has no finding ${index} in a shape this tool reads`,
+      );
+    return { finding: parsed.data, file: parsed.data.path };
+  }
+  throw new ToolError(
+    "invalid_input",
+    `no lint-run trace ${id} in .mcp-cache/lint-runs/ of the allowed paths`,
+  );
+}

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { defineTool, READ_ONLY } from "../../../engine/tool.js";
+import { adviceIds, advisorOf, rerunFor } from "./shared.js";
+
+export const lintAdviceTool = () =>
+  defineTool({
+    name: "lint_advice",
+    description:
+      "Map a linter diagnostic (tool + rule) to its policies, principles, advice, skill hints and the exact rerun " +
+      "call, from the compiled policy bundle; an unmapped diagnostic says so.",
+    input: z.strictObject({
+      tool: z.string().min(1).max(100).describe("Reporting tool, e.g. ruff, eslint, mypy, tsc, bandit"),
+      rule: z.string().min(1).max(200).describe("Its rule id, e.g. F401, no-unused-vars, TS2322"),
+      message: z.string().max(4000).optional(),
+      path: z.string().max(4096).optional().describe("Display path of the file"),
+    }),
+    annotations: { title: "Lint advice", ...READ_ONLY },
+    traits: { advisory: true, reads_files: false, runs_tools: false, persists_traces: false },
+    async handler(args, ctx) {
+      const advice = advisorOf(ctx).adviseDiagnostic(args);
+      return {
+        success: true,
+        mapped: advice.mapped,
+        bundle_hash: advice.bundle_hash,
+        ...adviceIds(advice),
+        policies: advice.policies,
+        skills: advice.skills.map((s) => ({ skill_id: s.skill_id, title: s.title, summary: s.summary })),
+        advice: advice.policies.map((p) => p.advice),
+        rerun: rerunFor(args.tool, args.path),
+        ...(advice.mapped
+          ? {}
+          : {
+              note:
+                advice.bundle_hash === "none"
+                  ? "unmapped: no policy bundle is loaded"
+                  : `unmapped: the bundle's evidence map has no policy for ${args.tool} ${args.rule}`,
+            }),
+      };
+    },
+  });
