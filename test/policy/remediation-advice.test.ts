@@ -236,7 +236,7 @@ describe("refused before anything runs", () => {
     for (const id of ["../x", "a/b", "/etc/passwd", ".."]) {
       const r = await server.call("remediation_advice", { trace_id: id });
       expect(r).toMatchObject({ success: false, error_type: "invalid_input" });
-      expect(r.error).toContain("is not a trace id");
+      expect(r.error).toContain("not a trace id");
     }
     const r = await server.call("remediation_advice", {
       finding: finding("valid"),
@@ -299,14 +299,21 @@ describe("local mode and other sources", () => {
     const r = await server.call("remediation_advice", { sarif, result_index: 1, provider: "local" });
     expect(r).toMatchObject({ success: true, provider: "local", policy_ids: ["python.unused_imports"] });
     expect(readTrace(r).files).toEqual([{ path: "app.py", start_line: 1, end_line: 4 }]);
+    // A trace is a SARIF log, as `retain: true` writes it (this in-process server cannot load the ruff
+    // thread's compiled module, so the log above stands in for a retained ruff run).
     fs.mkdirSync(path.join(project, ".mcp-cache", "lint-runs"), { recursive: true });
-    fs.writeFileSync(path.join(project, ".mcp-cache", "lint-runs", "run-1.json"), JSON.stringify({ sarif }));
+    fs.writeFileSync(path.join(project, ".mcp-cache", "lint-runs", "run-1.json"), JSON.stringify(sarif));
     const t = await server.call("remediation_advice", {
       trace_id: "run-1",
       result_index: 1,
       provider: "local",
     });
     expect(t).toMatchObject({ success: true, policy_ids: ["python.unused_imports"] });
+    for (const bad of ["../x.json", "a/b"]) {
+      const refused = await server.call("remediation_advice", { trace_id: bad, provider: "local" });
+      expect(refused.error).toContain("not a trace id");
+    }
+    expect(readTrace(t).files).toEqual([{ path: "app.py", start_line: 1, end_line: 4 }]);
   });
 });
 

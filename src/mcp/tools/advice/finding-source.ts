@@ -3,12 +3,13 @@
  * findings model give it), one result of a SARIF log, or one result of a retained lint-run trace
  * (`.mcp-cache/lint-runs/<trace_id>.json`, read by a bare name only).
  */
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { ToolContext } from "../../../engine/tool.js";
 import { ToolError } from "../../../errors.js";
-import { readFileIn } from "../../../paths/safe-fs.js";
+import { lintRunsDir, parseTraceId, readTrace } from "../../../traces/lint-runs.js";
 import type { AdviceFinding } from "../../../policy/advice/prompt.js";
 
 /** Lines are bounded so the schema stays short (no 2^53 maximum). */
@@ -30,18 +31,6 @@ export interface LocatedFinding {
   finding: AdviceFinding;
   /** The file's path as given (resolved through the allowlist before anything reads it). */
   file?: string;
-}
-
-export const LINT_RUNS_DIR = path.join(".mcp-cache", "lint-runs");
-
-/** A trace id is a bare file name: no separator, no `..`, nothing absolute. */
-export function checkTraceId(id: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(id) || id.includes(".."))
-    throw new ToolError(
-      "invalid_input",
-      `trace_id: "${id}" is not a trace id (a bare name from .mcp-cache/lint-runs/)`,
-    );
-  return id.endsWith(".json") ? id.slice(0, -5) : id;
 }
 
 type Json = Record<string, unknown>;
@@ -102,32 +91,24 @@ export function fromSarif(log: Json, index: number): LocatedFinding {
 }
 
 /**
- * A retained lint-run trace under an allowed root's `.mcp-cache/lint-runs/`: a SARIF log, an object holding
- * one (`sarif`), or one holding `findings`. (A stand-in until the SARIF tools' own reader is shared.)
+ * A retained lint-run trace (`.mcp-cache/lint-runs/<trace_id>.json`, a SARIF log the `retain` argument
+ * writes), read by the SARIF tools' own reader: a bare id only, no link followed, size capped. The first
+ * allowed root that has it answers.
  */
 export function fromTrace(ctx: ToolContext, traceId: string, index: number): LocatedFinding {
-  const id = checkTraceId(traceId);
+  const id = parseTraceId(traceId);
   for (const root of ctx.allowlist.roots.effective) {
-    const read = readFileIn(root, path.join(root, LINT_RUNS_DIR, `${id}.json`), "refuse");
-    if (!read) continue;
-    let value: Json | undefined;
+    if (!fs.existsSync(path.join(lintRunsDir(root), `${id}.json`))) continue;
+    let log: Json | undefined;
     try {
-      value = obj(JSON.parse(read.content.toString("utf8")));
-    } catch {
-      value = undefined;
+      log = obj(JSON.parse(readTrace(root, id, ctx.config.sarifMaxBytes)));
+    } catch (e) {
+      if (e instanceof SyntaxError) throw new ToolError("invalid_input", `lint-run trace ${id} is not JSON`);
+      throw e;
     }
-    if (!value) throw new ToolError("invalid_input", `lint-run trace ${id} is not a JSON object`);
-    if (Array.isArray(value.runs)) return fromSarif(value, index);
-    const sarif = obj(value.sarif);
-    if (sarif) return fromSarif(sarif, index);
-    const findings = arr(value.findings);
-    const parsed = FindingArg.safeParse(findings[index]);
-    if (!parsed.success)
-      throw new ToolError(
-        "invalid_input",
-        `lint-run trace ${id} has no finding ${index} in a shape this tool reads`,
-      );
-    return { finding: parsed.data, file: parsed.data.path };
+    if (!log || !Array.isArray(log.runs))
+      throw new ToolError("invalid_input", `lint-run trace ${id} is not a SARIF log`);
+    return fromSarif(log, index);
   }
   throw new ToolError(
     "invalid_input",
