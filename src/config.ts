@@ -47,6 +47,8 @@ export interface Config {
   cacheAuditMaxBytes: number;
   /** check_markdown_links may request loopback, link-local and private addresses. */
   allowPrivateLinks: boolean;
+  /** The operator lets a project's policy file loosen shipped policies. */
+  policyAllowLoosening: boolean;
   /** Working directory relative paths resolve against. */
   cwd: string;
 }
@@ -121,7 +123,7 @@ const parseMode: Parse<Mode> = (raw, flag) => {
   return m === "http" ? "standalone" : m;
 };
 
-export const KNOWN_TOOLSETS = ["core", "eslint-typescript"] as const;
+export const KNOWN_TOOLSETS = ["core", "eslint-typescript", "policy"] as const;
 const parseToolsets: Parse<string[]> = (raw, flag) => {
   const sets = list(/,/)(raw, flag);
   for (const s of sets)
@@ -301,7 +303,7 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     key: "toolsets",
     flag: "--toolsets",
     env: ["MCP_CODE_QUALITY_TOOLSETS"],
-    fallback: () => ["core"],
+    fallback: () => ["core", "policy"],
     parse: parseToolsets,
     help: `comma-separated toolsets: ${KNOWN_TOOLSETS.join(", ")}`,
   }),
@@ -328,6 +330,14 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     fallback: () => false,
     parse: bool,
     help: "let link checks request loopback, link-local and private addresses (true/false)",
+  }),
+  opt({
+    key: "policyAllowLoosening",
+    flag: "--policy-allow-loosening",
+    env: ["MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING"],
+    fallback: () => false,
+    parse: bool,
+    help: "let .mcp-code-quality/policy.yaml loosen shipped policies (true/false; operator only)",
   }),
 ];
 

@@ -19,6 +19,7 @@ import { runTestsTool } from "./run-tests.js";
 import { securityScanTool } from "./security-scan.js";
 import { auditDependenciesTool } from "./audit-dependencies.js";
 import { eslintTypescriptTools } from "./eslint-typescript/index.js";
+import { policyTools } from "./policy/index.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
@@ -38,6 +39,7 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     getAuditLogTool(),
   ],
   "eslint-typescript": eslintTypescriptTools,
+  policy: () => [...policyTools()],
 };
 
 /** The tool definitions of the chosen toolsets; names that clash between toolsets are a start-up error. */
