@@ -56,6 +56,8 @@ export class CelCompileError extends Error {
   constructor(
     message: string,
     readonly lineInExpression: number,
+    /** 0-based column in that line, when the library points at one. */
+    readonly column = 0,
   ) {
     super(message);
   }
@@ -63,8 +65,13 @@ export class CelCompileError extends Error {
 
 function describe(err: unknown): CelCompileError {
   const full = err instanceof Error ? err.message : String(err);
-  const line = /^>\s+(\d+) \|/m.exec(full);
-  return new CelCompileError(full.split("\n")[0] ?? full, line ? Number(line[1]) : 1);
+  const lines = full.split("\n");
+  const at = lines.findIndex((l) => /^>\s+\d+ \|/.test(l));
+  const code = lines[at];
+  const caret = lines[at + 1];
+  const line = code ? Number(/^>\s+(\d+)/.exec(code)?.[1] ?? 1) : 1;
+  const column = code && caret ? Math.max(0, caret.indexOf("^") - (code.indexOf("| ") + 2)) : 0;
+  return new CelCompileError(lines[0] ?? full, line, column);
 }
 
 /** Parses and type-checks a condition; it must be a bool. Throws CelCompileError. */

@@ -30,6 +30,7 @@ import {
 } from "./schema.js";
 import {
   BundleError,
+  lineInValue,
   lineOf,
   readYaml,
   splitFrontMatter,
@@ -37,6 +38,7 @@ import {
   validate,
   valueStartLine,
   type BundleProblem,
+  type ValueLines,
   type YamlSource,
 } from "./source.js";
 
@@ -129,12 +131,12 @@ function readSkills(dir: string, problems: BundleProblem[]): Skill[] {
 interface Sources {
   data: BundleData;
   /** Where each policy's condition text starts, for CEL error lines. */
-  conditionLines: Map<string, { file: string; line: number }>;
+  conditionLines: Map<string, { file: string; at: ValueLines }>;
 }
 
 function readShipped(dir: string, problems: BundleProblem[]): Sources {
   const data: BundleData = { principles: [], policies: [], evidence: [], skills: [] };
-  const conditionLines = new Map<string, { file: string; line: number }>();
+  const conditionLines = new Map<string, { file: string; at: ValueLines }>();
   const principles = yamlFile(path.join(dir, "principles.yaml"), principlesFileSchema, problems);
   if (principles) data.principles.push(...principles.value.principles);
   const policies = yamlFile(path.join(dir, "policies.yaml"), policiesFileSchema, problems);
@@ -143,7 +145,7 @@ function readShipped(dir: string, problems: BundleProblem[]): Sources {
       data.policies.push(toPolicy(p, policies.source, ["policies", i]));
       conditionLines.set(p.id, {
         file: policies.source.file,
-        line: valueStartLine(policies.source, ["policies", i, "condition"]),
+        at: valueStartLine(policies.source, ["policies", i, "condition"]),
       });
     });
   const evidence = yamlFile(path.join(dir, "evidence.yaml"), evidenceFileSchema, problems);
@@ -185,7 +187,7 @@ function applyProject(
       return;
     }
     data.policies.push(toPolicy(p, source, ["policies", i]));
-    conditionLines.set(p.id, { file, line: valueStartLine(source, ["policies", i, "condition"]) });
+    conditionLines.set(p.id, { file, at: valueStartLine(source, ["policies", i, "condition"]) });
   });
   (overlay.overrides ?? []).forEach((o, i) => {
     const at = ["overrides", i];
@@ -219,11 +221,10 @@ function applyProject(
       return;
     }
     let condition = o.condition ?? shipped.condition;
-    if (o.condition) conditionLines.set(o.id, { file, line: valueStartLine(source, [...at, "condition"]) });
+    if (o.condition) conditionLines.set(o.id, { file, at: valueStartLine(source, [...at, "condition"]) });
     if (o.also_when) {
       condition = `(${condition}) || (${o.also_when})`;
-      if (!o.condition)
-        conditionLines.set(o.id, { file, line: valueStartLine(source, [...at, "also_when"]) });
+      if (!o.condition) conditionLines.set(o.id, { file, at: valueStartLine(source, [...at, "also_when"]) });
     }
     data.policies[index] = {
       ...shipped,
@@ -279,9 +280,16 @@ function compileConditions(sources: Sources, problems: BundleProblem[]): Map<str
     try {
       out.set(p.id, compileCondition(p.applies_to, p.condition));
     } catch (err) {
-      const at = sources.conditionLines.get(p.id) ?? p.source;
-      const line = err instanceof CelCompileError ? at.line + err.lineInExpression - 1 : at.line;
-      problems.push({ file: at.file, line, reason: `policy ${p.id}: condition: ${(err as Error).message}` });
+      const where = sources.conditionLines.get(p.id) ?? { file: p.source.file, at: { line: p.source.line } };
+      const line =
+        err instanceof CelCompileError
+          ? lineInValue(where.at, err.lineInExpression, err.column)
+          : where.at.line;
+      problems.push({
+        file: where.file,
+        line,
+        reason: `policy ${p.id}: condition: ${(err as Error).message}`,
+      });
     }
   }
   return out;

@@ -25,6 +25,7 @@ export interface YamlSource {
   lines: LineCounter;
   /** Line the front matter starts at in the file (0 for a plain YAML file). */
   lineOffset: number;
+  text: string;
 }
 
 export function readYaml(
@@ -44,7 +45,7 @@ export function readYaml(
       });
     return undefined;
   }
-  return { file, doc, lines, lineOffset };
+  return { file, doc, lines, lineOffset, text };
 }
 
 /** The 1-based line of the node at `path` (or of its nearest existing parent). */
@@ -56,11 +57,32 @@ export function lineOf(source: YamlSource, path: readonly (string | number)[]): 
   return 1 + source.lineOffset;
 }
 
+/** Where a scalar's text sits: its first line, and for a folded block (`>`) its source lines, trimmed. */
+export interface ValueLines {
+  line: number;
+  folded?: string[];
+}
+
 /** Where a scalar's text starts (block scalars `|` / `>` start on the line after their indicator). */
-export function valueStartLine(source: YamlSource, path: readonly (string | number)[]): number {
+export function valueStartLine(source: YamlSource, path: readonly (string | number)[]): ValueLines {
   const node = source.doc.getIn(path, true);
   const line = lineOf(source, path);
-  return isScalar(node) && (node.type === "BLOCK_FOLDED" || node.type === "BLOCK_LITERAL") ? line + 1 : line;
+  if (!isScalar(node) || (node.type !== "BLOCK_FOLDED" && node.type !== "BLOCK_LITERAL")) return { line };
+  if (node.type === "BLOCK_LITERAL" || !node.range) return { line: line + 1 };
+  const raw = source.text.slice(node.range[0], node.range[1]).split("\n").slice(1);
+  return { line: line + 1, folded: raw.map((l) => l.trim()).filter((l) => l !== "") };
+}
+
+/** The file line of a (line, column) position inside a condition's text. */
+export function lineInValue(at: ValueLines, lineInExpression: number, column: number): number {
+  if (!at.folded || lineInExpression !== 1) return at.line + lineInExpression - 1;
+  // Folding joined the source lines with single spaces: walk them to the column.
+  let offset = 0;
+  for (let i = 0; i < at.folded.length; i++) {
+    offset += (at.folded[i] as string).length + 1;
+    if (column < offset) return at.line + i;
+  }
+  return at.line;
 }
 
 /** Validates a document against a schema; problems carry the line of the offending node. */
