@@ -143,8 +143,12 @@ async function startEngine(config: Config, log: Logger, tools?: ToolDefinition[]
   const engine = new Engine(config, log, tools ?? toolsModule?.toolsFor(config.toolsets) ?? []);
   // The policy bundle is compiled once, now; an invalid one stops the server with file, line and reason.
   const { registerPolicyServices } = await import("./policy/runtime.js");
-  await registerPolicyServices(engine.services, engine.allowlist.roots.effective, config.policyAllowLoosening).catch(
-    (err: unknown) => fail(`invalid policy bundle:\n${err instanceof Error ? err.message : String(err)}`),
+  await registerPolicyServices(
+    engine.services,
+    engine.allowlist.roots.effective,
+    config.policyAllowLoosening,
+  ).catch((err: unknown) =>
+    fail(`invalid policy bundle:\n${err instanceof Error ? err.message : String(err)}`),
   );
   // Transactions a killed server left half-done are finished or undone in the background.
   void recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, log).catch(

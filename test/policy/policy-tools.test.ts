@@ -277,3 +277,51 @@ describe("skill_recommend", () => {
     expect(skills[0]?.reason).toBeTruthy();
   });
 });
+
+describe("the advisor", () => {
+  it("registered at start, it answers the other tools' diagnostic lookups from the bundle", async () => {
+    const { Services } = await import("../../src/engine/services.js");
+    const { registerPolicyServices } = await import("../../src/policy/runtime.js");
+    const { EMPTY_ADVISOR, POLICY_ADVISOR_SERVICE } = await import("../../src/policy/advisor.js");
+    const services = new Services();
+    const runtime = await registerPolicyServices(services, [project], false);
+    const advisor = services.get(POLICY_ADVISOR_SERVICE, () => EMPTY_ADVISOR);
+    expect(advisor.bundleHash).toBe(runtime.defaultBundle().hash);
+    const advice = advisor.adviseDiagnostic({
+      tool: "ruff",
+      rule: "F401",
+      message: "`os` imported but unused",
+    });
+    expect(advice).toMatchObject({
+      mapped: true,
+      policies: [{ policy_id: "code.unused", principle_id: "no-dead-code" }],
+    });
+    expect(advice.skills[0]?.skill_id).toBe("unused-imports");
+    expect(
+      advisor.adviseDiagnostic({ tool: "rubocop", rule: "Style/StringLiterals" }).policies[0]?.policy_id,
+    ).toBe("style.consistency");
+    expect(advisor.adviseDiagnostic({ tool: "clippy", rule: "clippy::needless_return" }).mapped).toBe(true);
+    expect(advisor.adviseDiagnostic({ tool: "ruff", rule: "E999" })).toMatchObject({
+      mapped: false,
+      policies: [],
+    });
+  });
+
+  it("the policy tools' definitions stay small in tools/list", async () => {
+    const { tools } = await server.client.listTools();
+    const ours = tools.filter((t) =>
+      [
+        "policy_check_command",
+        "policy_check_edit",
+        "policy_explain",
+        "skill_lookup",
+        "skill_recommend",
+        "remediation_explain",
+      ].includes(t.name),
+    );
+    expect(ours).toHaveLength(6);
+    const tokens = Math.ceil(JSON.stringify(ours).length / 4);
+    process.stderr.write(`policy tools in tools/list: ${tokens} tokens (chars/4)\n`);
+    expect(tokens).toBeLessThan(1500);
+  });
+});

@@ -9,11 +9,11 @@ export const policyCheckCommandTool = () =>
   defineTool({
     name: "policy_check_command",
     description:
-      "Check a shell command against the policy bundle before running it (every sub-command, through sh -c, env, sudo, xargs, git -c). Returns allowed, warn or blocked with violations and remediation.",
+      "Check a shell command against policy before running it (every sub-command, through sh -c, env, sudo, xargs): allowed, warn or blocked, with violations.",
     input: z.strictObject({
-      command: z.string().max(MAX_COMMAND_CHARS).optional().describe("Command line as a shell would read it"),
-      argv: z.array(z.string()).max(1000).optional().describe("Or the program and its arguments"),
-      cwd: z.string().optional().describe("Directory it would run in"),
+      command: z.string().max(MAX_COMMAND_CHARS).optional(),
+      argv: z.array(z.string()).max(1000).optional().describe("Instead of command"),
+      cwd: z.string().optional(),
     }),
     annotations: { title: "Check a command against policy", ...READ_ONLY },
     paths: [{ arg: "cwd", kind: "directory" }],

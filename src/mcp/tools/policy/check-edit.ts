@@ -25,12 +25,12 @@ export const policyCheckEditTool = () =>
   defineTool({
     name: "policy_check_edit",
     description:
-      "Check a proposed file edit against the policy bundle before applying it: protected paths, broad suppressions, weakened lint/type configs, secrets. Give after (and before), or a unified diff.",
+      "Check a file edit against policy before applying it (protected paths, broad suppressions, weakened configs, secrets); give after (and before) or a unified diff.",
     input: z.strictObject({
-      path: z.string().min(1).describe("File the edit changes"),
-      before: z.string().max(MAX_TEXT).optional().describe("Its text before (default: the file as it is)"),
-      after: z.string().max(MAX_TEXT).optional().describe("Its text after"),
-      diff: z.string().max(MAX_TEXT).optional().describe("Or a unified diff of the edit"),
+      path: z.string().min(1),
+      before: z.string().max(MAX_TEXT).optional().describe("Default: the file now"),
+      after: z.string().max(MAX_TEXT).optional(),
+      diff: z.string().max(MAX_TEXT).optional(),
     }),
     annotations: { title: "Check an edit against policy", ...READ_ONLY },
     async handler(args, ctx) {

@@ -6,8 +6,8 @@ export const policyExplainTool = () =>
   defineTool({
     name: "policy_explain",
     description:
-      "Explain a compiled policy: its principle, severity, CEL condition, advice, skill, evidence-map rules and examples that match and that don't.",
-    input: z.strictObject({ policy_id: z.string().min(1).max(200).describe("e.g. hooks.no_verify") }),
+      "Explain a policy: principle, severity, CEL condition, advice, skill, mapped rules and examples.",
+    input: z.strictObject({ policy_id: z.string().min(1).max(200) }),
     annotations: { title: "Explain a policy", ...READ_ONLY },
     async handler(args, ctx) {
       const bundle = (await policyRuntime(ctx)).defaultBundle();

@@ -16,11 +16,9 @@ export const remediationExplainTool = () =>
   defineTool({
     name: "remediation_explain",
     description:
-      "Expand an agent_remediation payload from policy_check_command, policy_check_edit or a hook into its policies, principles, skill steps, action context and retry guidance.",
+      "Expand an agent_remediation payload (from a policy check or hook) into policies, principles, skill steps and retry guidance.",
     input: z.strictObject({
-      agent_remediation: z
-        .union([z.string().max(100_000), z.record(z.string(), z.unknown())])
-        .describe("The payload, as emitted"),
+      agent_remediation: z.union([z.string().max(100_000), z.record(z.string(), z.unknown())]),
     }),
     annotations: { title: "Explain a remediation", ...READ_ONLY },
     async handler(args, ctx) {

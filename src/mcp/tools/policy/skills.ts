@@ -10,7 +10,7 @@ export const skillLookupTool = () =>
   defineTool({
     name: "skill_lookup",
     description: "Return a skill playbook (summary, steps, related policies) by its id.",
-    input: z.strictObject({ skill_id: z.string().min(1).max(200).describe("e.g. unused-imports") }),
+    input: z.strictObject({ skill_id: z.string().min(1).max(200) }),
     annotations: { title: "Look up a skill", ...READ_ONLY },
     async handler(args, ctx) {
       const bundle = (await policyRuntime(ctx)).defaultBundle();
@@ -37,15 +37,12 @@ export const skillRecommendTool = () =>
   defineTool({
     name: "skill_recommend",
     description:
-      "Rank skill playbooks for a task, command, path or diagnostic, each with the reason; broad implement/review/refactor/simplify/debug tasks get agent-operating-discipline first.",
+      "Rank skill playbooks for a task, command, path or diagnostic {tool, rule}, each with its reason.",
     input: z.strictObject({
-      task: z.string().max(4000).optional().describe("What you are about to do"),
+      task: z.string().max(4000).optional(),
       command: z.string().max(MAX_COMMAND_CHARS).optional(),
       path: z.string().max(4096).optional(),
-      diagnostic: z
-        .union([z.string().max(4000), diagnostic])
-        .optional()
-        .describe("{tool, rule, message?} or text"),
+      diagnostic: z.union([z.string().max(4000), diagnostic]).optional(),
       limit: z.number().int().min(1).max(20).default(5),
     }),
     annotations: { title: "Recommend skills", ...READ_ONLY },
