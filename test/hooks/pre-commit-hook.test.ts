@@ -81,3 +81,28 @@ describe("hook pre-commit", () => {
     expect(fs.readFileSync(path.join(repo, ".git", "existing.log"), "utf8")).toContain("existing-hook-ran");
   });
 });
+
+describe("hook install pre-commit beside a hook manager", () => {
+  it("adds its line to husky's .husky/pre-commit, keeping the script", async () => {
+    const { installPreCommit, MARKER } = await import("../../src/hooks/install.js");
+    const dir = tempDir("mcq-husky-");
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    execFileSync("git", ["config", "core.hooksPath", ".husky/_"], { cwd: dir });
+    fs.mkdirSync(path.join(dir, ".husky", "_"), { recursive: true });
+    fs.writeFileSync(path.join(dir, ".husky", "pre-commit"), "npx lint-staged\n");
+    expect(installPreCommit(dir, "mcq hook pre-commit")).toContain("appended");
+    const script = fs.readFileSync(path.join(dir, ".husky", "pre-commit"), "utf8");
+    expect(script).toBe(`npx lint-staged\nmcq hook pre-commit || exit $?  # ${MARKER}\n`);
+    expect(installPreCommit(dir, "mcq hook pre-commit")).toContain("already installed");
+  });
+
+  it("with the pre-commit framework, prints the local hook entry and edits nothing", async () => {
+    const { installPreCommit } = await import("../../src/hooks/install.js");
+    const dir = tempDir("mcq-precommit-fw-");
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    fs.writeFileSync(path.join(dir, ".pre-commit-config.yaml"), "repos: []\n");
+    expect(installPreCommit(dir, "mcq hook pre-commit")).toContain("entry: mcq hook pre-commit");
+    expect(fs.readFileSync(path.join(dir, ".pre-commit-config.yaml"), "utf8")).toBe("repos: []\n");
+    expect(fs.existsSync(path.join(dir, ".git", "hooks", "pre-commit"))).toBe(false);
+  });
+});
