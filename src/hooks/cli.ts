@@ -1,5 +1,6 @@
 /** The `policy` and `hook` subcommands of the command line. */
 import fs from "node:fs";
+import v8 from "node:v8";
 import path from "node:path";
 import { compileBundle, PROJECT_POLICY_FILE, serializeBundle } from "../policy/compile.js";
 
@@ -14,6 +15,13 @@ const USAGE = [
 function option(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
   return i === -1 ? undefined : argv[i + 1];
+}
+
+/** Flushes stdout and stderr, then exits with `code`. */
+async function exitWith(code: number): Promise<never> {
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
+  process.exit(code);
 }
 
 export async function runSubcommand(argv: string[]): Promise<number> {
@@ -39,10 +47,14 @@ export async function runSubcommand(argv: string[]): Promise<number> {
       );
       return 0;
     }
+    // A hook process ends as soon as it has answered: nothing it loaded may keep it waiting. V8 finishes
+    // optimising the shell parser's WebAssembly before it exits (seconds on a busy machine); a one-shot
+    // parse needs no optimising, so the hooks keep to the baseline compiler.
+    if (group === "hook") v8.setFlagsFromString("--liftoff-only");
     if (group === "hook" && action === "claude-code")
-      return (await import("./claude-code.js")).runClaudeCodeHook();
+      return exitWith(await (await import("./claude-code.js")).runClaudeCodeHook());
     if (group === "hook" && action === "pre-commit")
-      return (await import("./pre-commit.js")).runPreCommitHook();
+      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook());
     if (group === "hook" && action === "install" && (target === "claude-code" || target === "pre-commit")) {
       const { installClaudeCode, installPreCommit } = await import("./install.js");
       const dir = path.resolve(option(argv, "--project") ?? process.cwd());
