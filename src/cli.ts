@@ -53,6 +53,10 @@ function startupBanner(url: string, config: Config): string {
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "policy" || argv[0] === "hook") {
+    process.exitCode = await (await import("./hooks/cli.js")).runSubcommand(argv);
+    return;
+  }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(helpText() + "\n");
     return;
@@ -137,6 +141,15 @@ async function startEngine(config: Config, log: Logger, tools?: ToolDefinition[]
     tools ? undefined : import("./mcp/tools/index.js"),
   ]);
   const engine = new Engine(config, log, tools ?? toolsModule?.toolsFor(config.toolsets) ?? []);
+  // The policy bundle is compiled once, now; an invalid one stops the server with file, line and reason.
+  const { registerPolicyServices } = await import("./policy/runtime.js");
+  await registerPolicyServices(
+    engine.services,
+    engine.allowlist.roots.effective,
+    config.policyAllowLoosening,
+  ).catch((err: unknown) =>
+    fail(`invalid policy bundle:\n${err instanceof Error ? err.message : String(err)}`),
+  );
   // Transactions a killed server left half-done are finished or undone in the background.
   void recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, log).catch(
     (err: unknown) =>

@@ -67,6 +67,8 @@ export interface Config {
   adviceMaxInputBytes: number;
   /** Largest provider reply read, in bytes; a longer one fails the call. */
   adviceMaxOutputBytes: number;
+  /** The operator lets a project's policy file loosen shipped policies. */
+  policyAllowLoosening: boolean;
   /** Working directory relative paths resolve against. */
   cwd: string;
 }
@@ -329,7 +331,7 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     key: "toolsets",
     flag: "--toolsets",
     env: ["MCP_CODE_QUALITY_TOOLSETS"],
-    fallback: () => ["core"],
+    fallback: () => ["core", "policy"],
     parse: parseToolsets,
     help: `comma-separated toolsets: ${KNOWN_TOOLSETS.join(", ")}`,
   }),
@@ -437,6 +439,14 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     fallback: () => 65_536,
     parse: int(1024, 4 * 1024 * 1024),
     help: "largest advice provider reply (1 KiB - 4 MiB)",
+  }),
+  opt({
+    key: "policyAllowLoosening",
+    flag: "--policy-allow-loosening",
+    env: ["MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING"],
+    fallback: () => false,
+    parse: bool,
+    help: "let .mcp-code-quality/policy.yaml loosen shipped policies (true/false; operator only)",
   }),
 ];
 

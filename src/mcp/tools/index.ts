@@ -23,6 +23,7 @@ import { retainable } from "./sarif-output.js";
 import { sarifTools } from "./sarif-analytics.js";
 import { rubocopTools } from "./rubocop/index.js";
 import { adviceTools } from "./advice/index.js";
+import { policyTools } from "./policy/index.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
@@ -41,7 +42,7 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     getStatusTool(),
     getAuditLogTool(),
   ],
-  policy: () => [...sarifTools(), ...adviceTools()],
+  policy: () => [...policyTools(), ...adviceTools(), ...sarifTools()],
   "eslint-typescript": eslintTypescriptTools,
   rubocop: rubocopTools,
 };

@@ -1,0 +1,73 @@
+/** The `policy` and `hook` subcommands of the command line. */
+import fs from "node:fs";
+import v8 from "node:v8";
+import path from "node:path";
+import { compileBundle, PROJECT_POLICY_FILE, serializeBundle } from "../policy/compile.js";
+
+const USAGE = [
+  "Usage:",
+  "  mcp-code-quality policy compile [--source DIR] [--project DIR] [--out FILE] [--policy-allow-loosening]",
+  "  mcp-code-quality hook claude-code            (Claude Code PreToolUse hook; JSON on stdin)",
+  "  mcp-code-quality hook pre-commit             (git pre-commit hook)",
+  "  mcp-code-quality hook install claude-code|pre-commit [--project DIR] [--command CMD]",
+].join("\n");
+
+function option(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  return i === -1 ? undefined : argv[i + 1];
+}
+
+/** Flushes stdout and stderr, then exits with `code`. */
+async function exitWith(code: number): Promise<never> {
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
+  process.exit(code);
+}
+
+export async function runSubcommand(argv: string[]): Promise<number> {
+  const [group, action, target] = argv;
+  try {
+    if (group === "policy" && action === "compile") {
+      const project = path.resolve(option(argv, "--project") ?? process.cwd());
+      const bundle = await compileBundle({
+        sourceDir: option(argv, "--source") ? path.resolve(option(argv, "--source") as string) : undefined,
+        projectFile: path.join(project, PROJECT_POLICY_FILE),
+        allowLoosening: argv.includes("--policy-allow-loosening"),
+        verifyExamples: true,
+      });
+      const out = path.resolve(
+        option(argv, "--out") ?? path.join(project, ".mcp-cache", "policy", "bundle.json"),
+      );
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      const tmp = `${out}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, serializeBundle(bundle), { flag: "wx" });
+      fs.renameSync(tmp, out);
+      process.stdout.write(
+        `compiled policy bundle ${bundle.hash}: ${bundle.data.policies.length} policies, ${bundle.data.skills.length} skills → ${out}\n`,
+      );
+      return 0;
+    }
+    // A hook process ends as soon as it has answered: nothing it loaded may keep it waiting. V8 finishes
+    // optimising the shell parser's WebAssembly before it exits (seconds on a busy machine); a one-shot
+    // parse needs no optimising, so the hooks keep to the baseline compiler.
+    if (group === "hook") v8.setFlagsFromString("--liftoff-only");
+    if (group === "hook" && action === "claude-code")
+      return exitWith(await (await import("./claude-code.js")).runClaudeCodeHook());
+    if (group === "hook" && action === "pre-commit")
+      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook());
+    if (group === "hook" && action === "install" && (target === "claude-code" || target === "pre-commit")) {
+      const { installClaudeCode, installPreCommit } = await import("./install.js");
+      const dir = path.resolve(option(argv, "--project") ?? process.cwd());
+      const command = option(argv, "--command");
+      process.stdout.write(
+        (target === "claude-code" ? installClaudeCode(dir, command) : installPreCommit(dir, command)) + "\n",
+      );
+      return 0;
+    }
+  } catch (err) {
+    process.stderr.write(`mcp-code-quality: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  process.stderr.write(USAGE + "\n");
+  return 2;
+}

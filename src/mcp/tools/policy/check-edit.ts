@@ -1,0 +1,67 @@
+import path from "node:path";
+import { z } from "zod";
+import { defineTool, READ_ONLY, type ToolContext } from "../../../engine/tool.js";
+import { ToolError } from "../../../errors.js";
+import { readFileIn } from "../../../paths/safe-fs.js";
+import { agentRemediation, checkEdit } from "../../../policy/checks.js";
+import type { EditInput } from "../../../policy/edit-context.js";
+import { policyRuntime } from "./runtime.js";
+
+const MAX_TEXT = 2 * 1024 * 1024;
+
+/** Where an edit lands: its canonical path inside an allowed root, or outside (never read). */
+export function locateEdit(ctx: Pick<ToolContext, "allowlist">, input: string) {
+  try {
+    const canonical = ctx.allowlist.resolvePossiblyMissing(input, { label: "path" });
+    const root = ctx.allowlist.rootOf(canonical) as string;
+    return { canonical, root, relative: path.relative(root, canonical).split(path.sep).join("/") };
+  } catch (err) {
+    if (err instanceof ToolError && err.errorType === "path_validation") return undefined;
+    throw err;
+  }
+}
+
+export const policyCheckEditTool = () =>
+  defineTool({
+    name: "policy_check_edit",
+    description:
+      "Check a file edit against policy before applying it (protected paths, broad suppressions, weakened configs, secrets); give after (and before) or a unified diff.",
+    input: z.strictObject({
+      path: z.string().min(1),
+      before: z.string().max(MAX_TEXT).optional().describe("Default: the file now"),
+      after: z.string().max(MAX_TEXT).optional(),
+      diff: z.string().max(MAX_TEXT).optional(),
+    }),
+    annotations: { title: "Check an edit against policy", ...READ_ONLY },
+    async handler(args, ctx) {
+      if (args.diff !== undefined && (args.after !== undefined || args.before !== undefined))
+        throw new ToolError("invalid_input", "give after (and before) or diff, not both");
+      if (args.diff === undefined && args.after === undefined)
+        throw new ToolError("invalid_input", "give after (and optionally before) or diff");
+      const runtime = await policyRuntime(ctx);
+      const where = locateEdit(ctx, args.path);
+      const edit: EditInput = where
+        ? { path: where.relative, before: args.before, after: args.after, diff: args.diff }
+        : {
+            path: path.resolve(ctx.config.cwd, args.path),
+            after: args.after,
+            diff: args.diff,
+            before: args.before,
+            outsideAllowedPaths: true,
+          };
+      // Inside the allowlist, the current file is the "before" of an edit given only its new text.
+      if (where && args.before === undefined && args.after !== undefined) {
+        const current = readFileIn(where.root, where.canonical);
+        if (current && current.content.length <= MAX_TEXT) edit.before = current.content.toString("utf8");
+      }
+      const bundle = runtime.bundleFor(where?.canonical, ctx.allowlist);
+      const outcome = checkEdit(bundle, edit);
+      return {
+        success: true,
+        path: edit.path,
+        ...outcome,
+        agent_remediation: agentRemediation(bundle, outcome, { kind: "edit", path: edit.path }),
+        bundle_hash: bundle.hash,
+      };
+    },
+  });

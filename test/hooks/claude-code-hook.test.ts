@@ -1,0 +1,160 @@
+/**
+ * `mcp-code-quality hook claude-code` as Claude Code runs it: a child process fed real-shaped PreToolUse
+ * payloads on stdin (Bash, Write, Edit, MultiEdit), answering deny / ask / nothing; and
+ * `hook install claude-code` merging into an existing .claude/settings.json.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI } from "../helpers/server.js";
+import { tempDir } from "../helpers/tools.js";
+
+let project: string;
+
+beforeAll(() => {
+  project = tempDir("mcq-claude-hook-");
+  fs.mkdirSync(path.join(project, "src"));
+  fs.writeFileSync(path.join(project, "src", "app.py"), "import os\n\nprint(os.getcwd())\n");
+  fs.writeFileSync(
+    path.join(project, "tsconfig.json"),
+    '{\n  "compilerOptions": {\n    "strict": true\n  }\n}\n',
+  );
+});
+
+function hook(toolName: string, toolInput: Record<string, unknown>) {
+  const payload = {
+    session_id: "abc123",
+    transcript_path: path.join(project, "transcript.jsonl"),
+    cwd: project,
+    permission_mode: "default",
+    hook_event_name: "PreToolUse",
+    tool_name: toolName,
+    tool_input: toolInput,
+  };
+  const r = spawnSync(process.execPath, [CLI, "hook", "claude-code"], {
+    input: JSON.stringify(payload),
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+  });
+  expect(r.status, r.stderr).toBe(0);
+  if (r.stdout.trim() === "") return { decision: "none", reason: "" };
+  const out = JSON.parse(r.stdout) as {
+    hookSpecificOutput: {
+      hookEventName: string;
+      permissionDecision: string;
+      permissionDecisionReason: string;
+    };
+  };
+  expect(out.hookSpecificOutput.hookEventName).toBe("PreToolUse");
+  return {
+    decision: out.hookSpecificOutput.permissionDecision,
+    reason: out.hookSpecificOutput.permissionDecisionReason,
+  };
+}
+
+describe("hook claude-code", () => {
+  it("denies a blocked Bash command with the reason and the remediation", () => {
+    const r = hook("Bash", { command: 'bash -c "git commit --no-verify -m wip"', description: "Commit" });
+    expect(r.decision).toBe("deny");
+    expect(r.reason).toContain("hooks.no_verify [block]");
+    expect(r.reason).toContain("advice:");
+    expect(r.reason).toMatch(/agent_remediation: \{"bundle_hash":"sha256:/);
+  });
+
+  it("asks for a warn, says nothing for an allowed command", () => {
+    expect(hook("Bash", { command: "npx eslint src" }).decision).toBe("ask");
+    expect(hook("Bash", { command: "git status" }).decision).toBe("none");
+  });
+
+  it("checks Write, Edit and MultiEdit against the file as it is", () => {
+    const file = path.join(project, "src", "app.py");
+    expect(hook("Write", { file_path: file, content: "import os  # noqa\n" }).decision).toBe("deny");
+    expect(
+      hook("Write", { file_path: path.join(project, "src", "new.py"), content: "x = 1\n" }).decision,
+    ).toBe("none");
+    const tsconfig = path.join(project, "tsconfig.json");
+    const weakened = hook("Edit", {
+      file_path: tsconfig,
+      old_string: '"strict": true',
+      new_string: '"strict": false',
+      replace_all: false,
+    });
+    expect(weakened.decision).toBe("deny");
+    expect(weakened.reason).toContain("config.weakened");
+    const multi = hook("MultiEdit", {
+      file_path: file,
+      edits: [
+        { old_string: "import os\n", new_string: "import os\nimport sys\n" },
+        { old_string: "print(os.getcwd())", new_string: 'print(os.getcwd(), "AKIAIOSFODNN7EXAMPLE")' },
+      ],
+    });
+    expect(multi.decision).toBe("deny");
+    expect(multi.reason).toContain("secrets.in_edit");
+    expect(
+      hook("Edit", { file_path: file, old_string: "getcwd()", new_string: "getcwd(), sep=''" }).decision,
+    ).toBe("none");
+    expect(
+      hook("Write", {
+        file_path: path.join(project, ".github", "workflows", "ci.yml"),
+        content: "on: push\n",
+      }).decision,
+    ).toBe("deny");
+  });
+
+  it("an edit outside the project is denied; other tools are left alone", () => {
+    expect(hook("Write", { file_path: "/etc/mcq-never.conf", content: "x\n" }).reason).toContain(
+      "paths.outside_allowlist",
+    );
+    expect(hook("Read", { file_path: "/etc/passwd" }).decision).toBe("none");
+  });
+
+  it("a malformed payload denies instead of failing open", () => {
+    const r = spawnSync(process.execPath, [CLI, "hook", "claude-code"], {
+      input: "{not json",
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+});
+
+describe("hook install claude-code", () => {
+  it("adds the hook to .claude/settings.json and keeps what was there", () => {
+    const dir = tempDir("mcq-claude-install-");
+    fs.mkdirSync(path.join(dir, ".claude"));
+    const existing = {
+      permissions: { allow: ["Bash(npm test)"] },
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo other-hook" }] }],
+        PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "npx prettier --write" }] }],
+      },
+    };
+    fs.writeFileSync(path.join(dir, ".claude", "settings.json"), JSON.stringify(existing, null, 2));
+    const run = () =>
+      spawnSync(process.execPath, [CLI, "hook", "install", "claude-code", "--project", dir], {
+        encoding: "utf8",
+      });
+    expect(run().status).toBe(0);
+    expect(run().stdout).toContain("already installed");
+    const settings = JSON.parse(fs.readFileSync(path.join(dir, ".claude", "settings.json"), "utf8"));
+    expect(settings.permissions).toEqual(existing.permissions);
+    expect(settings.hooks.PostToolUse).toEqual(existing.hooks.PostToolUse);
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
+    expect(settings.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
+    expect(settings.hooks.PreToolUse[1].matcher).toBe("Bash|Write|Edit|MultiEdit");
+    // The installed command is a working hook.
+    const command = settings.hooks.PreToolUse[1].hooks[0].command as string;
+    const r = spawnSync("sh", ["-c", command], {
+      input: JSON.stringify({
+        tool_name: "Bash",
+        cwd: dir,
+        tool_input: { command: "HUSKY=0 git commit -m x" },
+      }),
+      encoding: "utf8",
+    });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+});
