@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { displayPaths, rebaseDiff, showFromCwd } from "../../findings/display-path.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { formatterLanguages, formatterNames, type FormatWriteOutcome } from "../../adapters/formatters.js";
@@ -51,7 +52,8 @@ export const autoformatTool = () =>
         transaction = tx.transaction;
         txNotes = tx.notes;
       }
-      const files = capList(outcome.changed_files);
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      const files = capList(outcome.changed_files.map((f) => showFromCwd(display, ctx.config.cwd, f)));
       return {
         success: true,
         formatted: true,
@@ -59,7 +61,7 @@ export const autoformatTool = () =>
         command: outcome.command,
         changed_files: files.items,
         changed_count: outcome.changed_files.length,
-        diff: outcome.diff,
+        diff: outcome.diff && rebaseDiff(outcome.diff, ctx.config.cwd, display),
         returncode: outcome.returncode,
         output: outcome.output,
         truncated: outcome.truncated || files.capped,

@@ -10,7 +10,7 @@ import {
   type TypeCheckerAdapter,
   type TypeCheckOutcome,
 } from "../../adapters/type-checkers.js";
-import { displayPaths } from "../../findings/display-path.js";
+import { displayPaths, rebaseDiff } from "../../findings/display-path.js";
 import { countBySeverity, findingToIssue, type Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
@@ -284,7 +284,9 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
       ? `${existing.length} type error(s) were there before the fix and do not count against it (${checker?.name}): ` +
         existing
           .slice(0, 5)
-          .map((f) => findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file))
+          .map((f) =>
+            findingToIssue(f, displayPaths(request.target, ctx.allowlist.roots.effective).show(f.file)),
+          )
           .join("; ") +
         (existing.length > 5 ? "; ..." : "")
       : undefined;
@@ -334,7 +336,8 @@ async function runFormatters(
     for (const target of targets) {
       const out = await formatter.write(ctx, { target, diff: dryRun, dryRun });
       changed.push(...out.changed_files.map((f) => path.resolve(ctx.config.cwd, f)));
-      if (out.diff) diffs.push(out.diff);
+      if (out.diff)
+        diffs.push(rebaseDiff(out.diff, ctx.config.cwd, displayPaths(target, ctx.allowlist.roots.effective)));
       for (const n of out.notes) notes.add(n);
       if (out.command && !commands.includes(out.command)) commands.push(out.command);
     }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
-import { displayPaths, type DisplayPaths } from "../../findings/display-path.js";
+import { displayPaths, rebaseDiff, showFromCwd, type DisplayPaths } from "../../findings/display-path.js";
 import { formatFindings } from "../../findings/format-findings.js";
 import { findingsView } from "../../findings/views.js";
 import { OUTPUT_ARG, sarifField, type SarifRunSource } from "./sarif-output.js";
@@ -88,9 +88,10 @@ export const formatCheckTool = () =>
         }
         const outcome = await adapter.check(ctx, { target: args.path, diff: args.diff, config: args.config });
         checked++;
-        unformatted.push(...outcome.unformatted_files);
+        unformatted.push(...outcome.unformatted_files.map((f) => showFromCwd(display, ctx.config.cwd, f)));
         commands.push(outcome.command);
-        if (outcome.output) outputs.push(outcome.output);
+        if (outcome.output)
+          outputs.push(args.diff ? rebaseDiff(outcome.output, ctx.config.cwd, display) : outcome.output);
         if (outcome.returncode !== undefined) returncode = Math.max(returncode ?? 0, outcome.returncode ?? 0);
         truncated ||= outcome.truncated === true;
         notes.push(...outcome.notes);

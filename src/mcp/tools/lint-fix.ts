@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { displayPaths } from "../../findings/display-path.js";
+import { displayPaths, rebaseDiff } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
-import { capList } from "../../engine/result.js";
+import { filesView } from "../../findings/file-view.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
   findFixer,
@@ -46,33 +46,52 @@ export async function applyLintFix(
 export function leftoverFindings(outcome: FixOutcome): Finding[] {
   const tool = outcome.command.split(" ")[0] ?? "";
   return outcome.files.flatMap((f) =>
-    f.messages.map((m) => ({
-      tool,
-      file: f.file,
-      line: m.line,
-      column: m.column,
-      rule_id: m.rule_id ?? "",
-      severity: m.severity,
-      message: m.message,
-      correctable: m.fixable,
-    })),
+    f.messages.map((m) => {
+      const finding: Finding = {
+        tool,
+        file: f.file,
+        line: m.line,
+        column: m.column,
+        rule_id: m.rule_id ?? "",
+        severity: m.severity,
+        message: m.message,
+        correctable: m.fixable,
+      };
+      // ESLint's messages say more (see adapters/js/eslint-wire.ts); the files[] view shows it.
+      const more = m as Partial<
+        Pick<Finding, "end_line" | "end_column" | "message_id" | "suggestions" | "fatal">
+      >;
+      for (const key of ["end_line", "end_column", "message_id", "suggestions", "fatal"] as const)
+        if (more[key] !== undefined) Object.assign(finding, { [key]: more[key] });
+      return finding;
+    }),
   );
 }
 
-/** The lint_fix part of a result (also fix_all's): per-file statuses, summary, problems left. */
-export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: FixRequest, started: number) {
-  const files = capList(outcome.files);
-  const remaining = findingsView(leftoverFindings(outcome), {
-    display: displayPaths(request.target, ctx.allowlist.roots.effective),
-  });
+/**
+ * The lint_fix part of a result (also fix_all's): per-file statuses, summary, problems left. Files are
+ * shown by their display paths, unless `show` says otherwise (seed 001's drop-in: absolute).
+ */
+export function lintFixFields(
+  ctx: ToolContext,
+  outcome: FixOutcome,
+  request: FixRequest,
+  started: number,
+  show?: (file: string) => string,
+) {
+  const display = displayPaths(request.target, ctx.allowlist.roots.effective);
+  const leftovers = leftoverFindings(outcome);
+  // The fixer already chose which files to list (compact or full).
+  const files = filesView(outcome.files, leftovers, { format: "full", show: show ?? display.show });
+  const remaining = findingsView(leftovers, { display });
   return {
     passed: remaining.count === 0,
     command: outcome.command,
-    files: files.items,
+    files: files.files,
     summary: {
       totalFiles: outcome.filesInScope ?? outcome.files.length,
-      totalErrors: outcome.files.reduce((n, f) => n + f.errorCount, 0),
-      totalWarnings: outcome.files.reduce((n, f) => n + f.warningCount, 0),
+      totalErrors: files.totalErrors,
+      totalWarnings: files.totalWarnings,
       // Files the fix changed (or would change), whether or not problems are left in them.
       fixedFiles: outcome.changed_files.length,
       durationMs: Math.round(performance.now() - started),
@@ -80,7 +99,7 @@ export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: Fi
       dryRun: request.dryRun,
     },
     changed_files: outcome.changed_files,
-    diff: outcome.diff,
+    diff: outcome.diff && rebaseDiff(outcome.diff, ctx.config.cwd, display),
     issues: remaining.issues,
     issue_count: remaining.count,
     returncode: outcome.returncode,

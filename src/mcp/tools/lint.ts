@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView } from "../../findings/views.js";
+import { perFileFields } from "../../findings/file-view.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
@@ -68,6 +69,7 @@ export const lintTool = () =>
       const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args });
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const view = findingsView(outcome.findings, { display, fingerprints: args.output === "sarif" });
+      const perFile = outcome.perFile && perFileFields(outcome.perFile, view.all, display.show);
       return {
         success: true,
         passed: (outcome.returncode ?? 0) === 0 && view.count === 0,
@@ -76,10 +78,11 @@ export const lintTool = () =>
           ? view.listed.map((f) => outcome.issueText!(f, f.path ?? f.file))
           : view.issues,
         issue_count: view.count,
+        ...(perFile && { files: perFile.files, summary: perFile.summary }),
         ...outcome.extra,
         returncode: outcome.returncode,
         output: outcome.output,
-        truncated: outcome.truncated || view.capped,
+        truncated: outcome.truncated || view.capped || perFile?.capped,
         notes: [...picked.notes, ...outcome.notes],
         ...(await sarifField(ctx, args.output, display, [
           { ...outcome, findings: view.all, notes: outcome.notes },
