@@ -4,6 +4,7 @@
  * list is capped with the totals kept full, and files are named by the caller's display function.
  */
 import { MAX_LISTED_FINDINGS } from "./views.js";
+import { estimateTokens } from "./budget.js";
 import type { Finding } from "./model.js";
 
 /** A finding as one of a file's messages (ESLint's fields, snake_case as the core tools show them). */
@@ -43,6 +44,8 @@ export interface FilesViewOptions {
   show: (file: string) => string;
   /** Most files listed (default 500); totals stay full. */
   cap?: number;
+  /** Only these findings appear as messages (a listing under a budget); counts stay full. */
+  listed?: ReadonlySet<Finding>;
 }
 
 export interface FilesView<S extends string = string> {
@@ -92,7 +95,7 @@ export function filesView<S extends string>(
       entry = { file: f.file, status: "unfixable" as S, errorCount: 0, warningCount: 0, messages: [] };
       entries.set(f.file, entry);
     }
-    entry.messages.push(fileMessage(f));
+    if (!options.listed || options.listed.has(f)) entry.messages.push(fileMessage(f));
     if (f.severity === "error") {
       entry.errorCount++;
       totalErrors++;
@@ -103,7 +106,9 @@ export function filesView<S extends string>(
   }
   const all = [...entries.values()];
   const shown =
-    options.format === "full" ? all : all.filter((e) => e.messages.length > 0 || e.status !== "clean");
+    options.format === "full"
+      ? all
+      : all.filter((e) => e.errorCount + e.warningCount > 0 || e.status !== "clean");
   const cap = options.cap ?? MAX_LISTED_FINDINGS;
   return {
     files: shown.slice(0, cap).map((e) => ({ ...e, file: options.show(e.file) })),
@@ -127,10 +132,16 @@ export function perFileFields<S extends string>(
   perFile: PerFileScope<S>,
   findings: readonly Finding[],
   show: (file: string) => string,
+  listing?: { listed: readonly Finding[]; trimmed: boolean },
 ) {
-  const view = filesView(perFile.statuses, findings, { format: perFile.format, show });
+  const view = filesView(perFile.statuses, findings, {
+    format: perFile.format,
+    show,
+    listed: listing && new Set(listing.listed),
+  });
   return {
-    files: view.files,
+    // Trimmed to a budget, only the files with listed messages are listed (the summary counts them all).
+    files: listing?.trimmed ? view.files.filter((f) => f.messages.length > 0) : view.files,
     summary: {
       totalFiles: view.totalFiles,
       totalErrors: view.totalErrors,
@@ -139,5 +150,19 @@ export function perFileFields<S extends string>(
       scope: perFile.scope,
     },
     capped: view.capped,
+  };
+}
+
+/**
+ * What one listed finding costs in a per-file view under a budget: its issue string, its message, and
+ * (charged to every finding, to be safe) the entry of its file; a trimmed view lists only files with
+ * listed messages.
+ */
+export function perFileListingCost() {
+  return {
+    cost: (f: Finding) => {
+      const shown = f.path ?? f.file;
+      return estimateTokens(fileMessage(f)) + Math.ceil((2 * shown.length + f.message.length + 100) / 4);
+    },
   };
 }

@@ -48,6 +48,8 @@ export interface Finding {
   message_id?: string;
   suggestions?: number;
   fatal?: boolean;
+  /** Source lines around the finding, only when a call asks for `context_lines` (capped per finding). */
+  snippet?: string;
   /** `mcq/v1:<hex>` (see fingerprint.ts); set by the views. */
   fingerprint?: string;
 }

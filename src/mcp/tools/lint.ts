@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView } from "../../findings/views.js";
-import { perFileFields } from "../../findings/file-view.js";
+import { perFileFields, perFileListingCost } from "../../findings/file-view.js";
+import { LISTING_ARGS, listingFields, listingOf, snippetFindings } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
@@ -40,6 +41,7 @@ export const lintTool = () =>
             "file. Refused for other linters",
         ),
       output: OUTPUT_ARG,
+      ...LISTING_ARGS,
     }),
     annotations: { title: "Lint", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
@@ -68,8 +70,18 @@ export const lintTool = () =>
       }
       const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args });
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
-      const view = findingsView(outcome.findings, { display, fingerprints: args.output === "sarif" });
-      const perFile = outcome.perFile && perFileFields(outcome.perFile, view.all, display.show);
+      const listing = listingOf(ctx, args, outcome.perFile && perFileListingCost());
+      const view = findingsView(outcome.findings, {
+        display,
+        fingerprints: args.output === "sarif",
+        listing,
+      });
+      const perFile =
+        outcome.perFile &&
+        perFileFields(outcome.perFile, view.all, display.show, {
+          listed: view.listed,
+          trimmed: view.listing?.trimmed === true,
+        });
       return {
         success: true,
         passed: (outcome.returncode ?? 0) === 0 && view.count === 0,
@@ -83,6 +95,8 @@ export const lintTool = () =>
         returncode: outcome.returncode,
         output: outcome.output,
         truncated: outcome.truncated || view.capped || perFile?.capped,
+        ...listingFields(linter.name, view),
+        ...snippetFindings(view, args),
         notes: [...picked.notes, ...outcome.notes],
         ...(await sarifField(ctx, args.output, display, [
           { ...outcome, findings: view.all, notes: outcome.notes },
