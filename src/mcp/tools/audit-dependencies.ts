@@ -238,15 +238,12 @@ export const auditDependenciesTool = () =>
   defineTool({
     name: "audit_dependencies",
     description:
-      "Check dependencies for known vulnerabilities: pip-audit for a requirements file, npm audit for a " +
-      "package-lock.json (or a package.json beside one, or a directory holding one); pnpm-lock.yaml and yarn.lock " +
-      "are refused with what to run instead. One entry per vulnerability {package, version, id, " +
-      "fix_versions, aliases, description}. Needs network access to the vulnerability database.",
+      "Check dependencies for known vulnerabilities (pip-audit for a requirements file, npm audit for a package-lock.json), one entry per vulnerability. Needs network access.",
     input: z.strictObject({
       requirements_file: z
         .string()
         .default("requirements.txt")
-        .describe("requirements file (pip-audit), or package-lock.json / a directory with one (npm audit)"),
+        .describe("requirements file, package-lock.json or its directory"),
       output: OUTPUT_ARG,
     }),
     annotations: {

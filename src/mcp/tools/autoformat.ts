@@ -11,17 +11,12 @@ export const autoformatTool = () =>
   defineTool({
     name: "autoformat",
     description:
-      "Format files in place (ruff format by default, or black, for Python). `dry_run: true` writes nothing and " +
-      "returns the diff. Returns `changed_files`. Runs as a transaction: project lock, snapshot of the files " +
-      "that will change, audit in .mcp-cache/ (undo with `rollback`).",
+      "Format files in place, as a transaction (undo with `rollback`). `dry_run: true` only returns the diff.",
     input: z.strictObject({
-      path: z.string().describe("File or directory to format (inside the allowed paths)"),
+      path: z.string().describe("File or directory"),
       language: z.enum(formatterLanguages()).default("python"),
-      formatter: z.enum(formatterNames()).optional().describe("Formatter (default: ruff for python)"),
-      dry_run: z
-        .boolean()
-        .default(false)
-        .describe("Compute the changes as a diff without writing (no lock taken)"),
+      formatter: z.enum(formatterNames()).optional().describe("Default: the language's"),
+      dry_run: z.boolean().default(false).describe("Diff only, write nothing"),
       config: z.string().optional().describe("Formatter config file"),
     }),
     annotations: { title: "Format files", ...WRITES_FILES },

@@ -75,16 +75,13 @@ export const fixAllTool = () => {
   return defineTool({
     name: "fix_all",
     description:
-      "Apply lint fixes, then format, then type-check, as one transaction (project lock, snapshot, audit). " +
-      "When the type check fails and auto_rollback is on (default), every written file is restored byte for " +
-      "byte before the lock is released, and the result says which check failed and what was restored. " +
-      "`dry_run: true` writes nothing and takes no lock.",
+      "Apply lint fixes, format, then type-check, as one transaction: if the check fails, every written file is restored (auto_rollback). `dry_run: true` writes nothing.",
     input: z.strictObject({
       ...fixArguments(names),
-      formatter: z.string().optional().describe("Formatter (default: the language's default)"),
-      checker: z.string().optional().describe("Type checker used to verify (default: the language's)"),
-      skip_typecheck: z.boolean().default(false).describe("Do not verify with a type check"),
-      auto_rollback: z.boolean().default(true).describe("Restore every written file when verification fails"),
+      formatter: z.string().optional().describe("Default: the language's"),
+      checker: z.string().optional().describe("Default: the language's"),
+      skip_typecheck: z.boolean().default(false).describe("Skip the type check"),
+      auto_rollback: z.boolean().default(true).describe("Undo all if the check fails"),
     }),
     annotations: { title: "Fix, format and verify", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,

@@ -49,22 +49,12 @@ export const formatCheckTool = () =>
   defineTool({
     name: "format_check",
     description:
-      "Check whether files are formatted, without changing them. Python: ruff format --check (default; the embedded " +
-      "ruff when none is installed) or black. JavaScript/TypeScript: prettier (the project's own, else bundled). " +
-      "Returns `formatted` and `unformatted_files`; `diff: true` puts the diff in `output`.",
+      "Check whether files are formatted, without changing them (the language's formatter: ruff, black, prettier, gofmt, rustfmt, rubocop). Returns `formatted` and `unformatted_files`; `diff: true` adds the diff.",
     input: z.strictObject({
-      path: z.string().describe("File or directory to check (inside the allowed paths)"),
-      language: z
-        .enum(formatterLanguages())
-        .optional()
-        .describe(
-          "Language of the files (default: every language of the project, from its files and configs)",
-        ),
-      formatter: z
-        .enum(formatterNames())
-        .optional()
-        .describe("Formatter (default: ruff for python, prettier for javascript/typescript)"),
-      diff: z.boolean().default(false).describe("Include a unified diff of what would change"),
+      path: z.string().describe("File or directory"),
+      language: z.enum(formatterLanguages()).optional().describe("Default: the project's languages"),
+      formatter: z.enum(formatterNames()).optional().describe("Default: the language's"),
+      diff: z.boolean().default(false).describe("Include the diff"),
       config: z.string().optional().describe("Formatter config file"),
       output: OUTPUT_ARG,
     }),

@@ -13,33 +13,13 @@ export const lintTool = () =>
   defineTool({
     name: "lint",
     description:
-      "Run a linter and return its findings as `file:line:col: message` strings. ruff (default; the embedded ruff " +
-      "when none is installed) or flake8 for Python; eslint for JavaScript/TypeScript (the project's own ESLint in a " +
-      "warm worker, with per-file `files[]` and `summary`). `passed` needs exit code 0 and no issues.",
+      "Lint a file or directory and list its findings as `file:line:col: rule message` (ruff, flake8, eslint, go vet, clippy, rubocop; default by language). Use it to find problems before editing or committing.",
     input: z.strictObject({
-      path: z.string().describe("File or directory to lint (inside the allowed paths)"),
-      linter: z
-        .enum(linterNames())
-        .optional()
-        .describe(
-          "Linter to run (default: by the project's languages: ruff for Python, eslint for JavaScript/TypeScript, " +
-            "govet for Go, clippy for Rust, rubocop for Ruby)",
-        ),
-      config: z.string().optional().describe("Linter config file (passed as --config)"),
-      files: z
-        .array(z.string())
-        .optional()
-        .describe(
-          "Files or globs relative to path to lint instead of all of it (eslint default: the targets of the " +
-            "package.json lint script when they are plain paths, else path); matching nothing is invalid_input",
-        ),
-      format: z
-        .enum(["compact", "full"])
-        .optional()
-        .describe(
-          "eslint only (default compact): compact omits files without problems from files[]; full lists every " +
-            "file. Refused for other linters",
-        ),
+      path: z.string().describe("File or directory"),
+      linter: z.enum(linterNames()).optional().describe("Default: by the project's languages"),
+      config: z.string().optional().describe("Config file"),
+      files: z.array(z.string()).optional().describe("Files or globs under path to lint instead"),
+      format: z.enum(["compact", "full"]).optional().describe("eslint files[]: compact (default) or full"),
       output: OUTPUT_ARG,
       ...LISTING_ARGS,
     }),

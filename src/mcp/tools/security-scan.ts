@@ -31,12 +31,9 @@ async function banditVersion(ctx: ToolContext, executable: string): Promise<stri
 export const securityScanTool = () =>
   defineTool({
     name: "security_scan",
-    description:
-      "Scan Python code for security issues with bandit (the project's virtualenv first, then PATH). Returns " +
-      "`passed` (no findings), bandit's `findings` (capped at 500), `finding_count`, `summary` " +
-      "(high/medium/low/errors) and the same findings in the common model (`common_findings`, rule = test id).",
+    description: "Scan Python code for security issues with bandit; findings carry severity and confidence.",
     input: z.strictObject({
-      path: z.string().describe("File or directory to scan (inside the allowed paths)"),
+      path: z.string().describe("File or directory"),
       severity: LEVEL.default("low").describe("Lowest severity reported"),
       confidence: LEVEL.default("low").describe("Lowest confidence reported"),
       output: OUTPUT_ARG,
