@@ -76,7 +76,10 @@ function snippetOf(f: Finding, lines: string[] | undefined, context: number): st
 
 /** The findings listed under a budget: a page when asked, else all of them or a fair trim. */
 function listFindings(all: Finding[], cap: number, listing: ListingOptions) {
-  const budget = listing.maxTokens - (listing.reserveTokens ?? RESULT_OVERHEAD_TOKENS);
+  // Small budgets keep most of themselves for the findings.
+  const reserve =
+    listing.reserveTokens ?? Math.min(RESULT_OVERHEAD_TOKENS, Math.floor(listing.maxTokens * 0.4));
+  const budget = listing.maxTokens - reserve;
   const cost =
     listing.cost ??
     ((f: Finding) => Math.ceil((issueString(f).length + (f.snippet ? f.snippet.length + 80 : 0)) / 4) + 1);
@@ -87,7 +90,7 @@ function listFindings(all: Finding[], cap: number, listing: ListingOptions) {
     const info: ListingInfo = { trimmed: n < page.items.length || end < all.length };
     if (end < all.length) {
       info.next_offset = end;
-      info.next = { offset: end, limit: listing.limit ?? n };
+      info.next = { offset: end, limit: n < page.items.length ? n : (listing.limit ?? n) };
     }
     return { listed: page.items.slice(0, n), info };
   }
