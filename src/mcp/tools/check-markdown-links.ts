@@ -9,6 +9,7 @@ import { loadProjectConfig, type MarkdownLinksSettings } from "../../project-con
 import { displayPaths } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
+import { summaryText } from "../../findings/summary-text.js";
 import { VERSION } from "../../version.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 
@@ -182,6 +183,7 @@ export const checkMarkdownLinksTool = () =>
         broken: broken.items,
         broken_count: report.broken.length,
         truncated: broken.capped,
+        summary_text: summaryText("markdown-links", brokenLinkFindings(report.broken, display.root)),
         notes,
         ...(args.output === "sarif"
           ? await sarifField(ctx, args.output, display, [

@@ -97,6 +97,7 @@ export const formatCheckTool = () =>
         command: commands.join(" && "),
         unformatted_files: files.items,
         unformatted_count: unformatted.length,
+        summary_text: formatSummary(commands, checked, unformatted.length),
         returncode,
         output: outputs.length ? outputs.join("\n") : undefined,
         truncated: truncated || files.capped,
@@ -105,6 +106,14 @@ export const formatCheckTool = () =>
       };
     },
   });
+
+/** One line to quote: "ruff format: 2 files would be reformatted". */
+function formatSummary(commands: readonly string[], checked: number, unformatted: number): string {
+  const tools = commands.map((c) => c.split(" --")[0]?.split(" -")[0] ?? c).join(", ") || "format_check";
+  if (checked === 0) return `${tools}: nothing checked`;
+  if (unformatted === 0) return `${tools}: every file is formatted`;
+  return `${tools}: ${unformatted} file${unformatted === 1 ? "" : "s"} would be reformatted`;
+}
 
 /**
  * The languages a format check covers: the one asked for; else the one `formatter` formats (the first the
