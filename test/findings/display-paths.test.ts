@@ -100,6 +100,7 @@ describe("the same call from servers started in different directories", () => {
     const [a, b] = await both("format_check", { path: path.join(project, "pkg"), diff: true });
     expect(a.unformatted_files).toEqual(["pkg/app.py", "pkg/generated_ignored.py"]);
     expect(b.unformatted_files).toEqual(a.unformatted_files);
+    expect(a.summary_text).toBe("ruff format: 2 files would be reformatted");
     expect(diffNames(a.output)).toContain("pkg/app.py");
     for (const name of diffNames(a.output)) expect(name).toMatch(/^pkg\//);
     expect(b.output).toEqual(a.output);

@@ -196,6 +196,15 @@ interface AuditRun {
   lockfile: boolean;
 }
 
+/** One line to quote: "pip-audit: 3 vulnerabilities in 2 packages". */
+function auditSummary(run: AuditRun): string {
+  const tool = run.auditor === "npm" ? "npm audit" : "pip-audit";
+  const n = run.vulnerabilities.length;
+  if (n === 0) return `${tool}: no known vulnerabilities`;
+  const packages = new Set(run.vulnerabilities.map((v) => v.package)).size;
+  return `${tool}: ${n} vulnerabilit${n === 1 ? "y" : "ies"} in ${packages} package${packages === 1 ? "" : "s"}`;
+}
+
 async function shape(ctx: ToolContext, output: "json" | "sarif", run: AuditRun): Promise<ToolResult> {
   const shown = capList(run.vulnerabilities);
   const display = displayPaths(run.manifest, ctx.allowlist.roots.effective);
@@ -227,6 +236,7 @@ async function shape(ctx: ToolContext, output: "json" | "sarif", run: AuditRun):
     command: run.command,
     vulnerabilities: shown.items,
     vulnerability_count: run.vulnerabilities.length,
+    summary_text: auditSummary(run),
     returncode: run.returncode,
     truncated: run.truncated || shown.capped,
     notes: run.notes,

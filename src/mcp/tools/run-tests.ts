@@ -51,6 +51,7 @@ async function testRunResult(
     summary: outcome.summary,
     failures: shown.items,
     failure_count: outcome.failures.length,
+    summary_text: testsSummary(outcome.runner, outcome.passed, outcome.failures.length),
     coverage_percent: outcome.coverage_percent,
     output: outcome.output,
     truncated: outcome.truncated || shown.capped,
@@ -110,6 +111,12 @@ async function testsSarif(
     { display, fingerprints: true },
   );
   return sarifField(ctx, output, display, [{ tool, findings: view.all, notes, command }]);
+}
+
+/** One line to quote: "pytest: 3 failures" or "pytest: passed". */
+function testsSummary(runner: string, passed: boolean, failures: number): string {
+  if (failures) return `${runner}: ${failures} failure${failures === 1 ? "" : "s"}`;
+  return `${runner}: ${passed ? "passed" : "failed"}`;
 }
 
 export const runTestsTool = () =>
@@ -283,6 +290,7 @@ export const runTestsTool = () =>
           summary: summary ?? {},
           failures: shown.items,
           failure_count: failures.length,
+          summary_text: testsSummary("pytest", run.returncode === 0, failures.length),
           coverage_percent: coveragePercent,
           output,
           truncated: run.truncated || shown.capped,
