@@ -27,6 +27,8 @@ export interface Config {
   maxBodyBytes: number;
   /** Hard cap on one tool result (its JSON), in bytes: nothing a tool returns goes past it. */
   maxResultBytes: number;
+  /** Default `max_result_tokens` of tools that list findings (estimated as characters / 4). */
+  maxResultTokens: number;
   /** Seconds an HTTP client has to send a whole request (headers within at most 10 s of it). */
   httpRequestTimeout: number;
   /** Most HTTP connections open at once; more are refused. */
@@ -278,6 +280,14 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     // An MCP result carries the JSON twice (text and structuredContent): 3 MiB stays under 10 MiB clients.
     parse: int(16 * 1024, 3 * 1024 * 1024),
     help: "hard cap on one tool result's JSON (16 KiB - 3 MiB)",
+  }),
+  opt({
+    key: "maxResultTokens",
+    flag: "--max-result-tokens",
+    env: ["MCP_CODE_QUALITY_MAX_RESULT_TOKENS"],
+    fallback: () => 8000,
+    parse: int(500, 250_000),
+    help: "default max_result_tokens of tools that list findings (chars / 4; 500 - 250000)",
   }),
   opt({
     key: "httpRequestTimeout",

@@ -1,5 +1,6 @@
 /** The linter registry behind `lint`: each linter registers how it runs and parses. */
 import type { ToolContext } from "../engine/tool.js";
+import type { PerFileScope } from "../findings/file-view.js";
 import type { Finding } from "../findings/model.js";
 import type { LinterCapabilities, LintOptions } from "./lint-options.js";
 
@@ -16,7 +17,9 @@ export interface LintOutcome {
   output?: string;
   truncated?: boolean;
   notes: string[];
-  /** Extra result fields (e.g. ESLint's per-file view). */
+  /** Every file in scope with its status (ESLint): the views build seed 001's files[] and summary from it. */
+  perFile?: PerFileScope;
+  /** Extra result fields. */
   extra?: Record<string, unknown>;
 }
 

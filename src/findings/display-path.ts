@@ -56,3 +56,54 @@ export function displayPaths(target: string, roots: readonly string[]): DisplayP
     allowedRoot: (file) => (path.isAbsolute(file) ? allowedRootOf(file, roots) : undefined),
   };
 }
+
+/** A file a tool named relative to the server's working directory (or absolute), as a display path. */
+export function showFromCwd(display: DisplayPaths, cwd: string, file: string): string {
+  return file ? display.show(path.resolve(cwd, file)) : file;
+}
+
+const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+
+/** One `--- name` / `+++ name` header with its file shown by display path (git's a/ b/ kept). */
+function rebaseHeader(line: string, display: DisplayPaths, cwd: string): string {
+  const sign = line.slice(0, 4);
+  const rest = line.slice(4);
+  const tab = rest.indexOf("\t");
+  const name = tab === -1 ? rest : rest.slice(0, tab);
+  const tail = tab === -1 ? "" : rest.slice(tab);
+  const git = /^[ab]\//.test(name) && !path.isAbsolute(name) ? name.slice(0, 2) : "";
+  const file = git ? name.slice(2) : name;
+  if (!file || file === "/dev/null") return line;
+  return `${sign}${git}${showFromCwd(display, cwd, file)}${tail}`;
+}
+
+/**
+ * A unified diff (ours or a tool's) whose file headers name files relative to `cwd`, with those names
+ * rewritten as display paths. Hunk bodies are counted, not guessed at: a removed line reading `-- x`
+ * inside a hunk is never taken for a header.
+ */
+export function rebaseDiff(diff: string, cwd: string, display: DisplayPaths): string {
+  const lines = diff.split("\n");
+  let oldLeft = 0;
+  let newLeft = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith("\\")) continue;
+      if (line.startsWith("-")) oldLeft--;
+      else if (line.startsWith("+")) newLeft--;
+      else {
+        oldLeft--;
+        newLeft--;
+      }
+      continue;
+    }
+    const hunk = HUNK.exec(line);
+    if (hunk) {
+      oldLeft = hunk[1] === undefined ? 1 : Number(hunk[1]);
+      newLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
+    } else if (line.startsWith("--- ") || line.startsWith("+++ "))
+      lines[i] = rebaseHeader(line, display, cwd);
+  }
+  return lines.join("\n");
+}

@@ -44,6 +44,12 @@ export interface Finding {
   correctable?: boolean;
   correction?: Correction;
   docs_url?: string;
+  /** ESLint's messageId, its suggestion count, and whether the file could not be linted (seed 001's files[]). */
+  message_id?: string;
+  suggestions?: number;
+  fatal?: boolean;
+  /** Source lines around the finding, only when a call asks for `context_lines` (capped per finding). */
+  snippet?: string;
   /** `mcq/v1:<hex>` (see fingerprint.ts); set by the views. */
   fingerprint?: string;
 }

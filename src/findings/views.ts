@@ -5,7 +5,9 @@
 import { readTextIn } from "../paths/safe-fs.js";
 import type { DisplayPaths } from "./display-path.js";
 import { assignFingerprints } from "./fingerprint.js";
+import { fairTrim, prefixThatFits, RESULT_OVERHEAD_TOKENS } from "./budget.js";
 import { countBySeverity, type Finding, type Severity } from "./model.js";
+import { isPaged, pageOf } from "./paging.js";
 
 export const MAX_LISTED_FINDINGS = 500;
 
@@ -15,6 +17,31 @@ export interface ViewOptions {
   cap?: number;
   /** Compute fingerprints (they read the files named); off when only strings are shown. */
   fingerprints?: boolean;
+  /** A token budget, paging and snippets for what is listed (see budget.ts, paging.ts). */
+  listing?: ListingOptions;
+}
+
+export interface ListingOptions {
+  /** The whole result's budget, in estimated tokens (characters / 4). */
+  maxTokens: number;
+  /** Tokens the rest of the result takes (default RESULT_OVERHEAD_TOKENS). */
+  reserveTokens?: number;
+  offset?: number;
+  limit?: number;
+  /** Source lines before and after each listed finding, as its `snippet` (0: none). */
+  contextLines?: number;
+  /** Tokens one listed finding costs in the result (default: its issue string). */
+  cost?: (f: Finding) => number;
+}
+
+/** What a listing under a budget or a page adds to a result. */
+export interface ListingInfo {
+  /** Trimmed to fit the budget (more findings exist than are listed). */
+  trimmed: boolean;
+  /** Where the next page starts, when paging and findings are left. */
+  next_offset?: number;
+  /** Arguments to add to the same call to get the rest. */
+  next?: { offset: number; limit: number };
 }
 
 export interface FindingsView {
@@ -27,6 +54,53 @@ export interface FindingsView {
   counts: Record<Severity, number>;
   /** seed 000's `file:line:col: CODE message` of the listed findings. */
   issues: string[];
+  /** Set when a listing (budget, page) was asked for. */
+  listing?: ListingInfo;
+}
+
+/** Longest line of a snippet; a snippet has at most 2 x 5 + 1 lines. */
+const SNIPPET_LINE_CHARS = 160;
+export const MAX_CONTEXT_LINES = 5;
+
+function snippetOf(f: Finding, lines: string[] | undefined, context: number): string | undefined {
+  if (!lines || f.line < 1) return undefined;
+  const from = Math.max(1, f.line - context);
+  const to = Math.min(lines.length, (f.end_line ?? f.line) + context, f.line + 2 * context);
+  const out: string[] = [];
+  for (let n = from; n <= to; n++) {
+    const text = lines[n - 1] ?? "";
+    out.push(`${n}| ${text.length > SNIPPET_LINE_CHARS ? `${text.slice(0, SNIPPET_LINE_CHARS)}...` : text}`);
+  }
+  return out.join("\n");
+}
+
+/** The findings listed under a budget: a page when asked, else all of them or a fair trim. */
+function listFindings(all: Finding[], cap: number, listing: ListingOptions) {
+  // Small budgets keep most of themselves for the findings.
+  const reserve =
+    listing.reserveTokens ?? Math.min(RESULT_OVERHEAD_TOKENS, Math.floor(listing.maxTokens * 0.4));
+  const budget = listing.maxTokens - reserve;
+  const cost =
+    listing.cost ??
+    ((f: Finding) => Math.ceil((issueString(f).length + (f.snippet ? f.snippet.length + 80 : 0)) / 4) + 1);
+  if (isPaged(listing)) {
+    const page = pageOf(all, { offset: listing.offset, limit: Math.min(listing.limit ?? cap, cap) });
+    const n = prefixThatFits(page.items, cost, budget);
+    const end = page.offset + n;
+    const info: ListingInfo = { trimmed: n < page.items.length || end < all.length };
+    if (end < all.length) {
+      info.next_offset = end;
+      info.next = { offset: end, limit: n < page.items.length ? n : (listing.limit ?? n) };
+    }
+    return { listed: page.items.slice(0, n), info };
+  }
+  let total = 0;
+  for (const f of all) total += cost(f);
+  if (all.length <= cap && total <= budget) return { listed: all, info: { trimmed: false } };
+  const listed = fairTrim(all, cost, budget).slice(0, cap);
+  // The rest in order: pages of as many findings as fit, from the first.
+  const perPage = Math.min(cap, prefixThatFits(all, cost, budget));
+  return { listed, info: { trimmed: true, next: { offset: 0, limit: perPage } } };
 }
 
 /** seed 000's issue string; ruff's own `[*]` marks a fix it applies without `--unsafe-fixes`. */
@@ -63,13 +137,24 @@ export function findingsView(findings: readonly Finding[], options: ViewOptions)
   const all = findings as Finding[];
   for (const f of all) f.path = options.display.show(f.file);
   if (options.fingerprints) assignFingerprints(all, options.display.show, lineReader(options.display));
-  const listed = all.length > cap ? all.slice(0, cap) : all;
+  const context = Math.min(options.listing?.contextLines ?? 0, MAX_CONTEXT_LINES);
+  if (context > 0) {
+    const read = lineReader(options.display);
+    for (const f of all) {
+      const snippet = snippetOf(f, read(f.file), context);
+      if (snippet !== undefined) f.snippet = snippet;
+    }
+  }
+  let listed = all.length > cap ? all.slice(0, cap) : all;
+  let listing: ListingInfo | undefined;
+  if (options.listing) ({ listed, info: listing } = listFindings(all, cap, options.listing));
   return {
     all,
     listed,
     count: all.length,
-    capped: all.length > cap,
+    capped: listing ? listing.trimmed : all.length > cap,
     counts: countBySeverity(all),
     issues: listed.map(issueString),
+    ...(listing && { listing }),
   };
 }

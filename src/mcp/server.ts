@@ -19,9 +19,21 @@ import type { ToolDefinition, ToolResult } from "../engine/tool.js";
 import { VERSION } from "../version.js";
 import { traitsMeta } from "./tool-traits.js";
 
+/**
+ * tools/list costs every client context (issue 19's budget): a string with a `format` (date-time) does
+ * not also need zod's 400-character regex for it; the server validates with zod either way.
+ */
+function dropFormatPatterns(node: unknown): void {
+  if (!node || typeof node !== "object") return;
+  const o = node as Record<string, unknown>;
+  if (typeof o.format === "string" && typeof o.pattern === "string") delete o.pattern;
+  for (const v of Object.values(o)) dropFormatPatterns(v);
+}
+
 export function toolListing(tool: ToolDefinition): Tool {
   const schema = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as Tool["inputSchema"];
   delete (schema as Record<string, unknown>).$schema;
+  dropFormatPatterns(schema);
   return {
     name: tool.name,
     title: tool.annotations.title,

@@ -90,4 +90,61 @@ describe("the same call from servers started in different directories", () => {
     expect(b.issues).toEqual(a.issues);
     expect(b.findings).toEqual(a.findings);
   });
+
+  /** The file names in a unified diff's headers. */
+  const diffNames = (diff: unknown) =>
+    [...String(diff).matchAll(/^(?:---|\+\+\+) (\S+)/gm)].map((m) => m[1] as string);
+
+  it.skipIf(missing("ruff", [TOOLS_VENV_BIN]))("format_check: unformatted_files and its diff", async () => {
+    // The inside server starts in pkg/, where ruff names the file `app.py`.
+    const [a, b] = await both("format_check", { path: path.join(project, "pkg"), diff: true });
+    expect(a.unformatted_files).toEqual(["pkg/app.py", "pkg/generated_ignored.py"]);
+    expect(b.unformatted_files).toEqual(a.unformatted_files);
+    expect(a.summary_text).toBe("ruff format: 2 files would be reformatted");
+    expect(diffNames(a.output)).toContain("pkg/app.py");
+    for (const name of diffNames(a.output)) expect(name).toMatch(/^pkg\//);
+    expect(b.output).toEqual(a.output);
+  });
+
+  it.skipIf(missing("ruff", [TOOLS_VENV_BIN]))(
+    "autoformat, lint_fix and fix_all dry runs: their diffs",
+    async () => {
+      const [fa, fb] = await both("autoformat", { path: path.join(project, "pkg"), dry_run: true });
+      expect(fa.changed_files).toEqual(["pkg/app.py", "pkg/generated_ignored.py"]);
+      expect(fb.changed_files).toEqual(fa.changed_files);
+      expect(diffNames(fa.diff)).toContain("pkg/app.py");
+      for (const name of diffNames(fa.diff)) expect(name).toMatch(/^pkg\//);
+      expect(fb.diff).toEqual(fa.diff);
+      const [la, lb] = await both("lint_fix", { path: path.join(project, "pkg"), dry_run: true });
+      expect(diffNames(la.diff)).toContain("pkg/app.py");
+      for (const name of diffNames(la.diff)) expect(name).toMatch(/^pkg\//);
+      expect(lb.diff).toEqual(la.diff);
+      const [xa, xb] = await both("fix_all", {
+        path: path.join(project, "pkg"),
+        dry_run: true,
+        skip_typecheck: true,
+      });
+      const names = diffNames((xa.diff as string | undefined) ?? "");
+      const formatNames = diffNames((xa.format as { diff?: string } | undefined)?.diff ?? "");
+      expect([...names, ...formatNames]).toContain("pkg/app.py");
+      for (const name of [...names, ...formatNames]) expect(name).toMatch(/^pkg\//);
+      expect(xb.diff).toEqual(xa.diff);
+      expect(xb.format).toEqual(xa.format);
+    },
+  );
+
+  it("eslint lint: files[] and lint_fix's diff (the bundled ESLint)", async () => {
+    const web = path.join(path.dirname(project), "web");
+    if (!fs.existsSync(web)) fs.cpSync(path.join(FIXTURES, "js", "no-toolchain"), web, { recursive: true });
+    const [a, b] = await both("lint", { path: web, linter: "eslint" });
+    const files = (a.files as { file: string }[]).map((f) => f.file);
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(f).toMatch(/^src\//);
+    expect(b.files).toEqual(a.files);
+    const [fa, fb] = await both("lint_fix", { path: web, linter: "eslint", dry_run: true });
+    for (const f of fa.files as { file: string }[]) expect(f.file).toMatch(/^src\//);
+    expect(fb.files).toEqual(fa.files);
+    if (fa.diff) for (const name of diffNames(fa.diff)) expect(name).toMatch(/^src\//);
+    expect(fb.diff).toEqual(fa.diff);
+  });
 });

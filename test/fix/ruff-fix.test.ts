@@ -152,7 +152,7 @@ describe("lint_fix with ruff", () => {
     expect(r.command).toBe(`ruff check --fix --no-cache --output-format concise -- ${dir}`);
     expect(treeText(dir)).toEqual(treeText(expected));
     const files = r.files as { file: string; status: string; messages: { rule_id: string }[] }[];
-    const m1 = files.find((f) => f.file === path.join(dir, "pkg", "m1.py"));
+    const m1 = files.find((f) => f.file === "pkg/m1.py");
     expect(m1?.status).toBe("fixable");
     expect(m1?.messages.map((m) => m.rule_id)).toEqual(["E711"]);
     expect(files.find((f) => f.file.endsWith("clean.py"))?.status).toBe("clean");

@@ -43,7 +43,12 @@ describe.skipIf(missing("go"))("Go", () => {
       unformatted_count: 1,
     });
     const d = await s.call("format_check", { path: ".", language: "go", diff: true });
-    expect(d).toMatchObject({ formatted: false, unformatted_files: ["messy.go"], output: direct.stdout });
+    // gofmt's diff, its file headers shown by display path (relative to the project root).
+    const shown = direct.stdout.replace(
+      /^(---|\+\+\+) (\S+)/gm,
+      (_, sign: string, file: string) => `${sign} ${path.relative(lintProject, file)}`,
+    );
+    expect(d).toMatchObject({ formatted: false, unformatted_files: ["messy.go"], output: shown });
     const clean = await s.call("format_check", { path: "main.go", language: "go" });
     expect(clean).toMatchObject({ formatted: true, unformatted_count: 0 });
   });

@@ -28,7 +28,7 @@ function eslintDirect(dir: string, targets: string[]): [string, string[]][] {
 function ours(dir: string, r: Json): [string, string[]][] {
   return (r.files as Json[])
     .map((f): [string, string[]] => [
-      path.relative(dir, f.file as string),
+      f.file as string,
       (f.messages as Json[]).map((m) => m.rule_id as string),
     ])
     .sort(([a], [b]) => a.localeCompare(b));

@@ -116,6 +116,7 @@ describe("results", () => {
       "passed",
       "returncode",
       "success",
+      "summary_text",
     ]);
     expect(typeof r.duration_ms).toBe("number");
   });

@@ -59,7 +59,8 @@ describe("counts from output over the 100 KB cap", () => {
     const expected = Number(/Found (\d+) errors?\./.exec(own)?.[1]);
     expect(own.length).toBeGreaterThan(100_000);
     expect(expected).toBe(4000);
-    const r = await s.call("lint", { path: "pkg" });
+    // A budget large enough that the list cap (500) is what limits the listing.
+    const r = await s.call("lint", { path: "pkg", max_result_tokens: 250_000 });
     expect(r.issue_count).toBe(expected);
     expect((r.issues as string[]).length).toBe(500);
     expect((r.issues as string[])[0]).toBe("pkg/imports_0.py:1:8: F401 [*] `module_0` imported but unused");

@@ -32,7 +32,10 @@ describe.skipIf(missing("cargo"))("lint_fix with clippy", () => {
     const dry = await s.call("lint_fix", { path: ".", linter: "clippy", dry_run: true });
     expect(dry).toMatchObject({ success: true, dry_run: true, changed_files: [lib] });
     expect(fs.readFileSync(lib, "utf8")).toBe(before);
-    expect((dry.files as Record<string, unknown>[])[0]).toMatchObject({ file: lib, status: "would-fix" });
+    expect((dry.files as Record<string, unknown>[])[0]).toMatchObject({
+      file: "src/lib.rs",
+      status: "would-fix",
+    });
     expect(applyPatch(before, dry.diff as string)).toBe(FIXED_LIB);
 
     const r = await s.call("lint_fix", { path: ".", linter: "clippy" });

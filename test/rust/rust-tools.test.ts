@@ -62,11 +62,11 @@ describe.skipIf(missing("cargo"))("Rust", () => {
     expect(r).toMatchObject({
       formatted: false,
       command: `rustfmt --check --edition 2018 --color never -- ${file}`,
-      unformatted_files: [file],
+      unformatted_files: ["member/src/lib.rs"],
       output: direct.stdout,
     });
     const w = await s.call("autoformat", { path: file, language: "rust" });
-    expect(w).toMatchObject({ success: true, changed_files: [file] });
+    expect(w).toMatchObject({ success: true, changed_files: ["member/src/lib.rs"] });
     expect(fs.readFileSync(file, "utf8")).toBe("pub fn spaced() -> u8 {\n    1\n}\n");
   });
 

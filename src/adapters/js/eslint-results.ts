@@ -78,16 +78,12 @@ export function eslintFindings(reports: readonly WireFileReport[]): Finding[] {
             ? `https://eslint.org/docs/latest/rules/${m.rule_id}`
             : undefined,
       };
+      if (m.message_id !== undefined) f.message_id = m.message_id;
+      if (m.suggestions) f.suggestions = m.suggestions;
+      if (m.fatal) f.fatal = true;
       const correction = correctionOf(r.corrections?.[i]);
       if (correction) f.correction = correction;
       return f;
     }),
   );
-}
-
-export function totals(reports: readonly WireFileReport[]): { errors: number; warnings: number } {
-  return {
-    errors: reports.reduce((n, r) => n + r.errorCount, 0),
-    warnings: reports.reduce((n, r) => n + r.warningCount, 0),
-  };
 }

@@ -10,7 +10,6 @@ import {
   fixStatus,
   lintStatus,
   selectFiles,
-  totals,
   type FileView,
 } from "./eslint-results.js";
 import { eslintScope, type DefaultScope, type EslintScope } from "./eslint-scope.js";
@@ -67,24 +66,18 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
     { ...params(scope), corrections: req.args.output === "sarif" },
     command,
   );
-  const views = reports.map((r) => fileView(r, lintStatus(r)));
-  const sum = totals(reports);
   return {
     findings: eslintFindings(reports),
     tool: "eslint",
     version: () => Promise.resolve(scope.eslint.version),
     command,
-    returncode: sum.errors > 0 ? 1 : 0,
+    returncode: reports.some((r) => r.errorCount > 0) ? 1 : 0,
     notes: [toolNote(scope.eslint), ...scope.notes, note],
-    extra: {
-      files: selectFiles(views, formatOf(req.args)),
-      summary: {
-        totalFiles: reports.length,
-        totalErrors: sum.errors,
-        totalWarnings: sum.warnings,
-        durationMs: Math.round(performance.now() - started),
-        scope: scope.scope,
-      },
+    perFile: {
+      statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r) })),
+      format: formatOf(req.args),
+      scope: scope.scope,
+      durationMs: Math.round(performance.now() - started),
     },
   };
 }

@@ -196,6 +196,15 @@ interface AuditRun {
   lockfile: boolean;
 }
 
+/** One line to quote: "pip-audit: 3 vulnerabilities in 2 packages". */
+function auditSummary(run: AuditRun): string {
+  const tool = run.auditor === "npm" ? "npm audit" : "pip-audit";
+  const n = run.vulnerabilities.length;
+  if (n === 0) return `${tool}: no known vulnerabilities`;
+  const packages = new Set(run.vulnerabilities.map((v) => v.package)).size;
+  return `${tool}: ${n} vulnerabilit${n === 1 ? "y" : "ies"} in ${packages} package${packages === 1 ? "" : "s"}`;
+}
+
 async function shape(ctx: ToolContext, output: "json" | "sarif", run: AuditRun): Promise<ToolResult> {
   const shown = capList(run.vulnerabilities);
   const display = displayPaths(run.manifest, ctx.allowlist.roots.effective);
@@ -227,6 +236,7 @@ async function shape(ctx: ToolContext, output: "json" | "sarif", run: AuditRun):
     command: run.command,
     vulnerabilities: shown.items,
     vulnerability_count: run.vulnerabilities.length,
+    summary_text: auditSummary(run),
     returncode: run.returncode,
     truncated: run.truncated || shown.capped,
     notes: run.notes,
@@ -238,15 +248,12 @@ export const auditDependenciesTool = () =>
   defineTool({
     name: "audit_dependencies",
     description:
-      "Check dependencies for known vulnerabilities: pip-audit for a requirements file, npm audit for a " +
-      "package-lock.json (or a package.json beside one, or a directory holding one); pnpm-lock.yaml and yarn.lock " +
-      "are refused with what to run instead. One entry per vulnerability {package, version, id, " +
-      "fix_versions, aliases, description}. Needs network access to the vulnerability database.",
+      "Check dependencies for known vulnerabilities (pip-audit for a requirements file, npm audit for a package-lock.json), one entry per vulnerability. Needs network access.",
     input: z.strictObject({
       requirements_file: z
         .string()
         .default("requirements.txt")
-        .describe("requirements file (pip-audit), or package-lock.json / a directory with one (npm audit)"),
+        .describe("requirements file, package-lock.json or its directory"),
       output: OUTPUT_ARG,
     }),
     annotations: {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { displayPaths, rebaseDiff, showFromCwd } from "../../findings/display-path.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { formatterLanguages, formatterNames, type FormatWriteOutcome } from "../../adapters/formatters.js";
@@ -10,17 +11,12 @@ export const autoformatTool = () =>
   defineTool({
     name: "autoformat",
     description:
-      "Format files in place (ruff format by default, or black, for Python). `dry_run: true` writes nothing and " +
-      "returns the diff. Returns `changed_files`. Runs as a transaction: project lock, snapshot of the files " +
-      "that will change, audit in .mcp-cache/ (undo with `rollback`).",
+      "Format files in place, as a transaction (undo with `rollback`). `dry_run: true` only returns the diff.",
     input: z.strictObject({
-      path: z.string().describe("File or directory to format (inside the allowed paths)"),
+      path: z.string().describe("File or directory"),
       language: z.enum(formatterLanguages()).default("python"),
-      formatter: z.enum(formatterNames()).optional().describe("Formatter (default: ruff for python)"),
-      dry_run: z
-        .boolean()
-        .default(false)
-        .describe("Compute the changes as a diff without writing (no lock taken)"),
+      formatter: z.enum(formatterNames()).optional().describe("Default: the language's"),
+      dry_run: z.boolean().default(false).describe("Diff only, write nothing"),
       config: z.string().optional().describe("Formatter config file"),
     }),
     annotations: { title: "Format files", ...WRITES_FILES },
@@ -51,7 +47,8 @@ export const autoformatTool = () =>
         transaction = tx.transaction;
         txNotes = tx.notes;
       }
-      const files = capList(outcome.changed_files);
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      const files = capList(outcome.changed_files.map((f) => showFromCwd(display, ctx.config.cwd, f)));
       return {
         success: true,
         formatted: true,
@@ -59,7 +56,7 @@ export const autoformatTool = () =>
         command: outcome.command,
         changed_files: files.items,
         changed_count: outcome.changed_files.length,
-        diff: outcome.diff,
+        diff: outcome.diff && rebaseDiff(outcome.diff, ctx.config.cwd, display),
         returncode: outcome.returncode,
         output: outcome.output,
         truncated: outcome.truncated || files.capped,

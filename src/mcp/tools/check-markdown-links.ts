@@ -9,6 +9,7 @@ import { loadProjectConfig, type MarkdownLinksSettings } from "../../project-con
 import { displayPaths } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
+import { summaryText } from "../../findings/summary-text.js";
 import { VERSION } from "../../version.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 
@@ -95,48 +96,22 @@ export const checkMarkdownLinksTool = () =>
   defineTool({
     name: "check_markdown_links",
     description:
-      "Check the links in Markdown files: relative links to files and directories, #anchors (GitHub heading " +
-      "slugs, {#custom-id}, HTML ids, #L10 line anchors), reference links (at each use and at the definition), " +
-      "images, HTML <a href>/<img src>, github.com links into the same repository (on disk), and, with " +
-      "check_external, HTTP(S) URLs. Project defaults come from .mcp-code-quality/config.yaml " +
-      "(markdown_links:); arguments override them. Returns passed, files_checked, total_links, broken_links " +
-      "and broken: {file, line, column, url, error, suggestion?} per broken link ({file, error} for " +
-      "unreadable files).",
+      "Check the links in Markdown files: files, #anchors, references, images, and HTTP(S) URLs unless check_external is false. Returns each broken link with its file, line and error.",
     input: z.strictObject({
-      path: z.string().describe("Markdown file or directory to check (inside the allowed paths)"),
+      path: z.string().describe("File or directory"),
       check_external: z.boolean().optional().describe("Also request HTTP(S) links (default true)"),
-      timeout: z.number().int().min(1).max(120).optional().describe("Seconds per external URL (default 10)"),
-      concurrent: z
-        .number()
-        .int()
-        .min(1)
-        .max(64)
-        .optional()
-        .describe("External requests at once (default 10)"),
-      ignore_patterns: z
-        .array(pattern)
-        .max(200)
-        .optional()
-        .describe("Regular expressions (RE2 syntax); links matching any of them are not checked"),
-      exclude: z
-        .array(pattern)
-        .max(200)
-        .optional()
-        .describe("Gitignore-style globs of files to skip, relative to path (.gitignore is honoured too)"),
+      timeout: z.number().int().min(1).max(120).optional().describe("Seconds per URL (default 10)"),
+      concurrent: z.number().int().min(1).max(64).optional().describe("Requests at once (default 10)"),
+      ignore_patterns: z.array(pattern).max(200).optional().describe("RE2 patterns of links to skip"),
+      exclude: z.array(pattern).max(200).optional().describe("Gitignore-style globs of files to skip"),
       rewrite: z
         .array(z.strictObject({ pattern, replacement: z.string().max(1000) }))
         .max(100)
         .optional()
-        .describe("Applied in order to each link before it is checked: RE2 pattern, replacement with $1"),
-      skip_anchors: z.boolean().optional().describe("Do not check #fragments"),
-      anchor_case_sensitive: z
-        .boolean()
-        .optional()
-        .describe("Fragments must match anchors in case too (default false, as on GitHub)"),
-      github_links_on_disk: z
-        .boolean()
-        .optional()
-        .describe("Check github.com blob/tree links into this repository on disk (default true)"),
+        .describe("RE2 pattern and replacement, applied to links first"),
+      skip_anchors: z.boolean().optional().describe("Skip #fragments"),
+      anchor_case_sensitive: z.boolean().optional().describe("Match anchor case (default false)"),
+      github_links_on_disk: z.boolean().optional().describe("Check github.com links to this repo on disk"),
       output: OUTPUT_ARG,
     }),
     annotations: {
@@ -208,6 +183,7 @@ export const checkMarkdownLinksTool = () =>
         broken: broken.items,
         broken_count: report.broken.length,
         truncated: broken.capped,
+        summary_text: summaryText("markdown-links", brokenLinkFindings(report.broken, display.root)),
         notes,
         ...(args.output === "sarif"
           ? await sarifField(ctx, args.output, display, [

@@ -10,7 +10,7 @@ import {
   type TypeCheckerAdapter,
   type TypeCheckOutcome,
 } from "../../adapters/type-checkers.js";
-import { displayPaths } from "../../findings/display-path.js";
+import { displayPaths, rebaseDiff } from "../../findings/display-path.js";
 import { countBySeverity, findingToIssue, type Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
@@ -75,16 +75,13 @@ export const fixAllTool = () => {
   return defineTool({
     name: "fix_all",
     description:
-      "Apply lint fixes, then format, then type-check, as one transaction (project lock, snapshot, audit). " +
-      "When the type check fails and auto_rollback is on (default), every written file is restored byte for " +
-      "byte before the lock is released, and the result says which check failed and what was restored. " +
-      "`dry_run: true` writes nothing and takes no lock.",
+      "Apply lint fixes, format, then type-check, as one transaction: if the check fails, every written file is restored (auto_rollback). `dry_run: true` writes nothing.",
     input: z.strictObject({
       ...fixArguments(names),
-      formatter: z.string().optional().describe("Formatter (default: the language's default)"),
-      checker: z.string().optional().describe("Type checker used to verify (default: the language's)"),
-      skip_typecheck: z.boolean().default(false).describe("Do not verify with a type check"),
-      auto_rollback: z.boolean().default(true).describe("Restore every written file when verification fails"),
+      formatter: z.string().optional().describe("Default: the language's"),
+      checker: z.string().optional().describe("Default: the language's"),
+      skip_typecheck: z.boolean().default(false).describe("Skip the type check"),
+      auto_rollback: z.boolean().default(true).describe("Undo all if the check fails"),
     }),
     annotations: { title: "Fix, format and verify", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,
@@ -284,7 +281,9 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
       ? `${existing.length} type error(s) were there before the fix and do not count against it (${checker?.name}): ` +
         existing
           .slice(0, 5)
-          .map((f) => findingToIssue(f, path.relative(ctx.config.cwd, f.file) || f.file))
+          .map((f) =>
+            findingToIssue(f, displayPaths(request.target, ctx.allowlist.roots.effective).show(f.file)),
+          )
           .join("; ") +
         (existing.length > 5 ? "; ..." : "")
       : undefined;
@@ -334,7 +333,8 @@ async function runFormatters(
     for (const target of targets) {
       const out = await formatter.write(ctx, { target, diff: dryRun, dryRun });
       changed.push(...out.changed_files.map((f) => path.resolve(ctx.config.cwd, f)));
-      if (out.diff) diffs.push(out.diff);
+      if (out.diff)
+        diffs.push(rebaseDiff(out.diff, ctx.config.cwd, displayPaths(target, ctx.allowlist.roots.effective)));
       for (const n of out.notes) notes.add(n);
       if (out.command && !commands.includes(out.command)) commands.push(out.command);
     }

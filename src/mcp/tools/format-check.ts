@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
-import { displayPaths, type DisplayPaths } from "../../findings/display-path.js";
+import { displayPaths, rebaseDiff, showFromCwd, type DisplayPaths } from "../../findings/display-path.js";
 import { formatFindings } from "../../findings/format-findings.js";
 import { findingsView } from "../../findings/views.js";
 import { OUTPUT_ARG, sarifField, type SarifRunSource } from "./sarif-output.js";
@@ -49,22 +49,12 @@ export const formatCheckTool = () =>
   defineTool({
     name: "format_check",
     description:
-      "Check whether files are formatted, without changing them. Python: ruff format --check (default; the embedded " +
-      "ruff when none is installed) or black. JavaScript/TypeScript: prettier (the project's own, else bundled). " +
-      "Returns `formatted` and `unformatted_files`; `diff: true` puts the diff in `output`.",
+      "Check whether files are formatted, without changing them (the language's formatter: ruff, black, prettier, gofmt, rustfmt, rubocop). Returns `formatted` and `unformatted_files`; `diff: true` adds the diff.",
     input: z.strictObject({
-      path: z.string().describe("File or directory to check (inside the allowed paths)"),
-      language: z
-        .enum(formatterLanguages())
-        .optional()
-        .describe(
-          "Language of the files (default: every language of the project, from its files and configs)",
-        ),
-      formatter: z
-        .enum(formatterNames())
-        .optional()
-        .describe("Formatter (default: ruff for python, prettier for javascript/typescript)"),
-      diff: z.boolean().default(false).describe("Include a unified diff of what would change"),
+      path: z.string().describe("File or directory"),
+      language: z.enum(formatterLanguages()).optional().describe("Default: the project's languages"),
+      formatter: z.enum(formatterNames()).optional().describe("Default: the language's"),
+      diff: z.boolean().default(false).describe("Include the diff"),
       config: z.string().optional().describe("Formatter config file"),
       output: OUTPUT_ARG,
     }),
@@ -88,9 +78,10 @@ export const formatCheckTool = () =>
         }
         const outcome = await adapter.check(ctx, { target: args.path, diff: args.diff, config: args.config });
         checked++;
-        unformatted.push(...outcome.unformatted_files);
+        unformatted.push(...outcome.unformatted_files.map((f) => showFromCwd(display, ctx.config.cwd, f)));
         commands.push(outcome.command);
-        if (outcome.output) outputs.push(outcome.output);
+        if (outcome.output)
+          outputs.push(args.diff ? rebaseDiff(outcome.output, ctx.config.cwd, display) : outcome.output);
         if (outcome.returncode !== undefined) returncode = Math.max(returncode ?? 0, outcome.returncode ?? 0);
         truncated ||= outcome.truncated === true;
         notes.push(...outcome.notes);
@@ -106,6 +97,7 @@ export const formatCheckTool = () =>
         command: commands.join(" && "),
         unformatted_files: files.items,
         unformatted_count: unformatted.length,
+        summary_text: formatSummary(commands, checked, unformatted.length),
         returncode,
         output: outputs.length ? outputs.join("\n") : undefined,
         truncated: truncated || files.capped,
@@ -114,6 +106,14 @@ export const formatCheckTool = () =>
       };
     },
   });
+
+/** One line to quote: "ruff format: 2 files would be reformatted". */
+function formatSummary(commands: readonly string[], checked: number, unformatted: number): string {
+  const tools = commands.map((c) => c.split(" --")[0]?.split(" -")[0] ?? c).join(", ") || "format_check";
+  if (checked === 0) return `${tools}: nothing checked`;
+  if (unformatted === 0) return `${tools}: every file is formatted`;
+  return `${tools}: ${unformatted} file${unformatted === 1 ? "" : "s"} would be reformatted`;
+}
 
 /**
  * The languages a format check covers: the one asked for; else the one `formatter` formats (the first the

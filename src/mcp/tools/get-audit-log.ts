@@ -8,25 +8,19 @@ export const getAuditLogTool = () =>
   defineTool({
     name: "get_audit_log",
     description:
-      "Without `path`: the server's audit log of tool calls (oldest first), optionally of one operation/tool. " +
-      "With `path`: the transaction audit of that project (.mcp-cache/audit.jsonl and its rotated files): " +
-      "run_id, tool, files written, lock wait/hold times and result (commit, commit-no-snapshot, " +
-      "commit-partial-snapshot, rollback, error, locked-out), filtered by tool, since and result.",
+      "Read the server's audit log of tool calls, or with `path` that project's fix transactions (files written, result).",
     input: z.strictObject({
-      path: z.string().optional().describe("A project (or path inside it) whose transaction audit to read"),
+      path: z.string().optional().describe("A project whose transactions to read"),
       limit: z
         .number()
         .int()
         .nonnegative()
         .default(100)
         .describe("How many of the newest entries (clamped to 1-1000)"),
-      operation: z.string().optional().describe("Only entries of this tool (server log; same as `tool`)"),
-      tool: z.string().optional().describe("Only entries of this tool"),
-      since: z.iso
-        .datetime({ offset: true })
-        .optional()
-        .describe("Only entries at or after this ISO 8601 time"),
-      result: z.enum(TX_RESULTS).optional().describe("Only transactions with this result (needs `path`)"),
+      operation: z.string().optional().describe("Only this tool (server log)"),
+      tool: z.string().optional().describe("Only this tool"),
+      since: z.iso.datetime({ offset: true }).optional().describe("Since this ISO 8601 time"),
+      result: z.enum(TX_RESULTS).optional().describe("Only this result (with path)"),
     }),
     annotations: { title: "Read the audit log", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],

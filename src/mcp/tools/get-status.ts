@@ -12,12 +12,9 @@ export const getStatusTool = () =>
   defineTool({
     name: "get_status",
     description:
-      "Server version, limits, allowed paths, rate limits, audit log path, and for every external tool whether it " +
-      "is available and its version (probed concurrently, 10 s cap each), and each warm process (tool, root, pid, " +
-      "age, requests, memory). With `path`: also the tools a call on that project would use, its own copies " +
-      "(node_modules, its virtualenv) beside the PATH and bundled ones.",
+      "Server version, limits, allowed paths, and each external tool's availability and version; with `path`, the tools a call on that project would use.",
     input: z.strictObject({
-      path: z.string().optional().describe("A project (or a path in it) whose own tool versions to report"),
+      path: z.string().optional().describe("A project whose own tools to report"),
     }),
     annotations: { title: "Server status", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { displayPaths } from "../../findings/display-path.js";
+import { displayPaths, rebaseDiff } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
-import { capList } from "../../engine/result.js";
+import { filesView, perFileListingCost } from "../../findings/file-view.js";
+import { LISTING_ARGS, listingFields, listingOf } from "./listing.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
   findFixer,
@@ -46,33 +47,60 @@ export async function applyLintFix(
 export function leftoverFindings(outcome: FixOutcome): Finding[] {
   const tool = outcome.command.split(" ")[0] ?? "";
   return outcome.files.flatMap((f) =>
-    f.messages.map((m) => ({
-      tool,
-      file: f.file,
-      line: m.line,
-      column: m.column,
-      rule_id: m.rule_id ?? "",
-      severity: m.severity,
-      message: m.message,
-      correctable: m.fixable,
-    })),
+    f.messages.map((m) => {
+      const finding: Finding = {
+        tool,
+        file: f.file,
+        line: m.line,
+        column: m.column,
+        rule_id: m.rule_id ?? "",
+        severity: m.severity,
+        message: m.message,
+        correctable: m.fixable,
+      };
+      // ESLint's messages say more (see adapters/js/eslint-wire.ts); the files[] view shows it.
+      const more = m as Partial<
+        Pick<Finding, "end_line" | "end_column" | "message_id" | "suggestions" | "fatal">
+      >;
+      for (const key of ["end_line", "end_column", "message_id", "suggestions", "fatal"] as const)
+        if (more[key] !== undefined) Object.assign(finding, { [key]: more[key] });
+      return finding;
+    }),
   );
 }
 
-/** The lint_fix part of a result (also fix_all's): per-file statuses, summary, problems left. */
-export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: FixRequest, started: number) {
-  const files = capList(outcome.files);
-  const remaining = findingsView(leftoverFindings(outcome), {
-    display: displayPaths(request.target, ctx.allowlist.roots.effective),
+/**
+ * The lint_fix part of a result (also fix_all's): per-file statuses, summary, problems left. Files are
+ * shown by their display paths, unless `show` says otherwise (seed 001's drop-in: absolute).
+ */
+export function lintFixFields(
+  ctx: ToolContext,
+  outcome: FixOutcome,
+  request: FixRequest,
+  started: number,
+  show?: (file: string) => string,
+) {
+  const display = displayPaths(request.target, ctx.allowlist.roots.effective);
+  const leftovers = leftoverFindings(outcome);
+  // The drop-in (show given) keeps seed 001's shape: no budget fields.
+  const listing = show ? undefined : listingOf(ctx, request.args, perFileListingCost());
+  const remaining = findingsView(leftovers, { display, listing });
+  const trimmed = remaining.listing?.trimmed === true;
+  // The fixer already chose which files to list (compact or full); trimmed, only those with listed problems.
+  const view = filesView(outcome.files, leftovers, {
+    format: "full",
+    show: show ?? display.show,
+    listed: listing && new Set(remaining.listed),
   });
+  const files = { ...view, files: trimmed ? view.files.filter((f) => f.messages.length > 0) : view.files };
   return {
     passed: remaining.count === 0,
     command: outcome.command,
-    files: files.items,
+    files: files.files,
     summary: {
       totalFiles: outcome.filesInScope ?? outcome.files.length,
-      totalErrors: outcome.files.reduce((n, f) => n + f.errorCount, 0),
-      totalWarnings: outcome.files.reduce((n, f) => n + f.warningCount, 0),
+      totalErrors: files.totalErrors,
+      totalWarnings: files.totalWarnings,
       // Files the fix changed (or would change), whether or not problems are left in them.
       fixedFiles: outcome.changed_files.length,
       durationMs: Math.round(performance.now() - started),
@@ -80,27 +108,29 @@ export function lintFixFields(ctx: ToolContext, outcome: FixOutcome, request: Fi
       dryRun: request.dryRun,
     },
     changed_files: outcome.changed_files,
-    diff: outcome.diff,
+    diff: outcome.diff && rebaseDiff(outcome.diff, ctx.config.cwd, display),
     issues: remaining.issues,
     issue_count: remaining.count,
     returncode: outcome.returncode,
     truncated: outcome.truncated || files.capped || remaining.capped,
+    ...(listing && listingFields(outcome.command.split(" ")[0] ?? "", remaining)),
   };
 }
 
 /** The arguments lint_fix and fix_all share. */
 export function fixArguments(fixers: string[]) {
   return {
-    path: z.string().describe("Project directory or file (inside the allowed paths)"),
+    path: z.string().describe("Project directory or file"),
     linter: z
       .enum(fixers as [string, ...string[]])
       .default(fixers[0] as string)
       .describe("Linter whose fixes to apply"),
-    files: z.array(z.string()).optional().describe("Files or globs (relative to path) to scope the fix to"),
-    safety: z.enum(["safe", "unsafe"]).default("safe").describe("Which lint fixes to apply"),
-    dry_run: z.boolean().default(false).describe("Compute fixes and diffs without writing (no lock taken)"),
+    files: z.array(z.string()).optional().describe("Files or globs under path"),
+    safety: z.enum(["safe", "unsafe"]).default("safe").describe("safe (default) or unsafe fixes too"),
+    dry_run: z.boolean().default(false).describe("Diff only, write nothing"),
     config: z.string().optional().describe("Linter config file"),
-    output: OUTPUT_ARG.describe("json, or sarif: also `sarif`, a SARIF 2.1.0 log of the problems left"),
+    output: OUTPUT_ARG.describe("json, or sarif (SARIF of the problems left)"),
+    ...LISTING_ARGS,
   };
 }
 
@@ -152,10 +182,7 @@ export const lintFixTool = () => {
   return defineTool({
     name: "lint_fix",
     description:
-      `Apply a linter's automatic fixes (${names.join(", ")}). safety "safe" (default) applies only safe fixes; ` +
-      '"unsafe" also applies unsafe fixes and suggestions. `dry_run: true` writes nothing and returns the diff. ' +
-      "Per-file status: fixed, would-fix, fixable (problems left), unfixable, error; problems left are reported. " +
-      "Runs as a transaction: project lock, snapshot, audit in .mcp-cache/ (undo with `rollback`).",
+      "Apply a linter's automatic fixes as a transaction (undo with `rollback`) and report the problems left. `dry_run: true` only returns the diff; safety unsafe adds unsafe fixes and suggestions.",
     input: z.strictObject(fixArguments(names)),
     annotations: { title: "Apply lint fixes", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,

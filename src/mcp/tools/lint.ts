@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView } from "../../findings/views.js";
+import { perFileFields, perFileListingCost } from "../../findings/file-view.js";
+import { LISTING_ARGS, listingFields, listingOf, snippetFindings } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { findLinter, linterNames } from "../../adapters/linters.js";
@@ -11,34 +13,15 @@ export const lintTool = () =>
   defineTool({
     name: "lint",
     description:
-      "Run a linter and return its findings as `file:line:col: message` strings. ruff (default; the embedded ruff " +
-      "when none is installed) or flake8 for Python; eslint for JavaScript/TypeScript (the project's own ESLint in a " +
-      "warm worker, with per-file `files[]` and `summary`). `passed` needs exit code 0 and no issues.",
+      "Lint a file or directory and list its findings as `file:line:col: rule message` (ruff, flake8, eslint, go vet, clippy, rubocop; default by language). Use it to find problems before editing or committing.",
     input: z.strictObject({
-      path: z.string().describe("File or directory to lint (inside the allowed paths)"),
-      linter: z
-        .enum(linterNames())
-        .optional()
-        .describe(
-          "Linter to run (default: by the project's languages: ruff for Python, eslint for JavaScript/TypeScript, " +
-            "govet for Go, clippy for Rust, rubocop for Ruby)",
-        ),
-      config: z.string().optional().describe("Linter config file (passed as --config)"),
-      files: z
-        .array(z.string())
-        .optional()
-        .describe(
-          "Files or globs relative to path to lint instead of all of it (eslint default: the targets of the " +
-            "package.json lint script when they are plain paths, else path); matching nothing is invalid_input",
-        ),
-      format: z
-        .enum(["compact", "full"])
-        .optional()
-        .describe(
-          "eslint only (default compact): compact omits files without problems from files[]; full lists every " +
-            "file. Refused for other linters",
-        ),
+      path: z.string().describe("File or directory"),
+      linter: z.enum(linterNames()).optional().describe("Default: by the project's languages"),
+      config: z.string().optional().describe("Config file"),
+      files: z.array(z.string()).optional().describe("Files or globs under path to lint instead"),
+      format: z.enum(["compact", "full"]).optional().describe("eslint files[]: compact (default) or full"),
       output: OUTPUT_ARG,
+      ...LISTING_ARGS,
     }),
     annotations: { title: "Lint", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
@@ -67,7 +50,18 @@ export const lintTool = () =>
       }
       const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args });
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
-      const view = findingsView(outcome.findings, { display, fingerprints: args.output === "sarif" });
+      const listing = listingOf(ctx, args, outcome.perFile && perFileListingCost());
+      const view = findingsView(outcome.findings, {
+        display,
+        fingerprints: args.output === "sarif",
+        listing,
+      });
+      const perFile =
+        outcome.perFile &&
+        perFileFields(outcome.perFile, view.all, display.show, {
+          listed: view.listed,
+          trimmed: view.listing?.trimmed === true,
+        });
       return {
         success: true,
         passed: (outcome.returncode ?? 0) === 0 && view.count === 0,
@@ -76,10 +70,13 @@ export const lintTool = () =>
           ? view.listed.map((f) => outcome.issueText!(f, f.path ?? f.file))
           : view.issues,
         issue_count: view.count,
+        ...(perFile && { files: perFile.files, summary: perFile.summary }),
         ...outcome.extra,
         returncode: outcome.returncode,
         output: outcome.output,
-        truncated: outcome.truncated || view.capped,
+        truncated: outcome.truncated || view.capped || perFile?.capped,
+        ...listingFields(linter.name, view),
+        ...snippetFindings(view, args),
         notes: [...picked.notes, ...outcome.notes],
         ...(await sarifField(ctx, args.output, display, [
           { ...outcome, findings: view.all, notes: outcome.notes },

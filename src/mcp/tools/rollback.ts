@@ -14,28 +14,18 @@ export const rollbackTool = () =>
   defineTool({
     name: "rollback",
     description:
-      "Undo earlier committed transactions (lint_fix, autoformat, fix_all) of a project, newest first, under the " +
-      "project lock: the last `count` (default 1), or every one since an ISO time. A file changed since its " +
-      "transaction is reported as a conflict and left alone unless `force`. Reports restored, missing (snapshot " +
-      "pruned) and conflicting files.",
+      "Undo a project's last committed transactions (lint_fix, autoformat, fix_all), newest first. A file changed since is a conflict, left alone unless `force`.",
     input: z.strictObject({
-      path: z.string().describe("Project root (or any path inside the project)"),
+      path: z.string().describe("Project (or a path in it)"),
       count: z
         .number()
         .int()
         .min(1)
         .max(MAX_ROLLBACK_COUNT)
         .optional()
-        .describe(
-          `How many transactions to undo, newest first (1-${MAX_ROLLBACK_COUNT}; default 1, or all since \`since\`)`,
-        ),
-      since: z.iso
-        .datetime({ offset: true })
-        .optional()
-        .describe(
-          `Undo transactions committed at or after this ISO 8601 time (at most ${MAX_ROLLBACK_COUNT})`,
-        ),
-      force: z.boolean().default(false).describe("Also overwrite files changed since their transaction"),
+        .describe(`Transactions to undo (1-${MAX_ROLLBACK_COUNT}, default 1)`),
+      since: z.iso.datetime({ offset: true }).optional().describe("Instead: all since this ISO 8601 time"),
+      force: z.boolean().default(false).describe("Overwrite files changed since"),
     }),
     annotations: {
       title: "Roll back fixes",

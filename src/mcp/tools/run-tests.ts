@@ -51,6 +51,7 @@ async function testRunResult(
     summary: outcome.summary,
     failures: shown.items,
     failure_count: outcome.failures.length,
+    summary_text: testsSummary(outcome.runner, outcome.passed, outcome.failures.length),
     coverage_percent: outcome.coverage_percent,
     output: outcome.output,
     truncated: outcome.truncated || shown.capped,
@@ -112,29 +113,25 @@ async function testsSarif(
   return sarifField(ctx, output, display, [{ tool, findings: view.all, notes, command }]);
 }
 
+/** One line to quote: "pytest: 3 failures" or "pytest: passed". */
+function testsSummary(runner: string, passed: boolean, failures: number): string {
+  if (failures) return `${runner}: ${failures} failure${failures === 1 ? "" : "s"}`;
+  return `${runner}: ${passed ? "passed" : "failed"}`;
+}
+
 export const runTestsTool = () =>
   defineTool({
     name: "run_tests",
     description:
-      "Run pytest (the project's virtualenv first, then PATH) and return `passed`, a `summary` of outcome counts, " +
-      "`failures` (node id, file, line, message of each failed or erroring test, from JUnit XML) and the capped " +
-      "output. Runs the project's code: the allowlist restricts what is targeted, not what that code does.",
+      "Run the project's tests and return `passed`, outcome counts and each failure with its file, line and message. Runs the project's code.",
     input: z.strictObject({
-      path: z
-        .string()
-        .default("tests/")
-        .describe(
-          "Test file or directory, or a pytest node id such as tests/test_x.py::test_y (relative to working_dir when given)",
-        ),
-      working_dir: z.string().optional().describe("Directory pytest runs in (inside the allowed paths)"),
-      pattern: z
-        .string()
-        .optional()
-        .describe("A file glob such as test_*.py (sets python_files), or else a -k expression"),
-      markers: z.string().optional().describe("Marker expression passed to -m, e.g. 'not slow'"),
+      path: z.string().default("tests/").describe("Test file, directory or node id"),
+      working_dir: z.string().optional().describe("Directory to run in"),
+      pattern: z.string().optional().describe("File glob (test_*.py) or -k expression"),
+      markers: z.string().optional().describe("pytest -m expression"),
       verbose: z.boolean().default(false).describe("pytest -v"),
-      coverage: z.boolean().default(false).describe("Measure coverage with pytest-cov (--cov)"),
-      fail_fast: z.boolean().default(false).describe("Stop at the first failure (-x)"),
+      coverage: z.boolean().default(false).describe("Measure coverage"),
+      fail_fast: z.boolean().default(false).describe("Stop at the first failure"),
       output: OUTPUT_ARG,
     }),
     annotations: {
@@ -293,6 +290,7 @@ export const runTestsTool = () =>
           summary: summary ?? {},
           failures: shown.items,
           failure_count: failures.length,
+          summary_text: testsSummary("pytest", run.returncode === 0, failures.length),
           coverage_percent: coveragePercent,
           output,
           truncated: run.truncated || shown.capped,

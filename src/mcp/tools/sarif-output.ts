@@ -12,7 +12,7 @@ import { newTraceId, retainTrace, TRACE_PROPERTY, type TraceMeta } from "../../t
 export const OUTPUT_ARG = z
   .enum(["json", "sarif"])
   .default("json")
-  .describe("json: the usual result; sarif: also `sarif`, a SARIF 2.1.0 log of every finding");
+  .describe("json, or sarif (adds a SARIF 2.1.0 log)");
 
 export interface SarifRunSource {
   tool: string;

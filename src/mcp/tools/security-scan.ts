@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
 import { defineTool, type ToolContext, READ_ONLY } from "../../engine/tool.js";
 import {
   banditArgs,
@@ -13,7 +13,9 @@ import { firstVersion } from "../../adapters/registry.js";
 import { resolvePythonTool } from "../../adapters/python/resolve.js";
 import { findExcludedDirs, projectFirst } from "../../adapters/python/tree-excludes.js";
 import { displayPaths } from "../../findings/display-path.js";
-import { findingsView } from "../../findings/views.js";
+import { findingsView, issueString } from "../../findings/views.js";
+import { estimateTokens } from "../../findings/budget.js";
+import { LISTING_ARGS, listingFields, listingOf } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 
 const LEVEL = z.enum(["low", "medium", "high"]);
@@ -31,15 +33,13 @@ async function banditVersion(ctx: ToolContext, executable: string): Promise<stri
 export const securityScanTool = () =>
   defineTool({
     name: "security_scan",
-    description:
-      "Scan Python code for security issues with bandit (the project's virtualenv first, then PATH). Returns " +
-      "`passed` (no findings), bandit's `findings` (capped at 500), `finding_count`, `summary` " +
-      "(high/medium/low/errors) and the same findings in the common model (`common_findings`, rule = test id).",
+    description: "Scan Python code for security issues with bandit; findings carry severity and confidence.",
     input: z.strictObject({
-      path: z.string().describe("File or directory to scan (inside the allowed paths)"),
+      path: z.string().describe("File or directory"),
       severity: LEVEL.default("low").describe("Lowest severity reported"),
       confidence: LEVEL.default("low").describe("Lowest confidence reported"),
       output: OUTPUT_ARG,
+      ...LISTING_ARGS,
     }),
     annotations: { title: "Security scan", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],
@@ -87,10 +87,20 @@ export const securityScanTool = () =>
         notes.push(`more than ${excluded.dirs.length} folders to exclude: the rest are left to bandit`);
       report.results = projectFirst(report.results, (r) => r.filename, root);
       for (const e of report.errors) notes.push(`bandit could not scan ${e.filename}: ${e.reason}`);
-      const findings = capList(report.results);
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
-      // Every result is a finding (SARIF gets them all); the lists show the first 500.
-      const view = findingsView(report.results.map(banditToFinding), { display, fingerprints: true });
+      // Every result is a finding (SARIF gets them all); the lists show what fits the budget, each
+      // listed finding three times over (bandit's own entry, the issue string, the common finding).
+      const common = report.results.map(banditToFinding);
+      const raw = new Map(common.map((f, i) => [f, report.results[i]]));
+      const view = findingsView(common, {
+        display,
+        fingerprints: true,
+        listing: listingOf(ctx, args, {
+          cost: (f) =>
+            estimateTokens(f) + estimateTokens(raw.get(f)) + Math.ceil(issueString(f).length / 4) + 2,
+        }),
+      });
+      const findings = { items: view.listed.map((f) => raw.get(f)), capped: view.capped };
       return {
         success: true,
         passed: report.results.length === 0,
@@ -103,6 +113,7 @@ export const securityScanTool = () =>
         unscanned_files: report.errors.map((e) => e.filename),
         returncode: run.returncode,
         truncated: run.truncated || findings.capped,
+        ...listingFields("bandit", view),
         notes,
         ...(await sarifField(ctx, args.output, display, [
           {

@@ -5,7 +5,9 @@ import { requireFilesMatch } from "./files-matched.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
 import { displayPaths } from "../../findings/display-path.js";
-import { findingsView } from "../../findings/views.js";
+import { findingsView, issueString } from "../../findings/views.js";
+import { estimateTokens } from "../../findings/budget.js";
+import { LISTING_ARGS, listingFields, listingOf } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { fileFilter } from "../../findings/file-filter.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
@@ -18,21 +20,18 @@ export const typeCheckTool = () => {
   return defineTool({
     name: "type_check",
     description:
-      `Type-check a project or file (${names.join(", ")}). The whole project is always checked; \`files\` only ` +
-      "filters which diagnostics are shown, and summary.scope says whether the view is full or filtered.",
+      "Type-check a project (ty, mypy, pyright, tsc, go, cargo; default by project). The whole project is checked; `files` only filters what is shown.",
     input: z.strictObject({
-      path: z.string().describe("Project directory or file (inside the allowed paths)"),
+      path: z.string().describe("Project directory or file"),
       checker: z
         .enum(names as [string, ...string[]])
         .optional()
-        .describe("Type checker (default: by project kind)"),
-      strict: z.boolean().default(false).describe("Treat warnings as errors"),
+        .describe("Default: by project kind"),
+      strict: z.boolean().default(false).describe("Warnings count as errors"),
       config: z.string().optional().describe("Checker config file"),
-      files: z
-        .array(z.string())
-        .optional()
-        .describe("Only show diagnostics of these files, directories or globs (relative to path)"),
+      files: z.array(z.string()).optional().describe("Only show these files or globs"),
       output: OUTPUT_ARG,
+      ...LISTING_ARGS,
     }),
     annotations: { title: "Type check", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
@@ -72,7 +71,14 @@ export const typeCheckTool = () => {
       const filtered = filter !== undefined || within !== undefined;
       const shown = filtered ? outcome.findings.filter((f) => inView(f.file)) : outcome.findings;
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
-      const view = findingsView(shown, { display, fingerprints: true });
+      const view = findingsView(shown, {
+        display,
+        fingerprints: true,
+        // Each listed finding is shown twice: as an issue string and as an object.
+        listing: listingOf(ctx, args, {
+          cost: (f) => estimateTokens(f) + Math.ceil(issueString(f).length / 4) + 2,
+        }),
+      });
       const counts = view.counts;
       const blocking = counts.error + (args.strict ? counts.warning : 0);
       return {
@@ -93,6 +99,7 @@ export const typeCheckTool = () => {
         returncode: outcome.returncode,
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
         truncated: outcome.truncated || view.capped,
+        ...listingFields(checker.name, view),
         notes: outcome.notes,
         ...(await sarifField(ctx, args.output, display, [
           { tool: checker.name, findings: view.all, notes: outcome.notes, command: outcome.command },

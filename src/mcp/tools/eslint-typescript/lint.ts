@@ -1,17 +1,11 @@
 /** seed 001 `lint`: ESLint, read-only, in the project's warm ESLint worker. */
 import { z } from "zod";
 import { findLinter } from "../../../adapters/linters.js";
-import type { FileView } from "../../../adapters/js/eslint-results.js";
+import { perFileFields } from "../../../findings/file-view.js";
 import { ToolError } from "../../../errors.js";
 import { READ_ONLY } from "../../../engine/tool.js";
 import { readParams } from "./params.js";
 import { seedFile, seedNote, seedTool, type SeedResult } from "./seed-result.js";
-
-/** What the ESLint linter adds to a lint outcome (`extra`): seed 001's files and summary. */
-interface EslintExtra {
-  files: FileView[];
-  summary: { totalFiles: number; totalErrors: number; totalWarnings: number; scope: "full" | "filtered" };
-}
 
 export const seedLintTool = () =>
   seedTool({
@@ -30,19 +24,21 @@ export const seedLintTool = () =>
         target: cwd,
         args: { files: args.files, format: args.format, default_scope: "seed" },
       });
-      const extra = outcome.extra as unknown as EslintExtra;
+      if (!outcome.perFile) throw new ToolError("exception", "ESLint gave no per-file view");
+      // seed 001 names files by their absolute paths.
+      const view = perFileFields(outcome.perFile, outcome.findings, (file) => file);
       return {
         tool: "lint",
         success: true,
         workingDirectory: cwd,
-        files: extra.files.map(seedFile),
+        files: view.files.map((f) => seedFile(f as Parameters<typeof seedFile>[0])),
         summary: {
-          totalFiles: extra.summary.totalFiles,
-          totalErrors: extra.summary.totalErrors,
-          totalWarnings: extra.summary.totalWarnings,
+          totalFiles: view.summary.totalFiles,
+          totalErrors: view.summary.totalErrors,
+          totalWarnings: view.summary.totalWarnings,
           fixedFiles: 0,
           durationMs: Math.round(performance.now() - started),
-          scope: extra.summary.scope,
+          scope: view.summary.scope,
           dryRun: false,
         },
         note: seedNote(),

@@ -48,7 +48,8 @@ export async function seedFix(
     autoRollback: args.autoRollback,
     tool,
   });
-  const fields = lintFixFields(ctx, run.lint, request, started);
+  // seed 001 names files by their absolute paths.
+  const fields = lintFixFields(ctx, run.lint, request, started, (file) => file);
   const filter = fileFilter(ctx, cwd, args.files);
   const shownTypeErrors = (run.typeCheckOutcome?.findings ?? []).filter((f) => !filter || filter(f.file));
   const files = addFindings(fields.files.map(seedFile), shownTypeErrors);
