@@ -14,6 +14,9 @@ import {
   type FixRequest,
 } from "../../adapters/fixers.js";
 import { runTransaction, type TransactionReport } from "../../fix/transaction.js";
+import type { FixOptions } from "../../adapters/lint-options.js";
+import { inRuleScope } from "../../adapters/rule-scope.js";
+import { AGENT_ARGS, changedAsFiles, resolveAgentArgs } from "./lint-scope.js";
 
 /**
  * A lint fix: a dry run computes it without a lock; otherwise it runs as a transaction of `tool`.
@@ -55,6 +58,10 @@ export function leftoverFindings(outcome: FixOutcome): Finding[] {
       severity: m.severity,
       message: m.message,
       correctable: m.fixable,
+      end_line: m.end_line,
+      end_column: m.end_column,
+      correction: m.correction,
+      docs_url: m.docs_url,
     })),
   );
 }
@@ -145,6 +152,35 @@ export function requireFixer(name: string): FixerAdapter {
   return fixer;
 }
 
+/**
+ * The problems left, in the rule scope, listed at most `max` per rule across files (counts per file stay
+ * full); `unreported` counts the rest per rule.
+ */
+export function capLeftovers(outcome: FixOutcome, options: FixOptions, max: number) {
+  const seen = new Map<string, number>();
+  const unreported: Record<string, number> = {};
+  let total = 0;
+  const files = outcome.files.map((f) => {
+    const inScope = f.messages.filter((m) => inRuleScope(m.rule_id ?? "", options.rules));
+    total += inScope.length;
+    const messages = inScope.filter((m) => {
+      const rule = m.rule_id ?? "";
+      const n = (seen.get(rule) ?? 0) + 1;
+      seen.set(rule, n);
+      if (n <= max) return true;
+      unreported[rule] = (unreported[rule] ?? 0) + 1;
+      return false;
+    });
+    return {
+      ...f,
+      errorCount: inScope.filter((m) => m.severity === "error").length,
+      warningCount: inScope.filter((m) => m.severity === "warning").length,
+      messages,
+    };
+  });
+  return { outcome: { ...outcome, files }, unreported, total };
+}
+
 /** Listed only once a fixer is registered. */
 export const lintFixTool = () => {
   const names = fixerNames();
@@ -154,23 +190,67 @@ export const lintFixTool = () => {
     description:
       `Apply a linter's automatic fixes (${names.join(", ")}). safety "safe" (default) applies only safe fixes; ` +
       '"unsafe" also applies unsafe fixes and suggestions. `dry_run: true` writes nothing and returns the diff. ' +
-      "Per-file status: fixed, would-fix, fixable (problems left), unfixable, error; problems left are reported. " +
+      "Per-file status: fixed, would-fix, fixable (problems left), unfixable, error; problems left are reported " +
+      "(5 per rule unless max_per_rule). source_code: returns corrected_source, writes nothing. " +
       "Runs as a transaction: project lock, snapshot, audit in .mcp-cache/ (undo with `rollback`).",
-    input: z.strictObject(fixArguments(names)),
+    input: z.strictObject({
+      ...fixArguments(names),
+      ...AGENT_ARGS,
+      contextual: z
+        .boolean()
+        .optional()
+        .describe(
+          "false: hold back corrections unsafe mid-edit (unused imports/variables); default: the tool's own",
+        ),
+    }),
     annotations: { title: "Apply lint fixes", ...WRITES_FILES },
-    paths: PATH_AND_CONFIG,
+    paths: [{ arg: "path", kind: "any", mayBeMissing: true }, PATH_AND_CONFIG[1]!],
     async handler(args, ctx) {
       const fixer = requireFixer(args.linter);
       const started = performance.now();
-      const request = fixRequestOf(args);
-      const fix = await applyLintFix(ctx, fixer, request);
+      const agent = await resolveAgentArgs(ctx, args, fixer, { fixing: true });
+      const notes = [...agent.notes];
+      if (args.contextual !== undefined && !fixer.capabilities?.contextual)
+        notes.push(`${fixer.name} has no corrections it holds back: contextual changes nothing`);
+      const options: FixOptions = { ...agent.options, contextual: args.contextual };
+      if (agent.nothingChanged)
+        return {
+          success: true,
+          nothing_checked: true,
+          dry_run: args.dry_run,
+          changed_files: [],
+          notes: [...notes, "no file changed"],
+        };
+      const request: FixRequest = { ...fixRequestOf(args), options };
+      if (options.changedFiles) request.files = changedAsFiles(args.path, options.changedFiles);
+      // Inline code is corrected in memory: no transaction, nothing written, the text comes back.
+      const fix = options.source
+        ? { outcome: await fixer.fix(ctx, { ...request, dryRun: true }), transaction: undefined, txNotes: [] }
+        : await applyLintFix(ctx, fixer, request);
+      // Left over after a fix: five per rule unless max_per_rule says otherwise; the rest counted.
+      const left = capLeftovers(fix.outcome, options, options.maxPerRule ?? 5);
+      const fields = lintFixFields(ctx, left.outcome, request, started);
       return {
         success: true,
         dry_run: args.dry_run,
-        ...lintFixFields(ctx, fix.outcome, request, started),
+        ...(options.source
+          ? {
+              corrected_source: fix.outcome.correctedSource,
+              corrected: fix.outcome.correctedSource !== options.source.code,
+            }
+          : {}),
+        ...fields,
+        issue_count: left.total,
+        summary: {
+          ...fields.summary,
+          target_file_count: fix.outcome.filesInScope ?? fix.outcome.files.length,
+          offense_count: left.total,
+          unreported_offenses: left.unreported,
+          error_count: fix.outcome.files.reduce((n, f) => n + (f.errors?.length ?? 0), 0),
+        },
         transaction: fix.transaction,
-        notes: [...fix.outcome.notes, ...fix.txNotes],
-        ...(await leftoverSarif(ctx, args.output, fixer.name, fix.outcome, request.target)),
+        notes: [...notes, ...fix.outcome.notes, ...fix.txNotes],
+        ...(await leftoverSarif(ctx, args.output, fixer.name, left.outcome, request.target)),
       };
     },
   });
