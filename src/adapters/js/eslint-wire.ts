@@ -57,6 +57,8 @@ export interface EslintRequestParams {
 export interface EslintFixParams extends EslintRequestParams {
   /** Also apply suggestions. */
   unsafe: boolean;
+  /** Rules whose suggestions are held back (contextual: false). */
+  holdBack?: string[];
 }
 
 /** ESLint's message object, as far as we read it. */

@@ -19,6 +19,7 @@ import { runTestsTool } from "./run-tests.js";
 import { securityScanTool } from "./security-scan.js";
 import { auditDependenciesTool } from "./audit-dependencies.js";
 import { eslintTypescriptTools } from "./eslint-typescript/index.js";
+import { explainRulesTool } from "./explain-rules.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
@@ -27,6 +28,7 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     autoformatTool(),
     lintTool(),
     lintFixTool(),
+    explainRulesTool(),
     typeCheckTool(),
     runTestsTool(),
     securityScanTool(),

@@ -153,7 +153,7 @@ const OTHER_DEFAULTS: [ProjectLanguage, string][] = [
  * ruff when the project has Python (the long-standing default), else eslint for JavaScript/TypeScript, else
  * the project's Go, Rust or Ruby linter.
  */
-function defaultLinter(target: string, inlinePath?: string): { name: string; notes: string[] } {
+export function defaultLinter(target: string, inlinePath?: string): { name: string; notes: string[] } {
   const languages = inlinePath ? inlineLanguages(inlinePath, target) : projectLanguages(target);
   const js = languages.some((l) => l === "typescript" || l === "javascript");
   const other = OTHER_DEFAULTS.find(([l]) => languages.includes(l));

@@ -4,6 +4,8 @@
  * back to the server, which writes inside its transaction.
  */
 import fs from "node:fs";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { serveWorker } from "../../../exec/worker-host.js";
 import { WorkerHandlerError } from "../../../exec/worker-protocol.js";
 import {
@@ -32,6 +34,22 @@ interface EslintResult {
 interface EslintInstance {
   lintFiles(patterns: string[]): Promise<EslintResult[]>;
   lintText(code: string, options: { filePath: string }): Promise<EslintResult[]>;
+  calculateConfigForFile(filePath: string): Promise<ResolvedConfig | undefined>;
+}
+
+interface RuleModule {
+  meta?: {
+    type?: string;
+    docs?: { description?: string; url?: string; recommended?: unknown };
+    fixable?: string;
+    hasSuggestions?: boolean;
+    deprecated?: unknown;
+  };
+}
+
+interface ResolvedConfig {
+  rules?: Record<string, unknown>;
+  plugins?: Record<string, { rules?: Record<string, RuleModule> }>;
 }
 
 type EslintClass = new (options: Record<string, unknown>) => EslintInstance;
@@ -120,16 +138,23 @@ function withCorrections(r: EslintResult, out: WireFileReport): WireFileReport {
   return out;
 }
 
-function firstSuggestions(messages: EslintMessage[]): TextEdit[] {
-  return messages.flatMap((m) => (m.suggestions?.[0] ? [m.suggestions[0].fix] : []));
+function firstSuggestions(messages: EslintMessage[], holdBack: readonly string[]): TextEdit[] {
+  return messages.flatMap((m) =>
+    m.suggestions?.[0] && !holdBack.includes(m.ruleId ?? "") ? [m.suggestions[0].fix] : [],
+  );
 }
 
-/** Applies suggestions and re-runs the fixes until nothing more changes. */
-async function applySuggestionPasses(eslint: EslintInstance, result: EslintResult): Promise<EslintResult> {
+/** Applies suggestions (but those of held-back rules) and re-runs the fixes until nothing more changes. */
+async function applySuggestionPasses(
+  eslint: EslintInstance,
+  result: EslintResult,
+  holdBack: readonly string[],
+  original?: string,
+): Promise<EslintResult> {
   let current = result;
-  let text = result.output ?? fs.readFileSync(result.filePath, "utf8");
+  let text = result.output ?? original ?? fs.readFileSync(result.filePath, "utf8");
   for (let pass = 0; pass < MAX_SUGGESTION_PASSES; pass++) {
-    const edits = firstSuggestions(current.messages);
+    const edits = firstSuggestions(current.messages, holdBack);
     if (edits.length === 0) break;
     const applied = applyEdits(text, edits);
     if (applied.applied === 0 || applied.text === text) break;
@@ -141,7 +166,68 @@ async function applySuggestionPasses(eslint: EslintInstance, result: EslintResul
   return current;
 }
 
+/** ESLint's core rules (a Map), from the same ESLint the project's config loads. */
+async function builtinRules(entry: string): Promise<Map<string, RuleModule>> {
+  const req = createRequire(entry);
+  const mod = (await import(pathToFileURL(req.resolve("eslint/use-at-your-own-risk")).href)) as {
+    builtinRules?: Map<string, RuleModule>;
+    default?: { builtinRules?: Map<string, RuleModule> };
+  };
+  return mod.builtinRules ?? mod.default?.builtinRules ?? new Map();
+}
+
+/** A rule's meta and its resolved setting for the file; `undefined` meta: unknown rule. */
+export interface WireRuleInfo {
+  name: string;
+  kind: "rule" | "category" | "unknown";
+  meta?: RuleModule["meta"];
+  /** As the config resolves for the file: [severity, ...options], or absent when not configured. */
+  setting?: unknown;
+  /** A category (a plugin prefix): its rules. */
+  rules?: string[];
+  /** Every known rule name, for an unknown one's suggestions. */
+  known?: string[];
+}
+
 serveWorker({
+  async explain(params: EslintRequestParams & { file: string; names: string[] }): Promise<WireRuleInfo[]> {
+    const eslint = await instance(params, false);
+    const config = (await eslint.calculateConfigForFile(params.file)) ?? {};
+    const plugins = config.plugins ?? {};
+    const core = await builtinRules(params.entry);
+    const pluginRules = (prefix: string) =>
+      Object.keys(plugins[prefix]?.rules ?? {}).map((r) => `${prefix}/${r}`);
+    const all = () => [
+      ...core.keys(),
+      ...Object.keys(plugins)
+        .filter((p) => p !== "@")
+        .flatMap(pluginRules),
+    ];
+    return params.names.map((name): WireRuleInfo => {
+      const plugin = name.replace(/\/$/, "");
+      if (plugin !== "@" && plugins[plugin] && !core.has(name))
+        return { name: plugin, kind: "category", rules: pluginRules(plugin) };
+      const slash = name.lastIndexOf("/");
+      const rule = slash > 0 ? plugins[name.slice(0, slash)]?.rules?.[name.slice(slash + 1)] : core.get(name);
+      if (!rule) return { name, kind: "unknown", known: all() };
+      return { name, kind: "rule", meta: rule.meta ?? {}, setting: config.rules?.[name] };
+    });
+  },
+
+  /** Inline code as if it were `file`: lint, or fix (the corrected text comes back as output). */
+  async lintText(
+    params: EslintFixParams & { file: string; code: string; fix: boolean },
+  ): Promise<WireFileReport[]> {
+    const eslint = await instance(params, params.fix);
+    const [r] = await eslint.lintText(params.code, { filePath: params.file });
+    if (!r) return [];
+    if (!params.fix) return [withCorrections({ ...r, source: params.code }, report(r))];
+    const final = params.unsafe
+      ? await applySuggestionPasses(eslint, r, params.holdBack ?? [], params.code)
+      : r;
+    return [report(final, final.output ?? params.code)];
+  },
+
   async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
     const eslint = await instance(params, false);
     const results = await lintFiles(eslint, params.patterns);
@@ -153,7 +239,7 @@ serveWorker({
     const results = await lintFiles(eslint, params.patterns);
     const out: WireFileReport[] = [];
     for (const r of results) {
-      const final = params.unsafe ? await applySuggestionPasses(eslint, r) : r;
+      const final = params.unsafe ? await applySuggestionPasses(eslint, r, params.holdBack ?? []) : r;
       const original = final.output !== undefined ? fs.readFileSync(r.filePath, "utf8") : undefined;
       out.push(report(final, final.output !== original ? final.output : undefined));
     }
