@@ -250,4 +250,36 @@ describe.skipIf(noRuff())("ruff: seed 003's agent features", () => {
     const notRepo = await s.call("lint", { path: copy(), changed: true });
     expect(notRepo.error_type).toBe("invalid_input");
   });
+
+  it("explain_rules: a rule with examples and its config for a path, a typo, a category", async () => {
+    const dir = copy();
+    const atRoot = await s.call("explain_rules", { linter: "ruff", rules: ["E711", "I001"], path: dir });
+    const inStrict = await s.call("explain_rules", {
+      rules: ["i001", "F841", "unused-imprt", "F"],
+      path: path.join(dir, "strict", "mod.py"),
+    });
+    expect(atRoot.success, JSON.stringify(atRoot)).toBe(true);
+    type Item = Record<string, unknown> & { configuration?: Record<string, unknown> };
+    const [e711, i001Root] = atRoot.rules as Item[];
+    expect(e711).toMatchObject({
+      name: "E711",
+      kind: "rule",
+      autocorrect: "unsafe",
+      docs_url: "https://docs.astral.sh/ruff/rules/none-comparison/",
+    });
+    expect(e711?.bad_example).toContain("!= None");
+    expect(e711?.good_example).toContain("is not None");
+    expect(i001Root?.configuration?.enabled).toBe(false);
+    expect(inStrict.linter).toBe("ruff");
+    const [i001, f841, typo, category] = inStrict.rules as Item[];
+    // strict/ruff.toml turns import sorting on and unsafe fixes on.
+    expect(i001?.configuration).toMatchObject({ enabled: true, fixable: true, unsafe_fixes: "enabled" });
+    expect(String(i001?.configuration?.settings_file)).toMatch(/strict\/ruff\.toml$/);
+    expect(f841?.autocorrect).toBe("contextual");
+    expect(typo).toMatchObject({ kind: "unknown" });
+    expect(typo?.did_you_mean).toContain("unused-import");
+    expect(category).toMatchObject({ name: "F", kind: "category" });
+    expect(category?.rules).toEqual(expect.arrayContaining(["F401", "F841"]));
+    expect(category?.rules).not.toContain("FBT001");
+  });
 });

@@ -166,7 +166,10 @@ export async function explainRuffRules(ctx: ToolContext, names: string[], target
       "tool_not_found",
       "explain_rules for ruff reads `ruff rule`, which the embedded build lacks: install the ruff CLI",
     );
-  const { rules, linters } = await loadMetadata(ctx, cli.executable);
+  const meta = await loadMetadata(ctx, cli.executable);
+  // Rules still without a code (ruff's newest preview rules) cannot be selected by one: left out.
+  const rules = meta.rules.filter((r) => typeof r.code === "string" && r.code);
+  const linters = meta.linters;
   const notes: string[] = [];
   const file = settingsFileFor(ctx, target);
   const settings = file ? await showSettings(ctx, cli.executable, file) : undefined;
