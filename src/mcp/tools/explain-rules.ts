@@ -11,19 +11,15 @@ export const explainRulesTool = () => {
   return defineTool({
     name: "explain_rules",
     description:
-      "Explain lint rules or categories from the linter's own docs: description, bad/good examples, the " +
-      "configuration that applies to `path`, whether and how safely it autocorrects, docs URL.",
+      "Explain lint rules or categories from the linter's own docs: description, examples, the config that " +
+      "applies to `path`, autocorrect safety, docs URL.",
     input: z.strictObject({
-      rules: z
-        .array(z.string().min(1).max(200))
-        .min(1)
-        .max(50)
-        .describe("Rule ids, names or categories (F401, F, no-unused-vars)"),
+      rules: z.array(z.string().min(1).max(200)).min(1).max(50).describe("Rule ids, names or categories"),
       linter: z
         .enum(names as [string, ...string[]])
         .optional()
-        .describe("Default: the linter lint would pick for path"),
-      path: z.string().default(".").describe("File or folder whose configuration to show (default: .)"),
+        .describe("Default: lint's choice for path"),
+      path: z.string().default(".").describe("File or folder whose config to show"),
     }),
     annotations: { title: "Explain lint rules", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any", default: "." }],

@@ -190,8 +190,7 @@ export const lintFixTool = () => {
     description:
       `Apply a linter's automatic fixes (${names.join(", ")}). safety "safe" (default) applies only safe fixes; ` +
       '"unsafe" also applies unsafe fixes and suggestions. `dry_run: true` writes nothing and returns the diff. ' +
-      "Per-file status: fixed, would-fix, fixable (problems left), unfixable, error; problems left are reported " +
-      "(5 per rule unless max_per_rule). source_code: returns corrected_source, writes nothing. " +
+      "Per-file status: fixed, would-fix, fixable (problems left), unfixable, error; problems left are reported. " +
       "Runs as a transaction: project lock, snapshot, audit in .mcp-cache/ (undo with `rollback`).",
     input: z.strictObject({
       ...fixArguments(names),

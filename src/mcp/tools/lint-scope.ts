@@ -23,22 +23,14 @@ export const AGENT_ARGS = {
     .string()
     .max(MAX_SOURCE_CODE_CHARS)
     .optional()
-    .describe("Code to check instead of files, as if it were at path (a dir: example.py/.ts/.rb/.rs in it)"),
-  only: z
-    .array(z.string().min(1))
-    .optional()
-    .describe("Only these rules or prefixes (F, E5, @typescript-eslint/)"),
-  except: z.array(z.string().min(1)).optional().describe("All rules but these (ids or prefixes)"),
+    .describe("Inline code, checked as if at path"),
+  only: z.array(z.string().min(1)).optional().describe("Rule ids/prefixes (F, E5, @typescript-eslint/)"),
+  except: z.array(z.string().min(1)).optional().describe("Rule ids/prefixes to drop"),
   changed: z
     .union([z.boolean(), z.string().min(1)])
     .optional()
-    .describe("Only files git says changed: true since HEAD (untracked too), or a revision such as main"),
-  max_per_rule: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("List at most N offenses per rule; summary.unreported_offenses counts the rest"),
+    .describe("Only git-changed files: true (vs HEAD) or a revision"),
+  max_per_rule: z.number().int().min(1).optional().describe("Offenses listed per rule"),
 };
 
 export interface AgentArgs {
