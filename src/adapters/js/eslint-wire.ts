@@ -23,6 +23,8 @@ export interface WireFileReport {
   fatal: boolean;
   /** The fixed text, when a fix changed the file. */
   output?: string;
+  /** A rule that crashed on the file, a fix loop (the other rules' results are still there). */
+  errors?: string[];
   /** Per message (same index), its fix and suggestions as line/column edits; sent by `lint` only. */
   corrections?: WireCorrections[];
 }

@@ -4,6 +4,7 @@
  * back to the server, which writes inside its transaction.
  */
 import fs from "node:fs";
+import path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { serveWorker } from "../../../exec/worker-host.js";
@@ -78,17 +79,82 @@ async function bundledDefaultConfig(): Promise<unknown[]> {
   ];
 }
 
-async function createInstance(params: EslintRequestParams, fix: boolean): Promise<EslintInstance> {
+/** Files left out of a run and rules turned off in it: how a run goes on past a rule that crashed. */
+interface Workaround {
+  ignore?: string[];
+  off?: string[];
+}
+
+async function createInstance(
+  params: EslintRequestParams,
+  fix: boolean,
+  around?: Workaround,
+): Promise<EslintInstance> {
   const mod = (await loadModule(params.entry)) as EslintModule;
   const Eslint = mod.loadESLint ? await mod.loadESLint({ useFlatConfig: true }) : mod.ESLint;
   const options: Record<string, unknown> = { cwd: params.cwd, fix, errorOnUnmatchedPattern: true };
-  if (params.configFile) options.overrideConfigFile = params.configFile;
-  else {
+  const extra = around?.off?.length ? [{ rules: Object.fromEntries(around.off.map((r) => [r, "off"])) }] : [];
+  if (params.configFile) {
+    options.overrideConfigFile = params.configFile;
+    if (extra.length) options.overrideConfig = extra;
+  } else {
     defaultConfig ??= bundledDefaultConfig();
     options.overrideConfigFile = true; // look for no config file: the bundled default is the config
-    options.overrideConfig = await defaultConfig;
+    options.overrideConfig = [...(await defaultConfig), ...extra];
   }
+  if (around?.ignore?.length) options.ignorePatterns = around.ignore;
   return new Eslint(options);
+}
+
+/** A rule that threw while linting a file: ESLint names both in the error. */
+function crashOf(err: unknown): { file: string; rule: string; message: string } | undefined {
+  const e = err as { ruleId?: string; message?: string };
+  const file = /\nOccurred while linting (.+?):\d+/.exec(e?.message ?? "")?.[1];
+  if (!e?.ruleId || !file) return undefined;
+  return { file, rule: e.ruleId, message: (e.message ?? "").split("\n")[0] ?? "" };
+}
+
+/** Crashes of rules at most this many times per request before the error is the request's. */
+const MAX_CRASHES = 10;
+
+/**
+ * lintFiles that goes on when a rule crashes on a file: the file is left out of the run and linted on its
+ * own with the crashing rule off (again for the next one), the crash listed in its `errors`.
+ */
+async function lintAround(
+  params: EslintRequestParams,
+  fix: boolean,
+): Promise<{ results: EslintResult[]; errors: Map<string, string[]> }> {
+  const errors = new Map<string, string[]>();
+  const off = new Map<string, string[]>();
+  const crashed = (err: unknown) => {
+    const c = crashOf(err);
+    if (!c || [...errors.values()].flat().length >= MAX_CRASHES) throw err;
+    errors.set(c.file, [...(errors.get(c.file) ?? []), `rule ${c.rule} crashed: ${c.message}`]);
+    off.set(c.file, [...(off.get(c.file) ?? []), c.rule]);
+  };
+  for (;;) {
+    try {
+      const ignore = [...off.keys()].map((f) => path.relative(params.cwd, f));
+      const eslint = ignore.length
+        ? await createInstance(params, fix, { ignore })
+        : await instance(params, fix);
+      let results: EslintResult[] = [];
+      try {
+        results = await lintFiles(eslint, params.patterns);
+      } catch (err) {
+        // Only the crashed files were asked for: the rest is nothing.
+        if (!(ignore.length && err instanceof WorkerHandlerError)) throw err;
+      }
+      for (const [file, rules] of off) {
+        const alone = await createInstance(params, fix, { off: rules });
+        results.push(...(await alone.lintFiles([file])));
+      }
+      return { results, errors };
+    } catch (err) {
+      crashed(err);
+    }
+  }
 }
 
 function instance(params: EslintRequestParams, fix: boolean): Promise<EslintInstance> {
@@ -136,6 +202,14 @@ function withCorrections(r: EslintResult, out: WireFileReport): WireFileReport {
   const starts = lineStarts(source);
   out.corrections = r.messages.map((m) => toWireCorrections(m, starts));
   return out;
+}
+
+/** ESLint stops after 10 fix passes; fixes still offered then mean rules that undo each other. */
+function loopOf(messages: EslintMessage[]): string | undefined {
+  const rules = [...new Set(messages.filter((m) => m.fix).map((m) => m.ruleId ?? "?"))];
+  return rules.length
+    ? `fix loop: ${rules.join(", ")} still offer fixes after ESLint's fix passes`
+    : undefined;
 }
 
 function firstSuggestions(messages: EslintMessage[], holdBack: readonly string[]): TextEdit[] {
@@ -229,19 +303,33 @@ serveWorker({
   },
 
   async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
-    const eslint = await instance(params, false);
-    const results = await lintFiles(eslint, params.patterns);
-    return results.map((r) => (params.corrections ? withCorrections(r, report(r)) : report(r)));
+    const { results, errors } = await lintAround(params, false);
+    return results.map((r) => {
+      const out = params.corrections ? withCorrections(r, report(r)) : report(r);
+      if (errors.has(r.filePath)) out.errors = errors.get(r.filePath);
+      return out;
+    });
   },
 
   async fix(params: EslintFixParams): Promise<WireFileReport[]> {
     const eslint = await instance(params, true);
-    const results = await lintFiles(eslint, params.patterns);
+    const { results, errors } = await lintAround(params, true);
     const out: WireFileReport[] = [];
     for (const r of results) {
       const final = params.unsafe ? await applySuggestionPasses(eslint, r, params.holdBack ?? []) : r;
       const original = final.output !== undefined ? fs.readFileSync(r.filePath, "utf8") : undefined;
-      out.push(report(final, final.output !== original ? final.output : undefined));
+      const loop = final.output !== undefined ? loopOf(final.messages) : undefined;
+      let file: WireFileReport;
+      if (loop) {
+        // Fixes that go back and forth: the file is left as it was, with the offenses it has.
+        const [again] = await (
+          await instance(params, false)
+        ).lintText(original ?? "", { filePath: r.filePath });
+        file = report(again ?? r);
+        file.errors = [loop];
+      } else file = report(final, final.output !== original ? final.output : undefined);
+      if (errors.has(r.filePath)) file.errors = [...(file.errors ?? []), ...(errors.get(r.filePath) ?? [])];
+      out.push(file);
     }
     return out;
   },
