@@ -4,6 +4,7 @@
  * contextual suggestions, explain_rules from the rules' meta and the config resolved for a path.
  */
 import fs from "node:fs";
+import { applyPatch } from "diff";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
@@ -111,5 +112,18 @@ describe("eslint: seed 003's agent features", () => {
     expect(typo?.kind).toBe("unknown");
     expect(typo?.did_you_mean).toContain("prefer-const");
     expect(category).toMatchObject({ kind: "category", name: "local", rules: ["local/no-foo"] });
+  });
+
+  it("a dry run's per-file diff, applied, gives the file the real fix writes; leftovers come after the fix", async () => {
+    const file = path.join(dir, "strict", "app.js");
+    const before = fs.readFileSync(file, "utf8");
+    const dry = await s.call("lint_fix", { path: file, linter: "eslint", dry_run: true });
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
+    const entry = (dry.files as { file: string; diff?: string; messages: { rule_id: string }[] }[])[0]!;
+    expect(entry.messages.map((m) => m.rule_id)).toEqual(["no-unused-vars", "eqeqeq"]);
+    const real = await s.call("lint_fix", { path: file, linter: "eslint" });
+    expect(real.success).toBe(true);
+    expect(applyPatch(before, entry.diff!)).toBe(fs.readFileSync(file, "utf8"));
+    expect(fs.readFileSync(file, "utf8")).toContain("const total = 1;");
   });
 });

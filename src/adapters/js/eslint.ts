@@ -200,7 +200,13 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
     changes.push({ file, before: readSourceText(ctx.allowlist, file), after: r.output });
   }
   if (!req.dryRun) for (const c of changes) rewriteSource(ctx.allowlist, c.file, c.before, c.after);
-  const views: FileView[] = reports.map((r) => fileView(r, fixStatus(r, req.dryRun)));
+  const budget = diffBudget(ctx.config.maxResultBytes);
+  const views: FileView[] = reports.map((r) => {
+    const view = fileView(r, fixStatus(r, req.dryRun));
+    const change = req.dryRun ? changes.find((c) => c.file === r.file) : undefined;
+    // A dry run: each file that would change carries its own diff (its messages are those left after).
+    return change ? { ...view, diff: unifiedDiff([change], ctx.config.cwd, budget) } : view;
+  });
   return {
     files: selectFiles(views, formatOf(req.args)),
     filesInScope: views.length,
