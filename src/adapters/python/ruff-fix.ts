@@ -234,6 +234,10 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   const settings = loadRuffSettings(req.target, root, req.config);
   const scope = ruffScope(ctx, req);
   const unsafe = req.safety === "unsafe";
+  // Seed 003's scope and contextual hold-backs apply to the embedded fixes too.
+  const held = req.options?.contextual === false ? RUFF_CONTEXTUAL_RULES : [];
+  const applies = (d: { code: string | null }) =>
+    inRuleScope(d.code ?? "", req.options?.rules) && !held.includes(d.code ?? "");
   const files: FileFixResult[] = [];
   const changes: { file: string; before: string; after: string }[] = [];
   for (const file of scope) {
@@ -241,7 +245,7 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
     let text = before;
     let diagnostics = await ruff.check(settings, file, text, call);
     for (let pass = 0; unsafe && pass < MAX_FIX_PASSES; pass++) {
-      const next = applyFixesOnce(text, diagnostics);
+      const next = applyFixesOnce(text, diagnostics.filter(applies));
       if (next.applied === 0 || next.text === text) break;
       text = next.text;
       diagnostics = await ruff.check(settings, file, text, call);
@@ -257,7 +261,14 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
     const changed = text !== before;
     if (changed) changes.push({ file, before, after: text });
     if (changed && !req.dryRun) rewriteSource(ctx.allowlist, file, before, text);
-    files.push(fileResult(file, fileStatus(changed, left, req.dryRun), left));
+    const result = fileResult(file, fileStatus(changed, left, req.dryRun), left);
+    if (changed && req.dryRun)
+      result.diff = unifiedDiff(
+        [{ file, before, after: text }],
+        ctx.config.cwd,
+        diffBudget(ctx.config.maxResultBytes),
+      );
+    files.push(result);
   }
   const notes = [
     embeddedNote(ruff),
