@@ -181,6 +181,9 @@ export function capLeftovers(outcome: FixOutcome, options: FixOptions, max: numb
   return { outcome: { ...outcome, files }, unreported, total };
 }
 
+/** Fixers whose `files` scope their fixes (how `changed` reaches them). */
+const FIXERS_TAKING_FILES = new Set(["ruff", "eslint"]);
+
 /** Listed only once a fixer is registered. */
 export const lintFixTool = () => {
   const names = fixerNames();
@@ -221,7 +224,14 @@ export const lintFixTool = () => {
           notes: [...notes, "no file changed"],
         };
       const request: FixRequest = { ...fixRequestOf(args), options };
-      if (options.changedFiles) request.files = changedAsFiles(args.path, options.changedFiles);
+      if (options.changedFiles) {
+        // Fixers that take `files` get the changed ones; RuboCop's adapter reads options.changedFiles
+        // itself; any other would fix more than was changed, so it is refused.
+        if (FIXERS_TAKING_FILES.has(fixer.name))
+          request.files = changedAsFiles(args.path, options.changedFiles);
+        else if (fixer.name !== "rubocop")
+          throw new ToolError("invalid_input", `${fixer.name} cannot limit its fixes to the changed files`);
+      }
       // Inline code is corrected in memory: no transaction, nothing written, the text comes back.
       const fix = options.source
         ? { outcome: await fixer.fix(ctx, { ...request, dryRun: true }), transaction: undefined, txNotes: [] }
