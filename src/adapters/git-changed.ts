@@ -23,7 +23,7 @@ export function diffArgv(scope: ChangedScope): string[] {
     : ["diff", "--name-only", "--diff-filter=ACMR", checkRevision(scope.revision), "--"];
 }
 
-// --full-name: ls-files names paths from the top of the work tree, as diff does (not from the cwd).
+/** ls-files names paths relative to the folder it runs in unless asked for top-level ones, as diff gives. */
 export const UNTRACKED_ARGV = ["ls-files", "--others", "--exclude-standard", "--full-name", "--"];
 
 /**
