@@ -4,7 +4,8 @@
  * without one.
  */
 import type { ToolContext } from "../engine/tool.js";
-import type { FixOptions } from "./lint-options.js";
+import type { Correction } from "../findings/model.js";
+import type { FixOptions, LinterCapabilities } from "./lint-options.js";
 
 /** safe: only fixes the tool marks safe; unsafe: also unsafe fixes / suggestions; contextual: tool-specific. */
 export type FixSafety = "safe" | "unsafe";
@@ -19,6 +20,11 @@ export interface FixMessage {
   severity: "error" | "warning";
   message: string;
   fixable?: boolean;
+  end_line?: number;
+  end_column?: number;
+  /** The edit the tool has for it, applied or not (held back, unsafe, out of scope). */
+  correction?: Correction;
+  docs_url?: string;
 }
 
 export interface FileFixResult {
@@ -27,8 +33,12 @@ export interface FileFixResult {
   status: FixStatus;
   errorCount: number;
   warningCount: number;
-  /** Problems left after the fix (or that the fix would leave, in a dry run). */
+  /** Problems left after the fix (or that the fix would leave, in a dry run), located in the fixed text. */
   messages: FixMessage[];
+  /** Dry run: this file's unified diff. */
+  diff?: string;
+  /** A rule that crashed on the file, a fix loop: the file's other rules still reported. */
+  errors?: string[];
 }
 
 export interface FixRequest {
@@ -66,6 +76,8 @@ export interface FixOutcome {
 export interface FixerAdapter {
   name: string;
   languages: string[];
+  /** What it supports of FixOptions; absent means none of it. */
+  capabilities?: LinterCapabilities;
   /** Absolute paths of every file this fix may write: what a transaction snapshots before the fix. */
   candidates(ctx: ToolContext, request: FixRequest): Promise<string[]>;
   /** Absolute paths of every file in the request's scope (what fix_all's format step covers with `files`). */

@@ -2,6 +2,7 @@
  * The one pipeline every tool call goes through:
  * validate → rate limit → path allowlist → concurrency slot → handler → result → audit entry.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Config } from "../config.js";
@@ -139,7 +140,10 @@ export class Engine {
       if (value === undefined) continue;
       const baseArg = spec.base ? out[spec.base] : undefined;
       const base = typeof baseArg === "string" ? baseArg : undefined;
-      const resolveOne = (v: string) => this.allowlist.resolve(v, { kind: spec.kind, base, label: spec.arg });
+      const resolveOne = (v: string) =>
+        spec.mayBeMissing && !fs.existsSync(path.resolve(base ?? this.allowlist.cwd, v))
+          ? this.allowlist.resolvePossiblyMissing(v, { base, label: spec.arg })
+          : this.allowlist.resolve(v, { kind: spec.kind, base, label: spec.arg });
       out[spec.arg] = Array.isArray(value)
         ? value.map((v: string) => resolveOne(v))
         : resolveOne(value as string);

@@ -61,6 +61,8 @@ export interface PathArgument {
   base?: string;
   /** The value is an array of paths. */
   list?: boolean;
+  /** The path need not exist (inline `source_code` linted as if it were there); it must still be allowed. */
+  mayBeMissing?: boolean;
 }
 
 /** The usual pair: a target `path` (file or directory) and an optional `config` file. */

@@ -7,7 +7,8 @@
  * too (see child-groups.ts), and the call never waits on pipes past the kill: a process still holding
  * them after the leader exited is cut off, so a run returns at its timeout whatever its descendants do.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import path from "node:path";
 import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import { CappedBuffer } from "./capped-buffer.js";
@@ -43,6 +44,10 @@ export interface RunSpec {
   onStdoutLine?: (line: string) => void;
   /** The same for stderr (black, for one, reports the files it would change there). */
   onStderrLine?: (line: string) => void;
+  /** Every stdout chunk as it arrives, uncapped (a tool printing a corrected source there). */
+  onStdoutData?: (chunk: Buffer) => void;
+  /** Written to the program's stdin, which is then closed (otherwise stdin is /dev/null). */
+  stdin?: string;
 }
 
 export interface RunResult {
@@ -91,18 +96,24 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
   const child = spawn(executable, [...spec.args], {
     cwd: spec.cwd,
     env,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     detached: true, // own process group, so a timeout can kill children and grandchildren
     shell: false,
     windowsHide: true,
-  });
+  }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
   const untrack = child.pid
     ? trackChildGroup({ pgid: child.pid, token: runToken, label: path.basename(executable) })
     : () => {};
   const out = new CappedBuffer(spec.maxOutputBytes);
   const err = new CappedBuffer(spec.maxOutputBytes);
   const lines = spec.onStdoutLine ? new LineSplitter(spec.onStdoutLine) : undefined;
+  if (spec.stdin !== undefined && child.stdin) {
+    // A program that exits without reading all of it must not crash the server with EPIPE.
+    child.stdin.on("error", () => {});
+    child.stdin.end(spec.stdin);
+  }
   child.stdout.on("data", (c: Buffer) => {
+    spec.onStdoutData?.(c);
     out.push(c);
     lines?.push(c);
   });

@@ -60,7 +60,8 @@ describe("SARIF from the Python tools that write or run", () => {
     const run = runOf(r);
     expect(run.tool.driver.name).toBe("ruff");
     expect(run.results.length).toBe(r.issue_count);
-    expect(where(run)).toEqual([{ rule: "E711", uri: "pkg/app.py", line: 8 }]);
+    // Located in the code as it would be after the fix (issue 16): the removed import moves E711 up a line.
+    expect(where(run)).toEqual([{ rule: "E711", uri: "pkg/app.py", line: 7 }]);
     expect(fs.readFileSync(path.join(dir, "pkg", "app.py"), "utf8")).toBe(before);
   });
 

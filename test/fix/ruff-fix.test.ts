@@ -42,6 +42,8 @@ describe("ruff fixer: argv and output parsing", () => {
     expect(ruffFixArgs(["/p"], { mode: "fix", unsafe: false })).toEqual([
       "check",
       "--fix",
+      // Safe stays safe when the project's config says `unsafe-fixes = true`.
+      "--no-unsafe-fixes",
       "--no-cache",
       "--output-format",
       "concise",
@@ -149,7 +151,7 @@ describe("lint_fix with ruff", () => {
     const r = await s.call("lint_fix", { path: "." });
     await s.close();
     expect(r.success).toBe(true);
-    expect(r.command).toBe(`ruff check --fix --no-cache --output-format concise -- ${dir}`);
+    expect(r.command).toBe(`ruff check --fix --no-unsafe-fixes --no-cache --output-format concise -- ${dir}`);
     expect(treeText(dir)).toEqual(treeText(expected));
     const files = r.files as { file: string; status: string; messages: { rule_id: string }[] }[];
     const m1 = files.find((f) => f.file === "pkg/m1.py");

@@ -113,9 +113,12 @@ describe("results", () => {
       "issue_count",
       "issues",
       "notes",
+      // Seed 003's (issue 16): the findings as offenses with their corrections, and the summary.
+      "offenses",
       "passed",
       "returncode",
       "success",
+      "summary",
       "summary_text",
     ]);
     expect(typeof r.duration_ms).toBe("number");

@@ -207,6 +207,23 @@ async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   return outcome(ctx, "golint", findings, command, run, notes);
 }
 
-registerLinter({ name: "govet", languages: ["go"], lint: govet });
-registerLinter({ name: "staticcheck", languages: ["go"], lint: staticcheck });
-registerLinter({ name: "golint", languages: ["go"], lint: golint });
+/**
+ * Seed 003's options: the Go linters report findings only (no inline code, no fixes or correction edits,
+ * no rule metadata); lint applies only/except, changed and max_per_rule over their findings and says so.
+ */
+const GO_LINT_CAPABILITIES = {
+  inlineSource: false,
+  ruleScope: false,
+  contextual: false,
+  explain: false,
+  corrections: false,
+} as const;
+
+registerLinter({ name: "govet", languages: ["go"], capabilities: GO_LINT_CAPABILITIES, lint: govet });
+registerLinter({
+  name: "staticcheck",
+  languages: ["go"],
+  capabilities: GO_LINT_CAPABILITIES,
+  lint: staticcheck,
+});
+registerLinter({ name: "golint", languages: ["go"], capabilities: GO_LINT_CAPABILITIES, lint: golint });

@@ -41,6 +41,7 @@ export function fileView(r: WireFileReport, status: FixStatus): FileView {
     errorCount: r.errorCount,
     warningCount: r.warningCount,
     messages: r.messages,
+    ...(r.errors?.length ? { errors: r.errors } : {}),
   };
 }
 

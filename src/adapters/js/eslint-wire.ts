@@ -23,6 +23,8 @@ export interface WireFileReport {
   fatal: boolean;
   /** The fixed text, when a fix changed the file. */
   output?: string;
+  /** A rule that crashed on the file, a fix loop (the other rules' results are still there). */
+  errors?: string[];
   /** Per message (same index), its fix and suggestions as line/column edits; sent by `lint` only. */
   corrections?: WireCorrections[];
 }
@@ -57,6 +59,8 @@ export interface EslintRequestParams {
 export interface EslintFixParams extends EslintRequestParams {
   /** Also apply suggestions. */
   unsafe: boolean;
+  /** Rules whose suggestions are held back (contextual: false). */
+  holdBack?: string[];
 }
 
 /** ESLint's message object, as far as we read it. */

@@ -1,5 +1,8 @@
 /** ESLint for `lint` and `lint_fix`, run in the warm ESLint worker of the project. */
+import path from "node:path";
+import { ToolError } from "../../errors.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
+import type { InlineSource } from "../lint-options.js";
 import { displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { registerFixer, type FixOutcome, type FixRequest } from "../fixers.js";
@@ -34,7 +37,7 @@ function defaultScopeOf(args: Record<string, unknown>): DefaultScope {
   return args.default_scope === "seed" ? "seed" : "project";
 }
 
-function params(scope: EslintScope): EslintRequestParams {
+export function params(scope: EslintScope): EslintRequestParams {
   return {
     entry: loadableEntry(scope.eslint),
     cwd: scope.root,
@@ -43,7 +46,13 @@ function params(scope: EslintScope): EslintRequestParams {
   };
 }
 
-function eslintCall<T>(ctx: ToolContext, scope: EslintScope, method: string, p: unknown, command: string) {
+export function eslintCall<T>(
+  ctx: ToolContext,
+  scope: EslintScope,
+  method: string,
+  p: unknown,
+  command: string,
+) {
   return warmRequest<T>(
     ctx,
     { tool: "eslint", root: scope.root, watch: scope.watch },
@@ -54,8 +63,75 @@ function eslintCall<T>(ctx: ToolContext, scope: EslintScope, method: string, p: 
   );
 }
 
+/** What ESLint does of seed 003's options: inline code, contextual suggestions, corrections, rule meta. */
+export const ESLINT_CAPABILITIES = {
+  inlineSource: true,
+  ruleScope: false,
+  contextual: true,
+  explain: true,
+  corrections: true,
+} as const;
+
+/** Suggestions held back while code is being edited (contextual: false): the name may be about to be used. */
+export const ESLINT_CONTEXTUAL_RULES = ["no-unused-vars", "@typescript-eslint/no-unused-vars"];
+
+/** The scope of inline code named `file` (its folder's config and ESLint; no files are listed). */
+export function inlineScope(ctx: ToolContext, file: string, config: string | undefined): EslintScope {
+  return eslintScope(ctx, path.dirname(file), [], config, "seed");
+}
+
+/** Inline code linted or fixed in the worker, as if it were `source.path`. */
+async function eslintText(
+  ctx: ToolContext,
+  source: InlineSource,
+  config: string | undefined,
+  fix?: FixRequest,
+) {
+  const scope = inlineScope(ctx, source.path, config);
+  const command = displayCommand("eslint", [
+    ...(fix ? ["--fix"] : []),
+    "--stdin",
+    "--stdin-filename",
+    source.path,
+  ]);
+  const p = {
+    ...params(scope),
+    file: source.path,
+    code: source.code,
+    fix: Boolean(fix),
+    unsafe: fix?.safety === "unsafe",
+    holdBack: fix?.options?.contextual === false ? ESLINT_CONTEXTUAL_RULES : [],
+  };
+  const { result, note } = await eslintCall<WireFileReport[]>(ctx, scope, "lintText", p, command);
+  const fatal = result.find((r) => r.fatal);
+  if (fix && fatal)
+    throw new ToolError(
+      "tool_error",
+      `ESLint could not fix the inline code: ${fatal.messages[0]?.message ?? "fatal error"}`,
+    );
+  return { scope, command, reports: result, note };
+}
+
 async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const started = performance.now();
+  if (req.options?.source) {
+    const { scope, command, reports, note } = await eslintText(ctx, req.options.source, req.config);
+    return {
+      findings: eslintFindings(reports),
+      tool: "eslint",
+      version: () => Promise.resolve(scope.eslint.version),
+      command,
+      returncode: reports.some((r) => r.errorCount > 0) ? 1 : 0,
+      notes: [toolNote(scope.eslint), ...scope.notes.filter((n) => !n.startsWith("lint")), note],
+      // Inline code is reported as the one file it is linted as.
+      perFile: {
+        statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r) })),
+        format: "full",
+        scope: "filtered",
+        durationMs: Math.round(performance.now() - started),
+      },
+    };
+  }
   const files = filesOf(req.args);
   const scope = eslintScope(ctx, req.target, files, req.config, defaultScopeOf(req.args));
   const command = displayCommand("eslint", ["--", ...scope.shown]);
@@ -63,7 +139,8 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
     ctx,
     scope,
     "lint",
-    { ...params(scope), corrections: req.args.output === "sarif" },
+    // Offenses say what a fix would do (ESLint's fixes as safe, its suggestions as unsafe).
+    { ...params(scope), corrections: true },
     command,
   );
   return {
@@ -88,12 +165,32 @@ async function computeFix(ctx: ToolContext, req: FixRequest) {
   const command =
     displayCommand("eslint", [req.dryRun ? "--fix-dry-run" : "--fix", "--", ...scope.shown]) +
     (req.safety === "unsafe" ? " (then suggestions)" : "");
-  const p: EslintFixParams = { ...params(scope), unsafe: req.safety === "unsafe" };
+  const p: EslintFixParams = {
+    ...params(scope),
+    unsafe: req.safety === "unsafe",
+    holdBack: req.options?.contextual === false ? ESLINT_CONTEXTUAL_RULES : [],
+  };
   const { result, note } = await eslintCall<WireFileReport[]>(ctx, scope, "fix", p, command);
   return { scope, command, reports: result, note };
 }
 
 async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
+  if (req.options?.source) {
+    const { scope, command, reports, note } = await eslintText(ctx, req.options.source, req.config, req);
+    const report = reports[0];
+    return {
+      files: reports.map((r) =>
+        fileView(
+          r,
+          fixStatus({ ...r, output: r.output !== req.options!.source!.code ? r.output : undefined }, true),
+        ),
+      ),
+      changed_files: [],
+      correctedSource: report?.output ?? req.options.source.code,
+      command,
+      notes: [toolNote(scope.eslint), note],
+    };
+  }
   const { scope, command, reports, note } = await computeFix(ctx, req);
   const changes: Rewrite[] = [];
   for (const r of reports) {
@@ -102,7 +199,13 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
     changes.push({ file, before: readSourceText(ctx.allowlist, file), after: r.output });
   }
   if (!req.dryRun) for (const c of changes) rewriteSource(ctx.allowlist, c.file, c.before, c.after);
-  const views: FileView[] = reports.map((r) => fileView(r, fixStatus(r, req.dryRun)));
+  const budget = diffBudget(ctx.config.maxResultBytes);
+  const views: FileView[] = reports.map((r) => {
+    const view = fileView(r, fixStatus(r, req.dryRun));
+    const change = req.dryRun ? changes.find((c) => c.file === r.file) : undefined;
+    // A dry run: each file that would change carries its own diff (its messages are those left after).
+    return change ? { ...view, diff: unifiedDiff([change], ctx.config.cwd, budget) } : view;
+  });
   return {
     files: selectFiles(views, formatOf(req.args)),
     filesInScope: views.length,
@@ -124,11 +227,17 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
   };
 }
 
-registerLinter({ name: "eslint", languages: ["javascript", "typescript"], lint: eslintLint });
+registerLinter({
+  name: "eslint",
+  languages: ["javascript", "typescript"],
+  capabilities: ESLINT_CAPABILITIES,
+  lint: eslintLint,
+});
 
 registerFixer({
   name: "eslint",
   languages: ["javascript", "typescript"],
+  capabilities: ESLINT_CAPABILITIES,
   async candidates(ctx, req) {
     const { reports } = await computeFix(ctx, { ...req, dryRun: true });
     return reports.filter((r) => r.output !== undefined).map((r) => r.file);

@@ -3,3 +3,4 @@ import "./eslint.js";
 import "./prettier.js";
 import "./tsc.js";
 import "./test-runner.js";
+import "./eslint-explain.js";

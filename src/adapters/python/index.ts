@@ -6,3 +6,4 @@ import "./pytest.js";
 import "./bandit.js";
 import "./pip-audit.js";
 import "./ruff-fix.js";
+import "./ruff-explain.js";

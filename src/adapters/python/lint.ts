@@ -1,11 +1,18 @@
 /** Python linters: ruff (CLI, else embedded) and flake8, their findings read from the whole output. */
+import path from "node:path";
 import { ToolError } from "../../errors.js";
+import { byPosition } from "../../findings/model.js";
+import type { InlineSource } from "../lint-options.js";
+import { wasmFinding } from "./ruff-embedded.js";
+import { loadRuffSettings } from "./ruff-settings.js";
+import { ruffStdinArgs } from "./ruff-stdin.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding } from "../../findings/model.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { cachedVersion } from "../tool-version.js";
-import { flake8ConfigArgs } from "./config-discovery.js";
+import { flake8ConfigArgs, ruffConfigArgs } from "./config-discovery.js";
+import { RUFF_CAPABILITIES } from "./ruff-capabilities.js";
 import { selectPythonFiles } from "./file-selection.js";
 import { flake8Args } from "./flake8.js";
 import { parseFlake8Line } from "./flake8-findings.js";
@@ -86,8 +93,76 @@ function ruffTargets(ctx: ToolContext, req: LintRequest): string[] {
   return ruffScope(ctx, { target: req.target, files, config: req.config });
 }
 
+/** flake8 reports findings only: no inline code, fixes, corrections or rule metadata here. */
+const FLAKE8_CAPABILITIES = {
+  inlineSource: false,
+  ruleScope: false,
+  contextual: false,
+  explain: false,
+  corrections: false,
+} as const;
+
+/** Inline code, linted as the file it names (that file's settings and per-file ignores apply). */
+async function ruffLintInline(
+  ctx: ToolContext,
+  req: LintRequest,
+  source: InlineSource,
+): Promise<LintOutcome> {
+  const root = ctx.allowlist.rootOf(source.path) ?? path.dirname(source.path);
+  const cli = resolvePythonTool(ctx, "ruff", req.target);
+  if (cli.executable) {
+    const args = ruffStdinArgs(source.path, {
+      mode: "report",
+      configArgs: ruffConfigArgs(source.path, root, req.config),
+    });
+    const found: Finding[] = [];
+    const run = await ctx.run({
+      program: cli.executable,
+      args,
+      stdin: source.code,
+      onStdoutLine: (line) => {
+        const f = parseRuffJsonLine(line, ctx.config.cwd);
+        if (f) found.push(f);
+      },
+    });
+    const command = displayCommand("ruff", args);
+    if (run.returncode !== 0 && run.returncode !== 1)
+      throw new ToolError(
+        "tool_error",
+        `ruff failed on the inline code (exit ${run.returncode}); see output`,
+        {
+          command,
+          returncode: run.returncode,
+          output: combinedOutput(run.stdout, run.stderr),
+        },
+      );
+    const executable = run.executable;
+    return {
+      findings: found.map((f) => ({ ...f, file: source.path })),
+      tool: "ruff",
+      version: () => cachedVersion(ctx, executable),
+      command,
+      returncode: run.returncode,
+      notes: [...(cli.note ? [cli.note] : []), ...parseToolWarnings(run.stderr, "ruff")],
+    };
+  }
+  const ruff = embeddedRuff(ctx);
+  const settings = loadRuffSettings(source.path, root, req.config);
+  const diagnostics = await ruff.check(settings, source.path, source.code, embeddedCall(ctx));
+  const findings = diagnostics.map((d) => wasmFinding(source.path, d)).sort(byPosition);
+  return {
+    findings,
+    tool: "ruff",
+    version: () => Promise.resolve(ruff.version()),
+    command: `${displayCommand("ruff", ruffStdinArgs(source.path, { mode: "report", configArgs: req.config ? ["--config", req.config] : [] }))} (embedded)`,
+    returncode: findings.length ? 1 : 0,
+    notes: [embeddedNote(ruff), ...(settings.source ? [`settings from ${settings.source}`] : [])],
+  };
+}
+
 async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   refuseUnsupported(req, "ruff");
+  if (req.options?.source) return ruffLintInline(ctx, req, req.options.source);
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const targets = ruffTargets(ctx, req);
   const cli = resolvePythonTool(ctx, "ruff", req.target);
@@ -146,5 +221,10 @@ async function flake8Lint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
   return outcome;
 }
 
-registerLinter({ name: "ruff", languages: ["python"], lint: ruffLint });
-registerLinter({ name: "flake8", languages: ["python"], lint: flake8Lint });
+registerLinter({ name: "ruff", languages: ["python"], capabilities: RUFF_CAPABILITIES, lint: ruffLint });
+registerLinter({
+  name: "flake8",
+  languages: ["python"],
+  capabilities: FLAKE8_CAPABILITIES,
+  lint: flake8Lint,
+});

@@ -29,6 +29,12 @@ import { loadRuffSettings } from "./ruff-settings.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import type { RuffCliScope } from "./ruff-cli.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
+import type { Finding } from "../../findings/model.js";
+import { ruffConfigArgs } from "./config-discovery.js";
+import { ruffCheckArgs, parseRuffJsonLine } from "./ruff-cli.js";
+import { RUFF_CONTEXTUAL_RULES, ruffStdinArgs, runRuffStdin } from "./ruff-stdin.js";
+import { RUFF_CAPABILITIES } from "./ruff-capabilities.js";
+import { inRuleScope } from "../rule-scope.js";
 
 /** How often the embedded fixer re-checks and fixes again (ruff's CLI loops the same way). */
 const MAX_FIX_PASSES = 10;
@@ -48,7 +54,8 @@ export function ruffFixArgs(
   return [
     "check",
     ...(opts.mode === "fix" ? ["--fix"] : opts.mode === "diff" ? ["--diff"] : ["--no-fix"]),
-    ...(opts.unsafe ? ["--unsafe-fixes"] : []),
+    // Safe means safe even when the project's config says `unsafe-fixes = true`.
+    opts.unsafe ? "--unsafe-fixes" : "--no-unsafe-fixes",
     "--no-cache",
     ...(opts.mode === "diff" ? [] : ["--output-format", "concise"]),
     ...configArgs,
@@ -227,6 +234,10 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   const settings = loadRuffSettings(req.target, root, req.config);
   const scope = ruffScope(ctx, req);
   const unsafe = req.safety === "unsafe";
+  // Seed 003's scope and contextual hold-backs apply to the embedded fixes too.
+  const held = req.options?.contextual === false ? RUFF_CONTEXTUAL_RULES : [];
+  const applies = (d: { code: string | null }) =>
+    inRuleScope(d.code ?? "", req.options?.rules) && !held.includes(d.code ?? "");
   const files: FileFixResult[] = [];
   const changes: { file: string; before: string; after: string }[] = [];
   for (const file of scope) {
@@ -234,7 +245,7 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
     let text = before;
     let diagnostics = await ruff.check(settings, file, text, call);
     for (let pass = 0; unsafe && pass < MAX_FIX_PASSES; pass++) {
-      const next = applyFixesOnce(text, diagnostics);
+      const next = applyFixesOnce(text, diagnostics.filter(applies));
       if (next.applied === 0 || next.text === text) break;
       text = next.text;
       diagnostics = await ruff.check(settings, file, text, call);
@@ -250,7 +261,14 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
     const changed = text !== before;
     if (changed) changes.push({ file, before, after: text });
     if (changed && !req.dryRun) rewriteSource(ctx.allowlist, file, before, text);
-    files.push(fileResult(file, fileStatus(changed, left, req.dryRun), left));
+    const result = fileResult(file, fileStatus(changed, left, req.dryRun), left);
+    if (changed && req.dryRun)
+      result.diff = unifiedDiff(
+        [{ file, before, after: text }],
+        ctx.config.cwd,
+        diffBudget(ctx.config.maxResultBytes),
+      );
+    files.push(result);
   }
   const notes = [
     embeddedNote(ruff),
@@ -274,12 +292,183 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   };
 }
 
+/** A left-over diagnostic as a fix message, with the correction ruff still has for it. */
+function leftMessage(f: Finding, heldBack: (rule: string) => boolean, unsafe: boolean): FixMessage {
+  const applies = Boolean(f.correction) && (unsafe || f.correction!.safe) && !heldBack(f.rule_id);
+  return {
+    line: f.line,
+    column: f.column,
+    end_line: f.end_line,
+    end_column: f.end_column,
+    rule_id: f.rule_id,
+    severity: f.severity === "warning" ? "warning" : "error",
+    message: f.message,
+    fixable: applies,
+    correction: f.correction,
+    docs_url: f.docs_url,
+  };
+}
+
+/**
+ * Seed 003's fix (inline code, rule scope, contextual corrections, per-file dry-run diffs): each file with
+ * a correction is fixed on stdin and written by the server (race-safe, only when it changed), so a dry run
+ * computes exactly what a real fix writes, and what is left is located in the fixed text.
+ */
+async function stdinFix(
+  ctx: ToolContext,
+  req: FixRequest,
+  executable: string,
+  note?: string,
+): Promise<FixOutcome> {
+  const options = req.options ?? {};
+  const unsafe = req.safety === "unsafe";
+  const rules = options.rules;
+  // contextual: false holds back the removals of names that may be about to be used.
+  const held = options.contextual === false ? RUFF_CONTEXTUAL_RULES : [];
+  const heldBack = (rule: string) => held.some((h) => rule === h);
+  const fixOpts = (configArgs: string[]) => ({
+    mode: "fix" as const,
+    configArgs,
+    unsafe,
+    fixable: rules?.only,
+    unfixable: [...(rules?.except ?? []), ...held],
+  });
+  const notes = note ? [note] : [];
+  if (held.length) notes.push(`contextual corrections held back: ${held.join(", ")}`);
+  const source = options.source;
+  if (source) {
+    const root = ctx.allowlist.rootOf(source.path) ?? path.dirname(source.path);
+    const configArgs = ruffConfigArgs(source.path, root, req.config);
+    const fixed = await runRuffStdin(ctx, executable, source.path, source.code, fixOpts(configArgs));
+    if (fixed.loop)
+      throw new ToolError("tool_error", `ruff could not settle the fixes of the inline code: ${fixed.loop}`);
+    const left = await runRuffStdin(ctx, executable, source.path, fixed.text, { mode: "report", configArgs });
+    const messages = left.findings.map((f) => leftMessage(f, heldBack, unsafe));
+    const changed = fixed.text !== source.code;
+    return {
+      files: [fileResult(source.path, fileStatus(changed, messages, req.dryRun), messages)],
+      changed_files: [],
+      correctedSource: fixed.text,
+      command: fixed.command,
+      returncode: messages.length ? 1 : 0,
+      notes: [...notes, ...parseToolWarnings(fixed.stderr, "ruff")],
+    };
+  }
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const scope = ruffScope(ctx, req);
+  if (!req.files?.length) checkRuffCliScope(req.target, root, req.config);
+  const cliScope = ruffCliScope(req.target, root, req.config);
+  // One report run finds the files with something to correct; only those are fixed one by one.
+  const reportArgs = ruffCheckArgs(req.files?.length ? scope : [req.target], cliScope);
+  const found = new Map<string, Finding[]>();
+  const report = await ctx.run({
+    program: executable,
+    args: reportArgs,
+    onStdoutLine: (line) => {
+      const f = parseRuffJsonLine(line, ctx.config.cwd);
+      if (f) found.set(f.file, [...(found.get(f.file) ?? []), f]);
+    },
+  });
+  if (report.returncode !== 0 && report.returncode !== 1)
+    throw new ToolError("tool_error", `ruff check failed (exit ${report.returncode}); see output`, {
+      command: displayCommand("ruff", reportArgs),
+      returncode: report.returncode,
+      output: combinedOutput(report.stdout, report.stderr),
+    });
+  notes.push(...parseToolWarnings(report.stderr, "ruff"));
+  const files: FileFixResult[] = [];
+  const changes: { file: string; before: string; after: string }[] = [];
+  for (const file of [...new Set([...scope, ...found.keys()])].sort()) {
+    const diagnostics = found.get(file) ?? [];
+    const toFix = diagnostics.some(
+      (f) =>
+        f.correction &&
+        (unsafe || f.correction.safe) &&
+        !heldBack(f.rule_id) &&
+        inRuleScope(f.rule_id, rules),
+    );
+    if (!toFix) {
+      const messages = diagnostics.map((f) => leftMessage(f, heldBack, unsafe));
+      files.push(fileResult(file, fileStatus(false, messages, req.dryRun), messages));
+      continue;
+    }
+    const before = readSourceText(ctx.allowlist, file);
+    const errors: string[] = [];
+    let after = before;
+    let messages: FixMessage[];
+    try {
+      const fixed = await runRuffStdin(ctx, executable, file, before, fixOpts(cliScope.configArgs));
+      // Fixes that go back and forth leave the file as it was, the loop said in its errors.
+      if (fixed.loop) errors.push(`fix loop: ${fixed.loop}`);
+      else after = fixed.text;
+      const left =
+        after === before
+          ? diagnostics
+          : (
+              await runRuffStdin(ctx, executable, file, after, {
+                mode: "report",
+                configArgs: cliScope.configArgs,
+              })
+            ).findings;
+      messages = left.map((f) => leftMessage(f, heldBack, unsafe));
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      errors.push(err.message);
+      messages = diagnostics.map((f) => leftMessage(f, heldBack, unsafe));
+    }
+    const changed = after !== before;
+    const result = fileResult(
+      file,
+      errors.length ? "error" : fileStatus(changed, messages, req.dryRun),
+      messages,
+    );
+    if (errors.length) result.errors = errors;
+    if (changed) {
+      changes.push({ file, before, after });
+      if (req.dryRun)
+        result.diff = unifiedDiff(
+          [{ file, before, after }],
+          ctx.config.cwd,
+          diffBudget(ctx.config.maxResultBytes),
+        );
+      // Only a file with something corrected is written; the others keep their bytes and mtime.
+      else rewriteSource(ctx.allowlist, file, before, after);
+    }
+    files.push(result);
+  }
+  const command = displayCommand("ruff", ruffStdinArgs("FILE", fixOpts(cliScope.configArgs)));
+  return {
+    files,
+    changed_files: changes.map((c) => c.file),
+    diff: req.dryRun
+      ? unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
+      : undefined,
+    command: `${command} (per file with corrections)`,
+    returncode: files.some((f) => f.messages.length) ? 1 : 0,
+    notes,
+  };
+}
+
+/** Whether a request asks for seed 003's fix (the per-file stdin path) rather than ruff's own `--fix`. */
+function wantsStdinFix(req: FixRequest): boolean {
+  const o = req.options;
+  return Boolean(o && (o.source || o.rules || o.contextual !== undefined || o.maxPerRule !== undefined));
+}
+
 registerFixer({
   name: "ruff",
   languages: ["python"],
-  candidates: async (ctx, req) => ruffScope(ctx, req),
+  capabilities: RUFF_CAPABILITIES,
+  candidates: async (ctx, req) => (req.options?.source ? [] : ruffScope(ctx, req)),
   async fix(ctx, req) {
     const cli = resolvePythonTool(ctx, "ruff", req.target);
+    if (cli.executable && (req.dryRun || wantsStdinFix(req)))
+      return stdinFix(ctx, req, cli.executable, cli.note);
+    if (!cli.executable && req.options?.source)
+      throw new ToolError(
+        "invalid_input",
+        "lint_fix of inline source_code needs the ruff CLI (the embedded build cannot tell safe fixes)",
+      );
     return cli.executable ? cliFix(ctx, req, cli.executable, cli.note) : embeddedFix(ctx, req);
   },
 });

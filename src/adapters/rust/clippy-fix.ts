@@ -10,6 +10,7 @@ import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { displayRelative } from "../display.js";
+import { CLIPPY_CAPABILITIES } from "./clippy.js";
 import {
   registerFixer,
   type FileFixResult,
@@ -230,6 +231,7 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
 registerFixer({
   name: "clippy",
   languages: ["rust"],
+  capabilities: CLIPPY_CAPABILITIES,
   candidates: async (_ctx, req) => crateSources(requireCrateDir(req.target, "clippy")),
   fix,
 });

@@ -66,4 +66,13 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   };
 }
 
-registerLinter({ name: "clippy", languages: ["rust"], lint: clippy });
+/** clippy's findings carry its suggestions as corrections; it lints crates, not inline code. */
+export const CLIPPY_CAPABILITIES = {
+  inlineSource: false,
+  ruleScope: false,
+  contextual: false,
+  explain: true,
+  corrections: true,
+} as const;
+
+registerLinter({ name: "clippy", languages: ["rust"], capabilities: CLIPPY_CAPABILITIES, lint: clippy });

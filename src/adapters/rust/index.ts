@@ -4,3 +4,4 @@ import "./clippy.js";
 import "./cargo-check.js";
 import "./cargo-test.js";
 import "./clippy-fix.js";
+import "./clippy-explain.js";

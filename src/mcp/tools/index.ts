@@ -24,6 +24,7 @@ import { sarifTools } from "./sarif-analytics.js";
 import { rubocopTools } from "./rubocop/index.js";
 import { adviceTools } from "./advice/index.js";
 import { policyTools } from "./policy/index.js";
+import { explainRulesTool } from "./explain-rules.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
@@ -32,6 +33,7 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
     autoformatTool(),
     retainable(lintTool()),
     retainable(lintFixTool()),
+    explainRulesTool(),
     retainable(typeCheckTool()),
     retainable(runTestsTool()),
     retainable(securityScanTool()),

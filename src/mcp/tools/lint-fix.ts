@@ -6,6 +6,9 @@ import { findingsView } from "../../findings/views.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { filesView, perFileListingCost } from "../../findings/file-view.js";
 import { LISTING_ARGS, listingFields, listingOf } from "./listing.js";
+import type { FixOptions } from "../../adapters/lint-options.js";
+import { inRuleScope } from "../../adapters/rule-scope.js";
+import { AGENT_ARGS, changedAsFiles, resolveAgentArgs } from "./lint-scope.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
   findFixer,
@@ -60,9 +63,20 @@ export function leftoverFindings(outcome: FixOutcome): Finding[] {
       };
       // ESLint's messages say more (see adapters/js/eslint-wire.ts); the files[] view shows it.
       const more = m as Partial<
-        Pick<Finding, "end_line" | "end_column" | "message_id" | "suggestions" | "fatal">
+        Pick<
+          Finding,
+          "end_line" | "end_column" | "message_id" | "suggestions" | "fatal" | "correction" | "docs_url"
+        >
       >;
-      for (const key of ["end_line", "end_column", "message_id", "suggestions", "fatal"] as const)
+      for (const key of [
+        "end_line",
+        "end_column",
+        "message_id",
+        "suggestions",
+        "fatal",
+        "correction",
+        "docs_url",
+      ] as const)
         if (more[key] !== undefined) Object.assign(finding, { [key]: more[key] });
       return finding;
     }),
@@ -175,6 +189,38 @@ export function requireFixer(name: string): FixerAdapter {
   return fixer;
 }
 
+/**
+ * The problems left, in the rule scope, listed at most `max` per rule across files (counts per file stay
+ * full); `unreported` counts the rest per rule.
+ */
+export function capLeftovers(outcome: FixOutcome, options: FixOptions, max: number) {
+  const seen = new Map<string, number>();
+  const unreported: Record<string, number> = {};
+  let total = 0;
+  const files = outcome.files.map((f) => {
+    const inScope = f.messages.filter((m) => inRuleScope(m.rule_id ?? "", options.rules));
+    total += inScope.length;
+    const messages = inScope.filter((m) => {
+      const rule = m.rule_id ?? "";
+      const n = (seen.get(rule) ?? 0) + 1;
+      seen.set(rule, n);
+      if (n <= max) return true;
+      unreported[rule] = (unreported[rule] ?? 0) + 1;
+      return false;
+    });
+    return {
+      ...f,
+      errorCount: inScope.filter((m) => m.severity === "error").length,
+      warningCount: inScope.filter((m) => m.severity === "warning").length,
+      messages,
+    };
+  });
+  return { outcome: { ...outcome, files }, unreported, total };
+}
+
+/** Fixers whose `files` scope their fixes (how `changed` reaches them). */
+const FIXERS_TAKING_FILES = new Set(["ruff", "eslint"]);
+
 /** Listed only once a fixer is registered. */
 export const lintFixTool = () => {
   const names = fixerNames();
@@ -183,21 +229,69 @@ export const lintFixTool = () => {
     name: "lint_fix",
     description:
       "Apply a linter's automatic fixes as a transaction (undo with `rollback`) and report the problems left. `dry_run: true` only returns the diff; safety unsafe adds unsafe fixes and suggestions.",
-    input: z.strictObject(fixArguments(names)),
+    input: z.strictObject({
+      ...fixArguments(names),
+      ...AGENT_ARGS,
+      contextual: z
+        .boolean()
+        .optional()
+        .describe("false: hold back mid-edit corrections (unused imports/variables)"),
+    }),
     annotations: { title: "Apply lint fixes", ...WRITES_FILES },
-    paths: PATH_AND_CONFIG,
+    paths: [{ arg: "path", kind: "any", mayBeMissing: true }, PATH_AND_CONFIG[1]!],
     async handler(args, ctx) {
       const fixer = requireFixer(args.linter);
       const started = performance.now();
-      const request = fixRequestOf(args);
-      const fix = await applyLintFix(ctx, fixer, request);
+      const agent = await resolveAgentArgs(ctx, args, fixer, { fixing: true });
+      const notes = [...agent.notes];
+      if (args.contextual !== undefined && !fixer.capabilities?.contextual)
+        notes.push(`${fixer.name} has no corrections it holds back: contextual changes nothing`);
+      const options: FixOptions = { ...agent.options, contextual: args.contextual };
+      if (agent.nothingChanged)
+        return {
+          success: true,
+          nothing_checked: true,
+          dry_run: args.dry_run,
+          changed_files: [],
+          notes: [...notes, "no file changed"],
+        };
+      const request: FixRequest = { ...fixRequestOf(args), options };
+      if (options.changedFiles) {
+        // Fixers that take `files` get the changed ones; RuboCop's adapter reads options.changedFiles
+        // itself; any other would fix more than was changed, so it is refused.
+        if (FIXERS_TAKING_FILES.has(fixer.name))
+          request.files = changedAsFiles(args.path, options.changedFiles);
+        else if (fixer.name !== "rubocop")
+          throw new ToolError("invalid_input", `${fixer.name} cannot limit its fixes to the changed files`);
+      }
+      // Inline code is corrected in memory: no transaction, nothing written, the text comes back.
+      const fix = options.source
+        ? { outcome: await fixer.fix(ctx, { ...request, dryRun: true }), transaction: undefined, txNotes: [] }
+        : await applyLintFix(ctx, fixer, request);
+      // Left over after a fix: five per rule unless max_per_rule says otherwise; the rest counted.
+      const left = capLeftovers(fix.outcome, options, options.maxPerRule ?? 5);
+      const fields = lintFixFields(ctx, left.outcome, request, started);
       return {
         success: true,
         dry_run: args.dry_run,
-        ...lintFixFields(ctx, fix.outcome, request, started),
+        ...(options.source
+          ? {
+              corrected_source: fix.outcome.correctedSource,
+              corrected: fix.outcome.correctedSource !== options.source.code,
+            }
+          : {}),
+        ...fields,
+        issue_count: left.total,
+        summary: {
+          ...fields.summary,
+          target_file_count: fix.outcome.filesInScope ?? fix.outcome.files.length,
+          offense_count: left.total,
+          unreported_offenses: left.unreported,
+          error_count: fix.outcome.files.reduce((n, f) => n + (f.errors?.length ?? 0), 0),
+        },
         transaction: fix.transaction,
-        notes: [...fix.outcome.notes, ...fix.txNotes],
-        ...(await leftoverSarif(ctx, args.output, fixer.name, fix.outcome, request.target)),
+        notes: [...notes, ...fix.outcome.notes, ...fix.txNotes],
+        ...(await leftoverSarif(ctx, args.output, fixer.name, left.outcome, request.target)),
       };
     },
   });

@@ -4,6 +4,9 @@
  * back to the server, which writes inside its transaction.
  */
 import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { serveWorker } from "../../../exec/worker-host.js";
 import { WorkerHandlerError } from "../../../exec/worker-protocol.js";
 import {
@@ -32,6 +35,22 @@ interface EslintResult {
 interface EslintInstance {
   lintFiles(patterns: string[]): Promise<EslintResult[]>;
   lintText(code: string, options: { filePath: string }): Promise<EslintResult[]>;
+  calculateConfigForFile(filePath: string): Promise<ResolvedConfig | undefined>;
+}
+
+interface RuleModule {
+  meta?: {
+    type?: string;
+    docs?: { description?: string; url?: string; recommended?: unknown };
+    fixable?: string;
+    hasSuggestions?: boolean;
+    deprecated?: unknown;
+  };
+}
+
+interface ResolvedConfig {
+  rules?: Record<string, unknown>;
+  plugins?: Record<string, { rules?: Record<string, RuleModule> }>;
 }
 
 type EslintClass = new (options: Record<string, unknown>) => EslintInstance;
@@ -60,17 +79,82 @@ async function bundledDefaultConfig(): Promise<unknown[]> {
   ];
 }
 
-async function createInstance(params: EslintRequestParams, fix: boolean): Promise<EslintInstance> {
+/** Files left out of a run and rules turned off in it: how a run goes on past a rule that crashed. */
+interface Workaround {
+  ignore?: string[];
+  off?: string[];
+}
+
+async function createInstance(
+  params: EslintRequestParams,
+  fix: boolean,
+  around?: Workaround,
+): Promise<EslintInstance> {
   const mod = (await loadModule(params.entry)) as EslintModule;
   const Eslint = mod.loadESLint ? await mod.loadESLint({ useFlatConfig: true }) : mod.ESLint;
   const options: Record<string, unknown> = { cwd: params.cwd, fix, errorOnUnmatchedPattern: true };
-  if (params.configFile) options.overrideConfigFile = params.configFile;
-  else {
+  const extra = around?.off?.length ? [{ rules: Object.fromEntries(around.off.map((r) => [r, "off"])) }] : [];
+  if (params.configFile) {
+    options.overrideConfigFile = params.configFile;
+    if (extra.length) options.overrideConfig = extra;
+  } else {
     defaultConfig ??= bundledDefaultConfig();
     options.overrideConfigFile = true; // look for no config file: the bundled default is the config
-    options.overrideConfig = await defaultConfig;
+    options.overrideConfig = [...(await defaultConfig), ...extra];
   }
+  if (around?.ignore?.length) options.ignorePatterns = around.ignore;
   return new Eslint(options);
+}
+
+/** A rule that threw while linting a file: ESLint names both in the error. */
+function crashOf(err: unknown): { file: string; rule: string; message: string } | undefined {
+  const e = err as { ruleId?: string; message?: string };
+  const file = /\nOccurred while linting (.+?):\d+/.exec(e?.message ?? "")?.[1];
+  if (!e?.ruleId || !file) return undefined;
+  return { file, rule: e.ruleId, message: (e.message ?? "").split("\n")[0] ?? "" };
+}
+
+/** Crashes of rules at most this many times per request before the error is the request's. */
+const MAX_CRASHES = 10;
+
+/**
+ * lintFiles that goes on when a rule crashes on a file: the file is left out of the run and linted on its
+ * own with the crashing rule off (again for the next one), the crash listed in its `errors`.
+ */
+async function lintAround(
+  params: EslintRequestParams,
+  fix: boolean,
+): Promise<{ results: EslintResult[]; errors: Map<string, string[]> }> {
+  const errors = new Map<string, string[]>();
+  const off = new Map<string, string[]>();
+  const crashed = (err: unknown) => {
+    const c = crashOf(err);
+    if (!c || [...errors.values()].flat().length >= MAX_CRASHES) throw err;
+    errors.set(c.file, [...(errors.get(c.file) ?? []), `rule ${c.rule} crashed: ${c.message}`]);
+    off.set(c.file, [...(off.get(c.file) ?? []), c.rule]);
+  };
+  for (;;) {
+    try {
+      const ignore = [...off.keys()].map((f) => path.relative(params.cwd, f));
+      const eslint = ignore.length
+        ? await createInstance(params, fix, { ignore })
+        : await instance(params, fix);
+      let results: EslintResult[] = [];
+      try {
+        results = await lintFiles(eslint, params.patterns);
+      } catch (err) {
+        // Only the crashed files were asked for: the rest is nothing.
+        if (!(ignore.length && err instanceof WorkerHandlerError)) throw err;
+      }
+      for (const [file, rules] of off) {
+        const alone = await createInstance(params, fix, { off: rules });
+        results.push(...(await alone.lintFiles([file])));
+      }
+      return { results, errors };
+    } catch (err) {
+      crashed(err);
+    }
+  }
 }
 
 function instance(params: EslintRequestParams, fix: boolean): Promise<EslintInstance> {
@@ -120,16 +204,31 @@ function withCorrections(r: EslintResult, out: WireFileReport): WireFileReport {
   return out;
 }
 
-function firstSuggestions(messages: EslintMessage[]): TextEdit[] {
-  return messages.flatMap((m) => (m.suggestions?.[0] ? [m.suggestions[0].fix] : []));
+/** ESLint stops after 10 fix passes; fixes still offered then mean rules that undo each other. */
+function loopOf(messages: EslintMessage[]): string | undefined {
+  const rules = [...new Set(messages.filter((m) => m.fix).map((m) => m.ruleId ?? "?"))];
+  return rules.length
+    ? `fix loop: ${rules.join(", ")} still offer fixes after ESLint's fix passes`
+    : undefined;
 }
 
-/** Applies suggestions and re-runs the fixes until nothing more changes. */
-async function applySuggestionPasses(eslint: EslintInstance, result: EslintResult): Promise<EslintResult> {
+function firstSuggestions(messages: EslintMessage[], holdBack: readonly string[]): TextEdit[] {
+  return messages.flatMap((m) =>
+    m.suggestions?.[0] && !holdBack.includes(m.ruleId ?? "") ? [m.suggestions[0].fix] : [],
+  );
+}
+
+/** Applies suggestions (but those of held-back rules) and re-runs the fixes until nothing more changes. */
+async function applySuggestionPasses(
+  eslint: EslintInstance,
+  result: EslintResult,
+  holdBack: readonly string[],
+  original?: string,
+): Promise<EslintResult> {
   let current = result;
-  let text = result.output ?? fs.readFileSync(result.filePath, "utf8");
+  let text = result.output ?? original ?? fs.readFileSync(result.filePath, "utf8");
   for (let pass = 0; pass < MAX_SUGGESTION_PASSES; pass++) {
-    const edits = firstSuggestions(current.messages);
+    const edits = firstSuggestions(current.messages, holdBack);
     if (edits.length === 0) break;
     const applied = applyEdits(text, edits);
     if (applied.applied === 0 || applied.text === text) break;
@@ -141,21 +240,96 @@ async function applySuggestionPasses(eslint: EslintInstance, result: EslintResul
   return current;
 }
 
+/** ESLint's core rules (a Map), from the same ESLint the project's config loads. */
+async function builtinRules(entry: string): Promise<Map<string, RuleModule>> {
+  const req = createRequire(entry);
+  const mod = (await import(pathToFileURL(req.resolve("eslint/use-at-your-own-risk")).href)) as {
+    builtinRules?: Map<string, RuleModule>;
+    default?: { builtinRules?: Map<string, RuleModule> };
+  };
+  return mod.builtinRules ?? mod.default?.builtinRules ?? new Map();
+}
+
+/** A rule's meta and its resolved setting for the file; `undefined` meta: unknown rule. */
+export interface WireRuleInfo {
+  name: string;
+  kind: "rule" | "category" | "unknown";
+  meta?: RuleModule["meta"];
+  /** As the config resolves for the file: [severity, ...options], or absent when not configured. */
+  setting?: unknown;
+  /** A category (a plugin prefix): its rules. */
+  rules?: string[];
+  /** Every known rule name, for an unknown one's suggestions. */
+  known?: string[];
+}
+
 serveWorker({
-  async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
+  async explain(params: EslintRequestParams & { file: string; names: string[] }): Promise<WireRuleInfo[]> {
     const eslint = await instance(params, false);
-    const results = await lintFiles(eslint, params.patterns);
-    return results.map((r) => (params.corrections ? withCorrections(r, report(r)) : report(r)));
+    const config = (await eslint.calculateConfigForFile(params.file)) ?? {};
+    const plugins = config.plugins ?? {};
+    const core = await builtinRules(params.entry);
+    const pluginRules = (prefix: string) =>
+      Object.keys(plugins[prefix]?.rules ?? {}).map((r) => `${prefix}/${r}`);
+    const all = () => [
+      ...core.keys(),
+      ...Object.keys(plugins)
+        .filter((p) => p !== "@")
+        .flatMap(pluginRules),
+    ];
+    return params.names.map((name): WireRuleInfo => {
+      const plugin = name.replace(/\/$/, "");
+      if (plugin !== "@" && plugins[plugin] && !core.has(name))
+        return { name: plugin, kind: "category", rules: pluginRules(plugin) };
+      const slash = name.lastIndexOf("/");
+      const rule = slash > 0 ? plugins[name.slice(0, slash)]?.rules?.[name.slice(slash + 1)] : core.get(name);
+      if (!rule) return { name, kind: "unknown", known: all() };
+      return { name, kind: "rule", meta: rule.meta ?? {}, setting: config.rules?.[name] };
+    });
+  },
+
+  /** Inline code as if it were `file`: lint, or fix (the corrected text comes back as output). */
+  async lintText(
+    params: EslintFixParams & { file: string; code: string; fix: boolean },
+  ): Promise<WireFileReport[]> {
+    const eslint = await instance(params, params.fix);
+    const [r] = await eslint.lintText(params.code, { filePath: params.file });
+    if (!r) return [];
+    if (!params.fix) return [withCorrections({ ...r, source: params.code }, report(r))];
+    const final = params.unsafe
+      ? await applySuggestionPasses(eslint, r, params.holdBack ?? [], params.code)
+      : r;
+    return [report(final, final.output ?? params.code)];
+  },
+
+  async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
+    const { results, errors } = await lintAround(params, false);
+    return results.map((r) => {
+      const out = params.corrections ? withCorrections(r, report(r)) : report(r);
+      if (errors.has(r.filePath)) out.errors = errors.get(r.filePath);
+      return out;
+    });
   },
 
   async fix(params: EslintFixParams): Promise<WireFileReport[]> {
     const eslint = await instance(params, true);
-    const results = await lintFiles(eslint, params.patterns);
+    const { results, errors } = await lintAround(params, true);
     const out: WireFileReport[] = [];
     for (const r of results) {
-      const final = params.unsafe ? await applySuggestionPasses(eslint, r) : r;
+      const final = params.unsafe ? await applySuggestionPasses(eslint, r, params.holdBack ?? []) : r;
       const original = final.output !== undefined ? fs.readFileSync(r.filePath, "utf8") : undefined;
-      out.push(report(final, final.output !== original ? final.output : undefined));
+      const loop = final.output !== undefined ? loopOf(final.messages) : undefined;
+      let file: WireFileReport;
+      if (loop) {
+        // Fixes that go back and forth: the file is left as it was, with the offenses it has.
+        const [again] = await (
+          await instance(params, false)
+        ).lintText(original ?? "", { filePath: r.filePath });
+        file = report(again ?? r);
+        file.errors = [loop];
+      } else file = report(final, final.output !== original ? final.output : undefined);
+      if (errors.has(r.filePath)) file.errors = [...(file.errors ?? []), ...(errors.get(r.filePath) ?? [])];
+      out.push(file);
     }
     return out;
   },

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { ToolError } from "../../errors.js";
+import { defineTool, READ_ONLY } from "../../engine/tool.js";
+import { explainerNames, findRuleExplainer } from "../../adapters/rule-explainers.js";
+import { defaultLinter } from "./lint.js";
+
+/** Listed once a linter registers an explainer. */
+export const explainRulesTool = () => {
+  const names = explainerNames();
+  if (names.length === 0) return undefined;
+  return defineTool({
+    name: "explain_rules",
+    description:
+      "Explain lint rules or categories from the linter's own docs: description, examples, the config that " +
+      "applies to `path`, autocorrect safety, docs URL.",
+    input: z.strictObject({
+      rules: z.array(z.string().min(1).max(200)).min(1).max(50).describe("Rule ids, names or categories"),
+      linter: z
+        .enum(names as [string, ...string[]])
+        .optional()
+        .describe("Default: lint's choice for path"),
+      path: z.string().default(".").describe("File or folder whose config to show"),
+    }),
+    annotations: { title: "Explain lint rules", ...READ_ONLY },
+    paths: [{ arg: "path", kind: "any", default: "." }],
+    async handler(args, ctx) {
+      const linter = args.linter ?? defaultLinter(args.path).name;
+      const explainer = findRuleExplainer(linter);
+      if (!explainer)
+        throw new ToolError(
+          "invalid_input",
+          `no rule explanations for ${linter}; explain_rules knows ${names.join(", ")} (pass linter)`,
+        );
+      const rules = [...new Set(args.rules)];
+      const { items, notes = [] } = await explainer.explain(ctx, rules, args.path);
+      return {
+        success: true,
+        linter,
+        rules: items,
+        unknown_count: items.filter((i) => i.kind === "unknown").length,
+        notes,
+      };
+    },
+  });
+};

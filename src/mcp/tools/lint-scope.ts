@@ -1,0 +1,191 @@
+/**
+ * Seed 003's agent arguments of `lint` and `lint_fix` (issue 16): their schema, their validation, and
+ * their resolution into the LintOptions every adapter receives. What an adapter cannot do is refused
+ * (inline code, scoped fixes) or done here over its findings (rule scope, changed files, per-rule cap).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { ToolError } from "../../errors.js";
+import type { ToolContext } from "../../engine/tool.js";
+import type { Finding } from "../../findings/model.js";
+import { changedFiles } from "../../adapters/git-changed.js";
+import type { LinterCapabilities, LintOptions, RuleScope } from "../../adapters/lint-options.js";
+import { inRuleScope, matchesRule } from "../../adapters/rule-scope.js";
+
+export { inRuleScope, matchesRule };
+
+/** Inline code is held in memory and sent to a tool on stdin: 1 MiB is plenty for one file. */
+export const MAX_SOURCE_CODE_CHARS = 1024 * 1024;
+
+export const AGENT_ARGS = {
+  source_code: z
+    .string()
+    .max(MAX_SOURCE_CODE_CHARS)
+    .optional()
+    .describe("Inline code, checked as if at path"),
+  only: z.array(z.string().min(1)).optional().describe("Rule ids/prefixes (F, E5, @typescript-eslint/)"),
+  except: z.array(z.string().min(1)).optional().describe("Rule ids/prefixes to drop"),
+  changed: z
+    .union([z.boolean(), z.string().min(1)])
+    .optional()
+    .describe("Only git-changed files: true (vs HEAD) or a revision"),
+  max_per_rule: z.number().int().min(1).optional().describe("Offenses listed per rule"),
+};
+
+export interface AgentArgs {
+  path: string;
+  source_code?: string;
+  only?: string[];
+  except?: string[];
+  changed?: boolean | string;
+  max_per_rule?: number;
+  files?: string[];
+}
+
+/** The name inline code gets in a directory, per language of the linter. */
+const DEFAULT_NAMES: Record<string, string> = {
+  python: "example.py",
+  typescript: "example.ts",
+  javascript: "example.js",
+  ruby: "example.rb",
+  rust: "example.rs",
+  go: "example.go",
+};
+
+/** only/except that leave nothing of an `only` entry are a contradiction (invalid_input). */
+export function checkRuleScope(
+  only: string[] | undefined,
+  except: string[] | undefined,
+): RuleScope | undefined {
+  if (!only?.length && !except?.length) return undefined;
+  for (const o of only ?? []) {
+    const dropping = except?.find((e) => matchesRule(o, e));
+    if (dropping)
+      throw new ToolError(
+        "invalid_input",
+        `only and except contradict each other: except "${dropping}" removes all of only "${o}"`,
+      );
+  }
+  return { ...(only?.length ? { only } : {}), ...(except?.length ? { except } : {}) };
+}
+
+export interface ResolvedAgentArgs {
+  options: LintOptions;
+  notes: string[];
+  /** `changed` resolved to nothing: there is nothing to check. */
+  nothingChanged?: boolean;
+}
+
+/**
+ * Validates the agent arguments against each other and against what the adapter can do, and resolves
+ * them: the inline file's path, the rule scope, the changed files under path.
+ */
+export async function resolveAgentArgs(
+  ctx: ToolContext,
+  args: AgentArgs,
+  linter: { name: string; languages: string[]; capabilities?: LinterCapabilities },
+  opts: { fixing: boolean },
+): Promise<ResolvedAgentArgs> {
+  const notes: string[] = [];
+  const options: LintOptions = {};
+  const caps = linter.capabilities;
+  const exists = fs.existsSync(args.path);
+  if (args.source_code !== undefined) {
+    if (args.changed !== undefined && args.changed !== false)
+      throw new ToolError(
+        "invalid_input",
+        "changed cannot be used with source_code (inline code has no git state)",
+      );
+    if (args.files?.length) throw new ToolError("invalid_input", "files cannot be used with source_code");
+    if (!caps?.inlineSource)
+      throw new ToolError(
+        "invalid_input",
+        `${linter.name} cannot check inline source_code; give a path instead`,
+      );
+    const isDir = exists && fs.statSync(args.path).isDirectory();
+    const name = DEFAULT_NAMES[linter.languages[0] ?? ""] ?? "example.txt";
+    options.source = { code: args.source_code, path: isDir ? path.join(args.path, name) : args.path };
+  } else if (!exists) {
+    throw new ToolError("path_validation", `path does not exist: ${args.path}`, {
+      allowed_paths: ctx.allowlist.roots.effective,
+    });
+  }
+  options.rules = checkRuleScope(args.only, args.except);
+  if (options.rules && opts.fixing && !caps?.ruleScope)
+    throw new ToolError(
+      "invalid_input",
+      `${linter.name} cannot limit its fixes to rules: leave out only/except`,
+    );
+  if (args.changed !== undefined && args.changed !== false) {
+    if (args.files?.length) throw new ToolError("invalid_input", "give files or changed, not both");
+    const isFile = fs.statSync(args.path).isFile();
+    const dir = isFile ? path.dirname(args.path) : args.path;
+    const scope =
+      args.changed === true
+        ? ({ kind: "since", revision: "HEAD" } as const)
+        : ({ kind: "since", revision: args.changed } as const);
+    const files = (await changedFiles(ctx, dir, scope)).filter((f) => !isFile || f === args.path);
+    options.changedFiles = files;
+    notes.push(
+      `changed: ${files.length} file(s) git says changed since ${scope.revision}${args.changed === true ? " (untracked included)" : ""}`,
+    );
+  }
+  if (args.max_per_rule !== undefined) options.maxPerRule = args.max_per_rule;
+  return { options, notes, nothingChanged: options.changedFiles?.length === 0 };
+}
+
+/** `changedFiles` as `files` relative to the target (glob characters escaped), for adapters that take files. */
+export function changedAsFiles(target: string, changed: readonly string[]): string[] {
+  return changed.map((f) =>
+    path
+      .relative(target, f)
+      .split(path.sep)
+      .join("/")
+      .replace(/[*?[\]{}()!]/g, "\\$&"),
+  );
+}
+
+/** Findings inside the rule scope and the changed files (the tool layer applies both to any adapter). */
+export function scopeFindings(findings: Finding[], options: LintOptions): Finding[] {
+  const changed = options.changedFiles ? new Set(options.changedFiles) : undefined;
+  return findings.filter((f) => inRuleScope(f.rule_id, options.rules) && (!changed || changed.has(f.file)));
+}
+
+/**
+ * At most `max` findings per rule, in order; the others counted per rule. Without `max`, every finding.
+ */
+export function capPerRule<T extends { rule_id: string | null }>(
+  items: readonly T[],
+  max: number | undefined,
+): { kept: T[]; unreported: Record<string, number> } {
+  const unreported: Record<string, number> = {};
+  if (max === undefined) return { kept: [...items], unreported };
+  const seen = new Map<string, number>();
+  const kept: T[] = [];
+  for (const item of items) {
+    const rule = item.rule_id ?? "";
+    const n = (seen.get(rule) ?? 0) + 1;
+    seen.set(rule, n);
+    if (n <= max) kept.push(item);
+    else unreported[rule] = (unreported[rule] ?? 0) + 1;
+  }
+  return { kept, unreported };
+}
+
+/** A finding as an offense in a result: where it is, what it says, and what a fix would do. */
+export function offenseOf(f: Finding) {
+  return {
+    path: f.path ?? f.file,
+    line: f.line,
+    column: f.column,
+    end_line: f.end_line,
+    end_column: f.end_column,
+    rule_id: f.rule_id,
+    severity: f.severity,
+    message: f.message,
+    correctable: f.correctable ?? false,
+    correction: f.correction,
+    docs_url: f.docs_url,
+  };
+}
