@@ -23,7 +23,8 @@ export function diffArgv(scope: ChangedScope): string[] {
     : ["diff", "--name-only", "--diff-filter=ACMR", checkRevision(scope.revision), "--"];
 }
 
-export const UNTRACKED_ARGV = ["ls-files", "--others", "--exclude-standard", "--"];
+/** `--full-name`: ls-files names paths from the work tree's top, as diff does (not from the cwd). */
+export const UNTRACKED_ARGV = ["ls-files", "--others", "--exclude-standard", "--full-name", "--"];
 
 /**
  * Absolute paths of the changed files under `dir` (a directory inside a git work tree), sorted.

@@ -112,6 +112,12 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   // Warm workers' channels are unref'd (a server's transport keeps it alive); here nothing else would
   // keep the process from exiting while a worker computes.
   const keepAlive = setInterval(() => {}, 60_000);
+  // Interrupted, the display gives the terminal its cursor back; the exit handler ends the children.
+  const interrupted = () => {
+    progress.stop();
+    process.exit(130);
+  };
+  process.once("SIGINT", interrupted);
   try {
     const changed =
       options.changed !== undefined
@@ -132,6 +138,7 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     throw err;
   } finally {
     clearInterval(keepAlive);
+    process.removeListener("SIGINT", interrupted);
     progress.stop();
   }
   await engine.close().catch(() => {});

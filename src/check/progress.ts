@@ -64,12 +64,12 @@ export class ProgressDisplay {
   }
 
   start(label: string): void {
-    this.update(label, { state: "running", startedAt: Date.now() });
     if (this.active && !this.timer) {
       this.stream.write("\x1b[?25l");
       this.timer = setInterval(() => this.draw(), 250);
       this.timer.unref();
     }
+    this.update(label, { state: "running", startedAt: Date.now() });
   }
 
   finish(label: string, result: string): void {
@@ -103,7 +103,7 @@ export class ProgressDisplay {
       [...this.items.values()],
       this.startedAt,
       Date.now(),
-      Math.max(20, (this.stream.columns ?? 80) - 1),
+      Math.max(20, (this.stream.columns || 80) - 1),
       this.paint,
     );
     this.erase();

@@ -91,9 +91,20 @@ function formatsFile(fix: EngineCall, file: string): boolean {
   return true;
 }
 
+/** The argument sets of one fix call: the whole target, or with --changed only the changed files. */
+function fixCalls(check: PlannedCheck, fix: EngineCall, options: RunOptions): Record<string, unknown>[] {
+  if (!options.changed) return [{ ...fix.args, path: check.target }];
+  const changed = [...relevantChanged(check, options.changed)];
+  if (changed.length === 0) return [];
+  if (fix.tool === "lint_fix")
+    return [{ ...fix.args, path: check.target, files: changed.map((f) => path.relative(check.target, f)) }];
+  return changed.filter((f) => formatsFile(fix, f)).map((f) => ({ ...fix.args, path: f }));
+}
+
 /**
- * --fix: each check's lint_fix / autoformat calls, one at a time (each is a transaction on the project).
- * With --changed, lint fixes are scoped to the changed files and formatting is applied to each of them.
+ * --fix: every check's lint_fix calls, then its autoformat calls (which tidy what the fixes leave, as
+ * fix_all does), one at a time: each is a transaction on the project. With --changed, lint fixes are
+ * scoped to the changed files and formatting is applied to each of them.
  */
 export async function runFixes(
   engine: Engine,
@@ -102,48 +113,42 @@ export async function runFixes(
   events: RunEvents,
 ): Promise<FixLine[]> {
   const lines: FixLine[] = [];
-  for (const check of checks)
-    for (const fix of check.fix ?? []) {
-      const changed = options.changed ? [...relevantChanged(check, options.changed)] : undefined;
-      const calls: Record<string, unknown>[] = [];
-      if (!changed) calls.push({ ...fix.args, path: check.target });
-      else if (changed.length && fix.tool === "lint_fix")
-        calls.push({
-          ...fix.args,
-          path: check.target,
-          files: changed.map((f) => path.relative(check.target, f)),
-        });
-      else if (fix.tool === "autoformat")
-        for (const f of changed ?? []) if (formatsFile(fix, f)) calls.push({ ...fix.args, path: f });
-      if (calls.length === 0) continue;
-      const label = `${check.id} ${fix.tool}`;
-      events.start(label);
-      const started = performance.now();
-      let changedFiles = 0;
-      let failure: EngineResult | undefined;
-      let missing = 0;
-      for (const args of calls) {
-        const result = await call(engine, fix.tool, args);
-        // A fixer that is not installed is the check's skip to report, not a failed fix.
-        if (result.error_type === "tool_not_found") missing++;
-        else if (!result.success) failure ??= result;
-        else if (Array.isArray(result.changed_files)) changedFiles += result.changed_files.length;
-      }
-      if (missing === calls.length) {
-        events.done(label, { status: "skipped" });
-        continue;
-      }
-      const line: FixLine = {
-        id: check.id,
-        tool: fix.tool,
-        target: check.target,
-        success: failure === undefined,
-        changed_files: changedFiles,
-        duration_ms: Math.round(performance.now() - started),
-        error: failure ? `${failure.error_type ?? "error"}: ${failure.error ?? ""}` : undefined,
-      };
-      events.done(label, { status: line.success ? "done" : "failed" });
-      lines.push(line);
+  const fixes = ["lint_fix", "autoformat"].flatMap((tool) =>
+    checks.flatMap((check) =>
+      (check.fix ?? []).filter((f) => f.tool === tool).map((fix) => ({ check, fix })),
+    ),
+  );
+  for (const { check, fix } of fixes) {
+    const calls = fixCalls(check, fix, options);
+    if (calls.length === 0) continue;
+    const label = `${check.id} ${fix.tool}`;
+    events.start(label);
+    const started = performance.now();
+    let changedFiles = 0;
+    let failure: EngineResult | undefined;
+    let missing = 0;
+    for (const args of calls) {
+      const result = await call(engine, fix.tool, args);
+      // A fixer that is not installed is the check's skip to report, not a failed fix.
+      if (result.error_type === "tool_not_found") missing++;
+      else if (!result.success) failure ??= result;
+      else if (Array.isArray(result.changed_files)) changedFiles += result.changed_files.length;
     }
+    if (missing === calls.length) {
+      events.done(label, { status: "skipped" });
+      continue;
+    }
+    const line: FixLine = {
+      id: check.id,
+      tool: fix.tool,
+      target: check.target,
+      success: failure === undefined,
+      changed_files: changedFiles,
+      duration_ms: Math.round(performance.now() - started),
+      error: failure ? `${failure.error_type ?? "error"}: ${failure.error ?? ""}` : undefined,
+    };
+    events.done(label, { status: line.success ? "done" : "failed" });
+    lines.push(line);
+  }
   return lines;
 }
