@@ -5,11 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigError, loadConfig, type Config } from "../config.js";
-import { Engine } from "../engine/engine.js";
-import { createLogger } from "../log.js";
-import { toolsFor } from "../mcp/tools/index.js";
+import type { Engine } from "../engine/engine.js";
 import { VERSION } from "../version.js";
-import { changedFilesTool, CHANGED_FILES_TOOL } from "./changed-files-tool.js";
+import { CHANGED_FILES_TOOL } from "./changed-files-tool.js";
 import { planChecks, type PlannedCheck } from "./detect.js";
 import { EXIT, exitCode } from "./exit-code.js";
 import { checkHelp, parseCheckArgs, UsageError, type CheckOptions } from "./options.js";
@@ -96,6 +94,13 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     );
 
   const started = performance.now();
+  // The engine and every adapter load only now: usage errors and --help answer at once.
+  const [{ Engine }, { createLogger }, { toolsFor }, { changedFilesTool }] = await Promise.all([
+    import("../engine/engine.js"),
+    import("../log.js"),
+    import("../mcp/tools/index.js"),
+    import("./changed-files-tool.js"),
+  ]);
   const engine = new Engine(config, createLogger(config.logLevel), [
     ...toolsFor(["core"]),
     changedFilesTool(),
