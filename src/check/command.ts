@@ -128,8 +128,9 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
       options.changed !== undefined
         ? await changedByTarget(engine, [...new Set(selected.map((c) => c.target))], options.changed)
         : undefined;
-    const runOptions = { maxConcurrent: config.maxConcurrent, cwd: io.cwd, changed };
-    for (const c of selected) progress.add(checkLabel(c, io.cwd));
+    const labelTargets = new Set(selected.map((c) => c.target)).size > 1;
+    const runOptions = { maxConcurrent: config.maxConcurrent, cwd: io.cwd, changed, labelTargets };
+    for (const c of selected) progress.add(checkLabel(c, io.cwd, labelTargets));
     if (options.fix) {
       const { recoverAtStartup } = await import("../fix/recovery.js");
       await recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, engine.log);

@@ -14,8 +14,12 @@ export interface RunEvents {
   done(label: string, outcome: { status: string; findings?: number }): void;
 }
 
-export const checkLabel = (c: { id: string; kind: string; target: string }, cwd: string) =>
-  `${c.id} (${c.kind}${c.target === cwd ? "" : `, ${path.relative(cwd, c.target) || "."}`})`;
+/** `ruff (lint)`, or `ruff (lint, src)` when several paths are checked. */
+export const checkLabel = (
+  c: { id: string; kind: string; target: string },
+  cwd: string,
+  withTarget: boolean,
+) => `${c.id} (${c.kind}${withTarget ? `, ${path.relative(cwd, c.target) || "."}` : ""})`;
 
 /** Calls one engine tool; an argument the tool refuses is a failed result like any other. */
 async function call(engine: Engine, tool: string, args: Record<string, unknown>): Promise<EngineResult> {
@@ -41,6 +45,8 @@ function relevantChanged(
 export interface RunOptions {
   maxConcurrent: number;
   cwd: string;
+  /** Progress labels name the path (several were given). */
+  labelTargets: boolean;
   /** --changed: per target, the absolute files git says changed. */
   changed?: ReadonlyMap<string, ReadonlySet<string>>;
 }
@@ -55,7 +61,7 @@ export async function runChecks(
   const slots = new Semaphore(options.maxConcurrent);
   return Promise.all(
     checks.map(async (check) => {
-      const label = checkLabel(check, options.cwd);
+      const label = checkLabel(check, options.cwd, options.labelTargets);
       const changed = options.changed ? relevantChanged(check, options.changed) : undefined;
       if (changed && changed.size === 0) {
         const outcome = skippedOutcome(check, "no changed files", "nothing");
