@@ -43,6 +43,7 @@ describe.skipIf(missing("script"))("check in a terminal", () => {
     expect(screen).toMatch(/running {2}ruff \(lint\) +\d+\.\d s/);
     expect(screen).toMatch(/done {5}ty \(types\) +passed \d+\.\d s/);
     expect(screen).toMatch(/3\/3 done, 0 running · \d+\.\d s elapsed/);
+    // eslint-disable-next-line no-control-regex
     expect(screen).toMatch(/\x1b\[\d+F\x1b\[J/);
     expect(screen).toContain("\x1b[?25h");
     // The report comes after the display, in colour.
