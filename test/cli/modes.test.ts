@@ -12,7 +12,10 @@ const TOKEN = "client-mode-secret";
 
 /** The CLI in client mode; `token: null` leaves the token variable out. */
 function client(args: string[], token: string | null = TOKEN) {
-  const env: Record<string, string | undefined> = { ...process.env, MCP_CODE_QUALITY_AUTH_TOKEN: token ?? undefined };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    MCP_CODE_QUALITY_AUTH_TOKEN: token ?? undefined,
+  };
   if (token === null) delete env.MCP_CODE_QUALITY_AUTH_TOKEN;
   const child = spawn(process.execPath, [CLI, "--mode", "client", ...args], {
     env: env as Record<string, string>,
