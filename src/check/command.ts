@@ -112,10 +112,8 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     done: (label: string, o: { status: string; findings?: number }) =>
       progress.finish(label, o.status === "findings" ? `${o.findings ?? 0} findings` : o.status),
   };
-  let outcomes: CheckOutcome[];
-  let fixes: FixLine[] = [];
   // Warm workers' channels are unref'd (a server's transport keeps it alive); here nothing else would
-  // keep the process from exiting while a worker computes.
+  // keep the process from exiting while a worker computes or the engine closes.
   const keepAlive = setInterval(() => {}, 60_000);
   // Interrupted, the display gives the terminal its cursor back; the exit handler ends the children.
   const interrupted = () => {
@@ -124,40 +122,56 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   };
   process.once("SIGINT", interrupted);
   try {
-    const changed =
-      options.changed !== undefined
-        ? await changedByTarget(engine, [...new Set(selected.map((c) => c.target))], options.changed)
-        : undefined;
-    const labelTargets = new Set(selected.map((c) => c.target)).size > 1;
-    const runOptions = { maxConcurrent: config.maxConcurrent, cwd: io.cwd, changed, labelTargets };
-    for (const c of selected) progress.add(checkLabel(c, io.cwd, labelTargets));
-    if (options.fix) {
-      const { recoverAtStartup } = await import("../fix/recovery.js");
-      await recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, engine.log);
-      fixes = await runFixes(engine, selected, runOptions, events);
+    let outcomes: CheckOutcome[];
+    let fixes: FixLine[] = [];
+    try {
+      const changed =
+        options.changed !== undefined
+          ? await changedByTarget(engine, [...new Set(selected.map((c) => c.target))], options.changed)
+          : undefined;
+      const labelTargets = new Set(selected.map((c) => c.target)).size > 1;
+      const runOptions = { maxConcurrent: config.maxConcurrent, cwd: io.cwd, changed, labelTargets };
+      for (const c of selected) progress.add(checkLabel(c, io.cwd, labelTargets));
+      if (options.fix) {
+        const { recoverAtStartup } = await import("../fix/recovery.js");
+        await recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, engine.log);
+        fixes = await runFixes(engine, selected, runOptions, events);
+      }
+      outcomes = await runChecks(engine, selected, runOptions, events);
+    } finally {
+      process.removeListener("SIGINT", interrupted);
+      progress.stop();
     }
-    outcomes = await runChecks(engine, selected, runOptions, events);
+    const elapsedMs = Math.round(performance.now() - started);
+    const code = exitCode(
+      outcomes,
+      options.only,
+      fixes.some((f) => !f.success),
+    );
+    writeResults(io, options, { outcomes, fixes, elapsedMs, code });
+    return code;
   } catch (err) {
-    progress.stop();
-    await engine.close().catch(() => {});
     if (err instanceof UsageError) return usage(io, err.message);
     throw err;
   } finally {
+    // Workers end with the engine; one that does not answer is killed by the exit handler.
+    await Promise.race([engine.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
     clearInterval(keepAlive);
-    process.removeListener("SIGINT", interrupted);
-    progress.stop();
   }
-  await engine.close().catch(() => {});
-  const elapsedMs = Math.round(performance.now() - started);
-  const code = exitCode(
-    outcomes,
-    options.only,
-    fixes.some((f) => !f.success),
-  );
+}
 
+interface Results {
+  outcomes: CheckOutcome[];
+  fixes: FixLine[];
+  elapsedMs: number;
+  code: number;
+}
+
+/** The SARIF file, and the JSON or the report on stdout. */
+function writeResults(io: CheckIo, options: CheckOptions, r: Results): void {
   if (options.sarif) {
     const log = mergeSarif(
-      outcomes.flatMap((o) => (o.sarif ? [o.sarif] : [])),
+      r.outcomes.flatMap((o) => (o.sarif ? [o.sarif] : [])),
       io.cwd,
     );
     fs.writeFileSync(options.sarif, JSON.stringify(log, null, 2) + "\n");
@@ -165,20 +179,21 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   if (options.json) {
     const json = {
       version: VERSION,
-      exit_code: code,
+      exit_code: r.code,
       paths: options.paths,
-      duration_ms: elapsedMs,
-      fixes: options.fix ? fixes : undefined,
-      checks: outcomes.map(({ sarif: _sarif, findings, ...rest }) => ({
+      duration_ms: r.elapsedMs,
+      fixes: options.fix ? r.fixes : undefined,
+      checks: r.outcomes.map(({ sarif: _sarif, findings, ...rest }) => ({
         ...rest,
         finding_count: findings.length,
       })),
-      findings: outcomes.flatMap((o) => o.findings.map((f) => ({ check: o.id, ...f }))),
+      findings: r.outcomes.flatMap((o) => o.findings.map((f) => ({ check: o.id, ...f }))),
     };
     io.stdout.write(JSON.stringify(json, null, 2) + "\n");
   } else {
-    const outPaint = wantsColor(io.stdout, io.env) ? ansi : plain;
-    io.stdout.write(renderReport({ outcomes, fixes, elapsedMs, cwd: io.cwd }, outPaint));
+    const paint = wantsColor(io.stdout, io.env) ? ansi : plain;
+    io.stdout.write(
+      renderReport({ outcomes: r.outcomes, fixes: r.fixes, elapsedMs: r.elapsedMs, cwd: io.cwd }, paint),
+    );
   }
-  return code;
 }

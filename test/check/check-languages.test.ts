@@ -163,5 +163,9 @@ describe("check's exit codes and report", () => {
     const r = await runCheck(["python", "--bogus"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("--bogus");
+    // The server's limit flags are checked as the server checks them.
+    const timeout = await runCheck(["python", "--timeout", "0"]);
+    expect(timeout.status).toBe(2);
+    expect(timeout.stderr).toContain("--timeout: must be in 1-86400, got 0");
   });
 });

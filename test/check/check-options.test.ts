@@ -79,6 +79,22 @@ describe("--fix", () => {
     // The transactions' audit is in the project's cache folder.
     expect(fs.readFileSync(path.join(dir, ".mcp-cache", "audit.jsonl"), "utf8")).toContain("commit");
   });
+
+  it("JavaScript: ESLint's fixes and Prettier's formatting, and the report still comes (warm workers closed)", async () => {
+    const dir = copyFixture(path.join(CHECK_FIXTURES, "js"));
+    const r = await runCheck([dir, "--fix", "--skip", "tsc", "--json"]);
+    const json = parseJson(r);
+    expect(json.fixes).toMatchObject([
+      { id: "eslint", tool: "lint_fix", success: true, changed_files: 0 },
+      { id: "prettier", tool: "autoformat", success: true, changed_files: 1 },
+    ]);
+    expect(fs.readFileSync(path.join(dir, "src", "index.ts"), "utf8")).toContain(
+      "export const spaced = 2;\n",
+    );
+    // no-unused-vars has no fix: it is what is left.
+    expect(json.findings.map((f) => f.rule_id)).toEqual(["@typescript-eslint/no-unused-vars"]);
+    expect(r.status).toBe(1);
+  });
 });
 
 describe.skipIf(missing("git"))("--changed", () => {

@@ -14,9 +14,10 @@ import { missing } from "../helpers/tools.js";
 /** Everything a terminal showed while `check python-clean` ran in it (stdout and stderr together). */
 function inTerminal(
   env: Record<string, string | undefined>,
+  extra: string[] = [],
 ): Promise<{ status: number | null; screen: string }> {
   const audit = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-check-tty-")), "audit.log");
-  const command = [process.execPath, CLI, "check", "python-clean", "--audit-log", audit]
+  const command = [process.execPath, CLI, "check", "python-clean", "--audit-log", audit, ...extra]
     .map((a) => `'${a}'`)
     .join(" ");
   const childEnv: Record<string, string | undefined> = { ...process.env, PATH: PATH_WITH_TOOLS, ...env };
@@ -52,11 +53,14 @@ describe.skipIf(missing("script"))("check in a terminal", () => {
     expect(report).toContain("✓ no findings; 3 checks ran");
   });
 
-  it("uses no colour at all with NO_COLOR, and still shows the progress", async () => {
-    const { status, screen } = await inTerminal({ NO_COLOR: "1", TERM: "xterm" });
+  it("uses no colour at all with NO_COLOR, and still shows the progress (one check at a time here)", async () => {
+    const { status, screen } = await inTerminal({ NO_COLOR: "1", TERM: "xterm" }, ["--max-concurrent", "1"]);
     expect(status).toBe(0);
     expect(screen).not.toMatch(SGR);
     expect(screen).toMatch(/running {2}ruff \(lint\) +\d+\.\d s/);
     expect(screen).toContain("✓ no findings; 3 checks ran");
+    // --max-concurrent 1: never two running at once.
+    expect(screen).toContain("1 running");
+    expect(screen).not.toMatch(/[2-9] running/);
   });
 });
