@@ -83,12 +83,17 @@ function toolLines(input: ReportInput, paint: Painter): string[] {
   });
 }
 
+/** One line per fix call: `  ruff  lint_fix  1 file changed  0.3 s` (the path too when several). */
 function fixLines(fixes: readonly FixLine[], cwd: string, paint: Painter): string[] {
+  const several = new Set(fixes.map((f) => f.target)).size > 1;
+  const name = (f: FixLine) => (several ? `${f.id} (${shownTarget(f.target, cwd)})` : f.id);
+  const nameWidth = Math.max(0, ...fixes.map((f) => name(f).length));
+  const toolWidth = Math.max(0, ...fixes.map((f) => f.tool.length));
   return fixes.map((f) => {
     const what = f.success
       ? paint("green", `${plural(f.changed_files, "file")} changed`)
       : paint(["red", "bold"], `failed: ${firstLine(f.error ?? "")}`);
-    return `  ${paint("bold", `${f.tool}`)} ${paint("dim", `(${f.id}, ${shownTarget(f.target, cwd)})`)}  ${what}  ${paint("dim", seconds(f.duration_ms))}`;
+    return `  ${paint("bold", name(f).padEnd(nameWidth))}  ${f.tool.padEnd(toolWidth)}  ${what}  ${paint("dim", seconds(f.duration_ms))}`;
   });
 }
 
