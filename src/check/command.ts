@@ -93,6 +93,12 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
       `--only ${unmatched.join(",")}: no such check for these paths (detected: ${[...new Set(planned.map((c) => c.id))].join(", ") || "none"})`,
     );
 
+  if (planned.length === 0) {
+    io.stderr.write(
+      `mcp-code-quality check: nothing to check: no Python, JavaScript/TypeScript, Go, Rust, Ruby or Markdown files in ${options.paths.join(", ")}\n`,
+    );
+    return EXIT.clean;
+  }
   const started = performance.now();
   // The engine and every adapter load only now: usage errors and --help answer at once.
   const [{ Engine }, { createLogger }, { toolsFor }, { changedFilesTool }] = await Promise.all([

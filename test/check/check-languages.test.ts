@@ -133,6 +133,14 @@ describe("check's exit codes and report", () => {
     expect(r.stdout).toMatch(/^✓ no findings; 3 checks ran, 0 skipped, 0 failed · \d+\.\d s$/m);
   });
 
+  it("exits 0 with a note when a path holds nothing it checks", async () => {
+    const r = await runCheck([tempDir("mcq-check-empty-")]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(
+      "nothing to check: no Python, JavaScript/TypeScript, Go, Rust, Ruby or Markdown files",
+    );
+  });
+
   it("exits 3 when a tool fails (ruff on a bad config), naming the failure", async () => {
     const r = await runCheck(["python-bad-config", "--json"]);
     expect(r.status).toBe(3);
