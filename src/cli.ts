@@ -57,6 +57,11 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await (await import("./hooks/cli.js")).runSubcommand(argv);
     return;
   }
+  if (argv[0] === "check") {
+    const { runCheckCommand } = await import("./check/command.js");
+    process.on("exit", () => endAllChildren("SIGKILL"));
+    process.exit(await runCheckCommand(argv.slice(1)));
+  }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(helpText() + "\n");
     return;
@@ -71,6 +76,10 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
+  }
+  if (config.mode === "client") {
+    const { runClient } = await import("./client/call-tool.js");
+    process.exit(await runClient(config));
   }
   if (config.mode === "standalone" && !isLoopbackHost(config.host) && !config.authToken)
     fail(

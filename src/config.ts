@@ -6,7 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { LOG_LEVELS, type LogLevel } from "./log.js";
 
-export type Mode = "stdio" | "standalone";
+/** `client` calls a running HTTP server's tool from the command line (seed 000). */
+export type Mode = "stdio" | "standalone" | "client";
 
 export interface Config {
   mode: Mode;
@@ -73,6 +74,9 @@ export interface Config {
   policyAllowLoosening: boolean;
   /** Working directory relative paths resolve against. */
   cwd: string;
+  /** Client mode: the tool to call and its arguments (a JSON object). */
+  clientTool: string | undefined;
+  clientArguments: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -137,12 +141,11 @@ const list =
     return items;
   };
 
-const MODES = ["stdio", "standalone", "http"] as const;
+// `server` is seed 000's name for the HTTP server, `http` ours; both mean standalone.
+const MODES = ["stdio", "standalone", "http", "server", "client"] as const;
 const parseMode: Parse<Mode> = (raw, flag) => {
-  if (raw === "server" || raw === "client")
-    throw new ConfigError(flag, `mode "${raw}" is not supported by this server; use stdio or standalone`);
   const m = oneOf(MODES)(raw, flag);
-  return m === "http" ? "standalone" : m;
+  return m === "http" || m === "server" ? "standalone" : m;
 };
 
 export const KNOWN_TOOLSETS = ["core", "policy", "eslint-typescript", "rubocop"] as const;
@@ -174,7 +177,7 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     flag: "--mode",
     fallback: () => "standalone",
     parse: parseMode,
-    help: "stdio, or standalone (HTTP; alias http)",
+    help: "stdio, standalone (HTTP; aliases http, server), or client (call a running HTTP server's tool)",
   }),
   opt({
     key: "port",
@@ -458,6 +461,20 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     parse: bool,
     help: "let .mcp-code-quality/policy.yaml loosen shipped policies (true/false; operator only)",
   }),
+  opt({
+    key: "clientTool",
+    flag: "--tool",
+    fallback: () => undefined,
+    parse: nonEmpty,
+    help: "client mode: the tool to call (e.g. lint)",
+  }),
+  opt({
+    key: "clientArguments",
+    flag: "--arguments",
+    fallback: () => undefined,
+    parse: nonEmpty,
+    help: 'client mode: its arguments as a JSON object (e.g. \'{"path": "."}\')',
+  }),
 ];
 
 function opt<K extends keyof Config>(spec: OptionSpec<K>): OptionSpec<keyof Config> {
@@ -527,7 +544,8 @@ export function helpText(): string {
     return `  ${o.flag.padEnd(24)} ${o.help}${env}`;
   });
   return [
-    "Usage: mcp-code-quality [--mode stdio|standalone] [options]",
+    "Usage: mcp-code-quality [--mode stdio|standalone|server|client] [options]",
+    "       mcp-code-quality check [PATH...] [options]   (see check --help)",
     "",
     "Options:",
     ...rows,

@@ -73,7 +73,11 @@ function* walk(dir: string, limit = 5000): Generator<string> {
 
 /** Whether `target` is, or holds (outside vendored folders), a file of `language`. */
 export function hasFilesOf(target: string, language: ProjectLanguage): boolean {
-  const pattern = EXTENSIONS[language];
+  return hasFilesMatching(target, EXTENSIONS[language]);
+}
+
+/** Whether `target` is, or holds (outside vendored folders), a file whose name matches `pattern`. */
+export function hasFilesMatching(target: string, pattern: RegExp): boolean {
   const st = fs.statSync(target, { throwIfNoEntry: false });
   if (!st) return false;
   if (!st.isDirectory()) return pattern.test(target);

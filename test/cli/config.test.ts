@@ -21,6 +21,12 @@ describe("loadConfig", () => {
     });
   });
 
+  it("takes seed 000's mode names: server is the HTTP server, client calls one", () => {
+    expect(loadConfig(["--mode", "server"], {}, "/w").mode).toBe("standalone");
+    const c = loadConfig(["--mode", "client", "--tool", "lint", "--arguments", "{}"], {}, "/w");
+    expect(c).toMatchObject({ mode: "client", clientTool: "lint", clientArguments: "{}" });
+  });
+
   it("reads flags over environment variables", () => {
     const c = loadConfig(
       ["--timeout=30", "--allowed-paths", "a,/b"],
@@ -39,7 +45,7 @@ describe("loadConfig", () => {
     [["--max-concurrent", "65"], "--max-concurrent: must be in 1-64"],
     [["--audit-log-max-bytes", "4095"], "--audit-log-max-bytes: must be in 4096"],
     [["--rate-limit", "maybe"], "--rate-limit: expected true or false"],
-    [["--mode", "client"], '--mode: mode "client" is not supported'],
+    [["--mode", "daemon"], "--mode: expected one of stdio, standalone, http, server, client"],
     [["--log-level", "loud"], "--log-level: expected one of debug, info, warn, error, silent"],
     [["--port", "abc"], "--port: expected an integer"],
     [["--bogus", "1"], "--bogus: unknown flag"],

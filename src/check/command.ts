@@ -1,0 +1,205 @@
+/**
+ * `mcp-code-quality check [PATH...]`: detect, (fix,) run, report, write SARIF, exit with a code saying
+ * how it went. The engine is the server's, built in-process with the given paths as its allowlist.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { ConfigError, loadConfig, type Config } from "../config.js";
+import type { Engine } from "../engine/engine.js";
+import { VERSION } from "../version.js";
+import { CHANGED_FILES_TOOL } from "./changed-files-tool.js";
+import { planChecks, type PlannedCheck } from "./detect.js";
+import { EXIT, exitCode } from "./exit-code.js";
+import { checkHelp, parseCheckArgs, UsageError, type CheckOptions } from "./options.js";
+import type { CheckOutcome } from "./outcome.js";
+import { ProgressDisplay, type ProgressSink } from "./progress.js";
+import { ansi, plain, renderReport, type FixLine } from "./report.js";
+import { checkLabel, runChecks, runFixes } from "./run.js";
+import { mergeSarif } from "./sarif-merge.js";
+import { selectChecks } from "./select.js";
+
+export interface CheckIo {
+  stdout: ProgressSink;
+  stderr: ProgressSink;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+const processIo = (): CheckIo => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});
+
+/** Colours for a stream: a terminal, and NO_COLOR unset (any value, even empty, turns them off). */
+export function wantsColor(stream: ProgressSink, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && env.NO_COLOR === undefined;
+}
+
+/** The engine's Config: the server's, with check's defaults (allowlist = the paths, quiet log, no rate limit). */
+function checkConfig(options: CheckOptions, io: CheckIo): Config {
+  const given = new Set(options.configArgs.filter((a) => a.startsWith("--")));
+  const roots = [...new Set(options.paths.map((p) => (fs.statSync(p).isDirectory() ? p : path.dirname(p))))];
+  const defaults: string[] = [];
+  if (!given.has("--allowed-paths")) defaults.push("--allowed-paths", roots.join(","));
+  if (!given.has("--log-level")) defaults.push("--log-level", "warn");
+  if (!given.has("--rate-limit")) defaults.push("--rate-limit", "false");
+  // SARIF logs are what check reads: give them the largest result the server allows.
+  if (!given.has("--max-result-bytes")) defaults.push("--max-result-bytes", String(3 * 1024 * 1024));
+  return loadConfig(["--mode", "stdio", ...defaults, ...options.configArgs], io.env, io.cwd);
+}
+
+function usage(io: CheckIo, message: string): number {
+  io.stderr.write(`mcp-code-quality check: ${message}\n`);
+  return EXIT.usage;
+}
+
+/** Files changed since the revision, per target, through the engine. Throws UsageError on git's refusal. */
+async function changedByTarget(engine: Engine, targets: readonly string[], revision: string) {
+  const out = new Map<string, Set<string>>();
+  for (const target of targets) {
+    const r = await engine.call(CHANGED_FILES_TOOL, { path: target, revision });
+    if (!r.success) throw new UsageError(`--changed: ${String(r.error)}`);
+    out.set(target, new Set(r.files as string[]));
+  }
+  return out;
+}
+
+/** Runs the command; resolves to its exit code. */
+export async function runCheckCommand(argv: readonly string[], io: CheckIo = processIo()): Promise<number> {
+  let options: CheckOptions;
+  let config: Config;
+  try {
+    options = parseCheckArgs(argv, io.cwd);
+    if (options.help) {
+      io.stdout.write(checkHelp() + "\n");
+      return EXIT.clean;
+    }
+    config = checkConfig(options, io);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError) return usage(io, err.message);
+    throw err;
+  }
+  for (const p of options.paths)
+    if (!config.allowedPaths.some((root) => p === root || p.startsWith(root + path.sep)))
+      return usage(io, `${p} is outside --allowed-paths`);
+
+  const planned: PlannedCheck[] = options.paths.flatMap((p) => planChecks(p, options));
+  const { selected, unmatched } = selectChecks(planned, options.only, options.skip);
+  if (unmatched.length)
+    return usage(
+      io,
+      `--only ${unmatched.join(",")}: no such check for these paths (detected: ${[...new Set(planned.map((c) => c.id))].join(", ") || "none"})`,
+    );
+
+  if (planned.length === 0) {
+    io.stderr.write(
+      `mcp-code-quality check: nothing to check: no Python, JavaScript/TypeScript, Go, Rust, Ruby or Markdown files in ${options.paths.join(", ")}\n`,
+    );
+    return EXIT.clean;
+  }
+  const started = performance.now();
+  // The engine and every adapter load only now: usage errors and --help answer at once.
+  const [{ Engine }, { createLogger }, { toolsFor }, { changedFilesTool }] = await Promise.all([
+    import("../engine/engine.js"),
+    import("../log.js"),
+    import("../mcp/tools/index.js"),
+    import("./changed-files-tool.js"),
+  ]);
+  const engine = new Engine(config, createLogger(config.logLevel), [
+    ...toolsFor(["core"]),
+    changedFilesTool(),
+  ]);
+  const paint = wantsColor(io.stderr, io.env) ? ansi : plain;
+  const progress = new ProgressDisplay(io.stderr, paint);
+  const events = {
+    start: (label: string) => progress.start(label),
+    done: (label: string, o: { status: string; findings?: number }) =>
+      progress.finish(label, o.status === "findings" ? `${o.findings ?? 0} findings` : o.status),
+  };
+  // Warm workers' channels are unref'd (a server's transport keeps it alive); here nothing else would
+  // keep the process from exiting while a worker computes or the engine closes.
+  const keepAlive = setInterval(() => {}, 60_000);
+  // Interrupted, the display gives the terminal its cursor back; the exit handler ends the children.
+  const interrupted = () => {
+    progress.stop();
+    process.exit(130);
+  };
+  process.once("SIGINT", interrupted);
+  try {
+    let outcomes: CheckOutcome[];
+    let fixes: FixLine[] = [];
+    try {
+      const changed =
+        options.changed !== undefined
+          ? await changedByTarget(engine, [...new Set(selected.map((c) => c.target))], options.changed)
+          : undefined;
+      const labelTargets = new Set(selected.map((c) => c.target)).size > 1;
+      const runOptions = { maxConcurrent: config.maxConcurrent, cwd: io.cwd, changed, labelTargets };
+      for (const c of selected) progress.add(checkLabel(c, io.cwd, labelTargets));
+      if (options.fix) {
+        const { recoverAtStartup } = await import("../fix/recovery.js");
+        await recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, engine.log);
+        fixes = await runFixes(engine, selected, runOptions, events);
+      }
+      outcomes = await runChecks(engine, selected, runOptions, events);
+    } finally {
+      process.removeListener("SIGINT", interrupted);
+      progress.stop();
+    }
+    const elapsedMs = Math.round(performance.now() - started);
+    const code = exitCode(
+      outcomes,
+      options.only,
+      fixes.some((f) => !f.success),
+    );
+    writeResults(io, options, { outcomes, fixes, elapsedMs, code });
+    return code;
+  } catch (err) {
+    if (err instanceof UsageError) return usage(io, err.message);
+    throw err;
+  } finally {
+    // Workers end with the engine; one that does not answer is killed by the exit handler.
+    await Promise.race([engine.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
+    clearInterval(keepAlive);
+  }
+}
+
+interface Results {
+  outcomes: CheckOutcome[];
+  fixes: FixLine[];
+  elapsedMs: number;
+  code: number;
+}
+
+/** The SARIF file, and the JSON or the report on stdout. */
+function writeResults(io: CheckIo, options: CheckOptions, r: Results): void {
+  if (options.sarif) {
+    const log = mergeSarif(
+      r.outcomes.flatMap((o) => (o.sarif ? [o.sarif] : [])),
+      io.cwd,
+    );
+    fs.writeFileSync(options.sarif, JSON.stringify(log, null, 2) + "\n");
+  }
+  if (options.json) {
+    const json = {
+      version: VERSION,
+      exit_code: r.code,
+      paths: options.paths,
+      duration_ms: r.elapsedMs,
+      fixes: options.fix ? r.fixes : undefined,
+      checks: r.outcomes.map(({ sarif: _sarif, findings, ...rest }) => ({
+        ...rest,
+        finding_count: findings.length,
+      })),
+      findings: r.outcomes.flatMap((o) => o.findings.map((f) => ({ check: o.id, ...f }))),
+    };
+    io.stdout.write(JSON.stringify(json, null, 2) + "\n");
+  } else {
+    const paint = wantsColor(io.stdout, io.env) ? ansi : plain;
+    io.stdout.write(
+      renderReport({ outcomes: r.outcomes, fixes: r.fixes, elapsedMs: r.elapsedMs, cwd: io.cwd }, paint),
+    );
+  }
+}

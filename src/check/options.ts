@@ -1,0 +1,166 @@
+/**
+ * `check`'s command line: its own flags, and the server's limit flags passed through to the engine's
+ * Config (so --timeout, --max-concurrent and the rest mean what they mean for the server).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { OPTIONS } from "../config.js";
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export interface CheckOptions {
+  /** Absolute paths to check (default: the working directory). */
+  paths: string[];
+  only: string[];
+  skip: string[];
+  fix: boolean;
+  /** --changed: only files changed since this revision (HEAD when none is given). */
+  changed?: string;
+  /** Where to write the SARIF log. */
+  sarif?: string;
+  json: boolean;
+  externalLinks: boolean;
+  help: boolean;
+  /** Flags for the engine's Config (`--timeout 60`, ...). */
+  configArgs: string[];
+}
+
+/** Server flags that mean nothing to a one-shot check. */
+const NOT_FOR_CHECK = new Set([
+  "--mode",
+  "--port",
+  "--host",
+  "--auth-token",
+  "--max-body-bytes",
+  "--http-request-timeout",
+  "--max-connections",
+  "--toolsets",
+  "--tool",
+  "--arguments",
+]);
+
+/** The server flags check accepts, in --help order. */
+export const PASSED_THROUGH = OPTIONS.filter((o) => !NOT_FOR_CHECK.has(o.flag));
+
+const OWN_HELP: [string, string][] = [
+  ["--only TOOLS", "run only these (comma-separated; repeatable): tool ids, kinds, languages"],
+  ["--skip TOOLS", "leave these out (same names as --only)"],
+  ["--fix", "apply safe lint fixes and formatting first (as transactions), then check"],
+  ["--changed [REV]", "only files changed since REV (default HEAD; --changed=REV to be unambiguous)"],
+  ["--sarif FILE", "write one SARIF 2.1.0 log (a run per tool) to FILE"],
+  ["--json", "print the results as JSON instead of the report"],
+  ["--external-links", "let the Markdown link check request external URLs (default: local links only)"],
+  ["--help", "print this help"],
+];
+
+export function checkHelp(): string {
+  const rows = (list: [string, string][]) => list.map(([f, h]) => `  ${f.padEnd(30)} ${h}`);
+  return [
+    "Usage: mcp-code-quality check [PATH...] [options]",
+    "",
+    "Detects the languages of each PATH (default: .) and runs their format check, lint, type check and",
+    "Markdown link check through the server's engine, several at once.",
+    "",
+    "  python    ruff format (or black), ruff (or flake8), ty (or mypy / pyright when configured)",
+    "  js/ts     prettier (when configured), eslint, tsc (with a tsconfig.json)",
+    "  go        gofmt, govet, go (go build)",
+    "  rust      rustfmt, clippy, cargo (cargo check)",
+    "  ruby      rubocop",
+    "  markdown  markdown-links",
+    "",
+    "Kinds for --only/--skip: format, lint, types, links. `ruff` names both ruff checks.",
+    "",
+    "Options:",
+    ...rows(OWN_HELP),
+    "",
+    "Engine limits (as for the server; the allowed paths default to the PATHs checked):",
+    ...rows(PASSED_THROUGH.map((o) => [`${o.flag} VALUE`, o.env ? `${o.help} [env ${o.env[0]}]` : o.help])),
+    "",
+    "Colours only on a terminal, never with NO_COLOR. Progress goes to stderr when it is a terminal.",
+    "Exit codes: 0 clean, 1 findings, 2 usage or configuration error, 3 a tool failed (crash, timeout,",
+    "bad config). A detected tool that is not installed is skipped; named with --only, it is exit 2.",
+  ].join("\n");
+}
+
+/**
+ * `--changed` takes an optional value: the next argument is its revision unless it is a flag or an
+ * existing path (then it is a PATH to check, and the revision is HEAD).
+ */
+function normalizeChanged(argv: readonly string[], cwd: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a !== "--changed") {
+      out.push(a);
+      continue;
+    }
+    const next = argv[i + 1];
+    if (next !== undefined && !next.startsWith("-") && !fs.existsSync(path.resolve(cwd, next))) {
+      out.push(`--changed=${next}`);
+      i++;
+    } else out.push("--changed=HEAD");
+  }
+  return out;
+}
+
+const list = (values: string[] | undefined) =>
+  (values ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+/** Parses check's arguments; a bad one throws UsageError saying which. */
+export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptions {
+  const passThrough = Object.fromEntries(
+    PASSED_THROUGH.map((o) => [o.flag.slice(2), { type: "string" as const }]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: normalizeChanged(argv, cwd),
+      allowPositionals: true,
+      strict: true,
+      options: {
+        only: { type: "string", multiple: true },
+        skip: { type: "string", multiple: true },
+        fix: { type: "boolean" },
+        changed: { type: "string" },
+        sarif: { type: "string" },
+        json: { type: "boolean" },
+        "external-links": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        ...passThrough,
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  const v = values as Record<string, string | string[] | boolean | undefined>;
+  const configArgs: string[] = [];
+  for (const o of PASSED_THROUGH) {
+    const value = v[o.flag.slice(2)];
+    if (typeof value === "string") configArgs.push(o.flag, value);
+  }
+  const paths = (positionals.length ? positionals : ["."]).map((p) => path.resolve(cwd, p));
+  if (!v.help)
+    for (const p of paths) if (!fs.existsSync(p)) throw new UsageError(`${p}: no such file or directory`);
+  const changed = v.changed as string | undefined;
+  if (changed !== undefined && !v.help && paths.some((p) => !fs.statSync(p).isDirectory()))
+    throw new UsageError("--changed takes directories to check, not files");
+  return {
+    paths,
+    only: list(v.only as string[] | undefined),
+    skip: list(v.skip as string[] | undefined),
+    fix: v.fix === true,
+    changed,
+    sarif: typeof v.sarif === "string" ? path.resolve(cwd, v.sarif) : undefined,
+    json: v.json === true,
+    externalLinks: v["external-links"] === true,
+    help: v.help === true,
+    configArgs,
+  };
+}

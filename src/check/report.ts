@@ -1,0 +1,176 @@
+/**
+ * The readable report: a line per tool (status, counts, time), the findings grouped by file with their
+ * rule ids, the docs of every rule seen, and a summary line. Pure: colours only when asked for.
+ */
+import path from "node:path";
+import { styleText } from "node:util";
+import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
+
+export interface ReportInput {
+  outcomes: readonly CheckOutcome[];
+  /** Results of --fix's transactional calls, in the order they ran. */
+  fixes?: readonly FixLine[];
+  elapsedMs: number;
+  cwd: string;
+}
+
+export interface FixLine {
+  id: string;
+  tool: string;
+  target: string;
+  success: boolean;
+  changed_files: number;
+  duration_ms: number;
+  error?: string;
+}
+
+type Format = Parameters<typeof styleText>[0];
+
+export interface Painter {
+  (format: Format, text: string): string;
+}
+
+export const plain: Painter = (_f, text) => text;
+export const ansi: Painter = (format, text) => styleText(format, text);
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** "2 errors, 1 warning" (levels with a count only). */
+export function levelCounts(counts: Record<Level, number>): string {
+  const parts: string[] = [];
+  if (counts.error) parts.push(plural(counts.error, "error"));
+  if (counts.warning) parts.push(plural(counts.warning, "warning"));
+  if (counts.note) parts.push(plural(counts.note, "note"));
+  return parts.join(", ");
+}
+
+const firstLine = (s: string) => s.split("\n")[0]?.trim() ?? "";
+
+function statusText(o: CheckOutcome, paint: Painter): string {
+  switch (o.status) {
+    case "passed":
+      return paint("green", "passed");
+    case "nothing":
+      return paint("dim", "nothing to check");
+    case "skipped":
+      return paint("yellow", `skipped: ${o.reason ?? ""}`);
+    case "failed":
+      return paint(["red", "bold"], `failed (${o.error_type ?? "error"}): ${firstLine(o.reason ?? "")}`);
+    case "findings": {
+      const n = o.findings.length;
+      if (n === 0) return paint("red", "did not pass");
+      return paint(o.counts.error ? "red" : "yellow", `${plural(n, "finding")} (${levelCounts(o.counts)})`);
+    }
+  }
+}
+
+const shownTarget = (target: string, cwd: string) => path.relative(cwd, target) || ".";
+
+/** One line per check: `  ruff   lint   python   2 findings (2 errors)   0.1 s`. */
+function toolLines(input: ReportInput, paint: Painter): string[] {
+  const several = new Set(input.outcomes.map((o) => o.target)).size > 1;
+  const name = (o: CheckOutcome) => (several ? `${o.id} (${shownTarget(o.target, input.cwd)})` : o.id);
+  const nameWidth = Math.max(0, ...input.outcomes.map((o) => name(o).length));
+  const kindWidth = Math.max(0, ...input.outcomes.map((o) => o.kind.length));
+  return input.outcomes.map((o) => {
+    const time =
+      o.status === "skipped" || o.status === "nothing" ? "" : `  ${paint("dim", seconds(o.duration_ms))}`;
+    return `  ${paint("bold", name(o).padEnd(nameWidth))}  ${o.kind.padEnd(kindWidth)}  ${statusText(o, paint)}${time}`;
+  });
+}
+
+/** One line per fix call: `  ruff  lint_fix  1 file changed  0.3 s` (the path too when several). */
+function fixLines(fixes: readonly FixLine[], cwd: string, paint: Painter): string[] {
+  const several = new Set(fixes.map((f) => f.target)).size > 1;
+  const name = (f: FixLine) => (several ? `${f.id} (${shownTarget(f.target, cwd)})` : f.id);
+  const nameWidth = Math.max(0, ...fixes.map((f) => name(f).length));
+  const toolWidth = Math.max(0, ...fixes.map((f) => f.tool.length));
+  return fixes.map((f) => {
+    const what = f.success
+      ? paint("green", `${plural(f.changed_files, "file")} changed`)
+      : paint(["red", "bold"], `failed: ${firstLine(f.error ?? "")}`);
+    return `  ${paint("bold", name(f).padEnd(nameWidth))}  ${f.tool.padEnd(toolWidth)}  ${what}  ${paint("dim", seconds(f.duration_ms))}`;
+  });
+}
+
+const LEVEL_STYLE: Record<Level, Format> = { error: "red", warning: "yellow", note: "cyan" };
+
+/** Findings grouped by file (sorted), each as `line:col  level  rule  message  [tool]`. */
+export function findingLines(rows: readonly FindingRow[], paint: Painter): string[] {
+  const byFile = new Map<string, FindingRow[]>();
+  for (const r of rows) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
+  const files = [...byFile.keys()].sort((a, b) => (a === "" ? 1 : b === "" ? -1 : a.localeCompare(b)));
+  const pos = (r: FindingRow) => (r.line ? `${r.line}:${r.column || 1}` : "-");
+  const posWidth = Math.max(0, ...rows.map((r) => pos(r).length));
+  const ruleWidth = Math.min(40, Math.max(0, ...rows.map((r) => r.rule_id.length)));
+  const out: string[] = [];
+  for (const file of files) {
+    const list = (byFile.get(file) ?? []).sort((a, b) => a.line - b.line || a.column - b.column);
+    out.push("", paint(["bold", "underline"], file || "(no file)"));
+    for (const r of list)
+      out.push(
+        `  ${pos(r).padEnd(posWidth)}  ${paint(LEVEL_STYLE[r.level], r.level.padEnd(7))}  ` +
+          `${paint("bold", r.rule_id.padEnd(ruleWidth))}  ${firstLine(r.message)}  ${paint("dim", `[${r.tool}]`)}`,
+      );
+  }
+  return out;
+}
+
+/** Each rule seen once, with its docs link (rules without one are left out). */
+export function ruleDocLines(rows: readonly FindingRow[], paint: Painter): string[] {
+  const docs = new Map<string, string>();
+  for (const r of rows) if (r.docs_url) docs.set(`${r.rule_id} (${r.tool})`, r.docs_url);
+  if (docs.size === 0) return [];
+  const width = Math.max(...[...docs.keys()].map((k) => k.length));
+  return [
+    "",
+    paint("bold", "Rule docs:"),
+    ...[...docs.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([rule, url]) => `  ${rule.padEnd(width)}  ${paint("cyan", url)}`),
+  ];
+}
+
+/** The last line: findings, files, tools ran/skipped/failed, time. */
+export function summaryLine(input: ReportInput, paint: Painter): string {
+  const rows = input.outcomes.flatMap((o) => o.findings);
+  const counts: Record<Level, number> = { error: 0, warning: 0, note: 0 };
+  for (const r of rows) counts[r.level]++;
+  const ran = input.outcomes.filter((o) => o.status !== "skipped").length;
+  const skipped = input.outcomes.filter((o) => o.status === "skipped").length;
+  const failed =
+    input.outcomes.filter((o) => o.status === "failed").length +
+    (input.fixes ?? []).filter((f) => !f.success).length;
+  const notPassing = input.outcomes.filter((o) => o.status === "findings").length;
+  const files = new Set(rows.map((r) => r.file)).size;
+  const tools = `${plural(ran, "check")} ran, ${skipped} skipped, ${failed} failed`;
+  const time = seconds(input.elapsedMs);
+  if (failed) return paint(["red", "bold"], `✗ ${plural(rows.length, "finding")}; ${tools} · ${time}`);
+  if (rows.length || notPassing) {
+    const detail = rows.length ? ` (${levelCounts(counts)}) in ${plural(files, "file")}` : "";
+    return paint(
+      counts.error || !rows.length ? "red" : "yellow",
+      `✗ ${plural(rows.length, "finding")}${detail}; ${tools} · ${time}`,
+    );
+  }
+  return paint("green", `✓ no findings; ${tools} · ${time}`);
+}
+
+/** The whole report, ending with a newline. */
+export function renderReport(input: ReportInput, paint: Painter = plain): string {
+  const rows = input.outcomes.flatMap((o) => o.findings);
+  const lines = [
+    ...(input.fixes?.length ? [paint("bold", "Fixes:"), ...fixLines(input.fixes, input.cwd, paint), ""] : []),
+    paint("bold", "Checks:"),
+    ...toolLines(input, paint),
+    ...findingLines(rows, paint),
+    ...ruleDocLines(rows, paint),
+    "",
+    summaryLine(input, paint),
+  ];
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,160 @@
+/**
+ * Runs the planned checks in-process through the engine (the server's pipeline: allowlist, limits, audit),
+ * at most --max-concurrent at once, and --fix's transactional calls before them, one at a time.
+ */
+import path from "node:path";
+import type { Engine } from "../engine/engine.js";
+import { Semaphore } from "../exec/semaphore.js";
+import type { EngineCall, PlannedCheck } from "./detect.js";
+import { outcomeOf, skippedOutcome, type CheckOutcome, type EngineResult } from "./outcome.js";
+import type { FixLine } from "./report.js";
+
+export interface RunEvents {
+  start(label: string): void;
+  done(label: string, outcome: { status: string; findings?: number }): void;
+}
+
+/** `ruff (lint)`, or `ruff (lint, src)` when several paths are checked. */
+export const checkLabel = (
+  c: { id: string; kind: string; target: string },
+  cwd: string,
+  withTarget: boolean,
+) => `${c.id} (${c.kind}${withTarget ? `, ${path.relative(cwd, c.target) || "."}` : ""})`;
+
+/** Calls one engine tool; an argument the tool refuses is a failed result like any other. */
+async function call(engine: Engine, tool: string, args: Record<string, unknown>): Promise<EngineResult> {
+  try {
+    return (await engine.call(tool, args)) as EngineResult;
+  } catch (err) {
+    return {
+      success: false,
+      error: err instanceof Error ? err.message : String(err),
+      error_type: "invalid_input",
+    };
+  }
+}
+
+/** The changed files a check looks at: those under its target of its language. */
+function relevantChanged(
+  check: PlannedCheck,
+  changed: ReadonlyMap<string, ReadonlySet<string>>,
+): Set<string> {
+  return new Set([...(changed.get(check.target) ?? [])].filter((f) => check.files.test(f)));
+}
+
+export interface RunOptions {
+  maxConcurrent: number;
+  cwd: string;
+  /** Progress labels name the path (several were given). */
+  labelTargets: boolean;
+  /** --changed: per target, the absolute files git says changed. */
+  changed?: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** Every check's outcome, in the order planned. */
+export async function runChecks(
+  engine: Engine,
+  checks: readonly PlannedCheck[],
+  options: RunOptions,
+  events: RunEvents,
+): Promise<CheckOutcome[]> {
+  const slots = new Semaphore(options.maxConcurrent);
+  return Promise.all(
+    checks.map(async (check) => {
+      const label = checkLabel(check, options.cwd, options.labelTargets);
+      const changed = options.changed ? relevantChanged(check, options.changed) : undefined;
+      if (changed && changed.size === 0) {
+        const outcome = skippedOutcome(check, "no changed files", "nothing");
+        events.done(label, { status: outcome.status });
+        return outcome;
+      }
+      return slots.run(async () => {
+        events.start(label);
+        const started = performance.now();
+        const result = await call(engine, check.call.tool, {
+          ...check.call.args,
+          path: check.target,
+          output: "sarif",
+        });
+        const outcome = outcomeOf(
+          check,
+          result,
+          Math.round(performance.now() - started),
+          options.cwd,
+          changed,
+        );
+        events.done(label, { status: outcome.status, findings: outcome.findings.length });
+        return outcome;
+      });
+    }),
+  );
+}
+
+/** Does an autoformat call format this file (prettier's calls are one per language)? */
+function formatsFile(fix: EngineCall, file: string): boolean {
+  if (fix.args.language === "typescript") return /\.[cm]?tsx?$/.test(file);
+  if (fix.args.language === "javascript") return /\.[cm]?jsx?$/.test(file);
+  return true;
+}
+
+/** The argument sets of one fix call: the whole target, or with --changed only the changed files. */
+function fixCalls(check: PlannedCheck, fix: EngineCall, options: RunOptions): Record<string, unknown>[] {
+  if (!options.changed) return [{ ...fix.args, path: check.target }];
+  const changed = [...relevantChanged(check, options.changed)];
+  if (changed.length === 0) return [];
+  if (fix.tool === "lint_fix")
+    return [{ ...fix.args, path: check.target, files: changed.map((f) => path.relative(check.target, f)) }];
+  return changed.filter((f) => formatsFile(fix, f)).map((f) => ({ ...fix.args, path: f }));
+}
+
+/**
+ * --fix: every check's lint_fix calls, then its autoformat calls (which tidy what the fixes leave, as
+ * fix_all does), one at a time: each is a transaction on the project. With --changed, lint fixes are
+ * scoped to the changed files and formatting is applied to each of them.
+ */
+export async function runFixes(
+  engine: Engine,
+  checks: readonly PlannedCheck[],
+  options: RunOptions,
+  events: RunEvents,
+): Promise<FixLine[]> {
+  const lines: FixLine[] = [];
+  const fixes = ["lint_fix", "autoformat"].flatMap((tool) =>
+    checks.flatMap((check) =>
+      (check.fix ?? []).filter((f) => f.tool === tool).map((fix) => ({ check, fix })),
+    ),
+  );
+  for (const { check, fix } of fixes) {
+    const calls = fixCalls(check, fix, options);
+    if (calls.length === 0) continue;
+    const label = `${check.id} ${fix.tool}`;
+    events.start(label);
+    const started = performance.now();
+    let changedFiles = 0;
+    let failure: EngineResult | undefined;
+    let missing = 0;
+    for (const args of calls) {
+      const result = await call(engine, fix.tool, args);
+      // A fixer that is not installed is the check's skip to report, not a failed fix.
+      if (result.error_type === "tool_not_found") missing++;
+      else if (!result.success) failure ??= result;
+      else if (Array.isArray(result.changed_files)) changedFiles += result.changed_files.length;
+    }
+    if (missing === calls.length) {
+      events.done(label, { status: "skipped" });
+      continue;
+    }
+    const line: FixLine = {
+      id: check.id,
+      tool: fix.tool,
+      target: check.target,
+      success: failure === undefined,
+      changed_files: changedFiles,
+      duration_ms: Math.round(performance.now() - started),
+      error: failure ? `${failure.error_type ?? "error"}: ${failure.error ?? ""}` : undefined,
+    };
+    events.done(label, { status: line.success ? "done" : "failed" });
+    lines.push(line);
+  }
+  return lines;
+}

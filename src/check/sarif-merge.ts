@@ -1,0 +1,168 @@
+/**
+ * One SARIF 2.1.0 log out of the tools' own logs: one run per tool (GitHub code scanning no longer
+ * combines several runs of one tool in an upload), every location made relative to one base directory
+ * (the working directory, as code scanning expects paths from the repository root), rules re-indexed.
+ * Pure functions over the logs the tools return with `output: "sarif"`.
+ */
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { SARIF_SCHEMA, SRCROOT } from "../findings/sarif.js";
+
+/* The parts of SARIF this module reads and writes; everything else is carried as it is. */
+export interface ArtifactLocation {
+  uri: string;
+  uriBaseId?: string;
+}
+export interface SarifResult {
+  ruleId?: string;
+  ruleIndex?: number;
+  level?: string;
+  message: { text: string };
+  locations?: {
+    physicalLocation?: { artifactLocation?: ArtifactLocation; region?: Record<string, number> };
+  }[];
+  fixes?: { artifactChanges?: { artifactLocation: ArtifactLocation }[] }[];
+  [key: string]: unknown;
+}
+export interface SarifRule {
+  id: string;
+  helpUri?: string;
+  defaultConfiguration?: { level?: string };
+  [key: string]: unknown;
+}
+export interface SarifRunLike {
+  tool: { driver: { name: string; rules?: SarifRule[]; [key: string]: unknown } };
+  invocations?: Record<string, unknown>[];
+  originalUriBaseIds?: Record<string, { uri: string }>;
+  results?: SarifResult[];
+  [key: string]: unknown;
+}
+export interface SarifLogLike {
+  $schema?: string;
+  version: string;
+  runs: SarifRunLike[];
+}
+
+/** The directory %SRCROOT% stands for in a run, if it says. */
+function srcRoot(run: SarifRunLike): string | undefined {
+  const uri = run.originalUriBaseIds?.[SRCROOT]?.uri;
+  return uri?.startsWith("file:") ? fileURLToPath(uri) : undefined;
+}
+
+/** The absolute file of an artifact location, or undefined when it names none on disk. */
+export function locationFile(run: SarifRunLike, loc: ArtifactLocation | undefined): string | undefined {
+  if (!loc?.uri) return undefined;
+  try {
+    if (loc.uriBaseId === SRCROOT) {
+      const root = srcRoot(run);
+      return root ? path.join(root, ...loc.uri.split("/").map(decodeURIComponent)) : undefined;
+    }
+    return loc.uri.startsWith("file:") ? fileURLToPath(loc.uri) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The absolute file of a result's first location. */
+export function resultFile(run: SarifRunLike, result: SarifResult): string | undefined {
+  return locationFile(run, result.locations?.[0]?.physicalLocation?.artifactLocation);
+}
+
+/** A location for `file` relative to `base` when inside it, else an absolute file: URI. */
+function locationFor(file: string, base: string): ArtifactLocation {
+  const rel = path.relative(base, file);
+  if (rel && !rel.startsWith("..") && !path.isAbsolute(rel))
+    return { uri: rel.split(path.sep).map(encodeURIComponent).join("/"), uriBaseId: SRCROOT };
+  return { uri: pathToFileURL(file).href };
+}
+
+/** The run with every location rewritten against `base` (as %SRCROOT%). */
+function rebase(run: SarifRunLike, base: string): SarifRunLike {
+  const move = (loc: ArtifactLocation | undefined): ArtifactLocation | undefined => {
+    const file = locationFile(run, loc);
+    return file ? locationFor(file, base) : loc;
+  };
+  const results = (run.results ?? []).map((r) => ({
+    ...r,
+    locations: r.locations?.map((l) =>
+      l.physicalLocation?.artifactLocation
+        ? {
+            ...l,
+            physicalLocation: {
+              ...l.physicalLocation,
+              artifactLocation: move(l.physicalLocation.artifactLocation),
+            },
+          }
+        : l,
+    ),
+    fixes: r.fixes?.map((f) => ({
+      ...f,
+      artifactChanges: f.artifactChanges?.map((c) => ({ ...c, artifactLocation: move(c.artifactLocation)! })),
+    })),
+  }));
+  for (const r of results) {
+    if (r.locations === undefined) delete r.locations;
+    if (r.fixes === undefined) delete r.fixes;
+  }
+  return {
+    ...run,
+    results,
+    originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(`${base}${path.sep}`).href } },
+  };
+}
+
+/** Runs of one tool as one run: rules united (re-indexed), results and invocations concatenated. */
+function combine(runs: readonly SarifRunLike[]): SarifRunLike {
+  const [first] = runs as [SarifRunLike, ...SarifRunLike[]];
+  if (runs.length === 1) return first;
+  const rules: SarifRule[] = [];
+  const index = new Map<string, number>();
+  const results: SarifResult[] = [];
+  for (const run of runs) {
+    const own = run.tool.driver.rules ?? [];
+    for (const r of run.results ?? []) {
+      const rule = r.ruleIndex !== undefined ? own[r.ruleIndex] : own.find((x) => x.id === r.ruleId);
+      if (!rule) {
+        results.push(r);
+        continue;
+      }
+      let i = index.get(rule.id);
+      if (i === undefined) {
+        i = rules.push(rule) - 1;
+        index.set(rule.id, i);
+      }
+      results.push({ ...r, ruleIndex: i });
+    }
+  }
+  return {
+    ...first,
+    tool: { ...first.tool, driver: { ...first.tool.driver, rules } },
+    invocations: runs.flatMap((r) => r.invocations ?? []),
+    results,
+  };
+}
+
+/** One log of every run of `logs`, one run per tool name, locations relative to `base`. */
+export function mergeSarif(logs: readonly SarifLogLike[], base: string): SarifLogLike {
+  const byTool = new Map<string, SarifRunLike[]>();
+  for (const log of logs)
+    for (const run of log.runs) {
+      const name = run.tool.driver.name;
+      byTool.set(name, [...(byTool.get(name) ?? []), rebase(run, base)]);
+    }
+  return { $schema: SARIF_SCHEMA, version: "2.1.0", runs: [...byTool.values()].map(combine) };
+}
+
+/** The log with only the results whose file passes `keep` (results without a file are dropped too). */
+export function filterSarifResults(log: SarifLogLike, keep: (file: string) => boolean): SarifLogLike {
+  return {
+    ...log,
+    runs: log.runs.map((run) => ({
+      ...run,
+      results: (run.results ?? []).filter((r) => {
+        const file = resultFile(run, r);
+        return file !== undefined && keep(file);
+      }),
+    })),
+  };
+}

@@ -1,0 +1,67 @@
+/** Runs the built `mcp-code-quality check` (dist/cli.js) as a real process and collects what it printed. */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { CLI, FIXTURES } from "./server.js";
+import { TOOLS_GO_BIN, TOOLS_VENV_BIN } from "./tools.js";
+
+export const CHECK_FIXTURES = path.join(FIXTURES, "check");
+
+/** PATH with the tools scripts/install-tools.sh puts under .tools/ (the ruff CLI, ty, staticcheck...). */
+export const PATH_WITH_TOOLS = [TOOLS_VENV_BIN, TOOLS_GO_BIN, process.env.PATH ?? ""].join(":");
+
+export interface CheckRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `check` with these arguments; an audit log in a temp dir unless given; env overrides (undefined removes). */
+export function runCheck(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<CheckRun> {
+  const env: Record<string, string | undefined> = { ...process.env, PATH: PATH_WITH_TOOLS, ...options.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const audit = args.includes("--audit-log")
+    ? []
+    : ["--audit-log", path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-check-audit-")), "audit.log")];
+  const child = spawn(process.execPath, [CLI, "check", ...args, ...audit], {
+    cwd: options.cwd ?? CHECK_FIXTURES,
+    env: env as Record<string, string>,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
+}
+
+/** The JSON `check --json` printed. */
+export interface CheckJson {
+  exit_code: number;
+  checks: {
+    id: string;
+    kind: string;
+    language: string;
+    target: string;
+    status: string;
+    finding_count: number;
+    reason?: string;
+    error_type?: string;
+  }[];
+  findings: {
+    check: string;
+    tool: string;
+    file: string;
+    line: number;
+    rule_id: string;
+    level: string;
+    docs_url?: string;
+  }[];
+  fixes?: { id: string; tool: string; success: boolean; changed_files: number }[];
+}
+
+export const parseJson = (run: CheckRun) => JSON.parse(run.stdout) as CheckJson;

@@ -1,0 +1,99 @@
+/**
+ * Installable as users install MCP servers: the `npm pack` tarball (of the built dist/) holds what the
+ * command needs and nothing else, installs into a scratch prefix (from the local npm cache, the registry
+ * as fallback), and its `mcp-code-quality` bin runs `check` and starts the server.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHECK_FIXTURES, PATH_WITH_TOOLS } from "../helpers/check.js";
+import { REPO_ROOT } from "../helpers/server.js";
+import { tempDir } from "../helpers/tools.js";
+
+interface PackInfo {
+  filename: string;
+  size: number;
+  files: { path: string }[];
+}
+
+describe("the npm package", () => {
+  let pack: PackInfo;
+  let bin: string;
+  let installed: ReturnType<typeof spawnSync>;
+  const scratch = tempDir("mcq-pack-");
+  beforeAll(() => {
+    // dist/ is built before the tests run (`npm test` builds); `prepare` would only build it again.
+    const packed = spawnSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    });
+    expect(packed.status, packed.stderr).toBe(0);
+    pack = (JSON.parse(packed.stdout) as PackInfo[])[0] as PackInfo;
+    const prefix = path.join(scratch, "prefix");
+    installed = spawnSync(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        prefix,
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        path.join(scratch, pack.filename),
+      ],
+      { cwd: scratch, encoding: "utf8", timeout: 300_000 },
+    );
+    bin = path.join(prefix, "node_modules", ".bin", "mcp-code-quality");
+  }, 320_000);
+
+  it("holds the built JavaScript, the Ruby worker and the README, and no sources, tests or maps", () => {
+    const files = pack.files.map((f) => f.path);
+    for (const f of [
+      "package.json",
+      "README.md",
+      "dist/cli.js",
+      "dist/check/command.js",
+      "ruby/rubocop_worker.rb",
+    ])
+      expect(files).toContain(f);
+    expect(files.filter((f) => /^(src|test|bench|scripts)\/|\.map$|\.ts$/.test(f))).toEqual([]);
+    // Every compiled module the build made is in it (a module left out would fail at import).
+    const built = spawnSync("find", ["dist", "-name", "*.js"], { cwd: REPO_ROOT, encoding: "utf8" });
+    expect(files.filter((f) => f.startsWith("dist/")).sort()).toEqual(built.stdout.trim().split("\n").sort());
+  });
+
+  it("installs into a scratch prefix and its bin runs check", () => {
+    expect(installed.status, String(installed.stderr)).toBe(0);
+    const env = { ...process.env, PATH: PATH_WITH_TOOLS };
+    const run = (dir: string) =>
+      spawnSync(bin, ["check", dir, "--json"], { cwd: CHECK_FIXTURES, env, encoding: "utf8" });
+    const findings = run("python");
+    expect(findings.status).toBe(1);
+    expect(
+      (JSON.parse(findings.stdout) as { findings: { rule_id: string }[] }).findings.map((f) => f.rule_id),
+    ).toContain("F401");
+    expect(run("python-clean").status).toBe(0);
+  });
+
+  let server: ReturnType<typeof spawn> | undefined;
+  afterAll(() => server?.kill("SIGTERM"));
+
+  it("and starts the HTTP server", async () => {
+    server = spawn(bin, ["--mode", "server", "--port", "0", "--audit-log", path.join(scratch, "audit.log")], {
+      cwd: CHECK_FIXTURES,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let err = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      server!.stderr!.on("data", (c: Buffer) => {
+        err += c.toString();
+        const m = /listening on (http:\/\/\S+?) /.exec(err);
+        if (m) resolve(m[1] as string);
+      });
+      server!.once("exit", (code) => reject(new Error(`server exited ${code}: ${err}`)));
+    });
+    const health = (await (await fetch(`${url}/health`)).json()) as { status: string; tools: number };
+    expect(health.status).toBe("ok");
+    expect(health.tools).toBeGreaterThan(5);
+  });
+});
