@@ -30,17 +30,57 @@ function dropFormatPatterns(node: unknown): void {
   for (const v of Object.values(o)) dropFormatPatterns(v);
 }
 
+/** Size limits the server enforces on its own, which a caller needs no telling about. */
+const SIZE_LIMIT_KEYWORDS = ["minLength", "maxLength", "minItems", "maxItems", "propertyNames"];
+const ANTI_ABUSE_MAXIMUM = 100_000;
+
+/**
+ * What a caller needs of a schema: zod's bounds of a plain integer (±2^53-1) say nothing, and string and
+ * array size limits (anti-abuse caps, checked by zod on every call all the same) cost tools/list tokens.
+ * A drop-in toolset's schemas (they carry an outputSchema) stay exactly as their original advertised them.
+ */
+function dropListingNoise(node: unknown, sizeLimits: boolean): void {
+  if (!node || typeof node !== "object") return;
+  const o = node as Record<string, unknown>;
+  if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
+  if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
+  if (!sizeLimits) {
+    for (const k of SIZE_LIMIT_KEYWORDS) delete o[k];
+    // Caps this high (offsets, line numbers, token budgets) are anti-abuse limits, like the sizes above.
+    if (typeof o.maximum === "number" && o.maximum >= ANTI_ABUSE_MAXIMUM) delete o.maximum;
+    // An enum of strings says its type.
+    if (o.type === "string" && Array.isArray(o.enum)) delete o.type;
+  }
+  for (const v of Object.values(o)) dropListingNoise(v, sizeLimits);
+}
+
+/**
+ * The annotations a client needs: the title is the listing's own `title`, and for a read-only tool the
+ * destructive and idempotent hints are meaningless (MCP: "meaningful only when readOnlyHint == false").
+ */
+export function listedAnnotations(annotations: ToolDefinition["annotations"]): Tool["annotations"] {
+  const { title: _title, ...hints } = annotations;
+  if (hints.readOnlyHint !== true) return hints;
+  return { readOnlyHint: true, openWorldHint: hints.openWorldHint };
+}
+
+const restatesName = (title: string, name: string) =>
+  title.toLowerCase() === name.replace(/_/g, " ").toLowerCase();
+
 export function toolListing(tool: ToolDefinition): Tool {
   const schema = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as Tool["inputSchema"];
   delete (schema as Record<string, unknown>).$schema;
   dropFormatPatterns(schema);
+  dropListingNoise(schema, tool.outputSchema !== undefined);
   return {
     name: tool.name,
-    title: tool.annotations.title,
+    // A title that only restates the name is left out: clients show the name then (MCP).
+    ...(tool.annotations.title &&
+      !restatesName(tool.annotations.title, tool.name) && { title: tool.annotations.title }),
     description: tool.description,
     inputSchema: schema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool["outputSchema"] } : {}),
-    annotations: tool.annotations,
+    annotations: listedAnnotations(tool.annotations),
     ...traitsMeta(tool),
   };
 }

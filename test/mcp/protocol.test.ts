@@ -36,10 +36,16 @@ describe("tools/list", () => {
       expect(t.inputSchema.type).toBe("object");
       expect(t.inputSchema.additionalProperties).toBe(false);
       expect(typeof t.annotations!.readOnlyHint).toBe("boolean");
-      expect(typeof t.annotations!.destructiveHint).toBe("boolean");
+      // MCP: the destructive and idempotent hints are meaningful only when readOnlyHint is false.
+      if (t.annotations!.readOnlyHint === false)
+        expect(typeof t.annotations!.destructiveHint).toBe("boolean");
+      else expect(t.annotations!.destructiveHint).toBeUndefined();
     }
-    expect(byName.lint!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.lint!.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(byName.autoformat!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    // A title that only restates the name is left out; one that says more is kept.
+    expect(byName.lint!.title).toBeUndefined();
+    expect(byName.autoformat!.title).toBe("Format files");
     expect(byName.lint!.inputSchema.required).toEqual(["path"]);
     const linter = (
       byName.lint!.inputSchema.properties as Record<

@@ -248,12 +248,12 @@ export const auditDependenciesTool = () =>
   defineTool({
     name: "audit_dependencies",
     description:
-      "Check dependencies for known vulnerabilities (pip-audit for a requirements file, npm audit for a package-lock.json), one entry per vulnerability. Needs network access.",
+      "Check a requirements file (pip-audit) or package-lock.json (npm audit) for known vulnerabilities. Needs network.",
     input: z.strictObject({
       requirements_file: z
         .string()
         .default("requirements.txt")
-        .describe("requirements file, package-lock.json or its directory"),
+        .describe("requirements file or package-lock.json"),
       output: OUTPUT_ARG,
     }),
     annotations: {

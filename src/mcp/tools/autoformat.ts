@@ -11,13 +11,13 @@ export const autoformatTool = () =>
   defineTool({
     name: "autoformat",
     description:
-      "Format files in place, as a transaction (undo with `rollback`). `dry_run: true` only returns the diff.",
+      "Format files in place as a transaction (undo with `rollback`); `dry_run` returns the diff only.",
     input: z.strictObject({
-      path: z.string().describe("File or directory"),
+      path: z.string(),
       language: z.enum(formatterLanguages()).default("python"),
-      formatter: z.enum(formatterNames()).optional().describe("Default: the language's"),
-      dry_run: z.boolean().default(false).describe("Diff only, write nothing"),
-      config: z.string().optional().describe("Formatter config file"),
+      formatter: z.enum(formatterNames()).optional(),
+      dry_run: z.boolean().default(false),
+      config: z.string().optional(),
     }),
     annotations: { title: "Format files", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,

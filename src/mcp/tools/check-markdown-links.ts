@@ -96,22 +96,21 @@ export const checkMarkdownLinksTool = () =>
   defineTool({
     name: "check_markdown_links",
     description:
-      "Check the links in Markdown files: files, #anchors, references, images, and HTTP(S) URLs unless check_external is false. Returns each broken link with its file, line and error.",
+      "Check Markdown links (files, anchors, references, images, HTTP(S) unless check_external is false): each broken link with file and line.",
     input: z.strictObject({
-      path: z.string().describe("File or directory"),
-      check_external: z.boolean().optional().describe("Also request HTTP(S) links (default true)"),
-      timeout: z.number().int().min(1).max(120).optional().describe("Seconds per URL (default 10)"),
-      concurrent: z.number().int().min(1).max(64).optional().describe("Requests at once (default 10)"),
-      ignore_patterns: z.array(pattern).max(200).optional().describe("RE2 patterns of links to skip"),
-      exclude: z.array(pattern).max(200).optional().describe("Gitignore-style globs of files to skip"),
+      path: z.string(),
+      check_external: z.boolean().optional(),
+      timeout: z.number().int().min(1).max(120).optional(),
+      concurrent: z.number().int().min(1).max(64).optional(),
+      ignore_patterns: z.array(pattern).max(200).optional().describe("RE2 patterns"),
+      exclude: z.array(pattern).max(200).optional().describe("Gitignore globs"),
       rewrite: z
         .array(z.strictObject({ pattern, replacement: z.string().max(1000) }))
         .max(100)
-        .optional()
-        .describe("RE2 pattern and replacement, applied to links first"),
-      skip_anchors: z.boolean().optional().describe("Skip #fragments"),
-      anchor_case_sensitive: z.boolean().optional().describe("Match anchor case (default false)"),
-      github_links_on_disk: z.boolean().optional().describe("Check github.com links to this repo on disk"),
+        .optional(),
+      skip_anchors: z.boolean().optional(),
+      anchor_case_sensitive: z.boolean().optional(),
+      github_links_on_disk: z.boolean().optional().describe("github.com links to this repo, on disk"),
       output: OUTPUT_ARG,
     }),
     annotations: {

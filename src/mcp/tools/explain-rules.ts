@@ -11,15 +11,11 @@ export const explainRulesTool = () => {
   return defineTool({
     name: "explain_rules",
     description:
-      "Explain lint rules or categories from the linter's own docs: description, examples, the config that " +
-      "applies to `path`, autocorrect safety, docs URL.",
+      "Explain lint rules or categories from the linter's docs: description, examples, config for `path`, autocorrect safety.",
     input: z.strictObject({
-      rules: z.array(z.string().min(1).max(200)).min(1).max(50).describe("Rule ids, names or categories"),
-      linter: z
-        .enum(names as [string, ...string[]])
-        .optional()
-        .describe("Default: lint's choice for path"),
-      path: z.string().default(".").describe("File or folder whose config to show"),
+      rules: z.array(z.string().min(1).max(200)).min(1).max(50),
+      linter: z.enum(names as [string, ...string[]]).optional(),
+      path: z.string().default("."),
     }),
     annotations: { title: "Explain lint rules", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any", default: "." }],

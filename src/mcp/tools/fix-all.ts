@@ -75,13 +75,13 @@ export const fixAllTool = () => {
   return defineTool({
     name: "fix_all",
     description:
-      "Apply lint fixes, format, then type-check, as one transaction: if the check fails, every written file is restored (auto_rollback). `dry_run: true` writes nothing.",
+      "Lint-fix, format, then type-check as one transaction, restoring every file if the check fails; `dry_run` writes nothing.",
     input: z.strictObject({
       ...fixArguments(names),
-      formatter: z.string().optional().describe("Default: the language's"),
-      checker: z.string().optional().describe("Default: the language's"),
-      skip_typecheck: z.boolean().default(false).describe("Skip the type check"),
-      auto_rollback: z.boolean().default(true).describe("Undo all if the check fails"),
+      formatter: z.string().optional(),
+      checker: z.string().optional(),
+      skip_typecheck: z.boolean().default(false),
+      auto_rollback: z.boolean().default(true),
     }),
     annotations: { title: "Fix, format and verify", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,

@@ -49,13 +49,13 @@ export const formatCheckTool = () =>
   defineTool({
     name: "format_check",
     description:
-      "Check whether files are formatted, without changing them (the language's formatter: ruff, black, prettier, gofmt, rustfmt, rubocop). Returns `formatted` and `unformatted_files`; `diff: true` adds the diff.",
+      "Check formatting without changing files (ruff, black, prettier, gofmt, rustfmt, rubocop): `formatted`, `unformatted_files`, and the diff with `diff: true`.",
     input: z.strictObject({
-      path: z.string().describe("File or directory"),
-      language: z.enum(formatterLanguages()).optional().describe("Default: the project's languages"),
-      formatter: z.enum(formatterNames()).optional().describe("Default: the language's"),
-      diff: z.boolean().default(false).describe("Include the diff"),
-      config: z.string().optional().describe("Formatter config file"),
+      path: z.string(),
+      language: z.enum(formatterLanguages()).optional(),
+      formatter: z.enum(formatterNames()).optional(),
+      diff: z.boolean().default(false),
+      config: z.string().optional(),
       output: OUTPUT_ARG,
     }),
     annotations: { title: "Check formatting", ...READ_ONLY },

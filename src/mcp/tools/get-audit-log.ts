@@ -7,20 +7,14 @@ import { TX_RESULTS, TxAudit, type AuditQuery } from "../../fix/tx-audit.js";
 export const getAuditLogTool = () =>
   defineTool({
     name: "get_audit_log",
-    description:
-      "Read the server's audit log of tool calls, or with `path` that project's fix transactions (files written, result).",
+    description: "Read the server's audit log, or with `path` that project's fix transactions.",
     input: z.strictObject({
-      path: z.string().optional().describe("A project whose transactions to read"),
-      limit: z
-        .number()
-        .int()
-        .nonnegative()
-        .default(100)
-        .describe("How many of the newest entries (clamped to 1-1000)"),
-      operation: z.string().optional().describe("Only this tool (server log)"),
-      tool: z.string().optional().describe("Only this tool"),
-      since: z.iso.datetime({ offset: true }).optional().describe("Since this ISO 8601 time"),
-      result: z.enum(TX_RESULTS).optional().describe("Only this result (with path)"),
+      path: z.string().optional(),
+      limit: z.number().int().nonnegative().default(100),
+      operation: z.string().optional(),
+      tool: z.string().optional(),
+      since: z.iso.datetime({ offset: true }).optional(),
+      result: z.enum(TX_RESULTS).optional(),
     }),
     annotations: { title: "Read the audit log", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],

@@ -12,9 +12,9 @@ export const getStatusTool = () =>
   defineTool({
     name: "get_status",
     description:
-      "Server version, limits, allowed paths, and each external tool's availability and version; with `path`, the tools a call on that project would use.",
+      "Server version, limits, allowed paths and each tool's availability; with `path`, the tools that project would use.",
     input: z.strictObject({
-      path: z.string().optional().describe("A project whose own tools to report"),
+      path: z.string().optional(),
     }),
     annotations: { title: "Server status", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],

@@ -134,16 +134,13 @@ export function lintFixFields(
 /** The arguments lint_fix and fix_all share. */
 export function fixArguments(fixers: string[]) {
   return {
-    path: z.string().describe("Project directory or file"),
-    linter: z
-      .enum(fixers as [string, ...string[]])
-      .default(fixers[0] as string)
-      .describe("Linter whose fixes to apply"),
-    files: z.array(z.string()).optional().describe("Files or globs under path"),
-    safety: z.enum(["safe", "unsafe"]).default("safe").describe("safe (default) or unsafe fixes too"),
-    dry_run: z.boolean().default(false).describe("Diff only, write nothing"),
-    config: z.string().optional().describe("Linter config file"),
-    output: OUTPUT_ARG.describe("json, or sarif (SARIF of the problems left)"),
+    path: z.string(),
+    linter: z.enum(fixers as [string, ...string[]]).default(fixers[0] as string),
+    files: z.array(z.string()).optional(),
+    safety: z.enum(["safe", "unsafe"]).default("safe"),
+    dry_run: z.boolean().default(false),
+    config: z.string().optional(),
+    output: OUTPUT_ARG,
     ...LISTING_ARGS,
   };
 }
@@ -228,14 +225,11 @@ export const lintFixTool = () => {
   return defineTool({
     name: "lint_fix",
     description:
-      "Apply a linter's automatic fixes as a transaction (undo with `rollback`) and report the problems left. `dry_run: true` only returns the diff; safety unsafe adds unsafe fixes and suggestions.",
+      "Apply a linter's fixes as a transaction (undo with `rollback`) and list the problems left; `dry_run` returns diffs only.",
     input: z.strictObject({
       ...fixArguments(names),
       ...AGENT_ARGS,
-      contextual: z
-        .boolean()
-        .optional()
-        .describe("false: hold back mid-edit corrections (unused imports/variables)"),
+      contextual: z.boolean().optional().describe("false: hold back unused-code removals"),
     }),
     annotations: { title: "Apply lint fixes", ...WRITES_FILES },
     paths: [{ arg: "path", kind: "any", mayBeMissing: true }, PATH_AND_CONFIG[1]!],

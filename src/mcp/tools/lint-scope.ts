@@ -19,18 +19,14 @@ export { inRuleScope, matchesRule };
 export const MAX_SOURCE_CODE_CHARS = 1024 * 1024;
 
 export const AGENT_ARGS = {
-  source_code: z
-    .string()
-    .max(MAX_SOURCE_CODE_CHARS)
-    .optional()
-    .describe("Inline code, checked as if at path"),
-  only: z.array(z.string().min(1)).optional().describe("Rule ids/prefixes (F, E5, @typescript-eslint/)"),
-  except: z.array(z.string().min(1)).optional().describe("Rule ids/prefixes to drop"),
+  source_code: z.string().max(MAX_SOURCE_CODE_CHARS).optional().describe("Inline code, as if at path"),
+  only: z.array(z.string().min(1)).optional().describe("Rule ids or prefixes"),
+  except: z.array(z.string().min(1)).optional(),
   changed: z
     .union([z.boolean(), z.string().min(1)])
     .optional()
-    .describe("Only git-changed files: true (vs HEAD) or a revision"),
-  max_per_rule: z.number().int().min(1).optional().describe("Offenses listed per rule"),
+    .describe("Git-changed files only: true or a revision"),
+  max_per_rule: z.number().int().min(1).optional(),
 };
 
 export interface AgentArgs {

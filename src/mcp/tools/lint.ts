@@ -29,13 +29,13 @@ export const lintTool = () =>
   defineTool({
     name: "lint",
     description:
-      "Lint a file, a directory or inline `source_code` and list its findings as `file:line:col: rule message` and as `offenses` with their corrections (ruff, flake8, eslint, go vet, clippy, rubocop; default by language). Use it to find problems before editing or committing.",
+      "Lint files or inline `source_code` (ruff, flake8, eslint, go vet, clippy, rubocop; default by language): findings with their corrections. Use before editing or committing.",
     input: z.strictObject({
-      path: z.string().describe("File or directory (with source_code: the file it is linted as)"),
-      linter: z.enum(linterNames()).optional().describe("Default: by the project's languages"),
-      config: z.string().optional().describe("Config file"),
-      files: z.array(z.string()).optional().describe("Files or globs under path to lint instead"),
-      format: z.enum(["compact", "full"]).optional().describe("eslint files[]: compact (default) or full"),
+      path: z.string(),
+      linter: z.enum(linterNames()).optional().describe("Default: by language"),
+      config: z.string().optional(),
+      files: z.array(z.string()).optional(),
+      format: z.enum(["compact", "full"]).optional(),
       output: OUTPUT_ARG,
       ...LISTING_ARGS,
       ...AGENT_ARGS,

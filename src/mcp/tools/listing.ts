@@ -10,16 +10,10 @@ import type { Finding } from "../../findings/model.js";
 import { MAX_CONTEXT_LINES, type FindingsView, type ListingOptions } from "../../findings/views.js";
 
 export const LISTING_ARGS = {
-  max_result_tokens: z.number().int().min(500).max(250_000).optional().describe("Result budget (chars/4)"),
-  offset: z.number().int().min(0).max(1_000_000).optional().describe("Page start"),
-  limit: z.number().int().min(1).max(500).optional().describe("Page size"),
-  context_lines: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_CONTEXT_LINES)
-    .optional()
-    .describe("Source lines per finding"),
+  max_result_tokens: z.number().int().min(500).max(250_000).optional(),
+  offset: z.number().int().min(0).max(1_000_000).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+  context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional(),
 };
 
 export interface ListingArgs {

@@ -14,9 +14,9 @@ export const rollbackTool = () =>
   defineTool({
     name: "rollback",
     description:
-      "Undo a project's last committed transactions (lint_fix, autoformat, fix_all), newest first. A file changed since is a conflict, left alone unless `force`.",
+      "Undo a project's last transactions, newest first; files changed since are conflicts unless `force`.",
     input: z.strictObject({
-      path: z.string().describe("Project (or a path in it)"),
+      path: z.string(),
       count: z
         .number()
         .int()
@@ -24,8 +24,8 @@ export const rollbackTool = () =>
         .max(MAX_ROLLBACK_COUNT)
         .optional()
         .describe(`Transactions to undo (1-${MAX_ROLLBACK_COUNT}, default 1)`),
-      since: z.iso.datetime({ offset: true }).optional().describe("Instead: all since this ISO 8601 time"),
-      force: z.boolean().default(false).describe("Overwrite files changed since"),
+      since: z.iso.datetime({ offset: true }).optional().describe("Instead: all since then"),
+      force: z.boolean().default(false),
     }),
     annotations: {
       title: "Roll back fixes",

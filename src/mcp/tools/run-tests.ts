@@ -123,15 +123,15 @@ export const runTestsTool = () =>
   defineTool({
     name: "run_tests",
     description:
-      "Run the project's tests and return `passed`, outcome counts and each failure with its file, line and message. Runs the project's code.",
+      "Run the project's tests (it runs project code): `passed`, counts, each failure with file, line and message.",
     input: z.strictObject({
-      path: z.string().default("tests/").describe("Test file, directory or node id"),
-      working_dir: z.string().optional().describe("Directory to run in"),
-      pattern: z.string().optional().describe("File glob (test_*.py) or -k expression"),
-      markers: z.string().optional().describe("pytest -m expression"),
-      verbose: z.boolean().default(false).describe("pytest -v"),
-      coverage: z.boolean().default(false).describe("Measure coverage"),
-      fail_fast: z.boolean().default(false).describe("Stop at the first failure"),
+      path: z.string().default("tests/"),
+      working_dir: z.string().optional(),
+      pattern: z.string().optional().describe("Glob or -k expression"),
+      markers: z.string().optional().describe("pytest -m"),
+      verbose: z.boolean().default(false),
+      coverage: z.boolean().default(false),
+      fail_fast: z.boolean().default(false),
       output: OUTPUT_ARG,
     }),
     annotations: {

@@ -22,12 +22,9 @@ import { trendAnalysis } from "../../sarif-analytics/trend.js";
 import { parseTraceId, readTrace, TRACE_PROPERTY, type TraceMeta } from "../../traces/lint-runs.js";
 
 // Any JSON: the normalizer checks it (and names the JSON path of what is wrong), which a schema here could not.
-const SARIF_ARG = z.unknown().describe("SARIF 2.1.0 log (object or JSON text), ours or any tool's");
-const TRACE_ARG = z.string().describe("trace_id of a retained run");
-const PATH_ARG = z
-  .string()
-  .optional()
-  .describe("Project folder holding the traces (default: the working directory)");
+const SARIF_ARG = z.unknown().describe("SARIF 2.1.0 log");
+const TRACE_ARG = z.string();
+const PATH_ARG = z.string().optional().describe("Project of the traces");
 
 /** Type checkers a rerun can name (type_check's `checker`). */
 const CHECKERS = ["mypy", "pyright", "ty", "tsc"];
@@ -107,8 +104,7 @@ export const sarifRiskSummaryTool = () =>
   defineTool({
     name: "sarif_risk_summary",
     description:
-      "Triage a SARIF log (ours or any tool's) or a retained trace: counts by level, blocking and security counts, " +
-      "top rules, files and tools, cross-tool finding groups, a risk score and the next call to make.",
+      "Triage a SARIF log or trace: counts by level, blocking and security counts, top rules and files, finding groups, risk score, next call.",
     input: z.strictObject(INPUT),
     annotations: { title: "SARIF risk summary", ...READ_ONLY },
     async handler(args, ctx) {
@@ -128,15 +124,14 @@ export const sarifTrendAnalysisTool = () =>
   defineTool({
     name: "sarif_trend_analysis",
     description:
-      "Compare a current SARIF log or trace with a baseline (and earlier history runs): introduced, reopened and " +
-      "worsening findings first (the repair queue), then persisting and fixed.",
+      "Compare SARIF runs or traces with a baseline: introduced, reopened and worsening findings first, then persisting and fixed.",
     input: z.strictObject({
       baseline: SARIF_ARG.optional(),
       current: SARIF_ARG.optional(),
-      history_sarif: z.array(SARIF_ARG).max(20).optional().describe("Earlier logs, oldest first"),
+      history_sarif: z.array(SARIF_ARG).max(20).optional(),
       baseline_trace_id: TRACE_ARG.optional(),
       current_trace_id: TRACE_ARG.optional(),
-      history_trace_ids: z.array(TRACE_ARG).max(20).optional().describe("Earlier traces, oldest first"),
+      history_trace_ids: z.array(TRACE_ARG).max(20).optional(),
       path: PATH_ARG,
     }),
     annotations: { title: "SARIF trend analysis", ...READ_ONLY },
@@ -177,11 +172,10 @@ export const sarifRemediationAdviceTool = () =>
   defineTool({
     name: "sarif_remediation_advice",
     description:
-      "Repair packet for one SARIF result: the normalized result, policy advice, guardrails and the exact call that " +
-      "re-checks its file. Reads no source files and runs nothing.",
+      "Repair packet for one SARIF result: normalized result, policy advice, guardrails and the rerun call. Runs nothing.",
     input: z.strictObject({
       ...INPUT,
-      result_index: z.number().int().min(0).optional().describe("Result to advise on (default 0)"),
+      result_index: z.number().int().min(0).optional(),
     }),
     annotations: { title: "SARIF remediation advice", ...READ_ONLY },
     async handler(args, ctx) {
@@ -218,8 +212,7 @@ export const sarifPolicyFeedbackTool = () =>
   defineTool({
     name: "sarif_policy_feedback",
     description:
-      "For policy authors: rules in a SARIF log or trace with no mapped policy or skill, security-like rules " +
-      "reported only as note or warning, and rules repeated often enough to be noise.",
+      "Policy gaps in a SARIF log or trace: unmapped rules, security rules reported too low, noisy rules.",
     input: z.strictObject(INPUT),
     annotations: { title: "SARIF policy feedback", ...READ_ONLY },
     async handler(args, ctx) {

@@ -9,10 +9,7 @@ import { registeredVersion } from "../../adapters/tool-version.js";
 import type { ToolContext, ToolDefinition } from "../../engine/tool.js";
 import { newTraceId, retainTrace, TRACE_PROPERTY, type TraceMeta } from "../../traces/lint-runs.js";
 
-export const OUTPUT_ARG = z
-  .enum(["json", "sarif"])
-  .default("json")
-  .describe("json, or sarif (adds a SARIF 2.1.0 log)");
+export const OUTPUT_ARG = z.enum(["json", "sarif"]).default("json");
 
 export interface SarifRunSource {
   tool: string;
@@ -50,10 +47,7 @@ export async function sarifField(
   return { sarif: sarifLog(inputs) };
 }
 
-export const RETAIN_ARG = z
-  .boolean()
-  .optional()
-  .describe("Keep the run as a trace (.mcp-cache/lint-runs/); the result names its trace_id");
+export const RETAIN_ARG = z.boolean().optional().describe("Keep a trace");
 
 /** The project root a SARIF log of ours is about (its %SRCROOT%). */
 function sarifRoot(sarif: unknown): string | undefined {

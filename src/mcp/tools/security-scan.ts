@@ -33,11 +33,11 @@ async function banditVersion(ctx: ToolContext, executable: string): Promise<stri
 export const securityScanTool = () =>
   defineTool({
     name: "security_scan",
-    description: "Scan Python code for security issues with bandit; findings carry severity and confidence.",
+    description: "Scan Python code for security issues with bandit.",
     input: z.strictObject({
-      path: z.string().describe("File or directory"),
-      severity: LEVEL.default("low").describe("Lowest severity reported"),
-      confidence: LEVEL.default("low").describe("Lowest confidence reported"),
+      path: z.string(),
+      severity: LEVEL.default("low"),
+      confidence: LEVEL.default("low"),
       output: OUTPUT_ARG,
       ...LISTING_ARGS,
     }),

@@ -20,16 +20,13 @@ export const typeCheckTool = () => {
   return defineTool({
     name: "type_check",
     description:
-      "Type-check a project (ty, mypy, pyright, tsc, go, cargo; default by project). The whole project is checked; `files` only filters what is shown.",
+      "Type-check a project (ty, mypy, pyright, tsc, go, cargo; default by project); `files` filters what is shown.",
     input: z.strictObject({
-      path: z.string().describe("Project directory or file"),
-      checker: z
-        .enum(names as [string, ...string[]])
-        .optional()
-        .describe("Default: by project kind"),
-      strict: z.boolean().default(false).describe("Warnings count as errors"),
-      config: z.string().optional().describe("Checker config file"),
-      files: z.array(z.string()).optional().describe("Only show these files or globs"),
+      path: z.string(),
+      checker: z.enum(names as [string, ...string[]]).optional(),
+      strict: z.boolean().default(false),
+      config: z.string().optional(),
+      files: z.array(z.string()).optional().describe("Only show these"),
       output: OUTPUT_ARG,
       ...LISTING_ARGS,
     }),

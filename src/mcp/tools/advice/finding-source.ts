@@ -16,16 +16,14 @@ import type { AdviceFinding } from "../../../policy/advice/prompt.js";
 const lineNumber = z.number().int().min(0).max(10_000_000);
 
 /** Other fields of a finding (column, severity, fingerprint...) are accepted and left out. */
-export const FindingArg = z
-  .object({
-    tool: z.string().min(1),
-    rule_id: z.string().min(1),
-    message: z.string().optional(),
-    path: z.string().optional(),
-    line: lineNumber.optional(),
-    end_line: lineNumber.optional(),
-  })
-  .describe("A finding as lint_check returns it");
+export const FindingArg = z.object({
+  tool: z.string().min(1),
+  rule_id: z.string().min(1),
+  message: z.string().optional(),
+  path: z.string().optional(),
+  line: lineNumber.optional(),
+  end_line: lineNumber.optional(),
+});
 
 export interface LocatedFinding {
   finding: AdviceFinding;

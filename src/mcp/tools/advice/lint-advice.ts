@@ -6,13 +6,12 @@ export const lintAdviceTool = () =>
   defineTool({
     name: "lint_advice",
     description:
-      "Map a linter diagnostic (tool + rule) to its policies, principles, advice, skill hints and the exact rerun " +
-      "call, from the compiled policy bundle; an unmapped diagnostic says so.",
+      "Policy advice for one diagnostic (tool + rule): policies, principles, skills and the rerun call.",
     input: z.strictObject({
-      tool: z.string().min(1).max(100).describe("Reporting tool, e.g. ruff, eslint, mypy, tsc, bandit"),
-      rule: z.string().min(1).max(200).describe("Its rule id, e.g. F401, no-unused-vars, TS2322"),
+      tool: z.string().min(1).max(100),
+      rule: z.string().min(1).max(200).describe("e.g. F401"),
       message: z.string().max(4000).optional(),
-      path: z.string().max(4096).optional().describe("Display path of the file"),
+      path: z.string().max(4096).optional(),
     }),
     annotations: { title: "Lint advice", ...READ_ONLY },
     traits: { advisory: true, reads_files: false, runs_tools: false, persists_traces: false },

@@ -44,16 +44,12 @@ export const lintCheckTool = () =>
   defineTool({
     name: "lint_check",
     description:
-      "Run the managed linters (`tool`, or those the project's languages call for) on staged, changed or all " +
-      "files and return the findings with their policy advice and the rerun call.",
+      "Lint staged, changed or all files with the managed linters and attach each finding's policy advice.",
     input: z.strictObject({
-      tool: z.enum(linterNames()).optional().describe("Linter (default: by the languages of the files)"),
-      files: z.array(z.string()).max(1000).optional().describe("Files to lint (default: by scope)"),
-      scope: z
-        .enum(["staged", "changed", "all"])
-        .optional()
-        .describe("staged or changed (git, against HEAD) files, or all (default)"),
-      path: z.string().optional().describe("Project directory (default: the working directory)"),
+      tool: z.enum(linterNames()).optional(),
+      files: z.array(z.string()).max(1000).optional(),
+      scope: z.enum(["staged", "changed", "all"]).optional(),
+      path: z.string().optional(),
     }),
     annotations: { title: "Lint check", ...READ_ONLY },
     traits: { advisory: false, reads_files: true, runs_tools: true, persists_traces: false },

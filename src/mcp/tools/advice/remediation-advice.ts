@@ -31,29 +31,15 @@ export const remediationAdviceTool = () =>
   defineTool({
     name: "remediation_advice",
     description:
-      "A repair plan for one finding (a finding, a SARIF result, or a lint-run trace_id), grounded in its policies " +
-      "and skills: from the operator's advice provider (claude, codex, gemini) or, with none, locally from the bundle.",
+      "A repair plan for one finding, SARIF result or trace, from the operator's advice provider or locally from the policy bundle.",
     input: z.strictObject({
       finding: FindingArg.optional(),
-      sarif: z.record(z.string(), z.unknown()).optional().describe("A SARIF 2.1.0 log"),
-      result_index: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe("Its result (default 0), counted across runs"),
-      trace_id: z
-        .string()
-        .max(200)
-        .optional()
-        .describe("A retained lint run (.mcp-cache/lint-runs/<id>.json)"),
-      files: z
-        .array(z.string().max(4200))
-        .max(10)
-        .optional()
-        .describe("More context: `path` or `path:start-end` (line ranges)"),
-      provider: z.string().max(50).optional().describe('Must be the configured provider, or "local"'),
-      capabilities: z.array(z.string().max(50)).max(10).optional().describe('Only "read" is ever granted'),
+      sarif: z.record(z.string(), z.unknown()).optional(),
+      result_index: z.number().int().min(0).optional().describe("Across runs"),
+      trace_id: z.string().max(200).optional(),
+      files: z.array(z.string().max(4200)).max(10).optional().describe("path or path:start-end"),
+      provider: z.string().max(50).optional().describe('The configured one, or "local"'),
+      capabilities: z.array(z.string().max(50)).max(10).optional(),
     }),
     annotations: {
       title: "Remediation advice",

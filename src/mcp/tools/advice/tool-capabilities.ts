@@ -14,8 +14,7 @@ export const toolCapabilitiesTool = () =>
   defineTool({
     name: "tool_capabilities",
     description:
-      "For every managed tool and advice provider: network, git, writes, runs project code, timeout, output and " +
-      "memory caps, the paths it may read and write, and the sandbox in force.",
+      "What each managed tool and advice provider may do: network, git, writes, limits, paths, sandbox.",
     input: z.strictObject({}),
     annotations: { title: "Tool capabilities", ...READ_ONLY },
     traits: { advisory: true, reads_files: false, runs_tools: false, persists_traces: false },

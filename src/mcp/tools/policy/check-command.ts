@@ -9,10 +9,10 @@ export const policyCheckCommandTool = () =>
   defineTool({
     name: "policy_check_command",
     description:
-      "Check a shell command against policy before running it (every sub-command, through sh -c, env, sudo, xargs): allowed, warn or blocked, with violations.",
+      "Check a shell command against policy before running it (every sub-command, looking through sh -c, env, sudo): allowed, warn or blocked.",
     input: z.strictObject({
       command: z.string().max(MAX_COMMAND_CHARS).optional(),
-      argv: z.array(z.string()).max(1000).optional().describe("Instead of command"),
+      argv: z.array(z.string()).max(1000).optional(),
       cwd: z.string().optional(),
     }),
     annotations: { title: "Check a command against policy", ...READ_ONLY },

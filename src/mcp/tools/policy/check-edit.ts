@@ -25,10 +25,10 @@ export const policyCheckEditTool = () =>
   defineTool({
     name: "policy_check_edit",
     description:
-      "Check a file edit against policy before applying it (protected paths, broad suppressions, weakened configs, secrets); give after (and before) or a unified diff.",
+      "Check a file edit against policy before applying it (protected paths, broad suppressions, weakened configs, secrets).",
     input: z.strictObject({
       path: z.string().min(1),
-      before: z.string().max(MAX_TEXT).optional().describe("Default: the file now"),
+      before: z.string().max(MAX_TEXT).optional(),
       after: z.string().max(MAX_TEXT).optional(),
       diff: z.string().max(MAX_TEXT).optional(),
     }),

@@ -5,8 +5,7 @@ import { policyRuntime, unknownId } from "./runtime.js";
 export const policyExplainTool = () =>
   defineTool({
     name: "policy_explain",
-    description:
-      "Explain a policy: principle, severity, CEL condition, advice, skill, mapped rules and examples.",
+    description: "Explain a policy: principle, severity, condition, advice, skill and examples.",
     input: z.strictObject({ policy_id: z.string().min(1).max(200) }),
     annotations: { title: "Explain a policy", ...READ_ONLY },
     async handler(args, ctx) {

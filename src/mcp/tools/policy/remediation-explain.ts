@@ -16,7 +16,7 @@ export const remediationExplainTool = () =>
   defineTool({
     name: "remediation_explain",
     description:
-      "Expand an agent_remediation payload (from a policy check or hook) into policies, principles, skill steps and retry guidance.",
+      "Expand an agent_remediation payload from a policy check or hook into policies, skill steps and retry guidance.",
     input: z.strictObject({
       agent_remediation: z.union([z.string().max(100_000), z.record(z.string(), z.unknown())]),
     }),

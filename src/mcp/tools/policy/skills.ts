@@ -9,7 +9,7 @@ import { policyRuntime, unknownId } from "./runtime.js";
 export const skillLookupTool = () =>
   defineTool({
     name: "skill_lookup",
-    description: "Return a skill playbook (summary, steps, related policies) by its id.",
+    description: "Return a skill playbook by id.",
     input: z.strictObject({ skill_id: z.string().min(1).max(200) }),
     annotations: { title: "Look up a skill", ...READ_ONLY },
     async handler(args, ctx) {
@@ -36,8 +36,7 @@ const diagnostic = z.strictObject({
 export const skillRecommendTool = () =>
   defineTool({
     name: "skill_recommend",
-    description:
-      "Rank skill playbooks for a task, command, path or diagnostic {tool, rule}, each with its reason.",
+    description: "Rank skill playbooks for a task, command, path or diagnostic, with reasons.",
     input: z.strictObject({
       task: z.string().max(4000).optional(),
       command: z.string().max(MAX_COMMAND_CHARS).optional(),
