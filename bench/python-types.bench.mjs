@@ -23,7 +23,7 @@ const progress = (row) => process.stderr.write(`${JSON.stringify(row)}\n`);
 const EDITED = 100;
 const CHECKERS = (process.env.BENCH_TYPES_CHECKERS ?? "mypy,pyright").split(",");
 
-function moduleText(i, { k = 1, signature = false } = {}) {
+export function moduleText(i, { k = 1, signature = false } = {}) {
   const deps = i === 0 ? [] : [...new Set([i - 1, Math.floor(i / 2), (i * 37) % i])];
   const imports = deps.map((d) => `from pkg.m${d} import C${d}, f${d}`).join("\n");
   const uses = deps.map((d) => `f${d}(v) + C${d}(v).total()`).join(" + ") || "v";
@@ -58,7 +58,7 @@ def h${i}(names: dict[str, int]) -> list[str]:
 `;
 }
 
-function generate() {
+export function generate() {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-bench-types-")));
   fs.mkdirSync(path.join(dir, "pkg"));
   fs.writeFileSync(path.join(dir, "pkg", "__init__.py"), "");
@@ -70,7 +70,7 @@ function generate() {
   return dir;
 }
 
-function run(program, args, cwd) {
+export function run(program, args, cwd) {
   return new Promise((resolve) => {
     const t = performance.now();
     execFile(program, args, { cwd, maxBuffer: 64 << 20 }, (err, stdout) =>
@@ -79,7 +79,7 @@ function run(program, args, cwd) {
   });
 }
 
-async function server(project, cache) {
+export async function server(project, cache) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
