@@ -2,6 +2,8 @@
 // type_check through the server (mypy via its daemon, pyright in watch mode) after a one-file edit,
 // side by side with a cold `mypy` / `pyright` of the same version run directly, alternating call by call.
 // Also: after an edit that changes a signature used elsewhere, and each first (cold) call of a fresh server.
+// For mypy, also against the project's own incremental `mypy` (its .mypy_cache present, warmed first).
+// BENCH_TYPES_CHECKERS=mypy (or pyright) runs one checker only.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -19,8 +21,9 @@ const RUNS = Number(process.env.BENCH_TYPES_RUNS ?? 10);
 /** Each row also goes to stderr as soon as it is measured (a long run cut short keeps what it had). */
 const progress = (row) => process.stderr.write(`${JSON.stringify(row)}\n`);
 const EDITED = 100;
+const CHECKERS = (process.env.BENCH_TYPES_CHECKERS ?? "mypy,pyright").split(",");
 
-function moduleText(i, { k = 1, signature = false } = {}) {
+export function moduleText(i, { k = 1, signature = false } = {}) {
   const deps = i === 0 ? [] : [...new Set([i - 1, Math.floor(i / 2), (i * 37) % i])];
   const imports = deps.map((d) => `from pkg.m${d} import C${d}, f${d}`).join("\n");
   const uses = deps.map((d) => `f${d}(v) + C${d}(v).total()`).join(" + ") || "v";
@@ -55,7 +58,7 @@ def h${i}(names: dict[str, int]) -> list[str]:
 `;
 }
 
-function generate() {
+export function generate() {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-bench-types-")));
   fs.mkdirSync(path.join(dir, "pkg"));
   fs.writeFileSync(path.join(dir, "pkg", "__init__.py"), "");
@@ -67,7 +70,7 @@ function generate() {
   return dir;
 }
 
-function run(program, args, cwd) {
+export function run(program, args, cwd) {
   return new Promise((resolve) => {
     const t = performance.now();
     execFile(program, args, { cwd, maxBuffer: 64 << 20 }, (err, stdout) =>
@@ -76,7 +79,7 @@ function run(program, args, cwd) {
   });
 }
 
-async function server(project, cache) {
+export async function server(project, cache) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
@@ -126,12 +129,15 @@ export default async function bench() {
     pyright: () => run(process.execPath, [PYRIGHT, "--outputjson"], project),
   };
   const count = { mypy: countMypy, pyright: countPyright };
+  /** The project's own `mypy`, incremental: its cache (.mypy_cache in the project) is kept between runs. */
+  const cached = { mypy: () => run("mypy", [], project) };
   const rows = [];
   const notes = [];
   let mismatches = 0;
   const fallbacks = [];
   try {
-    for (const checker of ["mypy", "pyright"]) {
+    for (const checker of CHECKERS) {
+      if (cached[checker]) await cached[checker](); // fills the cache
       const s = await server(project, cache);
       const first = await s.check(checker);
       notes.push(`${checker} first call: ${first.notes.find((n) => /daemon|watch/.test(n))}`);
@@ -147,6 +153,7 @@ export default async function bench() {
       for (const kind of ["body-only edit", "signature edit"]) {
         const warm = [];
         const direct = [];
+        const incremental = [];
         for (let i = 0; i < RUNS; i++) {
           const text =
             kind === "body-only edit"
@@ -157,15 +164,19 @@ export default async function bench() {
           const coldNote = w.notes.find((n) => /ran cold/.test(n));
           if (coldNote) fallbacks.push(coldNote);
           const d = await cold[checker]();
+          const c = cached[checker] ? await cached[checker]() : undefined;
           warm.push(w.ms);
           direct.push(d.ms);
+          if (c) incremental.push(c.ms);
           if (w.count !== count[checker](d.stdout)) mismatches++;
+          if (c && w.count !== count[checker](c.stdout)) mismatches++;
           progress({
             checker,
             kind,
             i,
             warm_ms: ms(w.ms),
             cold_ms: ms(d.ms),
+            ...(c ? { cached_ms: ms(c.ms) } : {}),
             warm: w.count,
             cold: count[checker](d.stdout),
           });
@@ -175,6 +186,12 @@ export default async function bench() {
           "server median ms": ms(median(warm)),
           "cold direct median ms": ms(median(direct)),
           ratio: ms(median(direct) / median(warm)),
+          ...(incremental.length
+            ? {
+                "incremental direct median ms": ms(median(incremental)),
+                "ratio vs incremental": ms(median(incremental) / median(warm)),
+              }
+            : {}),
           runs: RUNS,
         });
         progress(rows.at(-1));
@@ -192,8 +209,9 @@ export default async function bench() {
     notes: [
       ...notes,
       `cold direct: \`mypy --cache-dir /dev/null\` (${mypyVersion}) and \`pyright --outputjson\` (${pyrightVersion}) in the project folder, one after each server call.`,
+      "incremental direct: the project's own `mypy` with its .mypy_cache (filled before the first edit), run after each cold one.",
       "ratio = cold direct median / server median. The signature edit flips f100's return type int <-> str, breaking its callers.",
-      `warm and cold diagnostic counts differed in ${mismatches} of ${RUNS * 4} edits.`,
+      `warm and direct diagnostic counts differed in ${mismatches} comparisons (${RUNS * 2 * CHECKERS.length} edits).`,
       `warm calls that fell back to a cold run: ${fallbacks.length}${fallbacks.length ? ` (first: ${fallbacks[0]})` : ""}.`,
       `${os.cpus().length} CPUs, Node ${process.version}.`,
     ],

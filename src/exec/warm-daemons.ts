@@ -2,12 +2,13 @@
  * Long-lived checker processes that are not Node workers (the mypy daemon, pyright in watch mode): one
  * per key (tool, project root, configuration), each detached into its own process group so that a
  * timeout or shutdown kills it whole. The registry starts them on first use, replaces one that died or
- * whose watched files changed, ends them after the idle TTL and keeps at most `maxWorkers` alive
- * (least recently used idle ones go first). `list()` has the same shape as the worker pool's.
+ * whose watched files changed, ends them after the idle TTL and keeps at most `maxWorkers` alive,
+ * counted with the worker pool's (one budget, warm-budget.ts; least recently used idle ones go first). `list()` has the same shape as the worker pool's.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { killGroup } from "./runner.js";
+import { WarmBudget, type BudgetMember, type BudgetSlot } from "./warm-budget.js";
 
 export const WARM_DAEMONS_SERVICE = "warm-python-daemons";
 
@@ -134,10 +135,26 @@ interface Entry<D extends WarmDaemon> {
   idle?: NodeJS.Timeout;
 }
 
-export class WarmDaemons {
+export class WarmDaemons implements BudgetMember {
   private readonly entries = new Map<string, Entry<WarmDaemon>>();
 
-  constructor(private readonly limits: DaemonLimits) {}
+  constructor(
+    private readonly limits: DaemonLimits,
+    /** Shared with the server's worker pool; one of its own by default. */
+    private readonly budget: WarmBudget = new WarmBudget(limits.maxWorkers),
+  ) {
+    budget.join(this);
+  }
+
+  slots(): BudgetSlot[] {
+    return [...this.entries.entries()]
+      .filter(([, e]) => !e.daemon.dead)
+      .map(([key, e]) => ({
+        lastUsed: e.daemon.lastUsed,
+        idle: e.daemon.busy === 0,
+        end: () => this.drop(key),
+      }));
+  }
 
   /**
    * The live daemon under `key`, or a new one from `create` when there is none, it died, or its
@@ -162,7 +179,7 @@ export class WarmDaemons {
         : "its configuration changed";
       this.drop(key);
     }
-    this.enforceCap(1);
+    this.budget.enforce(1);
     const daemon = create();
     daemon.busy++;
     this.entries.set(key, { daemon, signature });
@@ -187,7 +204,7 @@ export class WarmDaemons {
       entry.idle = setTimeout(() => this.drop(key), this.limits.idleTtlMs);
       entry.idle.unref();
     }
-    this.enforceCap();
+    this.budget.enforce();
   }
 
   /** Ends the daemon under `key` (after a timeout, or when it went bad). */
@@ -222,17 +239,5 @@ export class WarmDaemons {
       Promise.allSettled(all.map((e) => e.daemon.stop())),
       new Promise((r) => setTimeout(r, 2000).unref()),
     ]);
-  }
-
-  private enforceCap(reserve = 0): void {
-    const idle = [...this.entries.entries()]
-      .filter(([, e]) => e.daemon.busy === 0)
-      .sort(([, a], [, b]) => a.daemon.lastUsed - b.daemon.lastUsed);
-    let excess = this.entries.size + reserve - this.limits.maxWorkers;
-    for (const [key] of idle) {
-      if (excess <= 0) break;
-      this.drop(key);
-      excess--;
-    }
   }
 }

@@ -7,8 +7,9 @@
  * - One request at a time per worker; others queue behind it.
  * - A worker whose watched files (configs, package.json, the tool's own package) changed since it
  *   started is retired and replaced, so warm state is never stale.
- * - Idle workers exit after `idleTtlMs`; beyond `maxWorkers` the least recently used idle one is ended;
- *   each runs with `--max-old-space-size=maxHeapMb`.
+ * - Idle workers exit after `idleTtlMs`; beyond `maxWorkers` live processes (counted with the server's
+ *   other long-lived ones, warm-budget.ts) the least recently used idle one is ended; each runs with
+ *   `--max-old-space-size=maxHeapMb`.
  * - Each worker's environment carries its own token (child-groups.ts): ending a worker also ends what it
  *   started that left its process group.
  */
@@ -17,6 +18,7 @@ import fs from "node:fs";
 import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import type { WorkerReplyMessage, WorkerRequestMessage } from "./worker-protocol.js";
 import { ageSeconds, rssMbOf, type WarmProcessInfo } from "./warm-processes.js";
+import { WarmBudget, type BudgetMember, type BudgetSlot } from "./warm-budget.js";
 
 export const WORKER_POOL_SERVICE = "warm-worker-pool";
 
@@ -284,11 +286,28 @@ class WarmWorker {
 
 export type WorkerInfo = WarmProcessInfo & { root: string };
 
-export class WorkerPool {
+export class WorkerPool implements BudgetMember {
   private readonly workers = new Map<string, WarmWorker>();
   private readonly retiring = new Set<WarmWorker>();
 
-  constructor(private readonly limits: PoolLimits) {}
+  constructor(
+    private readonly limits: PoolLimits,
+    /** Shared with the server's daemons; a pool of its own by default. */
+    private readonly budget: WarmBudget = new WarmBudget(limits.maxWorkers),
+  ) {
+    budget.join(this);
+  }
+
+  slots(): BudgetSlot[] {
+    return [...this.workers.entries()].map(([key, w]) => ({
+      lastUsed: w.lastUsed,
+      idle: w.queued === 0,
+      end: () => {
+        if (this.workers.get(key) === w) this.workers.delete(key);
+        w.kill();
+      },
+    }));
+  }
 
   /**
    * Sends a request to the warm worker for (spec.tool, spec.root), starting one if there is none or
@@ -311,7 +330,7 @@ export class WorkerPool {
       worker = undefined;
     }
     if (!worker || worker.dead) {
-      this.enforceCap(1); // make room before starting another
+      this.budget.enforce(1); // make room before starting another
       worker = new WarmWorker(spec, signature, this.limits, (w) => this.forget(key, w));
       this.workers.set(key, worker);
     }
@@ -328,7 +347,7 @@ export class WorkerPool {
       if (this.retiring.has(w)) {
         if (w.queued === 0) w.kill();
       } else w.scheduleIdleExit(this.limits.idleTtlMs);
-      this.enforceCap();
+      this.budget.enforce();
     }
   }
 
@@ -368,19 +387,5 @@ export class WorkerPool {
   private forget(key: string, worker: WarmWorker): void {
     if (this.workers.get(key) === worker) this.workers.delete(key);
     this.retiring.delete(worker);
-  }
-
-  /** Ends least recently used idle workers while more than maxWorkers (less `reserve`) are alive. */
-  private enforceCap(reserve = 0): void {
-    const idle = [...this.workers.entries()]
-      .filter(([, w]) => w.queued === 0)
-      .sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
-    let excess = this.workers.size + reserve - this.limits.maxWorkers;
-    for (const [key, w] of idle) {
-      if (excess <= 0) break;
-      this.workers.delete(key);
-      w.kill();
-      excess--;
-    }
   }
 }

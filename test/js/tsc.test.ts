@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
-import { copyFixture } from "../helpers/tools.js";
+import { copyFixture, tempDir } from "../helpers/tools.js";
 
 type Json = Record<string, unknown>;
 
@@ -102,5 +102,40 @@ describe("type_check with tsc", () => {
   it("a config that does not exist is refused before anything runs", async () => {
     const r = await s.call("type_check", { path: "src", checker: "tsc", config: "missing.json" });
     expect(r).toMatchObject({ success: false, error_type: "path_validation" });
+  });
+});
+
+describe("the TypeScript worker's V8 code cache", () => {
+  it("is written once to the server's cache by a fresh worker and used by the next one", async () => {
+    const dir = copyFixture(path.join(FIXTURES, "js", "type-errors"));
+    const cache = tempDir("mcq-xdg-");
+    const codeCache = path.join(cache, "mcp-code-quality", "v8-code-cache");
+    const fresh = async () => {
+      const s = await connectStdio({
+        args: ["--allowed-paths", dir],
+        cwd: dir,
+        env: { XDG_CACHE_HOME: cache },
+      });
+      try {
+        return await s.call("type_check", { path: "." });
+      } finally {
+        await s.close();
+      }
+    };
+    try {
+      expect((await fresh()).issues).toEqual(ALL_ERRORS);
+      const [file, ...others] = fs.readdirSync(codeCache);
+      expect(others).toEqual([]); // one cache file, no temp file left
+      expect(file).toMatch(/^[0-9a-f]{24}\.bin$/);
+      const written = fs.statSync(path.join(codeCache, file!));
+      expect(written.size).toBeGreaterThan(100_000);
+      expect(written.mode & 0o777).toBe(0o600);
+      // A worker whose cache was accepted does not write it again.
+      expect((await fresh()).issues).toEqual(ALL_ERRORS);
+      expect(fs.readdirSync(codeCache)).toEqual([file]);
+      expect(fs.statSync(path.join(codeCache, file!)).mtimeMs).toBe(written.mtimeMs);
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES } from "../helpers/server.js";
-import { copyFixture } from "../helpers/tools.js";
+import { copyFixture, missing } from "../helpers/tools.js";
 
 type Json = Record<string, unknown>;
 const JS = path.join(FIXTURES, "js");
@@ -146,4 +146,31 @@ describe("warm workers", () => {
     }
     expect(await waitUntil(() => !alive(workerPid(second)), 5000)).toBe(true);
   });
+
+  it.skipIf(missing("dmypy"))(
+    "--max-workers is one budget for the worker pool and the type-checker daemons together",
+    async () => {
+      const js = copyFixture(path.join(JS, "busy-plugin"));
+      const py = copyFixture(path.join(FIXTURES, "python", "configured-project"));
+      const s = await connectStdio({
+        args: ["--allowed-paths", `${js},${py}`, "--max-workers", "1"],
+        cwd: js,
+      });
+      try {
+        const eslint = await s.call("lint", { path: js, linter: "eslint", files: ["src/a.js"] });
+        const mypy = await s.call("type_check", { path: py, checker: "mypy" });
+        const dmypyPid = Number(/mypy daemon.*pid (\d+)/.exec((mypy.notes as string[]).join("\n"))?.[1]);
+        // Starting the daemon ended the idle ESLint worker, and the next worker ends the daemon.
+        expect(await waitUntil(() => !alive(workerPid(eslint)), 3000)).toBe(true);
+        expect(alive(dmypyPid)).toBe(true);
+        const again = await s.call("lint", { path: js, linter: "eslint", files: ["src/a.js"] });
+        expect(again.success).toBe(true);
+        expect(await waitUntil(() => !alive(dmypyPid), 3000)).toBe(true);
+        const status = await s.call("get_status", {});
+        expect(JSON.stringify(status)).not.toContain(`"pid":${dmypyPid}`);
+      } finally {
+        await s.close();
+      }
+    },
+  );
 });

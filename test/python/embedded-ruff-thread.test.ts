@@ -1,7 +1,8 @@
 /**
- * The embedded ruff runs in a worker thread: concurrent calls each get their own file's answer, a thread
- * that crashed is replaced on the next call, a file over the size limit is refused before it is read
- * into ruff, and while a large file is being checked the server still answers other calls.
+ * The embedded ruff runs small sources on the main thread and large ones in a worker thread: concurrent
+ * calls each get their own file's answer, a thread that crashed is replaced on the next call, a file over
+ * the size limit is refused before it is read into ruff, and while a large file is being checked the
+ * server still answers other calls.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -76,8 +77,26 @@ describe("embedded ruff in a worker thread", () => {
       );
       expect(results[2 * i + 1]).toMatchObject({ success: true, formatted: true });
     });
-    const [thread] = ruffThreads(await s.call("get_status"));
-    expect(thread).toMatchObject({ kind: "thread", requests: 12, busy: false });
+    // Small sources: all on the main thread (thread_id 0), no worker thread started.
+    expect(ruffThreads(await s.call("get_status"))).toEqual([
+      expect.objectContaining({ kind: "thread", thread_id: 0, requests: 12, busy: false }),
+    ]);
+  });
+
+  it("sends a large file to the worker thread and a small one in the same call to the main thread", async () => {
+    fs.writeFileSync(path.join(dir, "large.py"), UNIT.repeat(2000));
+    try {
+      const r = await s.call("lint", { path: dir, files: ["m0.py", "large.py"] });
+      expect(r).toMatchObject({ success: true, issue_count: 1 + 2000 * 4 - 2 });
+      const threads = ruffThreads(await s.call("get_status"));
+      // The main thread's instance and, for large.py alone, the worker thread.
+      expect(threads.map((t) => [t.thread_id === 0, t.requests])).toEqual([
+        [true, expect.any(Number)],
+        [false, 1],
+      ]);
+    } finally {
+      fs.rmSync(path.join(dir, "large.py"));
+    }
   });
 
   it("refuses a file over --embedded-ruff-max-file-bytes with invalid_input and leaves it alone", async () => {
@@ -141,7 +160,8 @@ describe("embedded ruff in a worker thread", () => {
 describe("get_status lists each warm process", () => {
   it("the ESLint worker and the ruff thread, with tool, root, pid, age, requests and memory", async () => {
     const dir = copyFixture(path.join(FIXTURES, "js", "busy-plugin"));
-    fs.writeFileSync(path.join(dir, "a.py"), "import os\n");
+    // Over the main thread's share (64 KiB): it runs in the worker thread.
+    fs.writeFileSync(path.join(dir, "a.py"), UNIT.repeat(2000));
     const s = await server(dir);
     try {
       expect((await s.call("lint", { path: ".", linter: "eslint", files: ["src/a.js"] })).success).toBe(true);
@@ -173,7 +193,7 @@ describe("the ruff thread host", () => {
     // A tiny heap cap: the diagnostics of a large file do not fit, and V8 ends the thread.
     const ruff = new EmbeddedRuff({
       maxFileBytes: 64 * 1024 * 1024,
-      limits: { maxHeapMb: 8, recycleAboveBytes: 2 ** 40 },
+      limits: { maxHeapMb: 8, recycleAboveBytes: 2 ** 40, inlineMaxChars: 0 },
     });
     try {
       const file = path.join(dir, "a.py");
@@ -205,7 +225,7 @@ describe("the ruff thread host", () => {
     // Every thread holds more than one byte: each call ends its thread and the next starts another.
     const ruff = new EmbeddedRuff({
       maxFileBytes: 1 << 20,
-      limits: { maxHeapMb: 256, recycleAboveBytes: 1 },
+      limits: { maxHeapMb: 256, recycleAboveBytes: 1, inlineMaxChars: 0 },
     });
     try {
       const file = path.join(dir, "a.py");

@@ -10,6 +10,7 @@ import {
   WorkerTimeoutError,
   type WorkerSpec,
 } from "../../exec/worker-pool.js";
+import { warmBudget } from "../../exec/warm-budget.js";
 
 export type WorkerTool = "eslint" | "tsc" | "prettier";
 
@@ -22,11 +23,14 @@ export function workerPool(ctx: ToolContext): WorkerPool {
   return ctx.services.get(
     WORKER_POOL_SERVICE,
     () =>
-      new WorkerPool({
-        idleTtlMs: ctx.config.workerIdleTtl * 1000,
-        maxWorkers: ctx.config.maxWorkers,
-        maxHeapMb: ctx.config.workerMaxHeapMb,
-      }),
+      new WorkerPool(
+        {
+          idleTtlMs: ctx.config.workerIdleTtl * 1000,
+          maxWorkers: ctx.config.maxWorkers,
+          maxHeapMb: ctx.config.workerMaxHeapMb,
+        },
+        warmBudget(ctx.services, ctx.config.maxWorkers),
+      ),
   );
 }
 

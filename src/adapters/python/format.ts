@@ -41,7 +41,7 @@ export function embeddedCall(ctx: ToolContext): EmbeddedCallOptions {
 }
 
 export function embeddedNote(ruff: EmbeddedRuff): string {
-  return `ruff not found in the project's virtualenv or on PATH: used the embedded ruff ${ruff.version()} (WebAssembly, in a worker thread)`;
+  return `ruff not found in the project's virtualenv or on PATH: used the embedded ruff ${ruff.version()} (WebAssembly, in the server; large files in its thread)`;
 }
 
 function rootOf(ctx: ToolContext, target: string): string {

@@ -9,13 +9,18 @@ import path from "node:path";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { WARM_DAEMONS_SERVICE, WarmDaemons } from "../../exec/warm-daemons.js";
+import { warmBudget } from "../../exec/warm-budget.js";
 import { fileSignature } from "../../exec/worker-pool.js";
 import { DaemonFailedError, DaemonTimeoutError, MypyDaemon, type DmypyResponse } from "./dmypy.js";
 
 export function warmDaemons(ctx: ToolContext): WarmDaemons {
   return ctx.services.get(
     WARM_DAEMONS_SERVICE,
-    () => new WarmDaemons({ idleTtlMs: ctx.config.workerIdleTtl * 1000, maxWorkers: ctx.config.maxWorkers }),
+    () =>
+      new WarmDaemons(
+        { idleTtlMs: ctx.config.workerIdleTtl * 1000, maxWorkers: ctx.config.maxWorkers },
+        warmBudget(ctx.services, ctx.config.maxWorkers),
+      ),
   );
 }
 

@@ -1,7 +1,8 @@
 /**
- * The embedded ruff (@astral-sh/ruff-wasm-nodejs): loaded once per server, on first use, in a worker thread
- * (ruff-thread.ts), so a lint or format of one file costs milliseconds instead of a process start and a
- * large file never blocks the event loop. It behaves like the CLI: the project's settings, the CLI's file
+ * The embedded ruff (@astral-sh/ruff-wasm-nodejs): loaded once per server, on first use, on the main
+ * thread for small sources and in a worker thread for large ones (ruff-thread-host.ts), so a lint or
+ * format of one file costs milliseconds instead of a process start and a large file never blocks the
+ * event loop. It behaves like the CLI: the project's settings, the CLI's file
  * discovery, the same `path:line:col: CODE message` lines. Settings are read here and sent to the thread
  * as a plain options object; files are read here too, after the per-file size check.
  */

@@ -1,13 +1,17 @@
 /**
- * The server's side of the embedded-ruff thread: starts it on first use, sends it one request at a time,
- * and replaces it when it ended (crash, out of memory, terminated), trapped, ran past a call's time
- * limit, or kept too much memory after a large file (wasm memory never shrinks, a new thread starts small).
+ * The server's side of the embedded ruff. A small source (up to `inlineMaxBytes`) runs on the main
+ * thread, synchronously: a few milliseconds, and no hand-off to another thread (on a busy machine the
+ * two wake-ups of a round trip cost more than ruff's own work; docs/embedded-ruff.md). A larger one goes
+ * to the ruff thread, started on first use and sent one request at a time, replaced when it ended
+ * (crash, out of memory, terminated), trapped, ran past a call's time limit, or kept too much memory
+ * after a large file (wasm memory never shrinks, a new thread starts small).
  */
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../../errors.js";
 import { ageSeconds, type WarmProcessInfo, type WarmProcessSource } from "../../exec/warm-processes.js";
 import type { RuffOptions } from "./ruff-settings.js";
+import { RuffWasm } from "./ruff-wasm-ops.js";
 import type {
   RuffOpExtras,
   RuffThreadMemory,
@@ -21,11 +25,17 @@ export interface RuffThreadLimits {
   maxHeapMb: number;
   /** After a reply, a thread whose heap plus wasm memory exceeds this is replaced. */
   recycleAboveBytes: number;
+  /** Sources up to this many UTF-16 code units run on the main thread (0: every one goes to the thread). */
+  inlineMaxChars?: number;
 }
+
+/** About 64 KiB of code: at most ~50 ms of ruff on the main thread, enough for nearly every source file. */
+export const DEFAULT_INLINE_MAX_CHARS = 64 * 1024;
 
 export const DEFAULT_RUFF_THREAD_LIMITS: RuffThreadLimits = {
   maxHeapMb: 1024,
   recycleAboveBytes: 256 * 1024 * 1024,
+  inlineMaxChars: DEFAULT_INLINE_MAX_CHARS,
 };
 
 export interface RuffCallOptions {
@@ -162,13 +172,26 @@ export class RuffSettingsError extends Error {}
 /** ruff could not handle the source (e.g. a syntax error while formatting). */
 export class RuffInputError extends Error {}
 
+/** The main thread's instance of the module, with its own counters for get_status. */
+interface InlineRuff {
+  wasm: RuffWasm;
+  startedAt: number;
+  requests: number;
+}
+
 export class RuffThreadHost implements WarmProcessSource {
   private thread: RuffThread | undefined;
+  private inline: InlineRuff | undefined;
+  /** The main thread's instance trapped once: every source goes to the thread from then on. */
+  private inlineBroken = false;
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private closed = false;
+  private readonly inlineMaxChars: number;
 
-  constructor(private readonly limits: RuffThreadLimits = DEFAULT_RUFF_THREAD_LIMITS) {}
+  constructor(private readonly limits: RuffThreadLimits = DEFAULT_RUFF_THREAD_LIMITS) {
+    this.inlineMaxChars = limits.inlineMaxChars ?? DEFAULT_INLINE_MAX_CHARS;
+  }
 
   /** Runs `op` on `source` in the thread, after the calls already queued. */
   call<T, Op extends RuffThreadRequest["op"] = RuffThreadRequest["op"]>(
@@ -179,6 +202,8 @@ export class RuffThreadHost implements WarmProcessSource {
     extras?: RuffOpExtras<Op>,
   ): Promise<T> {
     const req = { op, options, source, ...extras } as Omit<RuffThreadRequest, "id">;
+    if (source.length <= this.inlineMaxChars && !this.inlineBroken && !this.closed)
+      return Promise.resolve().then(() => this.runInline(req) as T);
     this.queued++;
     const run = this.queue.then(() => this.run(req, callOptions));
     this.queue = run.catch(() => undefined);
@@ -204,15 +229,44 @@ export class RuffThreadHost implements WarmProcessSource {
     }
   }
 
+  /** Runs a small request on the main thread (the module is loaded there on first use). */
+  private runInline(req: Omit<RuffThreadRequest, "id">): unknown {
+    this.inline ??= { wasm: new RuffWasm(), startedAt: Date.now(), requests: 0 };
+    this.inline.requests++;
+    const reply = this.inline.wasm.handle({ ...req, id: 0 } as RuffThreadRequest);
+    if (reply.ok) return reply.result;
+    if (reply.kind === "panic") {
+      // Its state may be corrupt and a module cannot be re-instantiated in place: the thread takes over.
+      this.inlineBroken = true;
+      this.inline = undefined;
+    }
+    throw replyError(reply.kind, reply.message);
+  }
+
   private live(): RuffThread {
     if (!this.thread || this.thread.dead) this.thread = new RuffThread(this.limits);
     return this.thread;
   }
 
   warmProcesses(): WarmProcessInfo[] {
+    const out: WarmProcessInfo[] = [];
+    const i = this.inline;
+    if (i)
+      out.push({
+        tool: "ruff (embedded)",
+        root: null,
+        kind: "thread",
+        pid: process.pid,
+        thread_id: 0, // the server's main thread
+        age_seconds: ageSeconds(i.startedAt),
+        requests: i.requests,
+        busy: false,
+        rss_mb: null,
+      });
     const t = this.thread;
-    if (!t || t.dead) return [];
+    if (!t || t.dead) return out;
     return [
+      ...out,
       {
         tool: "ruff (embedded)",
         root: null,
@@ -231,6 +285,7 @@ export class RuffThreadHost implements WarmProcessSource {
   /** Ends the thread (server shutdown). */
   async close(): Promise<void> {
     this.closed = true;
+    this.inline = undefined;
     const t = this.thread;
     this.thread = undefined;
     if (t) await t.worker.terminate();

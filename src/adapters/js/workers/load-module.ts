@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { requireWithCodeCache } from "./code-cache.js";
 
 const loaded = new Map<string, Promise<unknown>>();
 const require = createRequire(import.meta.url);
@@ -30,7 +31,11 @@ export function isCommonJsFile(file: string): boolean {
  * the loader `import()` would end in, minus the named-export scan of its source (typescript.js is 9 MB:
  * `import()` took 3-4 times as long as `require` on this machine).
  */
-export function loadModule(specifier: string): Promise<unknown> {
+export function loadModule(
+  specifier: string,
+  /** Compile a CommonJS entry with the server's V8 code cache (code-cache.ts): for one large bundle. */
+  options: { codeCache?: boolean } = {},
+): Promise<unknown> {
   let found = loaded.get(specifier);
   if (!found) {
     const url = path.isAbsolute(specifier) ? pathToFileURL(specifier).href : import.meta.resolve(specifier);
@@ -38,7 +43,10 @@ export function loadModule(specifier: string): Promise<unknown> {
     found =
       file && isCommonJsFile(file)
         ? Promise.resolve().then(() => {
-            const exports = require(file) as Record<string, unknown>;
+            const exports = (options.codeCache ? requireWithCodeCache(file) : require(file)) as Record<
+              string,
+              unknown
+            >;
             return { default: exports, ...exports };
           })
         : import(url).then((m: Record<string, unknown>) => {
