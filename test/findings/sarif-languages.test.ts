@@ -63,8 +63,8 @@ const elsewhere = tempDir("mcq-elsewhere-");
 
 describe("SARIF from the Go, Rust, Ruby and JavaScript tools", () => {
   const root = tempDir();
-  const names = ["goLint", "goTests", "crate", "crateFixed", "rustTests", "ruby", "nodeTests"] as const;
-  const dirs = {} as Record<(typeof names)[number], string>;
+  type Fixture = "goLint" | "goTests" | "crate" | "crateFixed" | "rustTests" | "ruby" | "nodeTests";
+  const dirs = {} as Record<Fixture, string>;
   let s: Connected;
   beforeAll(async () => {
     for (const [name, fixture] of [
