@@ -6,6 +6,7 @@
  * documentation pages are generated from; 1.39 has no --explain).
  */
 import type { ToolContext } from "../../engine/tool.js";
+import { registerRuleExplainer } from "../rule-explainers.js";
 import { rubocopRequest } from "./rubocop-worker.js";
 
 export interface RuleExplanation {
@@ -48,3 +49,13 @@ export async function explainCops(
   );
   return result.map(({ name, ...rest }) => ({ name, linter: "rubocop" as const, ...rest }));
 }
+
+// explain_rules: RuboCop's answers, with an unknown cop marked as explain_rules marks it.
+registerRuleExplainer({
+  linter: "rubocop",
+  explain: async (ctx, names, path) => ({
+    items: (await explainCops(ctx, names, path)).map(({ unknown, ...item }) =>
+      unknown ? { ...item, kind: "unknown" as const } : item,
+    ),
+  }),
+});

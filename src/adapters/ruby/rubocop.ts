@@ -226,4 +226,4 @@ async function candidates(ctx: ToolContext, req: FixRequest): Promise<string[]> 
 
 registerLinter({ name: "rubocop", languages: ["ruby"], capabilities: RUBOCOP_CAPABILITIES, lint });
 registerFormatter({ language: "ruby", formatter: "rubocop", check: formatCheck, write: formatWrite }, true);
-registerFixer({ name: "rubocop", languages: ["ruby"], candidates, fix });
+registerFixer({ name: "rubocop", languages: ["ruby"], capabilities: RUBOCOP_CAPABILITIES, candidates, fix });
