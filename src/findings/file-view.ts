@@ -28,6 +28,10 @@ export interface FileEntry<S extends string = string> {
   errorCount: number;
   warningCount: number;
   messages: FileMessage[];
+  /** Rules that crashed on the file, correction loops (issue 16). */
+  errors?: string[];
+  /** Dry run: the file's unified diff. */
+  diff?: string;
 }
 
 /** A file in the run's scope and its status (clean, fixable, fixed, ...), as the adapter judged it. */
@@ -35,6 +39,8 @@ export interface FileStatus<S extends string = string> {
   /** Absolute path. */
   file: string;
   status: S;
+  errors?: string[];
+  diff?: string;
 }
 
 export interface FilesViewOptions {
@@ -85,7 +91,15 @@ export function filesView<S extends string>(
 ): FilesView<S> {
   const entries = new Map<string, FileEntry<S>>();
   for (const s of scope)
-    entries.set(s.file, { file: s.file, status: s.status, errorCount: 0, warningCount: 0, messages: [] });
+    entries.set(s.file, {
+      file: s.file,
+      status: s.status,
+      errorCount: 0,
+      warningCount: 0,
+      messages: [],
+      ...(s.errors?.length && { errors: s.errors }),
+      ...(s.diff && { diff: s.diff }),
+    });
   let totalErrors = 0;
   let totalWarnings = 0;
   for (const f of findings) {

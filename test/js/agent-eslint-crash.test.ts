@@ -18,7 +18,7 @@ interface FileEntry {
   messages: { rule_id: string | null }[];
 }
 const entry = (r: Record<string, unknown>, name: string) =>
-  (r.files as FileEntry[]).find((f) => f.file.endsWith(`/${name}`));
+  (r.files as FileEntry[]).find((f) => f.file === name || f.file.endsWith(`/${name}`));
 
 describe("eslint: crashing rules and fix loops", () => {
   let dir: string;

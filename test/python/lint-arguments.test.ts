@@ -47,11 +47,19 @@ describe.each([
     expect(r.error).toMatch(/files matched no Python file .*\(ruff\)/);
   });
 
-  it.skipIf(skip)("ruff: format is refused, naming the argument and the tool", async () => {
-    const r = await s.call("lint", { path: ".", format: "full" });
-    expect(r).toMatchObject({ success: false, error_type: "invalid_input" });
-    expect(r.error).toContain('argument "format" is not supported by ruff');
-  });
+  it.skipIf(skip)(
+    "ruff: format full also lists the findings as offenses; compact (the default) does not",
+    async () => {
+      const full = await s.call("lint", { path: ".", format: "full" });
+      expect(full).toMatchObject({ success: true });
+      const offenses = full.offenses as { rule_id: string; correctable: boolean }[];
+      expect(offenses.length).toBe(full.issue_count);
+      expect(offenses.every((o) => typeof o.correctable === "boolean")).toBe(true);
+      const compact = await s.call("lint", { path: "." });
+      expect(compact.offenses).toBeUndefined();
+      expect(compact.issues).toEqual(full.issues);
+    },
+  );
 });
 
 describe.skipIf(missing("flake8"))("lint arguments with flake8", () => {
@@ -82,9 +90,9 @@ describe.skipIf(missing("flake8"))("lint arguments with flake8", () => {
     const none = await s.call("lint", { path: ".", linter: "flake8", files: ["*.pyx"] });
     expect(none).toMatchObject({ success: false, error_type: "invalid_input" });
     expect(none.error).toMatch(/\(flake8\)/);
-    const format = await s.call("lint", { path: ".", linter: "flake8", format: "compact" });
-    expect(format).toMatchObject({ success: false, error_type: "invalid_input" });
-    expect(format.error).toContain('argument "format" is not supported by flake8');
+    const format = await s.call("lint", { path: ".", linter: "flake8", format: "full" });
+    expect(format).toMatchObject({ success: true });
+    expect((format.offenses as unknown[]).length).toBe(format.issue_count);
   });
 
   it.skipIf(missing("mypy"))("type_check: files matching nothing is invalid_input", async () => {

@@ -125,7 +125,7 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
       notes: [toolNote(scope.eslint), ...scope.notes.filter((n) => !n.startsWith("lint")), note],
       // Inline code is reported as the one file it is linted as.
       perFile: {
-        statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r) })),
+        statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r), errors: r.errors })),
         format: "full",
         scope: "filtered",
         durationMs: Math.round(performance.now() - started),
@@ -151,7 +151,7 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
     returncode: reports.some((r) => r.errorCount > 0) ? 1 : 0,
     notes: [toolNote(scope.eslint), ...scope.notes, note],
     perFile: {
-      statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r) })),
+      statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r), errors: r.errors })),
       format: formatOf(req.args),
       scope: scope.scope,
       durationMs: Math.round(performance.now() - started),

@@ -26,18 +26,6 @@ import { parseToolWarnings } from "./tool-warnings.js";
 import { findExcludedDirs, projectFirst, VENDORED_DIR_NAMES } from "./tree-excludes.js";
 
 /**
- * Arguments of `lint` that only ESLint understands. Given to a Python linter they are refused rather
- * than silently ignored.
- */
-function refuseUnsupported(req: LintRequest, linter: string): void {
-  if (req.args.format !== undefined)
-    throw new ToolError(
-      "invalid_input",
-      `argument "format" is not supported by ${linter} (it shapes eslint's files[] view); leave it out`,
-    );
-}
-
-/**
  * Shared shape of a CLI linter run: every stdout line goes to the parser as it arrives, so counts are
  * exact however long the output; a failure with no finding parsed is a tool_error.
  */
@@ -161,7 +149,6 @@ async function ruffLintInline(
 }
 
 async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  refuseUnsupported(req, "ruff");
   if (req.options?.source) return ruffLintInline(ctx, req, req.options.source);
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const targets = ruffTargets(ctx, req);
@@ -204,7 +191,6 @@ function flake8Files(dir: string, root: string): string[] {
 }
 
 async function flake8Lint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  refuseUnsupported(req, "flake8");
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const files = req.args.files as string[] | undefined;
   const targets = files?.length

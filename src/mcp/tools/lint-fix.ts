@@ -110,7 +110,8 @@ export function lintFixFields(
   return {
     passed: remaining.count === 0,
     command: outcome.command,
-    files: files.files,
+    // Per-file dry-run diffs name files as the top-level diff does: by display path.
+    files: files.files.map((f) => (f.diff ? { ...f, diff: rebaseDiff(f.diff, ctx.config.cwd, display) } : f)),
     summary: {
       totalFiles: outcome.filesInScope ?? outcome.files.length,
       totalErrors: files.totalErrors,

@@ -35,7 +35,7 @@ export const lintTool = () =>
       linter: z.enum(linterNames()).optional().describe("Default: by language"),
       config: z.string().optional(),
       files: z.array(z.string()).optional(),
-      format: z.enum(["compact", "full"]).optional(),
+      format: z.enum(["compact", "full"]).optional().describe("full: also offenses with corrections"),
       output: OUTPUT_ARG,
       ...LISTING_ARGS,
       ...AGENT_ARGS,
@@ -92,11 +92,21 @@ export const lintTool = () =>
       // Rule scope and changed files hold whatever the adapter did; the per-rule cap lists, the rest is counted.
       const scoped = scopeFindings(outcome.findings, options);
       const capped = capPerRule(scoped, options.maxPerRule);
-      // Each listed finding costs its issue string and its offense (and its files[] entry, for ESLint).
+      // Offenses (seed 003's shape, with corrections) cost several times an issue string: they are listed
+      // when asked for (format full) or when the call uses seed 003's arguments.
+      const withOffenses =
+        args.format === "full" ||
+        inline ||
+        args.only !== undefined ||
+        args.except !== undefined ||
+        args.changed !== undefined ||
+        args.max_per_rule !== undefined;
+      // Each listed finding costs its issue string, its offense when listed, and its files[] entry (ESLint).
       const perFileCost = outcome.perFile && perFileListingCost().cost;
       const listing = listingOf(ctx, args, {
         cost: (f: Finding) =>
-          (perFileCost ? perFileCost(f) : estimateTokens(issueString(f))) + estimateTokens(offenseOf(f)),
+          (perFileCost ? perFileCost(f) : estimateTokens(issueString(f))) +
+          (withOffenses ? estimateTokens(offenseOf(f)) : 0),
       });
       const view = findingsView(capped.kept, { display, fingerprints: args.output === "sarif", listing });
       const perFile =
@@ -117,7 +127,7 @@ export const lintTool = () =>
         issue_count: view.count + unreported,
         ...(perFile && { files: perFile.files }),
         ...outcome.extra,
-        offenses: view.listed.map(offenseOf),
+        ...(withOffenses && { offenses: view.listed.map(offenseOf) }),
         summary: {
           ...extraSummary,
           ...perFile?.summary,
