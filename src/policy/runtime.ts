@@ -22,10 +22,14 @@ export function projectPolicyFile(root: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (!st.isDirectory())
-    throw new BundleError([
-      { file: dir, line: 1, reason: "is not a directory (a symbolic link?); not read" },
-    ]);
+  // A folder linked out of the root is never read. Leaving its policies out is safe (a project's file can
+  // only add or tighten), and the project config refuses the same link on every call that would use it.
+  if (!st.isDirectory()) {
+    process.stderr.write(
+      `mcp-code-quality: ${dir} is not a directory (a symbolic link?); its policy.yaml was not read\n`,
+    );
+    return undefined;
+  }
   const file = path.join(root, PROJECT_POLICY_FILE);
   return fs.existsSync(file) || isLink(file) ? file : undefined;
 }

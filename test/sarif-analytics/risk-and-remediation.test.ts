@@ -113,7 +113,7 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
   );
 
   it.skipIf(skip)(
-    "remediation advice on our SARIF: the packet, empty advice, and a rerun that works",
+    "remediation advice on our SARIF: the packet, the shipped bundle's advice, and a rerun that works",
     async () => {
       const top = (await s.call("sarif_risk_summary", { sarif: ours })).top_item as { result_index: number };
       const a = await s.call("sarif_remediation_advice", { sarif: ours, result_index: top.result_index });
@@ -128,12 +128,13 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
         security: true,
       });
       expect((a.result as Obj).fingerprint).toMatch(/^mcq\/v1:[0-9a-f]{32}:0$/);
-      expect(a.advice).toEqual({
+      // ruff S602 (subprocess with shell=True) is mapped by the shipped bundle's evidence map.
+      expect(a.advice).toMatchObject({
         provider: "local",
-        bundle_hash: "none",
-        mapped: false,
-        policies: [],
-        skills: [],
+        bundle_hash: expect.stringMatching(/^sha256:[0-9a-f]+$/),
+        mapped: true,
+        policies: [expect.objectContaining({ policy_id: "security.shell_injection", severity: "block" })],
+        skills: [expect.objectContaining({ skill_id: "shell-injection" })],
       });
       expect((a.guardrails as string[]).join(" ")).toMatch(/broad suppressions/);
       expect(a.rerun).toEqual({
@@ -221,7 +222,7 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
     const f = await s.call("sarif_policy_feedback", { sarif: sample("semgrep.sarif") });
     expect(f).toMatchObject({
       success: true,
-      bundle_hash: "none",
+      bundle_hash: expect.stringMatching(/^sha256:[0-9a-f]+$/),
       unmapped_count: 2,
       weak_security: [
         {
