@@ -1,7 +1,7 @@
 /**
  * git pre-commit hook: every staged file is checked against the bundle as an edit (HEAD → index:
- * suppressions, secrets, protected paths, weakened configs), and the staged Python and
- * JavaScript/TypeScript files are linted through the engine's `lint` tool. Exit 1 refuses the commit.
+ * suppressions, secrets, protected paths, weakened configs), and the staged files are linted with the
+ * engine's `lint_check` (scope staged). Exit 1 refuses the commit.
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
@@ -10,14 +10,10 @@ import { loadConfig } from "../config.js";
 import { Engine } from "../engine/engine.js";
 import { createLogger } from "../log.js";
 import { checkEdit } from "../policy/checks.js";
-import { compileForRoot } from "../policy/runtime.js";
+import { compileForRoot, registerPolicyServices } from "../policy/runtime.js";
 
 const MAX_FILES = 1000;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
-const LINTERS: [RegExp, string][] = [
-  [/\.pyi?$/, "ruff"],
-  [/\.[cm]?[jt]sx?$/, "eslint"],
-];
 
 function git(root: string, args: string[]): string {
   return execFileSync("git", args, {
@@ -87,15 +83,14 @@ export async function runPreCommitHook(env: NodeJS.ProcessEnv = process.env): Pr
   return refused ? 1 : 0;
 }
 
-/** Lints the staged files of each language with its managed linter; true when findings refuse the commit. */
+/**
+ * Lints the staged files with lint_check (scope staged: the managed linter of each file's language, with the
+ * bundle's advice attached); true when findings refuse the commit.
+ */
 async function lintStaged(root: string, staged: string[], out: string[]): Promise<boolean> {
-  const groups = LINTERS.map(([pattern, linter]) => ({
-    linter,
-    files: staged.filter((f) => pattern.test(f)),
-  })).filter((g) => g.files.length > 0);
-  if (groups.length === 0) return false;
+  if (staged.length === 0) return false;
   const config = loadConfig(
-    ["--allowed-paths", root, "--log-level", "warn", "--toolsets", "core"],
+    ["--allowed-paths", root, "--log-level", "warn", "--toolsets", "core,policy"],
     {
       ...process.env,
       XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? path.join(os.homedir(), ".local", "state"),
@@ -103,27 +98,32 @@ async function lintStaged(root: string, staged: string[], out: string[]): Promis
     root,
   );
   const { toolsFor } = await import("../mcp/tools/index.js");
-  const engine = new Engine(config, createLogger("warn"), toolsFor(["core"]));
-  let refused = false;
+  const engine = new Engine(config, createLogger("warn"), toolsFor(["policy"]));
   try {
-    for (const group of groups) {
-      const result = await engine.call("lint", { path: root, linter: group.linter, files: group.files });
-      if (!result.success) {
-        out.push(`lint (${group.linter}): ${String(result.error)}`);
-        refused = true;
-        continue;
-      }
-      const issues = Array.isArray(result.issues) ? (result.issues as string[]) : [];
-      if (issues.length > 0 || result.passed === false) {
-        refused = true;
-        out.push(
-          `lint (${group.linter}): ${String(result.issue_count ?? issues.length)} finding(s)`,
-          ...issues.slice(0, 50).map((i) => `  ${i}`),
-        );
-      }
+    await registerPolicyServices(engine.services, [root], config.policyAllowLoosening);
+    const result = await engine.call("lint_check", { path: root, scope: "staged" });
+    if (!result.success) {
+      out.push(`lint_check: ${String(result.error)}`);
+      return true;
     }
+    if (result.nothing_checked || result.passed !== false) return false;
+    const findings = (result.findings ?? []) as Record<string, unknown>[];
+    const advice = (result.advice ?? {}) as Record<string, { advice?: string[] }>;
+    out.push(
+      `lint_check (staged): ${String(result.finding_count ?? findings.length)} finding(s)`,
+      ...findings
+        .slice(0, 50)
+        .map(
+          (f) =>
+            `  ${String(f.path)}:${String(f.line)}:${String(f.column)}: ${String(f.rule_id)} ${String(f.message)}`,
+        ),
+      ...Object.entries(advice)
+        .filter(([, a]) => a.advice?.length)
+        .slice(0, 10)
+        .map(([rule, a]) => `  advice (${rule}): ${a.advice!.join(" ")}`),
+    );
+    return true;
   } finally {
     await engine.close();
   }
-  return refused;
 }

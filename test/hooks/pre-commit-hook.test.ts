@@ -62,14 +62,15 @@ describe("hook pre-commit", () => {
     git("reset", "-q");
   });
 
-  it("refuses a broad suppression and a lint finding (ruff through the engine's lint tool)", () => {
+  it("refuses a broad suppression and a lint finding (ruff through lint_check, with the bundle's advice)", () => {
     const r = commit("src/util.py", "import os  # noqa\n");
     expect(r.code).toBe(1);
     expect(r.output).toContain("suppress.broad");
     git("reset", "-q");
     const lint = commit("src/unused.py", "import sys\n\n\ndef f():\n    return 1\n");
     expect(lint.code).toBe(1);
-    expect(lint.output).toMatch(/lint \(ruff\): 1 finding/);
+    expect(lint.output).toMatch(/lint_check \(staged\): 1 finding/);
+    expect(lint.output).toContain("advice (ruff:F401)");
     expect(lint.output).toContain("F401");
     git("reset", "-q");
   });
