@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
 import { defineTool, type ToolContext } from "../../engine/tool.js";
 import { displayPaths } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
-import { findingsView } from "../../findings/views.js";
+import { listEntries, pageFields, PAGING_ARGS, type ListingArgs } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
 import { claimTestRunner, type TestFailureRecord, type TestRunOutcome } from "../../adapters/test-runners.js";
@@ -35,13 +35,8 @@ function checkNotOption(value: string | undefined, label: string): void {
 }
 
 /** A non-pytest runner's outcome in run_tests' result shape. */
-async function testRunResult(
-  ctx: ToolContext,
-  output: "json" | "sarif",
-  target: string,
-  outcome: TestRunOutcome,
-) {
-  const shown = capList(outcome.failures);
+async function testRunResult(ctx: ToolContext, args: RunArgs, target: string, outcome: TestRunOutcome) {
+  const shown = listFailures(ctx, args, target, outcome.runner, outcome.failures);
   return {
     success: true,
     passed: outcome.passed,
@@ -54,17 +49,10 @@ async function testRunResult(
     summary_text: testsSummary(outcome.runner, outcome.passed, outcome.failures.length),
     coverage_percent: outcome.coverage_percent,
     output: outcome.output,
-    truncated: outcome.truncated || shown.capped,
+    truncated: outcome.truncated || shown.view.capped,
+    ...pageFields(shown.view),
     notes: outcome.notes,
-    ...(await testsSarif(
-      ctx,
-      output,
-      target,
-      outcome.runner,
-      outcome.failures,
-      outcome.notes,
-      outcome.command,
-    )),
+    ...(await testsSarif(ctx, args.output, shown, outcome.runner, outcome.notes, outcome.command)),
   };
 }
 
@@ -95,22 +83,34 @@ export function failureFinding(f: TestFailureRecord, tool = "pytest"): Finding {
   };
 }
 
-async function testsSarif(
+type RunArgs = ListingArgs & { output: "json" | "sarif" };
+
+/** The failures listed within the call's budget or page, through their findings (SARIF gets them all). */
+function listFailures(
   ctx: ToolContext,
-  output: "json" | "sarif",
+  args: RunArgs,
   target: string,
   tool: string,
   failures: readonly TestFailureRecord[],
+) {
+  const display = displayPaths(target, ctx.allowlist.roots.effective);
+  const findings = failures.map((f) => failureFinding(f, tool));
+  return {
+    display,
+    ...listEntries(ctx, args, failures, findings, { display, fingerprints: args.output === "sarif" }),
+  };
+}
+
+async function testsSarif(
+  ctx: ToolContext,
+  output: "json" | "sarif",
+  listed: ReturnType<typeof listFailures>,
+  tool: string,
   notes: readonly string[],
   command: string,
 ) {
   if (output !== "sarif") return {};
-  const display = displayPaths(target, ctx.allowlist.roots.effective);
-  const view = findingsView(
-    failures.map((f) => failureFinding(f, tool)),
-    { display, fingerprints: true },
-  );
-  return sarifField(ctx, output, display, [{ tool, findings: view.all, notes, command }]);
+  return sarifField(ctx, output, listed.display, [{ tool, findings: listed.view.all, notes, command }]);
 }
 
 /** One line to quote: "pytest: 3 failures" or "pytest: passed". */
@@ -133,6 +133,7 @@ export const runTestsTool = () =>
       coverage: z.boolean().default(false),
       fail_fast: z.boolean().default(false),
       output: OUTPUT_ARG,
+      ...PAGING_ARGS,
     }),
     annotations: {
       title: "Run tests",
@@ -158,7 +159,7 @@ export const runTestsTool = () =>
       if (claimed)
         return testRunResult(
           ctx,
-          args.output,
+          args,
           testPath,
           await claimed.runner.run(
             ctx,
@@ -280,7 +281,7 @@ export const runTestsTool = () =>
           failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir);
         } else if (run.returncode === 1)
           notes.push("pytest wrote no JUnit report, so failures are not itemized");
-        const shown = capList(failures);
+        const shown = listFailures(ctx, args, args.path, "pytest", failures);
         const coveragePercent = args.coverage ? parseCoverageTotal(run.stdout) : undefined;
         return {
           success: true,
@@ -293,9 +294,10 @@ export const runTestsTool = () =>
           summary_text: testsSummary("pytest", run.returncode === 0, failures.length),
           coverage_percent: coveragePercent,
           output,
-          truncated: run.truncated || shown.capped,
+          truncated: run.truncated || shown.view.capped,
+          ...pageFields(shown.view),
           notes,
-          ...(await testsSarif(ctx, args.output, args.path, "pytest", failures, notes, command)),
+          ...(await testsSarif(ctx, args.output, shown, "pytest", notes, command)),
         };
       } finally {
         fs.rmSync(temp, { recursive: true, force: true });
