@@ -77,11 +77,13 @@ export function listEntries<T>(
   entries: readonly T[],
   findings: Finding[],
   options: Omit<ViewOptions, "listing">,
+  reserveTokens?: number,
 ): { items: T[]; view: FindingsView } {
   const entryOf = new Map(findings.map((f, i) => [f, entries[i] as T]));
+  const cost = (f: Finding) => estimateTokens(entryOf.get(f)) + 1;
   const view = findingsView(findings, {
     ...options,
-    listing: listingOf(ctx, args, { cost: (f) => estimateTokens(entryOf.get(f)) + 1 }),
+    listing: listingOf(ctx, args, { cost, ...(reserveTokens !== undefined && { reserveTokens }) }),
   });
   return { items: view.listed.map((f) => entryOf.get(f) as T), view };
 }
