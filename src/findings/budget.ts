@@ -66,3 +66,20 @@ export function fairTrim(
   }
   return findings.filter((f) => kept.has(f));
 }
+
+/**
+ * The end of a tool's text output within `tokens` (whole lines, where runners put their summaries),
+ * with a first line that says how much was cut; the text itself when it fits.
+ */
+export function tailWithinTokens(text: string, tokens: number): { text: string; cut: boolean } {
+  if (estimateTokens(text) <= tokens) return { text, cut: false };
+  const lines = text.split("\n");
+  let chars = 0;
+  let from = lines.length;
+  while (from > 0 && chars + (lines[from - 1] as string).length + 1 <= tokens * 4 - 80) {
+    chars += (lines[from - 1] as string).length + 1;
+    from--;
+  }
+  const note = `[... ${from} lines cut to keep the result within max_result_tokens ...]`;
+  return { text: [note, ...lines.slice(from)].join("\n"), cut: true };
+}

@@ -36,7 +36,8 @@ const ANTI_ABUSE_MAXIMUM = 100_000;
 
 /**
  * What a caller needs of a schema: zod's bounds of a plain integer (±2^53-1) say nothing, and string and
- * array size limits (anti-abuse caps, checked by zod on every call all the same) cost tools/list tokens.
+ * array size limits and `additionalProperties: false` (checked by zod on every call all the same) cost
+ * tools/list tokens.
  * A drop-in toolset's schemas (they carry an outputSchema) stay exactly as their original advertised them.
  */
 function dropListingNoise(node: unknown, sizeLimits: boolean): void {
@@ -50,6 +51,8 @@ function dropListingNoise(node: unknown, sizeLimits: boolean): void {
     if (typeof o.maximum === "number" && o.maximum >= ANTI_ABUSE_MAXIMUM) delete o.maximum;
     // An enum of strings says its type.
     if (o.type === "string" && Array.isArray(o.enum)) delete o.type;
+    // Unknown arguments are refused on every call all the same (InvalidParams, naming them).
+    if (o.additionalProperties === false) delete o.additionalProperties;
   }
   for (const v of Object.values(o)) dropListingNoise(v, sizeLimits);
 }

@@ -1,6 +1,7 @@
 /**
  * audit_dependencies through the real server: pip-audit's absence (it cannot be installed here), and the real
- * npm audit against a registry on 127.0.0.1 that answers with an advisory, or refuses connections.
+ * npm audit against a registry on 127.0.0.1 that answers with an advisory (or 61, to page through), or
+ * refuses connections.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -43,8 +44,22 @@ describe("audit_dependencies with pip-audit", () => {
   });
 });
 
-/** A registry stand-in on 127.0.0.1: npm's bulk advisory endpoint and the one packument npm asks for. */
-function startRegistry(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+/** `n` more made-up advisories against minimist 1.2.5, to page through. */
+function moreAdvisories(n: number) {
+  return Array.from({ length: n }, (_, i) => ({
+    id: 2_000_000 + i,
+    url: `https://github.com/advisories/GHSA-${String(i).padStart(4, "0")}-page-test`,
+    title: `Made-up advisory ${i} to page through`,
+    severity: i % 2 ? "high" : "moderate",
+    vulnerable_versions: "<1.2.6",
+  }));
+}
+
+/**
+ * A registry stand-in on 127.0.0.1: npm's bulk advisory endpoint and the one packument npm asks for;
+ * `extra` more advisories for minimist beside its real one.
+ */
+function startRegistry(extra = 0): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
@@ -64,6 +79,7 @@ function startRegistry(): Promise<{ url: string; requests: string[]; close(): Pr
                 cwe: ["CWE-1321"],
                 cvss: { score: 9.8, vectorString: "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H" },
               },
+              ...moreAdvisories(extra),
             ],
           }),
         );
@@ -189,4 +205,50 @@ describe("audit_dependencies with npm audit", () => {
       await s.close();
     }
   });
+
+  it.skipIf(missing("npm"))(
+    "pages vulnerabilities; a small max_result_tokens trims, counts full",
+    async () => {
+      const many = await startRegistry(60);
+      const project = copyFixture(path.join(FIXTURES, "js", "npm-audit-project"));
+      const s = await connectStdio({
+        args: ["--allowed-paths", project],
+        cwd: project,
+        env: { npm_config_registry: many.url, npm_config_cache: tempDir("mcq-npm-cache-") },
+      });
+      try {
+        const args = { requirements_file: "." };
+        const whole = await s.call("audit_dependencies", { ...args, max_result_tokens: 250_000 });
+        expect(whole).toMatchObject({
+          vulnerability_count: 61,
+          summary_text: "npm audit: 61 vulnerabilities in 1 package",
+        });
+        const all = whole.vulnerabilities as { id: string }[];
+        expect(new Set(all.map((v) => v.id)).size).toBe(61);
+        const paged: unknown[] = [];
+        let offset: number | undefined = 0;
+        while (offset !== undefined) {
+          const r = await s.call("audit_dependencies", { ...args, offset, limit: 25 });
+          paged.push(...(r.vulnerabilities as unknown[]));
+          offset = r.next_offset as number | undefined;
+          expect(paged.length).toBeLessThanOrEqual(61);
+        }
+        expect(paged).toEqual(all);
+        const small = await s.call("audit_dependencies", { ...args, max_result_tokens: 500 });
+        expect(small).toMatchObject({ truncated: true, vulnerability_count: 61, next: { offset: 0 } });
+        const listed = small.vulnerabilities as unknown[];
+        expect(listed.length).toBeGreaterThan(0);
+        expect(listed.length).toBeLessThan(61);
+        // Most severe first: critical and high (errors) before moderate (warnings), each from the whole list.
+        expect(listed[0]).toMatchObject({ id: "GHSA-xvch-5gv4-984h" });
+        for (const v of listed) {
+          expect(all).toContainEqual(v);
+          expect(["critical", "high"]).toContain((v as { severity: string }).severity);
+        }
+      } finally {
+        await s.close();
+        await many.close();
+      }
+    },
+  );
 });

@@ -1,6 +1,7 @@
 /**
  * Results that fit an agent's context: 5,000 ruff findings across 200 files (and 2,000 ESLint ones)
- * stay under max_result_tokens by default, keep exact counts, and page through every finding once.
+ * stay under max_result_tokens by default, keep exact counts, and page through every finding once; so do
+ * format_check's files, check_markdown_links' broken links and run_tests' failures.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -59,6 +60,64 @@ async function allPages(s: Connected, args: Json, limit: number, budget: number)
   return issues;
 }
 
+/** 120 Python files ruff format would change. */
+function unformattedProject(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < 120; i++)
+    fs.writeFileSync(path.join(dir, `module_needing_format_${String(i).padStart(3, "0")}.py`), "x=1\n");
+}
+
+/** A Markdown file with 150 links to files that do not exist. */
+function brokenLinksProject(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const links = Array.from({ length: 150 }, (_, i) => `- [page ${i}](gone/page-${i}.md)`).join("\n");
+  fs.writeFileSync(path.join(dir, "index.md"), `# Index\n\n${links}\n`);
+}
+
+/** A pytest file with 60 failing tests. */
+function failingTestsProject(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const tests = Array.from({ length: 60 }, (_, i) => `def test_${i}():\n    assert ${i} == -1\n`).join("\n");
+  fs.writeFileSync(path.join(dir, "test_many.py"), tests);
+}
+
+/** Every entry of `key` from offset 0, `limit` at a time, until next_offset runs out. */
+async function allEntries(s: Connected, tool: string, args: Json, key: string, limit: number) {
+  const entries: unknown[] = [];
+  let offset: number | undefined = 0;
+  let calls = 0;
+  while (offset !== undefined) {
+    const r = await s.call(tool, { ...args, offset, limit });
+    const page = r[key] as unknown[];
+    expect(page.length).toBeGreaterThan(0);
+    expect(page.length).toBeLessThanOrEqual(limit);
+    entries.push(...page);
+    offset = r.next_offset as number | undefined;
+    if (offset !== undefined) expect(offset).toBe(entries.length);
+    expect(++calls).toBeLessThan(50);
+  }
+  return entries;
+}
+
+/** Paged, every entry exactly once (as the untrimmed listing has them); a small budget trims, counts full. */
+async function pagesAndTrims(s: Connected, tool: string, args: Json, key: string, count: string, n: number) {
+  const whole = await s.call(tool, { ...args, max_result_tokens: 250_000 });
+  expect(whole[count]).toBe(n);
+  expect(whole[key]).toHaveLength(n);
+  expect(whole.truncated).toBeUndefined();
+  const paged = await allEntries(s, tool, args, key, 25);
+  expect(paged).toEqual(whole[key]);
+  expect(new Set(paged.map((e) => JSON.stringify(e))).size).toBe(n);
+  const small = await s.call(tool, { ...args, max_result_tokens: 500 });
+  expect(small).toMatchObject({ truncated: true, [count]: n, next: { offset: 0 } });
+  expect(tokens(small)).toBeLessThanOrEqual(500);
+  const listed = small[key] as unknown[];
+  expect(listed.length).toBeGreaterThan(0);
+  expect(listed.length).toBeLessThan(n);
+  for (const e of listed) expect(whole[key]).toContainEqual(e);
+  return { whole, small };
+}
+
 describe("result budgets and paging", () => {
   let root: string;
   let py: string;
@@ -70,6 +129,9 @@ describe("result budgets and paging", () => {
     js = path.join(root, "js");
     pythonProject(py);
     eslintProject(js);
+    unformattedProject(path.join(root, "fmt"));
+    brokenLinksProject(path.join(root, "md"));
+    failingTestsProject(path.join(root, "tests"));
     s = await connectStdio({
       args: ["--allowed-paths", root, "--rate-limit", "false"],
       cwd: root,
@@ -172,5 +234,55 @@ describe("result budgets and paging", () => {
     const pages = await allPages(s, { path: js, linter: "eslint" }, limit, 8000);
     expect(pages).toHaveLength(2000);
     expect(new Set(pages).size).toBe(2000);
+  });
+
+  it.skipIf(noRuff)("format_check: unformatted_files paged and trimmed, counts full", async () => {
+    const fmt = path.join(root, "fmt");
+    // ruff run directly lists the same 120 files.
+    const run = spawnSync(path.join(TOOLS_VENV_BIN, "ruff"), ["format", "--check", "--no-cache", "."], {
+      cwd: fmt,
+      encoding: "utf8",
+    });
+    expect(run.stdout).toContain("120 files would be reformatted");
+    const { small } = await pagesAndTrims(
+      s,
+      "format_check",
+      { path: fmt },
+      "unformatted_files",
+      "unformatted_count",
+      120,
+    );
+    expect(small.summary_text).toMatch(/: 120 files would be reformatted$/);
+  });
+
+  it("check_markdown_links: broken links paged and trimmed, counts full", async () => {
+    const args = { path: path.join(root, "md"), check_external: false };
+    const { whole, small } = await pagesAndTrims(
+      s,
+      "check_markdown_links",
+      args,
+      "broken",
+      "broken_count",
+      150,
+    );
+    expect((whole.broken as { url: string }[])[149]).toMatchObject({
+      file: "md/index.md",
+      url: "gone/page-149.md",
+    });
+    expect(small).toMatchObject({
+      broken_links: 150,
+      summary_text: "markdown-links: 150 findings in 1 file; broken-link ×150",
+    });
+  });
+
+  it.skipIf(missing("pytest"))("run_tests: failures paged and trimmed, counts full", async () => {
+    const args = { path: path.join(root, "tests") };
+    const { small } = await pagesAndTrims(s, "run_tests", args, "failures", "failure_count", 60);
+    expect(small).toMatchObject({ summary: { failed: 60 }, summary_text: "pytest: 60 failures" });
+    // pytest's own output keeps its end (the counts) within its share of the budget.
+    expect(small.output).toMatch(
+      /^\[\.\.\. \d+ lines cut to keep the result within max_result_tokens \.\.\.\]\n/,
+    );
+    expect(small.output).toMatch(/60 failed in [\d.]+s/);
   });
 });

@@ -237,15 +237,19 @@ describe("check_markdown_links options", () => {
     ]);
   });
 
-  it("says how many entries the capped list left out", async () => {
+  it("lists what fits max_result_tokens and says how to page through the rest", async () => {
     const many = Array.from({ length: 520 }, (_, i) => `[x](gone-${i}.md)`).join("\n");
     write(root, { "many/doc.md": `# Many\n\n${many}\n` });
     const r = await check({ path: "many" });
-    expect(r).toMatchObject({ broken_count: 520, truncated: true });
-    expect((r.broken as unknown[]).length).toBe(500);
-    expect(r.notes).toContainEqual(
-      expect.stringMatching(/^broken lists the first 500 of 520 entries; 20 are left out/),
+    expect(r).toMatchObject({ broken_count: 520, truncated: true, next: { offset: 0 } });
+    const listed = (r.broken as unknown[]).length;
+    expect(listed).toBeLessThan(520);
+    expect(listed).toBe((r.next as { limit: number }).limit);
+    const last = await check({ path: "many", offset: 500, limit: 100 });
+    expect((last.broken as { url: string }[]).map((b) => b.url)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `gone-${500 + i}.md`),
     );
+    expect(last.next_offset).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
 import { defineTool, type ToolContext, type ToolResult } from "../../engine/tool.js";
 import { ProgramNotFoundError } from "../../exec/runner.js";
 import { looksLikeNetworkFailure, type Vulnerability } from "../../adapters/dependency-audit.js";
@@ -13,7 +13,7 @@ import type { Allowlist } from "../../paths/allowlist.js";
 import { vulnerabilityFindings } from "../../adapters/audit-findings.js";
 import { registeredVersion } from "../../adapters/tool-version.js";
 import { displayPaths } from "../../findings/display-path.js";
-import { findingsView } from "../../findings/views.js";
+import { listEntries, pageFields, PAGING_ARGS, type ListingArgs } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { readSourceText } from "../../paths/safe-fs.js";
 
@@ -86,11 +86,9 @@ function networkError(tool: string, where: string, extra: Record<string, unknown
   );
 }
 
-async function pipAudit(
-  ctx: ToolContext,
-  requirements: string,
-  output_: "json" | "sarif",
-): Promise<ToolResult> {
+type AuditArgs = ListingArgs & { output: "json" | "sarif" };
+
+async function pipAudit(ctx: ToolContext, requirements: string, callArgs: AuditArgs): Promise<ToolResult> {
   const args = pipAuditArgs(requirements);
   const command = displayCommand("pip-audit", args);
   const cli = resolvePythonTool(ctx, "pip-audit", requirements);
@@ -129,7 +127,7 @@ async function pipAudit(
       `pip-audit audited none of the ${report.dependencyCount} dependencies: the vulnerability service had no ` +
         "data for any of them (unreachable, or a mirror without its JSON API); this is not a pass",
     );
-  const result = await shape(ctx, output_, {
+  const result = await shape(ctx, callArgs, {
     auditor: "pip-audit",
     command,
     returncode: run.returncode,
@@ -147,7 +145,7 @@ async function npmAudit(
   ctx: ToolContext,
   projectDir: string,
   lockfile: string,
-  output_: "json" | "sarif",
+  callArgs: AuditArgs,
 ): Promise<ToolResult> {
   const args = npmAuditArgs();
   const command = displayCommand("npm", args);
@@ -172,7 +170,7 @@ async function npmAudit(
     throw new ToolError("tool_error", `npm audit failed: ${parsed.message}`, extra);
   }
   const notes = [`npm audit of ${lockfile} (lockfile only; nothing installed)`];
-  return shape(ctx, output_, {
+  return shape(ctx, callArgs, {
     auditor: "npm",
     command,
     returncode: run.returncode,
@@ -205,25 +203,28 @@ function auditSummary(run: AuditRun): string {
   return `${tool}: ${n} vulnerabilit${n === 1 ? "y" : "ies"} in ${packages} package${packages === 1 ? "" : "s"}`;
 }
 
-async function shape(ctx: ToolContext, output: "json" | "sarif", run: AuditRun): Promise<ToolResult> {
-  const shown = capList(run.vulnerabilities);
+async function shape(ctx: ToolContext, args: AuditArgs, run: AuditRun): Promise<ToolResult> {
+  const tool = run.auditor === "npm" ? "npm-audit" : "pip-audit";
   const display = displayPaths(run.manifest, ctx.allowlist.roots.effective);
+  // Each vulnerability once, listed within the budget through its finding (SARIF gets them all).
+  const findings = vulnerabilityFindings(
+    tool,
+    run.vulnerabilities,
+    run.manifest,
+    readSourceText(ctx.allowlist, run.manifest),
+    run.lockfile,
+  );
+  const shown = listEntries(ctx, args, run.vulnerabilities, findings, {
+    display,
+    fingerprints: args.output === "sarif",
+  });
   const sarif =
-    output === "sarif"
-      ? await sarifField(ctx, output, display, [
+    args.output === "sarif"
+      ? await sarifField(ctx, args.output, display, [
           {
-            tool: run.auditor === "npm" ? "npm-audit" : "pip-audit",
+            tool,
             version: run.auditor === "npm" ? () => registeredVersion(ctx, "npm") : undefined,
-            findings: findingsView(
-              vulnerabilityFindings(
-                run.auditor === "npm" ? "npm-audit" : "pip-audit",
-                run.vulnerabilities,
-                run.manifest,
-                readSourceText(ctx.allowlist, run.manifest),
-                run.lockfile,
-              ),
-              { display, fingerprints: true },
-            ).all,
+            findings: shown.view.all,
             notes: run.notes,
             command: run.command,
           },
@@ -238,7 +239,8 @@ async function shape(ctx: ToolContext, output: "json" | "sarif", run: AuditRun):
     vulnerability_count: run.vulnerabilities.length,
     summary_text: auditSummary(run),
     returncode: run.returncode,
-    truncated: run.truncated || shown.capped,
+    truncated: run.truncated || shown.view.capped,
+    ...pageFields(shown.view),
     notes: run.notes,
     ...sarif,
   };
@@ -255,6 +257,7 @@ export const auditDependenciesTool = () =>
         .default("requirements.txt")
         .describe("requirements file or package-lock.json"),
       output: OUTPUT_ARG,
+      ...PAGING_ARGS,
     }),
     annotations: {
       title: "Audit dependencies",
@@ -267,7 +270,7 @@ export const auditDependenciesTool = () =>
     async handler(args, ctx) {
       const audit = chooseAudit(args.requirements_file, ctx.allowlist);
       return audit.kind === "npm"
-        ? npmAudit(ctx, audit.projectDir, audit.lockfile, args.output)
-        : pipAudit(ctx, audit.requirements, args.output);
+        ? npmAudit(ctx, audit.projectDir, audit.lockfile, args)
+        : pipAudit(ctx, audit.requirements, args);
     },
   });

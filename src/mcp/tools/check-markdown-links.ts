@@ -3,13 +3,12 @@ import { z } from "zod";
 import { checkMarkdownLinks, type LinkRewrite } from "../../adapters/markdown/checker.js";
 import { checkReplacement, compileUserRegex, type UserRegex } from "../../adapters/markdown/user-regex.js";
 import { ToolError } from "../../errors.js";
-import { capList, MAX_LIST_ENTRIES } from "../../engine/result.js";
 import { defineTool } from "../../engine/tool.js";
 import { loadProjectConfig, type MarkdownLinksSettings } from "../../project-config/index.js";
 import { displayPaths } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
-import { findingsView } from "../../findings/views.js";
 import { summaryText } from "../../findings/summary-text.js";
+import { listEntries, pageFields, PAGING_ARGS } from "./listing.js";
 import { VERSION } from "../../version.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 
@@ -112,6 +111,7 @@ export const checkMarkdownLinksTool = () =>
       anchor_case_sensitive: z.boolean().optional(),
       github_links_on_disk: z.boolean().optional().describe("github.com links to this repo, on disk"),
       output: OUTPUT_ARG,
+      ...PAGING_ARGS,
     }),
     annotations: {
       title: "Check Markdown links",
@@ -161,16 +161,15 @@ export const checkMarkdownLinksTool = () =>
           throw new ToolError("timeout", `check_markdown_links exceeded the ${ctx.config.timeout} s timeout`);
         throw err;
       }
-      const broken = capList(report.broken);
+      // Each broken link once, listed within the budget through its finding (SARIF gets them all).
+      const findings = brokenLinkFindings(report.broken, display.root);
+      const broken = listEntries(ctx, args, report.broken, findings, {
+        display,
+        fingerprints: args.output === "sarif",
+      });
       const notes = [...report.notes];
       if (project.file) notes.push(`project settings read from ${shownConfig}`);
       if (report.filesChecked === 0 && report.broken.length === 0) notes.push("no Markdown files found");
-      if (broken.capped)
-        notes.push(
-          `broken lists the first ${MAX_LIST_ENTRIES} of ${report.broken.length} entries; ` +
-            `${report.broken.length - MAX_LIST_ENTRIES} are left out: check a subdirectory or a single ` +
-            "file (path), or use exclude / ignore_patterns, to see the rest",
-        );
       return {
         success: true,
         passed: report.broken.length === 0,
@@ -181,18 +180,16 @@ export const checkMarkdownLinksTool = () =>
         external_urls_checked: report.externalUrls,
         broken: broken.items,
         broken_count: report.broken.length,
-        truncated: broken.capped,
-        summary_text: summaryText("markdown-links", brokenLinkFindings(report.broken, display.root)),
+        truncated: broken.view.capped,
+        ...pageFields(broken.view),
+        summary_text: summaryText("markdown-links", findings),
         notes,
         ...(args.output === "sarif"
           ? await sarifField(ctx, args.output, display, [
               {
                 tool: "markdown-links",
                 version: () => Promise.resolve(VERSION),
-                findings: findingsView(brokenLinkFindings(report.broken, display.root), {
-                  display,
-                  fingerprints: true,
-                }).all,
+                findings: broken.view.all,
                 notes,
               },
             ])

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { capList } from "../../engine/result.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
 import { displayPaths, rebaseDiff, showFromCwd, type DisplayPaths } from "../../findings/display-path.js";
 import { formatFindings } from "../../findings/format-findings.js";
+import type { Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
+import { listEntries, pageFields, PAGING_ARGS } from "./listing.js";
 import { OUTPUT_ARG, sarifField, type SarifRunSource } from "./sarif-output.js";
 import {
   findFormatter,
@@ -57,12 +58,15 @@ export const formatCheckTool = () =>
       diff: z.boolean().default(false),
       config: z.string().optional(),
       output: OUTPUT_ARG,
+      ...PAGING_ARGS,
     }),
     annotations: { title: "Check formatting", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
       const { languages, notes } = formatLanguages(args.path, args.language, args.formatter);
       const unformatted: string[] = [];
+      // The same files as findings (one each), which list unformatted_files within the budget.
+      const findings: Finding[] = [];
       const commands: string[] = [];
       const outputs: string[] = [];
       let checked = 0;
@@ -79,6 +83,7 @@ export const formatCheckTool = () =>
         const outcome = await adapter.check(ctx, { target: args.path, diff: args.diff, config: args.config });
         checked++;
         unformatted.push(...outcome.unformatted_files.map((f) => showFromCwd(display, ctx.config.cwd, f)));
+        findings.push(...formatFindings(adapter.formatter, outcome.unformatted_files, "", ctx.config.cwd));
         commands.push(outcome.command);
         if (outcome.output)
           outputs.push(args.diff ? rebaseDiff(outcome.output, ctx.config.cwd, display) : outcome.output);
@@ -88,7 +93,7 @@ export const formatCheckTool = () =>
         if (args.output === "sarif")
           sarifRuns.push(await formatSarifRun(ctx, adapter, args, outcome, display));
       }
-      const files = capList(unformatted);
+      const files = listEntries(ctx, args, unformatted, findings, { display });
       return {
         success: true,
         // Nothing checked is no verdict: no `formatted` at all, and a note says why.
@@ -100,7 +105,8 @@ export const formatCheckTool = () =>
         summary_text: formatSummary(commands, checked, unformatted.length),
         returncode,
         output: outputs.length ? outputs.join("\n") : undefined,
-        truncated: truncated || files.capped,
+        truncated: truncated || files.view.capped,
+        ...pageFields(files.view),
         notes: [...new Set(notes)],
         ...(await sarifField(ctx, args.output, display, sarifRuns)),
       };

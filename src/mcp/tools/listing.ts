@@ -7,13 +7,27 @@ import { z } from "zod";
 import type { ToolContext } from "../../engine/tool.js";
 import { summaryText } from "../../findings/summary-text.js";
 import type { Finding } from "../../findings/model.js";
-import { MAX_CONTEXT_LINES, type FindingsView, type ListingOptions } from "../../findings/views.js";
+import { estimateTokens } from "../../findings/budget.js";
+import {
+  findingsView,
+  MAX_CONTEXT_LINES,
+  type FindingsView,
+  type ListingOptions,
+  type ViewOptions,
+} from "../../findings/views.js";
 
 export const LISTING_ARGS = {
   max_result_tokens: z.number().int().min(500).max(250_000).optional(),
   offset: z.number().int().min(0).max(1_000_000).optional(),
   limit: z.number().int().min(1).max(500).optional(),
   context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional(),
+};
+
+/** The budget and paging arguments alone, for tools whose entries have no source lines to show. */
+export const PAGING_ARGS = {
+  max_result_tokens: LISTING_ARGS.max_result_tokens,
+  offset: LISTING_ARGS.offset,
+  limit: LISTING_ARGS.limit,
 };
 
 export interface ListingArgs {
@@ -38,15 +52,40 @@ export function listingOf(
   };
 }
 
-/** `summary_text`, and when the listing is trimmed or paged: `truncated`, `next_offset`, `next`. */
-export function listingFields(tool: string, view: FindingsView, all: readonly Finding[] = view.all) {
+/** When the listing is trimmed or paged: `truncated`, `next_offset`, `next`. */
+export function pageFields(view: FindingsView) {
   const info = view.listing;
   return {
-    summary_text: summaryText(tool, all),
     ...(info?.trimmed && { truncated: true }),
     ...(info?.next_offset !== undefined && { next_offset: info.next_offset }),
     ...(info?.next && { next: info.next }),
   };
+}
+
+/** `summary_text`, and when the listing is trimmed or paged: `truncated`, `next_offset`, `next`. */
+export function listingFields(tool: string, view: FindingsView, all: readonly Finding[] = view.all) {
+  return { summary_text: summaryText(tool, all), ...pageFields(view) };
+}
+
+/**
+ * A tool's own list (one entry per finding, in the same order) listed as the findings view lists those
+ * findings: within the call's budget, fairly trimmed or paged. Each listed entry costs its own JSON.
+ */
+export function listEntries<T>(
+  ctx: ToolContext,
+  args: ListingArgs,
+  entries: readonly T[],
+  findings: Finding[],
+  options: Omit<ViewOptions, "listing">,
+  reserveTokens?: number,
+): { items: T[]; view: FindingsView } {
+  const entryOf = new Map(findings.map((f, i) => [f, entries[i] as T]));
+  const cost = (f: Finding) => estimateTokens(entryOf.get(f)) + 1;
+  const view = findingsView(findings, {
+    ...options,
+    listing: listingOf(ctx, args, { cost, ...(reserveTokens !== undefined && { reserveTokens }) }),
+  });
+  return { items: view.listed.map((f) => entryOf.get(f) as T), view };
 }
 
 /** The listed findings with their snippets, when snippets were asked for (lint lists strings otherwise). */

@@ -3,11 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
 import { defineTool, type ToolContext } from "../../engine/tool.js";
 import { displayPaths } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
-import { findingsView } from "../../findings/views.js";
+import { estimateTokens, RESULT_OVERHEAD_TOKENS, tailWithinTokens } from "../../findings/budget.js";
+import { listEntries, listingOf, pageFields, PAGING_ARGS, type ListingArgs } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
 import { claimTestRunner, type TestFailureRecord, type TestRunOutcome } from "../../adapters/test-runners.js";
@@ -35,13 +36,8 @@ function checkNotOption(value: string | undefined, label: string): void {
 }
 
 /** A non-pytest runner's outcome in run_tests' result shape. */
-async function testRunResult(
-  ctx: ToolContext,
-  output: "json" | "sarif",
-  target: string,
-  outcome: TestRunOutcome,
-) {
-  const shown = capList(outcome.failures);
+async function testRunResult(ctx: ToolContext, args: RunArgs, target: string, outcome: TestRunOutcome) {
+  const shown = listFailures(ctx, args, target, outcome.runner, outcome.failures, outcome.output);
   return {
     success: true,
     passed: outcome.passed,
@@ -53,18 +49,11 @@ async function testRunResult(
     failure_count: outcome.failures.length,
     summary_text: testsSummary(outcome.runner, outcome.passed, outcome.failures.length),
     coverage_percent: outcome.coverage_percent,
-    output: outcome.output,
-    truncated: outcome.truncated || shown.capped,
+    output: shown.output.text || undefined,
+    truncated: outcome.truncated || shown.view.capped || shown.output.cut,
+    ...pageFields(shown.view),
     notes: outcome.notes,
-    ...(await testsSarif(
-      ctx,
-      output,
-      target,
-      outcome.runner,
-      outcome.failures,
-      outcome.notes,
-      outcome.command,
-    )),
+    ...(await testsSarif(ctx, args.output, shown, outcome.runner, outcome.notes, outcome.command)),
   };
 }
 
@@ -95,22 +84,49 @@ export function failureFinding(f: TestFailureRecord, tool = "pytest"): Finding {
   };
 }
 
-async function testsSarif(
+type RunArgs = ListingArgs & { output: "json" | "sarif" };
+
+/** The runner's output gets at most this share of the result's budget; the failures list the rest. */
+const OUTPUT_SHARE = 0.25;
+
+/**
+ * The failures listed within the call's budget or page, through their findings (SARIF gets them all), and
+ * the runner's output cut to its end when it would take more than its share of the budget.
+ */
+function listFailures(
   ctx: ToolContext,
-  output: "json" | "sarif",
+  args: RunArgs,
   target: string,
   tool: string,
   failures: readonly TestFailureRecord[],
+  output: string,
+) {
+  const display = displayPaths(target, ctx.allowlist.roots.effective);
+  const findings = failures.map((f) => failureFinding(f, tool));
+  const listing = listingOf(ctx, args);
+  const shown = tailWithinTokens(output, Math.floor(listing.maxTokens * OUTPUT_SHARE));
+  const reserve = Math.min(RESULT_OVERHEAD_TOKENS, Math.floor(listing.maxTokens * 0.4));
+  const listed = listEntries(
+    ctx,
+    args,
+    failures,
+    findings,
+    { display, fingerprints: args.output === "sarif" },
+    reserve + estimateTokens(shown.text),
+  );
+  return { display, output: shown, ...listed };
+}
+
+async function testsSarif(
+  ctx: ToolContext,
+  output: "json" | "sarif",
+  listed: ReturnType<typeof listFailures>,
+  tool: string,
   notes: readonly string[],
   command: string,
 ) {
   if (output !== "sarif") return {};
-  const display = displayPaths(target, ctx.allowlist.roots.effective);
-  const view = findingsView(
-    failures.map((f) => failureFinding(f, tool)),
-    { display, fingerprints: true },
-  );
-  return sarifField(ctx, output, display, [{ tool, findings: view.all, notes, command }]);
+  return sarifField(ctx, output, listed.display, [{ tool, findings: listed.view.all, notes, command }]);
 }
 
 /** One line to quote: "pytest: 3 failures" or "pytest: passed". */
@@ -133,6 +149,7 @@ export const runTestsTool = () =>
       coverage: z.boolean().default(false),
       fail_fast: z.boolean().default(false),
       output: OUTPUT_ARG,
+      ...PAGING_ARGS,
     }),
     annotations: {
       title: "Run tests",
@@ -158,7 +175,7 @@ export const runTestsTool = () =>
       if (claimed)
         return testRunResult(
           ctx,
-          args.output,
+          args,
           testPath,
           await claimed.runner.run(
             ctx,
@@ -280,7 +297,7 @@ export const runTestsTool = () =>
           failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir);
         } else if (run.returncode === 1)
           notes.push("pytest wrote no JUnit report, so failures are not itemized");
-        const shown = capList(failures);
+        const shown = listFailures(ctx, args, args.path, "pytest", failures, output);
         const coveragePercent = args.coverage ? parseCoverageTotal(run.stdout) : undefined;
         return {
           success: true,
@@ -292,10 +309,11 @@ export const runTestsTool = () =>
           failure_count: failures.length,
           summary_text: testsSummary("pytest", run.returncode === 0, failures.length),
           coverage_percent: coveragePercent,
-          output,
-          truncated: run.truncated || shown.capped,
+          output: shown.output.text,
+          truncated: run.truncated || shown.view.capped || shown.output.cut,
+          ...pageFields(shown.view),
           notes,
-          ...(await testsSarif(ctx, args.output, args.path, "pytest", failures, notes, command)),
+          ...(await testsSarif(ctx, args.output, shown, "pytest", notes, command)),
         };
       } finally {
         fs.rmSync(temp, { recursive: true, force: true });
