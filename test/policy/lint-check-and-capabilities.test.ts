@@ -133,6 +133,37 @@ describe("lint_check", () => {
     });
   });
 
+  it.skipIf(skipRuff)(
+    "pages and budgets its findings like lint: every finding once, counts full",
+    async () => {
+      const many = path.join(plain, "many");
+      fs.mkdirSync(many);
+      fs.writeFileSync(
+        path.join(many, "m.py"),
+        Array.from({ length: 300 }, (_, i) => `import m${i}\n`).join(""),
+      );
+      const seen: string[] = [];
+      let offset: number | undefined = 0;
+      while (offset !== undefined) {
+        const page: Record<string, unknown> = await server.call("lint_check", {
+          path: many,
+          tool: "ruff",
+          offset,
+          limit: 120,
+        });
+        expect(page).toMatchObject({ success: true, finding_count: 300 });
+        seen.push(...keys(page));
+        offset = page.next_offset as number | undefined;
+      }
+      expect(seen).toHaveLength(300);
+      expect(new Set(seen).size).toBe(300);
+      const small = await server.call("lint_check", { path: many, tool: "ruff", max_result_tokens: 1000 });
+      expect(small).toMatchObject({ success: true, finding_count: 300, truncated: true });
+      expect((small.findings as unknown[]).length).toBeLessThan(300);
+      expect(JSON.stringify(small).length / 4).toBeLessThanOrEqual(1000);
+    },
+  );
+
   it.skipIf(skipRuff)("changed in a repository with no commit yet: staged and untracked files", async () => {
     const r = await server.call("lint_check", { scope: "changed", path: fresh });
     expect(r).toMatchObject({ success: true, files: ["new.py", "staged.py"], finding_count: 2 });

@@ -7,6 +7,8 @@ import { changedFiles } from "../../../adapters/git-changed.js";
 import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../../adapters/project-languages.js";
 import { displayPaths } from "../../../findings/display-path.js";
 import { findingsView } from "../../../findings/views.js";
+import { estimateTokens } from "../../../findings/budget.js";
+import { listingFields, listingOf, PAGING_ARGS } from "../listing.js";
 import type { Finding } from "../../../findings/model.js";
 import type { DiagnosticAdvice } from "../../../policy/advisor.js";
 import { ToolError } from "../../../errors.js";
@@ -37,6 +39,18 @@ const nothingChecked = (scope: Scope, note: string) => ({
   notes: [note],
 });
 
+/** A listed finding as lint_check shows it (before its policy ids). */
+const entryOf = (f: Finding) => ({
+  tool: f.tool,
+  rule_id: f.rule_id,
+  severity: f.severity,
+  message: f.message,
+  path: f.path,
+  line: f.line,
+  column: f.column,
+  ...(f.end_line ? { end_line: f.end_line, end_column: f.end_column } : {}),
+});
+
 /** A file given, or a file inside a folder given. */
 const isInside = (given: string, file: string) => file === given || file.startsWith(given + path.sep);
 
@@ -50,6 +64,7 @@ export const lintCheckTool = () =>
       files: z.array(z.string()).max(1000).optional(),
       scope: z.enum(["staged", "changed", "all"]).optional(),
       path: z.string().optional(),
+      ...PAGING_ARGS,
     }),
     annotations: { title: "Lint check", ...READ_ONLY },
     traits: { advisory: false, reads_files: true, runs_tools: true, persists_traces: false },
@@ -105,7 +120,11 @@ export const lintCheckTool = () =>
           scope,
           `${linters.map((l) => l.name).join(", ")} found no files of ${linters.length > 1 ? "their" : "its"} languages to lint`,
         );
-      const view = findingsView(all, { display });
+      // Under the result budget like lint: each listed finding costs its entry (with its policy ids).
+      const view = findingsView(all, {
+        display,
+        listing: listingOf(ctx, args, { cost: (f) => estimateTokens(entryOf(f)) + 8 }),
+      });
       const advisor = advisorOf(ctx);
       const advice: Record<string, DiagnosticAdvice> = {};
       const findings = view.listed.map((f) => {
@@ -116,17 +135,7 @@ export const lintCheckTool = () =>
           message: f.message,
           path: f.path,
         });
-        return {
-          tool: f.tool,
-          rule_id: f.rule_id,
-          severity: f.severity,
-          message: f.message,
-          path: f.path,
-          line: f.line,
-          column: f.column,
-          ...(f.end_line ? { end_line: f.end_line, end_column: f.end_column } : {}),
-          policy_ids: adviceIds(advice[key]).policy_ids,
-        };
+        return { ...entryOf(f), policy_ids: adviceIds(advice[key]).policy_ids };
       });
       const checked = selected?.map((f) => display.show(f));
       return {
@@ -138,6 +147,7 @@ export const lintCheckTool = () =>
         findings,
         finding_count: view.count,
         truncated: view.capped,
+        ...listingFields(linters.length === 1 ? linters[0]!.name : "lint_check", view),
         bundle_hash: advisor.bundleHash,
         advice: Object.fromEntries(
           Object.entries(advice).map(([k, a]) => [
