@@ -6,6 +6,7 @@
  */
 import { levelRank, type NormalizedLog, type NormalizedResult } from "./normalize.js";
 import { brief } from "./risk.js";
+import { estimateTokens, prefixThatFits } from "../findings/budget.js";
 
 export type MatchedBy = "group_key" | "fingerprint" | "fallback";
 const STAGES: [MatchedBy, (r: NormalizedResult) => string][] = [
@@ -124,4 +125,27 @@ export function trendAnalysis(
     top_item: queue[0],
     capped: [introduced, reopened, worsening, persisting, fixed].some((l) => l.length > MAX_TREND_ENTRIES),
   };
+}
+
+/** The lists of a trend, repair queue first: what a budget keeps longest. */
+const TREND_LISTS = ["introduced", "reopened", "worsening", "persisting", "fixed"] as const;
+
+/**
+ * A trend that fits `maxTokens` (chars/4): entries are kept list by list in repair-queue order (introduced,
+ * reopened, worsening, then persisting and fixed) while they fit; the counts stay full and `truncated` says
+ * that some entries were left out.
+ */
+export function fitTrend<T extends ReturnType<typeof trendAnalysis>>(trend: T, maxTokens: number): T {
+  let left = maxTokens - estimateTokens({ ...trend, ...Object.fromEntries(TREND_LISTS.map((k) => [k, []])) });
+  let cut = false;
+  const fitted = { ...trend };
+  for (const key of TREND_LISTS) {
+    const list = trend[key] as unknown[];
+    // Once a list is cut, the later (less urgent) ones list nothing.
+    const n = cut ? 0 : prefixThatFits(list, (x) => estimateTokens(x) + 1, Math.max(0, left));
+    for (let i = 0; i < n; i++) left -= estimateTokens(list[i]) + 1;
+    if (n < list.length) cut = true;
+    (fitted as Record<string, unknown>)[key] = list.slice(0, n);
+  }
+  return cut ? { ...fitted, truncated: true } : fitted;
 }

@@ -292,6 +292,39 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
     expect(f.noisy_rules).toEqual([{ tool: "ruff", rule_id: "E711", count: 21, files: 1, share: 1 }]);
   });
 
+  it("trend lists fit the result budget, repair queue first, with full counts", async () => {
+    const log = (n: number) => ({
+      version: "2.1.0",
+      runs: [
+        {
+          tool: { driver: { name: "ruff" } },
+          results: Array.from({ length: n }, (_, i) => ({
+            ruleId: "F401",
+            level: "error",
+            message: { text: `\`m${i}\` imported but unused` },
+            locations: [
+              { physicalLocation: { artifactLocation: { uri: "many.py" }, region: { startLine: i + 1 } } },
+            ],
+          })),
+        },
+      ],
+    });
+    const r = await s.call("sarif_trend_analysis", {
+      baseline: log(50),
+      current: log(250),
+      max_result_tokens: 1500,
+    });
+    expect(r, JSON.stringify(r).slice(0, 400)).toMatchObject({ success: true, truncated: true });
+    expect((r.counts as Obj).introduced).toBe(200);
+    expect((r.introduced as unknown[]).length).toBeGreaterThan(0);
+    expect((r.introduced as unknown[]).length).toBeLessThan(200);
+    // The repair queue keeps its entries before any persisting one is listed.
+    expect(r.persisting).toEqual([]);
+    expect(JSON.stringify(r).length / 4).toBeLessThanOrEqual(1500);
+    const whole = await s.call("sarif_trend_analysis", { baseline: log(50), current: log(250) });
+    expect(JSON.stringify(whole).length / 4).toBeLessThanOrEqual(8000);
+  });
+
   it("malformed SARIF is invalid_input naming the JSON path", async () => {
     const codeql = () => sample("codeql-python.sarif") as { runs: Obj[] } & Obj;
     const badLevel = codeql();

@@ -18,7 +18,8 @@ import {
 } from "../../sarif-analytics/normalize.js";
 import { remediationPacket, type RecordedCall } from "../../sarif-analytics/remediation.js";
 import { riskSummary } from "../../sarif-analytics/risk.js";
-import { trendAnalysis } from "../../sarif-analytics/trend.js";
+import { fitTrend, trendAnalysis } from "../../sarif-analytics/trend.js";
+import { LISTING_ARGS } from "./listing.js";
 import { parseTraceId, readTrace, TRACE_PROPERTY, type TraceMeta } from "../../traces/lint-runs.js";
 
 // Any JSON: the normalizer checks it (and names the JSON path of what is wrong), which a schema here could not.
@@ -133,6 +134,7 @@ export const sarifTrendAnalysisTool = () =>
       current_trace_id: TRACE_ARG.optional(),
       history_trace_ids: z.array(TRACE_ARG).max(20).optional(),
       path: PATH_ARG,
+      max_result_tokens: LISTING_ARGS.max_result_tokens,
     }),
     annotations: { title: "SARIF trend analysis", ...READ_ONLY },
     async handler(args, ctx) {
@@ -152,10 +154,14 @@ export const sarifTrendAnalysisTool = () =>
           load(ctx, undefined, t, args.path, ["", `history_trace_ids[${i}]`]),
         ),
       ];
-      const trend = trendAnalysis(
-        baseline.log,
-        current.log,
-        history.map((h) => h.log),
+      // The lists are cut to the result budget (repair queue first); the counts stay full.
+      const trend = fitTrend(
+        trendAnalysis(
+          baseline.log,
+          current.log,
+          history.map((h) => h.log),
+        ),
+        (args.max_result_tokens ?? ctx.config.maxResultTokens) - 300,
       );
       return {
         success: true,
