@@ -9,7 +9,6 @@ import type { Allowlist } from "../paths/allowlist.js";
 import { POLICY_ADVISOR_SERVICE, type PolicyAdvisor } from "./advisor.js";
 import type { Bundle } from "./bundle.js";
 import { compileBundle, PROJECT_POLICY_FILE } from "./compile.js";
-import { BundleError } from "./source.js";
 
 export const POLICY_RUNTIME_SERVICE = "policy-runtime";
 
