@@ -116,21 +116,12 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
   const started = performance.now();
   if (req.options?.source) {
     const { scope, command, reports, note } = await eslintText(ctx, req.options.source, req.config);
-    return {
-      findings: eslintFindings(reports),
-      tool: "eslint",
-      version: () => Promise.resolve(scope.eslint.version),
-      command,
-      returncode: reports.some((r) => r.errorCount > 0) ? 1 : 0,
-      notes: [toolNote(scope.eslint), ...scope.notes.filter((n) => !n.startsWith("lint")), note],
-      // Inline code is reported as the one file it is linted as.
-      perFile: {
-        statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r), errors: r.errors })),
-        format: "full",
-        scope: "filtered",
-        durationMs: Math.round(performance.now() - started),
-      },
-    };
+    // Inline code is reported as the one file it is linted as.
+    return lintOutcome(scope, command, reports, [...scope.notes.filter((n) => !n.startsWith("lint")), note], {
+      format: "full",
+      scope: "filtered",
+      started,
+    });
   }
   const files = filesOf(req.args);
   const scope = eslintScope(ctx, req.target, files, req.config, defaultScopeOf(req.args));
@@ -143,18 +134,33 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
     { ...params(scope), corrections: true },
     command,
   );
+  return lintOutcome(scope, command, reports, [...scope.notes, note], {
+    format: formatOf(req.args),
+    scope: scope.scope,
+    started,
+  });
+}
+
+/** lint's outcome of ESLint's reports: its findings and the per-file statuses the files[] view is built from. */
+function lintOutcome(
+  scope: EslintScope,
+  command: string,
+  reports: WireFileReport[],
+  notes: string[],
+  view: { format: Format; scope: "full" | "filtered"; started: number },
+): LintOutcome {
   return {
     findings: eslintFindings(reports),
     tool: "eslint",
     version: () => Promise.resolve(scope.eslint.version),
     command,
     returncode: reports.some((r) => r.errorCount > 0) ? 1 : 0,
-    notes: [toolNote(scope.eslint), ...scope.notes, note],
+    notes: [toolNote(scope.eslint), ...notes],
     perFile: {
       statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r), errors: r.errors })),
-      format: formatOf(req.args),
-      scope: scope.scope,
-      durationMs: Math.round(performance.now() - started),
+      format: view.format,
+      scope: view.scope,
+      durationMs: Math.round(performance.now() - view.started),
     },
   };
 }
