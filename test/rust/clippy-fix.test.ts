@@ -58,6 +58,35 @@ describe.skipIf(missing("cargo"))("lint_fix with clippy", () => {
     expect(fs.readFileSync(lib, "utf8")).toBe(before);
   });
 
+  it("only/except narrow the fix to those lints; the per-file dry-run diff applies to what is written", async () => {
+    const lib = path.join(crate, "src", "lib.rs");
+    const before = fs.readFileSync(lib, "utf8");
+    const only = { path: ".", linter: "clippy", only: ["clippy::len_zero"] };
+    const dry = await s.call("lint_fix", { ...only, dry_run: true });
+    expect(dry).toMatchObject({ success: true, changed_files: [lib] });
+    const entry = (dry.files as { file: string; diff?: string }[]).find((f) => f.file === "src/lib.rs")!;
+    expect(entry.diff).toContain("+    v.is_empty()");
+    expect(entry.diff).not.toContain("-    return x * 2;");
+    expect(fs.readFileSync(lib, "utf8")).toBe(before);
+    const r = await s.call("lint_fix", only);
+    expect(r).toMatchObject({ success: true, changed_files: [lib] });
+    expect(r.transaction).toMatchObject({ result: "commit", files_written: ["src/lib.rs"] });
+    const after = fs.readFileSync(lib, "utf8");
+    expect(applyPatch(before, entry.diff!)).toBe(after);
+    expect(after).toContain("v.is_empty()");
+    expect(after).toContain("return x * 2;");
+    // The other lints' problems are left, outside the scope.
+    const except = await s.call("lint_fix", {
+      path: ".",
+      linter: "clippy",
+      except: ["clippy::len_zero"],
+      dry_run: true,
+    });
+    expect((except.diff as string) ?? "").toContain("-    return x * 2;");
+    expect(await s.call("rollback", { path: crate })).toMatchObject({ success: true });
+    expect(fs.readFileSync(lib, "utf8")).toBe(before);
+  });
+
   it("fix_all: clippy --fix, cargo fmt, then cargo check verifies, in one transaction", async () => {
     const lib = path.join(crate, "src", "lib.rs");
     const r = await s.call("fix_all", { path: ".", linter: "clippy" });

@@ -9,6 +9,9 @@ import { createTwoFilesPatch } from "diff";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
+import { rewriteSource } from "../../paths/safe-fs.js";
+import type { RuleScope } from "../lint-options.js";
+import { inRuleScope } from "../rule-scope.js";
 import { displayRelative } from "../display.js";
 import { CLIPPY_CAPABILITIES } from "./clippy.js";
 import {
@@ -116,17 +119,67 @@ function fileResults(
   left: RustFinding[],
   changed: Set<string>,
   dryRun: boolean,
+  diffs?: Map<string, string>,
 ): FileFixResult[] {
   return files.map((file) => {
     const messages = left.filter((f) => f.file === file).map(message);
+    const diff = diffs?.get(file);
     return {
       file,
       status: status(changed.has(file), messages, dryRun),
       errorCount: messages.filter((m) => m.severity === "error").length,
       warningCount: messages.filter((m) => m.severity === "warning").length,
       messages,
+      ...(diff && { diff }),
     };
   });
+}
+
+/**
+ * clippy's machine-applicable suggestions in the rule scope, applied in memory in one pass as rustfix does:
+ * each changed file's text before and after, and its unified diff (what a dry run shows, and what a
+ * rule-scoped fix writes).
+ */
+async function suggestionsApplied(
+  ctx: ToolContext,
+  crate: string,
+  workspace: string,
+  sources: string[],
+  env: Record<string, string>,
+  rules: RuleScope | undefined,
+) {
+  const { run, args, notes } = await runCargo(
+    ctx,
+    crate,
+    clippyArgs(),
+    displayCommand("cargo", clippyArgs()),
+    env,
+  );
+  const command = displayCommand("cargo", args);
+  const { findings } = parseCargoMessages(run.stdout, workspace, "clippy");
+  if (findings.some(isCompileError) || (run.returncode !== 0 && findings.length === 0))
+    throw compileFailure(ctx, command, run, findings);
+  const applies = (f: RustFinding) => f.correction?.safe === true && inRuleScope(f.rule_id, rules);
+  const texts = new Map<string, { before: string; after: string }>();
+  const diffs = new Map<string, string>();
+  for (const file of sources) {
+    const safe = findings.filter((f) => f.file === file && applies(f)).map((f) => f.correction?.edits ?? []);
+    if (!safe.length) continue;
+    const before = fs.readFileSync(file, "utf8");
+    const after = applyCorrections(before, safe);
+    if (after === before) continue;
+    texts.set(file, { before, after });
+    const name = displayRelative(ctx, file);
+    diffs.set(
+      file,
+      createTwoFilesPatch(name, name, before, after, undefined, undefined, { context: 3 }).replace(
+        /^Index: .*\n=+\n/,
+        "",
+      ),
+    );
+  }
+  const left = findings.filter((f) => !(applies(f) && texts.has(f.file)));
+  return { run, command, notes, texts, diffs, left };
 }
 
 function compileFailure(
@@ -165,45 +218,26 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
       "clippy --fix applies only machine-applicable suggestions; the others are listed with unsafe corrections",
     );
   const env = { CLIPPY_CONF_DIR: crate };
-  if (req.dryRun) {
-    const {
-      run,
-      args,
-      notes: runNotes,
-    } = await runCargo(ctx, crate, clippyArgs(), displayCommand("cargo", clippyArgs()), env);
-    const command = displayCommand("cargo", args);
-    const { findings } = parseCargoMessages(run.stdout, workspace, "clippy");
-    if (findings.some(isCompileError) || (run.returncode !== 0 && findings.length === 0))
-      throw compileFailure(ctx, command, run, findings);
-    const changed = new Set<string>();
-    let diff = "";
-    for (const file of sources) {
-      const safe = findings
-        .filter((f) => f.file === file && f.correction?.safe)
-        .map((f) => f.correction?.edits ?? []);
-      if (!safe.length) continue;
-      const before = fs.readFileSync(file, "utf8");
-      const after = applyCorrections(before, safe);
-      if (after === before) continue;
-      changed.add(file);
-      const name = displayRelative(ctx, file);
-      diff += createTwoFilesPatch(name, name, before, after, undefined, undefined, { context: 3 }).replace(
-        /^Index: .*\n=+\n/,
-        "",
-      );
-    }
-    const left = findings.filter((f) => !(f.correction?.safe && changed.has(f.file)));
+  const rules = req.options?.rules;
+  if (req.dryRun || rules) {
+    const applied = await suggestionsApplied(ctx, crate, workspace, sources, env, rules);
+    const changed = new Set(applied.texts.keys());
+    // A rule-scoped fix writes the in-memory result itself (clippy --fix cannot be told which lints to apply).
+    if (!req.dryRun)
+      for (const [file, t] of applied.texts) rewriteSource(ctx.allowlist, file, t.before, t.after);
     return {
-      files: fileResults(sources, left, changed, true),
+      files: fileResults(sources, applied.left, changed, req.dryRun, req.dryRun ? applied.diffs : undefined),
       changed_files: [...changed],
-      diff,
-      command,
-      returncode: run.returncode,
-      truncated: run.truncated,
+      ...(req.dryRun && { diff: [...applied.diffs.values()].join("") }),
+      command: req.dryRun
+        ? applied.command
+        : `${applied.command} (suggestions in only/except applied by the server)`,
+      returncode: applied.run.returncode,
+      truncated: applied.run.truncated,
       notes: [
-        ...runNotes,
+        ...applied.notes,
         ...notes,
-        "the dry-run diff applies clippy's machine-applicable suggestions in one pass, as rustfix does",
+        "clippy's machine-applicable suggestions are applied in one pass, as rustfix does",
       ],
     };
   }
@@ -231,7 +265,8 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
 registerFixer({
   name: "clippy",
   languages: ["rust"],
-  capabilities: CLIPPY_CAPABILITIES,
+  // Its fixes can be narrowed to rules (applied by the server from clippy's suggestions).
+  capabilities: { ...CLIPPY_CAPABILITIES, ruleScope: true },
   candidates: async (_ctx, req) => crateSources(requireCrateDir(req.target, "clippy")),
   fix,
 });
