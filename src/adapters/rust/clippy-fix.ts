@@ -10,7 +10,7 @@ import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { rewriteSource } from "../../paths/safe-fs.js";
-import type { RuleScope } from "../lint-options.js";
+import type { InlineSource, RuleScope } from "../lint-options.js";
 import { inRuleScope } from "../rule-scope.js";
 import { displayRelative } from "../display.js";
 import { CLIPPY_CAPABILITIES } from "./clippy.js";
@@ -32,6 +32,7 @@ import {
 } from "./cargo-messages.js";
 import { runCargo } from "./cargo-run.js";
 import { clippyArgs } from "./clippy.js";
+import { scratchCrate } from "./clippy-inline.js";
 
 export function clippyFixArgs(): string[] {
   return [
@@ -203,7 +204,39 @@ function compileFailure(
   );
 }
 
+/** Inline code corrected by `cargo clippy --fix` in a scratch copy of its workspace; nothing is written. */
+async function fixInline(ctx: ToolContext, req: FixRequest, source: InlineSource): Promise<FixOutcome> {
+  if (req.options?.rules)
+    throw new ToolError("invalid_input", "clippy: only/except cannot narrow a fix of inline source_code");
+  const scratch = scratchCrate(ctx, source);
+  try {
+    const args = scratch.allTargets ? [...clippyFixArgs(), "--all-targets"] : clippyFixArgs();
+    const { run, args: ran } = await runCargo(ctx, scratch.crate, args, displayCommand("cargo", args), {
+      CLIPPY_CONF_DIR: scratch.crate,
+    });
+    const command = displayCommand("cargo", ran);
+    const { findings } = parseCargoMessages(run.stdout, scratch.workspace, "clippy");
+    const own = findings.filter((f) => f.file === scratch.file).map((f) => ({ ...f, file: source.path }));
+    if (own.some(isCompileError) || (run.returncode !== 0 && findings.length === 0))
+      throw compileFailure(ctx, command, run, own);
+    const corrected = fs.readFileSync(scratch.file, "utf8");
+    const changed = new Set(corrected !== source.code ? [source.path] : []);
+    return {
+      files: fileResults([source.path], own, changed, true),
+      changed_files: [],
+      correctedSource: corrected,
+      command,
+      returncode: run.returncode,
+      truncated: run.truncated,
+      notes: ["corrected in a scratch copy of the crate's workspace (the project is not written)"],
+    };
+  } finally {
+    scratch.remove();
+  }
+}
+
 async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
+  if (req.options?.source) return fixInline(ctx, req, req.options.source);
   const crate = requireCrateDir(req.target, "clippy");
   if (req.files?.length)
     throw new ToolError(
@@ -267,6 +300,7 @@ registerFixer({
   languages: ["rust"],
   // Its fixes can be narrowed to rules (applied by the server from clippy's suggestions).
   capabilities: { ...CLIPPY_CAPABILITIES, ruleScope: true },
-  candidates: async (_ctx, req) => crateSources(requireCrateDir(req.target, "clippy")),
+  candidates: async (_ctx, req) =>
+    req.options?.source ? [] : crateSources(requireCrateDir(req.target, "clippy")),
   fix,
 });

@@ -11,6 +11,8 @@ import { registerExternalTool } from "../registry.js";
 import { requireCrateDir, workspaceRoot } from "./cargo-env.js";
 import { isCompileError, parseCargoMessages, shortFormat, type RustFinding } from "./cargo-messages.js";
 import { runCargo } from "./cargo-run.js";
+import { scratchCrate } from "./clippy-inline.js";
+import type { InlineSource } from "../lint-options.js";
 
 registerExternalTool({ name: "cargo", program: "cargo", versionArgs: ["--version"] });
 registerExternalTool({ name: "clippy", program: "cargo", versionArgs: ["clippy", "--version"] });
@@ -19,7 +21,48 @@ export function clippyArgs(): string[] {
   return ["clippy", "--message-format=json", "--quiet"];
 }
 
+/** The inline code's findings, linted in a scratch copy of its workspace (see clippy-inline.ts). */
+async function clippyInline(ctx: ToolContext, source: InlineSource): Promise<LintOutcome> {
+  const scratch = scratchCrate(ctx, source);
+  try {
+    const args = scratch.allTargets ? [...clippyArgs(), "--all-targets"] : clippyArgs();
+    const stdout: string[] = [];
+    const { run, args: ran } = await runCargo(
+      ctx,
+      scratch.crate,
+      args,
+      displayCommand("cargo", args),
+      { CLIPPY_CONF_DIR: scratch.crate },
+      (line) => stdout.push(line),
+    );
+    const command = displayCommand("cargo", ran);
+    const { findings, buildFailed } = parseCargoMessages(stdout.join("\n"), scratch.workspace, "clippy");
+    const own = findings.filter((f) => f.file === scratch.file).map((f) => ({ ...f, file: source.path }));
+    const compileError = own.find(isCompileError) ?? findings.find(isCompileError);
+    if (compileError || buildFailed || (run.returncode !== 0 && findings.length === 0))
+      throw new ToolError(
+        "tool_error",
+        compileError
+          ? `the inline code does not compile, so clippy could not lint it: ${compileError.message}`
+          : `cargo clippy failed (exit ${run.returncode}); see output`,
+        { command, returncode: run.returncode, output: combinedOutput(run.stdout, run.stderr) },
+      );
+    return {
+      findings: own,
+      tool: "clippy",
+      issueText: (f, shown) => shortFormat(f as RustFinding, shown),
+      command,
+      returncode: own.length ? run.returncode : 0,
+      truncated: run.truncated,
+      notes: ["linted as that file in a scratch copy of its crate's workspace (the project is not written)"],
+    };
+  } finally {
+    scratch.remove();
+  }
+}
+
 async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
+  if (req.options?.source) return clippyInline(ctx, req.options.source);
   const crate = requireCrateDir(req.target, "clippy");
   const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
   const stdout: string[] = [];
@@ -66,9 +109,9 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   };
 }
 
-/** clippy's findings carry its suggestions as corrections; it lints crates, not inline code. */
+/** clippy's findings carry its suggestions as corrections; inline code is linted in a scratch copy. */
 export const CLIPPY_CAPABILITIES = {
-  inlineSource: false,
+  inlineSource: true,
   ruleScope: false,
   contextual: false,
   explain: true,

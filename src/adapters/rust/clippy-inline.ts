@@ -1,0 +1,90 @@
+/**
+ * Inline source for clippy (issue 16). clippy lints crates, so inline code is checked as the file it names
+ * inside a scratch copy of that file's workspace (the project itself is never written), built into the
+ * shared scratch target dir. Only that file's findings are reported, at its real path.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ToolContext } from "../../engine/tool.js";
+import { ToolError } from "../../errors.js";
+import type { InlineSource } from "../lint-options.js";
+import { findCrate, workspaceRoot } from "./cargo-env.js";
+
+const MAX_COPIED_FILES = 5000;
+const MAX_COPIED_BYTES = 64 * 1024 * 1024;
+const SKIPPED = new Set(["target", "node_modules"]);
+
+/** Files cargo compiles without a `mod` declaration: the crate's targets. */
+const TARGET_FILE = /^(src\/(lib|main)\.rs|src\/bin\/[^/]+\.rs|(tests|examples|benches)\/[^/]+\.rs)$/;
+
+export interface ScratchCrate {
+  /** The crate directory of the copy (cargo runs there). */
+  crate: string;
+  /** The workspace root of the copy (cargo's messages name files relative to it). */
+  workspace: string;
+  /** Where the inline code was written in the copy. */
+  file: string;
+  /** Whether the file is one of the crate's own test, example or bench targets. */
+  allTargets: boolean;
+  remove(): void;
+}
+
+/** Copies regular files of `from` into `to` (links and hidden or build folders left out), within the caps. */
+function copyTree(from: string, to: string, budget: { files: number; bytes: number }): void {
+  fs.mkdirSync(to, { recursive: true, mode: 0o700 });
+  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
+    if (e.name.startsWith(".") || SKIPPED.has(e.name)) continue;
+    const src = path.join(from, e.name);
+    const st = fs.lstatSync(src);
+    if (st.isDirectory()) copyTree(src, path.join(to, e.name), budget);
+    else if (st.isFile()) {
+      budget.files -= 1;
+      budget.bytes -= st.size;
+      if (budget.files < 0 || budget.bytes < 0)
+        throw new ToolError(
+          "invalid_input",
+          `source_code: the workspace is too large to copy for clippy (over ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES} bytes)`,
+        );
+      fs.copyFileSync(src, path.join(to, e.name));
+    }
+  }
+}
+
+/** A scratch copy of the workspace of `source.path` with the inline code in its place. */
+export function scratchCrate(ctx: ToolContext, source: InlineSource): ScratchCrate {
+  const root = ctx.allowlist.rootOf(source.path) ?? path.dirname(source.path);
+  const crate = findCrate(source.path, root);
+  if (!crate)
+    throw new ToolError(
+      "invalid_input",
+      `source_code: clippy lints crates, and no Cargo.toml holds ${source.path}`,
+    );
+  const rel = path.relative(crate, source.path).split(path.sep).join("/");
+  const allTargets = /^(tests|examples|benches)\//.test(rel);
+  if (!fs.existsSync(source.path) && !TARGET_FILE.test(rel))
+    throw new ToolError(
+      "invalid_input",
+      `source_code: cargo would not compile ${rel} (no module declares it); name an existing module file or a ` +
+        "target file (src/lib.rs, src/main.rs, src/bin/*.rs, tests/*.rs, examples/*.rs)",
+    );
+  const workspace = workspaceRoot(crate, root);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-clippy-inline-"));
+  const remove = () => fs.rmSync(scratch, { recursive: true, force: true });
+  try {
+    copyTree(workspace, scratch, { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES });
+    const file = path.join(scratch, path.relative(workspace, source.path));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, source.code, { mode: 0o600 });
+    return {
+      crate: path.join(scratch, path.relative(workspace, crate)),
+      workspace: scratch,
+      file,
+      allTargets,
+      remove,
+    };
+  } catch (err) {
+    remove();
+    throw err;
+  }
+}
