@@ -1,4 +1,5 @@
 /** lint_fix and fix_all with clippy --fix, through the real server, on a copy of the lint crate. */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { applyPatch } from "diff";
@@ -94,5 +95,40 @@ describe.skipIf(missing("cargo"))("lint_fix with clippy", () => {
     expect(r.transaction).toMatchObject({ result: "commit" });
     expect(fs.readFileSync(lib, "utf8")).toContain("pub fn messy(a: i32) -> i32 {\n    a + 1\n}\n");
     expect(fs.readFileSync(lib, "utf8")).toContain("    v.is_empty()\n");
+  });
+});
+
+describe.skipIf(missing("cargo") || missing("git"))("lint_fix with clippy and changed", () => {
+  let crate: string;
+  let s: Connected;
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd: crate });
+  beforeAll(async () => {
+    crate = copyFixture(path.join(FIXTURES, "rust", "lint-crate"));
+    fs.appendFileSync(path.join(crate, "src", "lib.rs"), "\npub mod other;\n");
+    fs.writeFileSync(
+      path.join(crate, "src", "other.rs"),
+      "pub fn none(v: &[i32]) -> bool {\n    v.len() == 0\n}\n",
+    );
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-qm", "init");
+    s = await connectStdio({ args: ["--allowed-paths", crate], cwd: crate });
+  });
+  afterAll(async () => s?.close());
+
+  it("fixes only the files git says changed; nothing changed is nothing checked", async () => {
+    const lib = path.join(crate, "src", "lib.rs");
+    const other = path.join(crate, "src", "other.rs");
+    const libBefore = fs.readFileSync(lib, "utf8");
+    const nothing = await s.call("lint_fix", { path: ".", linter: "clippy", changed: true });
+    expect(nothing).toMatchObject({ success: true, nothing_checked: true });
+    fs.appendFileSync(other, "\npub fn one(v: &[i32]) -> bool {\n    v.len() == 1\n}\n");
+    const r = await s.call("lint_fix", { path: ".", linter: "clippy", changed: true });
+    expect(r).toMatchObject({ success: true, changed_files: [other] });
+    expect(fs.readFileSync(other, "utf8")).toContain("    v.is_empty()\n");
+    // lib.rs has fixable lints too, but it did not change.
+    expect(fs.readFileSync(lib, "utf8")).toBe(libBefore);
+    expect((r.files as { file: string }[]).map((f) => f.file)).toEqual(["src/other.rs"]);
   });
 });

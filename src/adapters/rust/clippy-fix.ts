@@ -252,19 +252,23 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
     );
   const env = { CLIPPY_CONF_DIR: crate };
   const rules = req.options?.rules;
-  if (req.dryRun || rules) {
-    const applied = await suggestionsApplied(ctx, crate, workspace, sources, env, rules);
+  // `changed`: only the changed files' suggestions are applied (and only their problems listed).
+  const changedOnly = req.options?.changedFiles && new Set(req.options.changedFiles);
+  if (req.dryRun || rules || changedOnly) {
+    const scoped = changedOnly ? sources.filter((f) => changedOnly.has(f)) : sources;
+    const applied = await suggestionsApplied(ctx, crate, workspace, scoped, env, rules);
+    if (changedOnly) applied.left = applied.left.filter((f) => changedOnly.has(f.file));
     const changed = new Set(applied.texts.keys());
     // A rule-scoped fix writes the in-memory result itself (clippy --fix cannot be told which lints to apply).
     if (!req.dryRun)
       for (const [file, t] of applied.texts) rewriteSource(ctx.allowlist, file, t.before, t.after);
     return {
-      files: fileResults(sources, applied.left, changed, req.dryRun, req.dryRun ? applied.diffs : undefined),
+      files: fileResults(scoped, applied.left, changed, req.dryRun, req.dryRun ? applied.diffs : undefined),
       changed_files: [...changed],
       ...(req.dryRun && { diff: [...applied.diffs.values()].join("") }),
       command: req.dryRun
         ? applied.command
-        : `${applied.command} (suggestions in only/except applied by the server)`,
+        : `${applied.command} (suggestions in scope applied by the server)`,
       returncode: applied.run.returncode,
       truncated: applied.run.truncated,
       notes: [

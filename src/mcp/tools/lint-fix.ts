@@ -252,11 +252,11 @@ export const lintFixTool = () => {
         };
       const request: FixRequest = { ...fixRequestOf(args), options };
       if (options.changedFiles) {
-        // Fixers that take `files` get the changed ones; RuboCop's adapter reads options.changedFiles
-        // itself; any other would fix more than was changed, so it is refused.
+        // Fixers that take `files` get the changed ones; RuboCop's and clippy's adapters read
+        // options.changedFiles themselves; any other would fix more than was changed, so it is refused.
         if (FIXERS_TAKING_FILES.has(fixer.name))
           request.files = changedAsFiles(args.path, options.changedFiles);
-        else if (fixer.name !== "rubocop")
+        else if (fixer.name !== "rubocop" && fixer.name !== "clippy")
           throw new ToolError("invalid_input", `${fixer.name} cannot limit its fixes to the changed files`);
       }
       // Inline code is corrected in memory: no transaction, nothing written, the text comes back.
