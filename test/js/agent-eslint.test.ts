@@ -126,4 +126,43 @@ describe("eslint: seed 003's agent features", () => {
     expect(applyPatch(before, entry.diff!)).toBe(fs.readFileSync(file, "utf8"));
     expect(fs.readFileSync(file, "utf8")).toContain("const total = 1;");
   });
+
+  it("only/except narrow lint_fix to those rules' fixes, inline and on files", async () => {
+    const code = "let total = 1;\nconsole.log(total);\n";
+    const file = path.join(dir, "new.js");
+    const only = await s.call("lint_fix", {
+      path: file,
+      linter: "eslint",
+      source_code: code,
+      only: ["prefer-const"],
+    });
+    expect(only, JSON.stringify(only)).toMatchObject({ success: true, corrected: true });
+    expect(only.corrected_source).toBe("const total = 1;\nconsole.log(total);\n");
+    const except = await s.call("lint_fix", {
+      path: file,
+      linter: "eslint",
+      source_code: code,
+      except: ["prefer-const"],
+    });
+    expect(except).toMatchObject({ success: true, corrected: false });
+    expect(except.corrected_source).toBe(code);
+    fs.writeFileSync(path.join(dir, "scoped.js"), code);
+    const out = await s.call("lint_fix", {
+      path: dir,
+      files: ["scoped.js"],
+      except: ["prefer-const"],
+      dry_run: true,
+    });
+    expect(out).toMatchObject({ success: true, changed_files: [] });
+    const inScope = await s.call("lint_fix", {
+      path: dir,
+      linter: "eslint",
+      files: ["scoped.js"],
+      only: ["prefer-const"],
+    });
+    expect(inScope).toMatchObject({ success: true, changed_files: [path.join(dir, "scoped.js")] });
+    expect(fs.readFileSync(path.join(dir, "scoped.js"), "utf8")).toBe(
+      "const total = 1;\nconsole.log(total);\n",
+    );
+  });
 });

@@ -2,6 +2,7 @@
  * What the ESLint worker sends back: per file, the problems (never the file's source) and, for a
  * fix, the fixed text. Shared by the worker and the adapter.
  */
+import type { RuleScope } from "../lint-options.js";
 import type { FixMessage } from "../fixers.js";
 
 export interface WireMessage extends FixMessage {
@@ -61,6 +62,8 @@ export interface EslintFixParams extends EslintRequestParams {
   unsafe: boolean;
   /** Rules whose suggestions are held back (contextual: false). */
   holdBack?: string[];
+  /** only/except: the rules whose fixes and suggestions apply (the others are left as problems). */
+  fixRules?: RuleScope;
 }
 
 /** ESLint's message object, as far as we read it. */

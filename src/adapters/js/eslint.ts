@@ -101,6 +101,7 @@ async function eslintText(
     fix: Boolean(fix),
     unsafe: fix?.safety === "unsafe",
     holdBack: fix?.options?.contextual === false ? ESLINT_CONTEXTUAL_RULES : [],
+    ...(fix?.options?.rules && { fixRules: fix.options.rules }),
   };
   const { result, note } = await eslintCall<WireFileReport[]>(ctx, scope, "lintText", p, command);
   const fatal = result.find((r) => r.fatal);
@@ -175,6 +176,7 @@ async function computeFix(ctx: ToolContext, req: FixRequest) {
     ...params(scope),
     unsafe: req.safety === "unsafe",
     holdBack: req.options?.contextual === false ? ESLINT_CONTEXTUAL_RULES : [],
+    ...(req.options?.rules && { fixRules: req.options.rules }),
   };
   const { result, note } = await eslintCall<WireFileReport[]>(ctx, scope, "fix", p, command);
   return { scope, command, reports: result, note };
@@ -243,7 +245,8 @@ registerLinter({
 registerFixer({
   name: "eslint",
   languages: ["javascript", "typescript"],
-  capabilities: ESLINT_CAPABILITIES,
+  // only/except narrow its fixes (ESLint's `fix` predicate; suggestions likewise).
+  capabilities: { ...ESLINT_CAPABILITIES, ruleScope: true },
   async candidates(ctx, req) {
     const { reports } = await computeFix(ctx, { ...req, dryRun: true });
     return reports.filter((r) => r.output !== undefined).map((r) => r.file);

@@ -20,6 +20,8 @@ import {
 } from "../eslint-wire.js";
 import { applyEdits, type TextEdit } from "../suggestions.js";
 import { loadModule } from "./load-module.js";
+import { inRuleScope } from "../../rule-scope.js";
+import type { RuleScope } from "../../lint-options.js";
 
 interface EslintResult {
   filePath: string;
@@ -92,7 +94,10 @@ async function createInstance(
 ): Promise<EslintInstance> {
   const mod = (await loadModule(params.entry)) as EslintModule;
   const Eslint = mod.loadESLint ? await mod.loadESLint({ useFlatConfig: true }) : mod.ESLint;
-  const options: Record<string, unknown> = { cwd: params.cwd, fix, errorOnUnmatchedPattern: true };
+  // only/except: ESLint applies the fixes its `fix` predicate accepts.
+  const scope = (params as Partial<EslintFixParams>).fixRules;
+  const fixOption = fix && scope ? (m: { ruleId: string | null }) => inRuleScope(m.ruleId ?? "", scope) : fix;
+  const options: Record<string, unknown> = { cwd: params.cwd, fix: fixOption, errorOnUnmatchedPattern: true };
   const extra = around?.off?.length ? [{ rules: Object.fromEntries(around.off.map((r) => [r, "off"])) }] : [];
   if (params.configFile) {
     options.overrideConfigFile = params.configFile;
@@ -158,7 +163,8 @@ async function lintAround(
 }
 
 function instance(params: EslintRequestParams, fix: boolean): Promise<EslintInstance> {
-  const key = JSON.stringify([params.entry, params.cwd, params.configFile, fix]);
+  const scope = fix ? (params as Partial<EslintFixParams>).fixRules : undefined;
+  const key = JSON.stringify([params.entry, params.cwd, params.configFile, fix, scope ?? null]);
   let found = instances.get(key);
   if (!found) {
     found = createInstance(params, fix);
@@ -212,9 +218,15 @@ function loopOf(messages: EslintMessage[]): string | undefined {
     : undefined;
 }
 
-function firstSuggestions(messages: EslintMessage[], holdBack: readonly string[]): TextEdit[] {
+function firstSuggestions(
+  messages: EslintMessage[],
+  holdBack: readonly string[],
+  scope?: RuleScope,
+): TextEdit[] {
   return messages.flatMap((m) =>
-    m.suggestions?.[0] && !holdBack.includes(m.ruleId ?? "") ? [m.suggestions[0].fix] : [],
+    m.suggestions?.[0] && !holdBack.includes(m.ruleId ?? "") && inRuleScope(m.ruleId ?? "", scope)
+      ? [m.suggestions[0].fix]
+      : [],
   );
 }
 
@@ -224,11 +236,12 @@ async function applySuggestionPasses(
   result: EslintResult,
   holdBack: readonly string[],
   original?: string,
+  scope?: RuleScope,
 ): Promise<EslintResult> {
   let current = result;
   let text = result.output ?? original ?? fs.readFileSync(result.filePath, "utf8");
   for (let pass = 0; pass < MAX_SUGGESTION_PASSES; pass++) {
-    const edits = firstSuggestions(current.messages, holdBack);
+    const edits = firstSuggestions(current.messages, holdBack, scope);
     if (edits.length === 0) break;
     const applied = applyEdits(text, edits);
     if (applied.applied === 0 || applied.text === text) break;
@@ -297,7 +310,7 @@ serveWorker({
     if (!r) return [];
     if (!params.fix) return [withCorrections({ ...r, source: params.code }, report(r))];
     const final = params.unsafe
-      ? await applySuggestionPasses(eslint, r, params.holdBack ?? [], params.code)
+      ? await applySuggestionPasses(eslint, r, params.holdBack ?? [], params.code, params.fixRules)
       : r;
     return [report(final, final.output ?? params.code)];
   },
@@ -316,7 +329,9 @@ serveWorker({
     const { results, errors } = await lintAround(params, true);
     const out: WireFileReport[] = [];
     for (const r of results) {
-      const final = params.unsafe ? await applySuggestionPasses(eslint, r, params.holdBack ?? []) : r;
+      const final = params.unsafe
+        ? await applySuggestionPasses(eslint, r, params.holdBack ?? [], undefined, params.fixRules)
+        : r;
       const original = final.output !== undefined ? fs.readFileSync(r.filePath, "utf8") : undefined;
       const loop = final.output !== undefined ? loopOf(final.messages) : undefined;
       let file: WireFileReport;
