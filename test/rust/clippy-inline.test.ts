@@ -38,6 +38,25 @@ describe.skipIf(missing("cargo"))("clippy with source_code", () => {
     expect(out.stderr).toContain("src/lib.rs:2:5: warning: unneeded `return` statement");
   });
 
+  it("the crate's own lint levels apply: in a crate that allows needless_return the same code passes", async () => {
+    const lenient = path.join(crate, "lenient");
+    fs.mkdirSync(path.join(lenient, "src"), { recursive: true });
+    fs.writeFileSync(
+      path.join(lenient, "Cargo.toml"),
+      '[package]\nname = "lenient"\nversion = "0.1.0"\nedition = "2021"\n\n[lints.clippy]\nneedless_return = "allow"\n',
+    );
+    fs.writeFileSync(path.join(lenient, "src", "lib.rs"), "pub fn one() -> i32 {\n    1\n}\n");
+    const r = await s.call("lint", {
+      path: path.join(lenient, "src", "lib.rs"),
+      linter: "clippy",
+      source_code: CODE,
+    });
+    expect(r).toMatchObject({ success: true, passed: true, issue_count: 0 });
+    expect(fs.readFileSync(path.join(lenient, "src", "lib.rs"), "utf8")).toBe(
+      "pub fn one() -> i32 {\n    1\n}\n",
+    );
+  });
+
   it("lint_fix returns the corrected text and writes nothing; a file cargo would not compile is refused", async () => {
     const lib = path.join(crate, "src", "lib.rs");
     const before = fs.readFileSync(lib, "utf8");
