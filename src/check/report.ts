@@ -31,7 +31,9 @@ export interface Painter {
 }
 
 export const plain: Painter = (_f, text) => text;
-export const ansi: Painter = (format, text) => styleText(format, text);
+// check has already decided to paint (wantsColor); styleText's own stream check would also read
+// CI=true and FORCE_COLOR as "2 colours" and drop every code.
+export const ansi: Painter = (format, text) => styleText(format, text, { validateStream: false });
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
