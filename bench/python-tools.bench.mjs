@@ -57,7 +57,7 @@ export default async function run() {
     title: "Python tools through the server",
     rows,
     notes: [
-      "mypy runs through its daemon (dmypy) and pyright in watch mode: after the untimed first call every timed call is warm (see python-types.bench.mjs for cold against warm).",
+      "mypy runs through its daemon (dmypy) and pyright through its language server: after the untimed first call every timed call is warm (see python-types.bench.mjs for cold against warm).",
       `${os.cpus().length} CPUs, Node ${process.version}.`,
     ],
   };

@@ -1,7 +1,9 @@
 // Warm Python type checks (issue 13) on a generated project of 200 modules that import each other:
-// type_check through the server (mypy via its daemon, pyright in watch mode) after a one-file edit,
+// type_check through the server (mypy via its daemon, pyright via its language server) after a one-file edit,
 // side by side with a cold `mypy` / `pyright` of the same version run directly, alternating call by call.
-// Also: after an edit that changes a signature used elsewhere, and each first (cold) call of a fresh server.
+// Also: after an edit that changes a signature used elsewhere, after a body-only edit of a module nothing
+// imports (m199: pyright re-checks the importers of an edited file, transitively, and m100 has 99), and
+// each first (cold) call of a fresh server.
 // For mypy, also against the project's own incremental `mypy` (its .mypy_cache present, warmed first).
 // BENCH_TYPES_CHECKERS=mypy (or pyright) runs one checker only.
 import { execFile } from "node:child_process";
@@ -21,6 +23,7 @@ const RUNS = Number(process.env.BENCH_TYPES_RUNS ?? 10);
 /** Each row also goes to stderr as soon as it is measured (a long run cut short keeps what it had). */
 const progress = (row) => process.stderr.write(`${JSON.stringify(row)}\n`);
 const EDITED = 100;
+const LEAF = MODULES - 1;
 const CHECKERS = (process.env.BENCH_TYPES_CHECKERS ?? "mypy,pyright").split(",");
 
 export function moduleText(i, { k = 1, signature = false } = {}) {
@@ -121,7 +124,6 @@ const countPyright = (stdout) => JSON.parse(stdout).generalDiagnostics.length;
 export default async function bench() {
   const project = generate();
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-bench-types-cache-"));
-  const edited = path.join(project, "pkg", `m${EDITED}.py`);
   const mypyVersion = (await run("mypy", ["--version"], project)).stdout.trim();
   const pyrightVersion = (await run(process.execPath, [PYRIGHT, "--version"], project)).stdout.trim();
   const cold = {
@@ -140,7 +142,7 @@ export default async function bench() {
       if (cached[checker]) await cached[checker](); // fills the cache
       const s = await server(project, cache);
       const first = await s.check(checker);
-      notes.push(`${checker} first call: ${first.notes.find((n) => /daemon|watch/.test(n))}`);
+      notes.push(`${checker} first call: ${first.notes.find((n) => /daemon|language server/.test(n))}`);
       const coldDirect = await cold[checker]();
       rows.push({
         case: `${checker}: first call of a fresh server (cold)`,
@@ -150,16 +152,22 @@ export default async function bench() {
         runs: 1,
       });
       progress(rows.at(-1));
-      for (const kind of ["body-only edit", "signature edit"]) {
+      for (const kind of [
+        "body-only edit",
+        "signature edit",
+        "body-only edit of m199, which nothing imports",
+      ]) {
+        const module = kind.includes("m199") ? LEAF : EDITED;
+        const file = path.join(project, "pkg", `m${module}.py`);
         const warm = [];
         const direct = [];
         const incremental = [];
         for (let i = 0; i < RUNS; i++) {
           const text =
-            kind === "body-only edit"
-              ? moduleText(EDITED, { k: i + 2 })
-              : moduleText(EDITED, { signature: i % 2 === 0 });
-          fs.writeFileSync(edited, text);
+            kind === "signature edit"
+              ? moduleText(module, { signature: i % 2 === 0 })
+              : moduleText(module, { k: i + 2 });
+          fs.writeFileSync(file, text);
           const w = await s.check(checker);
           const coldNote = w.notes.find((n) => /ran cold/.test(n));
           if (coldNote) fallbacks.push(coldNote);
@@ -195,8 +203,8 @@ export default async function bench() {
           runs: RUNS,
         });
         progress(rows.at(-1));
+        fs.writeFileSync(file, moduleText(module));
       }
-      fs.writeFileSync(edited, moduleText(EDITED));
       await s.close();
     }
   } finally {
@@ -211,7 +219,7 @@ export default async function bench() {
       `cold direct: \`mypy --cache-dir /dev/null\` (${mypyVersion}) and \`pyright --outputjson\` (${pyrightVersion}) in the project folder, one after each server call.`,
       "incremental direct: the project's own `mypy` with its .mypy_cache (filled before the first edit), run after each cold one.",
       "ratio = cold direct median / server median. The signature edit flips f100's return type int <-> str, breaking its callers.",
-      `warm and direct diagnostic counts differed in ${mismatches} comparisons (${RUNS * 2 * CHECKERS.length} edits).`,
+      `warm and direct diagnostic counts differed in ${mismatches} comparisons (${RUNS * 3 * CHECKERS.length} edits).`,
       `warm calls that fell back to a cold run: ${fallbacks.length}${fallbacks.length ? ` (first: ${fallbacks[0]})` : ""}.`,
       `${os.cpus().length} CPUs, Node ${process.version}.`,
     ],

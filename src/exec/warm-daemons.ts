@@ -1,5 +1,5 @@
 /**
- * Long-lived checker processes that are not Node workers (the mypy daemon, pyright in watch mode): one
+ * Long-lived checker processes that are not Node workers (the mypy daemon, pyright's language server): one
  * per key (tool, project root, configuration), each detached into its own process group so that a
  * timeout or shutdown kills it whole. The registry starts them on first use, replaces one that died or
  * whose watched files changed, ends them after the idle TTL and keeps at most `maxWorkers` alive,
@@ -24,8 +24,10 @@ export interface DaemonLaunch {
   env?: Record<string, string | undefined>;
   /** Receives the process's stdout (pyright's watch reports); ignored when absent. */
   onStdout?: (chunk: string) => void;
-  /** Gives it a stdin pipe the server never writes to: it reaches EOF when the server ends, however. */
+  /** Gives it a stdin pipe: it reaches EOF when the server ends, however. */
   stdinPipe?: boolean;
+  /** Gives it a raw stdout pipe (bytes, read through `child.stdout`), e.g. for a JSON-RPC stream. */
+  stdoutPipe?: boolean;
 }
 
 const STDERR_TAIL_BYTES = 4096;
@@ -48,7 +50,11 @@ export class DaemonProcess {
     this.child = spawn(launch.program, launch.args, {
       cwd: launch.cwd,
       env,
-      stdio: [launch.stdinPipe ? "pipe" : "ignore", launch.onStdout ? "pipe" : "ignore", "pipe"],
+      stdio: [
+        launch.stdinPipe ? "pipe" : "ignore",
+        launch.onStdout || launch.stdoutPipe ? "pipe" : "ignore",
+        "pipe",
+      ],
       detached: true, // its own process group: a timeout or shutdown kills it and all it started
       windowsHide: true,
     });

@@ -1,5 +1,5 @@
 /**
- * Warm Python type checks through the real server: mypy through its daemon and pyright in watch mode.
+ * Warm Python type checks through the real server: mypy through its daemon and pyright through its language server.
  * An edit between two warm checks is seen (and matches the tool run cold on the same files); a daemon
  * killed from outside is replaced on the next call; a mypy config change restarts the daemon; a daemon
  * past the time limit is killed with its group; after the server exits no process of theirs is left
@@ -40,7 +40,9 @@ const coldPyright = (project: string) =>
 
 /** The pid a warm-process note names. */
 function pidOf(notes: unknown, tool: "mypy" | "pyright"): number {
-  const note = (notes as string[]).find((n) => n.includes(tool === "mypy" ? "mypy daemon" : "pyright watch"));
+  const note = (notes as string[]).find((n) =>
+    n.includes(tool === "mypy" ? "mypy daemon" : "pyright language server"),
+  );
   const m = /pid (\d+)/.exec(note ?? "");
   if (!m) throw new Error(`no ${tool} warm note in ${JSON.stringify(notes)}`);
   return Number(m[1]);
@@ -145,18 +147,57 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("warm type checks", () => {
     expect((after.findings as Shown[]).map((f) => f.rule_id)).toEqual(["return-value", "return-value"]);
   });
 
-  it("pyright: the watch process answers warm and sees an edit", async () => {
+  it("pyright: the language server answers warm, sees an edit and re-checks only what it affects", async () => {
     const first = await s.call("type_check", { path: ".", checker: "pyright" });
     const pid = pidOf(first.notes, "pyright");
     seen.add(pid);
-    expect(first.notes).toContainEqual(expect.stringMatching(/^pyright watch process started, pid \d+/));
+    expect(first.notes).toContainEqual(expect.stringMatching(/^pyright language server started, pid \d+/));
     expect(keys(first.findings as Shown[])).toEqual(keys(coldPyright(project)));
 
+    const again = await s.call("type_check", { path: ".", checker: "pyright" });
+    expect(again.notes).toContainEqual(
+      `warm pyright language server pid ${pid}, request 2: 0 of 3 files re-checked`,
+    );
+    expect(keys(again.findings as Shown[])).toEqual(keys(first.findings as Shown[]));
+
+    // cart.py imports prices.py: an edit of cart.py re-checks cart.py alone.
     fs.appendFileSync(cart(), "\n\ndef again() -> str:\n    return 1\n");
     const edited = await s.call("type_check", { path: ".", checker: "pyright" });
-    expect(edited.notes).toContainEqual(`warm pyright watch process pid ${pid}, request 2`);
+    expect(edited.notes).toContainEqual(
+      `warm pyright language server pid ${pid}, request 3: 1 of 3 files re-checked`,
+    );
     expect(keys(edited.findings as Shown[])).toEqual(keys(coldPyright(project)));
     expect(edited.issue_count).toBe((first.issue_count as number) + 1);
+    expect((edited.summary as { scope: unknown }).scope).toEqual((first.summary as { scope: unknown }).scope);
+  });
+
+  it("pyright: a file added replaces the process, one killed from outside is replaced on the next call", async () => {
+    const before = await s.call("type_check", { path: ".", checker: "pyright" });
+    const pid = pidOf(before.notes, "pyright");
+    const added = path.join(project, "src", "shop", "tax.py");
+    fs.writeFileSync(added, "def rate() -> int:\n    return 'high'\n");
+    const after = await s.call("type_check", { path: ".", checker: "pyright" });
+    const relisted = pidOf(after.notes, "pyright");
+    seen.add(relisted);
+    expect(relisted).not.toBe(pid);
+    expect(after.notes).toContainEqual(
+      expect.stringMatching(/replacing the previous one: a Python file was added or removed/),
+    );
+    expect(keys(after.findings as Shown[])).toEqual(keys(coldPyright(project)));
+    expect(survivors([pid])).toEqual([]);
+
+    process.kill(relisted, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 200));
+    const replaced = await s.call("type_check", { path: ".", checker: "pyright" });
+    const replacement = pidOf(replaced.notes, "pyright");
+    seen.add(replacement);
+    expect(replacement).not.toBe(relisted);
+    expect(replaced.notes).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`replacing the previous one: the previous one \\(pid ${relisted}\\) had ended`),
+      ),
+    );
+    expect(keys(replaced.findings as Shown[])).toEqual(keys(after.findings as Shown[]));
   });
 
   it("get_status lists the warm checkers with pid, age, requests and memory", async () => {
@@ -184,8 +225,14 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("warm type checks", () => {
   });
 });
 
-describe.skipIf(missing("mypy") || missing("dmypy"))("a mypy daemon past the time limit", () => {
-  it("is killed with its process group (a timeout error naming its pid)", async () => {
+describe.skipIf(missing("mypy") || missing("dmypy"))("a warm checker past the time limit", () => {
+  it.each([
+    ["mypy", /the mypy daemon \(pid (\d+)\) exceeded the 1 s timeout and was killed with its process group/],
+    [
+      "pyright",
+      /pyright's language server \(pid (\d+)\) exceeded the 1 s timeout and was killed with its process group/,
+    ],
+  ])("%s is killed with its process group (a timeout error naming its pid)", async (checker, message) => {
     const project = copyFixture(FIXTURE);
     // Enough modules that the daemon's first full check cannot finish within 1 s on this machine.
     for (let i = 0; i < 400; i++)
@@ -200,10 +247,10 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("a mypy daemon past the tim
       env: { XDG_CACHE_HOME: cache },
     });
     try {
-      const r = await s.call("type_check", { path: ".", checker: "mypy" });
+      const r = await s.call("type_check", { path: ".", checker });
       expect(r).toMatchObject({ success: false, error_type: "timeout" });
-      const pid = Number(/\(pid (\d+)\)/.exec(r.error as string)?.[1]);
-      expect(r.error).toMatch(/exceeded the 1 s timeout and was killed with its process group/);
+      expect(r.error).toMatch(message);
+      const pid = Number(message.exec(r.error as string)?.[1]);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(survivors([pid])).toEqual([]);
     } finally {
@@ -214,7 +261,7 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("a mypy daemon past the tim
 });
 
 describe.skipIf(missing("mypy") || missing("dmypy"))("a server killed with SIGKILL", () => {
-  it("leaves no orphan: pyright's watcher exits at once, the mypy daemon after its idle TTL + 10 s", async () => {
+  it("leaves no orphan: pyright's language server exits at once, the mypy daemon after its idle TTL + 10 s", async () => {
     const project = copyFixture(FIXTURE);
     const cache = tempDir("mcq-xdg-");
     const s = await connectStdio({

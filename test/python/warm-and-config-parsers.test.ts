@@ -10,7 +10,13 @@ import {
 } from "../../src/adapters/python/checker-config.js";
 import { dmypyDaemonArgs, dmypyRunRequest } from "../../src/adapters/python/dmypy.js";
 import { parseJunitFailures } from "../../src/adapters/python/junit.js";
-import { splitReports } from "../../src/adapters/python/pyright-warm.js";
+import { parsePyrightJson } from "../../src/adapters/python/pyright.js";
+import {
+  pythonFileStates,
+  reportFromLsp,
+  treeChanges,
+  type LspDiagnostic,
+} from "../../src/adapters/python/pyright-lsp-report.js";
 import { choosePlugins, findCoverageConfig, splitNodeId } from "../../src/adapters/python/pytest.js";
 import { FIXTURES } from "../helpers/server.js";
 import { copyFixture } from "../helpers/tools.js";
@@ -84,13 +90,77 @@ describe("dmypy", () => {
   });
 });
 
-describe("pyright watch output", () => {
-  it("splits the stream into its pretty-printed JSON reports, keeping a partial one", () => {
-    const a = '{\n    "version": "1.1.414",\n    "summary": {\n        "errorCount": 1\n    }\n}\n';
-    const b = '{\n    "version": "1.1.414",\n    "summary": {\n        "errorCount": 0\n    }\n}\n';
-    const { reports, rest } = splitReports(a + b + '{\n    "version"');
-    expect(reports.map((r) => JSON.parse(r).summary.errorCount)).toEqual([1, 0]);
-    expect(rest).toBe('{\n    "version"');
+describe("pyright's language server answers, as the CLI's report", () => {
+  // Captured from pyright-langserver 1.1.414 (pull diagnostics) and `pyright --outputjson` on the
+  // configured-project fixture: the rebuilt report parses to what the CLI printed.
+  const captured = JSON.parse(
+    fs.readFileSync(path.join(FIXTURES, "python", "captured", "pyright-langserver-pulls.json"), "utf8"),
+  ) as {
+    pulls: Record<string, { kind: string; items?: LspDiagnostic[] }>;
+    cli: { generalDiagnostics: unknown[] };
+  };
+
+  it("rebuilds the CLI's diagnostics from the per-file pulls", () => {
+    const byFile = new Map(Object.entries(captured.pulls).map(([file, r]) => [file, r.items ?? []]));
+    const report = reportFromLsp(byFile, "1.1.414", 12);
+    expect(parsePyrightJson(report)).toEqual(parsePyrightJson(JSON.stringify(captured.cli)));
+    expect(JSON.parse(report).summary).toMatchObject({ errorCount: 1, warningCount: 0, timeInSec: 0.012 });
+  });
+
+  it("drops hints, keeps information, and orders by file then position", () => {
+    const at = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 1 } });
+    const report = JSON.parse(
+      reportFromLsp(
+        new Map([
+          ["/p/b.py", [{ range: at(3), severity: 3, message: "info", code: "reportX" }]],
+          [
+            "/p/a.py",
+            [
+              { range: at(9), severity: 1, message: "late" },
+              { range: at(2), severity: 4, message: "unused" },
+              { range: at(1), severity: 2, message: "early", code: "reportY" },
+            ],
+          ],
+        ]),
+        "1.1.414",
+        0,
+      ),
+    );
+    expect(report.generalDiagnostics.map((d: { message: string }) => d.message)).toEqual([
+      "early",
+      "late",
+      "info",
+    ]);
+    expect(report.generalDiagnostics[1]).not.toHaveProperty("rule");
+    expect(report.summary).toMatchObject({ errorCount: 1, warningCount: 1, informationCount: 1 });
+  });
+
+  it("tells edits from added and removed files", () => {
+    const before = new Map([
+      ["/p/a.py", "1:1:1"],
+      ["/p/b.py", "1:1:2"],
+      ["/p/c.py", "1:1:3"],
+    ]);
+    const now = new Map([
+      ["/p/a.py", "1:1:1"],
+      ["/p/b.py", "2:5:2"],
+      ["/p/d.py", "1:1:4"],
+    ]);
+    expect(treeChanges(before, now)).toEqual({
+      changed: ["/p/b.py"],
+      added: ["/p/d.py"],
+      removed: ["/p/c.py"],
+    });
+  });
+
+  it("walks the project's Python files, skipping dot folders, caches and virtualenvs", () => {
+    const files = [...pythonFileStates([path.join(FIXTURES, "python", "configured-project")]).keys()];
+    expect(files.map((f) => path.basename(f)).sort()).toEqual([
+      "__init__.py",
+      "cart.py",
+      "legacy.py",
+      "prices.py",
+    ]);
   });
 });
 

@@ -1,120 +1,123 @@
 /**
- * pyright kept warm in its watch mode (`pyright --outputjson --watch`), one process per (project root,
- * working directory, arguments): it prints a full JSON report each time its file watcher sees a change
- * and re-analyses only what the change affects. A call returns the newest report once it is known to
- * cover the files as they are now: the server fingerprints the project's Python files (paths, sizes,
- * mtimes) when each report arrives, and waits for the next report when the files differ from the
- * last report's fingerprint. A file written while an analysis ran makes that report uncertain, so the
- * next one is awaited too. No report within the settle time means the watcher missed something: the
- * process is replaced and the check runs cold.
+ * pyright kept warm as its language server (`pyright-langserver --stdio`), one process per (project
+ * root, working directory, configuration, interpreter). Chosen over its watch mode on measurement
+ * (bench/python-types.bench.mjs): the watch mode waits about a second after a change before it starts,
+ * and re-prints the whole report; the language server is told exactly which files changed and is asked
+ * for each file's diagnostics (LSP pull diagnostics), so a call ends the moment the last file is
+ * known, and files whose diagnostics did not change cost one "unchanged" answer.
+ *
+ * A call: walk the project's Python files; send the language server the ones whose size, mtime or
+ * inode changed (`workspace/didChangeWatchedFiles`: pyright marks them and their importers dirty);
+ * pull every file's diagnostics (`textDocument/diagnostic` with the previous result id, so a file
+ * pyright need not re-check answers "unchanged"); rebuild the CLI's `--outputjson` report from them.
+ * A file added or removed replaces the process (pyright re-lists its files on start). With pull
+ * diagnostics on, pyright does no background analysis: it checks what it is asked for, when asked.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequire } from "node:module";
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from "vscode-jsonrpc/node";
 import type { ToolContext } from "../../engine/tool.js";
+import { ToolError } from "../../errors.js";
 import { DaemonProcess, type WarmDaemon } from "../../exec/warm-daemons.js";
 import { fileSignature } from "../../exec/worker-pool.js";
-import { pyrightCli } from "./pyright.js";
 import { warmDaemons } from "./mypy-warm.js";
+import { pythonFileStates, reportFromLsp, treeChanges, type LspDiagnostic } from "./pyright-lsp-report.js";
 
+const require = createRequire(import.meta.url);
 const EXIT_WITH_PARENT = pathToFileURL(fileURLToPath(new URL("./exit-with-parent.js", import.meta.url))).href;
-const SKIP_DIRS = new Set(["node_modules", "__pycache__", "venv", "site-packages", "build", "dist"]);
-const MAX_FILES = 20_000;
-/**
- * How long a changed tree may take to produce a report before the watcher is deemed to have missed it:
- * pyright waits about a second after a change before it re-analyses, then takes up to its last full
- * analysis time.
- */
-const SETTLE_MS = 10_000;
-/** A report that may have missed a change made during its analysis is taken if no other follows this soon. */
-const QUIET_MS = 1500;
+const LANGSERVER = path.join(path.dirname(require.resolve("pyright")), "langserver.index.js");
+/** pyright logs this once its file list is built; pulls before it see no files. */
+const FILES_FOUND = /^(Found \d+ source files?|No source files found)/;
 
-/**
- * Path, size and mtime of every .py/.pyi file under `dirs` (dot folders, virtualenvs and build
- * folders skipped), plus the newest mtime seen.
- */
-export function sourceFingerprint(dirs: readonly string[]): { signature: string; newestMtimeMs: number } {
-  const parts: string[] = [];
-  let newest = 0;
-  const walk = (dir: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (parts.length >= MAX_FILES) return;
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!e.name.startsWith(".") && !SKIP_DIRS.has(e.name)) walk(p);
-      } else if (e.isFile() && /\.pyi?$/.test(e.name)) {
-        try {
-          const st = fs.statSync(p);
-          parts.push(`${p}:${st.size}:${st.mtimeMs}`);
-          newest = Math.max(newest, st.mtimeMs);
-        } catch {
-          parts.push(`${p}:-`);
-        }
-      }
-    }
-  };
-  for (const d of dirs) walk(d);
-  return { signature: parts.sort().join("|"), newestMtimeMs: newest };
+interface PullResult {
+  kind: "full" | "unchanged";
+  resultId?: string;
+  items?: LspDiagnostic[];
 }
 
-interface Report {
-  text: string;
-  /** The tree's fingerprint when it arrived, or undefined when a file changed during its analysis. */
-  signature: string | undefined;
-  /** The fingerprint when it arrived, whether or not a file changed during its analysis. */
-  rawSignature: string;
-  analysisMs: number;
+export interface LangserverCheck {
+  report: string;
   errors: number;
   warnings: number;
+  /** Files pyright re-checked for this call (the rest answered "unchanged"). */
+  rechecked: number;
+  files: number;
 }
 
-/**
- * Splits pyright's watch-mode stdout into its JSON reports (each a pretty-printed object that ends
- * with a `}` line); returns the complete ones and what is left over.
- */
-export function splitReports(buffer: string): { reports: string[]; rest: string } {
-  const reports: string[] = [];
-  let rest = buffer;
-  for (;;) {
-    const start = rest.indexOf("{");
-    const end = rest.indexOf("\n}\n", start);
-    if (start === -1 || end === -1) break;
-    reports.push(rest.slice(start, end + 2));
-    rest = rest.slice(end + 3);
-  }
-  return { reports, rest };
-}
-
-export class PyrightWatcher implements WarmDaemon {
+export class PyrightLangserver implements WarmDaemon {
   readonly tool = "pyright";
   requests = 0;
   busy = 0;
   lastUsed = Date.now();
   private readonly proc: DaemonProcess;
-  private buffer = "";
-  private latest: Report | undefined;
-  private waiters: (() => void)[] = [];
+  private readonly connection: MessageConnection;
+  private readonly ready: Promise<void>;
+  private readonly initialized: Promise<unknown>;
+  /** The tree as pyright was last told about it; undefined before the first check. */
+  private known: Map<string, string> | undefined;
+  private readonly results = new Map<string, { resultId?: string; items: LspDiagnostic[] }>();
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly root: string,
     cwd: string,
-    args: readonly string[],
-    private readonly watchDirs: readonly string[],
+    pythonPath: string | undefined,
+    private readonly version: string,
   ) {
     this.proc = new DaemonProcess({
       program: process.execPath,
-      args: ["--import", EXIT_WITH_PARENT, pyrightCli(), ...args, "--watch"],
+      args: ["--import", EXIT_WITH_PARENT, LANGSERVER, "--stdio"],
       cwd,
-      onStdout: (chunk) => this.onOutput(chunk),
       stdinPipe: true,
+      stdoutPipe: true,
     });
-    void this.proc.exited.then(() => this.wake());
+    const { stdout, stdin } = this.proc.child;
+    if (!stdout || !stdin) throw new Error("pyright's language server has no pipes");
+    this.connection = createMessageConnection(
+      new StreamMessageReader(stdout),
+      new StreamMessageWriter(stdin),
+    );
+    let markReady: () => void = () => undefined;
+    this.ready = new Promise<void>((resolve) => (markReady = resolve));
+    const settings = { diagnosticMode: "workspace" };
+    this.connection.onRequest("workspace/configuration", (params: { items: { section?: string }[] }) =>
+      params.items.map((item) =>
+        item.section === "python.analysis"
+          ? settings
+          : item.section === "python"
+            ? { analysis: settings, ...(pythonPath ? { pythonPath } : {}) }
+            : null,
+      ),
+    );
+    // Watchers and pull diagnostics are registered dynamically; the server does the watching itself.
+    this.connection.onRequest("client/registerCapability", () => null);
+    this.connection.onRequest("client/unregisterCapability", () => null);
+    this.connection.onNotification("window/logMessage", (m: { message?: string }) => {
+      if (FILES_FOUND.test(m.message ?? "")) markReady();
+    });
+    this.connection.onError(() => this.proc.kill());
+    stdin.on("error", () => this.proc.kill());
+    this.connection.listen();
+    const uri = pathToFileURL(cwd).href;
+    this.initialized = this.connection
+      .sendRequest("initialize", {
+        processId: process.pid,
+        locale: "en",
+        rootUri: uri,
+        workspaceFolders: [{ uri, name: path.basename(cwd) }],
+        capabilities: {
+          workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true } },
+          textDocument: { diagnostic: { dynamicRegistration: true } },
+        },
+      })
+      .then(() => this.connection.sendNotification("initialized", {}));
+    this.initialized.catch(() => this.proc.kill());
   }
 
   get pid(): number {
@@ -127,73 +130,65 @@ export class PyrightWatcher implements WarmDaemon {
     return this.proc.dead;
   }
   describeExit(): string {
-    return this.proc.describeExit("pyright");
+    return this.proc.describeExit("pyright language server");
   }
 
-  private onOutput(chunk: string): void {
-    const { reports, rest } = splitReports(this.buffer + chunk);
-    this.buffer = rest.slice(-1_000_000);
-    for (const text of reports) {
-      let summary: { errorCount?: number; warningCount?: number; timeInSec?: number } | undefined;
-      try {
-        summary = (JSON.parse(text) as { summary?: typeof summary }).summary;
-      } catch {
-        continue;
-      }
-      const { signature, newestMtimeMs } = sourceFingerprint(this.watchDirs);
-      const analysisStart = Date.now() - (summary?.timeInSec ?? 0) * 1000 - 100;
-      this.latest = {
-        text,
-        signature: newestMtimeMs >= analysisStart ? undefined : signature,
-        rawSignature: signature,
-        analysisMs: (summary?.timeInSec ?? 0) * 1000,
-        errors: summary?.errorCount ?? 0,
-        warnings: summary?.warningCount ?? 0,
-      };
-    }
-    if (reports.length) this.wake();
+  /** Whether the Python files are the ones this process listed (none added or removed since). */
+  sameFiles(now: ReadonlyMap<string, string>): boolean {
+    if (!this.known) return true;
+    const { added, removed } = treeChanges(this.known, now);
+    return added.length === 0 && removed.length === 0;
   }
 
-  private wake(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const f of w) f();
-  }
-
-  private next(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      this.waiters.push(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
-  }
-
-  /**
-   * The report that covers the files as they are now: undefined when none came within the time
-   * (`firstMs` for a fresh process's first analysis, the settle time after a change).
-   */
-  async current(firstMs: number): Promise<Report | undefined> {
+  /** The project's diagnostics as they are now; one check at a time per process. */
+  check(now: Map<string, string>): Promise<LangserverCheck> {
     this.requests++;
-    const deadline = Date.now() + (this.latest ? SETTLE_MS + 2 * this.latest.analysisMs : firstMs);
-    for (;;) {
-      if (this.proc.dead) return undefined;
-      const now = sourceFingerprint(this.watchDirs).signature;
-      const latest = this.latest;
-      if (latest && latest.signature === now) return latest;
-      const left = deadline - Date.now();
-      if (left <= 0) return undefined;
-      // Written while it was analysed: pyright re-analyses soon if it saw a later change; else it is current.
-      if (latest && latest.signature === undefined && latest.rawSignature === now) {
-        if (!(await this.next(Math.min(left, QUIET_MS)))) return latest;
-        continue;
-      }
-      await this.next(left);
-    }
+    const run = this.queue.then(() => this.checkNow(now));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async checkNow(now: Map<string, string>): Promise<LangserverCheck> {
+    const started = performance.now();
+    await this.initialized;
+    await Promise.race([this.ready, this.proc.exited]);
+    if (this.proc.dead) throw new Error(this.describeExit());
+    const changed = this.known ? treeChanges(this.known, now).changed : [];
+    if (changed.length)
+      await this.connection.sendNotification("workspace/didChangeWatchedFiles", {
+        changes: changed.map((f) => ({ uri: pathToFileURL(f).href, type: 2 })),
+      });
+    this.known = now;
+    let rechecked = 0;
+    await Promise.all(
+      [...now.keys()].map(async (file) => {
+        const uri = pathToFileURL(file).href;
+        const previous = this.results.get(file);
+        const r = await this.connection.sendRequest<PullResult>("textDocument/diagnostic", {
+          textDocument: { uri },
+          previousResultId: previous?.resultId,
+        });
+        if (r.kind === "full") {
+          rechecked++;
+          this.results.set(file, { resultId: r.resultId, items: r.items ?? [] });
+        } else if (!previous) this.results.set(file, { resultId: r.resultId, items: [] });
+      }),
+    );
+    for (const file of this.results.keys()) if (!now.has(file)) this.results.delete(file);
+    const byFile = new Map([...this.results].map(([file, r]) => [file, r.items]));
+    const report = reportFromLsp(byFile, this.version, performance.now() - started);
+    const { summary } = JSON.parse(report) as { summary: { errorCount: number; warningCount: number } };
+    return {
+      report,
+      errors: summary.errorCount,
+      warnings: summary.warningCount,
+      rechecked,
+      files: now.size,
+    };
   }
 
   async stop(): Promise<void> {
+    this.connection.dispose();
     this.proc.kill();
     await Promise.race([this.proc.exited, new Promise((r) => setTimeout(r, 2000).unref())]);
   }
@@ -202,47 +197,104 @@ export class PyrightWatcher implements WarmDaemon {
 export interface WarmPyrightRequest {
   root: string;
   cwd: string;
-  args: string[];
+  /** The files the check covers: all of the project's (empty), or these files and folders. */
+  targets: readonly string[];
+  /** The config file the CLI would be given, when one was found or named. */
   config?: string;
-  command: string;
-  /** Folders whose Python files the check covers (fingerprinted to know when a report is current). */
+  pythonPath?: string;
+  strict: boolean;
+  version: string;
+  /** Folders whose Python files the check covers. */
   sourceDirs: string[];
 }
 
 export type WarmPyrightOutcome =
   { kind: "warm"; report: string; returncode: number; note: string } | { kind: "cold"; note: string };
 
+/** Why the language server cannot give what the CLI would for this request, or undefined when it can. */
+export function langserverUnsuitable(
+  req: Pick<WarmPyrightRequest, "cwd" | "targets" | "config">,
+): string | undefined {
+  // The language server finds its config in its workspace folder, pyrightconfig.json first.
+  if (req.config) {
+    const expected = [path.join(req.cwd, "pyrightconfig.json"), path.join(req.cwd, "pyproject.toml")];
+    if (path.dirname(req.config) !== req.cwd || !expected.includes(req.config))
+      return `the config ${req.config} is not the one pyright's language server would find in ${req.cwd}`;
+    if (req.targets.length)
+      return "the path is outside the config's include list, which the language server follows";
+  }
+  return undefined;
+}
+
+const within = (file: string, targets: readonly string[]) =>
+  targets.some((t) => file === t || file.startsWith(t.endsWith(path.sep) ? t : t + path.sep));
+
 /**
- * The watch-mode answer for this check, or a note saying why pyright runs cold. A process that gives
- * no report in time is replaced (the next call starts a new one).
+ * The language server's answer for this check, or a note saying why pyright runs cold. A process
+ * that ended is replaced on the next call; one that runs past the time limit is killed with its
+ * process group (a `timeout` error).
  */
 export async function warmPyright(ctx: ToolContext, req: WarmPyrightRequest): Promise<WarmPyrightOutcome> {
+  const unsuitable = langserverUnsuitable(req);
+  if (unsuitable) return { kind: "cold", note: `pyright ran cold: ${unsuitable}` };
   const daemons = warmDaemons(ctx);
-  const key = ["pyright", req.root, req.cwd, ...req.args].join("\0");
+  const key = ["pyright", req.root, req.cwd, req.pythonPath ?? ""].join("\0");
   const watched = [path.join(req.cwd, "pyrightconfig.json"), path.join(req.cwd, "pyproject.toml")];
-  if (req.config && !watched.includes(req.config)) watched.push(req.config);
-  const strict = req.args.includes("--warnings");
-  const { daemon, fresh, restartedBecause } = daemons.acquire(
+  const now = pythonFileStates(req.sourceDirs.length ? req.sourceDirs : [req.cwd]);
+  let { daemon, fresh, restartedBecause } = daemons.acquire(
     key,
     fileSignature(watched),
-    () => new PyrightWatcher(req.root, req.cwd, req.args, req.sourceDirs),
+    () => new PyrightLangserver(req.root, req.cwd, req.pythonPath, req.version),
   );
+  if (!fresh && !daemon.sameFiles(now)) {
+    daemons.release(key, daemon);
+    daemons.drop(key);
+    ({ daemon, fresh } = daemons.acquire(
+      key,
+      fileSignature(watched),
+      () => new PyrightLangserver(req.root, req.cwd, req.pythonPath, req.version),
+    ));
+    restartedBecause = "a Python file was added or removed, and pyright lists its files when it starts";
+  }
+  const limitMs = ctx.config.timeout * 1000;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    const report = await daemon.current(ctx.config.timeout * 1000);
-    if (!report) {
-      const why = daemon.dead ? daemon.describeExit() : "no report for the current files arrived in time";
+    const result = await Promise.race([
+      daemon.check(now),
+      new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), limitMs))),
+    ]);
+    if (result === "timeout") {
       daemons.drop(key);
-      return {
-        kind: "cold",
-        note: `the pyright watch process could not be used (${why.slice(0, 300)}): pyright ran cold`,
-      };
+      throw new ToolError(
+        "timeout",
+        `pyright's language server (pid ${daemon.pid}) exceeded the ${ctx.config.timeout} s timeout and was killed with its process group`,
+      );
     }
-    const returncode = report.errors > 0 || (strict && report.warnings > 0) ? 1 : 0;
+    let report = result.report;
+    let errors = result.errors;
+    let warnings = result.warnings;
+    if (req.targets.length) {
+      const parsed = JSON.parse(report) as { generalDiagnostics: { file: string; severity: string }[] };
+      parsed.generalDiagnostics = parsed.generalDiagnostics.filter((d) => within(d.file, req.targets));
+      errors = parsed.generalDiagnostics.filter((d) => d.severity === "error").length;
+      warnings = parsed.generalDiagnostics.filter((d) => d.severity === "warning").length;
+      report = JSON.stringify(parsed);
+    }
+    const returncode = errors > 0 || (req.strict && warnings > 0) ? 1 : 0;
     const note = fresh
-      ? `pyright watch process started, pid ${daemon.pid}${restartedBecause ? `, replacing the previous one: ${restartedBecause}` : ""}; this first check was cold`
-      : `warm pyright watch process pid ${daemon.pid}, request ${daemon.requests}`;
-    return { kind: "warm", report: report.text, returncode, note };
+      ? `pyright language server started, pid ${daemon.pid}${restartedBecause ? `, replacing the previous one: ${restartedBecause}` : ""}; this first check was cold`
+      : `warm pyright language server pid ${daemon.pid}, request ${daemon.requests}: ${result.rechecked} of ${result.files} files re-checked`;
+    return { kind: "warm", report, returncode, note };
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    const why = daemon.dead ? daemon.describeExit() : err instanceof Error ? err.message : String(err);
+    daemons.drop(key);
+    return {
+      kind: "cold",
+      note: `pyright's language server could not be used (${why.slice(0, 300)}): pyright ran cold`,
+    };
   } finally {
+    clearTimeout(timer);
     daemons.release(key, daemon);
   }
 }

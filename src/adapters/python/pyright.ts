@@ -99,14 +99,16 @@ export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Pro
     notes.push(
       'strict: warnings fail the run (--warnings); pyright\'s strict rule set is chosen in its config (typeCheckingMode = "strict")',
     );
-  // The watcher gets no process per call, so the engine's link check is made here (and on its folder).
+  // The language server gets no process per call, so the engine's link check is made here (and on its folder).
   refuseLinksInArgs([...args, plan.cwd], ctx.allowlist);
   const warm = await warmPyright(ctx, {
     root,
     cwd: plan.cwd,
-    args,
+    targets: plan.targets,
     config: config?.file,
-    command,
+    pythonPath: python,
+    strict: req.strict,
+    version: pyrightVersion(),
     sourceDirs: plan.sourceDirs,
   });
   notes.push(warm.note);
