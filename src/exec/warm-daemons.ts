@@ -192,6 +192,18 @@ export class WarmDaemons implements BudgetMember {
     return { daemon, fresh: true, restartedBecause };
   }
 
+  /**
+   * Why `acquire` would make a new daemon under `key`, or undefined when the live one would be used:
+   * lets a caller answer cold this time and start the new one after (see pyright-warm.ts).
+   */
+  wouldReplace(key: string, signature: string): string | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return "none is running";
+    if (entry.daemon.dead) return `the previous one (pid ${entry.daemon.pid}) had ended`;
+    if (entry.signature !== signature) return "its configuration changed";
+    return undefined;
+  }
+
   /** A request on the daemon under `key` is done: the idle clock starts when none is left. */
   release(key: string, daemon: WarmDaemon): void {
     daemon.busy = Math.max(0, daemon.busy - 1);

@@ -12,6 +12,7 @@
  * pyright need not re-check answers "unchanged"); rebuild the CLI's `--outputjson` report from them.
  * A file added or removed replaces the process (pyright re-lists its files on start). With pull
  * diagnostics on, pyright does no background analysis: it checks what it is asked for, when asked.
+ * A call that finds no fitting process runs the CLI cold and starts one after answering (`prime`).
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -150,9 +151,13 @@ export class PyrightLangserver implements WarmDaemon {
 
   private async checkNow(now: Map<string, string>): Promise<LangserverCheck> {
     const started = performance.now();
-    await this.initialized;
-    await Promise.race([this.ready, this.proc.exited]);
-    if (this.proc.dead) throw new Error(this.describeExit());
+    // A process that ends leaves its requests unanswered: every wait is raced with its exit.
+    const ended = this.proc.exited.then(() => {
+      throw new Error(this.describeExit());
+    });
+    ended.catch(() => undefined);
+    await Promise.race([this.initialized, ended]);
+    await Promise.race([this.ready, ended]);
     const changed = this.known ? treeChanges(this.known, now).changed : [];
     if (changed.length)
       await this.connection.sendNotification("workspace/didChangeWatchedFiles", {
@@ -160,7 +165,7 @@ export class PyrightLangserver implements WarmDaemon {
       });
     this.known = now;
     let rechecked = 0;
-    await Promise.all(
+    const pulls = Promise.all(
       [...now.keys()].map(async (file) => {
         const uri = pathToFileURL(file).href;
         const previous = this.results.get(file);
@@ -174,6 +179,7 @@ export class PyrightLangserver implements WarmDaemon {
         } else if (!previous) this.results.set(file, { resultId: r.resultId, items: [] });
       }),
     );
+    await Promise.race([pulls, ended]);
     for (const file of this.results.keys()) if (!now.has(file)) this.results.delete(file);
     const byFile = new Map([...this.results].map(([file, r]) => [file, r.items]));
     const report = reportFromLsp(byFile, this.version, performance.now() - started);
@@ -209,7 +215,9 @@ export interface WarmPyrightRequest {
 }
 
 export type WarmPyrightOutcome =
-  { kind: "warm"; report: string; returncode: number; note: string } | { kind: "cold"; note: string };
+  | { kind: "warm"; report: string; returncode: number; note: string }
+  /** `prime`, when given, is called once the cold run has answered: it starts the language server. */
+  | { kind: "cold"; note: string; prime?: () => void };
 
 /** Why the language server cannot give what the CLI would for this request, or undefined when it can. */
 export function langserverUnsuitable(
@@ -230,9 +238,12 @@ const within = (file: string, targets: readonly string[]) =>
   targets.some((t) => file === t || file.startsWith(t.endsWith(path.sep) ? t : t + path.sep));
 
 /**
- * The language server's answer for this check, or a note saying why pyright runs cold. A process
- * that ended is replaced on the next call; one that runs past the time limit is killed with its
- * process group (a `timeout` error).
+ * The language server's answer for this check, or a note saying why pyright runs cold. When no live
+ * language server fits (none yet, it ended, its config changed, a Python file was added or removed),
+ * this call runs the CLI cold, which is as fast as a first check gets, and `prime` starts the new
+ * process after it has answered: it checks every file once in the background, so the next call is warm.
+ * A process that runs past the time limit during a call is killed with its process group (a `timeout`
+ * error); priming may take the longer of the time limit and the idle TTL.
  */
 export async function warmPyright(ctx: ToolContext, req: WarmPyrightRequest): Promise<WarmPyrightOutcome> {
   const unsuitable = langserverUnsuitable(req);
@@ -240,22 +251,46 @@ export async function warmPyright(ctx: ToolContext, req: WarmPyrightRequest): Pr
   const daemons = warmDaemons(ctx);
   const key = ["pyright", req.root, req.cwd, req.pythonPath ?? ""].join("\0");
   const watched = [path.join(req.cwd, "pyrightconfig.json"), path.join(req.cwd, "pyproject.toml")];
-  const now = pythonFileStates(req.sourceDirs.length ? req.sourceDirs : [req.cwd]);
-  let { daemon, fresh, restartedBecause } = daemons.acquire(
-    key,
-    fileSignature(watched),
-    () => new PyrightLangserver(req.root, req.cwd, req.pythonPath, req.version),
-  );
-  if (!fresh && !daemon.sameFiles(now)) {
-    daemons.release(key, daemon);
-    daemons.drop(key);
-    ({ daemon, fresh } = daemons.acquire(
-      key,
-      fileSignature(watched),
-      () => new PyrightLangserver(req.root, req.cwd, req.pythonPath, req.version),
-    ));
-    restartedBecause = "a Python file was added or removed, and pyright lists its files when it starts";
+  const signature = fileSignature(watched);
+  const dirs = req.sourceDirs.length ? req.sourceDirs : [req.cwd];
+  const now = pythonFileStates(dirs);
+  const create = () => new PyrightLangserver(req.root, req.cwd, req.pythonPath, req.version);
+  let replace = daemons.wouldReplace(key, signature);
+  let held: PyrightLangserver | undefined;
+  if (!replace) {
+    held = daemons.acquire(key, signature, create).daemon;
+    if (!held.sameFiles(now)) {
+      daemons.release(key, held);
+      held = undefined;
+      replace = "a Python file was added or removed, and pyright lists its files when it starts";
+    }
   }
+  const primeAfterCold = (reason: string | undefined): WarmPyrightOutcome => {
+    const prime = () => {
+      daemons.drop(key);
+      const { daemon } = daemons.acquire(key, signature, create);
+      const limit = setTimeout(
+        () => daemons.drop(key),
+        Math.max(ctx.config.timeout, ctx.config.workerIdleTtl) * 1000,
+      );
+      limit.unref();
+      daemon
+        .check(pythonFileStates(dirs))
+        .catch(() => daemons.drop(key))
+        .finally(() => {
+          clearTimeout(limit);
+          daemons.release(key, daemon);
+        });
+    };
+    const why = reason ? `, replacing the previous one: ${reason}` : "";
+    return {
+      kind: "cold",
+      note: `pyright ran cold; its language server starts after this check, for the next ones${why}`,
+      prime,
+    };
+  };
+  if (!held) return primeAfterCold(replace === "none is running" ? undefined : replace);
+  const daemon = held;
   const limitMs = ctx.config.timeout * 1000;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -281,18 +316,15 @@ export async function warmPyright(ctx: ToolContext, req: WarmPyrightRequest): Pr
       report = JSON.stringify(parsed);
     }
     const returncode = errors > 0 || (req.strict && warnings > 0) ? 1 : 0;
-    const note = fresh
-      ? `pyright language server started, pid ${daemon.pid}${restartedBecause ? `, replacing the previous one: ${restartedBecause}` : ""}; this first check was cold`
-      : `warm pyright language server pid ${daemon.pid}, request ${daemon.requests}: ${result.rechecked} of ${result.files} files re-checked`;
+    const note = `warm pyright language server pid ${daemon.pid}, request ${daemon.requests}: ${result.rechecked} of ${result.files} files re-checked`;
     return { kind: "warm", report, returncode, note };
   } catch (err) {
     if (err instanceof ToolError) throw err;
-    const why = daemon.dead ? daemon.describeExit() : err instanceof Error ? err.message : String(err);
-    daemons.drop(key);
-    return {
-      kind: "cold",
-      note: `pyright's language server could not be used (${why.slice(0, 300)}): pyright ran cold`,
-    };
+    // It ended (killed from outside, crashed) while this call used it: answer cold, start another.
+    const why = daemon.dead
+      ? `the previous one (pid ${daemon.pid}) had ended`
+      : `it failed: ${(err instanceof Error ? err.message : String(err)).slice(0, 300)}`;
+    return primeAfterCold(why);
   } finally {
     clearTimeout(timer);
     daemons.release(key, daemon);

@@ -122,6 +122,7 @@ export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Pro
     throw checkerFailed("pyright", command, run, "failed without a usable report");
   if (run.truncated && findings.length === 0)
     throw new ToolError("tool_error", "pyright's report was cut by the output limit", { command });
+  if (warm.kind === "cold") warm.prime?.();
   return {
     findings,
     command,
