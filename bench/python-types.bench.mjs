@@ -143,6 +143,8 @@ export default async function bench() {
       const s = await server(project, cache);
       const first = await s.check(checker);
       notes.push(`${checker} first call: ${first.notes.find((n) => /daemon|language server/.test(n))}`);
+      // Untimed: pyright's language server starts after the first (cold) answer; this waits for it.
+      await s.check(checker);
       const coldDirect = await cold[checker]();
       rows.push({
         case: `${checker}: first call of a fresh server (cold)`,
