@@ -8,6 +8,7 @@ import type { ToolDefinition } from "./engine/tool.js";
 import { endAllChildren } from "./exec/child-groups.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMcpServer } from "./mcp/server.js";
+import { toolsetClash } from "./mcp/tools/toolset-names.js";
 import { VERSION } from "./version.js";
 
 /** A shutdown that has not finished by then exits anyway (the exit handler still ends every child). */
@@ -86,10 +87,12 @@ async function main(argv: string[]): Promise<void> {
       `--host ${config.host} is not a loopback address: set --auth-token (or MCP_CODE_QUALITY_AUTH_TOKEN)`,
     );
   const log = createLogger(config.logLevel);
-  // Toolsets whose tool names may clash are built now, so a clash stays a start-up error; a single
-  // toolset is built with the engine, after `initialize` has been answered.
+  // Clashing toolsets are a start-up error, found from the names alone; over stdio the tools are built
+  // with the engine, after `initialize` has been answered.
+  const clash = toolsetClash(config.toolsets);
+  if (clash) fail(clash);
   let tools: ToolDefinition[] | undefined;
-  if (config.toolsets.length > 1 || config.mode !== "stdio") {
+  if (config.mode !== "stdio") {
     try {
       tools = (await import("./mcp/tools/index.js")).toolsFor(config.toolsets);
     } catch (err) {
