@@ -17,12 +17,7 @@
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
-import {
-  createMessageConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type MessageConnection,
-} from "vscode-jsonrpc/node";
+import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { DaemonProcess, type WarmDaemon } from "../../exec/warm-daemons.js";
@@ -32,6 +27,10 @@ import { pythonFileStates, reportFromLsp, treeChanges, type LspDiagnostic } from
 
 const require = createRequire(import.meta.url);
 const EXIT_WITH_PARENT = pathToFileURL(fileURLToPath(new URL("./exit-with-parent.js", import.meta.url))).href;
+type Jsonrpc = typeof import("vscode-jsonrpc/node");
+let jsonrpc: Jsonrpc | undefined;
+/** Loaded with the first language server (about 40 ms of every cold start otherwise); it is CommonJS. */
+const loadJsonrpc = () => (jsonrpc ??= require("vscode-jsonrpc/node") as Jsonrpc);
 const LANGSERVER = path.join(path.dirname(require.resolve("pyright")), "langserver.index.js");
 /** pyright logs this once its file list is built; pulls before it see no files. */
 const FILES_FOUND = /^(Found \d+ source files?|No source files found)/;
@@ -80,6 +79,7 @@ export class PyrightLangserver implements WarmDaemon {
     });
     const { stdout, stdin } = this.proc.child;
     if (!stdout || !stdin) throw new Error("pyright's language server has no pipes");
+    const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = loadJsonrpc();
     this.connection = createMessageConnection(
       new StreamMessageReader(stdout),
       new StreamMessageWriter(stdin),
