@@ -21,6 +21,8 @@ export interface Config {
   auditLog: string;
   auditLogMaxBytes: number;
   rateLimit: boolean;
+  /** Keep mypy and pyright warm (daemon, language server); off for one-shot runs such as `check`. */
+  warmCheckers: boolean;
   maxOutputBytes: number;
   maxConcurrent: number;
   authToken: string | undefined;
@@ -307,6 +309,14 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     fallback: () => 128,
     parse: int(1, 10000),
     help: "HTTP connections open at once (1-10000)",
+  }),
+  opt({
+    key: "warmCheckers",
+    flag: "--warm-checkers",
+    env: ["MCP_CODE_QUALITY_WARM_CHECKERS"],
+    fallback: () => true,
+    parse: bool,
+    help: "keep mypy (dmypy) and pyright (its language server) warm between calls (true/false)",
   }),
   opt({
     key: "workerIdleTtl",

@@ -45,6 +45,8 @@ function checkConfig(options: CheckOptions, io: CheckIo): Config {
   if (!given.has("--allowed-paths")) defaults.push("--allowed-paths", roots.join(","));
   if (!given.has("--log-level")) defaults.push("--log-level", "warn");
   if (!given.has("--rate-limit")) defaults.push("--rate-limit", "false");
+  // One run each: a daemon or language server would only be started to be ended.
+  if (!given.has("--warm-checkers")) defaults.push("--warm-checkers", "false");
   // SARIF logs are what check reads: give them the largest result the server allows.
   if (!given.has("--max-result-bytes")) defaults.push("--max-result-bytes", String(3 * 1024 * 1024));
   return loadConfig(["--mode", "stdio", ...defaults, ...options.configArgs], io.env, io.cwd);

@@ -321,3 +321,29 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("a server killed with SIGKI
     }
   }, 60_000);
 });
+
+describe.skipIf(missing("mypy") || missing("dmypy"))("--warm-checkers false", () => {
+  it("runs mypy and pyright cold every time and keeps no process warm", async () => {
+    const project = copyFixture(FIXTURE);
+    const cache = tempDir("mcq-xdg-");
+    const s = await connectStdio({
+      args: ["--allowed-paths", project, "--warm-checkers", "false"],
+      cwd: project,
+      env: { XDG_CACHE_HOME: cache },
+    });
+    try {
+      for (const checker of ["mypy", "pyright"] as const)
+        for (let i = 0; i < 2; i++) {
+          const r = await s.call("type_check", { path: ".", checker });
+          expect(r.notes).toContainEqual(`--warm-checkers false: ${checker} ran cold`);
+          expect(keys(r.findings as Shown[])).toEqual(
+            keys(checker === "mypy" ? coldMypy(project) : coldPyright(project)),
+          );
+        }
+      expect((await s.call("get_status", {})).warm_checkers).toEqual([]);
+    } finally {
+      await s.close();
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  });
+});

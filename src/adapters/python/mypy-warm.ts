@@ -61,6 +61,7 @@ export type WarmMypyOutcome =
  * call starts a new one.
  */
 export async function warmMypy(ctx: ToolContext, req: WarmMypyRequest): Promise<WarmMypyOutcome> {
+  if (!ctx.config.warmCheckers) return { kind: "cold", note: "--warm-checkers false: mypy ran cold" };
   const dmypy = path.join(path.dirname(req.mypy), "dmypy");
   if (!fs.existsSync(dmypy)) return { kind: "cold", note: `no dmypy beside ${req.mypy}: mypy ran cold` };
   const version = await dmypyVersion(ctx, dmypy);

@@ -246,6 +246,7 @@ const within = (file: string, targets: readonly string[]) =>
  * error); priming may take the longer of the time limit and the idle TTL.
  */
 export async function warmPyright(ctx: ToolContext, req: WarmPyrightRequest): Promise<WarmPyrightOutcome> {
+  if (!ctx.config.warmCheckers) return { kind: "cold", note: "--warm-checkers false: pyright ran cold" };
   const unsuitable = langserverUnsuitable(req);
   if (unsuitable) return { kind: "cold", note: `pyright ran cold: ${unsuitable}` };
   const daemons = warmDaemons(ctx);
