@@ -1,5 +1,6 @@
 /** Pure pieces behind type_check's config handling, the warm checkers and run_tests, on real inputs. */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -154,13 +155,22 @@ describe("pyright's language server answers, as the CLI's report", () => {
   });
 
   it("walks the project's Python files, skipping dot folders, caches and virtualenvs", () => {
-    const files = [...pythonFileStates([path.join(FIXTURES, "python", "configured-project")]).keys()];
-    expect(files.map((f) => path.basename(f)).sort()).toEqual([
-      "__init__.py",
-      "cart.py",
-      "legacy.py",
-      "prices.py",
-    ]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-walk-"));
+    try {
+      const put = (rel: string) => {
+        fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+        fs.writeFileSync(path.join(dir, rel), "x = 1\n");
+      };
+      for (const f of ["app.py", "pkg/mod.py", "pkg/types.pyi", "build/gen.py", "notes.txt"]) put(f);
+      for (const f of [".hidden/a.py", "pkg/__pycache__/b.py", "node_modules/c.py", "env/lib/d.py"]) put(f);
+      put("env/pyvenv.cfg");
+      const files = [...pythonFileStates([dir]).keys()].map((f) => path.relative(dir, f)).sort();
+      expect(files).toEqual(["app.py", "build/gen.py", "pkg/mod.py", "pkg/types.pyi"]);
+      // Past the limit the walk stops (and a warm pyright runs cold instead of checking part of the project).
+      expect(pythonFileStates([dir], 2).size).toBe(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

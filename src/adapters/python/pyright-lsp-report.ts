@@ -8,13 +8,15 @@ import path from "node:path";
 
 /** Folders never walked: pyright's own automatic excludes, and virtualenvs (whose files it skips). */
 const SKIP_DIRS = new Set(["node_modules", "__pycache__", "venv", "site-packages"]);
-const MAX_FILES = 20_000;
+/** Past this many files a warm pyright would pull diagnostics for part of the project only: it runs cold. */
+export const MAX_PYTHON_FILES = 20_000;
 
 /**
  * Every .py/.pyi file under `dirs` with its size, mtime and inode (what changes when it is written),
- * skipping dot folders, `__pycache__`, `node_modules` and virtualenvs (folders with a pyvenv.cfg).
+ * skipping dot folders, `__pycache__`, `node_modules` and virtualenvs (folders with a pyvenv.cfg); at
+ * most `limit` of them.
  */
-export function pythonFileStates(dirs: readonly string[]): Map<string, string> {
+export function pythonFileStates(dirs: readonly string[], limit = MAX_PYTHON_FILES): Map<string, string> {
   const states = new Map<string, string>();
   const walk = (dir: string) => {
     let entries: fs.Dirent[];
@@ -25,7 +27,7 @@ export function pythonFileStates(dirs: readonly string[]): Map<string, string> {
     }
     if (entries.some((e) => e.name === "pyvenv.cfg" && e.isFile())) return;
     for (const e of entries) {
-      if (states.size >= MAX_FILES) return;
+      if (states.size >= limit) return;
       const p = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (!e.name.startsWith(".") && !SKIP_DIRS.has(e.name) && !e.name.startsWith("__editable__.")) walk(p);

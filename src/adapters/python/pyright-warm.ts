@@ -23,7 +23,13 @@ import { ToolError } from "../../errors.js";
 import { DaemonProcess, type WarmDaemon } from "../../exec/warm-daemons.js";
 import { fileSignature } from "../../exec/worker-pool.js";
 import { warmDaemons } from "./mypy-warm.js";
-import { pythonFileStates, reportFromLsp, treeChanges, type LspDiagnostic } from "./pyright-lsp-report.js";
+import {
+  MAX_PYTHON_FILES,
+  pythonFileStates,
+  reportFromLsp,
+  treeChanges,
+  type LspDiagnostic,
+} from "./pyright-lsp-report.js";
 
 const require = createRequire(import.meta.url);
 const EXIT_WITH_PARENT = pathToFileURL(fileURLToPath(new URL("./exit-with-parent.js", import.meta.url))).href;
@@ -255,6 +261,11 @@ export async function warmPyright(ctx: ToolContext, req: WarmPyrightRequest): Pr
   const signature = fileSignature(watched);
   const dirs = req.sourceDirs.length ? req.sourceDirs : [req.cwd];
   const now = pythonFileStates(dirs);
+  if (now.size >= MAX_PYTHON_FILES)
+    return {
+      kind: "cold",
+      note: `pyright ran cold: more than ${MAX_PYTHON_FILES} Python files to keep track of`,
+    };
   const create = () => new PyrightLangserver(req.root, req.cwd, req.pythonPath, req.version);
   let replace = daemons.wouldReplace(key, signature);
   let held: PyrightLangserver | undefined;
