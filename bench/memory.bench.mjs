@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { baseline } from "./lib/baseline.mjs";
+import { wasmControl } from "./lib/wasm-control.mjs";
 import { moduleSource } from "./js.bench.mjs";
 import { median, ms } from "./stats.mjs";
 
@@ -141,6 +142,9 @@ export default async function run() {
     ["this checkout", path.join(REPO, "dist/cli.js")],
   ];
   const servers = [];
+  // The machine's scatter at the same moments: a bare wasm check of app.py after each lint of it.
+  const control = wasmControl(PY_UNIT.repeat(25));
+  const controlTimes = [];
   try {
     for (const [, cli] of sides) servers.push(await connect(cli, dir));
     const measure = (n) => {
@@ -160,6 +164,8 @@ export default async function run() {
           throw new Error(`${name} failed: ${JSON.stringify(r.structuredContent).slice(0, 500)}`);
         if (kind === "ruff") s.ruffTimes.push({ i, elapsed, call: `${name} ${args.path}` });
       }
+      if (name === "lint" && args.path === "py/app.py")
+        controlTimes.push({ i, elapsed: await control.time(), call: "bare Workspace.check of py/app.py" });
       if (CHECKPOINTS.includes(i + 1)) measure(i + 1);
       if ((i + 1) % 250 === 0) process.stderr.write(`  ${i + 1} calls\n`);
     }
@@ -174,9 +180,13 @@ export default async function run() {
     // Each kind of embedded-ruff call (lint of the 200-line file, format_check of a folder, ...) against
     // its own steady-state median: the kinds differ in cost, so one median over all of them would not do.
     const latency = [];
-    for (const [k, [name]] of sides.entries()) {
+    const timed = [
+      ...sides.map(([name], k) => [name, servers[k].ruffTimes]),
+      ["control: a plain script, same moments", controlTimes],
+    ];
+    for (const [name, ruffTimes] of timed) {
       const byCall = new Map();
-      for (const t of servers[k].ruffTimes) byCall.set(t.call, [...(byCall.get(t.call) ?? []), t]);
+      for (const t of ruffTimes) byCall.set(t.call, [...(byCall.get(t.call) ?? []), t]);
       for (const [call, times] of byCall) {
         const steady = median(times.filter((t) => t.i >= CALLS / 2).map((t) => t.elapsed));
         const first50 = times.filter((t) => t.i < 50).map((t) => t.elapsed);
@@ -205,9 +215,11 @@ export default async function run() {
         "calls per round of 10: embedded ruff lint ×3 and format_check ×3 (one of a directory), ESLint lint, tsc type_check, check_markdown_links, get_audit_log; get_status replaces a format_check every 4th round",
         "the two servers get each call alternately; RSS is VmRSS from /proc; workers_mb sums the server's child processes (ESLint, TypeScript workers)",
         "embedded-ruff latency, per kind of call: end to end over stdio; steady median = median of that kind's calls in the second half",
+        "control: a separate Node process compiles the same wasm module with Liftoff only and times one bare Workspace.check of py/app.py right after each server lint of that file; its scatter is the machine's, with no server, MCP or stdio in it",
       ],
     };
   } finally {
+    control.close();
     for (const s of servers) await s.client.close().catch(() => {});
     fs.rmSync(dir, { recursive: true, force: true });
   }

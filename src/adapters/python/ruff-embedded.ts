@@ -131,9 +131,12 @@ export class EmbeddedRuff {
     for (const file of files) {
       const source = this.read(root, file);
       const ignored = ignoredPrefixes(settings, file);
-      // One JSON string crosses back from the thread instead of an object per diagnostic.
-      const json = await this.inThread<string>("lint", settings, file, source, call, { ignored });
-      for (const d of JSON.parse(json) as WasmDiagnostic[]) findings.push(wasmFinding(file, d));
+      // From the thread, one JSON string instead of an object per diagnostic; on the main thread, the array.
+      const reply = await this.inThread<string | WasmDiagnostic[]>("lint", settings, file, source, call, {
+        ignored,
+      });
+      const diagnostics = typeof reply === "string" ? (JSON.parse(reply) as WasmDiagnostic[]) : reply;
+      for (const d of diagnostics) findings.push(wasmFinding(file, d));
     }
     findings.sort(byPosition);
     return { findings, files, settingsSource: settings.source };

@@ -233,7 +233,7 @@ export class RuffThreadHost implements WarmProcessSource {
   private runInline(req: Omit<RuffThreadRequest, "id">): unknown {
     this.inline ??= { wasm: new RuffWasm(), startedAt: Date.now(), requests: 0 };
     this.inline.requests++;
-    const reply = this.inline.wasm.handle({ ...req, id: 0 } as RuffThreadRequest);
+    const reply = this.inline.wasm.handle({ ...req, id: 0 } as RuffThreadRequest, true);
     if (reply.ok) return reply.result;
     if (reply.kind === "panic") {
       // Its state may be corrupt and a module cannot be re-instantiated in place: the thread takes over.

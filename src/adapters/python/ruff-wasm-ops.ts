@@ -59,16 +59,21 @@ export class RuffWasm {
     return ws;
   }
 
-  private run(req: RuffThreadRequest): unknown {
+  private run(req: RuffThreadRequest, sameThread: boolean): unknown {
     const ws = this.workspace(req.options);
     if (req.op === "check") return ws.check(req.source);
     if (req.op === "format") return ws.format(req.source);
-    return lintJson(ws, req.source, req.ignored);
+    const kept = lintKept(ws, req.source, req.ignored);
+    return sameThread ? kept : JSON.stringify(kept);
   }
 
-  handle(req: RuffThreadRequest): RuffThreadReply {
+  /**
+   * One request. `sameThread`: the caller is on this thread (the server's main thread), so a lint's
+   * diagnostics are handed back as they are; for another thread they are one JSON string.
+   */
+  handle(req: RuffThreadRequest, sameThread = false): RuffThreadReply {
     try {
-      const result = this.run(req);
+      const result = this.run(req, sameThread);
       return { id: req.id, ok: true, result, memory: memory() };
     } catch (err) {
       // A trap (a Rust panic) can leave the instance's state corrupt: the host replaces it.
@@ -91,14 +96,14 @@ function memory(): RuffThreadMemory {
 }
 
 /**
- * The file's diagnostics (with positions and fixes) less those its per-file ignores drop, as one JSON
- * string: one string crosses back to the server instead of an object per diagnostic (200,000
- * diagnostics as structured-cloned objects took the server's event loop seconds to receive).
+ * The file's diagnostics (with positions and fixes) less those its per-file ignores drop. From another
+ * thread they cross back as one JSON string, not an object per diagnostic (200,000 diagnostics as
+ * structured-cloned objects took the server's event loop seconds to receive); on the main thread the
+ * string would only be built and parsed again (0.77 ms of a 2 ms check for 98 diagnostics).
  */
-function lintJson(ws: Workspace, source: string, ignored: string[]): string {
-  const kept = (ws.check(source) as Diagnostic[]).filter((d) => {
+function lintKept(ws: Workspace, source: string, ignored: string[]): Diagnostic[] {
+  return (ws.check(source) as Diagnostic[]).filter((d) => {
     const code = d.code ?? "invalid-syntax";
     return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
   });
-  return JSON.stringify(kept);
 }
