@@ -18,6 +18,7 @@ import {
   type Skill,
 } from "./bundle.js";
 import { CelCompileError, compileCondition, type CompiledCondition } from "./cel.js";
+import { loadShippedSnapshot, saveShippedSnapshot, type ShippedSources } from "./shipped-snapshot.js";
 import { checkCommand, checkEdit } from "./checks.js";
 import {
   evidenceFileSchema,
@@ -128,13 +129,24 @@ function readSkills(dir: string, problems: BundleProblem[]): Skill[] {
   return skills;
 }
 
-interface Sources {
-  data: BundleData;
-  /** Where each policy's condition text starts, for CEL error lines. */
-  conditionLines: Map<string, { file: string; at: ValueLines }>;
+/** The bundle's data, and where each policy's condition text starts (for CEL error lines). */
+type Sources = ShippedSources;
+
+/** The shipped sources: from the build's JSON snapshot when it matches the files, else parsed. */
+function readShipped(dir: string, problems: BundleProblem[]): Sources {
+  return (dir === DEFAULT_POLICY_DIR && loadShippedSnapshot(dir)) || parseShippedSources(dir, problems);
 }
 
-function readShipped(dir: string, problems: BundleProblem[]): Sources {
+/** Saves the shipped sources as parsed (`npm run build`); throws when they have problems. */
+export function writeShippedSnapshot(dir = DEFAULT_POLICY_DIR, file?: string): void {
+  const problems: BundleProblem[] = [];
+  const sources = parseShippedSources(dir, problems);
+  if (problems.length > 0) throw new BundleError(problems);
+  saveShippedSnapshot(dir, sources, file);
+}
+
+/** The shipped sources parsed from their YAML and Markdown. */
+export function parseShippedSources(dir: string, problems: BundleProblem[]): Sources {
   const data: BundleData = { principles: [], policies: [], evidence: [], skills: [] };
   const conditionLines = new Map<string, { file: string; at: ValueLines }>();
   const principles = yamlFile(path.join(dir, "principles.yaml"), principlesFileSchema, problems);

@@ -56,7 +56,9 @@ export class PolicyRuntime {
   static async start(roots: readonly string[], allowLoosening: boolean): Promise<PolicyRuntime> {
     const shipped = await compileBundle();
     const byRoot = new Map<string, Bundle>();
-    for (const root of roots) byRoot.set(root, await compileForRoot(root, allowLoosening));
+    // A root without a policy file of its own has the shipped bundle: compiled once, not once per root.
+    for (const root of roots)
+      byRoot.set(root, projectPolicyFile(root) ? await compileForRoot(root, allowLoosening) : shipped);
     return new PolicyRuntime(byRoot, shipped);
   }
 
