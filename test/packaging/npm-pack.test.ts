@@ -53,13 +53,16 @@ describe("the npm package", () => {
       "README.md",
       "dist/cli.js",
       "dist/check/command.js",
+      "dist/policy/shipped.json",
       "ruby/rubocop_worker.rb",
     ])
       expect(files).toContain(f);
     expect(files.filter((f) => /^(src|test|bench|scripts)\/|\.map$|\.ts$/.test(f))).toEqual([]);
     // Every compiled module the build made is in it (a module left out would fail at import).
     const built = spawnSync("find", ["dist", "-name", "*.js"], { cwd: REPO_ROOT, encoding: "utf8" });
-    expect(files.filter((f) => f.startsWith("dist/")).sort()).toEqual(built.stdout.trim().split("\n").sort());
+    expect(files.filter((f) => f.startsWith("dist/") && f.endsWith(".js")).sort()).toEqual(
+      built.stdout.trim().split("\n").sort(),
+    );
   });
 
   it("installs into a scratch prefix and its bin runs check", () => {
@@ -73,6 +76,24 @@ describe("the npm package", () => {
       (JSON.parse(findings.stdout) as { findings: { rule_id: string }[] }).findings.map((f) => f.rule_id),
     ).toContain("F401");
     expect(run("python-clean").status).toBe(0);
+  });
+
+  it("its policy snapshot is used where it was installed", () => {
+    expect(installed.status, String(installed.stderr)).toBe(0);
+    const root = path.join(path.dirname(path.dirname(bin)), "mcp-code-quality");
+    const probe = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(path.join(root, "dist/policy/shipped-snapshot.js"))});
+         const s = m.loadShippedSnapshot(${JSON.stringify(path.join(root, "policy"))});
+         console.log(JSON.stringify(s ? s.data.policies[0].source.file : null));`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(probe.status, probe.stderr).toBe(0);
+    expect(JSON.parse(probe.stdout)).toBe(path.join(root, "policy", "policies.yaml"));
   });
 
   let server: ReturnType<typeof spawn> | undefined;

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { XMLParser } from "fast-xml-parser";
+import { xmlParser } from "../xml-parser.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
@@ -181,7 +181,7 @@ interface JunitCase {
 
 /** node --test's JUnit report: each testcase (in nested testsuites for describe blocks) counted and read. */
 export function parseNodeJunit(xml: string, projectDir: string): JsTestReport {
-  const parser = new XMLParser({
+  const parser = xmlParser({
     ignoreAttributes: false,
     isArray: (name) => name === "testcase" || name === "testsuite",
   });

@@ -1,6 +1,6 @@
 /** Failed and erroring tests from pytest's JUnit XML (xunit1 family): node id, file, line, message. */
 import path from "node:path";
-import { XMLParser } from "fast-xml-parser";
+import { xmlParser } from "../xml-parser.js";
 
 export interface TestFailure {
   /** pytest's node id, e.g. `tests/test_calc.py::TestDivide::test_float`. */
@@ -72,7 +72,7 @@ function lastExceptionLine(text: string): string | undefined {
  * pytest's rootdir, which `rootdir` makes absolute.
  */
 export function parseJunitFailures(xml: string, rootdir: string): TestFailure[] {
-  const parser = new XMLParser({
+  const parser = xmlParser({
     ignoreAttributes: false,
     attributeNamePrefix: "",
     htmlEntities: true,

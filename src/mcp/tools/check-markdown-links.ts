@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { checkMarkdownLinks, type LinkRewrite } from "../../adapters/markdown/checker.js";
+import type { LinkRewrite } from "../../adapters/markdown/checker.js";
 import { checkReplacement, compileUserRegex, type UserRegex } from "../../adapters/markdown/user-regex.js";
 import { ToolError } from "../../errors.js";
 import { defineTool } from "../../engine/tool.js";
@@ -140,6 +140,8 @@ export const checkMarkdownLinksTool = () =>
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       let report;
       try {
+        // The Markdown and HTML parsers (about 80 modules) are loaded by the first check, not at start.
+        const { checkMarkdownLinks } = await import("../../adapters/markdown/checker.js");
         report = await checkMarkdownLinks({
           target: args.path,
           allowlist: ctx.allowlist,
