@@ -1,8 +1,9 @@
 /** type_check with tsc through the MCP client: the bundled TypeScript in its warm worker. */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
+import { connectStdio, FIXTURES, REPO_ROOT, type Connected } from "../helpers/server.js";
 import { copyFixture, tempDir } from "../helpers/tools.js";
 
 type Json = Record<string, unknown>;
@@ -136,6 +137,51 @@ describe("the TypeScript worker's V8 code cache", () => {
       expect(fs.statSync(path.join(codeCache, file!)).mtimeMs).toBe(written.mtimeMs);
     } finally {
       fs.rmSync(cache, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("type_check with tsc on checked JavaScript", () => {
+  it("reports what tsc reports, JSDoc types included (the worker parses JSDoc as tsc does)", async () => {
+    const dir = tempDir("mcq-tsc-jsdoc-");
+    fs.mkdirSync(path.join(dir, "src"));
+    fs.writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { allowJs: true, checkJs: true, strict: true, noEmit: true },
+        include: ["src"],
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, "src", "lib.js"),
+      "/**\n * @param {number} n\n * @returns {number}\n */\nexport function twice(n) {\n  return n * 2;\n}\n",
+    );
+    fs.writeFileSync(
+      path.join(dir, "src", "use.js"),
+      'import { twice } from "./lib.js";\n\n/** @type {string} */\nconst label = twice(2);\ntwice("x");\nexport { label };\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, "src", "typed.ts"),
+      "/** @param {string} n a JSDoc type a .ts file ignores */\nexport const id = (n: number): number => n;\n",
+    );
+    const direct = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "--pretty", "false", "-p", dir],
+      { cwd: dir, encoding: "utf8" },
+    );
+    const fromTsc = direct.stdout
+      .trim()
+      .split("\n")
+      .map((l) => /^(.+)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(l))
+      .map((m) => `${m?.[1]}:${m?.[2]}:${m?.[3]}: ${m?.[4]} ${m?.[5]}`);
+    expect(fromTsc.length).toBe(2);
+    const s = await connectStdio({ args: ["--allowed-paths", dir], cwd: dir });
+    try {
+      const r = await s.call("type_check", { path: "." });
+      expect(r.issues).toEqual(fromTsc);
+    } finally {
+      await s.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

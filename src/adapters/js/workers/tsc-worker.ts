@@ -34,6 +34,10 @@ function stampOf(file: string): string | undefined {
 /** A compiler host that hands back the same SourceFile for an unchanged file, so the program is reused. */
 function cachingHost(ts: typeof TS, options: TS.CompilerOptions, state: ProjectState): TS.CompilerHost {
   const host = ts.createCompilerHost(options);
+  // As tsc does (TypeScript 5.3+): JSDoc is parsed only where it can carry type errors. The API's
+  // default parses all of it, which made parsing the 200-file bench project (lib.dom.d.ts is mostly
+  // JSDoc) about 30% slower than tsc's, and the first check about 18% slower.
+  if (ts.JSDocParsingMode) host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
   const read = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
     const stamp = stampOf(fileName);
