@@ -8,6 +8,7 @@ import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ProgramNotFoundError, type RunResult } from "../../exec/runner.js";
 import { cargoTargetDir, workspaceRoot } from "./cargo-env.js";
+import { withWorkspaceLock } from "./workspace-lock.js";
 
 export interface CargoRun {
   run: RunResult;
@@ -41,7 +42,23 @@ export async function runCargo(
   onStdoutLine?: (line: string) => void,
 ): Promise<CargoRun> {
   const root = ctx.allowlist.rootOf(crateDir) ?? crateDir;
-  const lockfile = path.join(workspaceRoot(crateDir, root), "Cargo.lock");
+  const workspace = workspaceRoot(crateDir, root);
+  // Whether the crate has a Cargo.lock of its own is only known while no other run can have made one.
+  return withWorkspaceLock(workspace, ctx.config.timeout * 1000, () =>
+    runLocked(ctx, crateDir, workspace, args, command, env, onStdoutLine),
+  );
+}
+
+async function runLocked(
+  ctx: ToolContext,
+  crateDir: string,
+  workspace: string,
+  args: string[],
+  command: string,
+  env: Record<string, string>,
+  onStdoutLine: ((line: string) => void) | undefined,
+): Promise<CargoRun> {
+  const lockfile = path.join(workspace, "Cargo.lock");
   const hadLock = fs.existsSync(lockfile);
   // With a Cargo.lock, --locked makes cargo fail rather than rewrite it; subcommands that resolve take it.
   if (hadLock && RESOLVING.has(args[0] ?? "")) args = [args[0] as string, "--locked", ...args.slice(1)];
