@@ -11,3 +11,18 @@ export async function pauseForCrashTest(runId: string): Promise<void> {
   process.stderr.write(`${TEST_PAUSE_MESSAGE}: run ${runId} pid ${process.pid}\n`);
   await new Promise<never>(() => {});
 }
+
+/**
+ * TEST ONLY. With MCP_CODE_QUALITY_TEST_STOP_BEFORE_CLAIM=1, a transaction stops its own process
+ * (SIGSTOP) once its work is done and its lock checked, just before it reads what changed to claim it as
+ * its own: the window in which a stall lets another server take the lock and write. The test continues
+ * it with SIGCONT. Never set it otherwise.
+ */
+export const TEST_STOP_ENV = "MCP_CODE_QUALITY_TEST_STOP_BEFORE_CLAIM";
+export const TEST_STOP_MESSAGE = "test stop before claiming writes";
+
+export function stopBeforeClaimForTest(runId: string): void {
+  if (process.env[TEST_STOP_ENV] !== "1") return;
+  process.stderr.write(`${TEST_STOP_MESSAGE}: run ${runId} pid ${process.pid}\n`);
+  process.kill(process.pid, "SIGSTOP");
+}

@@ -15,7 +15,7 @@ import { acquireLock } from "./lock.js";
 import { activeRuns, recoverRoot } from "./recovery.js";
 import { pruneSnapshots } from "./retention.js";
 import { commitSnapshot, removeSnapshot, restoreEntry, takeSnapshot, type Manifest } from "./snapshot.js";
-import { pauseForCrashTest } from "./test-pause.js";
+import { pauseForCrashTest, stopBeforeClaimForTest } from "./test-pause.js";
 import { changedPaths, statTree } from "./tree-stat.js";
 import { TxAudit, type TxResult } from "./tx-audit.js";
 
@@ -216,15 +216,23 @@ export async function runTransaction<T>(
       }
       return after;
     };
-    const recordWritten = async () => {
-      for (const [p, state] of await written()) record(p, state.sha256);
+    /**
+     * Claims as ours what changed since the snapshot, when nothing we did not write can be among it: the
+     * lock is checked after the files were read, since a stall between a check and the read (an event
+     * loop or a process stopped) could let another writer take the lock and change a file meanwhile,
+     * and a rollback would then put back the snapshot over that writer's work.
+     */
+    const recordWritten = async (changed?: Map<string, FileState>) => {
+      const states = changed ?? (await written());
+      if (lock.compromised()) return;
+      for (const [p, state] of states) record(p, state.sha256);
     };
     const handle: TxHandle = {
       runId,
       root: paths.root,
       afterWriteStep: async () => {
         // External tools write by themselves: what changed in a step under our lock is ours.
-        if (!lock.compromised()) await recordWritten();
+        await recordWritten();
         await pauseForCrashTest(runId);
       },
       auditExtra: {},
@@ -246,7 +254,9 @@ export async function runTransaction<T>(
         const { state } = await readFileState(paths.root, path.join(paths.root, p));
         if (sameState(state, entry.before)) continue;
         const ours = mine.get(p);
-        if (p === notOurs || (ours ? !ours.has(state.sha256) : !unrecordedAreOurs)) {
+        // Checked after the read, as in recordWritten: a lock lost meanwhile makes an unrecorded change someone else's.
+        const unrecordedOurs = unrecordedAreOurs && !lock.compromised();
+        if (p === notOurs || (ours ? !ours.has(state.sha256) : !unrecordedOurs)) {
           conflicts.push(p);
           continue;
         }
@@ -266,8 +276,10 @@ export async function runTransaction<T>(
         () => spec.work(handle),
       );
       checkLock();
+      stopBeforeClaimForTest(runId);
       const changed = await written();
-      for (const [p, state] of changed) record(p, state.sha256);
+      await recordWritten(changed);
+      checkLock();
       const treeAfter = await statTree(paths.root);
       const outside = changedPaths(treeBefore, treeAfter).filter((p) => !before.has(p));
       if (!treeAfter.complete)

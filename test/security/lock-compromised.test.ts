@@ -11,6 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { TEST_STOP_ENV, TEST_STOP_MESSAGE } from "../../src/fix/test-pause.js";
 import { connectStdio } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 import { noRuff, PATH_WITH_RUFF } from "../fix/helpers.js";
@@ -67,6 +68,63 @@ describe("a transaction that loses its lock during an event-loop stall", () => {
       const results = auditLines(path.join(proj, ".mcp-cache")).map((e) => [e.tool, e.result]);
       expect(results).toContainEqual(["lint_fix", "commit"]);
       expect(results).not.toContainEqual(["autoformat", "commit"]);
+    },
+    240_000,
+  );
+
+  it.skipIf(noRuff())(
+    "stopped between its lock check and reading what changed, it claims nothing another server wrote",
+    async () => {
+      // A's work is done and its lock checked; it stops itself before it reads what changed (the hook of
+      // src/fix/test-pause.ts), B takes the stale lock and fixes a file A had written, then A continues.
+      // A used to claim B's content as its own write and, finding the lock lost, restore the snapshot over it.
+      const proj = tempDir("mcq-lock-claim-");
+      const pkg = path.join(proj, "pkg");
+      fs.mkdirSync(pkg);
+      fs.writeFileSync(path.join(proj, "pyproject.toml"), '[project]\nname = "p"\n');
+      fs.writeFileSync(path.join(pkg, "a_small.py"), SMALL);
+      fs.writeFileSync(path.join(pkg, "b_other.py"), "x = [1,2,\n 3]\n");
+      const args = ["--allowed-paths", proj, "--rate-limit", "false"];
+      const a = await connectStdio({
+        args,
+        cwd: proj,
+        env: { PATH: "/usr/bin:/bin", VIRTUAL_ENV: undefined, [TEST_STOP_ENV]: "1" },
+      });
+      const b = await connectStdio({
+        args,
+        cwd: proj,
+        env: { PATH: PATH_WITH_RUFF, VIRTUAL_ENV: undefined },
+      });
+      let ra: Record<string, unknown>;
+      let rb: Record<string, unknown>;
+      try {
+        const formatting = a.call("autoformat", { path: "pkg" });
+        for (let i = 0; !a.stderr().includes(TEST_STOP_MESSAGE); i++) {
+          if (i > 1200) throw new Error(`A never stopped: ${a.stderr()}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const formatted = fs.readFileSync(path.join(pkg, "a_small.py"), "utf8");
+        expect(formatted).toContain("print(sys.argv)");
+        try {
+          rb = await b.call("lint_fix", { path: ".", files: ["pkg/a_small.py"] });
+        } finally {
+          process.kill(a.pid as number, "SIGCONT");
+        }
+        ra = await formatting;
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+      expect((rb.transaction as { result: string }).result, JSON.stringify(rb).slice(0, 2000)).toBe("commit");
+      const fixedByB = fs.readFileSync(path.join(pkg, "a_small.py"), "utf8");
+      expect(fixedByB).not.toContain("import os");
+      expect(fixedByB).toContain("print(sys.argv)");
+      // A rolled back only what still held its own write, and names B's file as changed by another writer.
+      expect(ra.transaction, JSON.stringify(ra).slice(0, 2000)).toMatchObject({
+        result: "rollback",
+        restored_files: ["pkg/b_other.py"],
+        conflicts: ["pkg/a_small.py"],
+      });
+      expect(fs.readFileSync(path.join(pkg, "b_other.py"), "utf8")).toBe("x = [1,2,\n 3]\n");
     },
     240_000,
   );
