@@ -53,6 +53,23 @@ function startupBanner(url: string, config: Config): string {
   ].join("\n");
 }
 
+/**
+ * Exits once stdout and stderr have handed every byte to the OS: process.exit() drops what a pipe has not
+ * taken yet (a slow reader of `check --json` got the first 64 KiB). The empty write's callback comes after
+ * every write queued before it.
+ */
+async function exitWhenFlushed(code: number): Promise<never> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) =>
+        new Promise<void>((resolve) =>
+          stream.writableEnded ? resolve() : stream.write("", () => resolve()),
+        ),
+    ),
+  );
+  process.exit(code);
+}
+
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === "policy" || argv[0] === "hook") {
     process.exitCode = await (await import("./hooks/cli.js")).runSubcommand(argv);
@@ -61,7 +78,7 @@ async function main(argv: string[]): Promise<void> {
   if (argv[0] === "check") {
     const { runCheckCommand } = await import("./check/command.js");
     process.on("exit", () => endAllChildren("SIGKILL"));
-    process.exit(await runCheckCommand(argv.slice(1)));
+    await exitWhenFlushed(await runCheckCommand(argv.slice(1)));
   }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(helpText() + "\n");
@@ -80,7 +97,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (config.mode === "client") {
     const { runClient } = await import("./client/call-tool.js");
-    process.exit(await runClient(config));
+    await exitWhenFlushed(await runClient(config));
   }
   if (config.mode === "standalone" && !isLoopbackHost(config.host) && !config.authToken)
     fail(
