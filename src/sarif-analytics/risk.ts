@@ -55,7 +55,8 @@ export function groupResults(results: readonly NormalizedResult[]): Group[] {
     const perTool = new Map<string, number>();
     for (const m of members)
       perTool.set(`${m.tool}\0${m.rule_id}`, (perTool.get(`${m.tool}\0${m.rule_id}`) ?? 0) + 1);
-    const issues = Math.max(...perTool.values());
+    let issues = 0;
+    for (const n of perTool.values()) issues = Math.max(issues, n);
     return {
       key,
       members,
