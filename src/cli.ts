@@ -8,11 +8,17 @@ import type { ToolDefinition } from "./engine/tool.js";
 import { endAllChildren } from "./exec/child-groups.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMcpServer } from "./mcp/server.js";
+import { REQUEST_TOO_LARGE, stdioLines } from "./mcp/stdio-lines.js";
 import { toolsetClash } from "./mcp/tools/toolset-names.js";
 import { VERSION } from "./version.js";
 
 /** A shutdown that has not finished by then exits anyway (the exit handler still ends every child). */
 const SHUTDOWN_DEADLINE_MS = 1500;
+
+/** The largest stdio request: three SARIF logs at --sarif-max-bytes (as JSON text), --max-body-bytes, 10 MiB. */
+function stdioMessageLimit(config: Config): number {
+  return Math.max(10 * 1024 * 1024, config.maxBodyBytes, 3 * config.sarifMaxBytes);
+}
 
 function fail(message: string): never {
   process.stderr.write(`mcp-code-quality: ${message}\n`);
@@ -124,7 +130,23 @@ async function main(argv: string[]): Promise<void> {
     const server = createMcpServer(loadEngine);
     // Once the client has its answer to `initialize`, load the rest while it prepares its next request.
     server.server.oninitialized = () => void loadEngine().catch(() => {});
-    await server.connect(new StdioServerTransport());
+    // Requests up to the largest a SARIF tool takes (two logs at --sarif-max-bytes, as JSON text), else an answer.
+    const maxLineBytes = stdioMessageLimit(config);
+    const lines = stdioLines({
+      maxLineBytes,
+      onTooLarge(bytes, id) {
+        const message = `the request is ${bytes} bytes, over the ${maxLineBytes}-byte limit of a stdio message (3 × --sarif-max-bytes, at least --max-body-bytes and 10 MiB): pass large SARIF logs as retained trace ids, or raise --sarif-max-bytes`;
+        log.warn(`request${id === undefined ? "" : ` ${String(id)}`} refused: ${message}`);
+        if (id !== undefined)
+          process.stdout.write(
+            JSON.stringify({ jsonrpc: "2.0", id, error: { code: REQUEST_TOO_LARGE, message } }) + "\n",
+          );
+      },
+    });
+    process.stdin.pipe(lines);
+    await server.connect(
+      new StdioServerTransport(lines, process.stdout, { maxBufferSize: maxLineBytes + 1 }),
+    );
     closeTransport = () => server.close();
     // A client that goes away closes our stdin: nothing is left to answer, so the server ends.
     process.stdin.on("end", () => void shutdown());
