@@ -247,6 +247,63 @@ describe.each(ORDERS)("trend classes, results %s", (_order, order) => {
   });
 });
 
+/**
+ * A microsoft/sarif-sdk-style baseline case (as its Multitool BaselineOption tests write them): rules with
+ * messageStrings, results with message ids and arguments, locations by artifact index, the baseline's
+ * results with correlationGuids, a renamed tool, and the current log carrying the baselineState sarif-sdk
+ * assigned: our classes must agree with it (unchanged/updated = persisting, new = introduced, absent = fixed).
+ */
+describe("a sarif-sdk-style baseline case", () => {
+  const rules = [
+    { id: "SARIF2003", messageStrings: { Note_Default: { text: "{0}: no 'versionControlProvenance'." } } },
+    { id: "SARIF2002", messageStrings: { Note_Default: { text: "{0}: use 'message.id' and 'arguments'." } } },
+  ];
+  const res = (rule: number, arg: string, line: number, extra: Record<string, unknown> = {}) => ({
+    ruleId: rules[rule]!.id,
+    ruleIndex: rule,
+    level: "note",
+    message: { id: "Note_Default", arguments: [arg] },
+    locations: [
+      { physicalLocation: { artifactLocation: { index: 0 }, region: { startLine: line, startColumn: 5 } } },
+    ],
+    ...extra,
+  });
+  const sdkLog = (tool: string, results: unknown[]) => ({
+    version: "2.1.0",
+    runs: [
+      {
+        tool: { driver: { name: tool, rules } },
+        artifacts: [{ location: { uri: "ToBeValidated.sarif" } }],
+        results,
+      },
+    ],
+  });
+  const baseline = sdkLog("testhost", [
+    res(0, "runs[0]", 6, { correlationGuid: "7285fa21", baselineState: "unchanged" }),
+    res(1, "runs[0].results[0].message", 10, { correlationGuid: "a1", baselineState: "unchanged" }),
+    res(1, "runs[0].results[1].message", 16, { correlationGuid: "a2", baselineState: "unchanged" }),
+  ]);
+  const current = sdkLog("SARIF Functional Testing", [
+    res(0, "runs[0]", 5, { baselineState: "updated" }),
+    res(1, "runs[0].results[0].message", 9, { baselineState: "updated" }),
+    res(1, "runs[0].invocations[0].toolExecutionNotifications[0].message", 21, { baselineState: "new" }),
+    res(1, "runs[0].results[1].message", 16, { baselineState: "absent" }),
+  ]);
+
+  it.each(ORDERS)("agrees with the baselineState sarif-sdk assigned (results %s)", (_o, order) => {
+    const c = classes(baseline as unknown as Log, current as unknown as Log, [], order);
+    const states = (current.runs[0]!.results as { baselineState?: string }[]).map((r) => r.baselineState);
+    const n = (s: string) => states.filter((x) => x === s).length;
+    expect(c.counts).toMatchObject({
+      persisting: n("unchanged") + n("updated"),
+      introduced: n("new"),
+      fixed: n("absent"),
+    });
+    expect(c.persisting).toEqual(["SARIF2002@9<-10", "SARIF2003@5<-6"]);
+    expect(c.introduced).toEqual(["SARIF2002@21"]);
+  });
+});
+
 describe("scale", () => {
   it("20,000 + 20,000 results with one rule, file and line all persist (linear matching, no queue scans)", () => {
     const many = (n: number) => log(Array.from({ length: n }, () => ({ line: 7 })));
