@@ -69,7 +69,7 @@ async function exitWhenFlushed(code: number): Promise<never> {
     [process.stdout, process.stderr].map(
       (stream) =>
         new Promise<void>((resolve) =>
-          stream.writableEnded ? resolve() : stream.write("", () => resolve()),
+          stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve()),
         ),
     ),
   );
@@ -84,6 +84,10 @@ async function main(argv: string[]): Promise<void> {
   if (argv[0] === "check") {
     const { runCheckCommand } = await import("./check/command.js");
     process.on("exit", () => endAllChildren("SIGKILL"));
+    // A reader that stops early (`check --json | head`) is no failure of the check: the rest is not written.
+    process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EPIPE") throw err;
+    });
     await exitWhenFlushed(await runCheckCommand(argv.slice(1)));
   }
   if (argv.includes("--help") || argv.includes("-h")) {

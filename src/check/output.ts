@@ -24,18 +24,30 @@ import {
 /** A stream check writes to (process.stdout, or a test's sink). */
 export interface OutputStream {
   write(chunk: string): boolean;
-  once?(event: "drain", listener: () => void): unknown;
+  once?(event: "drain" | "close" | "error", listener: () => void): unknown;
+  removeListener?(event: "drain" | "close" | "error", listener: () => void): unknown;
+  /** A reader that went away (`check --json | head`): nothing more is written. */
+  destroyed?: boolean;
 }
 
-/** Writes the text; resolves once the stream has taken it (at once, or when it drains). */
+/** Writes the text; resolves once the stream has taken it (at once, or when it drains), or has gone away. */
 export function writeText(stream: OutputStream, text: string): Promise<void> {
-  if (stream.write(text) || !stream.once) return Promise.resolve();
-  return new Promise((resolve) => stream.once!("drain", () => resolve()));
+  if (stream.destroyed || stream.write(text) || !stream.once) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const e of ["drain", "close", "error"] as const) stream.removeListener?.(e, done);
+      resolve();
+    };
+    for (const e of ["drain", "close", "error"] as const) stream.once!(e, done);
+  });
 }
 
 /** Writes `value` as JSON, waiting for the stream to drain whenever it asks to (a slow pipe gets every byte). */
 export async function writeJson(stream: OutputStream, value: unknown): Promise<void> {
-  for (const chunk of jsonChunks(value)) await writeText(stream, chunk);
+  for (const chunk of jsonChunks(value)) {
+    if (stream.destroyed) return;
+    await writeText(stream, chunk);
+  }
   await writeText(stream, "\n");
 }
 

@@ -101,6 +101,37 @@ describe("check --sarif and --json at 100,000 findings", () => {
   });
 });
 
+describe("check --json to a reader that stops early", () => {
+  const skip = missing("ruff", [TOOLS_VENV_BIN]);
+  it.skipIf(skip)(
+    "exits with the check's code and no error of its own, like `check --json | head`",
+    async () => {
+      const dir = tempDir("mcq-check-head-");
+      fs.writeFileSync(path.join(dir, "pyproject.toml"), '[tool.ruff.lint]\nselect = ["F401"]\n');
+      fs.writeFileSync(
+        path.join(dir, "app.py"),
+        Array.from({ length: 3000 }, (_, i) => `import os as a${i}\n`).join(""),
+      );
+      const audit = path.join(tempDir("mcq-check-head-audit-"), "audit.log");
+      const child = spawn(
+        process.execPath,
+        [CLI, "check", ".", "--only", "lint", "--json", "--audit-log", audit],
+        {
+          cwd: dir,
+          env: { ...process.env, PATH: PATH_WITH_TOOLS },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let stderr = "";
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.stdout.once("data", () => child.stdout.destroy());
+      const status = await new Promise((resolve) => child.on("close", resolve));
+      expect(status).toBe(1);
+      expect(stderr).toBe("");
+    },
+  );
+});
+
 describe("check --sarif-max-results and links", () => {
   const skip = missing("ruff", [TOOLS_VENV_BIN]);
   let dir: string;
