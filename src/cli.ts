@@ -59,6 +59,13 @@ function startupBanner(url: string, config: Config): string {
   ].join("\n");
 }
 
+/** A reader that stops early (`check --json | head`) is no failure: the rest is simply not written. */
+function ignoreClosedStdout(): void {
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
+
 /**
  * Exits once stdout and stderr have handed every byte to the OS: process.exit() drops what a pipe has not
  * taken yet (a slow reader of `check --json` got the first 64 KiB). The empty write's callback comes after
@@ -84,10 +91,7 @@ async function main(argv: string[]): Promise<void> {
   if (argv[0] === "check") {
     const { runCheckCommand } = await import("./check/command.js");
     process.on("exit", () => endAllChildren("SIGKILL"));
-    // A reader that stops early (`check --json | head`) is no failure of the check: the rest is not written.
-    process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-      if (err.code !== "EPIPE") throw err;
-    });
+    ignoreClosedStdout();
     await exitWhenFlushed(await runCheckCommand(argv.slice(1)));
   }
   if (argv.includes("--help") || argv.includes("-h")) {
@@ -107,6 +111,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (config.mode === "client") {
     const { runClient } = await import("./client/call-tool.js");
+    ignoreClosedStdout();
     await exitWhenFlushed(await runClient(config));
   }
   if (config.mode === "standalone" && !isLoopbackHost(config.host) && !config.authToken)
