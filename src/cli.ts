@@ -8,11 +8,17 @@ import type { ToolDefinition } from "./engine/tool.js";
 import { endAllChildren } from "./exec/child-groups.js";
 import { createLogger, type Logger } from "./log.js";
 import { createMcpServer } from "./mcp/server.js";
+import { REQUEST_TOO_LARGE, stdioLines } from "./mcp/stdio-lines.js";
 import { toolsetClash } from "./mcp/tools/toolset-names.js";
 import { VERSION } from "./version.js";
 
 /** A shutdown that has not finished by then exits anyway (the exit handler still ends every child). */
 const SHUTDOWN_DEADLINE_MS = 1500;
+
+/** The largest stdio request: three SARIF logs at --sarif-max-bytes (as JSON text), --max-body-bytes, 10 MiB. */
+function stdioMessageLimit(config: Config): number {
+  return Math.max(10 * 1024 * 1024, config.maxBodyBytes, 3 * config.sarifMaxBytes);
+}
 
 function fail(message: string): never {
   process.stderr.write(`mcp-code-quality: ${message}\n`);
@@ -53,6 +59,30 @@ function startupBanner(url: string, config: Config): string {
   ].join("\n");
 }
 
+/** A reader that stops early (`check --json | head`) is no failure: the rest is simply not written. */
+function ignoreClosedStdout(): void {
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
+
+/**
+ * Exits once stdout and stderr have handed every byte to the OS: process.exit() drops what a pipe has not
+ * taken yet (a slow reader of `check --json` got the first 64 KiB). The empty write's callback comes after
+ * every write queued before it.
+ */
+async function exitWhenFlushed(code: number): Promise<never> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) =>
+        new Promise<void>((resolve) =>
+          stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve()),
+        ),
+    ),
+  );
+  process.exit(code);
+}
+
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === "policy" || argv[0] === "hook") {
     process.exitCode = await (await import("./hooks/cli.js")).runSubcommand(argv);
@@ -61,7 +91,8 @@ async function main(argv: string[]): Promise<void> {
   if (argv[0] === "check") {
     const { runCheckCommand } = await import("./check/command.js");
     process.on("exit", () => endAllChildren("SIGKILL"));
-    process.exit(await runCheckCommand(argv.slice(1)));
+    ignoreClosedStdout();
+    await exitWhenFlushed(await runCheckCommand(argv.slice(1)));
   }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(helpText() + "\n");
@@ -80,7 +111,8 @@ async function main(argv: string[]): Promise<void> {
   }
   if (config.mode === "client") {
     const { runClient } = await import("./client/call-tool.js");
-    process.exit(await runClient(config));
+    ignoreClosedStdout();
+    await exitWhenFlushed(await runClient(config));
   }
   if (config.mode === "standalone" && !isLoopbackHost(config.host) && !config.authToken)
     fail(
@@ -107,7 +139,23 @@ async function main(argv: string[]): Promise<void> {
     const server = createMcpServer(loadEngine);
     // Once the client has its answer to `initialize`, load the rest while it prepares its next request.
     server.server.oninitialized = () => void loadEngine().catch(() => {});
-    await server.connect(new StdioServerTransport());
+    // Requests up to the largest a SARIF tool takes (two logs at --sarif-max-bytes, as JSON text), else an answer.
+    const maxLineBytes = stdioMessageLimit(config);
+    const lines = stdioLines({
+      maxLineBytes,
+      onTooLarge(bytes, id) {
+        const message = `the request is ${bytes} bytes, over the ${maxLineBytes}-byte limit of a stdio message (3 × --sarif-max-bytes, at least --max-body-bytes and 10 MiB): pass large SARIF logs as retained trace ids, or raise --sarif-max-bytes`;
+        log.warn(`request${id === undefined ? "" : ` ${String(id)}`} refused: ${message}`);
+        if (id !== undefined)
+          process.stdout.write(
+            JSON.stringify({ jsonrpc: "2.0", id, error: { code: REQUEST_TOO_LARGE, message } }) + "\n",
+          );
+      },
+    });
+    process.stdin.pipe(lines);
+    await server.connect(
+      new StdioServerTransport(lines, process.stdout, { maxBufferSize: maxLineBytes + 1 }),
+    );
     closeTransport = () => server.close();
     // A client that goes away closes our stdin: nothing is left to answer, so the server ends.
     process.stdin.on("end", () => void shutdown());

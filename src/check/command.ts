@@ -15,11 +15,12 @@ import type { CheckOutcome } from "./outcome.js";
 import { ProgressDisplay, type ProgressSink } from "./progress.js";
 import { ansi, plain, renderReport, type FixLine } from "./report.js";
 import { checkLabel, runChecks, runFixes } from "./run.js";
+import { outputPathProblem, writeJson, writeSarifOutput, writeText, type OutputStream } from "./output.js";
 import { mergeSarif } from "./sarif-merge.js";
 import { selectChecks } from "./select.js";
 
 export interface CheckIo {
-  stdout: ProgressSink;
+  stdout: ProgressSink & OutputStream;
   stderr: ProgressSink;
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -47,8 +48,6 @@ function checkConfig(options: CheckOptions, io: CheckIo): Config {
   if (!given.has("--rate-limit")) defaults.push("--rate-limit", "false");
   // One run each: a daemon or language server would only be started to be ended.
   if (!given.has("--warm-checkers")) defaults.push("--warm-checkers", "false");
-  // SARIF logs are what check reads: give them the largest result the server allows.
-  if (!given.has("--max-result-bytes")) defaults.push("--max-result-bytes", String(3 * 1024 * 1024));
   return loadConfig(["--mode", "stdio", ...defaults, ...options.configArgs], io.env, io.cwd);
 }
 
@@ -86,6 +85,9 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   for (const p of options.paths)
     if (!config.allowedPaths.some((root) => p === root || p.startsWith(root + path.sep)))
       return usage(io, `${p} is outside --allowed-paths`);
+  // A link as the SARIF file (one committed in the repository) is refused before anything runs.
+  const sarifProblem = options.sarif && outputPathProblem(options.sarif, io.cwd);
+  if (sarifProblem) return usage(io, `--sarif: ${sarifProblem}`);
 
   const planned: PlannedCheck[] = options.paths.flatMap((p) => planChecks(p, options));
   const { selected, unmatched } = selectChecks(planned, options.only, options.skip);
@@ -156,8 +158,7 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
       options.only,
       fixes.some((f) => !f.success),
     );
-    writeResults(io, options, { outcomes, fixes, elapsedMs, code });
-    return code;
+    return await writeResults(io, options, { outcomes, fixes, elapsedMs, code });
   } catch (err) {
     if (err instanceof UsageError) return usage(io, err.message);
     throw err;
@@ -175,19 +176,34 @@ interface Results {
   code: number;
 }
 
-/** The SARIF file, and the JSON or the report on stdout. */
-function writeResults(io: CheckIo, options: CheckOptions, r: Results): void {
+/**
+ * The SARIF file, and the JSON or the report on stdout; resolves to the exit code (2 when the SARIF file
+ * could not be written: a link swapped in since the start, a folder gone).
+ */
+async function writeResults(io: CheckIo, options: CheckOptions, r: Results): Promise<number> {
+  let code = r.code;
   if (options.sarif) {
     const log = mergeSarif(
       r.outcomes.flatMap((o) => (o.sarif ? [o.sarif] : [])),
       io.cwd,
     );
-    fs.writeFileSync(options.sarif, JSON.stringify(log, null, 2) + "\n");
+    try {
+      await writeSarifOutput(options.sarif, log, {
+        cwd: io.cwd,
+        maxResults: options.sarifMaxResults,
+        warn: (text) => io.stderr.write(`mcp-code-quality check: warning: ${text}\n`),
+      });
+    } catch (err) {
+      io.stderr.write(
+        `mcp-code-quality check: --sarif ${options.sarif} not written: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+      code = EXIT.usage;
+    }
   }
   if (options.json) {
-    const json = {
+    await writeJson(io.stdout, {
       version: VERSION,
-      exit_code: r.code,
+      exit_code: code,
       paths: options.paths,
       duration_ms: r.elapsedMs,
       fixes: options.fix ? r.fixes : undefined,
@@ -196,12 +212,14 @@ function writeResults(io: CheckIo, options: CheckOptions, r: Results): void {
         finding_count: findings.length,
       })),
       findings: r.outcomes.flatMap((o) => o.findings.map((f) => ({ check: o.id, ...f }))),
-    };
-    io.stdout.write(JSON.stringify(json, null, 2) + "\n");
+    });
   } else {
     const paint = wantsColor(io.stdout, io.env) ? ansi : plain;
-    io.stdout.write(
-      renderReport({ outcomes: r.outcomes, fixes: r.fixes, elapsedMs: r.elapsedMs, cwd: io.cwd }, paint),
+    const report = renderReport(
+      { outcomes: r.outcomes, fixes: r.fixes, elapsedMs: r.elapsedMs, cwd: io.cwd },
+      paint,
     );
+    await writeText(io.stdout, report);
   }
+  return code;
 }

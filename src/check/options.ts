@@ -21,6 +21,8 @@ export interface CheckOptions {
   changed?: string;
   /** Where to write the SARIF log. */
   sarif?: string;
+  /** --sarif-max-results: at most this many results per run in the SARIF file. */
+  sarifMaxResults?: number;
   json: boolean;
   externalLinks: boolean;
   help: boolean;
@@ -50,7 +52,8 @@ const OWN_HELP: [string, string][] = [
   ["--skip TOOLS", "leave these out (same names as --only)"],
   ["--fix", "apply safe lint fixes and formatting first (as transactions), then check"],
   ["--changed [REV]", "only files changed since REV (default HEAD; --changed=REV to be unambiguous)"],
-  ["--sarif FILE", "write one SARIF 2.1.0 log (a run per tool) to FILE"],
+  ["--sarif FILE", "write one SARIF 2.1.0 log (a run per tool, every result) to FILE (never through a link)"],
+  ["--sarif-max-results N", "at most N results per run in the SARIF file, the most severe (GitHub: 25000)"],
   ["--json", "print the results as JSON instead of the report"],
   ["--external-links", "let the Markdown link check request external URLs (default: local links only)"],
   ["--help", "print this help"],
@@ -112,6 +115,14 @@ const list = (values: string[] | undefined) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
+function positiveInt(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== "string" || !/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`${flag} takes a whole number of at least 1, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 /** Parses check's arguments; a bad one throws UsageError saying which. */
 export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptions {
   const passThrough = Object.fromEntries(
@@ -129,6 +140,7 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
         fix: { type: "boolean" },
         changed: { type: "string" },
         sarif: { type: "string" },
+        "sarif-max-results": { type: "string" },
         json: { type: "boolean" },
         "external-links": { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -158,6 +170,7 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
     fix: v.fix === true,
     changed,
     sarif: typeof v.sarif === "string" ? path.resolve(cwd, v.sarif) : undefined,
+    sarifMaxResults: positiveInt(v["sarif-max-results"], "--sarif-max-results"),
     json: v.json === true,
     externalLinks: v["external-links"] === true,
     help: v.help === true,

@@ -6,6 +6,13 @@ import path from "node:path";
 import { styleText } from "node:util";
 import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
 
+/** The largest width of the items (0 for none): a loop, since a report can have more rows than a call has room for arguments. */
+function widest<T>(items: readonly T[], width: (item: T) => number): number {
+  let most = 0;
+  for (const item of items) most = Math.max(most, width(item));
+  return most;
+}
+
 export interface ReportInput {
   outcomes: readonly CheckOutcome[];
   /** Results of --fix's transactional calls, in the order they ran. */
@@ -76,8 +83,8 @@ const shownTarget = (target: string, cwd: string) => path.relative(cwd, target) 
 function toolLines(input: ReportInput, paint: Painter): string[] {
   const several = new Set(input.outcomes.map((o) => o.target)).size > 1;
   const name = (o: CheckOutcome) => (several ? `${o.id} (${shownTarget(o.target, input.cwd)})` : o.id);
-  const nameWidth = Math.max(0, ...input.outcomes.map((o) => name(o).length));
-  const kindWidth = Math.max(0, ...input.outcomes.map((o) => o.kind.length));
+  const nameWidth = widest(input.outcomes, (o) => name(o).length);
+  const kindWidth = widest(input.outcomes, (o) => o.kind.length);
   return input.outcomes.map((o) => {
     const time =
       o.status === "skipped" || o.status === "nothing" ? "" : `  ${paint("dim", seconds(o.duration_ms))}`;
@@ -89,8 +96,8 @@ function toolLines(input: ReportInput, paint: Painter): string[] {
 function fixLines(fixes: readonly FixLine[], cwd: string, paint: Painter): string[] {
   const several = new Set(fixes.map((f) => f.target)).size > 1;
   const name = (f: FixLine) => (several ? `${f.id} (${shownTarget(f.target, cwd)})` : f.id);
-  const nameWidth = Math.max(0, ...fixes.map((f) => name(f).length));
-  const toolWidth = Math.max(0, ...fixes.map((f) => f.tool.length));
+  const nameWidth = widest(fixes, (f) => name(f).length);
+  const toolWidth = widest(fixes, (f) => f.tool.length);
   return fixes.map((f) => {
     const what = f.success
       ? paint("green", `${plural(f.changed_files, "file")} changed`)
@@ -104,11 +111,18 @@ const LEVEL_STYLE: Record<Level, Format> = { error: "red", warning: "yellow", no
 /** Findings grouped by file (sorted), each as `line:col  level  rule  message  [tool]`. */
 export function findingLines(rows: readonly FindingRow[], paint: Painter): string[] {
   const byFile = new Map<string, FindingRow[]>();
-  for (const r of rows) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
+  for (const r of rows) {
+    const list = byFile.get(r.file);
+    if (list) list.push(r);
+    else byFile.set(r.file, [r]);
+  }
   const files = [...byFile.keys()].sort((a, b) => (a === "" ? 1 : b === "" ? -1 : a.localeCompare(b)));
   const pos = (r: FindingRow) => (r.line ? `${r.line}:${r.column || 1}` : "-");
-  const posWidth = Math.max(0, ...rows.map((r) => pos(r).length));
-  const ruleWidth = Math.min(40, Math.max(0, ...rows.map((r) => r.rule_id.length)));
+  const posWidth = widest(rows, (r) => pos(r).length);
+  const ruleWidth = Math.min(
+    40,
+    widest(rows, (r) => r.rule_id.length),
+  );
   const out: string[] = [];
   for (const file of files) {
     const list = (byFile.get(file) ?? []).sort((a, b) => a.line - b.line || a.column - b.column);
@@ -127,7 +141,7 @@ export function ruleDocLines(rows: readonly FindingRow[], paint: Painter): strin
   const docs = new Map<string, string>();
   for (const r of rows) if (r.docs_url) docs.set(`${r.rule_id} (${r.tool})`, r.docs_url);
   if (docs.size === 0) return [];
-  const width = Math.max(...[...docs.keys()].map((k) => k.length));
+  const width = widest([...docs.keys()], (k) => k.length);
   return [
     "",
     paint("bold", "Rule docs:"),

@@ -21,10 +21,13 @@ export const checkLabel = (
   withTarget: boolean,
 ) => `${c.id} (${c.kind}${withTarget ? `, ${path.relative(cwd, c.target) || "."}` : ""})`;
 
-/** Calls one engine tool; an argument the tool refuses is a failed result like any other. */
+/**
+ * Calls one engine tool; an argument the tool refuses is a failed result like any other. The result is not
+ * capped in bytes (check is in-process, no client buffer to protect): its SARIF log holds every finding.
+ */
 async function call(engine: Engine, tool: string, args: Record<string, unknown>): Promise<EngineResult> {
   try {
-    return (await engine.call(tool, args)) as EngineResult;
+    return (await engine.call(tool, args, { maxResultBytes: Number.POSITIVE_INFINITY })) as EngineResult;
   } catch (err) {
     return {
       success: false,

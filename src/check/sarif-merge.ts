@@ -2,46 +2,28 @@
  * One SARIF 2.1.0 log out of the tools' own logs: one run per tool (GitHub code scanning no longer
  * combines several runs of one tool in an upload), every location made relative to one base directory
  * (the working directory, as code scanning expects paths from the repository root), rules re-indexed.
- * Pure functions over the logs the tools return with `output: "sarif"`.
+ * Pure functions over the logs the tools return with `output: "sarif"`; `mergeSarif` also merges logs that
+ * `check --sarif` wrote (shards).
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { SARIF_SCHEMA, SRCROOT } from "../findings/sarif.js";
+import {
+  combineRuns,
+  withGithubLimitNotes,
+  type ArtifactLocation,
+  type SarifLogLike,
+  type SarifResult,
+  type SarifRunLike,
+} from "../findings/sarif-log.js";
 
-/* The parts of SARIF this module reads and writes; everything else is carried as it is. */
-export interface ArtifactLocation {
-  uri: string;
-  uriBaseId?: string;
-}
-export interface SarifResult {
-  ruleId?: string;
-  ruleIndex?: number;
-  level?: string;
-  message: { text: string };
-  locations?: {
-    physicalLocation?: { artifactLocation?: ArtifactLocation; region?: Record<string, number> };
-  }[];
-  fixes?: { artifactChanges?: { artifactLocation: ArtifactLocation }[] }[];
-  [key: string]: unknown;
-}
-export interface SarifRule {
-  id: string;
-  helpUri?: string;
-  defaultConfiguration?: { level?: string };
-  [key: string]: unknown;
-}
-export interface SarifRunLike {
-  tool: { driver: { name: string; rules?: SarifRule[]; [key: string]: unknown } };
-  invocations?: Record<string, unknown>[];
-  originalUriBaseIds?: Record<string, { uri: string }>;
-  results?: SarifResult[];
-  [key: string]: unknown;
-}
-export interface SarifLogLike {
-  $schema?: string;
-  version: string;
-  runs: SarifRunLike[];
-}
+export type {
+  ArtifactLocation,
+  SarifLogLike,
+  SarifResult,
+  SarifRule,
+  SarifRunLike,
+} from "../findings/sarif-log.js";
 
 /** The directory %SRCROOT% stands for in a run, if it says. */
 function srcRoot(run: SarifRunLike): string | undefined {
@@ -111,46 +93,14 @@ function rebase(run: SarifRunLike, base: string): SarifRunLike {
   };
 }
 
-/** Runs of one tool as one run: rules united (re-indexed), results and invocations concatenated. */
-function combine(runs: readonly SarifRunLike[]): SarifRunLike {
-  const [first] = runs as [SarifRunLike, ...SarifRunLike[]];
-  if (runs.length === 1) return first;
-  const rules: SarifRule[] = [];
-  const index = new Map<string, number>();
-  const results: SarifResult[] = [];
-  for (const run of runs) {
-    const own = run.tool.driver.rules ?? [];
-    for (const r of run.results ?? []) {
-      const rule = r.ruleIndex !== undefined ? own[r.ruleIndex] : own.find((x) => x.id === r.ruleId);
-      if (!rule) {
-        results.push(r);
-        continue;
-      }
-      let i = index.get(rule.id);
-      if (i === undefined) {
-        i = rules.push(rule) - 1;
-        index.set(rule.id, i);
-      }
-      results.push({ ...r, ruleIndex: i });
-    }
-  }
-  return {
-    ...first,
-    tool: { ...first.tool, driver: { ...first.tool.driver, rules } },
-    invocations: runs.flatMap((r) => r.invocations ?? []),
-    results,
-  };
-}
-
-/** One log of every run of `logs`, one run per tool name, locations relative to `base`. */
+/**
+ * One log of every run of `logs`: one run per tool and category (combined by the writer's combineRuns),
+ * locations relative to `base`, GitHub's upload limits said in the runs that pass them.
+ */
 export function mergeSarif(logs: readonly SarifLogLike[], base: string): SarifLogLike {
-  const byTool = new Map<string, SarifRunLike[]>();
-  for (const log of logs)
-    for (const run of log.runs) {
-      const name = run.tool.driver.name;
-      byTool.set(name, [...(byTool.get(name) ?? []), rebase(run, base)]);
-    }
-  return { $schema: SARIF_SCHEMA, version: "2.1.0", runs: [...byTool.values()].map(combine) };
+  const runs: SarifRunLike[] = [];
+  for (const log of logs) for (const run of log.runs) runs.push(rebase(run, base));
+  return withGithubLimitNotes({ $schema: SARIF_SCHEMA, version: "2.1.0", runs: combineRuns(runs) }).log;
 }
 
 /** The log with only the results whose file passes `keep` (results without a file are dropped too). */

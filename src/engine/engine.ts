@@ -22,6 +22,12 @@ import type { RunOptions, ToolContext, ToolDefinition, ToolFailure, ToolResult }
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * The result's byte cap for this call instead of --max-result-bytes. The cap protects an MCP client's
+   * message buffer; an in-process caller with none (`check`, which reads every finding from the SARIF log)
+   * passes Infinity and gets the whole result.
+   */
+  maxResultBytes?: number;
 }
 
 export class Engine {
@@ -92,7 +98,10 @@ export class Engine {
       if (first && typeof resolved[first.arg] === "string") auditPath = resolved[first.arg] as string;
       const release = await this.slots.acquire();
       try {
-        result = await tool.handler(resolved, this.context(options.signal));
+        result = await tool.handler(
+          resolved,
+          this.context(options.signal, options.maxResultBytes ?? this.config.maxResultBytes),
+        );
         exact = tool.exactResult === true;
       } finally {
         release();
@@ -110,7 +119,9 @@ export class Engine {
       result = compactResult(result);
     }
     // Whatever the tool: no control characters in any string, and never more than the result cap.
-    result = capResultBytes(sanitizeStrings(result), this.config.maxResultBytes, !exact);
+    result = sanitizeStrings(result);
+    const cap = options.maxResultBytes ?? this.config.maxResultBytes;
+    if (Number.isFinite(cap)) result = capResultBytes(result, cap, !exact);
     void this.audit.append({
       operation: name,
       path: auditPath,
@@ -151,7 +162,7 @@ export class Engine {
     return out;
   }
 
-  private context(signal: AbortSignal | undefined): ToolContext {
+  private context(signal: AbortSignal | undefined, maxResultBytes?: number): ToolContext {
     const { config } = this;
     return {
       engine: this,
@@ -160,6 +171,7 @@ export class Engine {
       log: this.log,
       services: this.services,
       signal,
+      maxResultBytes,
       run: async (options: RunOptions) => {
         this.refuseLinksOut(options.args);
         const spec = {

@@ -74,7 +74,9 @@ function cutStrings(root: unknown, excess: number, maxBytes: number, report: Res
   const overhead = marker(maxBytes, maxBytes).length + 8;
   const saved = (t: number) => strings.reduce((n, s) => n + Math.max(0, s.bytes - t - overhead), 0);
   let lo = MIN_STRING_BYTES;
-  let hi = Math.max(lo, ...strings.map((s) => s.bytes));
+  // A loop, not Math.max(...spread): a result can hold more strings than a call has room for arguments.
+  let hi = lo;
+  for (const s of strings) if (s.bytes > hi) hi = s.bytes;
   if (saved(lo) < excess) hi = lo;
   // The largest length `t` that still saves enough.
   while (lo < hi) {

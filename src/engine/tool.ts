@@ -91,6 +91,11 @@ export interface ToolContext {
   services: Services;
   signal?: AbortSignal;
   /**
+   * The byte cap this call's result gets (--max-result-bytes, or the caller's own: Infinity for check), so a
+   * tool can fit a part of its result itself and say what it left out (a SARIF log's results).
+   */
+  maxResultBytes?: number;
+  /**
    * Runs a program through the bounded runner with the server's limits.
    * Throws ToolError: tool_not_found when missing, timeout when killed at the time limit.
    */

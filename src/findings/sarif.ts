@@ -1,16 +1,23 @@
 /**
- * SARIF 2.1.0 from findings: one run per tool run, results with relative locations under %SRCROOT%
- * (the project root of the call), fixes from corrections, partialFingerprints under `mcq/v1`, and the
- * run's notes and failures as toolExecutionNotifications. Sized for GitHub code scanning (docs/sarif.md).
+ * SARIF 2.1.0 from findings: one run per tool (a tool run twice in one call, prettier on JavaScript and on
+ * TypeScript, is one run with an invocation each), results with relative locations under %SRCROOT% (the
+ * project root of the call), fixes from corrections, partialFingerprints under `mcq/v1`, and the run's notes
+ * and failures as toolExecutionNotifications. Every finding is a result: where a run passes GitHub code
+ * scanning's limits, a notification says so (docs/sarif.md); nothing is left out here.
  */
 import { pathToFileURL } from "node:url";
 import { FINGERPRINT_KEY } from "./fingerprint.js";
 import type { Finding, Severity } from "./model.js";
+import {
+  combineRuns,
+  withGithubLimitNotes,
+  type SarifLogLike,
+  type SarifResult,
+  type SarifRunLike,
+} from "./sarif-log.js";
 
 export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 export const SRCROOT = "%SRCROOT%";
-/** GitHub code scanning rejects a run with more results than this. */
-export const MAX_SARIF_RESULTS_PER_RUN = 25_000;
 
 export interface SarifRunInput {
   /** Tool name (ruff, eslint, mypy...). */
@@ -72,7 +79,7 @@ function region(f: { line: number; column: number; end_line?: number; end_column
   return r;
 }
 
-function result(f: Finding, ruleIndex: number) {
+function result(f: Finding, ruleIndex: number): SarifResult {
   const shown = f.path ?? f.file;
   const location = shown
     ? [
@@ -84,7 +91,7 @@ function result(f: Finding, ruleIndex: number) {
         },
       ]
     : undefined;
-  const out: Record<string, unknown> = {
+  const out: SarifResult = {
     ruleId: f.rule_id || f.tool,
     ruleIndex,
     level: LEVEL[f.severity],
@@ -125,12 +132,11 @@ function notification(text: string, level: SarifLevel) {
 }
 
 /** One SARIF run. Rules are the distinct rule ids, each at the most severe level it was reported with. */
-export function sarifRun(input: SarifRunInput) {
+export function sarifRun(input: SarifRunInput): SarifRunLike {
   const rules: { id: string; level: SarifLevel; helpUri?: string; rank: number }[] = [];
   const index = new Map<string, number>();
   const order: Record<SarifLevel, number> = { note: 0, warning: 1, error: 2 };
-  const kept = input.findings.slice(0, MAX_SARIF_RESULTS_PER_RUN);
-  const results = kept.map((f) => {
+  const results = input.findings.map((f) => {
     const id = f.rule_id || f.tool;
     let i = index.get(id);
     const level = LEVEL[f.severity];
@@ -147,14 +153,6 @@ export function sarifRun(input: SarifRunInput) {
   });
   const notifications = [
     ...(input.notes ?? []).map((n) => notification(n, "note")),
-    ...(input.findings.length > kept.length
-      ? [
-          notification(
-            `${input.findings.length - kept.length} findings left out: GitHub code scanning accepts at most ${MAX_SARIF_RESULTS_PER_RUN} results per run`,
-            "warning",
-          ),
-        ]
-      : []),
     ...(input.crash ? [notification(input.crash, "error")] : []),
   ];
   return {
@@ -186,7 +184,11 @@ export function sarifRun(input: SarifRunInput) {
   };
 }
 
-/** A SARIF 2.1.0 log of the given runs. */
-export function sarifLog(runs: readonly SarifRunInput[]) {
-  return { $schema: SARIF_SCHEMA, version: "2.1.0", runs: runs.map(sarifRun) };
+/** A SARIF 2.1.0 log of the given runs: one run per tool, GitHub's limits said where a run passes them. */
+export function sarifLog(runs: readonly SarifRunInput[]): SarifLogLike {
+  return withGithubLimitNotes({
+    $schema: SARIF_SCHEMA,
+    version: "2.1.0",
+    runs: combineRuns(runs.map(sarifRun)),
+  }).log;
 }

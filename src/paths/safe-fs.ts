@@ -323,15 +323,23 @@ function tempName(): string {
   return `.mcq-${randomBytes(12).toString("hex")}.tmp`;
 }
 
-/** Writes `data` to a new exclusive temp file in `dir` with `mode`; returns its name. */
-function writeTemp(dir: SafeDir, data: Buffer, mode: number, sync: boolean): string {
+/** Writes `data` (bytes, or chunks of them) to a new exclusive temp file in `dir` with `mode`; returns its name. */
+function writeTemp(
+  dir: SafeDir,
+  data: Buffer | Iterable<string | Buffer>,
+  mode: number,
+  sync: boolean,
+): string {
   const name = tempName();
   const at = dir.entry(name);
   const fd = fs.openSync(at, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   try {
     try {
-      let off = 0;
-      while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
+      for (const chunk of Buffer.isBuffer(data) ? [data] : data) {
+        const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+        let off = 0;
+        while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+      }
       fs.fchmodSync(fd, mode);
       if (sync) fs.fsyncSync(fd);
     } finally {
@@ -355,10 +363,13 @@ function sameBytes(a: Buffer, b: string | Buffer): boolean {
 export function writeFileIn(
   root: string,
   file: string,
-  data: string | Buffer,
+  data: string | Buffer | Iterable<string | Buffer>,
   options: WriteOptions = {},
 ): void {
+  // Chunks (an output too large for one string) are written as they come; the observer then gets no hash.
   const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  if (options.expect !== undefined && !Buffer.isBuffer(bytes))
+    throw new Error("writeFileIn: `expect` needs the whole content, not chunks");
   const links = options.links ?? "inside";
   withDir(root, file, links === "replace" ? "refuse" : links, options.createDirs, (dir, name) => {
     const existing = dir.lstat(name);
@@ -382,7 +393,7 @@ export function writeFileIn(
     const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
     const temp = writeTemp(dir, bytes, mode, options.fsync ?? false);
     try {
-      writeObserver.getStore()?.(path.join(dir.path, name), sha256Hex(bytes));
+      if (Buffer.isBuffer(bytes)) writeObserver.getStore()?.(path.join(dir.path, name), sha256Hex(bytes));
       fs.renameSync(dir.entry(temp), dir.entry(name));
     } catch (err) {
       fs.rmSync(dir.entry(temp), { force: true });

@@ -13,6 +13,8 @@ export interface DiagnosticRef {
   message?: string;
   /** Display path of the file, when known. */
   path?: string;
+  /** A policy the diagnostic already names (a policy layer's SARIF: seed 002's `properties.policy_id`). */
+  policy_id?: string;
 }
 
 /** A policy that applies, with what it tells the agent. */

@@ -198,6 +198,9 @@ export class Bundle {
 
   adviseDiagnostic(diagnostic: DiagnosticRef): DiagnosticAdvice {
     const policies = this.diagnosticPolicies(diagnostic);
+    // A policy the diagnostic names itself, when this bundle has it.
+    const named = diagnostic.policy_id ? this.policiesById.get(diagnostic.policy_id) : undefined;
+    if (named && !policies.includes(named)) policies.unshift(named);
     const skills: SkillRef[] = [];
     for (const p of policies) {
       const skill = p.skill ? this.skillsById.get(p.skill) : undefined;

@@ -4,6 +4,7 @@
  */
 import type { DiagnosticAdvice } from "../policy/advisor.js";
 import { levelRank, type NormalizedLog, type NormalizedResult, type SarifLevel } from "./normalize.js";
+import { isOpen } from "./risk.js";
 
 /** A rule with at least this many results in one log is reported as noisy. */
 export const NOISY_RULE_MIN_RESULTS = 20;
@@ -22,7 +23,8 @@ interface RuleStats {
 
 export function policyFeedback(log: NormalizedLog, adviceOf: (r: NormalizedResult) => DiagnosticAdvice) {
   const rules = new Map<string, RuleStats>();
-  for (const r of log.results) {
+  const open = log.results.filter(isOpen);
+  for (const r of open) {
     const key = `${r.tool}\0${r.rule_id}`;
     let s = rules.get(key);
     if (!s) {
@@ -55,6 +57,7 @@ export function policyFeedback(log: NormalizedLog, adviceOf: (r: NormalizedResul
     bundle_hash: all[0]?.advice.bundle_hash ?? "none",
     rule_count: all.length,
     result_count: log.results.length,
+    open_count: open.length,
     unmapped: unmapped.slice(0, MAX_ENTRIES).map(row),
     unmapped_count: unmapped.length,
     missing_skill: missingSkill.slice(0, MAX_ENTRIES).map((s) => ({
@@ -67,7 +70,7 @@ export function policyFeedback(log: NormalizedLog, adviceOf: (r: NormalizedResul
     noisy_rules: noisy.slice(0, MAX_ENTRIES).map((s) => ({
       ...row(s),
       files: s.files.size,
-      share: Math.round((s.count / log.results.length) * 100) / 100,
+      share: Math.round((s.count / open.length) * 100) / 100,
     })),
     noisy_rule_count: noisy.length,
     noise_threshold: NOISY_RULE_MIN_RESULTS,

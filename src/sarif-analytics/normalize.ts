@@ -4,18 +4,33 @@
  * rules in tool extensions, URIs from `artifacts`, messages from `messageStrings`); what the normalizer reads
  * must have the right shape, else SarifInputError names the JSON path. Unknown properties are kept as given.
  */
-import { fallbackKey, fingerprintOf, groupKeyOf, isSecurityLike, securitySeverity } from "./keys.js";
+import {
+  fallbackKey,
+  fingerprintOf,
+  groupKeyOf,
+  isSecurityLike,
+  securitySeverity,
+  securityTaxa,
+  tagsOf,
+} from "./keys.js";
+import { toolKey } from "./tool-names.js";
 
 export type SarifLevel = "error" | "warning" | "note" | "none";
 export const LEVELS: readonly SarifLevel[] = ["none", "note", "warning", "error"];
 /** none < note < warning < error. */
 export const levelRank = (l: SarifLevel): number => LEVELS.indexOf(l);
 
+export type BaselineState = "new" | "unchanged" | "updated" | "absent";
+const BASELINE_STATES: readonly string[] = ["new", "unchanged", "updated", "absent"];
+const SUPPRESSION_STATUSES: readonly string[] = ["accepted", "underReview", "rejected"];
+
 export interface NormalizedResult {
   /** Position among all results of the log, runs in order: the `result_index` of the tools. */
   index: number;
   run_index: number;
   tool: string;
+  /** The tool's name normalized (case, version suffix): how runs of one tool are compared across logs. */
+  tool_key: string;
   tool_version?: string;
   rule_id: string;
   rule_name?: string;
@@ -34,10 +49,27 @@ export interface NormalizedResult {
   end_column?: number;
   snippet?: string;
   fingerprint: string;
-  /** Where the fingerprint came from: `partialFingerprints:<key>`, `fingerprints:<key>` or `computed`. */
+  /**
+   * Where the fingerprint came from: `partialFingerprints:<key>`, `fingerprints:<key>`, `computed:snippet` (the
+   * region's text hashed) or `computed:message` (no text to hash: tool, rule, path and message).
+   */
   fingerprint_source: string;
   group_key: string;
   group_source: "sarif" | "computed";
+  /** The group's own id when the log names one (seed 002's `coding_ethos_group_id`, a finding_groups entry). */
+  group_id?: string;
+  /** SARIF's baselineState, as the producer set it; `absent` results are not present in this run. */
+  baseline_state?: BaselineState;
+  /** A suppression in effect (status accepted, or none given): not an open finding. */
+  suppressed?: boolean;
+  /** The policy the log maps the result to (seed 002's `properties.policy_id`, on the result or its rule). */
+  policy_id?: string;
+  skill_id?: string;
+  /** The tool and rule code behind the result when the log is a policy layer's (seed 002's source_tool, code). */
+  source_tool?: string;
+  source_code?: string;
+  /** CWE ids from tags, taxa and the rule's relationships (`CWE-89`). */
+  cwe?: string[];
   /** Deterministic tool/rule/file/message key, the last matching resort. */
   fallback_key: string;
   security: boolean;
@@ -213,6 +245,8 @@ interface RuleInfo {
   properties?: Obj;
   messageStrings?: Obj;
   shortDescription?: string;
+  /** Targets of the rule's relationships (`{id, toolComponent: {name}}`: CWE taxa), as given. */
+  related?: unknown[];
 }
 
 function readRule(v: unknown, at: string): RuleInfo {
@@ -227,6 +261,9 @@ function readRule(v: unknown, at: string): RuleInfo {
     properties: optObj(r.properties, `${at}.properties`),
     messageStrings: optObj(r.messageStrings, `${at}.messageStrings`),
     shortDescription: short ? optStr(short.text, `${at}.shortDescription.text`) : undefined,
+    related: optArray(r.relationships, `${at}.relationships`).map((rel) =>
+      isObj(rel) ? rel.target : undefined,
+    ),
   };
 }
 
@@ -301,6 +338,8 @@ export function normalizeSarif(input: unknown): NormalizedLog {
     const artifacts = optArray(run.artifacts, `${at}.artifacts`);
     const rootFolder = bases.get("%SRCROOT%") ?? [...bases.values()][0];
     const rawResults = optArray(run.results, `${at}.results`);
+    const runProps = optObj(run.properties, `${at}.properties`);
+    const ledger = readLedger(runProps?.finding_groups, `${at}.properties.finding_groups`);
     rawResults.forEach((rawResult, i) => {
       results.push(
         readResult(rawResult, `${at}.results[${i}]`, {
@@ -310,6 +349,7 @@ export function normalizeSarif(input: unknown): NormalizedLog {
           components,
           bases,
           artifacts,
+          ledger,
           index: results.length,
         }),
       );
@@ -333,7 +373,48 @@ interface RunContext {
   components: { driver: RuleInfo[]; extensions: RuleInfo[][] };
   bases: Map<string, string>;
   artifacts: unknown[];
+  ledger: LedgerEntry[];
   index: number;
+}
+
+/** An entry of seed 002's `runs[].properties.finding_groups`: a group and where its results are. */
+interface LedgerEntry {
+  key: string;
+  id?: string;
+  policy_id?: string;
+  file?: string;
+  line?: number;
+}
+
+function readLedger(v: unknown, at: string): LedgerEntry[] {
+  const out: LedgerEntry[] = [];
+  optArray(v, at).forEach((raw, i) => {
+    const e = obj(raw, `${at}[${i}]`);
+    const key = optStr(e.key ?? e.group_key, `${at}[${i}].key`);
+    if (!key) return;
+    const line = e.line;
+    out.push({
+      key,
+      id: optStr(e.id ?? e.group_id, `${at}[${i}].id`),
+      policy_id: optStr(e.policy_id, `${at}[${i}].policy_id`),
+      file: optStr(e.file ?? e.path, `${at}[${i}].file`),
+      line: typeof line === "number" ? line : undefined,
+    });
+  });
+  return out;
+}
+
+/** A string property of the result's bag, else its rule's. */
+function prop(
+  props: Obj | undefined,
+  rule: RuleInfo | undefined,
+  key: string,
+  at: string,
+): string | undefined {
+  const own = props?.[key];
+  if (own !== undefined && own !== null) return optStr(own, `${at}.properties.${key}`);
+  const v = rule?.properties?.[key];
+  return typeof v === "string" && v ? v : undefined;
 }
 
 function ruleFor(r: Obj, at: string, ctx: RunContext): RuleInfo | undefined {
@@ -376,6 +457,7 @@ function readResult(raw: unknown, at: string, ctx: RunContext): NormalizedResult
     index: ctx.index,
     run_index: ctx.runIndex,
     tool: ctx.tool,
+    tool_key: toolKey(ctx.tool),
     ...(ctx.toolVersion ? { tool_version: ctx.toolVersion } : {}),
     rule_id: ruleId,
     ...(rule?.name && rule.name !== ruleId ? { rule_name: rule.name } : {}),
@@ -383,7 +465,7 @@ function readResult(raw: unknown, at: string, ctx: RunContext): NormalizedResult
     ...(kind && kind !== "fail" ? { kind } : {}),
     message,
     fingerprint: "",
-    fingerprint_source: "computed",
+    fingerprint_source: "computed:message",
     group_key: "",
     group_source: "computed",
     fallback_key: "",
@@ -396,13 +478,34 @@ function readResult(raw: unknown, at: string, ctx: RunContext): NormalizedResult
   if (rule?.helpUri) out.help_uri = rule.helpUri;
   const cel = celOf(props) ?? celOf(rule?.properties);
   if (cel !== undefined) out.cel = cel;
+  readState(r, at, out);
+  // Seed 002's policy layer: the policy, skill and the tool and code the result came from.
+  const policyId = prop(props, rule, "policy_id", at);
+  if (policyId) out.policy_id = policyId;
+  const skillId = prop(props, rule, "skill_id", at);
+  if (skillId) out.skill_id = skillId;
+  const sourceTool = prop(props, rule, "source_tool", at);
+  if (sourceTool) out.source_tool = sourceTool;
+  const code = optStr(props?.code, `${at}.properties.code`);
+  if (code) out.source_code = code;
   const severity = securitySeverity(props) ?? securitySeverity(rule?.properties);
   if (severity !== undefined) out.security_severity = severity;
+  const cwe = securityTaxa(
+    [...tagsOf(props), ...tagsOf(rule?.properties)],
+    [...optArray(r.taxa, `${at}.taxa`), ...(rule?.related ?? [])],
+    [props?.cwe, rule?.properties?.cwe, props?.category, rule?.properties?.category],
+  );
+  if (cwe.length) out.cwe = cwe;
   out.security = isSecurityLike(out);
   const given = givenFingerprint(r, at);
   if (given) Object.assign(out, given);
-  const group = givenGroup(r, props, at);
-  if (group) Object.assign(out, { group_key: group, group_source: "sarif" as const });
+  const group = givenGroup(r, props, at) ?? ledgerGroup(out, ctx.ledger);
+  if (group)
+    Object.assign(
+      out,
+      { group_key: group.key, group_source: "sarif" as const },
+      group.id ? { group_id: group.id } : {},
+    );
   const extra = Object.fromEntries(Object.entries(r).filter(([k]) => !RESULT_MEMBERS.has(k)));
   if (Object.keys(extra).length) out.extra = extra;
   return out;
@@ -481,30 +584,102 @@ function givenFingerprint(
   return undefined;
 }
 
-/** SARIF's own equivalence class (correlationGuid) or a recorded cross-tool group key. */
-function givenGroup(r: Obj, props: Obj | undefined, at: string): string | undefined {
-  const guid = optStr(r.correlationGuid, `${at}.correlationGuid`);
-  if (guid) return `guid:${guid}`;
-  const ethos = props && isObj(props["coding-ethos"]) ? props["coding-ethos"] : undefined;
-  const key = ethos?.group_key ?? ethos?.group_id ?? props?.group_key ?? props?.groupKey;
-  return typeof key === "string" && key ? `group:${key}` : undefined;
+/** baselineState (the producer's comparison) and whether a suppression is in effect (SARIF §3.27.23, §3.35). */
+function readState(r: Obj, at: string, out: NormalizedResult): void {
+  const state = optStr(r.baselineState, `${at}.baselineState`);
+  if (state !== undefined) {
+    if (!BASELINE_STATES.includes(state))
+      throw new SarifInputError(
+        `${at}.baselineState`,
+        `expected one of ${BASELINE_STATES.join(", ")}, got ${describe(state)}`,
+      );
+    out.baseline_state = state as BaselineState;
+  }
+  const suppressions = optArray(r.suppressions, `${at}.suppressions`);
+  let inEffect = false;
+  suppressions.forEach((raw, i) => {
+    const status = optStr(obj(raw, `${at}.suppressions[${i}]`).status, `${at}.suppressions[${i}].status`);
+    if (status !== undefined && !SUPPRESSION_STATUSES.includes(status))
+      throw new SarifInputError(
+        `${at}.suppressions[${i}].status`,
+        `expected one of ${SUPPRESSION_STATUSES.join(", ")}, got ${describe(status)}`,
+      );
+    // An absent status is a suppression in effect; under review or rejected ones leave the result open.
+    if (status === undefined || status === "accepted") inEffect = true;
+  });
+  if (inEffect) out.suppressed = true;
 }
 
-/** Computed fingerprints (ranked among identical ones), group keys and fallback keys. */
+/**
+ * SARIF's own equivalence class (correlationGuid) or a recorded cross-tool group key: seed 002's
+ * `coding_ethos_group_key` (with `coding_ethos_group_id`), `coding-ethos.group_key`, `group_key`.
+ */
+function givenGroup(r: Obj, props: Obj | undefined, at: string): { key: string; id?: string } | undefined {
+  const guid = optStr(r.correlationGuid, `${at}.correlationGuid`);
+  if (guid) return { key: `guid:${guid}` };
+  const ethos = props && isObj(props["coding-ethos"]) ? props["coding-ethos"] : undefined;
+  const key =
+    props?.coding_ethos_group_key ??
+    ethos?.group_key ??
+    ethos?.group_id ??
+    props?.group_key ??
+    props?.groupKey;
+  const id = props?.coding_ethos_group_id ?? ethos?.group_id;
+  return typeof key === "string" && key
+    ? { key: `group:${key}`, ...(typeof id === "string" && id ? { id } : {}) }
+    : undefined;
+}
+
+/** The finding_groups entry a result belongs to: its policy (when the entry names one), file and line. */
+function ledgerGroup(
+  r: NormalizedResult,
+  ledger: readonly LedgerEntry[],
+): { key: string; id?: string } | undefined {
+  if (!ledger.length || r.path === undefined) return undefined;
+  const e = ledger.find(
+    (g) =>
+      g.file === r.path &&
+      (g.line === undefined || g.line === r.line) &&
+      (g.policy_id === undefined || g.policy_id === r.policy_id || g.policy_id === r.rule_id),
+  );
+  return e ? { key: `group:${e.key}`, ...(e.id ? { id: e.id } : {}) } : undefined;
+}
+
+/** Position, then content: an order of results that does not depend on the order the log lists them in. */
+export function contentOrder(a: NormalizedResult, b: NormalizedResult): number {
+  return (
+    cmp(a.tool_key, b.tool_key) ||
+    cmp(a.path ?? "", b.path ?? "") ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.column ?? 0) - (b.column ?? 0) ||
+    (a.end_line ?? 0) - (b.end_line ?? 0) ||
+    (a.end_column ?? 0) - (b.end_column ?? 0) ||
+    cmp(a.rule_id, b.rule_id) ||
+    cmp(a.message, b.message) ||
+    cmp(a.snippet ?? "", b.snippet ?? "") ||
+    cmp(a.level, b.level) ||
+    a.index - b.index
+  );
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Computed fingerprints, ranked among identical ones by position (not by where the log lists them), group
+ * keys and fallback keys.
+ */
 function assignKeys(results: NormalizedResult[]): void {
   const seen = new Map<string, number>();
-  const fallbackSeen = new Map<string, number>();
-  for (const r of results) {
-    if (r.fingerprint_source === "computed") {
+  for (const r of [...results].sort(contentOrder)) {
+    if (r.fingerprint_source.startsWith("computed")) {
+      if (r.snippet) r.fingerprint_source = "computed:snippet";
       const base = fingerprintOf(r);
-      const rank = seen.get(base) ?? 0;
-      seen.set(base, rank + 1);
+      const rankKey = `${r.tool_key}\0${base}`;
+      const rank = seen.get(rankKey) ?? 0;
+      seen.set(rankKey, rank + 1);
       r.fingerprint = `${base}:${rank}`;
     }
     if (r.group_source === "computed") r.group_key = groupKeyOf(r);
-    const fb = fallbackKey(r);
-    const rank = fallbackSeen.get(fb) ?? 0;
-    fallbackSeen.set(fb, rank + 1);
-    r.fallback_key = `${fb}:${rank}`;
+    r.fallback_key = fallbackKey(r);
   }
 }

@@ -20,7 +20,7 @@ export interface RecordedCall {
 }
 
 export interface RerunContext {
-  /** Linters `lint` runs (its `linter` values). */
+  /** Linters lint_check runs (its `tool` values). */
   linters: readonly string[];
   /** Type checkers `type_check` runs (its `checker` values). */
   checkers: readonly string[];
@@ -30,47 +30,106 @@ export interface RerunContext {
   projectRoot?: string;
 }
 
-/** Arguments that scope a call to other files than the one re-checked. */
-const SCOPE_ARGS = new Set(["path", "files", "output", "retain", "format", "changed", "source_code"]);
+/** Arguments of a recorded call that lint_check has too, or that only scope it to other files. */
+const EXPRESSED_BY_LINT_CHECK = new Set([
+  "path",
+  "files",
+  "output",
+  "retain",
+  "format",
+  "changed",
+  "source_code",
+  "linter",
+  "max_result_tokens",
+  "offset",
+  "limit",
+]);
 
 export interface Rerun {
   tool: string;
   arguments: Record<string, unknown>;
+  /** The recorded call narrowed to the file, when it set what lint_check cannot (a config file). */
+  exact?: { tool: string; arguments: Record<string, unknown> };
   note?: string;
 }
 
-/** The call that re-checks the result's file with the tool that reported it. */
+/** Where to re-check: lint_check's `path` (a folder) and `files` under it. */
+function scope(
+  r: NormalizedResult,
+  root: string | undefined,
+): { path?: string; files: string[]; relative: boolean } {
+  if (root && r.absolute_path)
+    return { path: root, files: [path.relative(root, r.absolute_path)], relative: false };
+  if (root && r.path !== undefined) return { path: root, files: [r.path], relative: false };
+  if (r.absolute_path)
+    return { path: path.dirname(r.absolute_path), files: [path.basename(r.absolute_path)], relative: false };
+  return { files: r.path !== undefined ? [r.path] : [], relative: r.path !== undefined };
+}
+
+/**
+ * The call that re-checks the result's file after a fix: seed 002's MCP `lint_check` request (`{tool,
+ * files}`) for a linter this server runs, `type_check` for a type checker and `security_scan` for bandit
+ * (lint_check runs neither). A policy layer's log is re-checked with the tool behind the result (source_tool).
+ */
 export function rerunFor(r: NormalizedResult, ctx: RerunContext): Rerun {
   const root = ctx.projectRoot;
+  const where = scope(r, root);
   const file =
     r.absolute_path ?? (r.path !== undefined ? (root ? path.join(root, r.path) : r.path) : (root ?? "."));
-  const relativeNote =
-    r.absolute_path === undefined && r.path !== undefined && !root
-      ? `the log does not say where ${r.path} is: the path is relative to the project root`
-      : undefined;
+  const relativeNote = where.relative
+    ? `the log does not say where ${r.path} is: files are relative to the project root (pass path)`
+    : undefined;
   const note = (extra?: string) => {
     const text = [relativeNote, extra].filter(Boolean).join("; ");
     return text ? { note: text } : {};
   };
-  if (ctx.recorded) {
-    const kept = Object.fromEntries(
-      Object.entries(ctx.recorded.arguments).filter(([k]) => !SCOPE_ARGS.has(k)),
-    );
-    // `lint` named no linter: the one that reported the result is the one the default picked.
-    if (ctx.recorded.tool === "lint" && kept.linter === undefined && ctx.linters.includes(r.tool))
-      kept.linter = r.tool;
-    return { tool: ctx.recorded.tool, arguments: { path: file, ...kept }, ...note() };
+  const tool = (r.source_tool ?? r.tool).toLowerCase();
+  const lintCheck = (linter?: string) => ({
+    tool: "lint_check",
+    arguments: {
+      ...(where.path ? { path: where.path } : {}),
+      ...(linter ? { tool: linter } : {}),
+      ...(where.files.length ? { files: where.files } : {}),
+    },
+  });
+  if (ctx.linters.includes(tool)) {
+    const recorded = ctx.recorded;
+    const beyond = recorded
+      ? Object.fromEntries(
+          Object.entries(recorded.arguments).filter(([k]) => !EXPRESSED_BY_LINT_CHECK.has(k)),
+        )
+      : {};
+    if (recorded && Object.keys(beyond).length) {
+      const exact = {
+        tool: recorded.tool,
+        arguments: { path: file, ...(recorded.tool === "lint" ? { linter: tool } : {}), ...beyond },
+      };
+      return {
+        ...lintCheck(tool),
+        exact,
+        ...note(
+          `the recorded ${recorded.tool} call also set ${Object.keys(beyond).join(", ")}, which lint_check does not take: \`exact\` repeats it for this file`,
+        ),
+      };
+    }
+    return { ...lintCheck(tool), ...note() };
   }
-  const tool = r.tool.toLowerCase();
-  if (ctx.linters.includes(tool)) return { tool: "lint", arguments: { path: file, linter: tool }, ...note() };
   if (ctx.checkers.includes(tool))
-    return { tool: "type_check", arguments: { path: file, checker: tool }, ...note() };
-  if (tool === "bandit") return { tool: "security_scan", arguments: { path: file }, ...note() };
+    return {
+      tool: "type_check",
+      arguments: { path: file, checker: tool },
+      ...note("lint_check runs linters, not type checkers"),
+    };
+  if (tool === "bandit")
+    return {
+      tool: "security_scan",
+      arguments: { path: file },
+      ...note("lint_check runs linters, not security scanners"),
+    };
   return {
-    tool: "lint",
-    arguments: { path: file },
+    ...lintCheck(),
     ...note(
-      `${r.tool} is not a tool this server runs: lint re-checks the file with the project's default linter`,
+      `${r.source_tool ?? r.tool} is not a tool this server runs: lint_check re-checks the file with the project's linters`,
     ),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * sarif_risk_summary's triage view of one log: counts, blocking and security counts, top rules, files, tools
  * and finding groups, policies and skills from the advisor, a risk score (formula in docs/sarif.md) and the
- * top item to remediate first. Pure.
+ * top item to remediate first. Everything but `result_count` is about the open results: present in the run
+ * (baselineState not `absent`) and not suppressed. Pure.
  */
 import type { DiagnosticAdvice } from "../policy/advisor.js";
 import { levelRank, type NormalizedLog, type NormalizedResult, type SarifLevel } from "./normalize.js";
@@ -23,9 +24,15 @@ export function brief(r: NormalizedResult) {
     message: r.message.length > 300 ? `${r.message.slice(0, 300)}…` : r.message,
     fingerprint: r.fingerprint,
     group_key: r.group_key,
+    ...(r.group_id ? { group_id: r.group_id } : {}),
+    ...(r.policy_id ? { policy_id: r.policy_id } : {}),
     ...(r.security ? { security: true } : {}),
+    ...(r.suppressed ? { suppressed: true } : {}),
   };
 }
+
+/** An open finding: present in the run and not suppressed. */
+export const isOpen = (r: NormalizedResult) => r.baseline_state !== "absent" && !r.suppressed;
 
 export interface Group {
   key: string;
@@ -55,7 +62,8 @@ export function groupResults(results: readonly NormalizedResult[]): Group[] {
     const perTool = new Map<string, number>();
     for (const m of members)
       perTool.set(`${m.tool}\0${m.rule_id}`, (perTool.get(`${m.tool}\0${m.rule_id}`) ?? 0) + 1);
-    const issues = Math.max(...perTool.values());
+    let issues = 0;
+    for (const n of perTool.values()) issues = Math.max(issues, n);
     return {
       key,
       members,
@@ -66,6 +74,12 @@ export function groupResults(results: readonly NormalizedResult[]): Group[] {
     };
   });
   return groups.sort((a, b) => b.weight - a.weight || a.members[0]!.index - b.members[0]!.index);
+}
+
+/** `{group_id}` when the log names the group's id (seed 002), else nothing. */
+function groupIdOf(g: Group): { group_id?: string } {
+  const id = g.members.find((m) => m.group_id)?.group_id;
+  return id ? { group_id: id } : {};
 }
 
 /** 0..100: the sum of group weights, capped at 100. */
@@ -95,6 +109,7 @@ function tally<T>(m: Map<string, { n: number; value: T }>, key: string, make: ()
 }
 
 export function riskSummary(log: NormalizedLog, adviceOf: (r: NormalizedResult) => DiagnosticAdvice) {
+  const open = log.results.filter(isOpen);
   const counts: Record<SarifLevel, number> = { error: 0, warning: 0, note: 0, none: 0 };
   const rules = new Map<
     string,
@@ -111,7 +126,7 @@ export function riskSummary(log: NormalizedLog, adviceOf: (r: NormalizedResult) 
   let security = 0;
   let mapped = 0;
   let bundleHash = "none";
-  for (const r of log.results) {
+  for (const r of open) {
     counts[r.level]++;
     const advice = adviceOf(r);
     bundleHash = advice.bundle_hash;
@@ -155,12 +170,17 @@ export function riskSummary(log: NormalizedLog, adviceOf: (r: NormalizedResult) 
         (v) => v.count++,
       );
   }
-  const groups = groupResults(log.results);
+  const groups = groupResults(open);
   const score = riskScore(groups);
   // Groups several results share: the same issue reported by several tools (or twice) at one place.
   const shared = groups.filter((g) => g.members.length > 1);
+  const absent = log.results.filter((r) => r.baseline_state === "absent").length;
+  const suppressed = log.results.filter((r) => r.baseline_state !== "absent" && r.suppressed).length;
   return {
     result_count: log.results.length,
+    open_count: open.length,
+    ...(absent ? { absent_count: absent } : {}),
+    ...(suppressed ? { suppressed_count: suppressed } : {}),
     counts,
     blocking_count: blocking,
     security_count: security,
@@ -172,6 +192,7 @@ export function riskSummary(log: NormalizedLog, adviceOf: (r: NormalizedResult) 
     tools: top(tools).map((t) => ({ ...t, version: log.runs.find((r) => r.tool === t.tool)?.version })),
     finding_groups: shared.slice(0, TOP_N).map((g) => ({
       group_key: g.key,
+      ...groupIdOf(g),
       level: g.level,
       tools: [...new Set(g.members.map((m) => m.tool))],
       rule_ids: [...new Set(g.members.map((m) => m.rule_id))],

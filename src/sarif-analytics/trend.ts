@@ -1,95 +1,54 @@
 /**
- * sarif_trend_analysis: current against baseline (and earlier history runs), matched by group key, then
- * fingerprint, then the rule/file/message fallback, each stage taking only what the previous ones left.
- * Introduced, reopened (in a history run, gone from the baseline, back now) and worsening (level went up)
- * are the repair queue; persisting and fixed are context. Pure.
+ * sarif_trend_analysis: current against baseline (and earlier history runs), matched by match.ts (group key,
+ * then content fingerprint, then the rule/file/message fallback: a deterministic assignment, whatever order
+ * the logs list their results in). Only results present in a run count (baselineState `absent` is a record of
+ * a result gone), and a suppressed result is not an open finding. Introduced, reopened (present in a history
+ * run, absent from the baseline, present now) and worsening (level went up) are the repair queue; persisting,
+ * fixed and newly suppressed are context. Tools are compared by normalized name (tool-names.ts). Pure.
  */
 import { levelRank, type NormalizedLog, type NormalizedResult } from "./normalize.js";
+import { matchResults, type Match, type MatchedBy } from "./match.js";
 import { brief } from "./risk.js";
+import { pairTools } from "./tool-names.js";
 import { estimateTokens, prefixThatFits } from "../findings/budget.js";
 
-export type MatchedBy = "group_key" | "fingerprint" | "fallback";
-const STAGES: [MatchedBy, (r: NormalizedResult) => string][] = [
-  ["group_key", (r) => r.group_key],
-  ["fingerprint", (r) => r.fingerprint],
-  ["fallback", (r) => r.fallback_key],
-];
-
-export interface Match {
-  before: NormalizedResult;
-  after: NormalizedResult;
-  by: MatchedBy;
-}
-
-/**
- * A group key joins reports of one issue by several tools; within one tool its own fingerprints decide
- * (`import os` → `import sys` on line 1 is an F401 fixed and another introduced, not one persisting).
- */
-function sameToolDisagrees(a: NormalizedResult, b: NormalizedResult): boolean {
-  return (
-    a.group_source === "computed" &&
-    a.tool === b.tool &&
-    a.fingerprint_source === b.fingerprint_source &&
-    a.fingerprint !== b.fingerprint
-  );
-}
-
-/** Pairs results of two logs; each result is paired at most once, earlier results first. */
-export function matchResults(
-  before: readonly NormalizedResult[],
-  after: readonly NormalizedResult[],
-): { matches: Match[]; unmatchedBefore: NormalizedResult[]; unmatchedAfter: NormalizedResult[] } {
-  const takenBefore = new Set<number>();
-  const takenAfter = new Set<number>();
-  const matches: Match[] = [];
-  for (const [by, key] of STAGES) {
-    const queues = new Map<string, NormalizedResult[]>();
-    for (const b of before) {
-      if (takenBefore.has(b.index)) continue;
-      const k = key(b);
-      const q = queues.get(k);
-      if (q) q.push(b);
-      else queues.set(k, [b]);
-    }
-    for (const a of after) {
-      if (takenAfter.has(a.index)) continue;
-      const q = queues.get(key(a));
-      const at = q ? q.findIndex((b) => by !== "group_key" || !sameToolDisagrees(a, b)) : -1;
-      if (!q || at < 0) continue;
-      const [b] = q.splice(at, 1) as [NormalizedResult];
-      takenBefore.add(b.index);
-      takenAfter.add(a.index);
-      matches.push({ before: b, after: a, by });
-    }
-  }
-  matches.sort((x, y) => x.after.index - y.after.index);
-  return {
-    matches,
-    unmatchedBefore: before.filter((b) => !takenBefore.has(b.index)),
-    unmatchedAfter: after.filter((a) => !takenAfter.has(a.index)),
-  };
-}
+export { matchResults, type Match, type MatchedBy } from "./match.js";
 
 /** Most lines per list; counts stay full. */
 export const MAX_TREND_ENTRIES = 200;
+
+/** Results present in the run (baselineState absent means gone). */
+const present = (log: NormalizedLog) => log.results.filter((r) => r.baseline_state !== "absent");
+
+/** Each tool of a log under its names as the log spells them. */
+function toolNames(results: readonly NormalizedResult[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const r of results) {
+    let names = out.get(r.tool_key);
+    if (!names) out.set(r.tool_key, (names = new Set()));
+    names.add(r.tool);
+  }
+  return out;
+}
+
+/** How another log's results are compared with the current's: their tool keys, aliased to the current's names. */
+function comparedAs(current: readonly NormalizedResult[], other: readonly NormalizedResult[], label: string) {
+  const { alias, notes } = pairTools(toolNames(current), toolNames(other), label);
+  return { tool: (r: NormalizedResult) => alias.get(r.tool_key) ?? r.tool_key, notes };
+}
 
 export function trendAnalysis(
   baseline: NormalizedLog,
   current: NormalizedLog,
   history: readonly NormalizedLog[],
 ) {
-  const { matches, unmatchedBefore, unmatchedAfter } = matchResults(baseline.results, current.results);
-  const introduced: ReturnType<typeof brief>[] = [];
-  const reopened: (ReturnType<typeof brief> & { seen_in_history: number; matched_by: MatchedBy })[] = [];
-  // Newest history run first: a finding is reopened from the latest run that had it.
-  let left = unmatchedAfter;
-  for (let h = history.length - 1; h >= 0 && left.length; h--) {
-    const m = matchResults(history[h]!.results, left);
-    for (const x of m.matches) reopened.push({ ...brief(x.after), seen_in_history: h, matched_by: x.by });
-    left = m.unmatchedAfter;
-  }
-  for (const r of left) introduced.push(brief(r));
-  reopened.sort((a, b) => a.result_index - b.result_index);
+  const now = present(current);
+  const before = present(baseline);
+  const notes: string[] = [];
+  const base = comparedAs(now, before, "baseline");
+  notes.push(...base.notes);
+  const { matches, unmatchedBefore, unmatchedAfter } = matchResults(before, now, base.tool);
+
   const paired = (m: Match) => ({
     ...brief(m.after),
     matched_by: m.by,
@@ -99,13 +58,44 @@ export function trendAnalysis(
       ? { previous_line: m.before.line }
       : {}),
   });
-  const worsening = matches.filter((m) => levelRank(m.after.level) > levelRank(m.before.level)).map(paired);
-  const persisting = matches.filter((m) => levelRank(m.after.level) <= levelRank(m.before.level)).map(paired);
-  const fixed = unmatchedBefore.map((r) => brief(r));
+  const worsening: ReturnType<typeof paired>[] = [];
+  const persisting: ReturnType<typeof paired>[] = [];
+  const suppressed: ReturnType<typeof paired>[] = [];
+  const introduced: (ReturnType<typeof brief> & { previously_suppressed?: true })[] = [];
+  for (const m of matches) {
+    if (m.after.suppressed) {
+      // Open in the baseline, suppressed now: no longer an open finding, and not fixed either.
+      if (!m.before.suppressed) suppressed.push(paired(m));
+    } else if (m.before.suppressed) introduced.push({ ...brief(m.after), previously_suppressed: true });
+    else if (levelRank(m.after.level) > levelRank(m.before.level)) worsening.push(paired(m));
+    else persisting.push(paired(m));
+  }
+
+  // Reopened: present in a history run, absent from the baseline (no baseline result is it), present now.
+  const reopened: (ReturnType<typeof brief> & { seen_in_history: number; matched_by: MatchedBy })[] = [];
+  let left = unmatchedAfter.filter((r) => !r.suppressed);
+  for (let h = history.length - 1; h >= 0 && left.length; h--) {
+    const run = present(history[h]!);
+    const vsBaseline = comparedAs(before, run, `history run ${h}`);
+    const gone = matchResults(run, before, vsBaseline.tool).unmatchedBefore.filter((r) => !r.suppressed);
+    if (!gone.length) continue;
+    const vsCurrent = comparedAs(now, gone, `history run ${h}`);
+    notes.push(...vsCurrent.notes.filter((n) => !notes.includes(n)));
+    const m = matchResults(gone, left, vsCurrent.tool);
+    for (const x of m.matches) reopened.push({ ...brief(x.after), seen_in_history: h, matched_by: x.by });
+    left = m.unmatchedAfter;
+  }
+  for (const r of left) introduced.push(brief(r));
+  const byIndex = (a: { result_index: number }, b: { result_index: number }) =>
+    a.result_index - b.result_index;
+  introduced.sort(byIndex);
+  reopened.sort(byIndex);
+  const fixed = unmatchedBefore.filter((r) => !r.suppressed).map((r) => brief(r));
   const cap = <T>(xs: T[]) => xs.slice(0, MAX_TREND_ENTRIES);
   const queue = [...introduced, ...reopened, ...worsening].sort(
     (a, b) => levelRank(b.level) - levelRank(a.level) || Number(b.security ?? 0) - Number(a.security ?? 0),
   );
+  const absent = (log: NormalizedLog) => log.results.length - present(log).length;
   return {
     counts: {
       introduced: introduced.length,
@@ -113,22 +103,38 @@ export function trendAnalysis(
       worsening: worsening.length,
       persisting: persisting.length,
       fixed: fixed.length,
-      baseline: baseline.results.length,
-      current: current.results.length,
+      suppressed: suppressed.length,
+      baseline: before.filter((r) => !r.suppressed).length,
+      current: now.filter((r) => !r.suppressed).length,
       history_runs: history.length,
+      ...(absent(baseline) || absent(current)
+        ? { absent: { baseline: absent(baseline), current: absent(current) } }
+        : {}),
+      ...(before.some((r) => r.suppressed) || now.some((r) => r.suppressed)
+        ? {
+            suppressed_results: {
+              baseline: before.filter((r) => r.suppressed).length,
+              current: now.filter((r) => r.suppressed).length,
+            },
+          }
+        : {}),
     },
     introduced: cap(introduced),
     reopened: cap(reopened),
     worsening: cap(worsening),
     persisting: cap(persisting),
     fixed: cap(fixed),
+    suppressed: cap(suppressed),
     top_item: queue[0],
-    capped: [introduced, reopened, worsening, persisting, fixed].some((l) => l.length > MAX_TREND_ENTRIES),
+    capped: [introduced, reopened, worsening, persisting, fixed, suppressed].some(
+      (l) => l.length > MAX_TREND_ENTRIES,
+    ),
+    notes,
   };
 }
 
 /** The lists of a trend, repair queue first: what a budget keeps longest. */
-const TREND_LISTS = ["introduced", "reopened", "worsening", "persisting", "fixed"] as const;
+const TREND_LISTS = ["introduced", "reopened", "worsening", "persisting", "fixed", "suppressed"] as const;
 
 /**
  * A trend that fits `maxTokens` (chars/4): entries are kept list by list in repair-queue order (introduced,

@@ -158,6 +158,23 @@ describe("outcomes and exit codes", () => {
   });
 });
 
+describe("a report of any size", () => {
+  it("renders 100,000 findings in one file (no call depth, argument count or copy grows with the findings)", () => {
+    const many = Array.from({ length: 100_000 }, (_, i) =>
+      finding("ruff", "/w/p/a.py", `R${i % 997}`, i + 1),
+    );
+    const outcome = outcomeOf(
+      planned("ruff", "lint"),
+      { success: true, passed: false, sarif: log(run("ruff", "/w/p", many)) },
+      5,
+      "/w",
+    );
+    expect(outcome.findings).toHaveLength(100_000);
+    const text = renderReport({ outcomes: [outcome], elapsedMs: 1, cwd: "/w" });
+    expect(text.split("\n").filter((l) => l.includes("[ruff]"))).toHaveLength(100_000);
+  });
+});
+
 describe("--only / --skip and --changed", () => {
   const checks = [
     planned("ruff-format", "format"),

@@ -96,6 +96,6 @@ describe("normalizeSarif", () => {
       ["ruff:S105:4"],
       ["eslint:@typescript-eslint/no-unused-vars:7", "eslint:no-unused-vars:7"],
     ]);
-    expect(log.results.every((r) => r.fingerprint_source === "computed")).toBe(true);
+    expect(log.results.every((r) => r.fingerprint_source === "computed:message")).toBe(true);
   });
 });

@@ -137,21 +137,20 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
         skills: [expect.objectContaining({ skill_id: "shell-injection" })],
       });
       expect((a.guardrails as string[]).join(" ")).toMatch(/broad suppressions/);
+      // Seed 002's MCP lint_check request, narrowed to the file.
       expect(a.rerun).toEqual({
-        tool: "lint",
-        arguments: { path: path.join(dir, "app.py"), linter: "ruff" },
+        tool: "lint_check",
+        arguments: { path: dir, tool: "ruff", files: ["app.py"] },
       });
       const flake8 = await s.call("sarif_remediation_advice", { sarif: ours, result_index: 3 });
-      expect(flake8.rerun).toMatchObject({ arguments: { linter: "flake8" } });
+      expect(flake8.rerun).toMatchObject({ tool: "lint_check", arguments: { tool: "flake8" } });
 
       // The rerun after a fix: the finding with that fingerprint is gone.
       fs.writeFileSync(path.join(dir, "app.py"), SOURCE.replace(", shell=True", ""));
       const rerun = a.rerun as { tool: string; arguments: Obj };
-      const again = await s.call(rerun.tool, { ...rerun.arguments, output: "sarif" });
+      const again = await s.call(rerun.tool, rerun.arguments);
       fs.writeFileSync(path.join(dir, "app.py"), SOURCE);
-      const left = (again.sarif as { runs: { results: { ruleId: string }[] }[] }).runs[0]!.results.map(
-        (x) => x.ruleId,
-      );
+      const left = (again.findings as { rule_id: string }[]).map((x) => x.rule_id);
       expect(left.sort()).toEqual(["E711", "F401"]);
     },
   );
@@ -198,9 +197,9 @@ describe("SARIF risk summary, remediation advice and policy feedback", () => {
       rule_properties: { "problem.severity": "error" },
     });
     expect(a.rerun).toEqual({
-      tool: "lint",
-      arguments: { path: path.join(dir, "app/db.py") },
-      note: "CodeQL is not a tool this server runs: lint re-checks the file with the project's default linter",
+      tool: "lint_check",
+      arguments: { path: dir, files: ["app/db.py"] },
+      note: "CodeQL is not a tool this server runs: lint_check re-checks the file with the project's linters",
     });
     const noRoot = await s.call("sarif_remediation_advice", {
       sarif: sample("codeql-python.sarif"),

@@ -100,6 +100,7 @@ describe("sarif_trend_analysis over three real ESLint runs", () => {
       worsening: 1,
       persisting: 1,
       fixed: 1,
+      suppressed: 0,
       baseline: 3,
       current: 4,
       history_runs: 1,
@@ -144,12 +145,23 @@ describe("sarif_trend_analysis over three real ESLint runs", () => {
       trace_id: current,
       result_index: (t.next_call as { arguments: { result_index: number } }).arguments.result_index,
     });
+    // Seed 002's lint_check request for the file, and the recorded call (its stricter config) as `exact`.
     expect(packet.rerun).toEqual({
-      tool: "lint",
-      arguments: { path: app(), linter: "eslint", config: path.join(dir, "eslint.strict.config.js") },
+      tool: "lint_check",
+      arguments: { path: dir, tool: "eslint", files: ["src/app.js"] },
+      exact: {
+        tool: "lint",
+        arguments: { path: app(), linter: "eslint", config: path.join(dir, "eslint.strict.config.js") },
+      },
+      note: "the recorded lint call also set config, which lint_check does not take: `exact` repeats it for this file",
     });
-    const rerun = packet.rerun as { tool: string; arguments: Record<string, unknown> };
-    expect((await s.call(rerun.tool, rerun.arguments)).issue_count).toBe(4);
+    const rerun = packet.rerun as {
+      tool: string;
+      arguments: Record<string, unknown>;
+      exact: { tool: string; arguments: Record<string, unknown> };
+    };
+    expect((await s.call(rerun.tool, rerun.arguments)).finding_count).toBe(4);
+    expect((await s.call(rerun.exact.tool, rerun.exact.arguments)).issue_count).toBe(4);
 
     // The current trace holds what ESLint itself reports for the same file and config.
     const eslint = path.join(REPO_ROOT, "node_modules", ".bin", "eslint");

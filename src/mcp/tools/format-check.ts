@@ -82,8 +82,10 @@ export const formatCheckTool = () =>
         }
         const outcome = await adapter.check(ctx, { target: args.path, diff: args.diff, config: args.config });
         checked++;
-        unformatted.push(...outcome.unformatted_files.map((f) => showFromCwd(display, ctx.config.cwd, f)));
-        findings.push(...formatFindings(adapter.formatter, outcome.unformatted_files, "", ctx.config.cwd));
+        // Loops, not push(...spread): a project can have more files than a call has room for arguments.
+        for (const f of outcome.unformatted_files) unformatted.push(showFromCwd(display, ctx.config.cwd, f));
+        for (const f of formatFindings(adapter.formatter, outcome.unformatted_files, "", ctx.config.cwd))
+          findings.push(f);
         commands.push(outcome.command);
         if (outcome.output)
           outputs.push(args.diff ? rebaseDiff(outcome.output, ctx.config.cwd, display) : outcome.output);

@@ -18,7 +18,9 @@ import {
 } from "../../sarif-analytics/normalize.js";
 import { remediationPacket, type RecordedCall } from "../../sarif-analytics/remediation.js";
 import { riskSummary } from "../../sarif-analytics/risk.js";
-import { fitTrend, trendAnalysis } from "../../sarif-analytics/trend.js";
+import { adviceOf, type ResultAdvice } from "../../sarif-analytics/advice.js";
+import { runTrendOffThread } from "../../sarif-analytics/off-thread.js";
+import { runTrendJob, type TrendJob } from "../../sarif-analytics/trend-job.js";
 import { LISTING_ARGS } from "./listing.js";
 import { parseTraceId, readTrace, TRACE_PROPERTY, type TraceMeta } from "../../traces/lint-runs.js";
 
@@ -59,6 +61,39 @@ function sizeOf(input: unknown): number {
   return Buffer.byteLength(typeof input === "string" ? input : JSON.stringify(input));
 }
 
+interface Raw {
+  /** Parsed SARIF or its JSON text. */
+  sarif: unknown;
+  label: string;
+  bytes: number;
+  traceId?: string;
+}
+
+/** One input from `sarif` or `trace_id` (exactly one of them), read but not yet normalized. */
+function fetchInput(
+  ctx: ToolContext,
+  sarif: unknown,
+  traceId: string | undefined,
+  path: string | undefined,
+  labels: [string, string],
+): Raw {
+  if ((sarif === undefined) === (traceId === undefined))
+    throw new ToolError("invalid_input", `give either ${labels[0]} or ${labels[1]}`);
+  const max = ctx.config.sarifMaxBytes;
+  if (traceId !== undefined) {
+    const id = parseTraceId(traceId);
+    const text = readTrace(projectRoot(ctx, path), id, max);
+    return { sarif: text, label: `${labels[1]} ${id}`, bytes: text.length, traceId: id };
+  }
+  const bytes = sizeOf(sarif);
+  if (bytes > max)
+    throw new ToolError(
+      "invalid_input",
+      `${labels[0]} is ${bytes} bytes, over --sarif-max-bytes ${max}: pass a larger limit, or the log as a retained trace_id`,
+    );
+  return { sarif, label: labels[0], bytes };
+}
+
 /** One log from `sarif` or `trace_id` (exactly one of them), normalized. */
 function load(
   ctx: ToolContext,
@@ -67,34 +102,27 @@ function load(
   path: string | undefined,
   labels: [string, string],
 ): Loaded {
-  if ((sarif === undefined) === (traceId === undefined))
-    throw new ToolError("invalid_input", `give either ${labels[0]} or ${labels[1]}`);
-  const max = ctx.config.sarifMaxBytes;
-  if (traceId !== undefined) {
-    const id = parseTraceId(traceId);
-    const log = normalized(readTrace(projectRoot(ctx, path), id, max), `${labels[1]} ${id}`);
-    const meta = log.properties?.[TRACE_PROPERTY] as TraceMeta | undefined;
-    return { log, trace: meta, traceId: id };
-  }
-  const bytes = sizeOf(sarif);
-  if (bytes > max)
-    throw new ToolError("invalid_input", `${labels[0]} is ${bytes} bytes, over --sarif-max-bytes ${max}`);
-  return { log: normalized(sarif, labels[0]) };
+  const raw = fetchInput(ctx, sarif, traceId, path, labels);
+  const log = normalized(raw.sarif, raw.label);
+  if (raw.traceId === undefined) return { log };
+  return { log, trace: log.properties?.[TRACE_PROPERTY] as TraceMeta | undefined, traceId: raw.traceId };
 }
 
-function advisorOf(ctx: ToolContext): (r: NormalizedResult) => ReturnType<PolicyAdvisor["adviseDiagnostic"]> {
-  const advisor = ctx.services.get<PolicyAdvisor>(POLICY_ADVISOR_SERVICE, () => EMPTY_ADVISOR);
-  return (r) => advisor.adviseDiagnostic({ tool: r.tool, rule: r.rule_id, message: r.message, path: r.path });
+/** Inputs past this many bytes in all are compared in a worker thread, off the event loop. */
+const OFF_THREAD_BYTES = 1024 * 1024;
+
+function advisorOf(ctx: ToolContext): (r: NormalizedResult) => ResultAdvice {
+  return adviceOf(ctx.services.get<PolicyAdvisor>(POLICY_ADVISOR_SERVICE, () => EMPTY_ADVISOR));
 }
 
 const source = (l: Loaded) => (l.traceId ? { trace_id: l.traceId } : { sarif: "argument" });
 
 /** The remediation call for a result of a loaded log. */
-function adviceCall(l: Loaded, index: number, path: string | undefined) {
-  return l.traceId
+function adviceCall(traceId: string | undefined, index: number, path: string | undefined) {
+  return traceId
     ? {
         tool: "sarif_remediation_advice",
-        arguments: { trace_id: l.traceId, result_index: index, ...(path ? { path } : {}) },
+        arguments: { trace_id: traceId, result_index: index, ...(path ? { path } : {}) },
       }
     : { tool: "sarif_remediation_advice", arguments: { result_index: index }, note: "pass the same sarif" };
 }
@@ -115,7 +143,9 @@ export const sarifRiskSummaryTool = () =>
         success: true,
         source: source(l),
         ...summary,
-        next_call: summary.top_item ? adviceCall(l, summary.top_item.result_index, args.path) : undefined,
+        next_call: summary.top_item
+          ? adviceCall(l.traceId, summary.top_item.result_index, args.path)
+          : undefined,
         notes: l.log.notes,
       };
     },
@@ -138,38 +168,51 @@ export const sarifTrendAnalysisTool = () =>
     }),
     annotations: { title: "SARIF trend analysis", ...READ_ONLY },
     async handler(args, ctx) {
-      const baseline = load(ctx, args.baseline, args.baseline_trace_id, args.path, [
+      const baseline = fetchInput(ctx, args.baseline, args.baseline_trace_id, args.path, [
         "baseline",
         "baseline_trace_id",
       ]);
-      const current = load(ctx, args.current, args.current_trace_id, args.path, [
+      const current = fetchInput(ctx, args.current, args.current_trace_id, args.path, [
         "current",
         "current_trace_id",
       ]);
       const history = [
         ...(args.history_sarif ?? []).map((s, i) =>
-          load(ctx, s, undefined, args.path, [`history_sarif[${i}]`, ""]),
+          fetchInput(ctx, s, undefined, args.path, [`history_sarif[${i}]`, ""]),
         ),
         ...(args.history_trace_ids ?? []).map((t, i) =>
-          load(ctx, undefined, t, args.path, ["", `history_trace_ids[${i}]`]),
+          fetchInput(ctx, undefined, t, args.path, ["", `history_trace_ids[${i}]`]),
         ),
       ];
-      // The lists are cut to the result budget (repair queue first); the counts stay full.
-      const trend = fitTrend(
-        trendAnalysis(
-          baseline.log,
-          current.log,
-          history.map((h) => h.log),
-        ),
-        (args.max_result_tokens ?? ctx.config.maxResultTokens) - 300,
-      );
+      const input = (r: Raw) => ({ label: r.label, sarif: r.sarif });
+      const job: TrendJob = {
+        baseline: input(baseline),
+        current: input(current),
+        history: history.map(input),
+        // The lists are cut to the result budget (repair queue first); the counts stay full.
+        maxTokens: (args.max_result_tokens ?? ctx.config.maxResultTokens) - 300,
+      };
+      const bytes = [baseline, current, ...history].reduce((n, r) => n + r.bytes, 0);
+      const reply =
+        bytes > OFF_THREAD_BYTES
+          ? await runTrendOffThread(job, { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal })
+          : runTrendJob(job);
+      if (!reply.ok)
+        throw new ToolError("invalid_input", `${reply.label} is not valid SARIF at ${reply.message}`, {
+          argument: reply.label,
+          json_path: reply.jsonPath,
+        });
+      const { notes: trendNotes, ...trend } = reply.trend;
+      const from = (r: Raw) => (r.traceId ? { trace_id: r.traceId } : { sarif: "argument" });
       return {
         success: true,
-        baseline: source(baseline),
-        current: source(current),
+        baseline: from(baseline),
+        current: from(current),
         ...trend,
-        next_call: trend.top_item ? adviceCall(current, trend.top_item.result_index, args.path) : undefined,
-        notes: [...baseline.log.notes, ...current.log.notes],
+        next_call: trend.top_item
+          ? adviceCall(current.traceId, trend.top_item.result_index, args.path)
+          : undefined,
+        notes: [...reply.notes, ...trendNotes],
       };
     },
   });

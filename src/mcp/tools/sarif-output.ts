@@ -6,7 +6,9 @@ import type { DisplayPaths } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
 import { sarifLog, SRCROOT, TOOL_URIS } from "../../findings/sarif.js";
 import { registeredVersion } from "../../adapters/tool-version.js";
-import type { ToolContext, ToolDefinition } from "../../engine/tool.js";
+import type { ToolContext, ToolDefinition, ToolResult } from "../../engine/tool.js";
+import { fitSarif } from "../../findings/sarif-fit.js";
+import type { SarifLogLike } from "../../findings/sarif-log.js";
 import { newTraceId, retainTrace, TRACE_PROPERTY, type TraceMeta } from "../../traces/lint-runs.js";
 
 export const OUTPUT_ARG = z.enum(["json", "sarif"]).default("json");
@@ -56,10 +58,43 @@ function sarifRoot(sarif: unknown): string | undefined {
   return uri?.startsWith("file:") ? fileURLToPath(uri).replace(/\/$/, "") || "/" : undefined;
 }
 
+/** Bytes kept free beside the SARIF log for the rest of the result and the engine's own additions. */
+const RESULT_RESERVE_BYTES = 4096;
+
+/**
+ * `sarif` fitted to the call's result cap, saying so: a log that would not fit keeps its most severe results,
+ * and the result gains `truncated: true` and `sarif_truncated` (counts, and the trace that holds them all).
+ * Without this the engine's generic cap would drop results from the log's end with only a note.
+ */
+function fitSarifField(
+  result: ToolResult,
+  maxBytes: number | undefined,
+  traceId: string | undefined,
+): ToolResult {
+  const sarif = result.sarif as SarifLogLike | undefined;
+  if (!sarif || maxBytes === undefined || !Number.isFinite(maxBytes)) return result;
+  const { sarif: _sarif, ...rest } = result;
+  const others = Buffer.byteLength(JSON.stringify(rest));
+  // The rest of the result is cut by the engine when it is too large itself: the log gets at least half.
+  const budget = Math.max(Math.floor(maxBytes / 2), maxBytes - others - RESULT_RESERVE_BYTES);
+  const { log, fit } = fitSarif(sarif, budget, {
+    trace_id: traceId,
+    capBytes: maxBytes,
+    hint: "call again with retain: true to keep them all in a trace (trace_id) for the sarif_* tools",
+  });
+  if (!fit) return result;
+  const notes = Array.isArray(result.notes) ? [...(result.notes as string[])] : [];
+  notes.push(
+    `sarif holds ${fit.results_kept} of ${fit.results_total} results (the most severe) to fit --max-result-bytes ${maxBytes}: ${traceId ? `trace ${traceId} holds them all` : "retain: true keeps them all in a trace"}`,
+  );
+  return { ...rest, sarif: log, truncated: true, sarif_truncated: fit, notes };
+}
+
 /**
  * A tool that reports findings, with `retain`: when it (or --retain-traces) asks, the run's SARIF log is kept
- * as a trace and the result names its `trace_id`; `sarif` stays in the result only when `output` asked for it.
- * A trace that cannot be written is a note, never a failed call.
+ * as a trace and the result names its `trace_id`; `sarif` stays in the result only when `output` asked for it,
+ * fitted to the result cap (the trace keeps every result). A trace that cannot be written is a note, never a
+ * failed call.
  */
 export function retainable(tool: ToolDefinition): ToolDefinition;
 export function retainable(tool: ToolDefinition | undefined): ToolDefinition | undefined;
@@ -71,7 +106,8 @@ export function retainable(tool: ToolDefinition | undefined): ToolDefinition | u
     input: tool.input.extend({ retain: RETAIN_ARG }),
     async handler(args, ctx) {
       const { retain, ...rest } = args as Record<string, unknown>;
-      if (!(retain ?? ctx.config.retainTraces)) return tool.handler(rest, ctx);
+      if (!(retain ?? ctx.config.retainTraces))
+        return fitSarifField(await tool.handler(rest, ctx), ctx.maxResultBytes, undefined);
       const result = await tool.handler({ ...rest, output: "sarif" }, ctx);
       const sarif = result.sarif as Record<string, unknown> | undefined;
       if (!result.success || !sarif) return result;
@@ -80,7 +116,7 @@ export function retainable(tool: ToolDefinition | undefined): ToolDefinition | u
       const root = sarifRoot(sarif);
       if (!root || !ctx.allowlist.rootOf(root)) {
         notes.push("the run was not retained: its project root is not inside the allowed paths");
-        return { ...result, notes };
+        return fitSarifField({ ...result, notes }, ctx.maxResultBytes, undefined);
       }
       const { output: _output, ...called } = rest;
       const id = newTraceId(tool.name, new Date());
@@ -101,10 +137,14 @@ export function retainable(tool: ToolDefinition | undefined): ToolDefinition | u
         });
         if (kept.dropped.length)
           notes.push(`${kept.dropped.length} older trace(s) dropped to stay within the retention limits`);
-        return { ...result, trace_id: id, trace_file: path.relative(root, kept.file), notes };
+        return fitSarifField(
+          { ...result, trace_id: id, trace_file: path.relative(root, kept.file), notes },
+          ctx.maxResultBytes,
+          id,
+        );
       } catch (err) {
         notes.push(`the run was not retained: ${err instanceof Error ? err.message : String(err)}`);
-        return { ...result, notes };
+        return fitSarifField({ ...result, notes }, ctx.maxResultBytes, undefined);
       }
     },
   };

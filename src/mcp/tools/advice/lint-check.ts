@@ -104,7 +104,7 @@ export const lintCheckTool = () =>
             `${linter.name} ran on ${display.show(dir) || "."}; its findings were kept for the selected files`,
           );
         }
-        all.push(...findings);
+        for (const f of findings) all.push(f);
         runs.push({
           linter: linter.name,
           command: outcome.command,
