@@ -82,10 +82,7 @@ function offsetOf(text: string, line: number, column: number): number {
     offset = nl + 1;
   }
   const eol = text.indexOf("\n", offset);
-  return (
-    offset +
-    [...text.slice(offset, eol === -1 ? undefined : eol)].slice(0, column - 1).join("").length
-  );
+  return offset + [...text.slice(offset, eol === -1 ? undefined : eol)].slice(0, column - 1).join("").length;
 }
 
 /**
@@ -379,7 +376,8 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
       };
     });
     const notes = [...new Set(done.notes)];
-    if (inline) notes.push("corrected in a scratch copy of the crate's workspace (the project is not written)");
+    if (inline)
+      notes.push("corrected in a scratch copy of the crate's workspace (the project is not written)");
     notes.push(
       unsafe
         ? "safety unsafe: clippy's suggestions that are not machine-applicable (MaybeIncorrect...) were applied too, as __CARGO_FIX_YOLO=1 cargo clippy --fix applies them"

@@ -9,7 +9,13 @@ import { displayRelative } from "../display.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
 import { requireCrateDir, workspaceRoot } from "./cargo-env.js";
-import { cargoFailed, isCompileError, parseCargoMessages, shortFormat, type RustFinding } from "./cargo-messages.js";
+import {
+  cargoFailed,
+  isCompileError,
+  parseCargoMessages,
+  shortFormat,
+  type RustFinding,
+} from "./cargo-messages.js";
 import { runCargo } from "./cargo-run.js";
 import { scratchCrate } from "./clippy-inline.js";
 import type { InlineSource } from "../lint-options.js";
