@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ToolContext } from "../../engine/tool.js";
 import { projectLanguages } from "../project-languages.js";
+import { registerRuleCatalog } from "../rule-catalogs.js";
 import {
   registerRuleExplainer,
   unknownRule,
@@ -27,7 +28,8 @@ export function eslintAutocorrect(name: string, meta: WireRuleInfo["meta"]): Aut
 
 /** The file whose config stands for `target`: itself, or an example file in the folder. */
 function configFileFor(target: string): string {
-  if (fs.statSync(target, { throwIfNoEntry: false })?.isFile()) return target;
+  // A file, or the file inline code is linted as (it need not exist).
+  if (!fs.statSync(target, { throwIfNoEntry: false })?.isDirectory()) return target;
   const ts = projectLanguages(target).includes("typescript");
   return path.join(target, ts ? "example.ts" : "example.js");
 }
@@ -59,6 +61,20 @@ export function explanationOf(info: WireRuleInfo, file: string): RuleExplanation
     docs_url: meta.docs?.url,
   };
 }
+
+/** What only/except take for ESLint: the rules the project's config loads (core and plugins'). */
+registerRuleCatalog("eslint", async (ctx, target) => {
+  const file = configFileFor(target);
+  const scope = inlineScope(ctx, file, undefined);
+  const { result } = await eslintCall<string[]>(
+    ctx,
+    scope,
+    "rules",
+    { ...params(scope), file },
+    "eslint --print-config",
+  );
+  return { rules: result };
+});
 
 registerRuleExplainer({
   linter: "eslint",

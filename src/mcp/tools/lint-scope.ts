@@ -12,6 +12,7 @@ import type { Finding } from "../../findings/model.js";
 import { changedFiles } from "../../adapters/git-changed.js";
 import type { LinterCapabilities, LintOptions, RuleScope } from "../../adapters/lint-options.js";
 import { inRuleScope, matchesRule } from "../../adapters/rule-scope.js";
+import { findRuleCatalog, resolveRuleScope } from "../../adapters/rule-catalogs.js";
 
 export { inRuleScope, matchesRule };
 
@@ -108,6 +109,14 @@ export async function resolveAgentArgs(
     });
   }
   options.rules = checkRuleScope(args.only, args.except);
+  // Names the linter does not know are refused before anything runs; groups stand for their rules.
+  const catalog = options.rules && findRuleCatalog(linter.name);
+  if (options.rules && catalog)
+    options.rules = resolveRuleScope(
+      linter.name,
+      options.rules,
+      await catalog(ctx, options.source?.path ?? args.path),
+    );
   if (options.rules && opts.fixing && !caps?.ruleScope)
     throw new ToolError(
       "invalid_input",

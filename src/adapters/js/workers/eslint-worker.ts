@@ -276,20 +276,34 @@ export interface WireRuleInfo {
   known?: string[];
 }
 
+/** Every rule the config resolved for `file` can run: ESLint's core rules and its plugins' rules. */
+async function knownRules(
+  params: EslintRequestParams & { file: string },
+): Promise<{ config: ResolvedConfig; core: Map<string, RuleModule>; names: string[] }> {
+  const eslint = await instance(params, false);
+  const config = (await eslint.calculateConfigForFile(params.file)) ?? {};
+  const core = await builtinRules(params.entry);
+  const plugins = config.plugins ?? {};
+  const names = [
+    ...core.keys(),
+    ...Object.keys(plugins)
+      .filter((p) => p !== "@")
+      .flatMap((p) => Object.keys(plugins[p]?.rules ?? {}).map((r) => `${p}/${r}`)),
+  ];
+  return { config, core, names };
+}
+
 serveWorker({
+  async rules(params: EslintRequestParams & { file: string }): Promise<string[]> {
+    return (await knownRules(params)).names;
+  },
+
   async explain(params: EslintRequestParams & { file: string; names: string[] }): Promise<WireRuleInfo[]> {
-    const eslint = await instance(params, false);
-    const config = (await eslint.calculateConfigForFile(params.file)) ?? {};
+    const { config, core, names: known } = await knownRules(params);
     const plugins = config.plugins ?? {};
-    const core = await builtinRules(params.entry);
     const pluginRules = (prefix: string) =>
       Object.keys(plugins[prefix]?.rules ?? {}).map((r) => `${prefix}/${r}`);
-    const all = () => [
-      ...core.keys(),
-      ...Object.keys(plugins)
-        .filter((p) => p !== "@")
-        .flatMap(pluginRules),
-    ];
+    const all = () => known;
     return params.names.map((name): WireRuleInfo => {
       const plugin = name.replace(/\/$/, "");
       if (plugin !== "@" && plugins[plugin] && !core.has(name))
