@@ -181,12 +181,9 @@ function scratchOf(ctx: ToolContext, req: FixRequest): Scratch {
     };
   }
   const crate = requireCrateDir(req.target, "clippy");
-  if (req.files?.length)
-    throw new ToolError(
-      "invalid_input",
-      "files: clippy --fix fixes the whole crate; pass the crate directory as path",
-    );
-  const changedOnly = req.options?.changedFiles && new Set(req.options.changedFiles);
+  // `changed` and `files` (resolved by the tool layer): only those files' suggestions are applied.
+  const only = req.options?.changedFiles ?? req.options?.files;
+  const changedOnly = only && new Set(only);
   const sources = crateSources(crate).filter((f) => !changedOnly || changedOnly.has(f));
   const copy = scratchWorkspace(ctx, crate);
   try {
@@ -348,7 +345,7 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
   const inline = req.options?.source;
   const unsafe = req.safety === "unsafe";
   const rules = req.options?.rules;
-  const scoped = Boolean(rules || req.options?.changedFiles);
+  const scoped = Boolean(rules || req.options?.changedFiles || req.options?.files);
   const s = scratchOf(ctx, req);
   try {
     const done = await fixInScratch(ctx, s, { unsafe, rules, scoped });

@@ -240,7 +240,10 @@ export const lintFixTool = () => {
     async handler(args, ctx) {
       const fixer = requireFixer(args.linter);
       const started = performance.now();
-      const agent = await resolveAgentArgs(ctx, args, fixer, { fixing: true });
+      const agent = await resolveAgentArgs(ctx, args, fixer, {
+        fixing: true,
+        takesFiles: FIXERS_TAKING_FILES.has(fixer.name),
+      });
       const notes = [...agent.notes];
       if (args.contextual !== undefined && !fixer.capabilities?.contextual)
         notes.push(`${fixer.name} has no corrections it holds back: contextual changes nothing`);

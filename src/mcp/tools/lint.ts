@@ -49,7 +49,10 @@ export const lintTool = () =>
         : defaultLinter(inline && !existsSync(args.path) ? path.dirname(args.path) : args.path, args.path);
       const linter = findLinter(picked.name);
       if (!linter) throw new ToolError("invalid_input", `unknown linter ${picked.name}`);
-      const agent = await resolveAgentArgs(ctx, args, linter, { fixing: false });
+      const agent = await resolveAgentArgs(ctx, args, linter, {
+        fixing: false,
+        takesFiles: TAKES_FILES.has(linter.name),
+      });
       const nothingThere =
         !inline && !linter.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage));
       if (nothingThere || agent.nothingChanged) {
