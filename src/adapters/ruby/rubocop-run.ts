@@ -166,9 +166,10 @@ export async function jobFiles(
     listed = found.result;
     notes = found.notes; // the first request says whether the worker was started for this call
   }
-  const changed = job.options?.changedFiles;
-  if (changed) {
-    const set = new Set(changed);
+  // `changed`, and `files` as the tool layer resolved them: only those of RuboCop's own targets.
+  for (const only of [job.options?.changedFiles, job.options?.files]) {
+    if (!only) continue;
+    const set = new Set(only);
     listed = listed.filter((f) => set.has(f));
   }
   return { files: listed.filter((f) => ctx.allowlist.rootOf(f) !== undefined), notes };

@@ -156,8 +156,9 @@ export function correctionJob(req: FixRequest, target = req.target): RubocopJob 
   };
 }
 
-/** The target of a lint_fix: its one file, or the whole path. */
+/** The target of a lint_fix: its one file, or the whole path (narrowed to the files `files` matched). */
 function fixTarget(req: FixRequest): string {
+  if (req.options?.files) return req.target;
   if ((req.files?.length ?? 0) > 1)
     throw new ToolError("invalid_input", "files: rubocop lint_fix takes one file or the path's whole tree");
   return req.files?.length === 1 ? (req.files[0] as string) : req.target;
