@@ -5,6 +5,7 @@
  * Linters register their catalog here (ruff's rule list, ESLint's loaded rules, clippy's lint list); one
  * without a catalog keeps its names as given.
  */
+import { distance } from "fastest-levenshtein";
 import type { ToolContext } from "../engine/tool.js";
 import { ToolError } from "../errors.js";
 import type { RuleScope } from "./lint-options.js";
@@ -46,7 +47,11 @@ export function suggestionsFor(catalog: RuleCatalog, name: string): string[] {
   // The name without its plugin or tool prefix (`needless_return` for `clippy::needless_return`).
   const prefixed = catalog.rules.filter((r) => r.endsWith(`::${name}`) || r.endsWith(`/${name}`));
   if (prefixed.length) return prefixed.slice(0, 3);
-  return didYouMean(name, [...catalog.rules, ...(catalog.groups?.keys() ?? [])]);
+  // Only names near enough to be the one meant (no far-fetched closest match).
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  return didYouMean(name, [...catalog.rules, ...(catalog.groups?.keys() ?? [])]).filter(
+    (k) => distance(name.toLowerCase(), k.toLowerCase()) <= limit,
+  );
 }
 
 /**
