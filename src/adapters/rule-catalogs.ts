@@ -9,7 +9,6 @@ import { distance } from "fastest-levenshtein";
 import type { ToolContext } from "../engine/tool.js";
 import { ToolError } from "../errors.js";
 import type { RuleScope } from "./lint-options.js";
-import { didYouMean } from "./rule-explainers.js";
 import { matchesRule } from "./rule-scope.js";
 
 export interface RuleCatalog {
@@ -45,13 +44,25 @@ export function suggestionsFor(catalog: RuleCatalog, name: string): string[] {
   const alias = catalog.aliases?.get(name);
   if (alias) return [alias];
   // The name without its plugin or tool prefix (`needless_return` for `clippy::needless_return`).
-  const prefixed = catalog.rules.filter((r) => r.endsWith(`::${name}`) || r.endsWith(`/${name}`));
-  if (prefixed.length) return prefixed.slice(0, 3);
-  // Only names near enough to be the one meant (no far-fetched closest match).
+  const withPrefix = catalog.rules.filter((r) => r.endsWith(`::${name}`) || r.endsWith(`/${name}`));
+  if (withPrefix.length) return withPrefix.slice(0, 3);
+  // Only names near enough to be the one meant (no far-fetched closest match), with or without their
+  // tool or plugin prefix (`needles_return` is near `clippy::needless_return`).
   const limit = Math.max(2, Math.floor(name.length / 3));
-  return didYouMean(name, [...catalog.rules, ...(catalog.groups?.keys() ?? [])]).filter(
-    (k) => distance(name.toLowerCase(), k.toLowerCase()) <= limit,
-  );
+  const bare = (k: string) => k.replace(/^.*(?:::|\/)/, "");
+  const wanted = name.toLowerCase();
+  const prefixed = bare(wanted) !== wanted;
+  const near = (k: string) =>
+    prefixed
+      ? distance(wanted, k.toLowerCase())
+      : Math.min(distance(wanted, k.toLowerCase()), distance(wanted, bare(k).toLowerCase()));
+  return [...catalog.rules, ...(catalog.groups?.keys() ?? [])]
+    .map((k) => ({ k, d: near(k) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d || a.k.localeCompare(b.k))
+    .filter((x, _, all) => x.d === all[0]!.d)
+    .slice(0, 3)
+    .map((x) => x.k);
 }
 
 /**

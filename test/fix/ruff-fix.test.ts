@@ -4,12 +4,7 @@ import lockfile from "proper-lockfile";
 import { describe, expect, it } from "vitest";
 import { applyFixesOnce } from "../../src/adapters/python/ruff-edits.js";
 import { loadRuffSettings } from "../../src/adapters/python/ruff-settings.js";
-import {
-  diffFiles,
-  fileStatus,
-  ruffFixArgs,
-  stripDiffSummary,
-} from "../../src/adapters/python/ruff-fix.js";
+import { diffFiles, fileStatus, ruffFixArgs, stripDiffSummary } from "../../src/adapters/python/ruff-fix.js";
 import { cachePaths } from "../../src/fix/cache-dir.js";
 import { lockOptions, lockTarget } from "../../src/fix/lock.js";
 import { copyFixture } from "../helpers/tools.js";
@@ -28,11 +23,16 @@ import {
 
 /** Problems left as the fixer lists them (what ruff's json lines become). */
 const LEFT = {
-  b: [
-    { line: 5, column: 13, rule_id: "E711", severity: "error" as const, message: "m", fixable: false },
-  ],
+  b: [{ line: 5, column: 13, rule_id: "E711", severity: "error" as const, message: "m", fixable: false }],
   bad: [
-    { line: 2, column: 1, rule_id: "invalid-syntax", severity: "error" as const, message: "m", fixable: false },
+    {
+      line: 2,
+      column: 1,
+      rule_id: "invalid-syntax",
+      severity: "error" as const,
+      message: "m",
+      fixable: false,
+    },
   ],
 };
 
@@ -133,7 +133,9 @@ describe("lint_fix with ruff", () => {
     const r = await s.call("lint_fix", { path: "." });
     await s.close();
     expect(r.success).toBe(true);
-    expect(r.command).toBe(`ruff check --fix --no-unsafe-fixes --no-cache --output-format json-lines -- ${dir}`);
+    expect(r.command).toBe(
+      `ruff check --fix --no-unsafe-fixes --no-cache --output-format json-lines -- ${dir}`,
+    );
     expect(treeText(dir)).toEqual(treeText(expected));
     const files = r.files as { file: string; status: string; messages: { rule_id: string }[] }[];
     const m1 = files.find((f) => f.file === "pkg/m1.py");

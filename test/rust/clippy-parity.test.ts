@@ -99,6 +99,78 @@ describe.skipIf(missing("cargo"))("clippy as its own CLI reports and fixes", () 
   });
 });
 
+describe.skipIf(missing("cargo") || missing("clippy-driver"))(
+  "clippy lint names, groups and explanations",
+  () => {
+    let crate: string;
+    let s: Connected;
+    beforeAll(async () => {
+      crate = copyFixture(FIX_CRATE);
+      s = await connectStdio({ args: ["--allowed-paths", crate], cwd: crate });
+    });
+    afterAll(async () => s?.close());
+
+    it("only takes a group, as cargo clippy -- -A clippy::all -W clippy::style reports it", async () => {
+      const direct = cargoDirect([
+        "clippy",
+        "--quiet",
+        "--message-format=short",
+        "--",
+        "-A",
+        "clippy::all",
+        "-W",
+        "clippy::style",
+      ]);
+      const r = await s.call("lint", { path: ".", linter: "clippy", only: ["clippy::style"] });
+      expect(r).toMatchObject({ success: true, passed: false, issue_count: 4 });
+      expect(r.issues).toEqual(direct.stderr.split("\n").filter((l) => l.startsWith("src/")));
+      // And a fix of that group applies its lints' suggestions only (needless_return, then len_zero).
+      const dry = await s.call("lint_fix", {
+        path: ".",
+        linter: "clippy",
+        only: ["clippy::style"],
+        dry_run: true,
+      });
+      const fixed = applyPatch(
+        fs.readFileSync(path.join(crate, "src", "lib.rs"), "utf8"),
+        dry.diff as string,
+      );
+      expect(fixed).toContain("pub fn none(v: &Vec<i32>) -> bool {\n    v.is_empty()\n}");
+      expect(fixed).toContain("    a + 0\n");
+    });
+
+    it("an unknown lint name is invalid_input with a did-you-mean, for lint and lint_fix", async () => {
+      const r = await s.call("lint", { path: ".", linter: "clippy", only: ["needles_return"] });
+      expect(r).toMatchObject({ success: false, error_type: "invalid_input" });
+      expect(r.error).toBe(
+        'only: clippy has no lint or group "needles_return"; did you mean clippy::needless_return?',
+      );
+      const bare = await s.call("lint_fix", { path: ".", linter: "clippy", except: ["needless_return"] });
+      expect(bare.error).toBe(
+        'except: clippy has no lint or group "needless_return"; did you mean clippy::needless_return?',
+      );
+    });
+
+    it("explain_rules knows rustc's lints that clippy reports", async () => {
+      const r = await s.call("explain_rules", {
+        path: ".",
+        linter: "clippy",
+        rules: ["unused_variables", "unused"],
+      });
+      const [lint, group] = r.rules as Record<string, unknown>[];
+      expect(lint).toMatchObject({
+        name: "unused_variables",
+        kind: "rule",
+        summary: "detect variables which are not used in any way (a rustc lint; default level: warn)",
+        configuration: { default_level: "warn" },
+        docs_url: "https://doc.rust-lang.org/rustc/lints/listing/warn-by-default.html#unused-variables",
+      });
+      expect(group).toMatchObject({ name: "unused", kind: "category" });
+      expect(group!.rules).toContain("unused_variables");
+    });
+  },
+);
+
 function stripUndefined<T extends object>(o: T): T {
   return JSON.parse(JSON.stringify(o)) as T;
 }
