@@ -25,6 +25,11 @@ describe.skipIf(missing("go"))("Go linters", () => {
       path.join(lintProject, "sub", "other.go"),
       'package sub\n\nimport "fmt"\n\nfunc Hello(n int) {\n\tfmt.Printf("%s\\n", n)\n}\n',
     );
+    // And a second file in that package with a finding of its own, so a scope to one file of it shows.
+    fs.writeFileSync(
+      path.join(lintProject, "sub", "more.go"),
+      'package sub\n\nimport "fmt"\n\nfunc More(s string) {\n\tfmt.Printf("%d\\n", s)\n}\n',
+    );
     typeErrors = copyFixture(path.join(GO, "type-errors"));
     s = await connectStdio({
       args: ["--allowed-paths", [lintProject, typeErrors].join(",")],
@@ -63,9 +68,14 @@ describe.skipIf(missing("go"))("Go linters", () => {
     const direct = spawnSync("go", ["vet", "./sub"], { cwd: lintProject, encoding: "utf8" });
     const line = direct.stderr.split("\n").find((l) => l.startsWith("sub/other.go:"));
     expect(line).toBe("sub/other.go:6:14: fmt.Printf format %s has arg n of wrong type int");
-    const r = await s.call("lint", { path: ".", linter: "govet", files: ["sub/*.go"] });
+    const r = await s.call("lint", { path: ".", linter: "govet", files: ["sub/o*.go"] });
     expect(r).toMatchObject({ success: true, passed: false, issue_count: 1, command: "go vet -json ./sub" });
     expect(r.issues).toEqual([line!.replace(/^(sub\/other\.go:6:14): /, "$1: printf ")]);
+    expect((r.findings as { file: string }[]).map((f) => f.file)).toEqual([
+      path.join(lintProject, "sub", "other.go"),
+    ]);
+    // go vet on the package reports more.go too; the scope keeps other.go's only.
+    expect(direct.stderr).toContain("sub/more.go:6:");
     const one = await s.call("lint", { path: ".", linter: "govet", files: ["main.go"] });
     expect(one).toMatchObject({ issue_count: 1, command: "go vet -json ." });
     expect((one.issues as string[])[0]).toMatch(/^main\.go:11:20: printf /);
