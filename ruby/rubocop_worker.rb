@@ -2,13 +2,16 @@
 
 # The warm RuboCop worker of mcp-code-quality: a long-lived Ruby process per project root that loads RuboCop once
 # and answers requests from the server's worker pool over Node's IPC channel (one JSON object per line on the
-# file descriptor in NODE_CHANNEL_FD). Each request runs RuboCop's own CLI in-process on one file's source given
-# on "stdin" (--stdin), so results are exactly `rubocop --format json` and nothing is ever written: corrected
-# source comes back to the server, which writes it inside its transaction.
+# file descriptor in NODE_CHANNEL_FD). Each request runs RuboCop's own CLI in-process: a file on disk is inspected
+# as the CLI inspects it (its path), inline code and every correction go through "stdin" (--stdin), so results are
+# exactly `rubocop --format json` and nothing is ever written: corrected source (and a script to make executable)
+# comes back to the server, which writes it inside its transaction.
 require 'json'
 require 'stringio'
 require_relative 'rubocop_contextual'
 require_relative 'rubocop_explain'
+require_relative 'rubocop_on_disk'
+require_relative 'rubocop_plugins'
 
 root = ARGV.fetch(0)
 Dir.chdir(root)
@@ -23,6 +26,7 @@ end
 begin
   require 'rubocop'
   install_contextual_hooks
+  install_on_disk_hooks
 rescue LoadError => e
   # Answer every request with the reason, so the server reports it instead of a bare exit.
   load_error = e.message
@@ -48,11 +52,13 @@ def run_cli(params)
   argv.push('--only', params['only'].join(',')) if params['only']&.any?
   argv.push('--except', params['except'].join(',')) if params['except']&.any?
   argv.push('--config', params['config']) if params['config']
-  argv.push('--force-exclusion', '--stdin', params.fetch('path'))
+  # A file on disk is inspected as the CLI does (RuboCop reads it, cops see the file); anything else on stdin.
+  on_disk = params['on_disk'] && !params['autocorrect'] && !OnDisk.path
+  argv.push('--force-exclusion', *(on_disk ? [] : ['--stdin']), params.fetch('path'))
   out = StringIO.new
   err = StringIO.new
   saved = [$stdin, $stdout, $stderr]
-  $stdin = StringIO.new(params.fetch('source'))
+  $stdin = StringIO.new(on_disk ? '' : params.fetch('source'))
   $stdout = out
   $stderr = err
   cli = cli_for(params['config'])
@@ -73,10 +79,18 @@ end
 # the offenses the corrected source still has, with their edits. So after a correction (or a loop, which leaves
 # the source unchanged), the final source is inspected once more; the correcting run's crashes are kept.
 def fix_file(params)
+  return fix_source(params) unless params['on_disk']
+
+  OnDisk.correcting(params.fetch('path')) do
+    fix_source(params).merge('make_executable' => OnDisk.made_executable)
+  end
+end
+
+def fix_source(params)
   fixed = run_cli(params)
   final = fixed['corrected'] || params.fetch('source')
   inspect_params = params.merge('source' => final, 'autocorrect' => nil)
-  result = if fixed['loop'] || final != params.fetch('source')
+  result = if fixed['loop'] || final != params.fetch('source') || OnDisk.made_executable
              run_cli(inspect_params)
            else
              fixed.merge('errors' => [], 'warnings' => [])
@@ -167,6 +181,9 @@ while (line = channel.gets)
       end
     reply(channel, { id: id, ok: true, result: result })
   rescue StandardError, ScriptError => e
-    reply(channel, { id: id, ok: false, error: { message: "#{e.class}: #{e.message}", kind: 'fatal' } })
+    config = request.dig('params', 'config') || File.join(Dir.pwd, '.rubocop.yml')
+    plugins = Plugins.explain(e, config) if load_error.nil?
+    message = plugins ? plugins.message : "#{e.class}: #{e.message}"
+    reply(channel, { id: id, ok: false, error: { message: message, kind: 'fatal' } })
   end
 end

@@ -22,6 +22,11 @@ export interface LintOptions {
   rules?: RuleScope;
   /** Absolute paths git says changed (from `changed`), to lint instead of the whole target. */
   changedFiles?: string[];
+  /**
+   * The files `files` matched (absolute), for a linter that does not take `files` itself: it may narrow its
+   * run to them (the packages of those Go files, those Ruby files); the tool layer keeps only their findings.
+   */
+  files?: string[];
   /** At most this many offenses listed per rule; the rest are counted (undefined: no cap). */
   maxPerRule?: number;
 }

@@ -16,6 +16,11 @@ const EXTENSIONS: Record<ProjectLanguage, RegExp> = {
   ruby: /\.(?:rb|rake|gemspec)$|^(?:Gemfile|Rakefile)$/,
 };
 
+/** Whether a file is one of a language's (by its name: `.go`, `.rb`, `Gemfile`...). */
+export function isFileOf(file: string, language: ProjectLanguage): boolean {
+  return EXTENSIONS[language].test(path.basename(file));
+}
+
 const MARKERS: [string, ProjectLanguage][] = [
   ["pyproject.toml", "python"],
   ["setup.py", "python"],

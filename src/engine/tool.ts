@@ -113,6 +113,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   paths?: readonly PathArgument[];
   /** Results the handler returns keep their exact shape (no `duration_ms` added, nothing compacted); errors do not. */
   exactResult?: boolean;
+  /**
+   * The text content of a successful result, when it is not the result's JSON (seed 003: corrected inline
+   * source comes back as plain text, the structured result beside it as structuredContent).
+   */
+  textContent?(result: ToolResult): string | undefined;
   /** JSON Schema of every result (handler results and errors alike), advertised as the tool's outputSchema. */
   outputSchema?: Record<string, unknown>;
   /**

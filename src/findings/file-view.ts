@@ -5,7 +5,7 @@
  */
 import { MAX_LISTED_FINDINGS } from "./views.js";
 import { estimateTokens } from "./budget.js";
-import type { Finding } from "./model.js";
+import type { Correction, Finding } from "./model.js";
 
 /** A finding as one of a file's messages (ESLint's fields, snake_case as the core tools show them). */
 export interface FileMessage {
@@ -20,6 +20,9 @@ export interface FileMessage {
   suggestions?: number;
   fatal?: boolean;
   message_id?: string;
+  /** What a fix would still do (lint_fix's leftovers, as inspected offenses have it). */
+  correction?: Correction;
+  docs_url?: string;
 }
 
 export interface FileEntry<S extends string = string> {
@@ -52,6 +55,8 @@ export interface FilesViewOptions {
   cap?: number;
   /** Only these findings appear as messages (a listing under a budget); counts stay full. */
   listed?: ReadonlySet<Finding>;
+  /** Messages carry their correction and docs URL (the leftovers of a fix, shaped as offenses). */
+  corrections?: boolean;
 }
 
 export interface FilesView<S extends string = string> {
@@ -63,7 +68,7 @@ export interface FilesView<S extends string = string> {
   capped: boolean;
 }
 
-export function fileMessage(f: Finding): FileMessage {
+export function fileMessage(f: Finding, corrections = false): FileMessage {
   const m: FileMessage = {
     line: f.line,
     column: f.column,
@@ -77,6 +82,8 @@ export function fileMessage(f: Finding): FileMessage {
   if (f.suggestions) m.suggestions = f.suggestions;
   if (f.fatal) m.fatal = true;
   if (f.message_id !== undefined) m.message_id = f.message_id;
+  if (corrections && f.correction) m.correction = f.correction;
+  if (corrections && f.docs_url) m.docs_url = f.docs_url;
   return m;
 }
 
@@ -109,7 +116,7 @@ export function filesView<S extends string>(
       entry = { file: f.file, status: "unfixable" as S, errorCount: 0, warningCount: 0, messages: [] };
       entries.set(f.file, entry);
     }
-    if (!options.listed || options.listed.has(f)) entry.messages.push(fileMessage(f));
+    if (!options.listed || options.listed.has(f)) entry.messages.push(fileMessage(f, options.corrections));
     if (f.severity === "error") {
       entry.errorCount++;
       totalErrors++;

@@ -88,9 +88,10 @@ export function toolListing(tool: ToolDefinition): Tool {
   };
 }
 
-export function toCallToolResult(result: ToolResult): CallToolResult {
+export function toCallToolResult(result: ToolResult, tool?: ToolDefinition): CallToolResult {
+  const text = result.success ? tool?.textContent?.(result) : undefined;
   return {
-    content: [{ type: "text", text: JSON.stringify(result) }],
+    content: [{ type: "text", text: text ?? JSON.stringify(result) }],
     structuredContent: result,
     isError: result.success ? undefined : true,
   };
@@ -128,7 +129,7 @@ export function createMcpServer(source: EngineSource): McpServer {
       const result = await engine.call(request.params.name, request.params.arguments, {
         signal: extra.signal,
       });
-      return toCallToolResult(result);
+      return toCallToolResult(result, engine.getTool(request.params.name));
     } catch (err) {
       // A plain error with the code: McpError would prefix "MCP error -32602:" and clients prefix it again.
       if (err instanceof InvalidArgumentsError)

@@ -527,6 +527,13 @@ export function readSourceText(roots: RootFinder, file: string): string {
  * A fixer's or formatter's write of one file: atomic, mode kept, refused (error_type locked) when the file no
  * longer holds `before`, the text the new content was computed from.
  */
-export function rewriteSource(roots: RootFinder, file: string, before: string, after: string): void {
-  writeFileIn(rootFor(roots, file), file, after, { expect: before });
+export function rewriteSource(
+  roots: RootFinder,
+  file: string,
+  before: string,
+  after: string,
+  /** A new mode (a script made executable); the file keeps its own otherwise. */
+  mode?: number,
+): void {
+  writeFileIn(rootFor(roots, file), file, after, { expect: before, ...(mode !== undefined && { mode }) });
 }

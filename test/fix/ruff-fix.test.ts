@@ -4,13 +4,7 @@ import lockfile from "proper-lockfile";
 import { describe, expect, it } from "vitest";
 import { applyFixesOnce } from "../../src/adapters/python/ruff-edits.js";
 import { loadRuffSettings } from "../../src/adapters/python/ruff-settings.js";
-import {
-  diffFiles,
-  fileStatus,
-  parseConciseProblems,
-  ruffFixArgs,
-  stripDiffSummary,
-} from "../../src/adapters/python/ruff-fix.js";
+import { diffFiles, fileStatus, ruffFixArgs, stripDiffSummary } from "../../src/adapters/python/ruff-fix.js";
 import { cachePaths } from "../../src/fix/cache-dir.js";
 import { lockOptions, lockTarget } from "../../src/fix/lock.js";
 import { copyFixture } from "../helpers/tools.js";
@@ -27,15 +21,20 @@ import {
   txEntries,
 } from "./helpers.js";
 
-// Captured from `ruff check --fix --no-cache --output-format concise` (ruff 0.16.9).
-const CONCISE = [
-  "b.py:5:13: E711 Comparison to `None` should be `cond is None`",
-  "b.py:7:5: F841 Local variable `y` is assigned to but never used",
-  "pkg/a.py:1:8: F401 [*] `os` imported but unused",
-  "bad.py:2:1: invalid-syntax: unexpected EOF while parsing",
-  "Found 6 errors (2 fixed, 4 remaining).",
-  "No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).",
-].join("\n");
+/** Problems left as the fixer lists them (what ruff's json lines become). */
+const LEFT = {
+  b: [{ line: 5, column: 13, rule_id: "E711", severity: "error" as const, message: "m", fixable: false }],
+  bad: [
+    {
+      line: 2,
+      column: 1,
+      rule_id: "invalid-syntax",
+      severity: "error" as const,
+      message: "m",
+      fixable: false,
+    },
+  ],
+};
 
 describe("ruff fixer: argv and output parsing", () => {
   it("builds argv for fix, diff and report runs, files after --", () => {
@@ -46,7 +45,7 @@ describe("ruff fixer: argv and output parsing", () => {
       "--no-unsafe-fixes",
       "--no-cache",
       "--output-format",
-      "concise",
+      "json-lines",
       "--",
       "/p",
     ]);
@@ -65,28 +64,11 @@ describe("ruff fixer: argv and output parsing", () => {
     ]);
   });
 
-  it("parses problems left per absolute file, with [*] as fixable", () => {
-    const problems = parseConciseProblems(CONCISE, "/proj");
-    expect([...problems.keys()]).toEqual(["/proj/b.py", "/proj/pkg/a.py", "/proj/bad.py"]);
-    expect(problems.get("/proj/pkg/a.py")).toEqual([
-      {
-        line: 1,
-        column: 8,
-        rule_id: "F401",
-        severity: "error",
-        message: "`os` imported but unused",
-        fixable: true,
-      },
-    ]);
-    expect(problems.get("/proj/bad.py")?.[0]?.rule_id).toBe("invalid-syntax");
-  });
-
   it("maps outcomes to seed 001's statuses", () => {
-    const left = parseConciseProblems(CONCISE, "/p");
     expect(fileStatus(true, [], false)).toBe("fixed");
-    expect(fileStatus(true, left.get("/p/b.py")!, false)).toBe("fixable");
-    expect(fileStatus(false, left.get("/p/b.py")!, false)).toBe("unfixable");
-    expect(fileStatus(false, left.get("/p/bad.py")!, false)).toBe("error");
+    expect(fileStatus(true, LEFT.b, false)).toBe("fixable");
+    expect(fileStatus(false, LEFT.b, false)).toBe("unfixable");
+    expect(fileStatus(false, LEFT.bad, false)).toBe("error");
     expect(fileStatus(false, [], false)).toBe("clean");
     expect(fileStatus(true, [], true)).toBe("would-fix");
   });
@@ -151,13 +133,35 @@ describe("lint_fix with ruff", () => {
     const r = await s.call("lint_fix", { path: "." });
     await s.close();
     expect(r.success).toBe(true);
-    expect(r.command).toBe(`ruff check --fix --no-unsafe-fixes --no-cache --output-format concise -- ${dir}`);
+    expect(r.command).toBe(
+      `ruff check --fix --no-unsafe-fixes --no-cache --output-format json-lines -- ${dir}`,
+    );
     expect(treeText(dir)).toEqual(treeText(expected));
     const files = r.files as { file: string; status: string; messages: { rule_id: string }[] }[];
     const m1 = files.find((f) => f.file === "pkg/m1.py");
     expect(m1?.status).toBe("fixable");
-    expect(m1?.messages.map((m) => m.rule_id)).toEqual(["E711"]);
-    expect(files.find((f) => f.file.endsWith("clean.py"))?.status).toBe("clean");
+    // What is left has the shape of an inspected offense: end position, ruff's unsafe fix, docs.
+    expect(m1?.messages).toEqual([
+      {
+        line: 9,
+        column: 17,
+        end_line: 9,
+        end_column: 21,
+        rule_id: "E711",
+        severity: "error",
+        message: "Comparison to `None` should be `cond is None`",
+        fixable: false,
+        correction: {
+          safe: false,
+          description: "Replace with `cond is None`",
+          edits: [{ line: 9, column: 8, end_line: 9, end_column: 21, text: "items is None" }],
+        },
+        docs_url: "https://docs.astral.sh/ruff/rules/none-comparison",
+      },
+    ]);
+    // A file with nothing to report is counted, not listed.
+    expect(files.find((f) => f.file.endsWith("clean.py"))).toBeUndefined();
+    expect((r.summary as { totalFiles: number }).totalFiles).toBe(10);
     expect(r.issue_count).toBe(8);
     expect((r.summary as { fixedFiles: number }).fixedFiles).toBe(8);
     expect((r.transaction as { result: string }).result).toBe("commit");

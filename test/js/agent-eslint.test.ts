@@ -149,6 +149,7 @@ describe("eslint: seed 003's agent features", () => {
     fs.writeFileSync(path.join(dir, "scoped.js"), code);
     const out = await s.call("lint_fix", {
       path: dir,
+      linter: "eslint",
       files: ["scoped.js"],
       except: ["prefer-const"],
       dry_run: true,

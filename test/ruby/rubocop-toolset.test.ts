@@ -112,9 +112,22 @@ describe.skipIf(missing("rubocop") || missing("ruby") || missing("git"))("ruboco
       );
     }
     const app = r.files[0]?.offenses ?? [];
+    // Each edit also in upstream's field names (offsets 0-based, in characters).
     expect(app.find((o) => o.cop_name === "Style/RedundantReturn")?.correction).toEqual({
       safe: true,
-      edits: [{ line: 4, column: 3, end_line: 4, end_column: 10, text: "" }],
+      edits: [
+        {
+          line: 4,
+          column: 3,
+          end_line: 4,
+          end_column: 10,
+          text: "",
+          start_line: 4,
+          begin_pos: 57,
+          end_pos: 64,
+          replacement: "",
+        },
+      ],
     });
     expect(app.find((o) => o.cop_name === "Style/StringConcatenation")?.correction?.safe).toBe(false);
     // Held back while editing: not correctable, yet its edits are there.

@@ -12,7 +12,7 @@ import type { Finding, Severity } from "../../findings/model.js";
 import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
-import { packagePattern, requireGoModule } from "./go-env.js";
+import { packageDir, packagePattern, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
 import { parseJsonLines, parsePosition, splitJsonObjects } from "./go-json.js";
 
@@ -25,9 +25,19 @@ registerExternalTool({
   parseVersion: (out) => (/Usage of \S*golint/.test(out) ? "unversioned (deprecated upstream)" : undefined),
 });
 
-/** `go vet -json <pattern>`. */
-export function goVetArgs(pattern: string): string[] {
-  return ["vet", "-json", pattern];
+/** `go vet -json <patterns>`. */
+export function goVetArgs(...patterns: string[]): string[] {
+  return ["vet", "-json", ...patterns];
+}
+
+/**
+ * What a Go linter runs on: the target's packages, or with `files` the packages holding the files it
+ * matched (the tool layer then keeps those files' findings only).
+ */
+export function lintPatterns(req: LintRequest, mod: string): string[] {
+  const files = req.options?.files;
+  if (!files?.length) return [packagePattern(req.target, mod)];
+  return [...new Set(files.map((f) => packageDir(path.dirname(f), mod)))];
 }
 
 /**
@@ -73,9 +83,9 @@ export function parseGoVetTypeErrors(stderr: string): string[] {
     .map((l) => l.slice(5));
 }
 
-/** `staticcheck -f json <pattern>`. */
-export function staticcheckArgs(pattern: string): string[] {
-  return ["-f", "json", pattern];
+/** `staticcheck -f json <patterns>`. */
+export function staticcheckArgs(...patterns: string[]): string[] {
+  return ["-f", "json", ...patterns];
 }
 
 interface StaticcheckLine {
@@ -86,10 +96,40 @@ interface StaticcheckLine {
   message?: string;
 }
 
-/** staticcheck's JSON lines: `{code, severity: error|warning|ignored, location, end, message}`. */
-export function parseStaticcheckJson(stdout: string): Finding[] {
+/**
+ * staticcheck's report on a package that does not build: one `compile` problem with no position whose
+ * message is the compiler's (`# pkg` then `./main.go:4:6: message` lines, relative to `cwd`): one finding
+ * per compiler error at its position, as type_check lists them.
+ */
+function compileFindings(message: string, cwd: string): Finding[] {
+  const out: Finding[] = [];
+  for (const line of message.split("\n")) {
+    const m = /^(.+?\.go):(\d+):(\d+): (.*)$/.exec(line);
+    if (!m) continue;
+    out.push({
+      tool: "staticcheck",
+      file: path.resolve(cwd, m[1] as string),
+      line: Number(m[2]),
+      column: Number(m[3]),
+      rule_id: "compile",
+      severity: "error",
+      message: m[4] as string,
+    });
+  }
+  return out;
+}
+
+/**
+ * staticcheck's JSON lines: `{code, severity: error|warning|ignored, location, end, message}`; relative file
+ * names (in a compile problem's message) are relative to `cwd`, where staticcheck ran.
+ */
+export function parseStaticcheckJson(stdout: string, cwd = "/"): Finding[] {
   const findings: Finding[] = [];
   for (const raw of parseJsonLines(stdout) as StaticcheckLine[]) {
+    if (raw.code === "compile" && !raw.location?.file) {
+      findings.push(...compileFindings(raw.message ?? "", cwd));
+      continue;
+    }
     if (!raw.code || !raw.location?.file || raw.severity === "ignored") continue;
     // `compile` is staticcheck's code for a package that does not build; it is reported as an error.
     const severity: Severity = raw.severity === "error" || raw.code === "compile" ? "error" : "warning";
@@ -163,7 +203,7 @@ function configNote(req: LintRequest, tool: string): string[] {
 
 async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "go vet");
-  const args = goVetArgs(packagePattern(req.target, mod));
+  const args = goVetArgs(...lintPatterns(req, mod));
   const command = displayCommand("go", args);
   const full = fullOutput();
   const run = await runGoTool(ctx, "go", args, mod, command, {}, full.lines);
@@ -180,12 +220,12 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
 
 async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "staticcheck");
-  const args = staticcheckArgs(packagePattern(req.target, mod));
+  const args = staticcheckArgs(...lintPatterns(req, mod));
   const command = displayCommand("staticcheck", args);
   const full = fullOutput();
   const run = await runGoTool(ctx, "staticcheck", args, mod, command, {}, full.lines);
-  const findings = parseStaticcheckJson(full.stdout());
-  // 0: clean, 1: findings; anything else (or 1 with nothing parsed) is a failure of its own.
+  const findings = parseStaticcheckJson(full.stdout(), mod);
+  // 0: clean, 1: findings (compile errors included); anything else (or 1 with nothing parsed) is a failure.
   if ((run.returncode !== 0 && run.returncode !== 1) || (run.returncode === 1 && findings.length === 0))
     throw lintFailure("staticcheck", command, run, "failed without a report");
   const notes = [`staticcheck ${run.executable}`, ...configNote(req, "staticcheck")];
@@ -194,7 +234,7 @@ async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutc
 
 async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "golint");
-  const args = [packagePattern(req.target, mod)];
+  const args = lintPatterns(req, mod);
   const command = displayCommand("golint", args);
   const full = fullOutput();
   const run = await runGoTool(ctx, "golint", args, mod, command, {}, full.lines);

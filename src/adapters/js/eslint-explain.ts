@@ -7,7 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ToolContext } from "../../engine/tool.js";
 import { projectLanguages } from "../project-languages.js";
+import { registerRuleCatalog } from "../rule-catalogs.js";
 import {
+  codeBlockAfter,
   registerRuleExplainer,
   unknownRule,
   type Autocorrect,
@@ -18,16 +20,79 @@ import type { WireRuleInfo } from "./workers/eslint-worker.js";
 
 const SEVERITIES = ["off", "warn", "error"];
 
-/** How lint_fix corrects a rule: fixes are safe, suggestions unsafe, no-unused-vars' contextual. */
-export function eslintAutocorrect(name: string, meta: WireRuleInfo["meta"]): Autocorrect {
-  if (meta?.fixable) return "safe";
+/**
+ * The boolean options of a rule's schema that switch its fixes on (`fixToUnknown` of
+ * @typescript-eslint/no-explicit-any): a rule with such options fixes only when one is on.
+ */
+function fixSwitches(schema: unknown): string[] {
+  const objects = (Array.isArray(schema) ? schema : [schema]).filter(
+    (s): s is { properties?: Record<string, { type?: unknown }> } => Boolean(s) && typeof s === "object",
+  );
+  return objects.flatMap((o) =>
+    Object.entries(o.properties ?? {})
+      .filter(([key, p]) => /^fix/i.test(key) && p?.type === "boolean")
+      .map(([key]) => key),
+  );
+}
+
+/** The options a rule runs with: its `meta.defaultOptions` under what the config sets. */
+export function effectiveOptions(meta: WireRuleInfo["meta"], given: readonly unknown[]): unknown[] {
+  const defaults = meta?.defaultOptions ?? [];
+  return Array.from({ length: Math.max(defaults.length, given.length) }, (_, i) => {
+    const d = defaults[i];
+    const g = given[i];
+    if (d && g && typeof d === "object" && typeof g === "object" && !Array.isArray(d) && !Array.isArray(g))
+      return { ...d, ...g };
+    return g ?? d;
+  });
+}
+
+/**
+ * How lint_fix corrects a rule with the options it resolves to: fixes are safe (none when the options
+ * leave every fix switched off), suggestions unsafe, no-unused-vars' contextual.
+ */
+export function eslintAutocorrect(
+  name: string,
+  meta: WireRuleInfo["meta"],
+  options: readonly unknown[] = [],
+): Autocorrect {
+  const switches = fixSwitches(meta?.schema);
+  const effective = effectiveOptions(meta, options);
+  const fixes =
+    Boolean(meta?.fixable) &&
+    (switches.length === 0 ||
+      effective.some(
+        (o) =>
+          o !== null &&
+          typeof o === "object" &&
+          switches.some((k) => (o as Record<string, unknown>)[k] === true),
+      ));
+  if (fixes) return "safe";
   if (!meta?.hasSuggestions) return "none";
   return ESLINT_CONTEXTUAL_RULES.includes(name) ? "contextual" : "unsafe";
 }
 
+/**
+ * The bad and good examples of a rule's docs page: the first code block after a line naming incorrect code
+ * (`Examples of **incorrect** code`, `❌`, "considered problems", "bad", "fail") and after one naming
+ * correct code.
+ */
+export function docsExamples(markdown: string): { bad_example?: string; good_example?: string } {
+  const bad = codeBlockAfter(
+    markdown,
+    /^.*(?:\bincorrect\b|❌|are considered problems|\bbad\b|\bfail\b).*$/im,
+  );
+  const good = codeBlockAfter(
+    markdown,
+    /^.*(?:(?<!in)\bcorrect\b|✅|not considered problems|\bgood\b|\bpass\b).*$/im,
+  );
+  return { ...(bad && { bad_example: bad }), ...(good && { good_example: good }) };
+}
+
 /** The file whose config stands for `target`: itself, or an example file in the folder. */
 function configFileFor(target: string): string {
-  if (fs.statSync(target, { throwIfNoEntry: false })?.isFile()) return target;
+  // A file, or the file inline code is linted as (it need not exist).
+  if (!fs.statSync(target, { throwIfNoEntry: false })?.isDirectory()) return target;
   const ts = projectLanguages(target).includes("typescript");
   return path.join(target, ts ? "example.ts" : "example.js");
 }
@@ -48,17 +113,33 @@ export function explanationOf(info: WireRuleInfo, file: string): RuleExplanation
       ? undefined
       : [info.setting];
   const severity = setting ? (typeof setting[0] === "number" ? SEVERITIES[setting[0]] : setting[0]) : "off";
+  const options = setting?.slice(1) ?? [];
   return {
     name: info.name,
     linter: "eslint",
     kind: "rule",
     summary: `${meta.docs?.description ?? info.name}${meta.deprecated ? " (deprecated)" : ""}`,
     description: meta.type ? `type: ${meta.type}` : undefined,
-    configuration: { for_file: file, severity, options: setting?.slice(1) ?? [] },
-    autocorrect: eslintAutocorrect(info.name, meta),
+    ...(info.docs && docsExamples(info.docs.text)),
+    configuration: { for_file: file, severity, options },
+    autocorrect: eslintAutocorrect(info.name, meta, options),
     docs_url: meta.docs?.url,
   };
 }
+
+/** What only/except take for ESLint: the rules the project's config loads (core and plugins'). */
+registerRuleCatalog("eslint", async (ctx, target) => {
+  const file = configFileFor(target);
+  const scope = inlineScope(ctx, file, undefined);
+  const { result } = await eslintCall<string[]>(
+    ctx,
+    scope,
+    "rules",
+    { ...params(scope), file },
+    "eslint --print-config",
+  );
+  return { rules: result };
+});
 
 registerRuleExplainer({
   linter: "eslint",
@@ -77,6 +158,18 @@ registerRuleExplainer({
         ? unknownRule("eslint", info.name, info.known ?? [])
         : explanationOf(info, file),
     );
-    return { items, notes: [note, "ESLint's rule meta has no bad/good examples"].filter(Boolean) };
+    const withoutDocs = result.filter((i) => i.kind === "rule" && !i.docs).map((i) => i.name);
+    return {
+      items,
+      notes: [
+        note,
+        ...(withoutDocs.length
+          ? [
+              `no bad/good examples for ${withoutDocs.join(", ")}: their package ships no docs page (docs/rules/<rule>.md), ` +
+                "and ESLint's rule meta has none; see docs_url",
+            ]
+          : []),
+      ].filter(Boolean),
+    };
   },
 });

@@ -34,13 +34,21 @@ export function fixStatus(r: WireFileReport, dryRun: boolean): FixStatus {
   return r.messages.length === 0 ? "clean" : "unfixable";
 }
 
+/** A fix's per-file view; each problem left carries the correction ESLint still offers (fix or suggestion). */
 export function fileView(r: WireFileReport, status: FixStatus): FileView {
   return {
     file: r.file,
     status,
     errorCount: r.errorCount,
     warningCount: r.warningCount,
-    messages: r.messages,
+    messages: r.messages.map((m, i) => {
+      const correction = correctionOf(r.corrections?.[i]);
+      const docs =
+        m.rule_id && !m.rule_id.includes("/")
+          ? `https://eslint.org/docs/latest/rules/${m.rule_id}`
+          : undefined;
+      return { ...m, ...(correction && { correction }), ...(docs && { docs_url: docs }) };
+    }),
     ...(r.errors?.length ? { errors: r.errors } : {}),
   };
 }

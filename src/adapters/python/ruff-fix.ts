@@ -9,7 +9,6 @@ import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
-import { parseLintLines } from "../lint-lines.js";
 import {
   registerFixer,
   type FileFixResult,
@@ -57,7 +56,8 @@ export function ruffFixArgs(
     // Safe means safe even when the project's config says `unsafe-fixes = true`.
     opts.unsafe ? "--unsafe-fixes" : "--no-unsafe-fixes",
     "--no-cache",
-    ...(opts.mode === "diff" ? [] : ["--output-format", "concise"]),
+    // json-lines: the problems left keep their end positions and the corrections ruff still has.
+    ...(opts.mode === "diff" ? [] : ["--output-format", "json-lines"]),
     ...configArgs,
     ...(opts.extendExclude ?? []).flatMap((d) => ["--extend-exclude", d]),
     "--",
@@ -65,22 +65,12 @@ export function ruffFixArgs(
   ];
 }
 
-/** Problems of `ruff check --output-format concise` by absolute file; `[*]` marks a fix ruff would apply. */
-export function parseConciseProblems(output: string, cwd: string): Map<string, FixMessage[]> {
+/** The problems of ruff's json-lines output by absolute file, each with the correction ruff still has. */
+function problemsByFile(listing: string, cwd: string, unsafe: boolean): Map<string, FixMessage[]> {
   const out = new Map<string, FixMessage[]>();
-  for (const l of parseLintLines(output)) {
-    const fixable = l.message.startsWith("[*] ");
-    const file = path.resolve(cwd, l.file);
-    const list = out.get(file) ?? [];
-    list.push({
-      line: l.line,
-      column: l.column,
-      rule_id: l.code ?? null,
-      severity: "error",
-      message: fixable ? l.message.slice(4) : l.message,
-      fixable,
-    });
-    out.set(file, list);
+  for (const line of listing.split("\n")) {
+    const f = parseRuffJsonLine(line, cwd);
+    if (f) out.set(f.file, [...(out.get(f.file) ?? []), leftMessage(f, () => false, unsafe)]);
   }
   return out;
 }
@@ -141,7 +131,7 @@ function hashAll(files: readonly string[]): Map<string, string> {
 }
 
 /**
- * Runs ruff, keeping every problem line (`path:line:col: ...`) and diff header of its stdout as it
+ * Runs ruff, keeping every diagnostic (a json line) and diff header of its stdout as it
  * streams, so problems and changed files are read from the whole output, not the capped `stdout`.
  */
 async function runRuff(ctx: ToolContext, executable: string, args: string[]) {
@@ -151,7 +141,7 @@ async function runRuff(ctx: ToolContext, executable: string, args: string[]) {
     program: executable,
     args,
     onStdoutLine: (line) => {
-      if (/^(--- |\+\+\+ )|^.+?:\d+:\d+: /.test(line)) kept.push(line);
+      if (/^(--- |\+\+\+ |\{)/.test(line)) kept.push(line);
     },
   });
   const listing = kept.join("\n");
@@ -188,7 +178,7 @@ async function cliFix(
     );
     notes.push(...parseToolWarnings(report.run.stderr, "ruff"));
     const would = new Set(diffFiles(diff.listing, cwd));
-    const problems = parseConciseProblems(report.listing, cwd);
+    const problems = problemsByFile(report.listing, cwd, unsafe);
     const files = [...new Set([...scope, ...problems.keys()])].sort().map((f) => {
       const left = (problems.get(f) ?? []).filter((m) => !m.fixable);
       return fileResult(f, fileStatus(would.has(f), left, true), left);
@@ -210,7 +200,7 @@ async function cliFix(
     ruffFixArgs(targets, { mode: "fix", unsafe, ...cliScope }),
   );
   notes.push(...parseToolWarnings(run.stderr, "ruff"));
-  const problems = parseConciseProblems(listing, cwd);
+  const problems = problemsByFile(listing, cwd, unsafe);
   const after = hashAll(scope);
   const changed = scope.filter((f) => before.get(f) !== after.get(f));
   const files = [...new Set([...scope, ...problems.keys()])].sort().map((f) => {

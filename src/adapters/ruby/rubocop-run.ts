@@ -53,6 +53,8 @@ export interface RubocopFileReport {
   errors: string[];
   warnings: string[];
   status: number;
+  /** The correction makes the script executable (`chmod +x`, as `rubocop -a` does). */
+  makeExecutable?: boolean;
 }
 
 export interface RubocopJob {
@@ -166,9 +168,10 @@ export async function jobFiles(
     listed = found.result;
     notes = found.notes; // the first request says whether the worker was started for this call
   }
-  const changed = job.options?.changedFiles;
-  if (changed) {
-    const set = new Set(changed);
+  // `changed`, and `files` as the tool layer resolved them: only those of RuboCop's own targets.
+  for (const only of [job.options?.changedFiles, job.options?.files]) {
+    if (!only) continue;
+    const set = new Set(only);
     listed = listed.filter((f) => set.has(f));
   }
   return { files: listed.filter((f) => ctx.allowlist.rootOf(f) !== undefined), notes };
@@ -179,11 +182,16 @@ async function sourcesOf(
   ctx: ToolContext,
   job: RubocopJob,
   command: string,
-): Promise<{ files: { path: string; source: string }[]; notes?: string[] }> {
+): Promise<{ files: { path: string; source: string; on_disk?: boolean }[]; notes?: string[] }> {
   const inline = job.options?.source;
   if (inline) return { files: [{ path: inline.path, source: inline.code }] };
   const { files, notes } = await jobFiles(ctx, job, command);
-  return { files: files.map((file) => ({ path: file, source: readSourceText(ctx.allowlist, file) })), notes };
+  // Files on disk are inspected by RuboCop as the CLI does (cops that look at the file itself run); their
+  // text is still read here, through the allowlist, for corrections and diffs.
+  return {
+    files: files.map((file) => ({ path: file, source: readSourceText(ctx.allowlist, file), on_disk: true })),
+    notes,
+  };
 }
 
 interface WorkerFileRun extends RubocopFileRun {
@@ -191,6 +199,8 @@ interface WorkerFileRun extends RubocopFileRun {
   warnings?: string[];
   loop?: string | null;
   corrections?: (RubocopCorrection & { contextual?: boolean })[];
+  /** A correction made a script executable (Lint/ScriptPermission, as `rubocop -a` does): the server applies it. */
+  make_executable?: boolean;
 }
 
 /** Runs a job in the project's warm worker. Unknown cop names are invalid_input; a file RuboCop cannot report on is tool_error. */
@@ -250,6 +260,7 @@ export async function runRubocop(ctx: ToolContext, job: RubocopJob): Promise<Rub
       errors: run.errors ?? [],
       warnings: run.warnings ?? [],
       status: run.status,
+      ...(run.make_executable && { makeExecutable: true }),
     };
   });
   return { files: reports, notes: firstNotes ?? notes, command };

@@ -3,6 +3,7 @@
  * Layout cops' corrections only) and lint_fix (safe: --autocorrect, unsafe: --autocorrect-all). Each file is
  * inspected as `rubocop --format json --stdin FILE` would; the server reads and writes the files itself.
  */
+import fs from "node:fs";
 import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../../errors.js";
 import { capList } from "../../engine/result.js";
@@ -83,23 +84,55 @@ async function lint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   };
 }
 
-function diffOf(ctx: ToolContext, changes: { file: string; before: string; after: string }[]): string {
-  return changes
-    .map((c) => {
-      const name = displayRelative(ctx, c.file);
-      return createTwoFilesPatch(name, name, c.before, c.after, undefined, undefined, { context: 3 }).replace(
-        /^Index: .*\n=+\n/,
-        "",
-      );
-    })
-    .join("");
+/** What a correction changes in a file: its text, and whether the script becomes executable. */
+export interface RubocopChange {
+  file: string;
+  before: string;
+  after: string;
+  makeExecutable?: boolean;
 }
 
-/** Files whose corrected source differs, with both texts. */
-function changesOf(files: RubocopFileReport[]) {
+/** A change's unified diff; a script made executable shows as git shows a mode change. */
+export function changeDiff(name: string, c: RubocopChange): string {
+  const mode = c.makeExecutable
+    ? `diff --git a/${name} b/${name}\nold mode ${modeOf(c.file)}\nnew mode ${modeOf(c.file, 0o111)}\n`
+    : "";
+  const text =
+    c.after === c.before
+      ? ""
+      : createTwoFilesPatch(name, name, c.before, c.after, undefined, undefined, { context: 3 }).replace(
+          /^Index: .*\n=+\n/,
+          "",
+        );
+  return mode + text;
+}
+
+function modeOf(file: string, add = 0): string {
+  return `100${((fs.statSync(file).mode | add) & 0o777).toString(8)}`;
+}
+
+function diffOf(ctx: ToolContext, changes: RubocopChange[]): string {
+  return changes.map((c) => changeDiff(displayRelative(ctx, c.file), c)).join("");
+}
+
+/** Files whose correction changes their text or makes them executable, with both texts. */
+export function changesOf(files: RubocopFileReport[]): RubocopChange[] {
   return files
-    .filter((f) => f.corrected !== undefined && f.corrected !== f.source)
-    .map((f) => ({ file: f.file, before: f.source, after: f.corrected as string }));
+    .filter((f) => (f.corrected !== undefined && f.corrected !== f.source) || f.makeExecutable)
+    .map((f) => ({
+      file: f.file,
+      before: f.source,
+      after: f.corrected ?? f.source,
+      ...(f.makeExecutable && { makeExecutable: true }),
+    }));
+}
+
+/** Writes corrections (race-safe, only what changed); a script is made executable as `rubocop -a` does. */
+export function writeChanges(ctx: ToolContext, changes: RubocopChange[]): void {
+  for (const c of changes) {
+    const mode = c.makeExecutable ? (fs.statSync(c.file).mode | 0o111) & 0o7777 : undefined;
+    rewriteSource(ctx.allowlist, c.file, c.before, c.after, mode);
+  }
 }
 
 function layoutJob(req: FormatRequest): RubocopJob {
@@ -129,7 +162,7 @@ async function formatWrite(
 ): Promise<FormatWriteOutcome> {
   const { files, notes, command } = await runRubocop(ctx, layoutJob(req));
   const changes = changesOf(files);
-  if (!req.dryRun) for (const c of changes) rewriteSource(ctx.allowlist, c.file, c.before, c.after);
+  if (!req.dryRun) writeChanges(ctx, changes);
   return {
     changed_files: changes.map((c) => displayRelative(ctx, c.file)),
     command,
@@ -156,8 +189,9 @@ export function correctionJob(req: FixRequest, target = req.target): RubocopJob 
   };
 }
 
-/** The target of a lint_fix: its one file, or the whole path. */
+/** The target of a lint_fix: its one file, or the whole path (narrowed to the files `files` matched). */
 function fixTarget(req: FixRequest): string {
+  if (req.options?.files) return req.target;
   if ((req.files?.length ?? 0) > 1)
     throw new ToolError("invalid_input", "files: rubocop lint_fix takes one file or the path's whole tree");
   return req.files?.length === 1 ? (req.files[0] as string) : req.target;
@@ -181,8 +215,7 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
   );
   if (inline) failOnInlineCrash(files, command);
   const changes = changesOf(files);
-  if (!req.dryRun && !inline)
-    for (const c of changes) rewriteSource(ctx.allowlist, c.file, c.before, c.after);
+  if (!req.dryRun && !inline) writeChanges(ctx, changes);
   const changed = new Set(changes.map((c) => c.file));
   const leftovers = files.flatMap((f) => f.findings);
   // Leftovers after a fix: at most max_per_rule per cop (default 5) listed.
@@ -200,10 +233,14 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
         .map((o) => ({
           line: o.line,
           column: o.column,
+          end_line: o.end_line,
+          end_column: o.end_column,
           rule_id: o.rule_id,
           severity: o.severity === "error" ? ("error" as const) : ("warning" as const),
           message: o.message,
           fixable: o.correctable,
+          ...(o.correction && { correction: o.correction }),
+          ...(o.docs_url && { docs_url: o.docs_url }),
         })),
     };
   });

@@ -125,9 +125,24 @@ function inlineHelp(rendered: string | null | undefined): { inline_help?: string
   return m ? { inline_help: m[1] as string } : {};
 }
 
-/** A compile error (rustc's, not a clippy lint set to deny): the crate did not build, so clippy could not lint. */
+/**
+ * A compile error: rustc's own (an `E0308`-style code, or none: syntax errors), not a lint at error level
+ * (`clippy::eq_op` is deny by default, `#![deny(unused_variables)]` makes a rustc lint one). Those are
+ * findings; only a compile error means the crate did not build, so clippy could not lint it.
+ */
 export function isCompileError(f: RustFinding): boolean {
-  return f.severity === "error" && f.tool !== "clippy";
+  return f.severity === "error" && (f.rule_id === "" || /^E\d{4}$/.test(f.rule_id));
+}
+
+/**
+ * Whether a cargo run failed without telling why in a finding: a compile error, or a non-zero exit with no
+ * error-level diagnostic to explain it (a deny-level lint makes cargo exit 101 with `build-finished`
+ * false: that is a finding, not a failure).
+ */
+export function cargoFailed(messages: CargoMessages, returncode: number | null): boolean {
+  if (messages.findings.some(isCompileError)) return true;
+  const explained = messages.findings.some((f) => f.severity === "error");
+  return (returncode !== 0 || messages.buildFailed) && !explained;
 }
 
 /**

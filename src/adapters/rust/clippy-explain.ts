@@ -11,6 +11,7 @@ import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { registerRuleCatalog } from "../rule-catalogs.js";
 import {
   codeBlockAfter,
   registerRuleExplainer,
@@ -23,23 +24,50 @@ export interface ClippyLintList {
   lints: Map<string, { level: string; meaning: string }>;
   /** Group name (style, pedantic...) → its lints, snake_case. */
   groups: Map<string, string[]>;
+  /** rustc's own lints (`unused_variables`), which clippy reports too, and rustc's groups (`unused`). */
+  rustcLints: Map<string, { level: string; meaning: string }>;
+  rustcGroups: Map<string, string[]>;
 }
 
-/** Parses `clippy-driver -W help`: the "Lint checks loaded by this crate" and "Lint groups" tables. */
+/**
+ * Parses `clippy-driver -W help`: rustc's and clippy's "Lint checks" tables (name, default level, meaning)
+ * and "Lint groups" tables (name, sub-lints); names come back snake_case, clippy's without `clippy::`.
+ */
 export function parseClippyHelp(text: string): ClippyLintList {
-  const lints = new Map<string, { level: string; meaning: string }>();
-  const groups = new Map<string, string[]>();
-  const snake = (s: string) => s.replace(/-/g, "_");
-  for (const m of text.matchAll(/^\s+clippy::([a-z0-9-]+)\s+(allow|warn|deny|forbid)\s+(.*)$/gm))
-    lints.set(snake(m[1] as string), { level: m[2] as string, meaning: (m[3] as string).trim() });
-  for (const m of text.matchAll(
-    /^\s+clippy::([a-z0-9-]+)\s+(clippy::[a-z0-9-]+(?:, clippy::[a-z0-9-]+)*)\s*$/gm,
-  ))
-    groups.set(
-      snake(m[1] as string),
-      (m[2] as string).split(", ").map((l) => snake(l.replace("clippy::", ""))),
-    );
-  return { lints, groups };
+  const list: ClippyLintList = {
+    lints: new Map(),
+    groups: new Map(),
+    rustcLints: new Map(),
+    rustcGroups: new Map(),
+  };
+  const snake = (s: string) => s.replace(/^clippy::/, "").replace(/-/g, "_");
+  let section: "rustc" | "rustcGroups" | "clippy" | "clippyGroups" | undefined;
+  for (const line of text.split("\n")) {
+    if (/^Lint checks provided by rustc/.test(line)) section = "rustc";
+    else if (/^Lint groups provided by rustc/.test(line)) section = "rustcGroups";
+    else if (/^Lint checks loaded by/.test(line)) section = "clippy";
+    else if (/^Lint groups loaded by/.test(line)) section = "clippyGroups";
+    if (!section) continue;
+    if (section === "rustc" || section === "clippy") {
+      const m = /^\s+((?:clippy::)?[a-z0-9-]+)\s+(allow|warn|deny|forbid)\s+(.*)$/.exec(line);
+      if (!m || (section === "clippy") !== m[1]!.startsWith("clippy::")) continue;
+      (section === "clippy" ? list.lints : list.rustcLints).set(snake(m[1] as string), {
+        level: m[2] as string,
+        meaning: (m[3] as string).trim(),
+      });
+    } else {
+      const m =
+        /^\s+((?:clippy::)?[a-z0-9-]+)\s+((?:clippy::)?[a-z0-9-]+(?:, (?:clippy::)?[a-z0-9-]+)*)\s*$/.exec(
+          line,
+        );
+      if (!m || m[1] === "name") continue;
+      (section === "clippyGroups" ? list.groups : list.rustcGroups).set(
+        snake(m[1] as string),
+        (m[2] as string).split(", ").map(snake),
+      );
+    }
+  }
+  return list;
 }
 
 let cached: Promise<ClippyLintList> | undefined;
@@ -67,8 +95,16 @@ const lintName = (name: string) =>
     .replace(/-/g, "_")
     .toLowerCase();
 
-/** The nearest Cargo.toml from `target` up, inside its allowed root, and the level it sets for `lint`. */
-function cargoLevel(ctx: ToolContext, target: string, lint: string): Record<string, unknown> | undefined {
+/**
+ * The nearest Cargo.toml from `target` up, inside its allowed root, and the level its `[lints.clippy]`
+ * (or `[lints.rust]` for rustc's lints) sets for `lint`.
+ */
+function cargoLevel(
+  ctx: ToolContext,
+  target: string,
+  lint: string,
+  tool: "clippy" | "rust" = "clippy",
+): Record<string, unknown> | undefined {
   const root = ctx.allowlist.rootOf(target) ?? target;
   let dir = fs.statSync(target, { throwIfNoEntry: false })?.isFile() ? path.dirname(target) : target;
   for (; isWithin(root, dir); dir = path.dirname(dir)) {
@@ -77,10 +113,10 @@ function cargoLevel(ctx: ToolContext, target: string, lint: string): Record<stri
       let lints: Record<string, unknown>;
       try {
         const toml = parseToml(fs.readFileSync(manifest, "utf8")) as {
-          lints?: { clippy?: Record<string, unknown> };
-          workspace?: { lints?: { clippy?: Record<string, unknown> } };
+          lints?: Record<string, Record<string, unknown>>;
+          workspace?: { lints?: Record<string, Record<string, unknown>> };
         };
-        lints = toml.lints?.clippy ?? toml.workspace?.lints?.clippy ?? {};
+        lints = toml.lints?.[tool] ?? toml.workspace?.lints?.[tool] ?? {};
       } catch {
         return { manifest, error: "Cargo.toml does not parse" };
       }
@@ -90,6 +126,47 @@ function cargoLevel(ctx: ToolContext, target: string, lint: string): Record<stri
     if (dir === path.dirname(dir)) break;
   }
   return undefined;
+}
+
+/** Every name explain_rules and only/except take: clippy's lints and groups, rustc's lints and groups. */
+function knownNames(list: ClippyLintList): string[] {
+  return [
+    ...[...list.lints.keys(), ...list.groups.keys()].map((l) => `clippy::${l}`),
+    ...list.rustcLints.keys(),
+    ...list.rustcGroups.keys(),
+  ];
+}
+
+/** A rustc lint or group that clippy reports too (`unused_variables`, `unused`), from rustc's own table. */
+function rustcExplanation(
+  ctx: ToolContext,
+  list: ClippyLintList,
+  raw: string,
+  target: string,
+): RuleExplanation | undefined {
+  if (raw.startsWith("clippy::")) return undefined;
+  const name = raw.replace(/-/g, "_");
+  const group = list.rustcGroups.get(name);
+  if (group)
+    return {
+      name,
+      linter: "clippy",
+      kind: "category",
+      summary: `rustc's ${name} lint group: ${group.length} lints`,
+      rules: group,
+      docs_url: "https://doc.rust-lang.org/rustc/lints/groups.html",
+    };
+  const lint = list.rustcLints.get(name);
+  if (!lint) return undefined;
+  const level = cargoLevel(ctx, target, name, "rust");
+  return {
+    name,
+    linter: "clippy",
+    kind: "rule",
+    summary: `${lint.meaning} (a rustc lint; default level: ${lint.level})`,
+    configuration: { default_level: lint.level, ...(level ?? {}) },
+    docs_url: `https://doc.rust-lang.org/rustc/lints/listing/${lint.level}-by-default.html#${name.replace(/_/g, "-")}`,
+  };
 }
 
 async function explainOne(
@@ -110,12 +187,7 @@ async function explainOne(
       docs_url: `https://rust-lang.github.io/rust-clippy/master/index.html#/?groups=${name}`,
     };
   const lint = list.lints.get(name);
-  if (!lint)
-    return unknownRule(
-      "clippy",
-      raw,
-      [...list.lints.keys(), ...list.groups.keys()].map((l) => `clippy::${l}`),
-    );
+  if (!lint) return rustcExplanation(ctx, list, raw, target) ?? unknownRule("clippy", raw, knownNames(list));
   const lines: string[] = [];
   await ctx.run({
     program: "cargo",
@@ -136,6 +208,20 @@ async function explainOne(
     docs_url: `https://rust-lang.github.io/rust-clippy/master/index.html#${name}`,
   };
 }
+
+/** What only/except take for clippy: `clippy::` lints and groups, rustc's lints and groups, as findings name them. */
+registerRuleCatalog("clippy", async (ctx) => {
+  const list = await lintList(ctx);
+  const prefixed = (names: readonly string[]) => names.map((l) => `clippy::${l}`);
+  return {
+    noun: "lint",
+    rules: [...prefixed([...list.lints.keys()]), ...list.rustcLints.keys()],
+    groups: new Map<string, readonly string[]>([
+      ...[...list.groups].map(([g, lints]) => [`clippy::${g}`, prefixed(lints)] as [string, string[]]),
+      ...list.rustcGroups,
+    ]),
+  };
+});
 
 registerRuleExplainer({
   linter: "clippy",

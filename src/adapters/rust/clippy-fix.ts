@@ -1,7 +1,14 @@
 /**
- * lint_fix / fix_all with clippy: `cargo clippy --fix` (rustfix applies the machine-applicable suggestions) inside
- * the calling tool's transaction. A dry run writes nothing: it applies the same safe suggestions in memory to
- * show the diff, and lists what would be left.
+ * lint_fix / fix_all with clippy. Every fix is computed in a scratch copy of the crate's workspace and the
+ * project is written from it by the server (inside the calling tool's transaction), so a dry run and a real
+ * run are the same computation and a dry run's diff is exactly what the real run writes:
+ * - the whole crate: `cargo clippy --fix` itself (rustfix, up to 4 passes); `safety: "unsafe"` adds
+ *   `__CARGO_FIX_YOLO=1`, which applies the suggestions clippy does not mark machine-applicable too;
+ * - only/except or `changed`: cargo cannot be told which lints to fix, so the server applies those lints'
+ *   suggestions the way cargo does: passes of clippy's suggestions, the last diagnostic of a file first and
+ *   one overlapping an applied one left for the next pass, until nothing applies (at most 4 passes), and a
+ *   pass that breaks the build backed out.
+ * What is left is linted again in the fixed copy, at its own level (cargo fix caps lints at warn).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -9,8 +16,8 @@ import { createTwoFilesPatch } from "diff";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
-import { rewriteSource } from "../../paths/safe-fs.js";
-import type { InlineSource, RuleScope } from "../lint-options.js";
+import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
+import type { RuleScope } from "../lint-options.js";
 import { inRuleScope } from "../rule-scope.js";
 import { displayRelative } from "../display.js";
 import { CLIPPY_CAPABILITIES } from "./clippy.js";
@@ -22,17 +29,22 @@ import {
   type FixRequest,
   type FixStatus,
 } from "../fixers.js";
-import { requireCrateDir, workspaceRoot } from "./cargo-env.js";
+import { requireCrateDir } from "./cargo-env.js";
 import {
+  cargoFailed,
   isCompileError,
   parseCargoMessages,
   shortFormat,
+  type CargoMessages,
   type CorrectionEdit,
   type RustFinding,
 } from "./cargo-messages.js";
 import { runCargo } from "./cargo-run.js";
 import { clippyArgs } from "./clippy.js";
-import { scratchCrate } from "./clippy-inline.js";
+import { scratchCrate, scratchWorkspace } from "./clippy-inline.js";
+
+/** cargo fix's own limit of fix passes (CARGO_FIX_MAX_RETRIES' default). */
+export const MAX_FIX_PASSES = 4;
 
 export function clippyFixArgs(): string[] {
   return [
@@ -69,21 +81,22 @@ function offsetOf(text: string, line: number, column: number): number {
     if (nl === -1) return text.length;
     offset = nl + 1;
   }
-  return (
-    offset +
-    [...text.slice(offset, text.indexOf("\n", offset) === -1 ? undefined : text.indexOf("\n", offset))]
-      .slice(0, column - 1)
-      .join("").length
-  );
+  const eol = text.indexOf("\n", offset);
+  return offset + [...text.slice(offset, eol === -1 ? undefined : eol)].slice(0, column - 1).join("").length;
 }
 
 /**
- * Applies edits to text as rustfix does for one pass: all of a diagnostic's edits or none, and a diagnostic
- * whose edits overlap one already taken is skipped.
+ * One pass of rustfix over a file: the diagnostics' suggestions from the last to the first, all edits of a
+ * suggestion or none, and one that overlaps a suggestion already applied left out (the next pass, linting
+ * the changed text, gets it again).
  */
-export function applyCorrections(text: string, corrections: CorrectionEdit[][]): string {
+export function applyCorrections(
+  text: string,
+  corrections: CorrectionEdit[][],
+): { text: string; applied: number } {
   const taken: { start: number; end: number; text: string }[] = [];
-  for (const edits of corrections) {
+  let applied = 0;
+  for (const edits of [...corrections].reverse()) {
     const spans = edits.map((e) => ({
       start: offsetOf(text, e.line, e.column),
       end: offsetOf(text, e.end_line, e.end_column),
@@ -91,21 +104,27 @@ export function applyCorrections(text: string, corrections: CorrectionEdit[][]):
     }));
     if (spans.some((s) => taken.some((t) => s.start < t.end && t.start < s.end))) continue;
     taken.push(...spans);
+    applied++;
   }
   taken.sort((a, b) => b.start - a.start);
   let out = text;
   for (const t of taken) out = out.slice(0, t.start) + t.text + out.slice(t.end);
-  return out;
+  return { text: out, applied };
 }
 
-function message(f: RustFinding): FixMessage {
+/** A problem left, as an inspected offense has it: where it is and the correction clippy still offers. */
+function message(f: RustFinding, unsafe: boolean): FixMessage {
   return {
     line: f.line,
     column: f.column,
+    end_line: f.end_line,
+    end_column: f.end_column,
     rule_id: f.rule_id || null,
     severity: f.severity === "error" ? "error" : "warning",
     message: f.message,
-    fixable: f.correction?.safe === true,
+    fixable: f.correction !== undefined && (f.correction.safe || unsafe),
+    ...(f.correction && { correction: f.correction }),
+    ...(f.docs_url && { docs_url: f.docs_url }),
   };
 }
 
@@ -115,85 +134,18 @@ function status(changed: boolean, left: FixMessage[], dryRun: boolean): FixStatu
   return left.length ? (left.some((m) => m.fixable) ? "fixable" : "unfixable") : "clean";
 }
 
-function fileResults(
-  files: string[],
-  left: RustFinding[],
-  changed: Set<string>,
-  dryRun: boolean,
-  diffs?: Map<string, string>,
-): FileFixResult[] {
-  return files.map((file) => {
-    const messages = left.filter((f) => f.file === file).map(message);
-    const diff = diffs?.get(file);
-    return {
-      file,
-      status: status(changed.has(file), messages, dryRun),
-      errorCount: messages.filter((m) => m.severity === "error").length,
-      warningCount: messages.filter((m) => m.severity === "warning").length,
-      messages,
-      ...(diff && { diff }),
-    };
-  });
-}
-
-/**
- * clippy's machine-applicable suggestions in the rule scope, applied in memory in one pass as rustfix does:
- * each changed file's text before and after, and its unified diff (what a dry run shows, and what a
- * rule-scoped fix writes).
- */
-async function suggestionsApplied(
-  ctx: ToolContext,
-  crate: string,
-  workspace: string,
-  sources: string[],
-  env: Record<string, string>,
-  rules: RuleScope | undefined,
-) {
-  const { run, args, notes } = await runCargo(
-    ctx,
-    crate,
-    clippyArgs(),
-    displayCommand("cargo", clippyArgs()),
-    env,
-  );
-  const command = displayCommand("cargo", args);
-  const { findings } = parseCargoMessages(run.stdout, workspace, "clippy");
-  if (findings.some(isCompileError) || (run.returncode !== 0 && findings.length === 0))
-    throw compileFailure(ctx, command, run, findings);
-  const applies = (f: RustFinding) => f.correction?.safe === true && inRuleScope(f.rule_id, rules);
-  const texts = new Map<string, { before: string; after: string }>();
-  const diffs = new Map<string, string>();
-  for (const file of sources) {
-    const safe = findings.filter((f) => f.file === file && applies(f)).map((f) => f.correction?.edits ?? []);
-    if (!safe.length) continue;
-    const before = fs.readFileSync(file, "utf8");
-    const after = applyCorrections(before, safe);
-    if (after === before) continue;
-    texts.set(file, { before, after });
-    const name = displayRelative(ctx, file);
-    diffs.set(
-      file,
-      createTwoFilesPatch(name, name, before, after, undefined, undefined, { context: 3 }).replace(
-        /^Index: .*\n=+\n/,
-        "",
-      ),
-    );
-  }
-  const left = findings.filter((f) => !(applies(f) && texts.has(f.file)));
-  return { run, command, notes, texts, diffs, left };
-}
-
 function compileFailure(
   ctx: ToolContext,
   command: string,
   run: { stdout: string; stderr: string; returncode: number | null; truncated: boolean },
   findings: RustFinding[],
+  why = "the crate does not compile, so clippy could not fix it",
 ) {
   const first = findings.find(isCompileError);
   return new ToolError(
     "tool_error",
     first
-      ? `the crate does not compile, so clippy could not fix it: ${shortFormat(first, displayRelative(ctx, first.file))}`
+      ? `${why}: ${shortFormat(first, displayRelative(ctx, first.file))}`
       : `cargo clippy --fix failed (exit ${run.returncode}); see output`,
     {
       command,
@@ -204,99 +156,244 @@ function compileFailure(
   );
 }
 
-/** Inline code corrected by `cargo clippy --fix` in a scratch copy of its workspace; nothing is written. */
-async function fixInline(ctx: ToolContext, req: FixRequest, source: InlineSource): Promise<FixOutcome> {
-  if (req.options?.rules)
-    throw new ToolError("invalid_input", "clippy: only/except cannot narrow a fix of inline source_code");
-  const scratch = scratchCrate(ctx, source);
-  try {
-    const args = scratch.allTargets ? [...clippyFixArgs(), "--all-targets"] : clippyFixArgs();
-    const { run, args: ran } = await runCargo(ctx, scratch.crate, args, displayCommand("cargo", args), {
-      CLIPPY_CONF_DIR: scratch.crate,
-    });
-    const command = displayCommand("cargo", ran);
-    const { findings } = parseCargoMessages(run.stdout, scratch.workspace, "clippy");
-    const own = findings.filter((f) => f.file === scratch.file).map((f) => ({ ...f, file: source.path }));
-    if (own.some(isCompileError) || (run.returncode !== 0 && findings.length === 0))
-      throw compileFailure(ctx, command, run, own);
-    const corrected = fs.readFileSync(scratch.file, "utf8");
-    const changed = new Set(corrected !== source.code ? [source.path] : []);
+/** A copy to fix in: the files of the request (real path → copy) and where cargo runs. */
+interface Scratch {
+  crate: string;
+  workspace: string;
+  allTargets: boolean;
+  /** Each file the fix may change: its real path, its copy, its text when copied. */
+  files: { real: string; copy: string; before: string }[];
+  toReal(file: string): string | undefined;
+  remove(): void;
+}
+
+function scratchOf(ctx: ToolContext, req: FixRequest): Scratch {
+  const inline = req.options?.source;
+  if (inline) {
+    const s = scratchCrate(ctx, inline);
     return {
-      files: fileResults([source.path], own, changed, true),
-      changed_files: [],
-      correctedSource: corrected,
-      command,
-      returncode: run.returncode,
-      truncated: run.truncated,
-      notes: ["corrected in a scratch copy of the crate's workspace (the project is not written)"],
+      crate: s.crate,
+      workspace: s.workspace,
+      allTargets: s.allTargets,
+      files: [{ real: inline.path, copy: s.file, before: inline.code }],
+      toReal: (f) => (f === s.file ? inline.path : undefined),
+      remove: s.remove,
     };
-  } finally {
-    scratch.remove();
+  }
+  const crate = requireCrateDir(req.target, "clippy");
+  // `changed` and `files` (resolved by the tool layer): only those files' suggestions are applied.
+  const only = req.options?.changedFiles ?? req.options?.files;
+  const changedOnly = only && new Set(only);
+  const sources = crateSources(crate).filter((f) => !changedOnly || changedOnly.has(f));
+  const copy = scratchWorkspace(ctx, crate);
+  try {
+    const files = sources.map((real) => ({
+      real,
+      copy: copy.toScratch(real),
+      before: readSourceText(ctx.allowlist, real),
+    }));
+    const known = new Set(sources);
+    return {
+      crate: copy.crate,
+      workspace: copy.workspace,
+      allTargets: false,
+      files,
+      toReal: (f) => {
+        const real = copy.toReal(f);
+        return known.has(real) ? real : undefined;
+      },
+      remove: copy.remove,
+    };
+  } catch (err) {
+    copy.remove();
+    throw err;
   }
 }
 
-async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
-  if (req.options?.source) return fixInline(ctx, req, req.options.source);
-  const crate = requireCrateDir(req.target, "clippy");
-  if (req.files?.length)
-    throw new ToolError(
-      "invalid_input",
-      "files: clippy --fix fixes the whole crate; pass the crate directory as path",
-    );
-  const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
-  const sources = crateSources(crate);
+/** cargo in the copy, every stdout line read (run.stdout stays capped). */
+async function cargoIn(ctx: ToolContext, s: Scratch, args: string[], env: Record<string, string>) {
+  const lines: string[] = [];
+  const ran = await runCargo(ctx, s.crate, args, displayCommand("cargo", args), env, (l) => lines.push(l));
+  const messages: CargoMessages = parseCargoMessages(lines.join("\n"), s.workspace, "clippy");
+  return { ...ran, messages, command: displayCommand("cargo", ran.args) };
+}
+
+interface ScratchFix {
+  command: string;
+  notes: string[];
+  /** The last lint of the fixed copy: what is left, at each lint's own level. */
+  left: RustFinding[];
+  returncode: number | null;
+  truncated: boolean;
+}
+
+/** The server's passes of the suggestions in scope (only/except, changed files), in the copy. */
+async function serverPasses(
+  ctx: ToolContext,
+  s: Scratch,
+  applies: (f: RustFinding) => boolean,
+  env: Record<string, string>,
+  lintArgs: string[],
+): Promise<ScratchFix> {
   const notes: string[] = [];
-  if (req.safety === "unsafe")
-    notes.push(
-      "clippy --fix applies only machine-applicable suggestions; the others are listed with unsafe corrections",
-    );
-  const env = { CLIPPY_CONF_DIR: crate };
-  const rules = req.options?.rules;
-  // `changed`: only the changed files' suggestions are applied (and only their problems listed).
-  const changedOnly = req.options?.changedFiles && new Set(req.options.changedFiles);
-  if (req.dryRun || rules || changedOnly) {
-    const scoped = changedOnly ? sources.filter((f) => changedOnly.has(f)) : sources;
-    const applied = await suggestionsApplied(ctx, crate, workspace, scoped, env, rules);
-    if (changedOnly) applied.left = applied.left.filter((f) => changedOnly.has(f.file));
-    const changed = new Set(applied.texts.keys());
-    // A rule-scoped fix writes the in-memory result itself (clippy --fix cannot be told which lints to apply).
-    if (!req.dryRun)
-      for (const [file, t] of applied.texts) rewriteSource(ctx.allowlist, file, t.before, t.after);
+  let last: Awaited<ReturnType<typeof cargoIn>> | undefined;
+  let previous: Map<string, string> | undefined;
+  for (let pass = 0; pass <= MAX_FIX_PASSES; pass++) {
+    const lint = await cargoIn(ctx, s, lintArgs, env);
+    notes.push(...lint.notes);
+    if (pass === 0 && cargoFailed(lint.messages, lint.run.returncode))
+      throw compileFailure(ctx, lint.command, lint.run, lint.messages.findings);
+    if (pass > 0 && lint.messages.findings.some(isCompileError) && previous) {
+      // As cargo fix does, a pass whose result does not build is backed out.
+      for (const [file, text] of previous) fs.writeFileSync(file, text);
+      notes.push(`pass ${pass} of suggestions broke the build and was backed out`);
+      return finalLint();
+    }
+    last = lint;
+    if (pass === MAX_FIX_PASSES) break;
+    previous = new Map();
+    let applied = 0;
+    for (const f of s.files) {
+      const corrections = lint.messages.findings
+        .filter((d) => d.file === f.copy && applies(d))
+        .map((d) => d.correction?.edits ?? []);
+      if (!corrections.length) continue;
+      const text = fs.readFileSync(f.copy, "utf8");
+      const next = applyCorrections(text, corrections);
+      if (next.applied === 0 || next.text === text) continue;
+      previous.set(f.copy, text);
+      fs.writeFileSync(f.copy, next.text);
+      applied += next.applied;
+    }
+    if (applied === 0) break;
+    last = undefined;
+  }
+  if (!last) return finalLint();
+  return {
+    command: last.command,
+    notes,
+    left: last.messages.findings,
+    returncode: last.run.returncode,
+    truncated: last.run.truncated,
+  };
+
+  async function finalLint(): Promise<ScratchFix> {
+    const lint = await cargoIn(ctx, s, lintArgs, env);
     return {
-      files: fileResults(scoped, applied.left, changed, req.dryRun, req.dryRun ? applied.diffs : undefined),
-      changed_files: [...changed],
-      ...(req.dryRun && { diff: [...applied.diffs.values()].join("") }),
-      command: req.dryRun
-        ? applied.command
-        : `${applied.command} (suggestions in scope applied by the server)`,
-      returncode: applied.run.returncode,
-      truncated: applied.run.truncated,
-      notes: [
-        ...applied.notes,
-        ...notes,
-        "clippy's machine-applicable suggestions are applied in one pass, as rustfix does",
-      ],
+      command: lint.command,
+      notes: [...notes, ...lint.notes],
+      left: lint.messages.findings,
+      returncode: lint.run.returncode,
+      truncated: lint.run.truncated,
     };
   }
-  const before = new Map(sources.map((f) => [f, fs.readFileSync(f, "utf8")]));
-  const {
-    run,
-    args,
-    notes: runNotes,
-  } = await runCargo(ctx, crate, clippyFixArgs(), displayCommand("cargo", clippyFixArgs()), env);
-  const command = displayCommand("cargo", args);
-  const { findings } = parseCargoMessages(run.stdout, workspace, "clippy");
-  if (findings.some(isCompileError) || (run.returncode !== 0 && findings.length === 0))
-    throw compileFailure(ctx, command, run, findings);
-  const changed = new Set(sources.filter((f) => fs.readFileSync(f, "utf8") !== before.get(f)));
+}
+
+/** Fixes the copy: cargo clippy --fix for the whole crate, the server's passes for a scoped fix. */
+async function fixInScratch(
+  ctx: ToolContext,
+  s: Scratch,
+  opts: { unsafe: boolean; rules?: RuleScope; scoped: boolean },
+): Promise<ScratchFix> {
+  const env = { CLIPPY_CONF_DIR: s.crate };
+  const lintArgs = s.allTargets ? [...clippyArgs(), "--all-targets"] : clippyArgs();
+  if (opts.scoped) {
+    const copies = new Set(s.files.map((f) => f.copy));
+    const applies = (f: RustFinding) =>
+      f.correction !== undefined &&
+      (f.correction.safe || opts.unsafe) &&
+      copies.has(f.file) &&
+      inRuleScope(f.rule_id, opts.rules);
+    const passes = await serverPasses(ctx, s, applies, env, lintArgs);
+    return {
+      ...passes,
+      command: `${passes.command} (suggestions in scope applied by the server, as cargo clippy --fix applies them)`,
+    };
+  }
+  const fixArgs = s.allTargets ? [...clippyFixArgs(), "--all-targets"] : clippyFixArgs();
+  const yolo: Record<string, string> = opts.unsafe ? { __CARGO_FIX_YOLO: "1" } : {};
+  const fixed = await cargoIn(ctx, s, fixArgs, { ...env, ...yolo });
+  if (cargoFailed(fixed.messages, fixed.run.returncode))
+    throw compileFailure(ctx, fixed.command, fixed.run, fixed.messages.findings);
+  const lint = await cargoIn(ctx, s, lintArgs, env);
+  if (lint.messages.findings.some(isCompileError))
+    throw compileFailure(
+      ctx,
+      fixed.command,
+      lint.run,
+      lint.messages.findings,
+      "cargo clippy --fix left code that does not compile",
+    );
   return {
-    files: fileResults(sources, findings, changed, false),
-    changed_files: [...changed],
-    command,
-    returncode: run.returncode,
-    truncated: run.truncated,
-    notes: [...runNotes, ...notes],
+    command: `${opts.unsafe ? "__CARGO_FIX_YOLO=1 " : ""}${fixed.command}`,
+    notes: [...fixed.notes, ...lint.notes],
+    left: lint.messages.findings,
+    returncode: lint.run.returncode,
+    truncated: fixed.run.truncated || lint.run.truncated,
   };
+}
+
+function diffOf(ctx: ToolContext, file: string, before: string, after: string): string {
+  const name = displayRelative(ctx, file);
+  return createTwoFilesPatch(name, name, before, after, undefined, undefined, { context: 3 }).replace(
+    /^Index: .*\n=+\n/,
+    "",
+  );
+}
+
+async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
+  const inline = req.options?.source;
+  const unsafe = req.safety === "unsafe";
+  const rules = req.options?.rules;
+  const scoped = Boolean(rules || req.options?.changedFiles || req.options?.files);
+  const s = scratchOf(ctx, req);
+  try {
+    const done = await fixInScratch(ctx, s, { unsafe, rules, scoped });
+    const changes = s.files
+      .map((f) => ({ ...f, after: fs.readFileSync(f.copy, "utf8") }))
+      .filter((f) => f.after !== f.before);
+    if (!req.dryRun && !inline)
+      for (const c of changes) rewriteSource(ctx.allowlist, c.real, c.before, c.after);
+    const left = done.left.flatMap((f) => {
+      const real = s.toReal(f.file);
+      return real ? [{ ...f, file: real }] : [];
+    });
+    const changed = new Set(changes.map((c) => c.real));
+    const diffs = new Map(changes.map((c) => [c.real, diffOf(ctx, c.real, c.before, c.after)]));
+    const files: FileFixResult[] = s.files.map(({ real }) => {
+      const messages = left.filter((f) => f.file === real).map((f) => message(f, unsafe));
+      const diff = req.dryRun && !inline ? diffs.get(real) : undefined;
+      return {
+        file: real,
+        status: status(changed.has(real), messages, req.dryRun || Boolean(inline)),
+        errorCount: messages.filter((m) => m.severity === "error").length,
+        warningCount: messages.filter((m) => m.severity === "warning").length,
+        messages,
+        ...(diff && { diff }),
+      };
+    });
+    const notes = [...new Set(done.notes)];
+    if (inline)
+      notes.push("corrected in a scratch copy of the crate's workspace (the project is not written)");
+    notes.push(
+      unsafe
+        ? "safety unsafe: clippy's suggestions that are not machine-applicable (MaybeIncorrect...) were applied too, as __CARGO_FIX_YOLO=1 cargo clippy --fix applies them"
+        : "safety safe: only clippy's machine-applicable suggestions were applied",
+    );
+    return {
+      files,
+      filesInScope: s.files.length,
+      changed_files: inline ? [] : [...changed],
+      ...(req.dryRun && !inline && { diff: [...diffs.values()].join("") }),
+      ...(inline && { correctedSource: changes[0]?.after ?? inline.code }),
+      command: done.command,
+      returncode: done.returncode,
+      truncated: done.truncated,
+      notes,
+    };
+  } finally {
+    s.remove();
+  }
 }
 
 registerFixer({

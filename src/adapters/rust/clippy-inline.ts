@@ -44,7 +44,7 @@ function copyTree(from: string, to: string, budget: { files: number; bytes: numb
       if (budget.files < 0 || budget.bytes < 0)
         throw new ToolError(
           "invalid_input",
-          `source_code: the workspace is too large to copy for clippy (over ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES} bytes)`,
+          `the workspace is too large to copy into a scratch directory for clippy (over ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES} bytes)`,
         );
       fs.copyFileSync(src, path.join(to, e.name));
     }
@@ -68,23 +68,49 @@ export function scratchCrate(ctx: ToolContext, source: InlineSource): ScratchCra
       `source_code: cargo would not compile ${rel} (no module declares it); name an existing module file or a ` +
         "target file (src/lib.rs, src/main.rs, src/bin/*.rs, tests/*.rs, examples/*.rs)",
     );
+  const copy = scratchWorkspace(ctx, crate);
+  try {
+    const file = copy.toScratch(source.path);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, source.code, { mode: 0o600 });
+    return { crate: copy.crate, workspace: copy.workspace, file, allTargets, remove: copy.remove };
+  } catch (err) {
+    copy.remove();
+    throw err;
+  }
+}
+
+export interface ScratchWorkspace {
+  /** The crate directory of the copy (cargo runs there). */
+  crate: string;
+  /** The workspace root of the copy. */
+  workspace: string;
+  /** A file of the real workspace → its copy, and back. */
+  toScratch(file: string): string;
+  toReal(file: string): string;
+  remove(): void;
+}
+
+/**
+ * A scratch copy of a crate's whole workspace, where cargo may rewrite files (a dry run of `cargo clippy
+ * --fix`, the server's own passes of suggestions): the project is only ever written from it by the caller.
+ */
+export function scratchWorkspace(ctx: ToolContext, crate: string): ScratchWorkspace {
+  const root = ctx.allowlist.rootOf(crate) ?? crate;
   const workspace = workspaceRoot(crate, root);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-clippy-inline-"));
   const remove = () => fs.rmSync(scratch, { recursive: true, force: true });
   try {
     copyTree(workspace, scratch, { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES });
-    const file = path.join(scratch, path.relative(workspace, source.path));
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, source.code, { mode: 0o600 });
-    return {
-      crate: path.join(scratch, path.relative(workspace, crate)),
-      workspace: scratch,
-      file,
-      allTargets,
-      remove,
-    };
   } catch (err) {
     remove();
     throw err;
   }
+  return {
+    crate: path.join(scratch, path.relative(workspace, crate)),
+    workspace: scratch,
+    toScratch: (file) => path.join(scratch, path.relative(workspace, file)),
+    toReal: (file) => path.join(workspace, path.relative(scratch, file)),
+    remove,
+  };
 }

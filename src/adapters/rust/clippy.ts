@@ -9,7 +9,13 @@ import { displayRelative } from "../display.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
 import { requireCrateDir, workspaceRoot } from "./cargo-env.js";
-import { isCompileError, parseCargoMessages, shortFormat, type RustFinding } from "./cargo-messages.js";
+import {
+  cargoFailed,
+  isCompileError,
+  parseCargoMessages,
+  shortFormat,
+  type RustFinding,
+} from "./cargo-messages.js";
 import { runCargo } from "./cargo-run.js";
 import { scratchCrate } from "./clippy-inline.js";
 import type { InlineSource } from "../lint-options.js";
@@ -36,10 +42,11 @@ async function clippyInline(ctx: ToolContext, source: InlineSource): Promise<Lin
       (line) => stdout.push(line),
     );
     const command = displayCommand("cargo", ran);
-    const { findings, buildFailed } = parseCargoMessages(stdout.join("\n"), scratch.workspace, "clippy");
+    const messages = parseCargoMessages(stdout.join("\n"), scratch.workspace, "clippy");
+    const findings = messages.findings;
     const own = findings.filter((f) => f.file === scratch.file).map((f) => ({ ...f, file: source.path }));
     const compileError = own.find(isCompileError) ?? findings.find(isCompileError);
-    if (compileError || buildFailed || (run.returncode !== 0 && findings.length === 0))
+    if (compileError || cargoFailed(messages, run.returncode))
       throw new ToolError(
         "tool_error",
         compileError
@@ -77,9 +84,10 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
     (line) => stdout.push(line),
   );
   const command = displayCommand("cargo", args);
-  const { findings, buildFailed } = parseCargoMessages(stdout.join("\n"), workspace, "clippy");
+  const messages = parseCargoMessages(stdout.join("\n"), workspace, "clippy");
+  const findings = messages.findings;
   const compileErrors = findings.filter(isCompileError);
-  if (compileErrors.length || buildFailed || (run.returncode !== 0 && findings.length === 0)) {
+  if (cargoFailed(messages, run.returncode)) {
     const first = compileErrors[0];
     throw new ToolError(
       "tool_error",

@@ -41,3 +41,43 @@ export function requireFilesMatch(
       `argument "files" matched no file under ${start} (${tool}): ${patterns.join(", ")}`,
     );
 }
+
+/** Files listed at most for a `files` scope (a scope that large is the whole project anyway). */
+const MAX_MATCHED_FILES = 50_000;
+
+/**
+ * The files under `base` that `matches` accepts (vendored and VCS folders not searched, links not
+ * followed), sorted; none is invalid_input naming the argument and the tool, as requireFilesMatch says.
+ */
+export function matchedFiles(
+  base: string,
+  matches: (file: string) => boolean,
+  patterns: readonly string[],
+  tool: string,
+): string[] {
+  const out: string[] = [];
+  let scanned = 0;
+  const walk = (dir: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (++scanned > MAX_FILES_SCANNED || out.length >= MAX_MATCHED_FILES) return;
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!VENDORED_DIR_NAMES.has(e.name)) walk(abs);
+      } else if (e.isFile() && matches(abs)) out.push(abs);
+    }
+  };
+  const start = fs.statSync(base).isFile() ? path.dirname(base) : base;
+  walk(start);
+  if (out.length === 0)
+    throw new ToolError(
+      "invalid_input",
+      `argument "files" matched no file under ${start} (${tool}): ${patterns.join(", ")}`,
+    );
+  return out.sort();
+}

@@ -100,11 +100,14 @@ export function lintFixFields(
   const listing = show ? undefined : listingOf(ctx, request.args, perFileListingCost());
   const remaining = findingsView(leftovers, { display, listing });
   const trimmed = remaining.listing?.trimmed === true;
-  // The fixer already chose which files to list (compact or full); trimmed, only those with listed problems.
+  // Files with nothing to report (not changed, nothing left, no errors) are only counted, for every
+  // fixer (seed 003); the drop-in (show given) keeps what its fixer chose. Leftovers carry their
+  // corrections, as inspected offenses do. Trimmed, only files with listed problems are listed.
   const view = filesView(outcome.files, leftovers, {
-    format: "full",
+    format: show || request.args.format === "full" ? "full" : "compact",
     show: show ?? display.show,
     listed: listing && new Set(remaining.listed),
+    corrections: !show,
   });
   const files = { ...view, files: trimmed ? view.files.filter((f) => f.messages.length > 0) : view.files };
   return {
@@ -237,7 +240,10 @@ export const lintFixTool = () => {
     async handler(args, ctx) {
       const fixer = requireFixer(args.linter);
       const started = performance.now();
-      const agent = await resolveAgentArgs(ctx, args, fixer, { fixing: true });
+      const agent = await resolveAgentArgs(ctx, args, fixer, {
+        fixing: true,
+        takesFiles: FIXERS_TAKING_FILES.has(fixer.name),
+      });
       const notes = [...agent.notes];
       if (args.contextual !== undefined && !fixer.capabilities?.contextual)
         notes.push(`${fixer.name} has no corrections it holds back: contextual changes nothing`);

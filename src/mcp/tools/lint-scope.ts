@@ -12,6 +12,10 @@ import type { Finding } from "../../findings/model.js";
 import { changedFiles } from "../../adapters/git-changed.js";
 import type { LinterCapabilities, LintOptions, RuleScope } from "../../adapters/lint-options.js";
 import { inRuleScope, matchesRule } from "../../adapters/rule-scope.js";
+import { findRuleCatalog, resolveRuleScope } from "../../adapters/rule-catalogs.js";
+import { isFileOf, type ProjectLanguage } from "../../adapters/project-languages.js";
+import { fileFilter } from "../../findings/file-filter.js";
+import { matchedFiles } from "./files-matched.js";
 
 export { inRuleScope, matchesRule };
 
@@ -81,7 +85,7 @@ export async function resolveAgentArgs(
   ctx: ToolContext,
   args: AgentArgs,
   linter: { name: string; languages: string[]; capabilities?: LinterCapabilities },
-  opts: { fixing: boolean },
+  opts: { fixing: boolean; takesFiles?: boolean },
 ): Promise<ResolvedAgentArgs> {
   const notes: string[] = [];
   const options: LintOptions = {};
@@ -108,6 +112,14 @@ export async function resolveAgentArgs(
     });
   }
   options.rules = checkRuleScope(args.only, args.except);
+  // Names the linter does not know are refused before anything runs; groups stand for their rules.
+  const catalog = options.rules && findRuleCatalog(linter.name);
+  if (options.rules && catalog)
+    options.rules = resolveRuleScope(
+      linter.name,
+      options.rules,
+      await catalog(ctx, options.source?.path ?? args.path),
+    );
   if (options.rules && opts.fixing && !caps?.ruleScope)
     throw new ToolError(
       "invalid_input",
@@ -127,6 +139,17 @@ export async function resolveAgentArgs(
       `changed: ${files.length} file(s) git says changed since ${scope.revision}${args.changed === true ? " (untracked included)" : ""}`,
     );
   }
+  // A linter that does not take `files` itself is scoped here: the files they match (of its languages),
+  // none is invalid_input; it may narrow its run to them, and only their findings are kept.
+  if (args.files?.length && !opts.takesFiles && args.source_code === undefined) {
+    const filter = fileFilter(ctx, args.path, args.files) as (file: string) => boolean;
+    options.files = matchedFiles(
+      args.path,
+      (f) => filter(f) && linter.languages.some((l) => isFileOf(f, l as ProjectLanguage)),
+      args.files,
+      linter.name,
+    );
+  }
   if (args.max_per_rule !== undefined) options.maxPerRule = args.max_per_rule;
   return { options, notes, nothingChanged: options.changedFiles?.length === 0 };
 }
@@ -142,10 +165,16 @@ export function changedAsFiles(target: string, changed: readonly string[]): stri
   );
 }
 
-/** Findings inside the rule scope and the changed files (the tool layer applies both to any adapter). */
+/** Findings inside the rule scope, the changed files and the `files` matched (the tool layer applies them to any adapter). */
 export function scopeFindings(findings: Finding[], options: LintOptions): Finding[] {
   const changed = options.changedFiles ? new Set(options.changedFiles) : undefined;
-  return findings.filter((f) => inRuleScope(f.rule_id, options.rules) && (!changed || changed.has(f.file)));
+  const files = options.files ? new Set(options.files) : undefined;
+  return findings.filter(
+    (f) =>
+      inRuleScope(f.rule_id, options.rules) &&
+      (!changed || changed.has(f.file)) &&
+      (!files || files.has(f.file)),
+  );
 }
 
 /**

@@ -49,7 +49,10 @@ export const lintTool = () =>
         : defaultLinter(inline && !existsSync(args.path) ? path.dirname(args.path) : args.path, args.path);
       const linter = findLinter(picked.name);
       if (!linter) throw new ToolError("invalid_input", `unknown linter ${picked.name}`);
-      const agent = await resolveAgentArgs(ctx, args, linter, { fixing: false });
+      const agent = await resolveAgentArgs(ctx, args, linter, {
+        fixing: false,
+        takesFiles: TAKES_FILES.has(linter.name),
+      });
       const nothingThere =
         !inline && !linter.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage));
       if (nothingThere || agent.nothingChanged) {
@@ -91,6 +94,7 @@ export const lintTool = () =>
       );
       // Rule scope and changed files hold whatever the adapter did; the per-rule cap lists, the rest is counted.
       const scoped = scopeFindings(outcome.findings, options);
+      const inScope = new Set(scoped);
       const capped = capPerRule(scoped, options.maxPerRule);
       // Offenses (seed 003's shape, with corrections) cost several times an issue string: they are listed
       // when asked for (format full) or when the call uses seed 003's arguments.
@@ -127,6 +131,11 @@ export const lintTool = () =>
         issue_count: view.count + unreported,
         ...(perFile && { files: perFile.files }),
         ...outcome.extra,
+        // The adapter's raw `findings` list shows what the call's scope (rules, changed files, `files`) keeps.
+        ...(Array.isArray(outcome.extra?.findings) &&
+          scoped.length !== outcome.findings.length && {
+            findings: (outcome.extra.findings as Finding[]).filter((f) => inScope.has(f)),
+          }),
         ...(withOffenses && { offenses: view.listed.map(offenseOf) }),
         summary: {
           ...extraSummary,

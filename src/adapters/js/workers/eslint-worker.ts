@@ -47,12 +47,14 @@ interface RuleModule {
     fixable?: string;
     hasSuggestions?: boolean;
     deprecated?: unknown;
+    schema?: unknown;
+    defaultOptions?: unknown[];
   };
 }
 
 interface ResolvedConfig {
   rules?: Record<string, unknown>;
-  plugins?: Record<string, { rules?: Record<string, RuleModule> }>;
+  plugins?: Record<string, { meta?: { name?: string }; rules?: Record<string, RuleModule> }>;
 }
 
 type EslintClass = new (options: Record<string, unknown>) => EslintInstance;
@@ -210,9 +212,16 @@ function withCorrections(r: EslintResult, out: WireFileReport): WireFileReport {
   return out;
 }
 
-/** ESLint stops after 10 fix passes; fixes still offered then mean rules that undo each other. */
-function loopOf(messages: EslintMessage[]): string | undefined {
-  const rules = [...new Set(messages.filter((m) => m.fix).map((m) => m.ruleId ?? "?"))];
+/**
+ * ESLint stops after 10 fix passes; fixes still offered then, by rules whose fixes were being applied (in
+ * the only/except scope), mean rules that undo each other. Other rules' fixes were never asked for.
+ */
+function loopOf(messages: EslintMessage[], scope?: RuleScope): string | undefined {
+  const rules = [
+    ...new Set(
+      messages.filter((m) => m.fix && inRuleScope(m.ruleId ?? "", scope)).map((m) => m.ruleId ?? "?"),
+    ),
+  ];
   return rules.length
     ? `fix loop: ${rules.join(", ")} still offer fixes after ESLint's fix passes`
     : undefined;
@@ -263,6 +272,39 @@ async function builtinRules(entry: string): Promise<Map<string, RuleModule>> {
   return mod.builtinRules ?? mod.default?.builtinRules ?? new Map();
 }
 
+/** The package directory of `name` in a node_modules from `dir` up (links followed, as Node resolves). */
+function packageDir(dir: string, name: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const candidate = path.join(d, "node_modules", name);
+    if (fs.existsSync(path.join(candidate, "package.json"))) return candidate;
+    if (d === path.dirname(d)) return undefined;
+  }
+}
+
+/**
+ * A rule's documentation page as its package ships it (`docs/rules/<rule>.md`, the convention of ESLint
+ * plugins that ship their docs): the file and its text. The plugin is found by its `meta.name`.
+ */
+function ruleDocs(
+  cwd: string,
+  plugin: { meta?: { name?: string } } | undefined,
+  rule: string,
+): { file: string; text: string } | undefined {
+  const name = plugin?.meta?.name;
+  if (!name) return undefined;
+  const dir = packageDir(cwd, name);
+  if (!dir) return undefined;
+  for (const ext of [".md", ".mdx"]) {
+    const file = path.join(dir, "docs", "rules", `${rule}${ext}`);
+    try {
+      return { file, text: fs.readFileSync(file, "utf8").slice(0, 200_000) };
+    } catch {
+      // not shipped under that name
+    }
+  }
+  return undefined;
+}
+
 /** A rule's meta and its resolved setting for the file; `undefined` meta: unknown rule. */
 export interface WireRuleInfo {
   name: string;
@@ -274,22 +316,38 @@ export interface WireRuleInfo {
   rules?: string[];
   /** Every known rule name, for an unknown one's suggestions. */
   known?: string[];
+  /** The rule's docs page, when its package ships one. */
+  docs?: { file: string; text: string };
+}
+
+/** Every rule the config resolved for `file` can run: ESLint's core rules and its plugins' rules. */
+async function knownRules(
+  params: EslintRequestParams & { file: string },
+): Promise<{ config: ResolvedConfig; core: Map<string, RuleModule>; names: string[] }> {
+  const eslint = await instance(params, false);
+  const config = (await eslint.calculateConfigForFile(params.file)) ?? {};
+  const core = await builtinRules(params.entry);
+  const plugins = config.plugins ?? {};
+  const names = [
+    ...core.keys(),
+    ...Object.keys(plugins)
+      .filter((p) => p !== "@")
+      .flatMap((p) => Object.keys(plugins[p]?.rules ?? {}).map((r) => `${p}/${r}`)),
+  ];
+  return { config, core, names };
 }
 
 serveWorker({
+  async rules(params: EslintRequestParams & { file: string }): Promise<string[]> {
+    return (await knownRules(params)).names;
+  },
+
   async explain(params: EslintRequestParams & { file: string; names: string[] }): Promise<WireRuleInfo[]> {
-    const eslint = await instance(params, false);
-    const config = (await eslint.calculateConfigForFile(params.file)) ?? {};
+    const { config, core, names: known } = await knownRules(params);
     const plugins = config.plugins ?? {};
-    const core = await builtinRules(params.entry);
     const pluginRules = (prefix: string) =>
       Object.keys(plugins[prefix]?.rules ?? {}).map((r) => `${prefix}/${r}`);
-    const all = () => [
-      ...core.keys(),
-      ...Object.keys(plugins)
-        .filter((p) => p !== "@")
-        .flatMap(pluginRules),
-    ];
+    const all = () => known;
     return params.names.map((name): WireRuleInfo => {
       const plugin = name.replace(/\/$/, "");
       if (plugin !== "@" && plugins[plugin] && !core.has(name))
@@ -297,7 +355,17 @@ serveWorker({
       const slash = name.lastIndexOf("/");
       const rule = slash > 0 ? plugins[name.slice(0, slash)]?.rules?.[name.slice(slash + 1)] : core.get(name);
       if (!rule) return { name, kind: "unknown", known: all() };
-      return { name, kind: "rule", meta: rule.meta ?? {}, setting: config.rules?.[name] };
+      const docs =
+        slash > 0
+          ? ruleDocs(params.cwd, plugins[name.slice(0, slash)], name.slice(slash + 1))
+          : ruleDocs(params.cwd, { meta: { name: "eslint" } }, name);
+      return {
+        name,
+        kind: "rule",
+        meta: rule.meta ?? {},
+        setting: config.rules?.[name],
+        ...(docs && { docs }),
+      };
     });
   },
 
@@ -312,7 +380,8 @@ serveWorker({
     const final = params.unsafe
       ? await applySuggestionPasses(eslint, r, params.holdBack ?? [], params.code, params.fixRules)
       : r;
-    return [report(final, final.output ?? params.code)];
+    const text = final.output ?? params.code;
+    return [withCorrections({ ...final, source: text }, report(final, text))];
   },
 
   async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
@@ -333,7 +402,7 @@ serveWorker({
         ? await applySuggestionPasses(eslint, r, params.holdBack ?? [], undefined, params.fixRules)
         : r;
       const original = final.output !== undefined ? fs.readFileSync(r.filePath, "utf8") : undefined;
-      const loop = final.output !== undefined ? loopOf(final.messages) : undefined;
+      const loop = final.output !== undefined ? loopOf(final.messages, params.fixRules) : undefined;
       let file: WireFileReport;
       if (loop) {
         // Fixes that go back and forth: the file is left as it was, with the offenses it has.
@@ -342,7 +411,14 @@ serveWorker({
         ).lintText(original ?? "", { filePath: r.filePath });
         file = report(again ?? r);
         file.errors = [loop];
-      } else file = report(final, final.output !== original ? final.output : undefined);
+      } else {
+        // What is left, with the corrections ESLint still offers, located in the fixed text.
+        const text = final.output ?? fs.readFileSync(r.filePath, "utf8");
+        file = withCorrections(
+          { ...final, source: text },
+          report(final, final.output !== original ? final.output : undefined),
+        );
+      }
       if (errors.has(r.filePath)) file.errors = [...(file.errors ?? []), ...(errors.get(r.filePath) ?? [])];
       out.push(file);
     }

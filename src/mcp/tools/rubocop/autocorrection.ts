@@ -2,14 +2,12 @@
  * rubocop_autocorrection (seed 003): RuboCop's corrections, written inside a transaction (lock, snapshot, audit;
  * undo with `rollback`), or only shown with dry_run. The offenses left come back located in the corrected code.
  */
-import { createTwoFilesPatch } from "diff";
 import { z } from "zod";
-import { failOnInlineCrash } from "../../../adapters/ruby/rubocop.js";
+import { changeDiff, changesOf, failOnInlineCrash, writeChanges } from "../../../adapters/ruby/rubocop.js";
 import { jobFiles, runRubocop, type RubocopJob } from "../../../adapters/ruby/rubocop-run.js";
 import { defineTool, WRITES_FILES, type ToolContext } from "../../../engine/tool.js";
 import { displayPaths } from "../../../findings/display-path.js";
 import { runTransaction } from "../../../fix/transaction.js";
-import { rewriteSource } from "../../../paths/safe-fs.js";
 import { jobOf, scopeParams } from "./params.js";
 import { seedView } from "./shape.js";
 
@@ -18,9 +16,9 @@ export const LEFTOVERS_PER_COP = 5;
 
 async function correct(ctx: ToolContext, job: RubocopJob, dryRun: boolean) {
   const run = await runRubocop(ctx, job);
-  const changed = run.files.filter((f) => f.corrected !== undefined && f.corrected !== f.source);
-  if (!dryRun) for (const f of changed) rewriteSource(ctx.allowlist, f.file, f.source, f.corrected as string);
-  return { run, changed: new Set(changed.map((f) => f.file)) };
+  const changes = changesOf(run.files);
+  if (!dryRun) writeChanges(ctx, changes);
+  return { run, changed: new Set(changes.map((c) => c.file)), changes };
 }
 
 export const rubocopAutocorrectionTool = () =>
@@ -37,6 +35,8 @@ export const rubocopAutocorrectionTool = () =>
     }),
     annotations: { title: "RuboCop's autocorrection", ...WRITES_FILES },
     exactResult: true,
+    // Seed 003: inline source comes back as plain corrected text (structuredContent has the rest).
+    textContent: (result) => (typeof result.source_code === "string" ? result.source_code : undefined),
     async handler(args, ctx) {
       const base = await jobOf(ctx, args, LEFTOVERS_PER_COP);
       const job: RubocopJob = {
@@ -49,26 +49,26 @@ export const rubocopAutocorrectionTool = () =>
       const max = job.options?.maxPerRule;
       const inline = job.options?.source;
       if (inline || args.dry_run) {
-        const { run, changed } = await correct(ctx, job, true);
+        const { run, changes } = await correct(ctx, job, true);
         if (inline) {
           failOnInlineCrash(run.files, run.command);
           const file = run.files[0];
+          // The text content is the corrected code itself (see textContent); this is its structured side.
           return {
             success: true,
             source_code: file?.corrected ?? inline.code,
             ...seedView(run.files, display, max),
           };
         }
-        const view = seedView(run.files, display, max, (r) =>
-          changed.has(r.file)
-            ? { diff: unifiedDiff(display.show(r.file), r.source, r.corrected as string) }
-            : undefined,
-        );
+        const view = seedView(run.files, display, max, (r) => {
+          const change = changes.find((c) => c.file === r.file);
+          return change ? { diff: changeDiff(display.show(r.file), change) } : undefined;
+        });
         return {
           success: true,
           dry_run: true,
           ...view,
-          summary: { ...view.summary, corrected_file_count: changed.size },
+          summary: { ...view.summary, corrected_file_count: changes.length },
         };
       }
       const tx = await runTransaction(ctx, {
@@ -93,11 +93,3 @@ export const rubocopAutocorrectionTool = () =>
       };
     },
   });
-
-/** The unified diff of one file, as the project's other dry runs show it (jsdiff, 3 lines of context). */
-export function unifiedDiff(name: string, before: string, after: string): string {
-  return createTwoFilesPatch(name, name, before, after, undefined, undefined, { context: 3 }).replace(
-    /^Index: .*\n=+\n/,
-    "",
-  );
-}

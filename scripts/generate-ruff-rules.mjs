@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * Regenerates data/ruff/rules.json: ruff's own rule documentation (`ruff rule --all`, `ruff linter`) for the
+ * ruff version the embedded build is (@astral-sh/ruff-wasm-nodejs in package.json), so explain_rules and
+ * only/except work with the embedded ruff alone. Installs that ruff from PyPI into a temporary virtualenv
+ * (python3 -m venv, pip) and removes it afterwards. Run after bumping the wasm package:
+ *
+ *   node scripts/generate-ruff-rules.mjs
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
+const version = pkg.dependencies["@astral-sh/ruff-wasm-nodejs"];
+if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`the wasm package is not pinned exactly: ${version}`);
+
+const venv = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-ruff-rules-"));
+try {
+  execFileSync("python3", ["-m", "venv", venv], { stdio: "inherit" });
+  execFileSync(path.join(venv, "bin", "pip"), ["install", "--quiet", `ruff==${version}`], {
+    stdio: "inherit",
+  });
+  const ruff = path.join(venv, "bin", "ruff");
+  const run = (args) => JSON.parse(execFileSync(ruff, args, { encoding: "utf8", maxBuffer: 64 << 20 }));
+  const reported = execFileSync(ruff, ["--version"], { encoding: "utf8" }).trim();
+  if (reported !== `ruff ${version}`) throw new Error(`installed ${reported}, wanted ruff ${version}`);
+  const rules = run(["rule", "--all", "--output-format", "json"])
+    .filter((r) => typeof r.code === "string" && r.code)
+    .map(({ code, name, linter, summary, fix_availability, explanation, preview }) => ({
+      code,
+      name,
+      linter,
+      summary,
+      fix_availability,
+      explanation,
+      preview,
+    }));
+  const linters = run(["linter", "--output-format", "json"]);
+  const out = path.join(repo, "data", "ruff", "rules.json");
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, `${JSON.stringify({ ruff_version: version, rules, linters })}\n`);
+  // ruff's licence (MIT) travels with its documentation: the wheel's own copy.
+  const site = execFileSync(
+    path.join(venv, "bin", "python"),
+    ["-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+    {
+      encoding: "utf8",
+    },
+  ).trim();
+  const distInfo = path.join(site, `ruff-${version}.dist-info`);
+  const licence = ["licenses/LICENSE", "LICENSE"]
+    .map((f) => path.join(distInfo, f))
+    .find((f) => fs.existsSync(f));
+  if (!licence) throw new Error(`no LICENSE in ${distInfo}`);
+  fs.writeFileSync(
+    path.join(path.dirname(out), "LICENSE"),
+    `rules.json is generated from ruff ${version}'s own documentation (\`ruff rule --all\`, \`ruff linter\`),\n` +
+      `under ruff's licence:\n\n${fs.readFileSync(licence, "utf8")}`,
+  );
+  console.log(`wrote ${path.relative(repo, out)}: ${rules.length} rules of ruff ${version}`);
+} finally {
+  fs.rmSync(venv, { recursive: true, force: true });
+}
