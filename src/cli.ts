@@ -126,7 +126,9 @@ async function main(argv: string[]): Promise<void> {
   let tools: ToolDefinition[] | undefined;
   if (config.mode !== "stdio") {
     try {
-      tools = (await import("./mcp/tools/index.js")).toolsFor(config.toolsets);
+      tools = (await import("./mcp/tools/index.js")).toolsFor(config.toolsets, {
+        retainTraces: config.retainTraces,
+      });
     } catch (err) {
       fail(err instanceof Error ? err.message : String(err));
     }
@@ -200,7 +202,11 @@ async function startEngine(config: Config, log: Logger, tools?: ToolDefinition[]
     import("./fix/recovery.js"),
     tools ? undefined : import("./mcp/tools/index.js"),
   ]);
-  const engine = new Engine(config, log, tools ?? toolsModule?.toolsFor(config.toolsets) ?? []);
+  const engine = new Engine(
+    config,
+    log,
+    tools ?? toolsModule?.toolsFor(config.toolsets, { retainTraces: config.retainTraces }) ?? [],
+  );
   // The policy bundle is compiled once, now; an invalid one stops the server with file, line and reason.
   const { registerPolicyServices } = await import("./policy/runtime.js");
   await registerPolicyServices(
