@@ -160,10 +160,13 @@ export function perFileFields<S extends string>(
   findings: readonly Finding[],
   show: (file: string) => string,
   listing?: { listed: readonly Finding[]; trimmed: boolean; paged?: boolean },
+  /** Most files listed (default 500); the drop-in caps them itself, saying so. */
+  cap?: number,
 ) {
   const view = filesView(perFile.statuses, findings, {
     format: perFile.format,
     show,
+    cap,
     listed: listing && new Set(listing.listed),
     // Trimmed to a budget or paged, only the files with listed messages are listed (the summary counts them all).
     onlyListed: listing !== undefined && (listing.trimmed || listing.paged === true),

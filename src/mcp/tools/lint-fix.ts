@@ -130,6 +130,8 @@ export function lintFixFields(
   const files = filesView(outcome.files, leftovers, {
     format: fullFormat ? "full" : "compact",
     show: show ?? display.show,
+    // The drop-in (show given) caps its files itself, saying so (fitSeedResult).
+    ...(show && { cap: Infinity }),
     listed: listing && new Set(remaining.listed),
     corrections: !show,
     onlyListed: info !== undefined && (info.trimmed || info.page !== undefined || !showStatus),
