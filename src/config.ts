@@ -297,7 +297,7 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     flag: "--max-result-bytes",
     env: ["MCP_CODE_QUALITY_MAX_RESULT_BYTES"],
     fallback: () => 1024 * 1024,
-    // An MCP result carries the JSON twice (text and structuredContent): 3 MiB stays under 10 MiB clients.
+    // A drop-in result carries the JSON twice (text and structuredContent): 3 MiB stays under 10 MiB clients.
     parse: int(16 * 1024, 3 * 1024 * 1024),
     help: "hard cap on one tool result's JSON (16 KiB - 3 MiB)",
   }),
