@@ -17,7 +17,10 @@ export interface DiffPart {
 /** Notes the capped joiner (diff-caps.ts) appends after the files; they are not a file's. */
 const JOINER_NOTE = /^\.\.\. \[(?:diffs of \d+ more file|\d+ file diff\(s\) cut)/;
 
-/** A unified diff's per-file parts (each from its `--- ` header line), and the lines that belong to no file. */
+/**
+ * A unified diff's per-file parts (each from its `--- ` header line, or from git's `diff --git` line with
+ * its mode lines), and the lines that belong to no file.
+ */
 export function splitDiff(diff: string, source = 0): { parts: DiffPart[]; notes: string[] } {
   const lines = diff.split("\n");
   if (lines.at(-1) === "") lines.pop();
@@ -29,12 +32,23 @@ export function splitDiff(diff: string, source = 0): { parts: DiffPart[]; notes:
     if (current) parts.push({ name, text: `${current.join("\n")}\n`, source });
     current = undefined;
   };
+  // Inside a git extended header (`diff --git`, mode lines): the `---`/`+++` pair that follows is its file's.
+  let gitHeader = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (line.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ")) {
+    if (line.startsWith("diff --git ")) {
       close();
       current = [line];
+      name = line.split(" b/").at(-1) ?? line;
+      gitHeader = true;
+      continue;
+    }
+    if (line.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ")) {
+      if (!gitHeader) close();
+      if (!gitHeader || !current) current = [];
+      current.push(line);
       name = (lines[i + 1] as string).slice(4).split("\t")[0] as string;
+      gitHeader = false;
       continue;
     }
     if (JOINER_NOTE.test(line) || !current) {

@@ -5,6 +5,7 @@ import { capResultBytes } from "../../src/engine/result-cap.js";
 import { PAGED_LISTING, type ToolResult } from "../../src/engine/tool.js";
 import { sanitizeStrings, stripControlChars } from "../../src/engine/sanitize.js";
 import { cappedUnifiedDiff, fileDiff } from "../../src/findings/diff-caps.js";
+import { splitDiff } from "../../src/findings/diff-budget.js";
 
 const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 
@@ -154,5 +155,29 @@ describe("a declared listing under the cap", () => {
     expect((r.result_capped as { entries_dropped: Record<string, number> }).entries_dropped).toEqual({
       "(listed findings)": 200 - shown,
     });
+  });
+});
+
+describe("splitDiff", () => {
+  it("keeps git's extended header (mode lines) with its file, and the joiner's notes apart", () => {
+    const diff =
+      "diff --git a/script.rb b/script.rb\nold mode 100644\nnew mode 100755\n--- script.rb\n+++ script.rb\n@@ -1 +1 @@\n-a\n+b\n" +
+      "--- other.rb\n+++ other.rb\n@@ -1 +1 @@\n-c\n+d\n" +
+      "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n" +
+      "... [diffs of 2 more file(s) left out (the diff budget of 10 bytes is spent): x, y] ...\n";
+    const { parts, notes } = splitDiff(diff);
+    expect(parts.map((p) => [p.name, p.text])).toEqual([
+      [
+        "script.rb",
+        "diff --git a/script.rb b/script.rb\nold mode 100644\nnew mode 100755\n--- script.rb\n+++ script.rb\n@@ -1 +1 @@\n-a\n+b\n",
+      ],
+      ["other.rb", "--- other.rb\n+++ other.rb\n@@ -1 +1 @@\n-c\n+d\n"],
+      ["run.sh", "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"],
+    ]);
+    expect(notes).toEqual([
+      "... [diffs of 2 more file(s) left out (the diff budget of 10 bytes is spent): x, y] ...",
+    ]);
+    // Joined again, the parts are the diff without the notes.
+    expect(parts.map((p) => p.text).join("")).toBe(diff.slice(0, diff.indexOf("... [")));
   });
 });
