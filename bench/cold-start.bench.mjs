@@ -11,6 +11,9 @@ import { baseline } from "./lib/baseline.mjs";
 import { generateProject } from "./js.bench.mjs";
 import { median, ms } from "./stats.mjs";
 
+/** A tool result's JSON: its text content (structuredContent only comes with an outputSchema). */
+const resultJson = (r) => r.structuredContent ?? JSON.parse(r.content[0].text);
+
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const INIT_RUNS = Number(process.env.COLD_INIT_RUNS ?? 15);
 const TSC_RUNS = Number(process.env.COLD_TSC_RUNS ?? 3);
@@ -77,9 +80,8 @@ async function firstTypeCheck(cli, dir, listFirst = false) {
   });
   const t2 = performance.now();
   await client.close();
-  if (!r.structuredContent?.success)
-    throw new Error(`type_check failed: ${JSON.stringify(r.structuredContent)}`);
-  return { call: t2 - t1, total: t2 - t0, issues: r.structuredContent.issue_count };
+  if (!resultJson(r).success) throw new Error(`type_check failed: ${JSON.stringify(resultJson(r))}`);
+  return { call: t2 - t1, total: t2 - t0, issues: resultJson(r).issue_count };
 }
 
 function spawnedTsc(dir) {

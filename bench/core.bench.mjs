@@ -8,6 +8,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { median, ms, timeIt } from "./stats.mjs";
 
+/** A tool result's JSON: its text content (structuredContent only comes with an outputSchema). */
+const resultJson = (r) => r.structuredContent ?? JSON.parse(r.content[0].text);
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = (p) => import(path.join(root, "dist", p));
 const N = 50;
@@ -138,7 +141,7 @@ export default async function run() {
     n: 1,
     value: `${Math.round(before / 1024)} → ${Math.round(after / 1024)}`,
   });
-  const result = big.structuredContent;
+  const result = resultJson(big);
   rows.push({
     case: "1 GiB on stdout: result size (bytes)",
     median_ms: "",

@@ -10,6 +10,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { median, ms } from "./stats.mjs";
 
+/** A tool result's JSON: its text content (structuredContent only comes with an outputSchema). */
+const resultJson = (r) => r.structuredContent ?? JSON.parse(r.content[0].text);
+
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FILES = 200;
 const RUNS = Number(process.env.JS_BENCH_RUNS ?? 20);
@@ -105,7 +108,7 @@ async function connect(dir) {
       const t = performance.now();
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
       const elapsed = performance.now() - t;
-      const result = r.structuredContent;
+      const result = resultJson(r);
       if (!result?.success) throw new Error(`${name} failed: ${JSON.stringify(result)}`);
       return { elapsed, result };
     },

@@ -13,6 +13,9 @@ import { wasmControl } from "./lib/wasm-control.mjs";
 import { moduleSource } from "./js.bench.mjs";
 import { median, ms } from "./stats.mjs";
 
+/** A tool result's JSON: its text content (structuredContent only comes with an outputSchema). */
+const resultJson = (r) => r.structuredContent ?? JSON.parse(r.content[0].text);
+
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CALLS = Number(process.env.MEMORY_BENCH_CALLS ?? 2000);
 const CHECKPOINTS = [0, 50, 500, 2000].filter((n) => n <= CALLS);
@@ -160,8 +163,8 @@ export default async function run() {
         const t = performance.now();
         const r = await s.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
         const elapsed = performance.now() - t;
-        if (!r.structuredContent?.success)
-          throw new Error(`${name} failed: ${JSON.stringify(r.structuredContent).slice(0, 500)}`);
+        if (!resultJson(r).success)
+          throw new Error(`${name} failed: ${JSON.stringify(resultJson(r)).slice(0, 500)}`);
         if (kind === "ruff") s.ruffTimes.push({ i, elapsed, call: `${name} ${args.path}` });
       }
       if (name === "lint" && args.path === "py/app.py")

@@ -7,6 +7,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { median, ms, timeIt } from "./stats.mjs";
 
+/** A tool result's JSON: its text content (structuredContent only comes with an outputSchema). */
+const resultJson = (r) => r.structuredContent ?? JSON.parse(r.content[0].text);
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const fixtures = path.join(root, "test", "fixtures", "python");
 const RUNS = 5;
@@ -43,7 +46,7 @@ export default async function run() {
     let reported = 0;
     const times = await timeIt(async () => {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
-      reported = r.structuredContent.duration_ms;
+      reported = resultJson(r).duration_ms;
     }, RUNS);
     rows.push({
       case: label,

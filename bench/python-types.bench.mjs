@@ -16,6 +16,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { median, ms } from "./stats.mjs";
 
+/** A tool result's JSON: its text content (structuredContent only comes with an outputSchema). */
+const resultJson = (r) => r.structuredContent ?? JSON.parse(r.content[0].text);
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PYRIGHT = createRequire(import.meta.url).resolve("pyright");
 const MODULES = 200;
@@ -110,7 +113,7 @@ export async function server(project, cache) {
       const r = await client.callTool({ name: "type_check", arguments: { path: ".", checker } }, undefined, {
         timeout: 600_000,
       });
-      const out = r.structuredContent;
+      const out = resultJson(r);
       if (!out.success) throw new Error(`type_check ${checker} failed: ${out.error}`);
       return { ms: performance.now() - t, count: out.issue_count, notes: out.notes };
     },

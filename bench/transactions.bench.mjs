@@ -10,6 +10,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { median, ms } from "./stats.mjs";
 
+/** A tool result's JSON: its text content (structuredContent only comes with an outputSchema). */
+const resultJson = (r) => r.structuredContent ?? JSON.parse(r.content[0].text);
+
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const fixture = path.join(repo, "test", "fixtures", "python", "fix-project");
 const venvBin = path.join(repo, ".tools", "venv", "bin");
@@ -35,7 +38,7 @@ async function connect(dir, cli) {
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(transport);
   return {
-    call: async (name, args) => (await client.callTool({ name, arguments: args })).structuredContent,
+    call: async (name, args) => resultJson(await client.callTool({ name, arguments: args })),
     close: () => client.close(),
   };
 }

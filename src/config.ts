@@ -53,7 +53,7 @@ export interface Config {
   /** check_markdown_links may request loopback, link-local and private addresses. */
   allowPrivateLinks: boolean;
   /** Retain every run of the tools that report findings as a trace (.mcp-cache/lint-runs/). */
-  retainTraces: boolean;
+  retainTraces: RetainMode;
   /** Most traces kept per project; the oldest are dropped beyond. */
   traceMaxCount: number;
   /** Most bytes of traces kept per project; the oldest are dropped beyond. */
@@ -118,6 +118,21 @@ const bool: Parse<boolean> = (raw, flag) => {
   if (["true", "1", "yes", "on"].includes(v)) return true;
   if (["false", "0", "no", "off"].includes(v)) return false;
   throw new ConfigError(flag, `expected true or false, got "${raw}"`);
+};
+
+/**
+ * --retain-traces: `all` (true) retains every run, `per-call` offers `retain` on every finding tool, `off`
+ * (false) only on the tools that write anyway; the read-only tools then stay read-only (mcp/tools/sarif-output.ts).
+ */
+export type RetainMode = "off" | "per-call" | "all";
+
+const retainMode: Parse<RetainMode> = (raw, flag) => {
+  if (raw.trim().toLowerCase() === "per-call") return "per-call";
+  try {
+    return bool(raw, flag) ? "all" : "off";
+  } catch {
+    throw new ConfigError(flag, `expected true, false or per-call, got "${raw}"`);
+  }
 };
 
 const oneOf =
@@ -282,7 +297,7 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     flag: "--max-result-bytes",
     env: ["MCP_CODE_QUALITY_MAX_RESULT_BYTES"],
     fallback: () => 1024 * 1024,
-    // An MCP result carries the JSON twice (text and structuredContent): 3 MiB stays under 10 MiB clients.
+    // A drop-in result carries the JSON twice (text and structuredContent): 3 MiB stays under 10 MiB clients.
     parse: int(16 * 1024, 3 * 1024 * 1024),
     help: "hard cap on one tool result's JSON (16 KiB - 3 MiB)",
   }),
@@ -386,9 +401,9 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     key: "retainTraces",
     flag: "--retain-traces",
     env: ["MCP_CODE_QUALITY_RETAIN_TRACES"],
-    fallback: () => false,
-    parse: bool,
-    help: "keep every run of the finding tools as a trace in .mcp-cache/lint-runs/ (true/false)",
+    fallback: () => "off" as const,
+    parse: retainMode,
+    help: "keep runs of the finding tools as traces in .mcp-cache/lint-runs/: true (every run), per-call (`retain` per call), false (only lint_fix/fix_all with `retain`)",
   }),
   opt({
     key: "traceMaxCount",

@@ -15,10 +15,19 @@ import { InvalidArgumentsError, ToolError } from "../errors.js";
 import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
 import { compactResult, displayCommand, combinedOutput } from "./result.js";
 import { capResultBytes } from "./result-cap.js";
+import { budgetNotes, effectiveTokens } from "../findings/budget.js";
 import { sanitizeStrings } from "./sanitize.js";
 import { Semaphore } from "../exec/semaphore.js";
 import { Services } from "./services.js";
-import type { RunOptions, ToolContext, ToolDefinition, ToolFailure, ToolResult } from "./tool.js";
+import {
+  PAGED_LISTING,
+  RESULT_IS_ERROR,
+  type RunOptions,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolFailure,
+  type ToolResult,
+} from "./tool.js";
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -113,15 +122,28 @@ export class Engine {
         exact = true;
       }
     }
+    // Declared beside the result, never part of its JSON: lost by the reshaping below, so taken first.
+    const listing = result[PAGED_LISTING];
+    const isError = result[RESULT_IS_ERROR];
     // A fixed-shape result (a drop-in surface) is returned exactly as its handler built it; errors are not.
     if (!exact) {
       if (result.duration_ms === undefined) result.duration_ms = Math.round(performance.now() - started);
       result = compactResult(result);
+      // Notes count against the budget like the rest: an eighth of it at most, each said once.
+      if (Array.isArray(result.notes)) {
+        const budget =
+          typeof args.max_result_tokens === "number" ? args.max_result_tokens : this.config.maxResultTokens;
+        result.notes = budgetNotes(
+          result.notes,
+          Math.floor(effectiveTokens(budget, options.maxResultBytes ?? this.config.maxResultBytes) / 8),
+        );
+      }
     }
     // Whatever the tool: no control characters in any string, and never more than the result cap.
     result = sanitizeStrings(result);
     const cap = options.maxResultBytes ?? this.config.maxResultBytes;
-    if (Number.isFinite(cap)) result = capResultBytes(result, cap, !exact);
+    if (Number.isFinite(cap)) result = capResultBytes(result, cap, !exact, listing);
+    if (isError !== undefined) result = { ...result, [RESULT_IS_ERROR]: isError };
     void this.audit.append({
       operation: name,
       path: auditPath,

@@ -4,7 +4,7 @@
  * strings are cut in their middle first (each says how many bytes it lost), then the longest lists
  * lose their last entries (counted per list); `*_count` fields keep the full counts.
  */
-import type { ToolResult } from "./tool.js";
+import type { PagedListing, ToolResult } from "./tool.js";
 
 export interface ResultCapReport {
   max_bytes: number;
@@ -133,11 +133,76 @@ function fewest(counts: Record<string, number>, keep: number): Record<string, nu
   return out;
 }
 
+type Messages = { messages?: unknown[] };
+
+/**
+ * Shortens a listing as a whole, to its first `k` findings in every list that holds them (and in the
+ * per-file messages), for the largest `k` (at least 1, so pages move on) that brings the result within
+ * `target`; then `next_offset` / `next` name the first finding not shown, as if the budget had cut the page.
+ */
+function shrinkListing(
+  work: ToolResult,
+  listing: PagedListing,
+  target: number,
+  report: ResultCapReport,
+): void {
+  const lists = listing.lists.filter((k) => Array.isArray(work[k]));
+  const perFile = listing.perFile && Array.isArray(work[listing.perFile]) ? listing.perFile : undefined;
+  const original = new Map(lists.map((k) => [k, work[k] as unknown[]]));
+  const files = perFile ? (work[perFile] as Messages[]) : [];
+  const messages = files.reduce((n, f) => n + (f.messages?.length ?? 0), 0);
+  const n = lists.length ? Math.max(...lists.map((k) => original.get(k)!.length)) : messages;
+  if (n <= 1) return;
+  const apply = (k: number) => {
+    for (const [key, list] of original) work[key] = list.slice(0, k);
+    if (!perFile) return;
+    let left = k;
+    const kept: Messages[] = [];
+    for (const f of files) {
+      const had = f.messages?.length ?? 0;
+      if (had === 0) {
+        kept.push(f);
+        continue;
+      }
+      if (left === 0) continue;
+      kept.push({ ...f, messages: f.messages!.slice(0, left) });
+      left -= Math.min(left, had);
+    }
+    work[perFile] = kept;
+  };
+  let lo = 1;
+  let hi = n;
+  apply(n);
+  if (jsonBytes(work) <= target) return;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    apply(mid);
+    if (jsonBytes(work) <= target) lo = mid;
+    else hi = mid - 1;
+  }
+  apply(lo);
+  report.entries_dropped["(listed findings)"] = n - lo;
+  work.truncated = true;
+  if (listing.offset !== undefined) {
+    work.next_offset = listing.offset + lo;
+    work.next = { offset: listing.offset + lo, limit: lo };
+  } else {
+    const limit = (work.next as { limit?: number } | undefined)?.limit ?? lo;
+    work.next = { offset: 0, limit: Math.min(limit, lo) };
+  }
+}
+
 /**
  * The result itself when its JSON fits in `maxBytes`; otherwise a cut copy that fits, with a report of
  * what was cut (added as `result_capped` and a note unless `annotate` is false, for fixed-shape results).
+ * A declared listing (`listing`) is shortened as a whole, its paging fields kept exact.
  */
-export function capResultBytes(result: ToolResult, maxBytes: number, annotate = true): ToolResult {
+export function capResultBytes(
+  result: ToolResult,
+  maxBytes: number,
+  annotate = true,
+  listing?: PagedListing,
+): ToolResult {
   const json = JSON.stringify(result);
   const original = Buffer.byteLength(json);
   if (original <= maxBytes) return result;
@@ -153,6 +218,10 @@ export function capResultBytes(result: ToolResult, maxBytes: number, annotate = 
   for (let round = 0; round < 4 && size > target; round++) {
     cutStrings(work, size - target, maxBytes, report);
     size = jsonBytes(work);
+    if (size > target && listing && round === 0) {
+      shrinkListing(work, listing, target, report);
+      size = jsonBytes(work);
+    }
     if (size > target) {
       dropEntries(work, size - target, report);
       size = jsonBytes(work);

@@ -71,9 +71,30 @@ export const PATH_AND_CONFIG: readonly PathArgument[] = [
   { arg: "config", kind: "file" },
 ];
 
+/**
+ * What a result lists under a budget, declared (under this symbol, never serialized) so the hard byte cap
+ * can shorten the listing as a whole and keep `next_offset` the first finding not shown (engine/result-cap.ts).
+ */
+export const PAGED_LISTING = Symbol("pagedListing");
+
+/** Overrides `isError` of the MCP result (default: `success === false`). */
+export const RESULT_IS_ERROR = Symbol("resultIsError");
+
+export interface PagedListing {
+  /** Top-level lists with one entry per listed finding, in the same order (`issues`, `offenses`, ...). */
+  lists: string[];
+  /** A per-file list whose entries' `messages` are the listed findings, in order (ESLint's `files`). */
+  perFile?: string;
+  /** The index of the first listed finding when a page was asked for; undefined for a trimmed listing. */
+  offset?: number;
+}
+
 /** The result object every tool returns (seed 000's shape; tools add their own fields). */
 export interface ToolResult {
   success: boolean;
+  [PAGED_LISTING]?: PagedListing;
+  /** Set by a drop-in surface whose original flags only some failures as isError (see mcp/server.ts). */
+  [RESULT_IS_ERROR]?: boolean;
   [key: string]: unknown;
 }
 

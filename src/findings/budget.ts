@@ -10,9 +10,29 @@ export const DEFAULT_MAX_RESULT_TOKENS = 8000;
 /** What the rest of a result (command, notes, counts, summary) may take besides its lists. */
 export const RESULT_OVERHEAD_TOKENS = 600;
 
-/** Estimated tokens of a value's JSON. */
+/** The part of a result's budget kept for what is not listed; small budgets keep most for their lists. */
+export function reserveFor(maxTokens: number): number {
+  return Math.min(RESULT_OVERHEAD_TOKENS, Math.floor(maxTokens * 0.4));
+}
+
+/**
+ * Estimated tokens of a value's JSON: its UTF-8 bytes / 4 (as many as its characters / 4 for ASCII, more
+ * for other text), so a budget in tokens is also a bound in bytes: `--max-result-bytes` / 4 tokens fit.
+ */
 export function estimateTokens(value: unknown): number {
-  return Math.ceil((JSON.stringify(value)?.length ?? 0) / 4);
+  const json = JSON.stringify(value);
+  return json === undefined ? 0 : Math.ceil(Buffer.byteLength(json) / 4);
+}
+
+/** Bytes the hard cap keeps for its own report and note (engine/result-cap.ts). */
+export const CAP_RESERVE_BYTES = 2048;
+
+/**
+ * The budget a listing really has: the one asked for (`max_result_tokens`, else --max-result-tokens), but
+ * never more than the hard byte cap allows, so the cap never has to cut a listing the budget let through.
+ */
+export function effectiveTokens(requested: number, maxResultBytes: number): number {
+  return Math.max(1, Math.min(requested, Math.floor((maxResultBytes - CAP_RESERVE_BYTES) / 4)));
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -65,6 +85,35 @@ export function fairTrim(
     kept.add(f);
   }
   return findings.filter((f) => kept.has(f));
+}
+
+/** The first of `items` that fit in `tokens` (their JSON), and how many there are in all. */
+export function listWithin<T>(
+  items: readonly T[],
+  tokens: number,
+): { items: T[]; count: number; capped: boolean } {
+  const n = prefixThatFits(items, (i) => estimateTokens(i) + 1, tokens);
+  const shown = items.length && estimateTokens(items[0]) + 1 > tokens ? 0 : n;
+  return { items: items.slice(0, shown), count: items.length, capped: shown < items.length };
+}
+
+/**
+ * A result's `notes` within `tokens`: each said once, in order; past the budget the rest are counted in a
+ * last note (a note per file, such as Prettier's "could not format" ones, can run to hundreds).
+ */
+export function budgetNotes(notes: readonly unknown[], tokens: number): unknown[] {
+  const unique = [...new Set(notes)];
+  const kept: unknown[] = [];
+  let used = 0;
+  for (const note of unique) {
+    const cost = estimateTokens(note) + 1;
+    if (used + cost > tokens) break;
+    kept.push(note);
+    used += cost;
+  }
+  const left = unique.length - kept.length;
+  if (left > 0) kept.push(`... ${left} more note(s) left out to keep the result within max_result_tokens`);
+  return kept;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * Diffs are capped per file and in total, so that a dry run over a large tree stays well inside the
- * result cap: a file's diff past its share is cut at a line boundary, and once the total is spent the
- * remaining files are left out (not even computed). Both say what was left out, in the diff's text.
+ * Diffs are capped per file and in total, so that computing a dry run over a large tree stays bounded in
+ * memory (what a result shows of them is decided by the token budget, findings/diff-budget.ts, which pages
+ * through them by file): a file's diff past its share is cut at a line boundary, and once the total is
+ * spent the remaining files are left out (not even computed). Both say what was left out, in the diff's text.
  *
  * Computing a diff is bounded too: the line diff (Myers, O(lines x edits)) gives up past a number of
  * edits scaled to the file's length, and the file's diff is then one hunk replacing every line: still a
@@ -13,9 +14,12 @@ export interface DiffBudget {
   totalBytes: number;
 }
 
-/** A file's diff may take an eighth of the result cap, all diffs together half of it. */
+/**
+ * A file's diff may take half the result cap, all diffs together four times it: more than one result
+ * shows (the budget pages through them), bounded in memory all the same.
+ */
 export function diffBudget(maxResultBytes: number): DiffBudget {
-  return { perFileBytes: Math.floor(maxResultBytes / 8), totalBytes: Math.floor(maxResultBytes / 2) };
+  return { perFileBytes: Math.floor(maxResultBytes / 2), totalBytes: 4 * maxResultBytes };
 }
 
 /** The default --max-result-bytes (1 MiB), for callers without a config at hand. */

@@ -57,6 +57,11 @@ export interface FilesViewOptions {
   listed?: ReadonlySet<Finding>;
   /** Messages carry their correction and docs URL (the leftovers of a fix, shaped as offenses). */
   corrections?: boolean;
+  /**
+   * List only the files with listed messages (a page or a trimmed listing: the files of what is shown, on
+   * every page), before the cap.
+   */
+  onlyListed?: boolean;
 }
 
 export interface FilesView<S extends string = string> {
@@ -126,8 +131,9 @@ export function filesView<S extends string>(
     }
   }
   const all = [...entries.values()];
-  const shown =
-    options.format === "full"
+  const shown = options.onlyListed
+    ? all.filter((e) => e.messages.length > 0)
+    : options.format === "full"
       ? all
       : all.filter((e) => e.errorCount + e.warningCount > 0 || e.status !== "clean");
   const cap = options.cap ?? MAX_LISTED_FINDINGS;
@@ -153,16 +159,20 @@ export function perFileFields<S extends string>(
   perFile: PerFileScope<S>,
   findings: readonly Finding[],
   show: (file: string) => string,
-  listing?: { listed: readonly Finding[]; trimmed: boolean },
+  listing?: { listed: readonly Finding[]; trimmed: boolean; paged?: boolean },
+  /** Most files listed (default 500); the drop-in caps them itself, saying so. */
+  cap?: number,
 ) {
   const view = filesView(perFile.statuses, findings, {
     format: perFile.format,
     show,
+    cap,
     listed: listing && new Set(listing.listed),
+    // Trimmed to a budget or paged, only the files with listed messages are listed (the summary counts them all).
+    onlyListed: listing !== undefined && (listing.trimmed || listing.paged === true),
   });
   return {
-    // Trimmed to a budget, only the files with listed messages are listed (the summary counts them all).
-    files: listing?.trimmed ? view.files.filter((f) => f.messages.length > 0) : view.files,
+    files: view.files,
     summary: {
       totalFiles: view.totalFiles,
       totalErrors: view.totalErrors,
@@ -179,11 +189,14 @@ export function perFileFields<S extends string>(
  * (charged to every finding, to be safe) the entry of its file; a trimmed view lists only files with
  * listed messages.
  */
-export function perFileListingCost() {
+export function perFileListingCost(corrections = false) {
   return {
     cost: (f: Finding) => {
       const shown = f.path ?? f.file;
-      return estimateTokens(fileMessage(f)) + Math.ceil((2 * shown.length + f.message.length + 100) / 4);
+      return (
+        estimateTokens(fileMessage(f, corrections)) +
+        Math.ceil((2 * shown.length + f.message.length + 100) / 4)
+      );
     },
   };
 }

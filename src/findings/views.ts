@@ -5,7 +5,7 @@
 import { readTextIn } from "../paths/safe-fs.js";
 import type { DisplayPaths } from "./display-path.js";
 import { assignFingerprints } from "./fingerprint.js";
-import { fairTrim, prefixThatFits, RESULT_OVERHEAD_TOKENS } from "./budget.js";
+import { estimateTokens, fairTrim, prefixThatFits, reserveFor } from "./budget.js";
 import { countBySeverity, type Finding, type Severity } from "./model.js";
 import { isPaged, pageOf } from "./paging.js";
 
@@ -38,6 +38,8 @@ export interface ListingOptions {
 export interface ListingInfo {
   /** Trimmed to fit the budget (more findings exist than are listed). */
   trimmed: boolean;
+  /** A page was asked for (`offset`/`limit`); its first finding's index. */
+  page?: { offset: number };
   /** Where the next page starts, when paging and findings are left. */
   next_offset?: number;
   /** Arguments to add to the same call to get the rest. */
@@ -77,17 +79,21 @@ function snippetOf(f: Finding, lines: string[] | undefined, context: number): st
 /** The findings listed under a budget: a page when asked, else all of them or a fair trim. */
 function listFindings(all: Finding[], cap: number, listing: ListingOptions) {
   // Small budgets keep most of themselves for the findings.
-  const reserve =
-    listing.reserveTokens ?? Math.min(RESULT_OVERHEAD_TOKENS, Math.floor(listing.maxTokens * 0.4));
+  const reserve = listing.reserveTokens ?? reserveFor(listing.maxTokens);
   const budget = listing.maxTokens - reserve;
-  const cost =
-    listing.cost ??
-    ((f: Finding) => Math.ceil((issueString(f).length + (f.snippet ? f.snippet.length + 80 : 0)) / 4) + 1);
+  const base = listing.cost ?? ((f: Finding) => estimateTokens(issueString(f)) + 1);
+  // With context_lines, each listed finding also has an entry in `findings[]` (its position and snippet):
+  // counted whatever cost the tool gave.
+  const withEntries = (listing.contextLines ?? 0) > 0;
+  const cost = (f: Finding) => base(f) + (withEntries ? snippetCost(f) : 0);
   if (isPaged(listing)) {
     const page = pageOf(all, { offset: listing.offset, limit: Math.min(listing.limit ?? cap, cap) });
     const n = prefixThatFits(page.items, cost, budget);
     const end = page.offset + n;
-    const info: ListingInfo = { trimmed: n < page.items.length || end < all.length };
+    const info: ListingInfo = {
+      trimmed: n < page.items.length || end < all.length,
+      page: { offset: page.offset },
+    };
     if (end < all.length) {
       info.next_offset = end;
       info.next = { offset: end, limit: n < page.items.length ? n : (listing.limit ?? n) };
@@ -101,6 +107,12 @@ function listFindings(all: Finding[], cap: number, listing: ListingOptions) {
   // The rest in order: pages of as many findings as fit, from the first.
   const perPage = Math.min(cap, prefixThatFits(all, cost, budget));
   return { listed, info: { trimmed: true, next: { offset: 0, limit: perPage } } };
+}
+
+/** What a finding's entry in `findings[]` (position, rule and snippet) costs. */
+function snippetCost(f: Finding): number {
+  const { path, line, column, rule_id, snippet } = f;
+  return estimateTokens({ path, line, column, rule_id, snippet }) + 1;
 }
 
 /** seed 000's issue string; ruff's own `[*]` marks a fix it applies without `--unsafe-fixes`. */

@@ -114,6 +114,8 @@ export async function applyRollback(
       continue;
     }
     let complete = true;
+    // The snapshot's own folder: the transaction's (ours), or the original server's snapshot of it.
+    const snapshotRun = manifest.run_id;
     for (const f of manifest.files) {
       const item = { run_id: runId, file: f.path };
       const { state } = await readFileState(paths.root, path.join(paths.root, f.path));
@@ -121,7 +123,7 @@ export async function applyRollback(
         report.unchanged.push(item);
         continue;
       }
-      if (!(await hasObject(paths, runId, f))) {
+      if (!(await hasObject(paths, snapshotRun, f))) {
         report.missing.push(item);
         complete = false;
         continue;
@@ -132,7 +134,7 @@ export async function applyRollback(
         complete = false;
         continue;
       }
-      await restoreEntry(paths, runId, f);
+      await restoreEntry(paths, snapshotRun, f);
       (untouched ? report.restored : report.forced).push(item);
     }
     if (complete) report.rolled_back.push(runId);

@@ -8,7 +8,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { CachePaths } from "./cache-dir.js";
 import { readFileState, type FileState } from "./file-state.js";
-import { fileInRoot, snapshotDir, type Manifest, type ManifestEntry } from "./snapshot.js";
+import { fileInRoot, isRunId, snapshotDir, type Manifest, type ManifestEntry } from "./snapshot.js";
+import { readFileIn } from "../paths/safe-fs.js";
 import type { TxAuditEntry } from "./tx-audit.js";
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -125,19 +126,37 @@ export async function linkSeedBlobs(paths: CachePaths, manifest: Manifest): Prom
 }
 
 /**
- * A snapshot the original wrote (`<runId>/manifest.json` with `entries`, blobs beside it) as our manifest,
- * limited to the files its transaction wrote. The original records no after-state: a file last modified
- * by the time the transaction released its lock counts as untouched since (restored); one modified later
- * gets no after-state, so it is a conflict and left alone.
+ * The folder of the original's snapshot of a transaction: its `snapshotRef`, which names
+ * `<root>/.mcp-cache/snapshots/<snapshot id>` (an id of its own, not the transaction's runId); only a plain
+ * run id directly under our snapshots folder is taken, whatever the audit line says.
+ */
+function seedSnapshotId(paths: CachePaths, entry: TxAuditEntry): string | undefined {
+  const ref = entry.snapshotRef;
+  if (typeof ref !== "string" || !path.isAbsolute(ref)) return undefined;
+  const id = path.basename(ref);
+  return path.dirname(ref) === paths.snapshots && isRunId(id) ? id : undefined;
+}
+
+/**
+ * A snapshot the original wrote (`<snapshotRef>/manifest.json` with `entries`, blobs beside it) as our
+ * manifest, its `run_id` the snapshot's folder. The original snapshots the whole `src/` tree and leaves out
+ * of `filesWritten` files its fix changed but left with problems, so its entries count when the transaction
+ * wrote them or they differ from the snapshot now. It records no after-state: a file last modified by the
+ * time the transaction released its lock counts as untouched since (restored); one modified later gets no
+ * after-state, so it is a conflict and left alone.
  */
 export async function readSeedManifest(
   paths: CachePaths,
   entry: TxAuditEntry,
 ): Promise<Manifest | undefined> {
   if (entry.seed_entry !== true) return undefined;
+  const snapshotId = seedSnapshotId(paths, entry);
+  if (!snapshotId) return undefined;
   let raw: { entries?: unknown };
   try {
-    raw = JSON.parse(await fs.readFile(path.join(snapshotDir(paths, entry.run_id), "manifest.json"), "utf8"));
+    const read = readFileIn(paths.root, path.join(snapshotDir(paths, snapshotId), "manifest.json"), "refuse");
+    if (!read) return undefined;
+    raw = JSON.parse(read.content.toString("utf8"));
   } catch {
     return undefined;
   }
@@ -148,13 +167,14 @@ export async function readSeedManifest(
   for (const e of raw.entries as { absPath?: unknown; sha256?: unknown; size?: unknown }[]) {
     if (typeof e.absPath !== "string" || typeof e.sha256 !== "string" || !SHA256_HEX.test(e.sha256)) continue;
     const rel = insideRoot(paths.root, e.absPath);
-    if (!rel || !written.has(rel)) continue;
+    if (!rel) continue;
     let target: string;
     try {
       target = fileInRoot(paths, rel);
     } catch {
       continue;
     }
+    if (!written.has(rel) && (await readFileState(paths.root, target)).state.sha256 === e.sha256) continue;
     const st = await fs.stat(target).catch(() => undefined);
     const mode = st ? st.mode & 0o7777 : 0o644;
     const before: FileState = { sha256: e.sha256, mode, size: typeof e.size === "number" ? e.size : 0 };
@@ -166,7 +186,7 @@ export async function readSeedManifest(
   }
   return {
     version: 1,
-    run_id: entry.run_id,
+    run_id: snapshotId,
     tool: entry.tool,
     root: paths.root,
     created: entry.timestamp,

@@ -15,7 +15,7 @@ import {
 import { z } from "zod";
 import type { Engine } from "../engine/engine.js";
 import { InvalidArgumentsError } from "../errors.js";
-import type { ToolDefinition, ToolResult } from "../engine/tool.js";
+import { RESULT_IS_ERROR, type ToolDefinition, type ToolResult } from "../engine/tool.js";
 import { VERSION } from "../version.js";
 import { traitsMeta } from "./tool-traits.js";
 
@@ -88,12 +88,22 @@ export function toolListing(tool: ToolDefinition): Tool {
   };
 }
 
+/**
+ * The MCP result of a tool's result. The JSON goes once, as text, which is what MCP hosts give the model:
+ * sent twice (text and `structuredContent`) it would cost a client that reads both twice the budget. It also
+ * goes as `structuredContent` when the text is something else (a tool's own `textContent`, RuboCop's corrected
+ * source) or the tool has an `outputSchema` (a drop-in surface: MCP requires it, and its original sent both).
+ * `isError` is `success === false` unless the result says otherwise.
+ */
 export function toCallToolResult(result: ToolResult, tool?: ToolDefinition): CallToolResult {
   const text = result.success ? tool?.textContent?.(result) : undefined;
+  const structured = text !== undefined || tool?.outputSchema !== undefined;
+  const isError = result[RESULT_IS_ERROR] ?? result.success === false;
   return {
     content: [{ type: "text", text: text ?? JSON.stringify(result) }],
-    structuredContent: result,
-    isError: result.success ? undefined : true,
+    // Its own keys only: the symbols beside the result (RESULT_IS_ERROR, PAGED_LISTING) are the server's.
+    ...(structured && { structuredContent: Object.fromEntries(Object.entries(result)) }),
+    isError: isError ? true : undefined,
   };
 }
 

@@ -2,8 +2,10 @@
 import { applyPatch, createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { capResultBytes } from "../../src/engine/result-cap.js";
+import { PAGED_LISTING, type ToolResult } from "../../src/engine/tool.js";
 import { sanitizeStrings, stripControlChars } from "../../src/engine/sanitize.js";
 import { cappedUnifiedDiff, fileDiff } from "../../src/findings/diff-caps.js";
+import { splitDiff } from "../../src/findings/diff-budget.js";
 
 const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 
@@ -109,5 +111,73 @@ describe("diff caps", () => {
       /\.\.\. \[diffs of \d+ more file\(s\) left out \(the diff budget of 32768 bytes is spent\): m\d+\.py/,
     );
     expect(diff).toMatch(/, \.\.\. \(\d+ more\)\] \.\.\.\n/);
+  });
+});
+
+describe("a declared listing under the cap", () => {
+  /** A page of 200 findings from offset 1000 (issue strings and the same findings per file), 40 KB. */
+  function page(): ToolResult {
+    const issues = Array.from(
+      { length: 200 },
+      (_, i) => `f${Math.floor(i / 10)}.py:${i}:1: E1 ${"x".repeat(150)}`,
+    );
+    const files = Array.from({ length: 20 }, (_, f) => ({
+      file: `f${f}.py`,
+      messages: Array.from({ length: 10 }, (_, m) => ({ line: f * 10 + m, message: "x".repeat(40) })),
+    }));
+    return {
+      success: true,
+      issues,
+      files,
+      issue_count: 5000,
+      next_offset: 1200,
+      next: { offset: 1200, limit: 200 },
+      [PAGED_LISTING]: { lists: ["issues"], perFile: "files", offset: 1000 },
+    };
+  }
+
+  it("is shortened as a whole, and next_offset is the first finding not shown", () => {
+    const r = capResultBytes(page(), 16 * 1024, true, page()[PAGED_LISTING]);
+    expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThanOrEqual(16 * 1024);
+    const shown = (r.issues as string[]).length;
+    expect(shown).toBeGreaterThan(10);
+    expect(shown).toBeLessThan(200);
+    // The same findings in files[]: the first `shown` messages, in order, and no file without one.
+    const messages = (r.files as { messages: { line: number }[] }[]).flatMap((f) =>
+      f.messages.map((m) => m.line),
+    );
+    expect(messages).toEqual(Array.from({ length: shown }, (_, i) => i));
+    expect(r).toMatchObject({
+      next_offset: 1000 + shown,
+      next: { offset: 1000 + shown, limit: shown },
+      truncated: true,
+    });
+    expect((r.result_capped as { entries_dropped: Record<string, number> }).entries_dropped).toEqual({
+      "(listed findings)": 200 - shown,
+    });
+  });
+});
+
+describe("splitDiff", () => {
+  it("keeps git's extended header (mode lines) with its file, and the joiner's notes apart", () => {
+    const diff =
+      "diff --git a/script.rb b/script.rb\nold mode 100644\nnew mode 100755\n--- script.rb\n+++ script.rb\n@@ -1 +1 @@\n-a\n+b\n" +
+      "--- other.rb\n+++ other.rb\n@@ -1 +1 @@\n-c\n+d\n" +
+      "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n" +
+      "... [diffs of 2 more file(s) left out (the diff budget of 10 bytes is spent): x, y] ...\n";
+    const { parts, notes } = splitDiff(diff);
+    expect(parts.map((p) => [p.name, p.text])).toEqual([
+      [
+        "script.rb",
+        "diff --git a/script.rb b/script.rb\nold mode 100644\nnew mode 100755\n--- script.rb\n+++ script.rb\n@@ -1 +1 @@\n-a\n+b\n",
+      ],
+      ["other.rb", "--- other.rb\n+++ other.rb\n@@ -1 +1 @@\n-c\n+d\n"],
+      ["run.sh", "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"],
+    ]);
+    expect(notes).toEqual([
+      "... [diffs of 2 more file(s) left out (the diff budget of 10 bytes is spent): x, y] ...",
+    ]);
+    // Joined again, the parts are the diff without the notes.
+    expect(parts.map((p) => p.text).join("")).toBe(diff.slice(0, diff.indexOf("... [")));
   });
 });

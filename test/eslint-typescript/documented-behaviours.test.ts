@@ -42,14 +42,15 @@ const ROWS: Row[] = [
     audit: null,
   },
   {
-    behaviour: "lint_fix: fixed and fixable, committed (verify is off by default)",
+    behaviour:
+      "lint_fix: fixed and unfixable (a problem left with no fix), committed (verify is off by default)",
     fixture: "fix-breaks-types",
     tool: "lint_fix",
     args: {},
     success: true,
     statuses: [
       ["src/count.ts", "fixed", 0],
-      ["src/direction.ts", "fixable", 1],
+      ["src/direction.ts", "unfixable", 1],
     ],
     tree: "changed",
     audit: { tool: "lint_fix", operation: "fix", result: "commit" },
@@ -82,7 +83,7 @@ const ROWS: Row[] = [
     success: false,
     statuses: [
       ["src/count.ts", "fixed", 0],
-      ["src/direction.ts", "fixable", 2],
+      ["src/direction.ts", "unfixable", 2],
     ],
     tree: "unchanged",
     audit: { tool: "fix_all", result: "rollback", rollbackReason: "tsc-verify-failed", filesWritten: [] },

@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CLI, FIXTURES } from "../helpers/server.js";
+import { CLI, FIXTURES, resultOf } from "../helpers/server.js";
 import { copyFixture, missing, tempDir } from "../helpers/tools.js";
 
 type Json = Record<string, unknown>;
@@ -115,8 +115,7 @@ async function start(roots: string[], env: Record<string, string> = {}): Promise
     mark,
     tmp,
     call: async (name, args) =>
-      (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }))
-        .structuredContent as Json,
+      resultOf(await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as Json,
   };
 }
 

@@ -33,7 +33,17 @@ describe("a SARIF log larger than the result", () => {
         Array.from({ length: 1000 }, (_, i) => `import os as a${i}\n`).join(""),
       );
     s = await connectStdio({
-      args: ["--allowed-paths", dir, "--rate-limit", "false", "--toolsets", "core,policy"],
+      // `retain` on lint (read-only) needs --retain-traces per-call (issue 30).
+      args: [
+        "--allowed-paths",
+        dir,
+        "--rate-limit",
+        "false",
+        "--toolsets",
+        "core,policy",
+        "--retain-traces",
+        "per-call",
+      ],
       cwd: dir,
       env: { PATH: `${TOOLS_VENV_BIN}:/usr/bin:/bin`, VIRTUAL_ENV: undefined },
     });

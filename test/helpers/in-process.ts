@@ -2,6 +2,7 @@
  * The server in this process, reached by the SDK's Client over an in-memory transport: the real MCP
  * protocol and the real engine, tools and adapters, with services (the policy advisor) registered first.
  */
+import { resultOf } from "./server.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,7 +29,11 @@ export async function connectInProcess(options: {
 }): Promise<InProcess> {
   const audit = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-audit-")), "audit.log");
   const config = loadConfig([...(options.args ?? []), "--audit-log", audit], options.env ?? {}, options.cwd);
-  const engine = new Engine(config, silentLogger, toolsFor(config.toolsets));
+  const engine = new Engine(
+    config,
+    silentLogger,
+    toolsFor(config.toolsets, { retainTraces: config.retainTraces }),
+  );
   for (const [key, service] of Object.entries(options.services ?? {}))
     engine.services.get(key, () => service);
   const mcp = createMcpServer(engine);
@@ -41,7 +46,7 @@ export async function connectInProcess(options: {
     engine,
     async call(name, args = {}) {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
-      return r.structuredContent as Record<string, unknown>;
+      return resultOf(r);
     },
     async close() {
       await client.close();

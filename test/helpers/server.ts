@@ -24,7 +24,7 @@ export interface ServerOptions {
 
 export interface Connected {
   client: Client;
-  /** Calls a tool and returns its JSON result (structuredContent). */
+  /** Calls a tool and returns its JSON result (the text content; structuredContent for drop-in tools). */
   call(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): Promise<void>;
   stderr: () => string;
@@ -47,6 +47,17 @@ function withAuditLog(args: string[]): { args: string[]; auditLog: string } {
   return { args: [...args, "--audit-log", auditLog], auditLog };
 }
 
+/**
+ * A tool result's JSON as a client reads it: the text content (the server sends `structuredContent` only for
+ * tools with an outputSchema, and then the same JSON).
+ */
+export function resultOf(r: Record<string, unknown>): Record<string, unknown> {
+  const text = (r.content as { type: string; text?: string }[] | undefined)?.find(
+    (c) => c.type === "text",
+  )?.text;
+  return (r.structuredContent ?? JSON.parse(text ?? "null")) as Record<string, unknown>;
+}
+
 function wrap(client: Client, close: () => Promise<void>, stderr: () => string, auditLog: string): Connected {
   return {
     client,
@@ -55,7 +66,7 @@ function wrap(client: Client, close: () => Promise<void>, stderr: () => string, 
     close,
     async call(name, args = {}) {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
-      return r.structuredContent as Record<string, unknown>;
+      return resultOf(r);
     },
   };
 }

@@ -52,6 +52,7 @@ describe("the npm package", () => {
       "package.json",
       "README.md",
       "dist/cli.js",
+      "dist/eslint-typescript-mcp.js",
       "dist/check/command.js",
       "dist/policy/shipped.json",
       "ruby/rubocop_worker.rb",

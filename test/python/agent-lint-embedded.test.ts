@@ -39,7 +39,7 @@ describe("embedded ruff: seed 003's agent features", () => {
     expect(only.success, JSON.stringify(only)).toBe(true);
     const entry = (only.files as { messages: { rule_id: string }[]; diff?: string }[])[0]!;
     // Only the imports were sorted; the leftovers are those of the rules in scope (none).
-    expect(entry.diff).toContain("-import sys\n import os\n+import sys\n");
+    expect(only.diff).toContain("-import sys\n import os\n+import sys\n");
     expect(entry.messages).toEqual([]);
     const held = await s.call("lint_fix", { path: file, safety: "unsafe", contextual: false });
     expect(fs.readFileSync(file, "utf8")).toBe(

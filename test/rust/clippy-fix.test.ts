@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { applyPatch } from "diff";
+import { splitDiff } from "../../src/findings/diff-budget.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
 import { copyFixture, missing } from "../helpers/tools.js";
@@ -65,15 +66,16 @@ describe.skipIf(missing("cargo"))("lint_fix with clippy", () => {
     const only = { path: ".", linter: "clippy", only: ["clippy::len_zero"] };
     const dry = await s.call("lint_fix", { ...only, dry_run: true });
     expect(dry).toMatchObject({ success: true, changed_files: [lib] });
-    const entry = (dry.files as { file: string; diff?: string }[]).find((f) => f.file === "src/lib.rs")!;
-    expect(entry.diff).toContain("+    v.is_empty()");
-    expect(entry.diff).not.toContain("-    return x * 2;");
+    // Diffs are listed once, in `diff`, by file.
+    const entry = splitDiff(dry.diff as string).parts.find((d) => d.name === "src/lib.rs")!;
+    expect(entry.text).toContain("+    v.is_empty()");
+    expect(entry.text).not.toContain("-    return x * 2;");
     expect(fs.readFileSync(lib, "utf8")).toBe(before);
     const r = await s.call("lint_fix", only);
     expect(r).toMatchObject({ success: true, changed_files: [lib] });
     expect(r.transaction).toMatchObject({ result: "commit", files_written: ["src/lib.rs"] });
     const after = fs.readFileSync(lib, "utf8");
-    expect(applyPatch(before, entry.diff!)).toBe(after);
+    expect(applyPatch(before, entry.text)).toBe(after);
     expect(after).toContain("v.is_empty()");
     expect(after).toContain("return x * 2;");
     // The other lints' problems are left, outside the scope.

@@ -68,7 +68,17 @@ describe("sarif_trend_analysis over three real ESLint runs", () => {
     fs.writeFileSync(path.join(dir, "eslint.config.js"), config("warn"));
     fs.writeFileSync(path.join(dir, "eslint.strict.config.js"), config("error"));
     s = await connectStdio({
-      args: ["--allowed-paths", dir, "--rate-limit", "false", "--toolsets", "core,policy"],
+      // `retain` on a read-only tool (lint) is offered only with --retain-traces per-call (issue 30).
+      args: [
+        "--allowed-paths",
+        dir,
+        "--rate-limit",
+        "false",
+        "--toolsets",
+        "core,policy",
+        "--retain-traces",
+        "per-call",
+      ],
       cwd: dir,
     });
   });

@@ -72,7 +72,10 @@ describe("links planted in .mcp-cache are never followed", () => {
       fs.writeFileSync(manifestFile, JSON.stringify(manifest));
       await attacker(["plant", moved, snap]);
       const r = await s.call("rollback", { path: "." });
-      expect(r.success, JSON.stringify(r)).toBe(true);
+      // The linked snapshot is not read: nothing is restored, and a rollback that restores nothing is no
+      // success (issue 30).
+      expect(r, JSON.stringify(r)).toMatchObject({ success: false, error_type: "tool_error" });
+      expect(r.error).toMatch(/^nothing was restored of .*: 1 file\(s\) have no snapshot to restore from$/);
       expect(r.restored).toEqual([]);
       expect(r.missing).toEqual([{ run_id: run, file: "pkg/a.py" }]);
     } finally {

@@ -151,7 +151,9 @@ describe("the rollback tool with a tampered audit or manifest stays inside the p
       const r = await s.call("rollback", { path: ".", count: 2, force: true });
       expect(fs.readFileSync(path.join(outer, "victim.txt"), "utf8")).toBe("keep me\n");
       expect(fs.readFileSync(path.join(proj, "pkg", "a.py"), "utf8")).toBe("x = 1\n");
-      expect(r.success).toBe(true);
+      // Nothing restored: no success (issue 30), and nothing outside touched.
+      expect(r.success).toBe(false);
+      expect(r.error).toMatch(/^nothing was restored of /);
       expect(r.restored).toEqual([]);
       expect(r.forced).toEqual([]);
       // Nothing read from outside was copied into the rollback's own snapshot.

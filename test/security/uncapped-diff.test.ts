@@ -1,15 +1,14 @@
 /**
  * A dry-run `autoformat` whose diff was 10.9 MB went past the MCP SDK client's 10 MiB buffer and the
  * connection closed. Now no result passes --max-result-bytes (default 1 MiB), whatever the tool; diffs
- * are capped per file and in total, and say how much was left out.
+ * are computed within a memory bound (per file and in total, saying what was left out) and listed within
+ * max_result_tokens, cut per file; a listing is cut by its budget before the byte cap would have to.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { connectStdio } from "../helpers/server.js";
+import { connectStdio, resultOf } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
-
-type Json = Record<string, unknown>;
 
 /** 400 Python files of 10,000 bytes, every line of which ruff format rewrites (`a=1` to `a = 1`): 12 MB of diff. */
 function sprawlingProject(): string {
@@ -36,16 +35,23 @@ describe("result size", () => {
           timeout: 300_000,
         },
       );
-      const result = r.structuredContent as Json;
+      const result = resultOf(r);
       expect(result).toMatchObject({ success: true });
       expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(1024 * 1024);
-      expect(result.changed_files).toHaveLength(400);
+      // Within the default budget of 8,000 tokens.
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(8000 * 4);
+      expect(result.changed_count).toBe(400);
       const diff = result.diff as string;
+      // The first file's diff (5,000 lines) is cut, saying how much was shown.
       expect(diff).toMatch(/^--- m000\.py\n\+\+\+ m000\.py\n@@ -1,/);
-      expect(diff).toMatch(
-        /\.\.\. \[diffs of \d+ more file\(s\) left out \(the diff budget of 524288 bytes is spent\)/,
+      expect(diff).toMatch(/\.\.\. \[diff of m000\.py cut: \d+ of \d+ lines shown \(max_result_tokens\)/);
+      // One file may take half of the diffs' share: two files, each cut, then the next page.
+      expect(result).toMatchObject({ diff_files_listed: 2, diff_files_cut: 2, next_diff_offset: 2 });
+      // What the memory bound left uncomputed is said too.
+      const notes = result.diff_notes as string[];
+      expect(notes.join("\n")).toMatch(
+        /\.\.\. \[diffs of \d+ more file\(s\) left out \(the diff budget of 4194304 bytes is spent\)/,
       );
-      expect(diff).toMatch(/: m\d{3}\.py, .*\(\d+ more\)\] \.\.\./);
       // Nothing written by a dry run.
       expect(fs.readFileSync(path.join(dir, "m000.py"), "utf8").startsWith("a=1\n")).toBe(true);
     } finally {
@@ -63,18 +69,15 @@ describe("result size", () => {
       env: { PATH: "/usr/bin:/bin" },
     });
     try {
-      const r = await s.call("lint", { path: dir, linter: "ruff" });
+      const r = await s.call("lint", { path: dir, linter: "ruff", max_result_tokens: 250_000 });
       expect(r).toMatchObject({ success: true, passed: false });
       expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThanOrEqual(16384);
-      const capped = r.result_capped as { max_bytes: number; original_bytes: number; entries_dropped: Json };
-      expect(capped.max_bytes).toBe(16384);
-      expect(capped.original_bytes).toBeGreaterThan(16384);
+      // The budget never asks for more than the byte cap holds: the listing is trimmed, not cut.
+      expect(r.result_capped).toBeUndefined();
       const shown = (r.issues as string[]).length;
       expect(shown).toBeGreaterThan(0);
-      // The full count is kept; what was dropped is counted.
       expect(r.issue_count as number).toBeGreaterThanOrEqual(2000);
-      expect(shown + (capped.entries_dropped.issues as number)).toBeLessThanOrEqual(r.issue_count as number);
-      expect((r.notes as string[]).some((n) => n.includes("--max-result-bytes 16384"))).toBe(true);
+      expect(r).toMatchObject({ truncated: true, next: { offset: 0 } });
     } finally {
       await s.close();
     }

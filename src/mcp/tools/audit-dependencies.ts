@@ -240,7 +240,7 @@ async function shape(ctx: ToolContext, args: AuditArgs, run: AuditRun): Promise<
     summary_text: auditSummary(run),
     returncode: run.returncode,
     truncated: run.truncated || shown.view.capped,
-    ...pageFields(shown.view),
+    ...pageFields(shown.view, { lists: ["vulnerabilities"] }),
     notes: run.notes,
     ...sarif,
   };

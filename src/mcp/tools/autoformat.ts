@@ -6,6 +6,11 @@ import { defineTool, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js"
 import { formatterLanguages, formatterNames, type FormatWriteOutcome } from "../../adapters/formatters.js";
 import { runTransaction } from "../../fix/transaction.js";
 import { pickFormatter } from "./format-check.js";
+import { DIFF_OFFSET_ARG, diffFields } from "./lint-fix.js";
+import { listingOf, PAGING_ARGS } from "./listing.js";
+import { reserveFor } from "../../findings/budget.js";
+
+const budgetLeft = (tokens: number) => tokens - reserveFor(tokens);
 
 export const autoformatTool = () =>
   defineTool({
@@ -18,6 +23,8 @@ export const autoformatTool = () =>
       formatter: z.enum(formatterNames()).optional(),
       dry_run: z.boolean().default(false),
       config: z.string().optional(),
+      max_result_tokens: PAGING_ARGS.max_result_tokens,
+      diff_offset: DIFF_OFFSET_ARG,
     }),
     annotations: { title: "Format files", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,
@@ -56,7 +63,14 @@ export const autoformatTool = () =>
         command: outcome.command,
         changed_files: files.items,
         changed_count: outcome.changed_files.length,
-        diff: outcome.diff && rebaseDiff(outcome.diff, ctx.config.cwd, display),
+        // A dry run's diff, within the budget, paged by file.
+        ...(outcome.diff
+          ? diffFields(
+              [rebaseDiff(outcome.diff, ctx.config.cwd, display)],
+              budgetLeft(listingOf(ctx, args).maxTokens),
+              args,
+            ).fields
+          : {}),
         returncode: outcome.returncode,
         output: outcome.output,
         truncated: outcome.truncated || files.capped,

@@ -183,7 +183,7 @@ export const checkMarkdownLinksTool = () =>
         broken: broken.items,
         broken_count: report.broken.length,
         truncated: broken.view.capped,
-        ...pageFields(broken.view),
+        ...pageFields(broken.view, { lists: ["broken"] }),
         summary_text: summaryText("markdown-links", findings),
         notes,
         ...(args.output === "sarif"

@@ -16,6 +16,8 @@ import { findingsView } from "../../findings/views.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
 import { fixArguments, fixRequestOf, leftoverSarif, lintFixFields, requireFixer } from "./lint-fix.js";
+import { listingOf, type ListingArgs } from "./listing.js";
+import { listWithin } from "../../findings/budget.js";
 
 /**
  * The checker that verifies a fix: the one named, else the language's default (the first that claims the
@@ -122,11 +124,15 @@ export const fixAllTool = () => {
       if (!transaction) {
         notes.push("dry run: nothing was written; the format diff is of the files before the lint fixes");
         if (checker) notes.push(`dry run: the type check (${checker.name}) was not run`);
+        // The lint fix's and the formatter's diffs page together, within the budget.
+        const { other_diffs, ...fields } = lintFixFields(ctx, lint, request, started, undefined, [
+          format?.diff,
+        ]);
         return {
           success: true,
           dry_run: true,
-          ...lintFixFields(ctx, lint, request, started),
-          format,
+          ...fields,
+          format: format && formatFields(ctx, args, format, other_diffs[0] || undefined),
           notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes])],
           ...(await leftoverSarif(ctx, args.output, fixer.name, lint, request.target)),
         };
@@ -144,13 +150,16 @@ export const fixAllTool = () => {
             "; " +
             "the statuses above describe the fixes that were undone",
         );
-      const fields = lintFixFields(ctx, lint, request, started);
+      // [undefined]: the formatter's changed files share the budget too (no diff: nothing was dry).
+      const { other_diffs: _none, ...fields } = lintFixFields(ctx, lint, request, started, undefined, [
+        undefined,
+      ]);
       return {
         success: true,
         dry_run: false,
         ...fields,
         passed: !rolledBack && fields.passed && (typeCheck?.passed ?? true),
-        format,
+        format: format && formatFields(ctx, args, format, undefined),
         type_check: typeCheck,
         rolled_back: rolledBack,
         rollback_reason: transaction.rollback_reason,
@@ -162,6 +171,27 @@ export const fixAllTool = () => {
     },
   });
 };
+
+/**
+ * fix_all's `format` under the budget: its changed files as many as fit an eighth of it (`changed_count`
+ * counts them all), its diff as paged with the lint fix's, its notes only once (in the result's `notes`).
+ */
+function formatFields(
+  ctx: ToolContext,
+  args: ListingArgs,
+  format: Awaited<ReturnType<typeof runFormatters>>,
+  diff: string | undefined,
+) {
+  const { notes: _notes, ...rest } = format;
+  // The same share lintFixFields keeps for it (fixShares).
+  const changed = listWithin(format.changed_files, Math.floor(listingOf(ctx, args).maxTokens / 8));
+  return {
+    ...rest,
+    changed_files: changed.items,
+    ...(changed.capped && { changed_count: changed.count }),
+    diff,
+  };
+}
 
 /**
  * The formatters of fix_all's format step: the one named, else each language's default, for every language

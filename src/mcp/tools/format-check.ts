@@ -108,7 +108,7 @@ export const formatCheckTool = () =>
         returncode,
         output: outputs.length ? outputs.join("\n") : undefined,
         truncated: truncated || files.view.capped,
-        ...pageFields(files.view),
+        ...pageFields(files.view, { lists: ["unformatted_files"] }),
         notes: [...new Set(notes)],
         ...(await sarifField(ctx, args.output, display, sarifRuns)),
       };
@@ -117,7 +117,9 @@ export const formatCheckTool = () =>
 
 /** One line to quote: "ruff format: 2 files would be reformatted". */
 function formatSummary(commands: readonly string[], checked: number, unformatted: number): string {
-  const tools = commands.map((c) => c.split(" --")[0]?.split(" -")[0] ?? c).join(", ") || "format_check";
+  // One formatter run per language (prettier for JavaScript and for TypeScript) is named once.
+  const names = commands.map((c) => c.split(" --")[0]?.split(" -")[0] ?? c);
+  const tools = [...new Set(names)].join(", ") || "format_check";
   if (checked === 0) return `${tools}: nothing checked`;
   if (unformatted === 0) return `${tools}: every file is formatted`;
   return `${tools}: ${unformatted} file${unformatted === 1 ? "" : "s"} would be reformatted`;

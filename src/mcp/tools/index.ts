@@ -5,6 +5,7 @@ import "../../adapters/go/index.js";
 import "../../adapters/rust/index.js";
 import "../../adapters/ruby/index.js";
 import type { ToolDefinition } from "../../engine/tool.js";
+import type { RetainMode } from "../../config.js";
 import { autoformatTool } from "./autoformat.js";
 import { fixAllTool } from "./fix-all.js";
 import { checkMarkdownLinksTool } from "./check-markdown-links.js";
@@ -27,20 +28,25 @@ import { policyTools } from "./policy/index.js";
 import { explainRulesTool } from "./explain-rules.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
-const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
-  core: () => [
-    retainable(formatCheckTool()),
+/** What of the server's configuration decides which tools (and arguments) are listed. */
+export interface ToolsetOptions {
+  retainTraces?: RetainMode;
+}
+
+const TOOLSETS: Record<string, (options: ToolsetOptions) => (ToolDefinition | undefined)[]> = {
+  core: ({ retainTraces: r }) => [
+    retainable(formatCheckTool(), r),
     autoformatTool(),
-    retainable(lintTool()),
-    retainable(lintFixTool()),
+    retainable(lintTool(), r),
+    retainable(lintFixTool(), r),
     explainRulesTool(),
-    retainable(typeCheckTool()),
-    retainable(runTestsTool()),
-    retainable(securityScanTool()),
-    retainable(auditDependenciesTool()),
-    retainable(fixAllTool()),
+    retainable(typeCheckTool(), r),
+    retainable(runTestsTool(), r),
+    retainable(securityScanTool(), r),
+    retainable(auditDependenciesTool(), r),
+    retainable(fixAllTool(), r),
     rollbackTool(),
-    retainable(checkMarkdownLinksTool()),
+    retainable(checkMarkdownLinksTool(), r),
     getStatusTool(),
     getAuditLogTool(),
   ],
@@ -50,13 +56,13 @@ const TOOLSETS: Record<string, () => (ToolDefinition | undefined)[]> = {
 };
 
 /** The tool definitions of the chosen toolsets; names that clash between toolsets are a start-up error. */
-export function toolsFor(toolsets: readonly string[]): ToolDefinition[] {
+export function toolsFor(toolsets: readonly string[], options: ToolsetOptions = {}): ToolDefinition[] {
   const tools: ToolDefinition[] = [];
   const owner = new Map<string, string>();
   for (const set of toolsets) {
     const make = TOOLSETS[set];
     if (!make) throw new Error(`toolset "${set}" is not available in this build`);
-    for (const tool of make()) {
+    for (const tool of make(options)) {
       if (!tool) continue;
       const clash = owner.get(tool.name);
       if (clash)

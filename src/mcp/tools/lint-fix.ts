@@ -5,7 +5,9 @@ import type { Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { filesView, perFileListingCost } from "../../findings/file-view.js";
-import { LISTING_ARGS, listingFields, listingOf } from "./listing.js";
+import { LISTING_ARGS, listingFields, listingOf, type ListingArgs } from "./listing.js";
+import { estimateTokens, listWithin, reserveFor } from "../../findings/budget.js";
+import { pageDiffs } from "../../findings/diff-budget.js";
 import type { FixOptions } from "../../adapters/lint-options.js";
 import { inRuleScope } from "../../adapters/rule-scope.js";
 import { AGENT_ARGS, changedAsFiles, resolveAgentArgs } from "./lint-scope.js";
@@ -93,28 +95,59 @@ export function lintFixFields(
   request: FixRequest,
   started: number,
   show?: (file: string) => string,
+  /** More diffs of the same dry run (fix_all's format diff), by display path: paged with the fix's. */
+  otherDiffs: readonly (string | undefined)[] = [],
 ) {
   const display = displayPaths(request.target, ctx.allowlist.roots.effective);
   const leftovers = leftoverFindings(outcome);
-  // The drop-in (show given) keeps seed 001's shape: no budget fields.
-  const listing = show ? undefined : listingOf(ctx, request.args, perFileListingCost());
+  // Named by display paths (the other diffs already are).
+  const diffs = [outcome.diff && rebaseDiff(outcome.diff, ctx.config.cwd, display), ...otherDiffs];
+  // The drop-in (show given) keeps seed 001's shape: no budget fields. A dry run's diffs share the budget
+  // with the problems left: half each.
+  const shares = show ? undefined : fixShares(ctx, request.args, diffs.some(Boolean), 1 + otherDiffs.length);
+  // The files with no problem left (fixed, would-fix, clean) are listed when they take at most a quarter of
+  // what the listing may take (their entries are then kept out of its budget); past that, and whenever the
+  // problems are trimmed or paged, files[] holds the files of the listed problems only.
+  const fullFormat = show !== undefined || request.args.format === "full";
+  const statusOnly = outcome.files.filter(
+    (f) => f.messages.length === 0 && (fullFormat || f.status !== "clean" || (f.errors?.length ?? 0) > 0),
+  );
+  const statusCost = estimateTokens(
+    statusOnly.map(({ diff: _d, ...f }) => ({ ...f, file: display.show(f.file) })),
+  );
+  const base = shares && listingOf(ctx, request.args, { ...perFileListingCost(true), ...shares.listing });
+  const showStatus = base !== undefined && statusCost <= (base.maxTokens - (base.reserveTokens ?? 0)) / 4;
+  const listing = base && {
+    ...base,
+    ...(showStatus && { reserveTokens: (base.reserveTokens ?? 0) + statusCost }),
+  };
   const remaining = findingsView(leftovers, { display, listing });
-  const trimmed = remaining.listing?.trimmed === true;
+  const diffPage = shares?.diffTokens ? diffFields(diffs, shares.diffTokens, request.args) : undefined;
+  const info = remaining.listing;
   // Files with nothing to report (not changed, nothing left, no errors) are only counted, for every
   // fixer (seed 003); the drop-in (show given) keeps what its fixer chose. Leftovers carry their
-  // corrections, as inspected offenses do. Trimmed, only files with listed problems are listed.
-  const view = filesView(outcome.files, leftovers, {
-    format: show || request.args.format === "full" ? "full" : "compact",
+  // corrections, as inspected offenses do. Trimmed or paged, only files with listed problems are listed.
+  const files = filesView(outcome.files, leftovers, {
+    format: fullFormat ? "full" : "compact",
     show: show ?? display.show,
+    // The drop-in (show given) caps its files itself, saying so (fitSeedResult).
+    ...(show && { cap: Infinity }),
     listed: listing && new Set(remaining.listed),
     corrections: !show,
+    onlyListed: info !== undefined && (info.trimmed || info.page !== undefined || !showStatus),
+    // The drop-in (show given) caps its files itself, saying so (fitSeedResult).
+    ...(show && { cap: Infinity }),
   });
-  const files = { ...view, files: trimmed ? view.files.filter((f) => f.messages.length > 0) : view.files };
+  // The files the fix changed: `changed_files` (as many as fit their share; `changed_count` counts them all).
+  const changed = listing
+    ? listWithin(outcome.changed_files, shares?.changedTokens ?? 0)
+    : { items: outcome.changed_files, count: outcome.changed_files.length, capped: false };
   return {
     passed: remaining.count === 0,
     command: outcome.command,
-    // Per-file dry-run diffs name files as the top-level diff does: by display path.
-    files: files.files.map((f) => (f.diff ? { ...f, diff: rebaseDiff(f.diff, ctx.config.cwd, display) } : f)),
+    // A dry run's diffs are listed once, in `diff` (within the budget, paged by file), not again per file
+    // (the drop-in's shape has no diff at all).
+    files: files.files.map(({ diff: _diff, ...f }) => f),
     summary: {
       totalFiles: outcome.filesInScope ?? outcome.files.length,
       totalErrors: files.totalErrors,
@@ -125,13 +158,54 @@ export function lintFixFields(
       scope: outcome.scope ?? (request.files ? ("filtered" as const) : ("full" as const)),
       dryRun: request.dryRun,
     },
-    changed_files: outcome.changed_files,
-    diff: outcome.diff && rebaseDiff(outcome.diff, ctx.config.cwd, display),
+    changed_files: changed.items,
+    ...(changed.capped && { changed_count: changed.count }),
+    ...(diffPage ? diffPage.fields : { diff: diffs[0] }),
     issues: remaining.issues,
     issue_count: remaining.count,
     returncode: outcome.returncode,
-    truncated: outcome.truncated || files.capped || remaining.capped,
-    ...(listing && listingFields(outcome.command.split(" ")[0] ?? "", remaining)),
+    truncated: outcome.truncated || files.capped || remaining.capped || changed.capped,
+    ...(listing &&
+      listingFields(outcome.command.split(" ")[0] ?? "", remaining, { lists: ["issues"], perFile: "files" })),
+    /** The listed part of each of `otherDiffs` (fix_all's format diff), for the caller to place. */
+    other_diffs: diffPage ? diffPage.diffs.slice(1) : diffs.slice(1),
+  };
+}
+
+/**
+ * How a fix's budget is shared: each list of changed files (the fix's, fix_all's formatter's) an eighth of
+ * it; then, with diffs (a dry run), the listing of the problems left half of the rest and the diffs the
+ * other half; without, the listing all of it.
+ */
+export function fixShares(ctx: ToolContext, args: ListingArgs, hasDiff: boolean, changedLists: number) {
+  const total = listingOf(ctx, args).maxTokens;
+  const changedTokens = Math.floor(total / 8);
+  const reserve = reserveFor(total) + changedLists * changedTokens;
+  const diffTokens = hasDiff ? Math.floor((total - reserve) / 2) : 0;
+  return { listing: { reserveTokens: reserve + diffTokens }, diffTokens, changedTokens };
+}
+
+/** A dry run's diffs within `tokens`, from file `diff_offset`: the result's `diff` and its paging fields. */
+export function diffFields(
+  diffs: readonly (string | undefined)[],
+  tokens: number,
+  args: { diff_offset?: number },
+) {
+  const page = pageDiffs(diffs, tokens, args.diff_offset ?? 0);
+  return {
+    diffs: page.diffs,
+    fields: {
+      diff: page.diffs[0] || undefined,
+      diff_file_count: page.file_count,
+      ...(page.listed < page.file_count || page.cut > 0
+        ? {
+            diff_files_listed: page.listed,
+            diff_files_cut: page.cut,
+            ...(page.next_offset !== undefined && { next_diff_offset: page.next_offset }),
+          }
+        : {}),
+      ...(page.notes.length && { diff_notes: page.notes }),
+    },
   };
 }
 
@@ -146,8 +220,18 @@ export function fixArguments(fixers: string[]) {
     config: z.string().optional(),
     output: OUTPUT_ARG,
     ...LISTING_ARGS,
+    diff_offset: DIFF_OFFSET_ARG,
   };
 }
+
+/** Paging over a dry run's diffs, by file. */
+export const DIFF_OFFSET_ARG = z
+  .number()
+  .int()
+  .min(0)
+  .max(1_000_000)
+  .optional()
+  .describe("Dry run: first file's diff");
 
 /** `{sarif}` of the problems a fix left, when asked for. */
 export async function leftoverSarif(
@@ -269,9 +353,10 @@ export const lintFixTool = () => {
       const fix = options.source
         ? { outcome: await fixer.fix(ctx, { ...request, dryRun: true }), transaction: undefined, txNotes: [] }
         : await applyLintFix(ctx, fixer, request);
-      // Left over after a fix: five per rule unless max_per_rule says otherwise; the rest counted.
-      const left = capLeftovers(fix.outcome, options, options.maxPerRule ?? 5);
-      const fields = lintFixFields(ctx, left.outcome, request, started);
+      // Left over after a fix: every problem, listed and paged within the budget (whose fair trim already
+      // gives every rule its share); max_per_rule caps them per rule, the rest counted as unreported.
+      const left = capLeftovers(fix.outcome, options, options.maxPerRule ?? Infinity);
+      const { other_diffs: _none, ...fields } = lintFixFields(ctx, left.outcome, request, started);
       return {
         success: true,
         dry_run: args.dry_run,

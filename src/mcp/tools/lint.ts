@@ -118,6 +118,7 @@ export const lintTool = () =>
         perFileFields(outcome.perFile, view.all, display.show, {
           listed: view.listed,
           trimmed: view.listing?.trimmed === true,
+          paged: view.listing?.page !== undefined,
         });
       const unreported = Object.values(capped.unreported).reduce((a, b) => a + b, 0);
       const extraSummary = (outcome.extra?.summary ?? {}) as Record<string, unknown>;
@@ -147,7 +148,14 @@ export const lintTool = () =>
         returncode: outcome.returncode,
         output: outcome.output,
         truncated: outcome.truncated || view.capped || perFile?.capped,
-        ...listingFields(linter.name, view),
+        ...listingFields(linter.name, view, {
+          lists: [
+            "issues",
+            ...(withOffenses ? ["offenses"] : []),
+            ...(args.context_lines ? ["findings"] : []),
+          ],
+          ...(perFile && { perFile: "files" }),
+        }),
         ...snippetFindings(view, args),
         notes: [
           ...picked.notes,

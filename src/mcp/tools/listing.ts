@@ -4,10 +4,10 @@
  * `next`). The budget and paging themselves live in findings/ (budget.ts, paging.ts, views.ts).
  */
 import { z } from "zod";
-import type { ToolContext } from "../../engine/tool.js";
+import { PAGED_LISTING, type PagedListing, type ToolContext } from "../../engine/tool.js";
 import { summaryText } from "../../findings/summary-text.js";
 import type { Finding } from "../../findings/model.js";
-import { estimateTokens } from "../../findings/budget.js";
+import { effectiveTokens, estimateTokens } from "../../findings/budget.js";
 import {
   findingsView,
   MAX_CONTEXT_LINES,
@@ -44,7 +44,10 @@ export function listingOf(
   extra: Pick<ListingOptions, "cost" | "reserveTokens"> = {},
 ): ListingOptions {
   return {
-    maxTokens: args.max_result_tokens ?? ctx.config.maxResultTokens,
+    maxTokens: effectiveTokens(
+      args.max_result_tokens ?? ctx.config.maxResultTokens,
+      ctx.maxResultBytes ?? ctx.config.maxResultBytes,
+    ),
     offset: args.offset,
     limit: args.limit,
     contextLines: args.context_lines,
@@ -52,19 +55,32 @@ export function listingOf(
   };
 }
 
-/** When the listing is trimmed or paged: `truncated`, `next_offset`, `next`. */
-export function pageFields(view: FindingsView) {
+/** Which lists of a result hold the listed findings (see PagedListing). */
+export type ListedIn = Omit<PagedListing, "offset">;
+
+/**
+ * When the listing is trimmed or paged: `truncated`, `next_offset`, `next`; and, for the hard byte cap, which
+ * of the result's lists hold the listed findings (`listed`), so that a cut keeps `next_offset` exact.
+ */
+export function pageFields(view: FindingsView, listed: ListedIn) {
   const info = view.listing;
+  const paged = info ? { [PAGED_LISTING]: { ...listed, offset: info.page?.offset } } : {};
   return {
     ...(info?.trimmed && { truncated: true }),
     ...(info?.next_offset !== undefined && { next_offset: info.next_offset }),
     ...(info?.next && { next: info.next }),
+    ...paged,
   };
 }
 
 /** `summary_text`, and when the listing is trimmed or paged: `truncated`, `next_offset`, `next`. */
-export function listingFields(tool: string, view: FindingsView, all: readonly Finding[] = view.all) {
-  return { summary_text: summaryText(tool, all), ...pageFields(view) };
+export function listingFields(
+  tool: string,
+  view: FindingsView,
+  listed: ListedIn,
+  all: readonly Finding[] = view.all,
+) {
+  return { summary_text: summaryText(tool, all), ...pageFields(view, listed) };
 }
 
 /**
@@ -100,4 +116,21 @@ export function snippetFindings(view: FindingsView, args: ListingArgs) {
       ...(f.snippet !== undefined && { snippet: f.snippet }),
     })),
   };
+}
+
+/**
+ * A result whose listing is not all of its cost (lint_check's advice per listed rule): built with the
+ * listing's budget, measured, and built again with the listing's budget less the excess (a few times at
+ * most), so the whole result keeps within `tokens`.
+ */
+export function withinBudget<R>(tokens: number, build: (listingTokens: number) => R): R {
+  let listingTokens = tokens;
+  let result = build(listingTokens);
+  for (let round = 0; round < 4; round++) {
+    const over = estimateTokens(result) - tokens;
+    if (over <= 0 || listingTokens <= 1) break;
+    listingTokens = Math.max(1, listingTokens - over - 32);
+    result = build(listingTokens);
+  }
+  return result;
 }

@@ -38,8 +38,10 @@ export const rollbackTool = () =>
     async handler(args, ctx) {
       const { paths, plan, report: r, transaction, notes: txNotes } = await runRollback(ctx, args.path, args);
       const notes = [...txNotes, ...rollbackNotes(plan, r, true)];
+      const failed = nothingRestored(plan, r);
       return {
-        success: true,
+        success: !failed,
+        ...(failed && { error: failed, error_type: "tool_error" }),
         project_root: paths.root,
         transactions: plan.transactions.map(({ entry }) => ({
           run_id: entry.run_id,
@@ -87,6 +89,21 @@ export async function runRollback(
     },
   });
   return { paths, plan, report: tx.value, transaction: tx.transaction, notes: tx.notes };
+}
+
+/**
+ * Why a rollback that had transactions to undo restored none of their files (snapshots missing, files
+ * changed since), or undefined: such a rollback is no success, whatever else it says.
+ */
+export function nothingRestored(plan: RollbackPlan, r: RollbackReport): string | undefined {
+  if (plan.transactions.length === 0 || r.restored.length + r.forced.length > 0) return undefined;
+  if (r.missing.length + r.conflicts.length === 0) return undefined;
+  const why = [
+    ...(r.missing.length ? [`${r.missing.length} file(s) have no snapshot to restore from`] : []),
+    ...(r.conflicts.length ? [`${r.conflicts.length} file(s) changed after their transaction`] : []),
+  ];
+  const ids = plan.transactions.map(({ entry }) => entry.run_id).join(", ");
+  return `nothing was restored of ${ids}: ${why.join("; ")}`;
 }
 
 /** What a rollback result says about nothing matching, conflicts and missing snapshots. */

@@ -51,7 +51,7 @@ async function testRunResult(ctx: ToolContext, args: RunArgs, target: string, ou
     coverage_percent: outcome.coverage_percent,
     output: shown.output.text || undefined,
     truncated: outcome.truncated || shown.view.capped || shown.output.cut,
-    ...pageFields(shown.view),
+    ...pageFields(shown.view, { lists: ["failures"] }),
     notes: outcome.notes,
     ...(await testsSarif(ctx, args.output, shown, outcome.runner, outcome.notes, outcome.command)),
   };
@@ -311,7 +311,7 @@ export const runTestsTool = () =>
           coverage_percent: coveragePercent,
           output: shown.output.text,
           truncated: run.truncated || shown.view.capped || shown.output.cut,
-          ...pageFields(shown.view),
+          ...pageFields(shown.view, { lists: ["failures"] }),
           notes,
           ...(await testsSarif(ctx, args.output, shown, "pytest", notes, command)),
         };

@@ -9,6 +9,8 @@ import { registeredVersion } from "../../adapters/tool-version.js";
 import type { ToolContext, ToolDefinition, ToolResult } from "../../engine/tool.js";
 import { fitSarif } from "../../findings/sarif-fit.js";
 import type { SarifLogLike } from "../../findings/sarif-log.js";
+import type { RetainMode } from "../../config.js";
+import { traitsOf } from "../tool-traits.js";
 import { newTraceId, retainTrace, TRACE_PROPERTY, type TraceMeta } from "../../traces/lint-runs.js";
 
 export const OUTPUT_ARG = z.enum(["json", "sarif"]).default("json");
@@ -58,6 +60,12 @@ function sarifRoot(sarif: unknown): string | undefined {
   return uri?.startsWith("file:") ? fileURLToPath(uri).replace(/\/$/, "") || "/" : undefined;
 }
 
+const RETAIN_HINT =
+  "call again with retain: true to keep them all in a trace (trace_id) for the sarif_* tools";
+/** A read-only tool takes `retain` only when the server offers it (see retainable). */
+const RETAIN_OFF_HINT =
+  "a server started with --retain-traces per-call takes retain: true, which keeps them all in a trace (trace_id) for the sarif_* tools";
+
 /** Bytes kept free beside the SARIF log for the rest of the result and the engine's own additions. */
 const RESULT_RESERVE_BYTES = 4096;
 
@@ -70,6 +78,7 @@ function fitSarifField(
   result: ToolResult,
   maxBytes: number | undefined,
   traceId: string | undefined,
+  hint = RETAIN_HINT,
 ): ToolResult {
   const sarif = result.sarif as SarifLogLike | undefined;
   if (!sarif || maxBytes === undefined || !Number.isFinite(maxBytes)) return result;
@@ -80,12 +89,12 @@ function fitSarifField(
   const { log, fit } = fitSarif(sarif, budget, {
     trace_id: traceId,
     capBytes: maxBytes,
-    hint: "call again with retain: true to keep them all in a trace (trace_id) for the sarif_* tools",
+    hint,
   });
   if (!fit) return result;
   const notes = Array.isArray(result.notes) ? [...(result.notes as string[])] : [];
   notes.push(
-    `sarif holds ${fit.results_kept} of ${fit.results_total} results (the most severe) to fit --max-result-bytes ${maxBytes}: ${traceId ? `trace ${traceId} holds them all` : "retain: true keeps them all in a trace"}`,
+    `sarif holds ${fit.results_kept} of ${fit.results_total} results (the most severe) to fit --max-result-bytes ${maxBytes}: ${traceId ? `trace ${traceId} holds them all` : hint === RETAIN_HINT ? "retain: true keeps them all in a trace" : hint}`,
   );
   return { ...rest, sarif: log, truncated: true, sarif_truncated: fit, notes };
 }
@@ -95,18 +104,45 @@ function fitSarifField(
  * as a trace and the result names its `trace_id`; `sarif` stays in the result only when `output` asked for it,
  * fitted to the result cap (the trace keeps every result). A trace that cannot be written is a note, never a
  * failed call.
+ *
+ * A trace is a write under `.mcp-cache/`, and annotations are the tool's, not the call's: a read-only tool
+ * takes `retain` only when --retain-traces is `per-call` or `true`, and is then listed as not read-only
+ * (`persists_traces`); with `false` it stays read-only and has no `retain` (its `sarif` is fitted all the
+ * same). Tools that write take it always.
  */
-export function retainable(tool: ToolDefinition): ToolDefinition;
-export function retainable(tool: ToolDefinition | undefined): ToolDefinition | undefined;
-export function retainable(tool: ToolDefinition | undefined): ToolDefinition | undefined {
+export function retainable(tool: ToolDefinition, mode?: RetainMode): ToolDefinition;
+export function retainable(tool: ToolDefinition | undefined, mode?: RetainMode): ToolDefinition | undefined;
+export function retainable(
+  tool: ToolDefinition | undefined,
+  mode: RetainMode = "off",
+): ToolDefinition | undefined {
   if (!tool) return undefined;
   if (!("output" in tool.input.shape)) throw new Error(`${tool.name} has no output argument to retain`);
+  const readOnly = tool.annotations.readOnlyHint === true;
+  if (readOnly && mode === "off")
+    return {
+      ...tool,
+      async handler(args, ctx) {
+        return fitSarifField(await tool.handler(args, ctx), ctx.maxResultBytes, undefined, RETAIN_OFF_HINT);
+      },
+    };
+  const traits = traitsOf(tool);
   return {
     ...tool,
+    ...(readOnly && {
+      // Each retained call writes a new trace: not read-only, not idempotent, destroys nothing.
+      annotations: {
+        ...tool.annotations,
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+      },
+    }),
+    ...(traits && { traits: { ...traits, persists_traces: true } }),
     input: tool.input.extend({ retain: RETAIN_ARG }),
     async handler(args, ctx) {
       const { retain, ...rest } = args as Record<string, unknown>;
-      if (!(retain ?? ctx.config.retainTraces))
+      if (!(retain ?? ctx.config.retainTraces === "all"))
         return fitSarifField(await tool.handler(rest, ctx), ctx.maxResultBytes, undefined);
       const result = await tool.handler({ ...rest, output: "sarif" }, ctx);
       const sarif = result.sarif as Record<string, unknown> | undefined;

@@ -113,7 +113,7 @@ export const securityScanTool = () =>
         unscanned_files: report.errors.map((e) => e.filename),
         returncode: run.returncode,
         truncated: run.truncated || findings.capped,
-        ...listingFields("bandit", view),
+        ...listingFields("bandit", view, { lists: ["findings", "issues", "common_findings"] }),
         notes,
         ...(await sarifField(ctx, args.output, display, [
           {

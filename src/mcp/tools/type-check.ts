@@ -96,7 +96,7 @@ export const typeCheckTool = () => {
         returncode: outcome.returncode,
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
         truncated: outcome.truncated || view.capped,
-        ...listingFields(checker.name, view),
+        ...listingFields(checker.name, view, { lists: ["issues", "findings"] }),
         notes: outcome.notes,
         ...(await sarifField(ctx, args.output, display, [
           { tool: checker.name, findings: view.all, notes: outcome.notes, command: outcome.command },

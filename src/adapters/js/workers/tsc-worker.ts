@@ -85,6 +85,36 @@ function toWire(ts: typeof TS, d: TS.Diagnostic): TscDiagnostic {
   return out;
 }
 
+/** What both a Program and a builder answer. */
+interface DiagnosticsSource {
+  getConfigFileParsingDiagnostics(): readonly TS.Diagnostic[];
+  getOptionsDiagnostics(): readonly TS.Diagnostic[];
+  getGlobalDiagnostics(): readonly TS.Diagnostic[];
+  getSyntacticDiagnostics(): readonly TS.Diagnostic[];
+  getSemanticDiagnostics(): readonly TS.Diagnostic[];
+  getDeclarationDiagnostics(): readonly TS.Diagnostic[];
+}
+
+/**
+ * The diagnostics `tsc --noEmit` reports, gathered as it gathers them (its emitFilesAndReportErrors): the
+ * options, global and semantic ones only when there is no syntax error, the declaration ones only when
+ * declarations are asked for and nothing came before; then sorted and deduplicated. The builder of a warm
+ * check can hand back a diagnostic more than once (three TS2451 of 1,974 were listed twice on the second
+ * call over an unchanged project); deduplicated, a warm check lists what a cold one and tsc do.
+ */
+function asTscReports(ts: typeof TS, from: DiagnosticsSource, options: TS.CompilerOptions): TS.Diagnostic[] {
+  const all = [...from.getConfigFileParsingDiagnostics()];
+  const configDiagnostics = all.length;
+  all.push(...from.getSyntacticDiagnostics());
+  if (all.length === configDiagnostics) {
+    all.push(...from.getOptionsDiagnostics(), ...from.getGlobalDiagnostics());
+    if (all.length === configDiagnostics) all.push(...from.getSemanticDiagnostics());
+    if (options.noEmit && (options.declaration || options.composite) && all.length === configDiagnostics)
+      all.push(...from.getDeclarationDiagnostics());
+  }
+  return [...ts.sortAndDeduplicateDiagnostics(all)];
+}
+
 async function check(params: TscParams): Promise<TscReply> {
   const ts = (await loadModule(params.entry, { codeCache: true })) as typeof TS;
   let state = projects.get(params.configFile);
@@ -112,14 +142,6 @@ async function check(params: TscParams): Promise<TscReply> {
     oldProgram: state.builder?.getProgram(),
     configFileParsingDiagnostics: parsed.errors,
   });
-  /** What both a Program and a builder answer. */
-  interface DiagnosticsSource {
-    getConfigFileParsingDiagnostics(): readonly TS.Diagnostic[];
-    getOptionsDiagnostics(): readonly TS.Diagnostic[];
-    getGlobalDiagnostics(): readonly TS.Diagnostic[];
-    getSyntacticDiagnostics(): readonly TS.Diagnostic[];
-    getSemanticDiagnostics(): readonly TS.Diagnostic[];
-  }
   let answering: DiagnosticsSource = program;
   if (state.builder) {
     state.builder = ts.createSemanticDiagnosticsBuilderProgram(program, host, state.builder, parsed.errors);
@@ -134,13 +156,7 @@ async function check(params: TscParams): Promise<TscReply> {
       first.builder.getSemanticDiagnostics();
     });
   }
-  const diagnostics = [
-    ...answering.getConfigFileParsingDiagnostics(),
-    ...answering.getOptionsDiagnostics(),
-    ...answering.getGlobalDiagnostics(),
-    ...answering.getSyntacticDiagnostics(),
-    ...answering.getSemanticDiagnostics(),
-  ];
+  const diagnostics = asTscReports(ts, answering, parsed.options);
   // What this check compiled is kept for the next fresh worker: once, and only when there was no cache
   // (~0.2 s, before the answer: a server that ends right after its first call would kill it mid-write).
   saveCodeCaches();

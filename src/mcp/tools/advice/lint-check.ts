@@ -6,9 +6,9 @@ import { findLinter, linterNames, type LinterAdapter } from "../../../adapters/l
 import { changedFiles } from "../../../adapters/git-changed.js";
 import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../../adapters/project-languages.js";
 import { displayPaths } from "../../../findings/display-path.js";
-import { findingsView } from "../../../findings/views.js";
+import { findingsView, type FindingsView } from "../../../findings/views.js";
 import { estimateTokens } from "../../../findings/budget.js";
-import { listingFields, listingOf, PAGING_ARGS } from "../listing.js";
+import { listingFields, listingOf, PAGING_ARGS, withinBudget } from "../listing.js";
 import type { Finding } from "../../../findings/model.js";
 import type { DiagnosticAdvice } from "../../../policy/advisor.js";
 import { ToolError } from "../../../errors.js";
@@ -86,7 +86,7 @@ export const lintCheckTool = () =>
       const linters = pickLinters(dir, selected, args.tool);
       if (linters.length === 0)
         return nothingChecked(scope, "no managed linter lints these files' languages");
-      const runs = [];
+      const runs: LinterRun[] = [];
       const all: Finding[] = [];
       for (const linter of linters) {
         const files = selected?.filter((f) =>
@@ -120,58 +120,73 @@ export const lintCheckTool = () =>
           scope,
           `${linters.map((l) => l.name).join(", ")} found no files of ${linters.length > 1 ? "their" : "its"} languages to lint`,
         );
-      // Under the result budget like lint: each listed finding costs its entry (with its policy ids).
-      const view = findingsView(all, {
-        display,
-        listing: listingOf(ctx, args, { cost: (f) => estimateTokens(entryOf(f)) + 8 }),
-      });
+      // Under the result budget like lint: each listed finding costs its entry (with its policy ids); the
+      // advice of each listed rule comes on top, so the result is measured and listed again with less.
+      const listing = listingOf(ctx, args, { cost: (f) => estimateTokens(entryOf(f)) + 8 });
       const advisor = advisorOf(ctx);
-      const advice: Record<string, DiagnosticAdvice> = {};
-      const findings = view.listed.map((f) => {
-        const key = `${f.tool}:${f.rule_id}`;
-        advice[key] ??= advisor.adviseDiagnostic({
-          tool: f.tool,
-          rule: f.rule_id,
-          message: f.message,
-          path: f.path,
-        });
-        return { ...entryOf(f), policy_ids: adviceIds(advice[key]).policy_ids };
-      });
       const checked = selected?.map((f) => display.show(f));
-      return {
-        success: true,
-        passed: runs.every((r) => r.filtered || (r.returncode ?? 0) === 0) && view.count === 0,
-        scope,
-        ...(checked ? { files: checked.slice(0, 100), file_count: checked.length } : {}),
-        linters: runs,
-        findings,
-        finding_count: view.count,
-        truncated: view.capped,
-        ...listingFields(linters.length === 1 ? linters[0]!.name : "lint_check", view),
-        bundle_hash: advisor.bundleHash,
-        advice: Object.fromEntries(
-          Object.entries(advice).map(([k, a]) => [
-            k,
-            {
-              mapped: a.mapped,
-              ...adviceIds(a),
-              advice: a.policies.map((p) => p.advice),
+      return withinBudget(listing.maxTokens, (maxTokens) =>
+        shapeResult(findingsView(all, { display, listing: { ...listing, maxTokens } })),
+      );
+      function shapeResult(view: FindingsView) {
+        const advice: Record<string, DiagnosticAdvice> = {};
+        const findings = view.listed.map((f) => {
+          const key = `${f.tool}:${f.rule_id}`;
+          advice[key] ??= advisor.adviseDiagnostic({
+            tool: f.tool,
+            rule: f.rule_id,
+            message: f.message,
+            path: f.path,
+          });
+          return { ...entryOf(f), policy_ids: adviceIds(advice[key]).policy_ids };
+        });
+        return {
+          success: true,
+          passed: runs.every((r) => r.filtered || (r.returncode ?? 0) === 0) && view.count === 0,
+          scope,
+          ...(checked ? { files: checked.slice(0, 100), file_count: checked.length } : {}),
+          linters: runs,
+          findings,
+          finding_count: view.count,
+          truncated: view.capped,
+          ...listingFields(linters.length === 1 ? linters[0]!.name : "lint_check", view, {
+            lists: ["findings"],
+          }),
+          bundle_hash: advisor.bundleHash,
+          advice: Object.fromEntries(
+            Object.entries(advice).map(([k, a]) => [
+              k,
+              {
+                mapped: a.mapped,
+                ...adviceIds(a),
+                advice: a.policies.map((p) => p.advice),
+              },
+            ]),
+          ),
+          rerun: {
+            tool: "lint_check",
+            arguments: {
+              // Display paths are relative to the project root: name it when relative paths would miss it.
+              ...(display.root !== ctx.config.cwd ? { path: display.root } : {}),
+              ...(args.tool ? { tool: args.tool } : {}),
+              ...(checked ? { files: checked } : {}),
             },
-          ]),
-        ),
-        rerun: {
-          tool: "lint_check",
-          arguments: {
-            // Display paths are relative to the project root: name it when relative paths would miss it.
-            ...(display.root !== ctx.config.cwd ? { path: display.root } : {}),
-            ...(args.tool ? { tool: args.tool } : {}),
-            ...(checked ? { files: checked } : {}),
           },
-        },
-        notes,
-      };
+          notes,
+        };
+      }
     },
   });
+
+/** What lint_check reports of each linter it ran. */
+interface LinterRun {
+  linter: string;
+  command: string;
+  returncode: number | null | undefined;
+  finding_count: number;
+  filtered?: boolean;
+  notes?: string[];
+}
 
 /**
  * The files a call lints: the `files` given, intersected with git's staged or changed files for those

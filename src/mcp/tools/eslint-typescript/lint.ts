@@ -5,7 +5,7 @@ import { perFileFields } from "../../../findings/file-view.js";
 import { ToolError } from "../../../errors.js";
 import { READ_ONLY } from "../../../engine/tool.js";
 import { readParams } from "./params.js";
-import { seedFile, seedNote, seedTool, type SeedResult } from "./seed-result.js";
+import { defaultConfigNotes, seedFile, seedNote, seedTool, type SeedResult } from "./seed-result.js";
 
 export const seedLintTool = () =>
   seedTool({
@@ -26,7 +26,8 @@ export const seedLintTool = () =>
       });
       if (!outcome.perFile) throw new ToolError("exception", "ESLint gave no per-file view");
       // seed 001 names files by their absolute paths.
-      const view = perFileFields(outcome.perFile, outcome.findings, (file) => file);
+      // Every file: the toolset caps its results itself, saying so (fitSeedResult).
+      const view = perFileFields(outcome.perFile, outcome.findings, (file) => file, undefined, Infinity);
       return {
         tool: "lint",
         success: true,
@@ -41,7 +42,7 @@ export const seedLintTool = () =>
           scope: view.summary.scope,
           dryRun: false,
         },
-        note: seedNote(),
+        note: seedNote(defaultConfigNotes(outcome.notes)),
       };
     },
   });

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { MAX_ROLLBACK_COUNT, type RollbackFile } from "../../../fix/rollback.js";
-import { rollbackNotes, runRollback } from "../rollback.js";
+import { nothingRestored, rollbackNotes, runRollback } from "../rollback.js";
 import { cwdParam } from "./params.js";
 import { seedNote, seedTool, type SeedFile, type SeedResult, type SeedStatus } from "./seed-result.js";
 
@@ -58,11 +58,16 @@ export const seedRollbackTool = () =>
         ...report.conflicts.map(entry("unfixable")),
         ...report.missing.map(entry("error")),
       ];
-      const undone = plan.transactions.map(({ entry: e }) => `${e.run_id} (${e.tool}, ${e.timestamp})`);
+      // Only the transactions wholly put back are named as rolled back.
+      const undone = plan.transactions
+        .filter(({ entry: e }) => report.rolled_back.includes(e.run_id))
+        .map(({ entry: e }) => `${e.run_id} (${e.tool}, ${e.timestamp})`);
       const leftAlone = report.conflicts.map((f) => f.file);
+      const failed = nothingRestored(plan, report);
       return {
         tool: "rollback",
-        success: true,
+        success: !failed,
+        ...(failed && { error: failed }),
         workingDirectory: cwd,
         files,
         summary: {

@@ -9,7 +9,15 @@ import type { ToolContext } from "../../../engine/tool.js";
 import { fileFilter } from "../../../findings/file-filter.js";
 import { runFixAll } from "../fix-all.js";
 import { lintFixFields } from "../lint-fix.js";
-import { addFindings, seedFile, seedNote, totalsOf, type SeedResult } from "./seed-result.js";
+import {
+  addFindings,
+  afterFixStatus,
+  defaultConfigNotes,
+  seedFile,
+  seedNote,
+  totalsOf,
+  type SeedResult,
+} from "./seed-result.js";
 
 export interface SeedFixArgs {
   cwd?: string;
@@ -52,12 +60,14 @@ export async function seedFix(
   const fields = lintFixFields(ctx, run.lint, request, started, (file) => file);
   const filter = fileFilter(ctx, cwd, args.files);
   const shownTypeErrors = (run.typeCheckOutcome?.findings ?? []).filter((f) => !filter || filter(f.file));
-  const files = addFindings(fields.files.map(seedFile), shownTypeErrors);
+  // Statuses after a real fix as the original gives them (problems left: fixable or unfixable).
+  const merged = addFindings(fields.files.map(seedFile), shownTypeErrors);
+  const files = args.dryRun ? merged : merged.map(afterFixStatus);
 
   const tx = run.transaction;
   const failed = tx?.verification?.passed === false;
   const rolledBack = tx?.result === "rollback";
-  const notes = [...(run.txNotes ?? [])];
+  const notes = [...defaultConfigNotes(run.lint.notes), ...(run.txNotes ?? [])];
   if (args.dryRun)
     notes.push(
       wantsCheck

@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { z } from "zod";
 import type { FixMessage, FixStatus } from "../../../adapters/fixers.js";
-import { defineTool, type ToolDefinition, type ToolFailure } from "../../../engine/tool.js";
+import { defineTool, RESULT_IS_ERROR, type ToolDefinition, type ToolFailure } from "../../../engine/tool.js";
 import type { Finding } from "../../../findings/model.js";
 import { CWD_PATH } from "./params.js";
 import { SEED_RESULT_SCHEMA } from "./result-schema.js";
@@ -104,9 +104,19 @@ export function seedFile(f: {
 }
 
 /**
- * Adds type-check findings (errors and warnings; info is dropped) to per-file results: a fixed file
- * with type errors becomes `fixable` (problems left for manual edits), a file only tsc reports is
- * `unfixable` (no automatic fix exists for a type error).
+ * The status of a file after a fix, as the original gives it: problems left make it `fixable` when one of
+ * them still has an automatic fix, else `unfixable` (ESLint's --fix has applied what it could); a dry run's
+ * `would-fix`, `clean`, `fixed` (changed and now clean) and `error` stay.
+ */
+export function afterFixStatus(f: SeedFile): SeedFile {
+  if (f.status === "would-fix" || f.status === "error" || f.messages.length === 0) return f;
+  return { ...f, status: f.messages.some((m) => m.fixable) ? "fixable" : "unfixable" };
+}
+
+/**
+ * Adds type-check findings (errors and warnings; info is dropped) to per-file results: a file only tsc
+ * reports is `unfixable` (no automatic fix exists for a type error); a fixed or clean file with type errors
+ * has problems left (afterFixStatus then says which status).
  */
 export function addFindings(files: readonly SeedFile[], findings: readonly Finding[]): SeedFile[] {
   const byFile = new Map(files.map((f) => [f.file, { ...f, messages: [...f.messages] }]));
@@ -117,8 +127,7 @@ export function addFindings(files: readonly SeedFile[], findings: readonly Findi
       entry = { file: finding.file, status: "unfixable", errorCount: 0, warningCount: 0, messages: [] };
       byFile.set(finding.file, entry);
     }
-    if (entry.status === "fixed") entry.status = "fixable";
-    if (entry.status === "clean") entry.status = "unfixable";
+    if (entry.status === "fixed" || entry.status === "clean") entry.status = "unfixable";
     entry.messages.push(findingMessage(finding));
     if (finding.severity === "error") entry.errorCount++;
     else entry.warningCount++;
@@ -143,6 +152,52 @@ export function seedNote(extra: readonly string[] = []): string {
   });
   return [UNTRUSTED_NOTE, ...new Set(sentences)].join(" ");
 }
+
+/** What the bundled default config note of the ESLint adapter says, for the drop-in's `note`. */
+export function defaultConfigNotes(notes: readonly string[]): string[] {
+  return notes
+    .filter((n) => n.startsWith("no eslint.config.*"))
+    .map((n) => `${n}; the original server fails without the project's config`);
+}
+
+/** Most files a drop-in result lists (the engine's per-file cap); `summary` counts them all. */
+export const SEED_MAX_FILES = 500;
+
+/**
+ * The original's shape has no paging: a result over SEED_MAX_FILES files or the byte cap lists the first
+ * files that fit, whole, and says so in `note` (how many of how many, and why); `summary` keeps the full
+ * counts. Without this the byte cap would drop files silently.
+ */
+export function fitSeedResult(result: SeedResult, maxBytes: number): SeedResult {
+  const all = result.files.length;
+  const withNote = (n: number): SeedResult =>
+    n === all
+      ? result
+      : {
+          ...result,
+          files: result.files.slice(0, n),
+          note:
+            `${result.note} Files lists ${n} of ${all} files (at most ${SEED_MAX_FILES}, and the result within ` +
+            `--max-result-bytes ${maxBytes}); summary counts every file; pass files to see the others.`,
+        };
+  const fits = (r: SeedResult) => Buffer.byteLength(JSON.stringify(r)) <= maxBytes - 512;
+  let hi = Math.min(all, SEED_MAX_FILES);
+  if (fits(withNote(hi))) return withNote(hi);
+  let lo = 0;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(withNote(mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return withNote(lo);
+}
+
+/**
+ * Failures the original threw (the SDK made them isError results): bad arguments, a path outside the allowed
+ * roots, an exception. What it returned as a result (ESLint or tsc failing, a rolled-back fix, a lock held
+ * elsewhere) is `success: false` without isError.
+ */
+const THROWN_BY_THE_ORIGINAL = new Set(["invalid_input", "path_validation", "exception", "rate_limit"]);
 
 /** The original's error result: its tool's shape, with our reason in `error` and what else we know in `note`. */
 export function seedErrorResult(
@@ -178,13 +233,23 @@ export function seedErrorResult(
   };
 }
 
-/** A tool of this toolset: exact results, the original's output schema, and its error shape for every failure. */
+/**
+ * A tool of this toolset: exact results within the file and byte caps (fitSeedResult), the original's output
+ * schema, its error shape for every failure, and its use of isError (only for what it threw).
+ */
 export function seedTool<S extends z.ZodObject>(tool: Omit<ToolDefinition<S>, "exactResult" | "paths">) {
   return defineTool<S>({
     ...tool,
     paths: CWD_PATH,
     exactResult: true,
     outputSchema: SEED_RESULT_SCHEMA,
-    errorResult: (failure, rawArgs, config) => seedErrorResult(tool.name, failure, rawArgs, config.cwd),
+    async handler(args, ctx) {
+      const result = fitSeedResult((await tool.handler(args, ctx)) as SeedResult, ctx.config.maxResultBytes);
+      return { ...result, [RESULT_IS_ERROR]: false };
+    },
+    errorResult: (failure, rawArgs, config) => ({
+      ...seedErrorResult(tool.name, failure, rawArgs, config.cwd),
+      [RESULT_IS_ERROR]: THROWN_BY_THE_ORIGINAL.has(failure.error_type),
+    }),
   });
 }

@@ -1,0 +1,236 @@
+/**
+ * Command line: flags and environment → Config → the server over stdio or HTTP. Started by an entry point:
+ * `cli.ts` (mcp-code-quality) or `eslint-typescript-mcp.ts` (the seed-001 drop-in, stdio by default).
+ */
+import { fileURLToPath } from "node:url";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config } from "./config.js";
+import type { Engine } from "./engine/engine.js";
+import type { ToolDefinition } from "./engine/tool.js";
+import { endAllChildren } from "./exec/child-groups.js";
+import { createLogger, type Logger } from "./log.js";
+import { createMcpServer } from "./mcp/server.js";
+import { REQUEST_TOO_LARGE, stdioLines } from "./mcp/stdio-lines.js";
+import { toolsetClash } from "./mcp/tools/toolset-names.js";
+import { VERSION } from "./version.js";
+
+/** A shutdown that has not finished by then exits anyway (the exit handler still ends every child). */
+const SHUTDOWN_DEADLINE_MS = 1500;
+
+/** The largest stdio request: three SARIF logs at --sarif-max-bytes (as JSON text), --max-body-bytes, 10 MiB. */
+function stdioMessageLimit(config: Config): number {
+  return Math.max(10 * 1024 * 1024, config.maxBodyBytes, 3 * config.sarifMaxBytes);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`mcp-code-quality: ${message}\n`);
+  process.exit(2);
+}
+
+/** The entry point's own file (dist/cli.js or dist/eslint-typescript-mcp.js), named in the banner. */
+let entryFile = fileURLToPath(new URL("./cli.js", import.meta.url));
+
+function startupBanner(url: string, config: Config): string {
+  const auth = config.authToken ? ` -H 'Authorization: Bearer $MCP_CODE_QUALITY_AUTH_TOKEN'` : "";
+  const mcpJson = {
+    mcpServers: {
+      "code-quality": {
+        command: "node",
+        args: [entryFile, "--mode", "stdio", "--allowed-paths", config.allowedPaths.join(",")],
+      },
+    },
+  };
+  return [
+    `mcp-code-quality ${VERSION} listening on ${url} (MCP Streamable HTTP at ${url}/mcp)`,
+    `allowed paths: ${config.allowedPaths.join(", ")}`,
+    "",
+    "Try it:",
+    `  curl${auth} ${url}/health`,
+    `  curl${auth} -X POST ${url}/mcp/execute -H 'Content-Type: application/json' \\`,
+    `    -d '{"tool": "lint", "arguments": {"path": ".", "linter": "ruff"}}'`,
+    "",
+    "Use it from an MCP client over stdio (.mcp.json):",
+    JSON.stringify(mcpJson, null, 2)
+      .split("\n")
+      .map((l) => `  ${l}`)
+      .join("\n"),
+    "",
+  ].join("\n");
+}
+
+/** A reader that stops early (`check --json | head`) is no failure: the rest is simply not written. */
+function ignoreClosedStdout(): void {
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
+
+/**
+ * Exits once stdout and stderr have handed every byte to the OS: process.exit() drops what a pipe has not
+ * taken yet (a slow reader of `check --json` got the first 64 KiB). The empty write's callback comes after
+ * every write queued before it.
+ */
+async function exitWhenFlushed(code: number): Promise<never> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) =>
+        new Promise<void>((resolve) =>
+          stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve()),
+        ),
+    ),
+  );
+  process.exit(code);
+}
+
+async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "policy" || argv[0] === "hook") {
+    process.exitCode = await (await import("./hooks/cli.js")).runSubcommand(argv);
+    return;
+  }
+  if (argv[0] === "check") {
+    const { runCheckCommand } = await import("./check/command.js");
+    process.on("exit", () => endAllChildren("SIGKILL"));
+    ignoreClosedStdout();
+    await exitWhenFlushed(await runCheckCommand(argv.slice(1)));
+  }
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(helpText() + "\n");
+    return;
+  }
+  if (argv.includes("--version")) {
+    process.stdout.write(VERSION + "\n");
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(argv);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  if (config.mode === "client") {
+    const { runClient } = await import("./client/call-tool.js");
+    ignoreClosedStdout();
+    await exitWhenFlushed(await runClient(config));
+  }
+  if (config.mode === "standalone" && !isLoopbackHost(config.host) && !config.authToken)
+    fail(
+      `--host ${config.host} is not a loopback address: set --auth-token (or MCP_CODE_QUALITY_AUTH_TOKEN)`,
+    );
+  const log = createLogger(config.logLevel);
+  // Clashing toolsets are a start-up error, found from the names alone; over stdio the tools are built
+  // with the engine, after `initialize` has been answered.
+  const clash = toolsetClash(config.toolsets);
+  if (clash) fail(clash);
+  let tools: ToolDefinition[] | undefined;
+  if (config.mode !== "stdio") {
+    try {
+      tools = (await import("./mcp/tools/index.js")).toolsFor(config.toolsets, {
+        retainTraces: config.retainTraces,
+      });
+    } catch (err) {
+      fail(err instanceof Error ? err.message : String(err));
+    }
+  }
+  let engineLoad: Promise<Engine> | undefined;
+  const loadEngine = () => (engineLoad ??= startEngine(config, log, tools));
+
+  let closeTransport: () => Promise<void>;
+  if (config.mode === "stdio") {
+    const server = createMcpServer(loadEngine);
+    // Once the client has its answer to `initialize`, load the rest while it prepares its next request.
+    server.server.oninitialized = () => void loadEngine().catch(() => {});
+    // Requests up to the largest a SARIF tool takes (two logs at --sarif-max-bytes, as JSON text), else an answer.
+    const maxLineBytes = stdioMessageLimit(config);
+    const lines = stdioLines({
+      maxLineBytes,
+      onTooLarge(bytes, id) {
+        const message = `the request is ${bytes} bytes, over the ${maxLineBytes}-byte limit of a stdio message (3 × --sarif-max-bytes, at least --max-body-bytes and 10 MiB): pass large SARIF logs as retained trace ids, or raise --sarif-max-bytes`;
+        log.warn(`request${id === undefined ? "" : ` ${String(id)}`} refused: ${message}`);
+        if (id !== undefined)
+          process.stdout.write(
+            JSON.stringify({ jsonrpc: "2.0", id, error: { code: REQUEST_TOO_LARGE, message } }) + "\n",
+          );
+      },
+    });
+    process.stdin.pipe(lines);
+    await server.connect(
+      new StdioServerTransport(lines, process.stdout, { maxBufferSize: maxLineBytes + 1 }),
+    );
+    closeTransport = () => server.close();
+    // A client that goes away closes our stdin: nothing is left to answer, so the server ends.
+    process.stdin.on("end", () => void shutdown());
+    process.stdin.on("close", () => void shutdown());
+  } else {
+    const engine = await loadEngine();
+    const { startHttpServer } = await import("./mcp/http.js");
+    let handle;
+    try {
+      handle = await startHttpServer(engine);
+    } catch (err) {
+      fail(
+        `cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    if (config.logLevel !== "silent") process.stderr.write(startupBanner(handle.url, config));
+    closeTransport = handle.close;
+  }
+
+  let closing = false;
+  async function shutdown(): Promise<void> {
+    if (closing) return;
+    closing = true;
+    // Whatever hangs below, the server ends what it started and exits well within 2 s.
+    setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS).unref();
+    await closeTransport().catch(() => {});
+    if (engineLoad) await (await engineLoad.catch(() => undefined))?.close().catch(() => {});
+    process.exit(0);
+  }
+  // Every exit path (a shutdown, a fatal error) ends the workers, daemons and runs still alive,
+  // with their process groups and whatever left them.
+  process.on("exit", () => endAllChildren("SIGKILL"));
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
+  process.on("SIGHUP", () => void shutdown());
+}
+
+/** Imports the engine and the tools, builds the engine, and starts crash recovery in the background. */
+async function startEngine(config: Config, log: Logger, tools?: ToolDefinition[]): Promise<Engine> {
+  const [{ Engine }, { recoverAtStartup }, toolsModule] = await Promise.all([
+    import("./engine/engine.js"),
+    import("./fix/recovery.js"),
+    tools ? undefined : import("./mcp/tools/index.js"),
+  ]);
+  const engine = new Engine(
+    config,
+    log,
+    tools ?? toolsModule?.toolsFor(config.toolsets, { retainTraces: config.retainTraces }) ?? [],
+  );
+  // The policy bundle is compiled once, now; an invalid one stops the server with file, line and reason.
+  const { registerPolicyServices } = await import("./policy/runtime.js");
+  await registerPolicyServices(
+    engine.services,
+    engine.allowlist.roots.effective,
+    config.policyAllowLoosening,
+  ).catch((err: unknown) =>
+    fail(`invalid policy bundle:\n${err instanceof Error ? err.message : String(err)}`),
+  );
+  // Transactions a killed server left half-done are finished or undone in the background.
+  void recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, log).catch(
+    (err: unknown) =>
+      log.warn(`start-up recovery failed: ${err instanceof Error ? err.message : String(err)}`),
+  );
+  if (config.mode === "stdio")
+    log.info(
+      `mcp-code-quality ${VERSION} on stdio; allowed paths: ${engine.allowlist.roots.effective.join(", ")}`,
+    );
+  return engine;
+}
+
+/** Runs the command line `argv` (process.argv without node and the script), started from `entry`. */
+export function run(argv: string[], entry: string): void {
+  entryFile = entry;
+  main(argv).catch((err: unknown) => {
+    fail(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  });
+}
