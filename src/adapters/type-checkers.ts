@@ -52,8 +52,3 @@ export function typeCheckerNames(): string[] {
 export function findTypeChecker(name: string): TypeCheckerAdapter | undefined {
   return checkers.find((c) => c.name === name);
 }
-
-/** The checker for a target when none is named: the first that claims it, else the first registered. */
-export function defaultTypeChecker(target: string): TypeCheckerAdapter | undefined {
-  return checkers.find((c) => c.claims?.(target)) ?? checkers[0];
-}

@@ -172,6 +172,7 @@ function goTestText(stdout: string): string {
 
 registerTestRunner({
   name: "go test",
+  languages: ["go"],
   claims: (target, root) => {
     const isGo = target.endsWith(".go") || fs.existsSync(path.join(target, "go.mod")) || hasGoFiles(target);
     return isGo ? findGoModule(target, root) : undefined;
