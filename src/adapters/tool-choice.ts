@@ -170,10 +170,11 @@ function firstFitting(
 }
 
 /** lint_fix and fix_all: the fixer of the weightiest language that has one. */
-export function chooseFixer(target: string): Choice<LanguageTool> {
-  return firstFitting("lint fixer", "linter", projectLanguages(target), (l) =>
-    registered(fixerFor(l), findFixer),
-  );
+export function chooseFixer(target: string, inlineFile?: string): Choice<LanguageTool> {
+  const languages = inlineFile
+    ? inlineLanguages(path.dirname(inlineFile), inlineFile)
+    : projectLanguages(target);
+  return firstFitting("lint fixer", "linter", languages, (l) => registered(fixerFor(l), findFixer));
 }
 
 /** type_check: the first checker of the weightiest language that has one. */

@@ -286,9 +286,10 @@ export function requireFixer(name: string): FixerAdapter {
 export function fixerOfCall(
   target: string,
   named: string | undefined,
+  inline = false,
 ): { fixer?: FixerAdapter; notes: string[]; nothing?: string } {
   if (named) return { fixer: requireFixer(named), notes: [] };
-  const choice = chooseFixer(target);
+  const choice = chooseFixer(target, inline ? target : undefined);
   const pick = choice.picks[0];
   if (!pick) return { notes: choice.notes, nothing: choice.nothing };
   // A Python project's ruff is the long-standing default: no note for it.
@@ -355,7 +356,7 @@ export const lintFixTool = () => {
     annotations: { title: "Apply lint fixes", ...WRITES_FILES },
     paths: [{ arg: "path", kind: "any", mayBeMissing: true }, PATH_AND_CONFIG[1]!],
     async handler(args, ctx) {
-      const picked = fixerOfCall(args.path, args.linter);
+      const picked = fixerOfCall(args.path, args.linter, args.source_code !== undefined);
       if (!picked.fixer) return nothingToFix(args.dry_run, picked.notes, picked.nothing);
       const fixer = picked.fixer;
       const started = performance.now();

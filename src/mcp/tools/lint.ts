@@ -11,6 +11,7 @@ import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
 import { findLinter, linterNames, type LinterAdapter, type LintOutcome } from "../../adapters/linters.js";
 import { chooseLinters } from "../../adapters/tool-choice.js";
+import { addTallies, type FindingTally } from "../../findings/collector.js";
 import { fileFilter } from "../../findings/file-filter.js";
 import { ToolError } from "../../errors.js";
 import type { LinterCapabilities, LintOptions } from "../../adapters/lint-options.js";
@@ -50,6 +51,10 @@ export const lintTool = () =>
     paths: [{ arg: "path", kind: "any", mayBeMissing: true }, PATH_AND_CONFIG[1]!],
     async handler(args, ctx) {
       const inline = args.source_code !== undefined;
+      if (!inline && !existsSync(args.path))
+        throw new ToolError("path_validation", `path does not exist: ${args.path}`, {
+          allowed_paths: ctx.allowlist.roots.effective,
+        });
       const base = inline && !existsSync(args.path) ? path.dirname(args.path) : args.path;
       const choice = args.linter
         ? { picks: [{ name: args.linter }], notes: [] as string[], nothing: undefined }
@@ -174,7 +179,7 @@ async function singleResult(ctx: ToolContext, args: LintArgs, run: RanLint, pick
   // Rule scope and changed files hold whatever the adapter did; the per-rule cap lists, the rest is counted.
   const scoped = scopeFindings(outcome.findings, options);
   const inScope = new Set(scoped);
-  const capped = capPerRule(scoped, options.maxPerRule);
+  const { capped, beyond } = capWithBeyond(scoped, outcome, options);
   const offenses = withOffenses(args);
   // Each listed finding costs its issue string, its offense when listed, and its files[] entry (ESLint).
   const perFileCost = outcome.perFile && perFileListingCost().cost;
@@ -183,7 +188,7 @@ async function singleResult(ctx: ToolContext, args: LintArgs, run: RanLint, pick
       (perFileCost ? perFileCost(f) : estimateTokens(issueString(f))) +
       (offenses ? estimateTokens(offenseOf(f)) : 0),
   });
-  const view = findingsView(capped.kept, { display, fingerprints: args.output === "sarif", listing });
+  const view = findingsView(capped.kept, { display, fingerprints: args.output === "sarif", listing, beyond });
   const perFile =
     outcome.perFile &&
     perFileFields(outcome.perFile, view.all, display.show, {
@@ -245,12 +250,16 @@ async function mergedResult(ctx: ToolContext, args: LintArgs, runs: RanLint[], p
   const unreported: Record<string, number> = {};
   const kept: Finding[] = [];
   const perLinter = [];
+  let beyond: FindingTally | undefined;
   for (const run of runs) {
-    const capped = capPerRule(scopeFindings(run.outcome.findings, run.options), run.options.maxPerRule);
+    const scoped = scopeFindings(run.outcome.findings, run.options);
+    const { capped, beyond: more } = capWithBeyond(scoped, run.outcome, run.options);
     for (const f of capped.kept) runOf.set(f, run);
     kept.push(...capped.kept);
     for (const [rule, n] of Object.entries(capped.unreported)) unreported[rule] = (unreported[rule] ?? 0) + n;
-    const count = capped.kept.length + Object.values(capped.unreported).reduce((a, b) => a + b, 0);
+    if (more) beyond = addTallies(beyond, more);
+    const count =
+      capped.kept.length + Object.values(capped.unreported).reduce((a, b) => a + b, 0) + (more?.count ?? 0);
     perLinter.push({
       linter: run.linter.name,
       command: run.outcome.command,
@@ -262,7 +271,7 @@ async function mergedResult(ctx: ToolContext, args: LintArgs, runs: RanLint[], p
   const listing = listingOf(ctx, args, {
     cost: (f: Finding) => estimateTokens(issueString(f)) + (offenses ? estimateTokens(offenseOf(f)) : 0),
   });
-  const view = findingsView(kept, { display, fingerprints: args.output === "sarif", listing });
+  const view = findingsView(kept, { display, fingerprints: args.output === "sarif", listing, beyond });
   const total = view.count + Object.values(unreported).reduce((a, b) => a + b, 0);
   const issueOf = (f: Finding) => {
     const text = runOf.get(f)?.outcome.issueText;
@@ -308,6 +317,18 @@ async function mergedResult(ctx: ToolContext, args: LintArgs, runs: RanLint[], p
       })),
     )),
   };
+}
+
+/**
+ * The per-rule cap over the kept findings; findings the adapter counted but did not keep (`beyond`) go to the
+ * view's counts, or with a per-rule cap to the rules' unreported counts (they come after every kept one).
+ */
+function capWithBeyond(scoped: Finding[], outcome: LintOutcome, options: LintOptions) {
+  const capped = capPerRule(scoped, options.maxPerRule);
+  const beyond = outcome.beyond;
+  if (!beyond || options.maxPerRule === undefined) return { capped, beyond };
+  for (const [rule, n] of beyond.byRule) capped.unreported[rule] = (capped.unreported[rule] ?? 0) + n;
+  return { capped, beyond: undefined };
 }
 
 /** The languages of the files a `files` filter selects under `base` (a bounded walk). */

@@ -72,6 +72,7 @@ export const typeCheckTool = () => {
         strict: args.strict,
         config: args.config,
         args,
+        shown: filter,
       });
       const within = outcome.viewWithin;
       const inView = (file: string) =>
@@ -82,6 +83,7 @@ export const typeCheckTool = () => {
       const view = findingsView(shown, {
         display,
         fingerprints: true,
+        beyond: outcome.beyond,
         // Each listed finding is shown twice: as an issue string and as an object.
         listing: listingOf(ctx, args, {
           cost: (f) => estimateTokens(f) + Math.ceil(issueString(f).length / 4) + 2,
@@ -101,7 +103,7 @@ export const typeCheckTool = () => {
           errors: counts.error,
           warnings: counts.warning,
           info: counts.info,
-          total_in_project: outcome.findings.length,
+          total_in_project: outcome.totalInProject ?? outcome.findings.length,
           scope: filtered ? "filtered" : "full",
         },
         returncode: outcome.returncode,
