@@ -76,7 +76,7 @@ describe("the mypy daemon of each mypy version", () => {
           expect(
             (second.issues as string[]).map((i) => i.replace(/^app\.py:(\d+):\d+: (\S+) /, "app.py:$1: ")),
           ).toEqual(
-            direct().map((l) => l.replace(/^app\.py:(\d+):error: (.*)  \[(\S+)\]$/, "app.py:$1: $2")),
+            direct().map((l) => l.replace(/^app\.py:(\d+):error: (.*) {2}\[(\S+)\]$/, "app.py:$1: $2")),
           );
           // An edit between two warm checks is seen.
           fs.writeFileSync(path.join(dir, "app.py"), "count: int = 1\n");
