@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES, REPO_ROOT, type Connected } from "../helpers/server.js";
 import { copyFixture, missing, TOOLS_GO_BIN, TOOLS_VENV_BIN } from "../helpers/tools.js";
 import { treeHash } from "../helpers/tree-hash.js";
+import { parseJson, runCheck } from "../helpers/check.js";
 
 const DEFAULTS = path.join(FIXTURES, "defaults");
 const PATH_WITH_TOOLS = `${TOOLS_VENV_BIN}:${TOOLS_GO_BIN}:${process.env.PATH}`;
@@ -360,5 +361,26 @@ describe.skipIf(missing("ruff", [TOOLS_VENV_BIN]))("autoformat dry run on Python
     } finally {
       await s.close();
     }
+  });
+});
+
+describe.skipIf(missing("mypy"))("check on a project that configures mypy and pyright", () => {
+  it("runs both, each with the count the checker itself reports", async () => {
+    const dir = copyFixture(path.join(FIXTURES, "check", "python"));
+    fs.appendFileSync(path.join(dir, "pyproject.toml"), "\n[tool.mypy]\n\n[tool.pyright]\n");
+    const mypyOwn = direct("mypy", ["--no-incremental", "app.py"], dir).stdout;
+    const pyrightOwn = JSON.parse(
+      direct(
+        process.execPath,
+        [path.join(REPO_ROOT, "node_modules", "pyright", "index.js"), "--outputjson", "."],
+        dir,
+      ).stdout,
+    ) as { summary: { errorCount: number } };
+    const run = await runCheck([dir, "--json", "--only", "types"], { cwd: dir });
+    const json = parseJson(run);
+    const count = (id: string) => json.checks.find((c) => c.id === id)?.finding_count;
+    expect(json.checks.map((c) => c.id)).toEqual(["mypy", "pyright"]);
+    expect(count("mypy")).toBe(Number(/Found (\d+) errors?/.exec(mypyOwn)?.[1] ?? 0));
+    expect(count("pyright")).toBe(pyrightOwn.summary.errorCount);
   });
 });

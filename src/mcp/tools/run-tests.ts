@@ -313,7 +313,7 @@ export const runTestsTool = () =>
         let failures: TestFailure[] = [];
         if (fs.existsSync(junitXml)) {
           const rootdir = parseRootdir(run.stdout) ?? cwd;
-          failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir);
+          failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir, cwd);
         } else if (run.returncode === 1)
           notes.push("pytest wrote no JUnit report, so failures are not itemized");
         const shown = listFailures(ctx, args, args.path, "pytest", failures, output);
