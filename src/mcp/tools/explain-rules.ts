@@ -15,7 +15,7 @@ export const explainRulesTool = () => {
     input: z.strictObject({
       rules: z.array(z.string().min(1).max(200)).min(1).max(50),
       linter: z.enum(names as [string, ...string[]]).optional(),
-      path: z.string().optional().describe("Default: the project"),
+      path: z.string().optional(),
     }),
     annotations: { title: "Explain lint rules", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any", default: "." }],

@@ -34,8 +34,7 @@ const addSummaries = (a: ScanSummary, b: ScanSummary): ScanSummary => ({
 export const securityScanTool = () =>
   defineTool({
     name: "security_scan",
-    description:
-      "Scan code for security issues with the project's scanners (bandit for Python, gosec for Go, npm audit for JS/TS lockfiles).",
+    description: "Security scan with the project's scanners (bandit, gosec, npm audit).",
     input: z.strictObject({
       path: z.string(),
       severity: LEVEL.default("low"),
