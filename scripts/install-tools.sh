@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs every external tool the tests use. Idempotent: what is already installed is left alone.
 #   - Debian packages (apt-get update once, only when something is missing)
-#   - a project-local virtualenv .tools/venv with ruff, ty and pip-audit from PyPI
+#   - a project-local virtualenv .tools/venv with ruff, ty, pip-audit and uv from PyPI
+#   - side virtualenvs with other pinned versions the tests compare against (a current mypy, the ruff CLI
+#     of the embedded ruff's version)
 # npm packages (ESLint, Prettier, TypeScript, pyright, ...) come from package.json via `npm ci`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop)
+APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop ruby-rspec ruby-minitest)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
@@ -23,26 +25,42 @@ else
 fi
 
 # Python tools from PyPI in a project-local virtualenv (tests put .tools/venv/bin on the server's PATH):
-# the ruff CLI (compared with the embedded build), ty (the default Python type checker) and pip-audit.
-# Pinned, so a new release cannot change what the tests expect.
-PY_TOOLS=(ruff==0.17.6 ty==0.0.108 pip-audit==2.10.1)
-[ -x .tools/venv/bin/python ] || python3 -m venv .tools/venv
-wanted=()
-for spec in "${PY_TOOLS[@]}"; do
-  name=${spec%%==*}
-  version=${spec#*==}
-  have=$(.tools/venv/bin/python -m pip show "$name" 2>/dev/null | sed -n "s/^Version: //p" || true)
-  [ "$have" = "$version" ] || wanted+=("$spec")
-done
-if [ "${#wanted[@]}" -gt 0 ]; then
-  echo "install-tools: pip install ${wanted[*]}"
-  .tools/venv/bin/python -m pip install -q --disable-pip-version-check "${wanted[@]}"
-fi
-echo "install-tools: $(.tools/venv/bin/ruff --version), $(.tools/venv/bin/ty --version), $(.tools/venv/bin/pip-audit --version)"
+# the ruff CLI (compared with the embedded build), ty (the default Python type checker), pip-audit and uv
+# (audit_dependencies exports a uv.lock with it). Pinned, so a new release cannot change what the tests expect.
+PY_TOOLS=(ruff==0.17.6 ty==0.0.108 pip-audit==2.10.1 uv==0.13.9)
+
+# pip_venv DIR SPEC...: a virtualenv at DIR holding exactly these pinned versions (installs what differs).
+pip_venv() {
+  local dir=$1
+  shift
+  [ -x "$dir/bin/python" ] || python3 -m venv "$dir"
+  local wanted=() spec name version have
+  for spec in "$@"; do
+    name=${spec%%==*}
+    version=${spec#*==}
+    have=$("$dir/bin/python" -m pip show "$name" 2>/dev/null | sed -n "s/^Version: //p" || true)
+    [ "$have" = "$version" ] || wanted+=("$spec")
+  done
+  if [ "${#wanted[@]}" -gt 0 ]; then
+    echo "install-tools: pip install ${wanted[*]} into $dir"
+    "$dir/bin/python" -m pip install -q --disable-pip-version-check "${wanted[@]}"
+  fi
+}
+pip_venv .tools/venv "${PY_TOOLS[@]}"
+echo "install-tools: $(.tools/venv/bin/ruff --version), $(.tools/venv/bin/ty --version), $(.tools/venv/bin/pip-audit --version), $(.tools/venv/bin/uv --version)"
+# Current mypy releases beside Debian's 1.0.1: their daemons frame messages differently (1.7-1.19: base64
+# and a space; 1.20+: a length header), and projects run them from their own virtualenvs.
+pip_venv .tools/mypy-1.15 mypy==1.15.0
+pip_venv .tools/mypy-2.4 mypy==2.4.1
+# The ruff CLI of the embedded ruff's version (@astral-sh/ruff-wasm-nodejs), for the parity test.
+pip_venv .tools/ruff-embedded ruff==0.17.4
+echo "install-tools: $(.tools/mypy-1.15/bin/mypy --version), $(.tools/mypy-2.4/bin/mypy --version), embedded-ruff CLI $(.tools/ruff-embedded/bin/ruff --version)"
 
 # Go tools from the Go module proxy into .tools/go/bin (tests put it on the server's PATH). golint is deprecated
 # upstream but still installs; its last release is a pseudo-version.
-GO_TOOLS=(honnef.co/go/tools/cmd/staticcheck@v0.8.2 golang.org/x/lint/golint@v0.0.0-20210508222113-6edffad5e616)
+# gosec: security_scan's Go scanner.
+GO_TOOLS=(honnef.co/go/tools/cmd/staticcheck@v0.8.2 golang.org/x/lint/golint@v0.0.0-20210508222113-6edffad5e616
+  github.com/securego/gosec/v2/cmd/gosec@v2.30.0)
 if command -v go >/dev/null 2>&1; then
   for spec in "${GO_TOOLS[@]}"; do
     bin=${spec%@*}
@@ -52,7 +70,7 @@ if command -v go >/dev/null 2>&1; then
       GOBIN="$PWD/.tools/go/bin" GOTOOLCHAIN=local go install "$spec"
     fi
   done
-  echo "install-tools: $(.tools/go/bin/staticcheck -version), golint"
+  echo "install-tools: $(.tools/go/bin/staticcheck -version), golint, gosec"
 else
   echo "install-tools: go is not installed; Go tests will fail under CI" >&2
 fi

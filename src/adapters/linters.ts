@@ -2,11 +2,14 @@
 import type { ToolContext } from "../engine/tool.js";
 import type { PerFileScope } from "../findings/file-view.js";
 import type { Finding } from "../findings/model.js";
+import type { FindingTally } from "../findings/collector.js";
 import type { LinterCapabilities, LintOptions } from "./lint-options.js";
 
 export interface LintOutcome {
   /** Every finding of the run, read from the tool's whole output (the views cap and count them). */
   findings: Finding[];
+  /** Findings after `findings` that were counted but not kept (a tool printing more than a result needs). */
+  beyond?: FindingTally;
   /** Tool name for SARIF's driver, and its version, asked only when a SARIF log is built. */
   tool: string;
   version?: () => Promise<string | undefined>;

@@ -81,6 +81,15 @@ export const MANAGED_TOOL_FACTS: Record<string, ToolSandboxFacts> = {
   rubocop: f("none", false, ["project-files", "cache"], true, "required plugins run; writes only in fixes"),
   ruby: f("none", false, ["none"], false, "runs RuboCop's worker"),
   javascript: f("may", false, ["cache"], true, "the project's test runner (jest, vitest, node --test)"),
+  "ruby tests": f(
+    "may",
+    false,
+    ["cache"],
+    true,
+    "the project's tests: rspec, or minitest (rake test / ruby -Itest)",
+  ),
+  rspec: f("may", false, ["cache"], true, "runs the project's specs"),
+  gosec: f("may", true, ["cache"], false, `security_scan's Go scanner; ${GO_NOTE}`),
   git: f("none", true, ["none"], false, "lists staged and changed files for lint_check and `changed`"),
 };
 

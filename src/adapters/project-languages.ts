@@ -1,11 +1,20 @@
 /**
- * Which languages a project (or file) is written in, from its files and configs: what format_check, lint and
- * type_check default to, and how a tool tells that it would check nothing. Bounded walks, no file contents.
+ * What a project (or file) is written in, from its files and manifests: the languages every tool's default
+ * follows (see tool-choice.ts), weighed so that what the project is comes first. Bounded walks, names only.
  */
 import fs from "node:fs";
 import path from "node:path";
 
 export type ProjectLanguage = "python" | "typescript" | "javascript" | "go" | "rust" | "ruby";
+
+export const ALL_LANGUAGES: readonly ProjectLanguage[] = [
+  "typescript",
+  "javascript",
+  "python",
+  "go",
+  "rust",
+  "ruby",
+];
 
 const EXTENSIONS: Record<ProjectLanguage, RegExp> = {
   python: /\.pyi?$/,
@@ -21,19 +30,15 @@ export function isFileOf(file: string, language: ProjectLanguage): boolean {
   return EXTENSIONS[language].test(path.basename(file));
 }
 
-const MARKERS: [string, ProjectLanguage][] = [
-  ["pyproject.toml", "python"],
-  ["setup.py", "python"],
-  ["setup.cfg", "python"],
-  ["requirements.txt", "python"],
-  ["Pipfile", "python"],
-  ["tsconfig.json", "typescript"],
-  ["package.json", "javascript"],
-  ["go.mod", "go"],
-  ["Cargo.toml", "rust"],
-  ["Gemfile", "ruby"],
-  [".rubocop.yml", "ruby"],
-];
+/** The files that say a directory is a project of a language (its manifests and tool configs). */
+const MANIFESTS: Record<ProjectLanguage, RegExp> = {
+  python: /^(?:pyproject\.toml|setup\.py|setup\.cfg|Pipfile|requirements[\w.-]*\.txt|uv\.lock)$/,
+  typescript: /^tsconfig(?:\.[\w-]+)?\.json$/,
+  javascript: /^package\.json$/,
+  go: /^go\.(?:mod|work)$/,
+  rust: /^Cargo\.toml$/,
+  ruby: /^(?:Gemfile|[\w.-]+\.gemspec|\.rubocop\.yml)$/,
+};
 
 /** Folders no tool should walk for a project's own files (virtualenvs, dependencies, builds, VCS). */
 const SKIPPED = new Set([
@@ -55,23 +60,49 @@ const SKIPPED = new Set([
   "coverage",
 ]);
 
-/** Up to `limit` entries are looked at: enough to find a language, never a whole monorepo's walk. */
-function* walk(dir: string, limit = 5000): Generator<string> {
-  const queue = [dir];
+/**
+ * Folders whose files do not make a project what it is: its docs site, examples, vendored copies and test
+ * data of other languages (a Ruby gem's `docs/` with a package.json is still a Ruby gem).
+ */
+const NOT_THE_CODE = new Set([
+  "docs",
+  "doc",
+  "site",
+  "website",
+  "examples",
+  "example",
+  "samples",
+  "vendor",
+  "third_party",
+  "fixtures",
+  "__fixtures__",
+  "testdata",
+]);
+
+interface WalkedFile {
+  name: string;
+  /** Under a docs/examples/fixtures folder (relative to the walk's start). */
+  aside: boolean;
+}
+
+/** Up to `limit` entries are looked at: enough to weigh languages, never a whole monorepo's walk. */
+function* walk(dir: string, limit = 5000): Generator<WalkedFile> {
+  const queue: { dir: string; aside: boolean }[] = [{ dir, aside: false }];
   let seen = 0;
   while (queue.length) {
-    const d = queue.shift() as string;
+    const d = queue.shift() as { dir: string; aside: boolean };
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
+      entries = fs.readdirSync(d.dir, { withFileTypes: true });
     } catch {
       continue;
     }
     for (const e of entries) {
       if (++seen > limit) return;
       if (e.isDirectory()) {
-        if (!SKIPPED.has(e.name) && !e.name.startsWith(".")) queue.push(path.join(d, e.name));
-      } else if (e.isFile()) yield e.name;
+        if (!SKIPPED.has(e.name) && !e.name.startsWith("."))
+          queue.push({ dir: path.join(d.dir, e.name), aside: d.aside || NOT_THE_CODE.has(e.name) });
+      } else if (e.isFile()) yield { name: e.name, aside: d.aside };
     }
   }
 }
@@ -86,28 +117,90 @@ export function hasFilesMatching(target: string, pattern: RegExp): boolean {
   const st = fs.statSync(target, { throwIfNoEntry: false });
   if (!st) return false;
   if (!st.isDirectory()) return pattern.test(target);
-  for (const name of walk(target)) if (pattern.test(name)) return true;
+  for (const f of walk(target)) if (pattern.test(f.name)) return true;
   return false;
 }
 
+/** The language of a file, by its name ("" when none). */
+export function languageOfFile(file: string): ProjectLanguage | undefined {
+  const name = path.basename(file);
+  return ALL_LANGUAGES.find((l) => EXTENSIONS[l].test(name));
+}
+
+export interface LanguageEvidence {
+  /** Manifests of the language in the directory itself (pyproject.toml, Gemfile, go.mod, ...). */
+  manifests: string[];
+  /** Files of the language where the code lives. */
+  code: number;
+  /** Files of the language under docs, examples, fixtures or vendored folders only. */
+  aside: number;
+}
+
+export interface ProjectProfile {
+  /** The languages with files under the target, weightiest first (see projectProfile). */
+  languages: ProjectLanguage[];
+  evidence: Partial<Record<ProjectLanguage, LanguageEvidence>>;
+}
+
+/** JavaScript and TypeScript are one ecosystem when weighing: TypeScript first within it. */
+const ECOSYSTEM: Record<ProjectLanguage, string> = {
+  typescript: "js",
+  javascript: "js",
+  python: "python",
+  go: "go",
+  rust: "rust",
+  ruby: "ruby",
+};
+
 /**
- * The languages of `target`, most specific first: a file's by its extension; a directory's from its
- * config markers (tsconfig.json → typescript, package.json → javascript, pyproject.toml → python, ...)
- * and the files it holds. TypeScript projects count as JavaScript too when they hold .js files.
+ * What `target` is written in. A file: its language by name. A directory: every language with files under it
+ * (outside vendored folders), ordered by weight: languages with code outside docs/examples/fixtures before
+ * those only there (which are dropped when another language has code), then those whose manifest is in the
+ * directory, then by how many files they have. A manifest without files of its language is no language.
  */
-export function projectLanguages(target: string): ProjectLanguage[] {
+export function projectProfile(target: string): ProjectProfile {
   const st = fs.statSync(target, { throwIfNoEntry: false });
-  if (!st) return [];
-  if (!st.isDirectory())
-    return (Object.keys(EXTENSIONS) as ProjectLanguage[]).filter((l) => EXTENSIONS[l].test(target));
-  const found = new Set<ProjectLanguage>();
-  for (const [marker, language] of MARKERS) if (fs.existsSync(path.join(target, marker))) found.add(language);
-  for (const name of walk(target))
-    for (const l of Object.keys(EXTENSIONS) as ProjectLanguage[]) if (EXTENSIONS[l].test(name)) found.add(l);
-  // A package.json of a TypeScript project does not make it a JavaScript one unless it holds .js files.
-  if (found.has("typescript") && !hasFilesOf(target, "javascript")) found.delete("javascript");
-  if (found.has("python") && !hasFilesOf(target, "python") && found.size > 1) found.delete("python");
-  return (["typescript", "javascript", "python", "go", "rust", "ruby"] as ProjectLanguage[]).filter((l) =>
-    found.has(l),
-  );
+  if (!st) return { languages: [], evidence: {} };
+  if (!st.isDirectory()) {
+    const language = languageOfFile(target);
+    return language
+      ? { languages: [language], evidence: { [language]: { manifests: [], code: 1, aside: 0 } } }
+      : { languages: [], evidence: {} };
+  }
+  const evidence: Partial<Record<ProjectLanguage, LanguageEvidence>> = {};
+  const of = (l: ProjectLanguage) => (evidence[l] ??= { manifests: [], code: 0, aside: 0 });
+  for (const f of walk(target)) {
+    const l = ALL_LANGUAGES.find((lang) => EXTENSIONS[lang].test(f.name));
+    if (l) of(l)[f.aside ? "aside" : "code"]++;
+  }
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(target);
+  } catch {
+    // Unreadable: no manifests.
+  }
+  for (const name of names)
+    for (const l of ALL_LANGUAGES)
+      if (MANIFESTS[l].test(name) && evidence[l]) evidence[l].manifests.push(name);
+  let languages = ALL_LANGUAGES.filter((l) => evidence[l]);
+  if (languages.some((l) => (evidence[l]?.code ?? 0) > 0))
+    languages = languages.filter((l) => (evidence[l]?.code ?? 0) > 0);
+  // Weighed per ecosystem (a TypeScript project's .js config files are part of it), then within it.
+  const weight = (l: ProjectLanguage) => {
+    const mates = languages.filter((m) => ECOSYSTEM[m] === ECOSYSTEM[l]);
+    const sum = (k: "code" | "aside") => mates.reduce((n, m) => n + (evidence[m]?.[k] ?? 0), 0);
+    return [mates.some((m) => evidence[m]?.manifests.length) ? 1 : 0, sum("code"), sum("aside")];
+  };
+  languages = [...languages].sort((a, b) => {
+    const wa = weight(a);
+    const wb = weight(b);
+    for (let i = 0; i < wa.length; i++) if (wa[i] !== wb[i]) return (wb[i] as number) - (wa[i] as number);
+    return ALL_LANGUAGES.indexOf(a) - ALL_LANGUAGES.indexOf(b);
+  });
+  return { languages, evidence };
+}
+
+/** The languages of `target`, weightiest first (projectProfile's order). */
+export function projectLanguages(target: string): ProjectLanguage[] {
+  return projectProfile(target).languages;
 }

@@ -19,3 +19,15 @@ export function inRuleScope(id: string, scope: RuleScope | undefined): boolean {
   if (scope.only?.length && !scope.only.some((p) => matchesRule(id, p))) return false;
   return !scope.except?.some((p) => matchesRule(id, p));
 }
+
+/**
+ * The scope a lint call's options give findings (rules, changed files), as a predicate for reading a stream;
+ * undefined when everything is in scope. The tool layer applies the same filter (scopeFindings).
+ */
+export function inLintScope(
+  options: { rules?: RuleScope; changedFiles?: readonly string[] } | undefined,
+): ((f: { rule_id: string; file: string }) => boolean) | undefined {
+  if (!options?.rules && !options?.changedFiles) return undefined;
+  const changed = options.changedFiles ? new Set(options.changedFiles) : undefined;
+  return (f) => inRuleScope(f.rule_id, options.rules) && (!changed || changed.has(f.file));
+}

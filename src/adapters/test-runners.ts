@@ -3,6 +3,7 @@
  * projects it runs and reports the same shape as pytest does (summary, failures, coverage).
  */
 import type { ToolContext } from "../engine/tool.js";
+import type { ProjectLanguage } from "./project-languages.js";
 
 export interface TestRunRequest {
   /** Canonical target (file or directory) inside the allowlist. */
@@ -39,6 +40,8 @@ export interface TestRunOutcome {
 
 export interface TestRunnerAdapter {
   name: string;
+  /** The languages whose tests it runs (weighed against the project's in tool-choice.ts). */
+  languages: readonly ProjectLanguage[];
   /** The project directory this runner runs for the target, or undefined when the target is not its kind. */
   claims(target: string, root: string): string | undefined;
   run(ctx: ToolContext, request: TestRunRequest, projectDir: string): Promise<TestRunOutcome>;
@@ -50,16 +53,17 @@ export function registerTestRunner(adapter: TestRunnerAdapter): void {
   runners.push(adapter);
 }
 
-/** The first registered runner claiming the target, with the project directory it runs in. */
-export function claimTestRunner(
+/** Every registered runner claiming the target, with the project directory it runs in, in registration order. */
+export function claimingTestRunners(
   target: string,
   root: string,
-): { runner: TestRunnerAdapter; projectDir: string } | undefined {
+): { runner: TestRunnerAdapter; projectDir: string }[] {
+  const out: { runner: TestRunnerAdapter; projectDir: string }[] = [];
   for (const runner of runners) {
     const projectDir = runner.claims(target, root);
-    if (projectDir) return { runner, projectDir };
+    if (projectDir) out.push({ runner, projectDir });
   }
-  return undefined;
+  return out;
 }
 
 /** The registered runners' names (pytest is run_tests' own). */

@@ -1,6 +1,7 @@
 /** The type-checker registry behind `type_check` (ty, mypy, pyright for Python; tsc for TypeScript). */
 import type { ToolContext } from "../engine/tool.js";
 import type { Finding } from "../findings/model.js";
+import type { FindingTally } from "../findings/collector.js";
 
 export interface TypeCheckRequest {
   /** Canonical path (file or directory) inside the allowlist. */
@@ -10,11 +11,17 @@ export interface TypeCheckRequest {
   config?: string;
   /** Other validated tool arguments. */
   args: Record<string, unknown>;
+  /** The files whose diagnostics the call shows (`files`); a checker reading a stream keeps only those. */
+  shown?: (file: string) => boolean;
 }
 
 export interface TypeCheckOutcome {
   /** Every diagnostic of the run (the tool filters by `files` afterwards). */
   findings: Finding[];
+  /** Diagnostics after `findings`, in view, counted but not kept (collector.ts). */
+  beyond?: FindingTally;
+  /** Every diagnostic the checker reported, in view or not, when `findings` holds only some. */
+  totalInProject?: number;
   command: string;
   returncode?: number | null;
   output?: string;
@@ -51,9 +58,4 @@ export function typeCheckerNames(): string[] {
 
 export function findTypeChecker(name: string): TypeCheckerAdapter | undefined {
   return checkers.find((c) => c.name === name);
-}
-
-/** The checker for a target when none is named: the first that claims it, else the first registered. */
-export function defaultTypeChecker(target: string): TypeCheckerAdapter | undefined {
-  return checkers.find((c) => c.claims?.(target)) ?? checkers[0];
 }

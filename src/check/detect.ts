@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { hasFilesMatching, projectLanguages } from "../adapters/project-languages.js";
+import { formatterFor, linterFor, typeCheckersFor } from "../adapters/tool-choice.js";
 
 export type CheckKind = "format" | "lint" | "types" | "links";
 export type CheckLanguage = "python" | "js" | "go" | "rust" | "ruby" | "markdown";
@@ -63,52 +64,6 @@ export function installAdvice(id: string): string {
   return INSTALL[id] ?? "see the tool's documentation";
 }
 
-function readText(file: string): string {
-  try {
-    // Config files are small; a huge one is not a config we need to read.
-    const st = fs.statSync(file);
-    return st.isFile() && st.size < 1024 * 1024 ? fs.readFileSync(file, "utf8") : "";
-  } catch {
-    return "";
-  }
-}
-
-const exists = (dir: string, ...names: string[]) => names.some((n) => fs.existsSync(path.join(dir, n)));
-
-/** Which Python tools a project is configured for (pyproject.toml, setup.cfg, tox.ini, own config files). */
-export function pythonTools(dir: string): { formatter: string; linter: string; checker: string } {
-  const pyproject = readText(path.join(dir, "pyproject.toml"));
-  const setupCfg = readText(path.join(dir, "setup.cfg")) + readText(path.join(dir, "tox.ini"));
-  const section = (text: string, name: string) =>
-    new RegExp(`^\\[${name.replace(/\./g, "\\.")}\\]`, "m").test(text);
-  const ruffConfigured = exists(dir, "ruff.toml", ".ruff.toml") || /^\[tool\.ruff/m.test(pyproject);
-  const formatter = !ruffConfigured && section(pyproject, "tool.black") ? "black" : "ruff";
-  const linter =
-    !ruffConfigured && (exists(dir, ".flake8") || section(setupCfg, "flake8")) ? "flake8" : "ruff";
-  let checker = "ty";
-  if (exists(dir, "mypy.ini", ".mypy.ini") || section(pyproject, "tool.mypy") || section(setupCfg, "mypy"))
-    checker = "mypy";
-  else if (exists(dir, "pyrightconfig.json") || section(pyproject, "tool.pyright")) checker = "pyright";
-  return { formatter, linter, checker };
-}
-
-/** A JavaScript/TypeScript project formatted with Prettier: a config, or Prettier in package.json. */
-export function usesPrettier(dir: string): boolean {
-  if (fs.readdirSync(dir).some((n) => /^\.?prettierrc(?:\.\w+)?$|^prettier\.config\.[cm]?[jt]s$/.test(n)))
-    return true;
-  const pkg = readText(path.join(dir, "package.json"));
-  try {
-    const json = JSON.parse(pkg) as Record<string, Record<string, unknown> | undefined>;
-    return (
-      json.prettier !== undefined ||
-      json.dependencies?.prettier !== undefined ||
-      json.devDependencies?.prettier !== undefined
-    );
-  } catch {
-    return false;
-  }
-}
-
 /** The languages of a path as check groups them (TypeScript and JavaScript are one group). */
 export function checkLanguages(target: string): CheckLanguage[] {
   const found = new Set<CheckLanguage>();
@@ -143,32 +98,30 @@ export function planChecks(target: string, options: { externalLinks: boolean }):
   for (const language of checkLanguages(target)) {
     switch (language) {
       case "python": {
-        const t = pythonTools(dir);
+        // The same tools a call without a tool name uses (tool-choice.ts), and each configured type checker.
+        const formatter = formatterFor("python", dir).name ?? "ruff";
+        const linter = linterFor("python", dir);
         add({
-          id: `${t.formatter}-format`,
+          id: `${formatter}-format`,
           kind: "format",
           language,
-          call: { tool: "format_check", args: { language: "python", formatter: t.formatter } },
-          fix: [{ tool: "autoformat", args: { language: "python", formatter: t.formatter } }],
+          call: { tool: "format_check", args: { language: "python", formatter } },
+          fix: [{ tool: "autoformat", args: { language: "python", formatter } }],
         });
         add({
-          id: t.linter,
+          id: linter,
           kind: "lint",
           language,
-          call: { tool: "lint", args: { linter: t.linter } },
-          fix: t.linter === "ruff" ? [{ tool: "lint_fix", args: { linter: "ruff" } }] : undefined,
+          call: { tool: "lint", args: { linter } },
+          fix: linter === "ruff" ? [{ tool: "lint_fix", args: { linter: "ruff" } }] : undefined,
         });
-        add({
-          id: t.checker,
-          kind: "types",
-          language,
-          call: { tool: "type_check", args: { checker: t.checker } },
-        });
+        for (const checker of typeCheckersFor("python", dir))
+          add({ id: checker, kind: "types", language, call: { tool: "type_check", args: { checker } } });
         break;
       }
       case "js": {
         const languages = projectLanguages(target).filter((l) => l === "typescript" || l === "javascript");
-        if (usesPrettier(dir))
+        if (languages.some((l) => formatterFor(l, dir).name === "prettier"))
           add({
             id: "prettier",
             kind: "format",
@@ -183,7 +136,7 @@ export function planChecks(target: string, options: { externalLinks: boolean }):
           call: { tool: "lint", args: { linter: "eslint" } },
           fix: [{ tool: "lint_fix", args: { linter: "eslint" } }],
         });
-        if (exists(dir, "tsconfig.json"))
+        if (typeCheckersFor("typescript", dir).length && fs.existsSync(path.join(dir, "tsconfig.json")))
           add({ id: "tsc", kind: "types", language, call: { tool: "type_check", args: { checker: "tsc" } } });
         break;
       }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import { Allowlist } from "../paths/allowlist.js";
+import { projectRootOf } from "../paths/project-root.js";
 import { refuseLinksInArgs } from "../paths/outside-links.js";
 import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
 import { AuditLog } from "./audit-log.js";
@@ -169,12 +170,19 @@ export class Engine {
   private resolvePaths(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
     const out = { ...args };
     for (const spec of tool.paths ?? []) {
-      const value = out[spec.arg] ?? spec.default;
+      const given = out[spec.arg];
+      const value = given ?? spec.default;
       if (value === undefined) continue;
       const baseArg = spec.base ? out[spec.base] : undefined;
-      const base = typeof baseArg === "string" ? baseArg : undefined;
+      // A default path is the server's working directory's only when that lies inside an allowed root.
+      const base =
+        typeof baseArg === "string"
+          ? baseArg
+          : given === undefined
+            ? this.defaultBase(tool, args)
+            : undefined;
       const resolveOne = (v: string) =>
-        spec.mayBeMissing && !fs.existsSync(path.resolve(base ?? this.allowlist.cwd, v))
+        spec.mayBeMissing && !fs.existsSync(this.allowlist.locate(v, base))
           ? this.allowlist.resolvePossiblyMissing(v, { base, label: spec.arg })
           : this.allowlist.resolve(v, { kind: spec.kind, base, label: spec.arg });
       out[spec.arg] = Array.isArray(value)
@@ -182,6 +190,26 @@ export class Engine {
         : resolveOne(value as string);
     }
     return out;
+  }
+
+  /**
+   * Where a path argument's default resolves when the call leaves it out: the server's working directory when
+   * it lies inside an allowed root; else the single allowed root; else the project of the (absolute) files the
+   * call names; else the working directory (and the allowlist refuses it, saying which paths are allowed).
+   */
+  private defaultBase(tool: ToolDefinition, args: Record<string, unknown>): string | undefined {
+    const roots = this.allowlist.roots.effective;
+    if (this.allowlist.rootOf(this.allowlist.cwd)) return undefined;
+    if (roots.length === 1) return roots[0];
+    for (const spec of tool.paths ?? []) {
+      const v = args[spec.arg];
+      const first = (Array.isArray(v) ? v : [v]).find(
+        (x): x is string => typeof x === "string" && path.isAbsolute(x),
+      );
+      const root = first ? this.allowlist.rootOf(first) : undefined;
+      if (first && root) return projectRootOf(first, root);
+    }
+    return undefined;
   }
 
   private context(signal: AbortSignal | undefined, maxResultBytes?: number): ToolContext {

@@ -1,13 +1,16 @@
 /** The one line an agent can quote: "ruff: 12 findings in 3 files, 9 fixable; F401 ×7, E501 ×5". */
 import type { Finding } from "./model.js";
+import type { FindingTally } from "./collector.js";
 
 const RULES_SHOWN = 5;
 
-export function summaryText(tool: string, findings: readonly Finding[]): string {
-  if (findings.length === 0) return `${tool}: no findings`;
-  const files = new Set(findings.map((f) => f.file)).size;
-  const fixable = findings.filter((f) => f.correctable).length;
-  const byRule = new Map<string, number>();
+/** `beyond`: findings counted but not kept (collector.ts), in every number of the line. */
+export function summaryText(tool: string, findings: readonly Finding[], beyond?: FindingTally): string {
+  const count = findings.length + (beyond?.count ?? 0);
+  if (count === 0) return `${tool}: no findings`;
+  const files = new Set([...findings.map((f) => f.file), ...(beyond?.files ?? [])]).size;
+  const fixable = findings.filter((f) => f.correctable).length + (beyond?.fixable ?? 0);
+  const byRule = new Map<string, number>(beyond?.byRule ?? []);
   for (const f of findings)
     byRule.set(f.rule_id || "(no rule)", (byRule.get(f.rule_id || "(no rule)") ?? 0) + 1);
   const rules = [...byRule].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
@@ -15,7 +18,7 @@ export function summaryText(tool: string, findings: readonly Finding[]): string 
   if (rules.length > RULES_SHOWN) shown.push(`${rules.length - RULES_SHOWN} more rules`);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   return (
-    `${tool}: ${plural(findings.length, "finding")} in ${plural(files, "file")}` +
+    `${tool}: ${plural(count, "finding")} in ${plural(files, "file")}` +
     (fixable ? `, ${fixable} fixable` : "") +
     `; ${shown.join(", ")}`
   );

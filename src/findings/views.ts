@@ -7,6 +7,7 @@ import type { DisplayPaths } from "./display-path.js";
 import { assignFingerprints } from "./fingerprint.js";
 import { estimateTokens, fairTrim, prefixThatFits, reserveFor } from "./budget.js";
 import { countBySeverity, type Finding, type Severity } from "./model.js";
+import type { FindingTally } from "./collector.js";
 import { isPaged, pageOf } from "./paging.js";
 
 export const MAX_LISTED_FINDINGS = 500;
@@ -19,6 +20,8 @@ export interface ViewOptions {
   fingerprints?: boolean;
   /** A token budget, paging and snippets for what is listed (see budget.ts, paging.ts). */
   listing?: ListingOptions;
+  /** Findings the tool reported after these, counted but not kept (collector.ts): in the counts, never listed. */
+  beyond?: FindingTally;
 }
 
 export interface ListingOptions {
@@ -58,6 +61,8 @@ export interface FindingsView {
   issues: string[];
   /** Set when a listing (budget, page) was asked for. */
   listing?: ListingInfo;
+  /** The findings counted but not kept, when there were any. */
+  beyond?: FindingTally;
 }
 
 /** Longest line of a snippet; a snippet has at most 2 x 5 + 1 lines. */
@@ -76,8 +81,12 @@ function snippetOf(f: Finding, lines: string[] | undefined, context: number): st
   return out.join("\n");
 }
 
-/** The findings listed under a budget: a page when asked, else all of them or a fair trim. */
-function listFindings(all: Finding[], cap: number, listing: ListingOptions) {
+/**
+ * The findings listed under a budget: a page when asked, else all of them or a fair trim. `beyond` findings
+ * follow `all` (counted, not kept): the listing is then never the whole, and a page ending at `all`'s end
+ * still has a next one.
+ */
+function listFindings(all: Finding[], cap: number, listing: ListingOptions, beyond = 0) {
   // Small budgets keep most of themselves for the findings.
   const reserve = listing.reserveTokens ?? reserveFor(listing.maxTokens);
   const budget = listing.maxTokens - reserve;
@@ -91,10 +100,10 @@ function listFindings(all: Finding[], cap: number, listing: ListingOptions) {
     const n = prefixThatFits(page.items, cost, budget);
     const end = page.offset + n;
     const info: ListingInfo = {
-      trimmed: n < page.items.length || end < all.length,
+      trimmed: n < page.items.length || end < all.length + beyond,
       page: { offset: page.offset },
     };
-    if (end < all.length) {
+    if (end < all.length + beyond) {
       info.next_offset = end;
       info.next = { offset: end, limit: n < page.items.length ? n : (listing.limit ?? n) };
     }
@@ -102,7 +111,7 @@ function listFindings(all: Finding[], cap: number, listing: ListingOptions) {
   }
   let total = 0;
   for (const f of all) total += cost(f);
-  if (all.length <= cap && total <= budget) return { listed: all, info: { trimmed: false } };
+  if (all.length <= cap && total <= budget && beyond === 0) return { listed: all, info: { trimmed: false } };
   const listed = fairTrim(all, cost, budget).slice(0, cap);
   // The rest in order: pages of as many findings as fit, from the first.
   const perPage = Math.min(cap, prefixThatFits(all, cost, budget));
@@ -159,14 +168,18 @@ export function findingsView(findings: readonly Finding[], options: ViewOptions)
   }
   let listed = all.length > cap ? all.slice(0, cap) : all;
   let listing: ListingInfo | undefined;
-  if (options.listing) ({ listed, info: listing } = listFindings(all, cap, options.listing));
+  const beyond = options.beyond?.count ? options.beyond : undefined;
+  if (options.listing) ({ listed, info: listing } = listFindings(all, cap, options.listing, beyond?.count));
+  const counts = countBySeverity(all);
+  if (beyond) for (const s of Object.keys(counts) as Severity[]) counts[s] += beyond.bySeverity[s];
   return {
     all,
     listed,
-    count: all.length,
-    capped: listing ? listing.trimmed : all.length > cap,
-    counts: countBySeverity(all),
+    count: all.length + (beyond?.count ?? 0),
+    capped: listing ? listing.trimmed : all.length > cap || beyond !== undefined,
+    counts,
     issues: listed.map(issueString),
     ...(listing && { listing }),
+    ...(beyond && { beyond }),
   };
 }

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
+import { projectRootOf } from "./project-root.js";
 
 export type PathKind = "file" | "directory" | "any";
 
@@ -77,7 +78,7 @@ export class Allowlist {
   resolve(input: string, options: { kind?: PathKind; base?: string; label?: string } = {}): string {
     const label = options.label ?? "path";
     checkPathText(input, label);
-    const absolute = path.resolve(options.base ?? this.cwd, input);
+    const absolute = this.locate(input, options.base);
     let canonical: string;
     try {
       canonical = fs.realpathSync.native(absolute);
@@ -96,13 +97,30 @@ export class Allowlist {
   }
 
   /**
+   * Where a user path points: against `base` when given; else against the working directory, and when nothing
+   * is there, against the project root of the working directory and then each allowed root (in that order):
+   * results show paths relative to the project root they are about, so every shown path is accepted back.
+   */
+  locate(input: string, base: string | undefined): string {
+    const direct = path.resolve(base ?? this.cwd, input);
+    if (base !== undefined || path.isAbsolute(input) || fs.existsSync(direct)) return direct;
+    const cwdRoot = this.rootOf(this.cwd);
+    const bases = [...(cwdRoot ? [projectRootOf(this.cwd, cwdRoot)] : []), ...this.roots.effective];
+    for (const b of bases) {
+      const candidate = path.resolve(b, input);
+      if (fs.existsSync(candidate)) return candidate;
+    }
+    return direct;
+  }
+
+  /**
    * Checks a path that may not exist yet (e.g. a file about to be written): its nearest existing
    * ancestor is canonicalized and must be inside a root.
    */
   resolvePossiblyMissing(input: string, options: { base?: string; label?: string } = {}): string {
     const label = options.label ?? "path";
     checkPathText(input, label);
-    const absolute = path.resolve(options.base ?? this.cwd, input);
+    const absolute = this.locate(input, options.base);
     let existing = absolute;
     const rest: string[] = [];
     while (!fs.existsSync(existing)) {

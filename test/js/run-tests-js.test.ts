@@ -14,7 +14,7 @@ describe("run_tests with node --test", () => {
   });
   afterAll(async () => s?.close());
 
-  it("counts and locates the failure from node's JUnit report", async () => {
+  it("counts and locates the failure from the server's node:test reporter: the file in the node id, the whole message", async () => {
     const r = await s.call("run_tests", { path: "." });
     expect(r).toMatchObject({
       success: true,
@@ -25,15 +25,15 @@ describe("run_tests with node --test", () => {
       failure_count: 1,
     });
     expect(r.command).toMatch(
-      /^node --test --test-reporter=junit --test-reporter-destination=\S+junit\.xml$/,
+      /^node --test --test-reporter=\S+node-test-reporter\.js --test-reporter-destination=\S+report\.jsonl$/,
     );
     expect(r.failures).toEqual([
       {
-        node_id: "fails",
+        node_id: "test/math.test.js > fails",
         kind: "failed",
         file: path.join(project, "test", "math.test.js"),
         line: 12,
-        message: "Expected values to be strictly equal:4 !== 5",
+        message: "Expected values to be strictly equal:\n\n4 !== 5",
       },
     ]);
     const only = await s.call("run_tests", { path: ".", pattern: "adds" });

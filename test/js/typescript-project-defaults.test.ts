@@ -38,21 +38,27 @@ describe("a TypeScript project with no Python", () => {
     expect(treeHash(dir)).toBe(before);
   });
 
-  it("format_check without language checks the TypeScript and JavaScript files, as Prettier does", async () => {
+  it("format_check without language leaves a Prettier-less project alone; with formatter prettier it lists what Prettier does", async () => {
+    // No Prettier config, dependency or script: not formatted by default (as `check` skips it).
     const r = await s.call("format_check", { path: "." });
+    expect(r).toMatchObject({ success: true, nothing_checked: true, unformatted_count: 0 });
+    expect("formatted" in r).toBe(false);
+    expect(r.notes).toContain(
+      'typescript: the project does not use Prettier (no config, no dependency, no script), so it is not formatted by default; formatter: "prettier" uses the bundled one',
+    );
     const direct = spawnSync(
       path.join(REPO_ROOT, "node_modules", ".bin", "prettier"),
       ["--list-different", "**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}"],
       { cwd: dir, encoding: "utf8" },
     );
     expect(direct.stdout.trim().split("\n")).toEqual(["src/b.ts"]);
-    expect(r).toMatchObject({
+    const asked = await s.call("format_check", { path: ".", formatter: "prettier" });
+    expect(asked).toMatchObject({
       success: true,
       formatted: false,
       unformatted_files: ["src/b.ts"],
       unformatted_count: 1,
     });
-    expect(r.notes).toContain("languages detected: typescript, javascript");
   });
 
   it("format_check of Python here checked nothing: no formatted verdict, and a note says why", async () => {

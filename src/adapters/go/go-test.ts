@@ -50,38 +50,69 @@ const TEST_LOG_LINE = /^\s+([\w./-]+\.go):(\d+): (.*)$/;
  * line it printed (resolved in its package's directory); build failures are errors carrying the compiler output.
  */
 export function parseGoTestJson(stdout: string, packageDir: (pkg: string) => string): GoTestReport {
-  const summary = { passed: 0, failed: 0, skipped: 0, packages_failed: 0, build_failed: 0 };
-  const failures: TestFailureRecord[] = [];
-  const outputs = new Map<string, string[]>();
-  const buildOutput = new Map<string, string[]>();
-  const coverages: number[] = [];
-  for (const ev of parseJsonLines(stdout) as TestEvent[]) {
+  const fold = new GoTestFold(packageDir);
+  for (const ev of parseJsonLines(stdout)) fold.push(ev as TestEvent);
+  return fold.report();
+}
+
+/** Lines of one test's (or package's) output kept for its failure message. */
+const MAX_OUTPUT_LINES = 400;
+
+/**
+ * parseGoTestJson one event at a time, as go test's stream arrives: counts are exact however long the output,
+ * and a test's output is held only until it ends (at most MAX_OUTPUT_LINES of it).
+ */
+export class GoTestFold {
+  private readonly summary = { passed: 0, failed: 0, skipped: 0, packages_failed: 0, build_failed: 0 };
+  private readonly failures: TestFailureRecord[] = [];
+  private readonly outputs = new Map<string, string[]>();
+  private readonly buildOutput = new Map<string, string[]>();
+  private readonly coverages: number[] = [];
+
+  constructor(private readonly packageDir: (pkg: string) => string) {}
+
+  /** One line of go test -json (anything else is skipped). */
+  pushLine(line: string): void {
+    const t = line.trim();
+    if (!t.startsWith("{")) return;
+    try {
+      this.push(JSON.parse(t) as TestEvent);
+    } catch {
+      // A foreign line.
+    }
+  }
+
+  private append(map: Map<string, string[]>, key: string, text: string): void {
+    const list = map.get(key) ?? [];
+    if (list.length < MAX_OUTPUT_LINES) list.push(text);
+    map.set(key, list);
+  }
+
+  push(ev: TestEvent): void {
+    const { summary, failures, outputs } = this;
     if (ev.Action === "build-output" && ev.ImportPath) {
-      const list = buildOutput.get(ev.ImportPath) ?? [];
-      list.push(ev.Output ?? "");
-      buildOutput.set(ev.ImportPath, list);
-      continue;
+      this.append(this.buildOutput, ev.ImportPath, ev.Output ?? "");
+      return;
     }
     const pkg = ev.Package ?? "";
     const key = `${pkg}\u0000${ev.Test ?? ""}`;
     if (ev.Action === "output") {
-      const list = outputs.get(key) ?? [];
-      list.push(ev.Output ?? "");
-      outputs.set(key, list);
+      this.append(outputs, key, ev.Output ?? "");
       const cov = /^coverage: ([\d.]+)% of statements/.exec(ev.Output ?? "");
-      if (cov && !ev.Test) coverages.push(Number(cov[1]));
-      continue;
+      if (cov && !ev.Test) this.coverages.push(Number(cov[1]));
+      return;
     }
     if (!ev.Test) {
       if (ev.Action === "fail") {
         summary.packages_failed++;
         if (ev.FailedBuild) {
           summary.build_failed++;
-          const text = (buildOutput.get(ev.FailedBuild) ?? []).join("").trim();
+          const text = (this.buildOutput.get(ev.FailedBuild) ?? []).join("").trim();
           failures.push({ node_id: pkg, kind: "error", message: text || "build failed" });
         }
       }
-      continue;
+      if (ev.Action === "pass" || ev.Action === "fail" || ev.Action === "skip") outputs.delete(key);
+      return;
     }
     if (ev.Action === "pass") summary.passed++;
     else if (ev.Action === "skip") summary.skipped++;
@@ -96,14 +127,24 @@ export function parseGoTestJson(stdout: string, packageDir: (pkg: string) => str
       failures.push({
         node_id: `${pkg}.${ev.Test}`,
         kind: "failed",
-        ...(logged ? { file: path.join(packageDir(pkg), logged[1] as string), line: Number(logged[2]) } : {}),
+        ...(logged
+          ? { file: path.join(this.packageDir(pkg), logged[1] as string), line: Number(logged[2]) }
+          : {}),
         message: message || "test failed",
       });
     }
+    if (ev.Action === "pass" || ev.Action === "fail" || ev.Action === "skip") outputs.delete(key);
   }
-  // A subtest's failure makes its parent fail too; both are counted, as go test prints both.
-  const coveragePercent = coverages.length ? Math.min(...coverages) : undefined;
-  return { summary, failures, ...(coveragePercent !== undefined ? { coveragePercent } : {}) };
+
+  report(): GoTestReport {
+    // A subtest's failure makes its parent fail too; both are counted, as go test prints both.
+    const coveragePercent = this.coverages.length ? Math.min(...this.coverages) : undefined;
+    return {
+      summary: { ...this.summary },
+      failures: [...this.failures],
+      ...(coveragePercent !== undefined ? { coveragePercent } : {}),
+    };
+  }
 }
 
 async function run(ctx: ToolContext, req: TestRunRequest, mod: string): Promise<TestRunOutcome> {
@@ -123,13 +164,23 @@ async function run(ctx: ToolContext, req: TestRunRequest, mod: string): Promise<
     verbose: req.verbose,
   });
   const command = displayCommand("go", args);
-  const result = await runGoTool(ctx, "go", args, mod, command);
   const prefix = modulePath(mod);
   const dirOf = (pkg: string) =>
     prefix && (pkg === prefix || pkg.startsWith(prefix + "/"))
       ? path.join(mod, pkg.slice(prefix.length))
       : mod;
-  const report = parseGoTestJson(result.stdout, dirOf);
+  // Every event is folded in as it arrives: counts from the whole stream, not the capped stdout.
+  const fold = new GoTestFold(dirOf);
+  const result = await runGoTool(
+    ctx,
+    "go",
+    args,
+    mod,
+    command,
+    {},
+    { onStdoutLine: (l) => fold.pushLine(l) },
+  );
+  const report = fold.report();
   const total = report.summary.passed + report.summary.failed + report.summary.skipped;
   if (result.returncode !== 0 && report.failures.length === 0 && report.summary.packages_failed === 0)
     throw new ToolError(
@@ -172,6 +223,7 @@ function goTestText(stdout: string): string {
 
 registerTestRunner({
   name: "go test",
+  languages: ["go"],
   claims: (target, root) => {
     const isGo = target.endsWith(".go") || fs.existsSync(path.join(target, "go.mod")) || hasGoFiles(target);
     return isGo ? findGoModule(target, root) : undefined;

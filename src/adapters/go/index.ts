@@ -3,3 +3,4 @@ import "./gofmt.js";
 import "./go-lint.js";
 import "./go-build.js";
 import "./go-test.js";
+import "./gosec.js";

@@ -4,3 +4,4 @@ import "./prettier.js";
 import "./tsc.js";
 import "./test-runner.js";
 import "./eslint-explain.js";
+import "../npm/npm-audit-scan.js";

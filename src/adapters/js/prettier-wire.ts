@@ -3,8 +3,8 @@
 export interface PrettierParams {
   /** Entry file of the prettier module to load (the project's or the bundled one). */
   entry: string;
-  /** Canonical file or directory to format. */
-  target: string;
+  /** Canonical files or directories to format. */
+  targets: string[];
   /** Extensions (with the dot) of the language's files, used when walking a directory. */
   extensions: string[];
   /** The Prettier config file, or null for Prettier's defaults. */

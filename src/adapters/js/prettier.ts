@@ -21,6 +21,8 @@ import {
 } from "./project.js";
 import type { PrettierParams, PrettierReply } from "./prettier-wire.js";
 import { unifiedDiff } from "./unified-diff.js";
+import { FORMAT_SCRIPT_NAMES, prettierScriptTargets } from "./lint-script.js";
+import { isWithin } from "../../paths/allowlist.js";
 import { diffBudget } from "../../findings/diff-caps.js";
 import { warmRequest } from "./warm.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
@@ -72,10 +74,46 @@ export function findPrettierConfig(start: string, stopAt: string): string | unde
   return undefined;
 }
 
+/**
+ * What Prettier formats for a request: the target, except the package root itself, where the project's own
+ * format script names what it formats (`prettier -c src test`): those of its targets that exist.
+ */
+export function prettierTargets(target: string, root: string): { targets: string[]; note?: string } {
+  if (target !== root) return { targets: [target] };
+  let scripts: Record<string, unknown> = {};
+  try {
+    scripts =
+      (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts?: typeof scripts })
+        .scripts ?? {};
+  } catch {
+    return { targets: [target] };
+  }
+  const names = [
+    ...FORMAT_SCRIPT_NAMES,
+    ...Object.keys(scripts).filter((n) => !FORMAT_SCRIPT_NAMES.includes(n)),
+  ];
+  for (const name of names) {
+    const script = scripts[name];
+    if (typeof script !== "string") continue;
+    const named = prettierScriptTargets(script);
+    if (!named) continue;
+    const targets = named
+      .map((t) => path.resolve(root, t))
+      .filter((t) => isWithin(root, t) && fs.existsSync(t));
+    if (targets.length)
+      return {
+        targets,
+        note: `formatted ${named.join(" ")}, what the project's ${name} script formats (${script})`,
+      };
+  }
+  return { targets: [target] };
+}
+
 async function runPrettier(ctx: ToolContext, req: FormatRequest, language: string, check: boolean) {
   const allowedRoot = ctx.allowlist.rootOf(req.target) ?? req.target;
   const dir = directoryOf(req.target);
   const root = packageRoot(dir, allowedRoot);
+  const scope = prettierTargets(req.target, root);
   const prettier = resolveTool("prettier", root, allowedRoot);
   const configFile = req.config ?? findPrettierConfig(dir, allowedRoot) ?? null;
   const ignoreFiles = [
@@ -84,12 +122,13 @@ async function runPrettier(ctx: ToolContext, req: FormatRequest, language: strin
   ].filter((f): f is string => f !== undefined);
   const params: PrettierParams = {
     entry: loadableEntry(prettier),
-    target: req.target,
+    // A script's target is a path like any other: inside the allowed paths, or refused.
+    targets: scope.targets.map((t) => ctx.allowlist.resolve(t, { label: "prettier target" })),
     extensions: EXTENSIONS[language] ?? [],
     configFile,
     ignoreFiles,
   };
-  const command = displayCommand("prettier", [check ? "--check" : "--write", "--", req.target]);
+  const command = displayCommand("prettier", [check ? "--check" : "--write", "--", ...scope.targets]);
   const { result, note } = await warmRequest<PrettierReply>(
     ctx,
     {
@@ -108,6 +147,7 @@ async function runPrettier(ctx: ToolContext, req: FormatRequest, language: strin
   );
   const notes = [
     toolNote(prettier),
+    ...(scope.note ? [scope.note] : []),
     configFile ? `config: ${configFile}` : "no Prettier config found: Prettier's defaults",
     ...(ignoreFiles.length ? [`ignore files: ${ignoreFiles.join(", ")}`] : []),
     `${result.checked} ${language} file(s) checked`,

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { xmlParser } from "../xml-parser.js";
+import { fileURLToPath } from "node:url";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
@@ -27,22 +27,95 @@ interface PackageJson {
   devDependencies?: Record<string, string>;
 }
 
-/** The runner a package.json uses: its `test` script's command, else a vitest or jest dependency. */
-export function detectJsRunner(pkg: PackageJson): JsRunner | undefined {
-  const script = pkg.scripts?.test ?? "";
-  if (/\bvitest\b/.test(script)) return "vitest";
-  if (/\bjest\b/.test(script)) return "jest";
-  if (/\bnode\b[^&|;]*--test\b/.test(script)) return "node";
+export interface DetectedRunner {
+  runner: JsRunner;
+  /** The scripts followed to it (`test`, `test:unit`). */
+  via: string[];
+  /** The command that runs it, as the script has it (`c8 --100 node --test`). */
+  command?: string;
+  /** node --test's own targets in the script (`node --test test/unit`), plain paths only. */
+  targets?: string[];
+}
+
+const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
+const LAUNCHERS = new Set(["npx", "exec", "bunx", "dlx"]);
+
+/** The words of one shell command, without leading env assignments. */
+function wordsOf(command: string): string[] {
+  const words = command.trim().split(/\s+/).filter(Boolean);
+  while (words.length && /^\w+=/.test(words[0] as string)) words.shift();
+  return words;
+}
+
+/** The script a package-manager command runs (`npm run test:unit`, `npm test`, `yarn lint`), if it is one. */
+function scriptRun(words: readonly string[], scripts: Record<string, string>): string | undefined {
+  const [pm, verb, name] = words;
+  if (!pm || !PACKAGE_MANAGERS.has(pm)) return undefined;
+  if (verb === "run" || verb === "run-script") return name;
+  if (verb === "test" || verb === "t") return "test";
+  // yarn, pnpm and bun run a script named as their first word.
+  if (pm !== "npm" && verb && scripts[verb] !== undefined) return verb;
+  return undefined;
+}
+
+/** The runner a command starts, after wrappers such as c8, nyc or cross-env. */
+function runnerIn(words: readonly string[]): { runner: JsRunner; targets?: string[] } | undefined {
+  const rest = words.filter((w) => !LAUNCHERS.has(w));
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i] as string;
+    if (/(^|\/)vitest$/.test(w)) return { runner: "vitest" };
+    if (/(^|\/)jest$/.test(w)) return { runner: "jest" };
+    if (/(^|\/)node$/.test(w) && rest.slice(i + 1).includes("--test")) {
+      const after = rest.slice(rest.indexOf("--test", i) + 1);
+      const targets = after.filter(
+        (a) => !a.startsWith("-") && /^[\w@./+-]+$/.test(a) && !/[*?[\]{}]/.test(a),
+      );
+      return { runner: "node", ...(targets.length ? { targets } : {}) };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The runner a package.json uses: its `test` script's command, following `npm run x` / `npm test` / `yarn x`
+ * chains into the scripts they run (`"test": "npm run test:unit && npm run lint"` → `test:unit`'s
+ * `c8 --100 node --test` → node), else a vitest or jest dependency.
+ */
+export function detectJsRunner(pkg: PackageJson): DetectedRunner | undefined {
+  const scripts = pkg.scripts ?? {};
+  const seen = new Set<string>();
+  const follow = (name: string, via: string[]): DetectedRunner | undefined => {
+    const script = scripts[name];
+    if (typeof script !== "string" || seen.has(name) || via.length > 8) return undefined;
+    seen.add(name);
+    for (const command of script.split(/&&|\|\||[;|]/)) {
+      const words = wordsOf(command);
+      const next = scriptRun(words, scripts);
+      if (next) {
+        const found = follow(next, [...via, next]);
+        if (found) return found;
+        continue;
+      }
+      const hit = runnerIn(words);
+      if (hit) return { ...hit, via, command: command.trim() };
+    }
+    return undefined;
+  };
+  const fromScript = follow("test", ["test"]);
+  if (fromScript) return fromScript;
   const deps = { ...pkg.dependencies, ...pkg.devDependencies };
-  if (deps.vitest) return "vitest";
-  if (deps.jest) return "jest";
+  if (deps.vitest) return { runner: "vitest", via: [] };
+  if (deps.jest) return { runner: "jest", via: [] };
   return undefined;
 }
 
 const PYTHON_MARKERS = ["pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini"];
 
 /** The JS project of a target: the nearest package.json with a runner, in a directory that is not a Python project. */
-export function jsTestProject(target: string, root: string): { dir: string; runner: JsRunner } | undefined {
+export function jsTestProject(
+  target: string,
+  root: string,
+): { dir: string; runner: JsRunner; detected: DetectedRunner } | undefined {
   const start = fs.statSync(target).isDirectory() ? target : path.dirname(target);
   const pkgJson = findUp(["package.json"], start, root);
   if (!pkgJson) return undefined;
@@ -55,8 +128,8 @@ export function jsTestProject(target: string, root: string): { dir: string; runn
   } catch {
     return undefined;
   }
-  const runner = detectJsRunner(pkg);
-  return runner ? { dir, runner } : undefined;
+  const detected = detectJsRunner(pkg);
+  return detected ? { dir, runner: detected.runner, detected } : undefined;
 }
 
 /** argv for the runner (after its program), writing its report to `report`. */
@@ -87,13 +160,16 @@ export function jsTestArgs(
     case "node":
       return [
         "--test",
-        "--test-reporter=junit",
+        `--test-reporter=${NODE_TEST_REPORTER}`,
         `--test-reporter-destination=${opts.report}`,
         ...(opts.pattern ? [`--test-name-pattern=${opts.pattern}`] : []),
         ...filter,
       ];
   }
 }
+
+/** The server's node:test reporter (JSON lines: file, full name, whole message). */
+export const NODE_TEST_REPORTER = fileURLToPath(new URL("./workers/node-test-reporter.js", import.meta.url));
 
 const FRAME = /(?:file:\/\/)?(\/[^\s():]+):(\d+):(\d+)/g;
 
@@ -172,46 +248,49 @@ export function parseJestJson(text: string, projectDir: string): JsTestReport | 
   };
 }
 
-interface JunitCase {
-  "@_name": string;
-  "@_classname"?: string;
-  failure?: { "@_message"?: string; "#text"?: string } | string;
-  skipped?: unknown;
+interface NodeTestLine {
+  status: "passed" | "failed" | "skipped" | "todo";
+  suite: boolean;
+  names: string[];
+  file?: string;
+  line?: number;
+  failure_type?: string;
+  message?: string;
+  stack?: string;
 }
 
-/** node --test's JUnit report: each testcase (in nested testsuites for describe blocks) counted and read. */
-export function parseNodeJunit(xml: string, projectDir: string): JsTestReport {
-  const parser = xmlParser({
-    ignoreAttributes: false,
-    isArray: (name) => name === "testcase" || name === "testsuite",
-  });
-  const doc = parser.parse(xml) as Record<string, unknown>;
-  const summary = { passed: 0, failed: 0, skipped: 0 };
+/**
+ * The server's node:test report (one JSON line per finished test): counts, and each failure as
+ * `<file> > <describe> > <test>` at the first stack frame in the project (else the test's own line), with its
+ * whole message. A describe block counts only when it failed on its own (a hook, its body), not for its tests.
+ */
+export function parseNodeTestReport(text: string, projectDir: string): JsTestReport {
+  const summary = { passed: 0, failed: 0, skipped: 0, errors: 0 };
   const failures: TestFailureRecord[] = [];
-  const visit = (node: unknown, prefix: string[]) => {
-    if (!node || typeof node !== "object") return;
-    const n = node as {
-      testcase?: JunitCase[];
-      testsuite?: ({ "@_name"?: string } & Record<string, unknown>)[];
-    };
-    for (const c of n.testcase ?? []) {
-      if (c.failure !== undefined) {
-        summary.failed++;
-        const body = typeof c.failure === "string" ? c.failure : `${c.failure["#text"] ?? ""}`;
-        const at = firstProjectFrame(body, projectDir);
-        const message = typeof c.failure === "string" ? c.failure : (c.failure["@_message"] ?? body);
-        failures.push({
-          node_id: [...prefix, c["@_name"]].join(" > "),
-          kind: "failed",
-          ...(at ? { file: at.file, line: at.line } : {}),
-          message: message.trim(),
-        });
-      } else if (c.skipped !== undefined) summary.skipped++;
-      else summary.passed++;
+  for (const raw of text.split("\n")) {
+    if (!raw.trim()) continue;
+    let t: NodeTestLine;
+    try {
+      t = JSON.parse(raw) as NodeTestLine;
+    } catch {
+      continue;
     }
-    for (const s of n.testsuite ?? []) visit(s, [...prefix, s["@_name"] ?? ""]);
-  };
-  visit(doc.testsuites ?? doc, []);
+    if (t.suite && (t.status !== "failed" || t.failure_type === "subtestsFailed")) continue;
+    if (t.status === "passed") summary.passed++;
+    else if (t.status === "skipped" || t.status === "todo") summary.skipped++;
+    else {
+      if (t.suite) summary.errors++;
+      else summary.failed++;
+      const rel = t.file ? path.relative(projectDir, t.file) : "";
+      const at = firstProjectFrame(t.stack ?? "", projectDir);
+      failures.push({
+        node_id: [...(rel ? [rel] : []), ...t.names].join(" > "),
+        kind: t.suite ? "error" : "failed",
+        ...(at ? { file: at.file, line: at.line } : t.file ? { file: t.file, line: t.line } : {}),
+        message: (t.message ?? "").replace(/\s+$/, ""),
+      });
+    }
+  }
   return { summary, failures };
 }
 
@@ -221,7 +300,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
   const root = ctx.allowlist.rootOf(projectDir) ?? projectDir;
   const found = jsTestProject(req.target, root);
   if (!found) throw new ToolError("invalid_input", `no JavaScript test runner found for ${req.target}`);
-  const { runner } = found;
+  const { runner, detected } = found;
   if (req.markers)
     throw new ToolError("invalid_input", `markers is a pytest option; ${runner} has none (use pattern)`);
   let program: string;
@@ -242,14 +321,26 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
   }
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-jstest-"));
   try {
-    const report = path.join(temp, runner === "node" ? "junit.xml" : "report.json");
+    const report = path.join(temp, runner === "node" ? "report.jsonl" : "report.json");
     const rel = path.relative(projectDir, req.target);
-    const args = jsTestArgs(runner, {
-      report,
-      filter: rel || undefined,
-      pattern: req.pattern,
-      failFast: req.failFast,
-    });
+    // On the project itself, node --test runs what the script names (`node --test test/unit`).
+    const scriptTargets = !rel && runner === "node" ? (detected.targets ?? []) : [];
+    const args = [
+      ...jsTestArgs(runner, {
+        report,
+        filter: rel || undefined,
+        pattern: req.pattern,
+        failFast: req.failFast,
+      }),
+      ...scriptTargets,
+    ];
+    if (detected.command)
+      notes.push(
+        `the project's test script${detected.via.length > 1 ? ` (${detected.via.join(" → ")})` : ""} runs \`${detected.command}\`; ran ${runner}` +
+          (detected.command.split(/\s+/).some((w) => /(^|\/)(c8|nyc)$/.test(w))
+            ? " without its coverage wrapper (coverage thresholds are not checked)"
+            : ""),
+      );
     const command = displayCommand(PROGRAM[runner], args);
     const result = await ctx.run({ program, args, cwd: projectDir, env: { CI: "true", FORCE_COLOR: "0" } });
     const output = combinedOutput(result.stdout, result.stderr);
@@ -258,7 +349,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
       text === undefined
         ? undefined
         : runner === "node"
-          ? parseNodeJunit(text, projectDir)
+          ? parseNodeTestReport(text, projectDir)
           : parseJestJson(text, projectDir);
     if (!parsed)
       throw new ToolError(
@@ -296,6 +387,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
 
 registerTestRunner({
   name: "javascript",
+  languages: ["javascript", "typescript"],
   claims: (target, root) => jsTestProject(target, root)?.dir,
   run,
 });

@@ -3,7 +3,10 @@
  * (`dmypy --status-file F daemon -- flags`) as a detached child of the server, so its pid and process
  * group are ours to kill; its status file and IPC socket live in a private temp folder of the server
  * (never the project), removed when it ends. Requests go straight to its Unix socket with dmypy's own
- * protocol (one JSON object each way, the writer half-closes), which skips the client's startup.
+ * protocol, which skips the client's startup. Its framing depends on the mypy version (dmypyFraming): before
+ * 1.7 one JSON object each way, the writer half-closing; from 1.7 each message base64-encoded and followed by
+ * a space; from 1.20 each prefixed by its length (4 bytes, big-endian). From 1.7 the daemon sends its own
+ * stdout/stderr as messages of their own before the answer, which carries `"final": true`.
  */
 import fs from "node:fs";
 import net from "node:net";
@@ -56,6 +59,73 @@ export function dmypyRunRequest(version: string, args: readonly string[]): strin
     is_tty: false,
     terminal_width: 80,
   });
+}
+
+export type DmypyFraming = "eof" | "base64" | "length";
+
+/** How a mypy version's daemon frames its messages (mypy/ipc.py of that release). */
+export function dmypyFraming(version: string): DmypyFraming {
+  const [major = 0, minor = 0] = version.split(/[.+-]/).map((n) => Number.parseInt(n, 10) || 0);
+  if (major < 1 || (major === 1 && minor < 7)) return "eof";
+  if (major === 1 && minor < 20) return "base64";
+  return "length";
+}
+
+/** One request in the daemon's framing. */
+export function encodeDmypyMessage(json: string, framing: DmypyFraming): Buffer {
+  const data = Buffer.from(json, "utf8");
+  if (framing === "eof") return data;
+  if (framing === "base64") return Buffer.from(`${data.toString("base64")} `, "latin1");
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(data.length);
+  return Buffer.concat([header, data]);
+}
+
+/**
+ * Reads the daemon's messages as its bytes arrive. `push` returns the answer once complete: with framing
+ * "eof" only at the end of the stream (`end`), otherwise the first message with `final` set (the stdout and
+ * stderr messages before it are dropped: the answer's `out`/`err` hold mypy's output).
+ */
+export class DmypyReader {
+  private buffer = Buffer.alloc(0);
+
+  constructor(private readonly framing: DmypyFraming) {}
+
+  push(chunk: Buffer): DmypyResponse | undefined {
+    this.buffer = Buffer.concat([this.buffer, chunk]);
+    if (this.framing === "eof") return undefined;
+    for (;;) {
+      const frame = this.nextFrame();
+      if (frame === undefined) return undefined;
+      const message = JSON.parse(frame) as DmypyResponse & { final?: boolean };
+      if (message.final) {
+        delete message.final;
+        return message;
+      }
+    }
+  }
+
+  /** The stream ended: the answer of an "eof" daemon, else undefined (it ended before its answer). */
+  end(): DmypyResponse | undefined {
+    if (this.framing !== "eof" || this.buffer.length === 0) return undefined;
+    return JSON.parse(this.buffer.toString("utf8")) as DmypyResponse;
+  }
+
+  private nextFrame(): string | undefined {
+    if (this.framing === "base64") {
+      const space = this.buffer.indexOf(0x20);
+      if (space === -1) return undefined;
+      const frame = this.buffer.subarray(0, space).toString("latin1");
+      this.buffer = this.buffer.subarray(space + 1);
+      return Buffer.from(frame, "base64").toString("utf8");
+    }
+    if (this.buffer.length < 4) return undefined;
+    const size = this.buffer.readUInt32BE(0);
+    if (this.buffer.length < 4 + size) return undefined;
+    const frame = this.buffer.subarray(4, 4 + size).toString("utf8");
+    this.buffer = this.buffer.subarray(4 + size);
+    return frame;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -132,7 +202,6 @@ export class MypyDaemon implements WarmDaemon {
     this.requests++;
     return new Promise<DmypyResponse>((resolve, reject) => {
       const socket = net.createConnection(connection);
-      const chunks: Buffer[] = [];
       let settled = false;
       const finish = (err: Error | undefined, value?: DmypyResponse) => {
         if (settled) return;
@@ -149,8 +218,26 @@ export class MypyDaemon implements WarmDaemon {
         Math.max(1, deadline - Date.now()),
       );
       signal?.addEventListener("abort", onAbort, { once: true });
-      socket.on("connect", () => socket.end(dmypyRunRequest(version, args)));
-      socket.on("data", (c: Buffer) => chunks.push(c));
+      const framing = dmypyFraming(version);
+      const reader = new DmypyReader(framing);
+      const unusable = () =>
+        new DaemonFailedError(
+          this.proc.dead ? this.proc.describeExit("mypy") : "the mypy daemon sent no usable answer",
+        );
+      socket.on("connect", () => {
+        const request = encodeDmypyMessage(dmypyRunRequest(version, args), framing);
+        // The oldest daemons read to the end of the stream; the others read one framed message.
+        if (framing === "eof") socket.end(request);
+        else socket.write(request);
+      });
+      socket.on("data", (c: Buffer) => {
+        try {
+          const answer = reader.push(c);
+          if (answer) finish(undefined, answer);
+        } catch {
+          finish(unusable());
+        }
+      });
       socket.on("error", (e) =>
         finish(
           new DaemonFailedError(
@@ -159,15 +246,11 @@ export class MypyDaemon implements WarmDaemon {
         ),
       );
       socket.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
         try {
-          finish(undefined, JSON.parse(text) as DmypyResponse);
+          const answer = reader.end();
+          finish(answer ? undefined : unusable(), answer);
         } catch {
-          finish(
-            new DaemonFailedError(
-              this.proc.dead ? this.proc.describeExit("mypy") : "the mypy daemon sent no usable answer",
-            ),
-          );
+          finish(unusable());
         }
       });
     });

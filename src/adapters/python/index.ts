@@ -3,7 +3,7 @@ import "./format.js";
 import "./lint.js";
 import "./type-checkers.js";
 import "./pytest.js";
-import "./bandit.js";
+import "./bandit-scan.js";
 import "./pip-audit.js";
 import "./ruff-fix.js";
 import "./ruff-explain.js";

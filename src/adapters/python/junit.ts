@@ -51,11 +51,19 @@ function classPartsOf(classname: string, file: string): string[] {
  * elsewhere, `tests/test_x.py:1: in <module>` in a collection traceback. Location lines start at
  * column 0; source and `E` lines are indented.
  */
-function crashLine(text: string, file: string): number | undefined {
+function crashLine(text: string, file: string, where: { rootdir: string; cwd: string }): number | undefined {
+  // Traceback paths are relative to the directory pytest ran in; the report's to its rootdir.
+  const absolute = path.resolve(where.rootdir, file);
   const lines = text.split(/\r?\n/).reverse();
   for (const l of lines) {
     const m = /^(\S.*?):(\d+):(?: .*)?$/.exec(l.trimEnd());
-    if (m && (m[1] === file || path.normalize(m[1] as string).endsWith(path.normalize(file))))
+    if (!m) continue;
+    const named = m[1] as string;
+    if (
+      named === file ||
+      path.resolve(where.cwd, named) === absolute ||
+      path.resolve(where.rootdir, named) === absolute
+    )
       return Number(m[2]);
   }
   return undefined;
@@ -71,7 +79,7 @@ function lastExceptionLine(text: string): string | undefined {
  * Parses a JUnit XML report written with `-o junit_family=xunit1`. File paths in it are relative to
  * pytest's rootdir, which `rootdir` makes absolute.
  */
-export function parseJunitFailures(xml: string, rootdir: string): TestFailure[] {
+export function parseJunitFailures(xml: string, rootdir: string, cwd = rootdir): TestFailure[] {
   const parser = xmlParser({
     ignoreAttributes: false,
     attributeNamePrefix: "",
@@ -107,7 +115,7 @@ export function parseJunitFailures(xml: string, rootdir: string): TestFailure[] 
           node_id: nodeId,
           kind: kind === "failure" ? "failed" : "error",
           file: file ? path.resolve(rootdir, file) : "",
-          line: crashLine(text, file) ?? defLine,
+          line: crashLine(text, file, { rootdir, cwd }) ?? defLine,
           message: message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message,
         });
       }

@@ -10,6 +10,8 @@ import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding } from "../../findings/model.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import { FindingCollector, keptFor, overflowNote } from "../../findings/collector.js";
+import { inLintScope } from "../rule-scope.js";
 import { cachedVersion } from "../tool-version.js";
 import { flake8ConfigArgs, ruffConfigArgs } from "./config-discovery.js";
 import { RUFF_CAPABILITIES } from "./ruff-capabilities.js";
@@ -33,12 +35,14 @@ async function runStreamingLinter(
   ctx: ToolContext,
   program: string,
   args: string[],
-  target: string,
+  req: LintRequest,
   parseLine: (line: string, cwd: string) => Finding | undefined,
 ): Promise<LintOutcome> {
+  const target = req.target;
   const cli = resolvePythonTool(ctx, program, target);
   const command = displayCommand(program, args);
-  const found: Finding[] = [];
+  // Memory stays bounded however much the tool prints: what a result can list is kept, the rest counted.
+  const found = new FindingCollector(keptFor(req.args), inLintScope(req.options));
   const cwd = ctx.config.cwd;
   const run = await ctx.run({
     program: cli.executable ?? program,
@@ -50,8 +54,9 @@ async function runStreamingLinter(
   });
   const base = ctx.allowlist.rootOf(target) ?? target;
   // The project's own files first, vendored copies after.
-  const findings = projectFirst(found, (f) => f.file, base);
-  if (run.returncode !== 0 && findings.length === 0)
+  const findings = projectFirst(found.kept, (f) => f.file, base);
+  const beyond = found.overflow();
+  if (run.returncode !== 0 && found.total === 0)
     throw new ToolError(
       "tool_error",
       `${program} failed (exit ${run.returncode}) without reporting issues; see output`,
@@ -65,12 +70,17 @@ async function runStreamingLinter(
   const executable = run.executable;
   return {
     findings,
+    ...(beyond && { beyond }),
     tool: program,
     version: () => cachedVersion(ctx, executable),
     command,
     returncode: run.returncode,
     // Findings were read in full; no raw output is returned, so nothing shown was cut.
-    notes: [...(cli.note ? [cli.note] : []), ...parseToolWarnings(run.stderr, program)],
+    notes: [
+      ...(cli.note ? [cli.note] : []),
+      ...parseToolWarnings(run.stderr, program),
+      ...overflowNote(program, findings.length, beyond),
+    ],
   };
 }
 
@@ -156,7 +166,7 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
   if (cli.executable) {
     checkRuffCliScope(req.target, root, req.config);
     const args = ruffCheckArgs(targets, ruffCliScope(req.target, root, req.config));
-    return runStreamingLinter(ctx, "ruff", args, req.target, parseRuffJsonLine);
+    return runStreamingLinter(ctx, "ruff", args, req, parseRuffJsonLine);
   }
   const ruff = embeddedRuff(ctx);
   const result = await ruff.lint(req.target, root, req.config, embeddedCall(ctx), targets);
@@ -201,7 +211,7 @@ async function flake8Lint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
     configArgs: flake8ConfigArgs(req.target, root, req.config),
     extendExclude: excluded.dirs,
   });
-  const outcome = await runStreamingLinter(ctx, "flake8", args, req.target, parseFlake8Line);
+  const outcome = await runStreamingLinter(ctx, "flake8", args, req, parseFlake8Line);
   if (excluded.capped)
     outcome.notes.push(`more than ${excluded.dirs.length} folders to exclude: the rest are left to flake8`);
   return outcome;

@@ -6,7 +6,8 @@ import type { Finding } from "../../findings/model.js";
 import { registerExternalTool } from "../registry.js";
 import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
 import { resolvePythonTool } from "./resolve.js";
-import { checkerFailed } from "./type-check-common.js";
+import { checkerFailed, diagnosticsCollector } from "./type-check-common.js";
+import { overflowNote } from "../../findings/collector.js";
 import { mypyConfig, planCheck } from "./checker-config.js";
 import { cacheKey, projectCacheDir } from "./server-cache.js";
 import { warmMypy } from "./mypy-warm.js";
@@ -49,18 +50,25 @@ const MYPY_LINE =
  */
 export function parseMypyOutput(output: string, cwd: string): Finding[] {
   const findings: Finding[] = [];
-  for (const raw of output.split(/\r?\n/)) {
+  const parse = mypyLineParser(cwd, (f) => findings.push(f));
+  for (const raw of output.split(/\r?\n/)) parse(raw);
+  return findings;
+}
+
+/** parseMypyOutput one line at a time, as a stream arrives: each new diagnostic goes to `emit`. */
+export function mypyLineParser(cwd: string, emit: (f: Finding) => void): (line: string) => void {
+  let previous: Finding | undefined;
+  return (raw) => {
     const m = MYPY_LINE.exec(raw.trimEnd());
-    if (!m?.groups) continue;
+    if (!m?.groups) return;
     const g = m.groups;
     const file = path.resolve(cwd, g.file as string);
     const line = Number(g.line);
-    const previous = findings.at(-1);
     if (g.kind === "note" && previous && previous.file === file && previous.line === line) {
       previous.message += `\n${g.message}`;
-      continue;
+      return;
     }
-    findings.push({
+    previous = {
       tool: "mypy",
       file,
       line,
@@ -69,9 +77,9 @@ export function parseMypyOutput(output: string, cwd: string): Finding[] {
       severity: g.kind === "error" ? "error" : g.kind === "warning" ? "warning" : "info",
       message: g.message as string,
       docs_url: g.rule ? "https://mypy.readthedocs.io/en/stable/error_code_list.html" : undefined,
-    });
-  }
-  return findings;
+    };
+    emit(previous);
+  };
 }
 
 export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
@@ -86,6 +94,9 @@ export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promis
   if (!cacheDir) notes.push("the server's cache folder could not be created: mypy ran without a cache");
 
   let run: { returncode: number | null; stdout: string; stderr: string; truncated: boolean };
+  // Diagnostics are read from the whole output as it arrives (the daemon's answer, or every line of a cold run).
+  const found = diagnosticsCollector(req, plan.viewWithin);
+  const parse = mypyLineParser(plan.cwd, (f) => found.push(f));
   // The daemon gets no process of its own, so the engine's link check is made here, on the folder mypy
   // runs in too (a config's `files` are found from there).
   refuseLinksInArgs([...args, plan.cwd], ctx.allowlist);
@@ -100,19 +111,24 @@ export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promis
       stderr: warm.response.err ?? "",
       truncated: false,
     };
+    for (const line of run.stdout.split("\n")) parse(line);
   } else {
     if (warm) notes.push(warm.note);
-    run = await ctx.run({ program: cli.executable ?? "mypy", args, cwd: plan.cwd });
+    run = await ctx.run({ program: cli.executable ?? "mypy", args, cwd: plan.cwd, onStdoutLine: parse });
   }
-  const findings = parseMypyOutput(run.stdout, plan.cwd);
+  const findings = found.kept;
+  const beyond = found.overflow();
+  notes.push(...overflowNote("mypy", findings.length, beyond));
   // 0: clean, 1: type errors, 2: syntax errors (reported like type errors) or a crash / bad usage.
-  if (run.returncode !== 0 && findings.length === 0)
+  if (run.returncode !== 0 && found.seen === 0)
     throw checkerFailed("mypy", command, run, "failed without reporting type errors");
   // mypy reports config problems on stderr and carries on; say so rather than drop them.
   const stderr = run.stderr.trim();
   if (stderr) notes.push(`mypy said: ${stderr.slice(0, 1000)}`);
   return {
     findings,
+    ...(beyond && { beyond }),
+    totalInProject: found.seen,
     command,
     returncode: run.returncode,
     output: run.stdout + run.stderr,

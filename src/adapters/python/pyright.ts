@@ -12,6 +12,7 @@ import { checkerFailed } from "./type-check-common.js";
 import { planCheck, pyrightConfig } from "./checker-config.js";
 import { refuseLinksInArgs } from "../../paths/outside-links.js";
 import { warmPyright } from "./pyright-warm.js";
+import { BoundedText, MAX_REPORT_BYTES } from "../../exec/bounded-text.js";
 
 /** The bundled CLI script (the `pyright` package's index.js). */
 export function pyrightCli(): string {
@@ -112,19 +113,34 @@ export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Pro
     sourceDirs: plan.sourceDirs,
   });
   notes.push(warm.note);
+  // The JSON report is read whole (only the `output` shown is capped), up to a bound on memory.
+  const report = new BoundedText(MAX_REPORT_BYTES);
   const run =
     warm.kind === "warm"
       ? { returncode: warm.returncode, stdout: warm.report, stderr: "", truncated: false }
-      : await ctx.run({ program: process.execPath, args: [pyrightCli(), ...args], cwd: plan.cwd });
-  const findings = parsePyrightJson(run.stdout);
+      : await ctx.run({
+          program: process.execPath,
+          args: [pyrightCli(), ...args],
+          cwd: plan.cwd,
+          onStdoutData: (c) => report.push(c),
+        });
+  if (report.overflowed)
+    throw new ToolError(
+      "tool_error",
+      `pyright's report is larger than ${MAX_REPORT_BYTES >> 20} MiB: not read`,
+      {
+        command,
+      },
+    );
+  const all = parsePyrightJson(warm.kind === "warm" ? run.stdout : report.text());
+  const findings = all && (req.shown ? all.filter((f) => req.shown?.(f.file)) : all);
   // 0: clean, 1: errors (or warnings with --warnings), 2: fatal, 3: config error, 4: bad command line.
   if (!findings || (run.returncode !== 0 && run.returncode !== 1))
     throw checkerFailed("pyright", command, run, "failed without a usable report");
-  if (run.truncated && findings.length === 0)
-    throw new ToolError("tool_error", "pyright's report was cut by the output limit", { command });
   if (warm.kind === "cold") warm.prime?.();
   return {
     findings,
+    totalInProject: all?.length,
     command,
     returncode: run.returncode,
     output: run.stdout,

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import picomatch from "picomatch";
+import { withFileContext } from "./ruff-file-context.js";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { byPosition, type Finding } from "../../findings/model.js";
@@ -136,7 +137,15 @@ export class EmbeddedRuff {
         ignored,
       });
       const diagnostics = typeof reply === "string" ? (JSON.parse(reply) as WasmDiagnostic[]) : reply;
-      for (const d of diagnostics) findings.push(wasmFinding(file, d));
+      // What the wasm cannot see of the file (its package), as the CLI applies it.
+      findings.push(
+        ...withFileContext(
+          file,
+          diagnostics.map((d) => wasmFinding(file, d)),
+          settings,
+          ignored,
+        ),
+      );
     }
     findings.sort(byPosition);
     return { findings, files, settingsSource: settings.source };

@@ -8,7 +8,8 @@ import type { Finding, Severity } from "../../findings/model.js";
 import { registerExternalTool } from "../registry.js";
 import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
 import { resolvePythonTool } from "./resolve.js";
-import { checkDirectory, checkerFailed } from "./type-check-common.js";
+import { checkDirectory, checkerFailed, diagnosticsCollector } from "./type-check-common.js";
+import { overflowNote } from "../../findings/collector.js";
 
 registerExternalTool({ name: "ty", program: "ty", versionArgs: ["--version"] });
 
@@ -37,21 +38,27 @@ const CONCISE_LINE =
 export function parseTyConcise(output: string, cwd: string): Finding[] {
   const findings: Finding[] = [];
   for (const raw of output.split(/\r?\n/)) {
-    const m = CONCISE_LINE.exec(raw.trimEnd());
-    if (!m?.groups) continue;
-    const g = m.groups as Record<string, string>;
-    findings.push({
-      tool: "ty",
-      file: path.resolve(cwd, g.file as string),
-      line: Number(g.line),
-      column: Number(g.column),
-      rule_id: g.rule as string,
-      severity: g.severity as Severity,
-      message: g.message as string,
-      docs_url: `https://docs.astral.sh/ty/reference/rules/#${g.rule}`,
-    });
+    const f = parseTyLine(raw, cwd);
+    if (f) findings.push(f);
   }
   return findings;
+}
+
+/** One line of ty's concise output as a finding (undefined for any other line). */
+export function parseTyLine(raw: string, cwd: string): Finding | undefined {
+  const m = CONCISE_LINE.exec(raw.trimEnd());
+  if (!m?.groups) return undefined;
+  const g = m.groups as Record<string, string>;
+  return {
+    tool: "ty",
+    file: path.resolve(cwd, g.file as string),
+    line: Number(g.line),
+    column: Number(g.column),
+    rule_id: g.rule as string,
+    severity: g.severity as Severity,
+    message: g.message as string,
+    docs_url: `https://docs.astral.sh/ty/reference/rules/#${g.rule}`,
+  };
 }
 
 export async function tyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
@@ -59,9 +66,19 @@ export async function tyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<
   const command = displayCommand("ty", args);
   const cli = resolvePythonTool(ctx, "ty", req.target);
   const cwd = checkDirectory(req.target, req.config);
+  // Every line is parsed as it arrives: the count is ty's own however long its output (only `output` is capped).
+  const found = diagnosticsCollector(req);
   let run;
   try {
-    run = await ctx.run({ program: cli.executable ?? "ty", args, cwd });
+    run = await ctx.run({
+      program: cli.executable ?? "ty",
+      args,
+      cwd,
+      onStdoutLine: (line) => {
+        const f = parseTyLine(line, cwd);
+        if (f) found.push(f);
+      },
+    });
   } catch (err) {
     if (err instanceof ProgramNotFoundError)
       throw new ToolError(
@@ -72,19 +89,22 @@ export async function tyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<
       );
     throw err;
   }
-  const findings = parseTyConcise(run.stdout, cwd);
+  const findings = found.kept;
+  const beyond = found.overflow();
   // 0: clean, 1: diagnostics at the failing level; 2 (bad options/config) and 101 (panic) are failures.
   if (run.returncode !== 0 && run.returncode !== 1)
     throw checkerFailed("ty", command, run, "failed without a usable result");
-  if (run.returncode === 1 && findings.length === 0)
+  if (run.returncode === 1 && found.seen === 0)
     throw checkerFailed("ty", command, run, "reported failure but no diagnostic could be parsed");
   return {
     findings,
+    ...(beyond && { beyond }),
+    totalInProject: found.seen,
     command,
     returncode: run.returncode,
     output: run.stdout + run.stderr,
     truncated: run.truncated,
-    notes: cli.note ? [cli.note] : [],
+    notes: [...(cli.note ? [cli.note] : []), ...overflowNote("ty", findings.length, beyond)],
     passed: run.returncode === 0,
   };
 }

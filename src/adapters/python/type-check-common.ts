@@ -4,6 +4,8 @@ import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { combinedOutput } from "../../engine/result.js";
 import type { RunResult } from "../../exec/runner.js";
+import { FindingCollector, keptFor } from "../../findings/collector.js";
+import { isWithin } from "../../paths/allowlist.js";
 
 /** The directory a checker runs in: the config file's directory, else the target (or its directory). */
 export function checkDirectory(target: string, config?: string): string {
@@ -41,4 +43,16 @@ export function checkerFailed(
     output: combinedOutput(run.stdout, run.stderr),
     truncated: run.truncated,
   });
+}
+
+/**
+ * The collector of a checker's stream: the diagnostics a call shows (its `files`, and `within` when the checker
+ * ran on more than the target), the first of them kept, every one counted (collector.ts).
+ */
+export function diagnosticsCollector(
+  req: { shown?: (file: string) => boolean; args: Record<string, unknown> },
+  within?: string,
+): FindingCollector {
+  const inside = (file: string) => !within || file === within || isWithin(within, file);
+  return new FindingCollector(keptFor(req.args), (f) => inside(f.file) && (!req.shown || req.shown(f.file)));
 }

@@ -132,6 +132,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, crateDir: string): Pro
 
 registerTestRunner({
   name: "cargo test",
+  languages: ["rust"],
   claims: (target, root) => {
     const isRust = target.endsWith(".rs") || fs.existsSync(path.join(target, "Cargo.toml"));
     return isRust ? findCrate(target, root) : undefined;

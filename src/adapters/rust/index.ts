@@ -5,3 +5,4 @@ import "./cargo-check.js";
 import "./cargo-test.js";
 import "./clippy-fix.js";
 import "./clippy-explain.js";
+import "./cargo-audit.js";

@@ -1,5 +1,7 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
@@ -30,7 +32,18 @@ const OTHER_LOCKFILES: Record<string, string> = {
 };
 
 type Audit =
-  { kind: "pip-audit"; requirements: string } | { kind: "npm"; projectDir: string; lockfile: string };
+  | { kind: "pip-audit"; requirements: string }
+  | { kind: "npm"; projectDir: string; lockfile: string }
+  | { kind: "uv"; projectDir: string; lock: string };
+
+/** A pyproject.toml with no lock to audit: what to run to get one. */
+function noPythonLock(pyproject: string): ToolError {
+  return new ToolError(
+    "invalid_input",
+    `${pyproject} has no uv.lock or requirements file beside it; pip-audit audits pinned versions: run \`uv lock\` ` +
+      "(or `pip-compile pyproject.toml -o requirements.txt`) in the project and audit that",
+  );
+}
 
 /** The audit of a JavaScript project directory: its npm lockfile, else a clear refusal naming the one it has. */
 function javascriptAudit(dir: string, inside: (f: string) => string): Audit | undefined {
@@ -60,6 +73,10 @@ export function chooseAudit(target: string, allowlist: Allowlist): Audit {
     if (lock) return { kind: "npm", projectDir: target, lockfile: inside(lock) };
     const req = path.join(target, "requirements.txt");
     if (fs.existsSync(req)) return { kind: "pip-audit", requirements: inside(req) };
+    const uvLock = path.join(target, "uv.lock");
+    if (fs.existsSync(uvLock)) return { kind: "uv", projectDir: target, lock: inside(uvLock) };
+    if (fs.existsSync(path.join(target, "pyproject.toml")))
+      throw noPythonLock(path.join(target, "pyproject.toml"));
     const js = javascriptAudit(target, inside);
     if (js) return js;
     throw new ToolError(
@@ -69,6 +86,12 @@ export function chooseAudit(target: string, allowlist: Allowlist): Audit {
   }
   const name = path.basename(target);
   if (LOCKFILES.includes(name)) return { kind: "npm", projectDir: path.dirname(target), lockfile: target };
+  if (name === "uv.lock") return { kind: "uv", projectDir: path.dirname(target), lock: target };
+  if (name === "pyproject.toml") {
+    const uvLock = path.join(path.dirname(target), "uv.lock");
+    if (fs.existsSync(uvLock)) return { kind: "uv", projectDir: path.dirname(target), lock: inside(uvLock) };
+    throw noPythonLock(target);
+  }
   if (name in OTHER_LOCKFILES) throw new ToolError("invalid_input", `${target}: ${OTHER_LOCKFILES[name]}`);
   if (name === "package.json") {
     const js = javascriptAudit(path.dirname(target), inside);
@@ -88,7 +111,75 @@ function networkError(tool: string, where: string, extra: Record<string, unknown
 
 type AuditArgs = ListingArgs & { output: "json" | "sarif" };
 
-async function pipAudit(ctx: ToolContext, requirements: string, callArgs: AuditArgs): Promise<ToolResult> {
+/**
+ * A uv project: its lock as pinned requirements (`uv export --frozen`, which resolves nothing and writes
+ * nothing, when uv is installed; else the lock's registry packages read directly), audited by pip-audit from
+ * a temp file. Vulnerabilities point at uv.lock.
+ */
+async function uvAudit(
+  ctx: ToolContext,
+  projectDir: string,
+  lock: string,
+  callArgs: AuditArgs,
+): Promise<ToolResult> {
+  const uv = resolvePythonTool(ctx, "uv", lock).executable;
+  const notes: string[] = [];
+  let requirements: string;
+  let exported: string;
+  if (uv) {
+    const args = [
+      "export",
+      "--frozen",
+      "--no-hashes",
+      "--format",
+      "requirements-txt",
+      "--no-emit-project",
+      "--no-header",
+    ];
+    exported = displayCommand("uv", args);
+    const out: string[] = [];
+    const run = await ctx.run({ program: uv, args, cwd: projectDir, onStdoutLine: (l) => out.push(l) });
+    if (run.returncode !== 0)
+      throw new ToolError("tool_error", `uv export failed (exit ${run.returncode}); see output`, {
+        command: exported,
+        returncode: run.returncode,
+        output: combinedOutput(run.stdout, run.stderr),
+      });
+    requirements = `${out.join("\n")}\n`;
+    notes.push(`requirements exported from ${lock} with \`${exported}\``);
+  } else {
+    requirements = uvLockRequirements(readSourceText(ctx.allowlist, lock));
+    exported = `read ${path.basename(lock)}`;
+    notes.push(`uv is not installed: the registry packages pinned in ${lock} were read from it directly`);
+  }
+  const temp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-uv-audit-"));
+  try {
+    const file = path.join(temp, "requirements.txt");
+    fs.writeFileSync(file, requirements, { mode: 0o600 });
+    return await pipAudit(ctx, file, callArgs, { manifest: lock, notes, before: exported });
+  } finally {
+    fs.rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/** The registry packages a uv.lock pins, as `name==version` lines (the project itself and local ones left out). */
+export function uvLockRequirements(text: string): string {
+  const doc = parseToml(text) as {
+    package?: { name?: string; version?: string; source?: Record<string, unknown> }[];
+  };
+  return (doc.package ?? [])
+    .filter((p) => p.name && p.version && p.source && "registry" in p.source)
+    .map((p) => `${p.name}==${p.version}\n`)
+    .sort()
+    .join("");
+}
+
+async function pipAudit(
+  ctx: ToolContext,
+  requirements: string,
+  callArgs: AuditArgs,
+  from?: { manifest: string; notes: string[]; before: string },
+): Promise<ToolResult> {
   const args = pipAuditArgs(requirements);
   const command = displayCommand("pip-audit", args);
   const cli = resolvePythonTool(ctx, "pip-audit", requirements);
@@ -117,7 +208,7 @@ async function pipAudit(ctx: ToolContext, requirements: string, callArgs: AuditA
       extra,
     );
   }
-  const notes = cli.note ? [cli.note] : [];
+  const notes = [...(from?.notes ?? []), ...(cli.note ? [cli.note] : [])];
   for (const s of report.skipped) notes.push(`not audited: ${s}`);
   // pip-audit exits 0 and prints "No known vulnerabilities found" when its service knew none of the
   // packages (an unreachable or partial mirror answers 404 for each): nothing was audited, so no pass.
@@ -129,12 +220,12 @@ async function pipAudit(ctx: ToolContext, requirements: string, callArgs: AuditA
     );
   const result = await shape(ctx, callArgs, {
     auditor: "pip-audit",
-    command,
+    command: from ? `${from.before} | ${command}` : command,
     returncode: run.returncode,
     vulnerabilities: report.vulnerabilities,
     notes,
     truncated: run.truncated,
-    manifest: requirements,
+    manifest: from?.manifest ?? requirements,
     lockfile: false,
   });
   if (auditedNone) result.passed = false;
@@ -250,12 +341,12 @@ export const auditDependenciesTool = () =>
   defineTool({
     name: "audit_dependencies",
     description:
-      "Check a requirements file (pip-audit) or package-lock.json (npm audit) for known vulnerabilities. Needs network.",
+      "Check a requirements file or uv.lock (pip-audit) or package-lock.json (npm audit) for known vulnerabilities. Needs network.",
     input: z.strictObject({
       requirements_file: z
         .string()
         .default("requirements.txt")
-        .describe("requirements file or package-lock.json"),
+        .describe("requirements file, uv.lock, pyproject.toml or package-lock.json"),
       output: OUTPUT_ARG,
       ...PAGING_ARGS,
     }),
@@ -269,8 +360,8 @@ export const auditDependenciesTool = () =>
     paths: [{ arg: "requirements_file", kind: "any", default: "requirements.txt" }],
     async handler(args, ctx) {
       const audit = chooseAudit(args.requirements_file, ctx.allowlist);
-      return audit.kind === "npm"
-        ? npmAudit(ctx, audit.projectDir, audit.lockfile, args)
-        : pipAudit(ctx, audit.requirements, args);
+      if (audit.kind === "npm") return npmAudit(ctx, audit.projectDir, audit.lockfile, args);
+      if (audit.kind === "uv") return uvAudit(ctx, audit.projectDir, audit.lock, args);
+      return pipAudit(ctx, audit.requirements, args);
     },
   });

@@ -3,14 +3,58 @@ import { z } from "zod";
 import { displayPaths, rebaseDiff, showFromCwd } from "../../findings/display-path.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
-import { formatterLanguages, formatterNames, type FormatWriteOutcome } from "../../adapters/formatters.js";
+import {
+  formatterLanguages,
+  formatterNames,
+  formattersFor,
+  type FormatWriteOutcome,
+} from "../../adapters/formatters.js";
 import { runTransaction } from "../../fix/transaction.js";
 import { pickFormatter } from "./format-check.js";
-import { DIFF_OFFSET_ARG, diffFields } from "./lint-fix.js";
+import { DIFF_OFFSET_ARG, diffFields, nothingToFix } from "./lint-fix.js";
 import { listingOf, PAGING_ARGS } from "./listing.js";
 import { reserveFor } from "../../findings/budget.js";
 
 const budgetLeft = (tokens: number) => tokens - reserveFor(tokens);
+import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
+import { chooseFormatters, formatterFor } from "../../adapters/tool-choice.js";
+import type { ToolContext } from "../../engine/tool.js";
+
+/**
+ * The language and formatter of an autoformat call: as given; else the language `formatter` formats that the
+ * project has; else the project's first formatted language (tool-choice.ts), `nothing` when none fits.
+ */
+function formatterOfCall(
+  ctx: ToolContext,
+  target: string,
+  language: string | undefined,
+  formatter: string | undefined,
+): { language?: string; formatter?: string; notes: string[]; nothing?: string } {
+  const root = ctx.allowlist.rootOf(target);
+  if (language) {
+    const own = formatter ? undefined : formatterFor(language as ProjectLanguage, target, root).name;
+    return { language, formatter: own, notes: [] };
+  }
+  const choice = chooseFormatters(target, root);
+  if (formatter) {
+    const formats = (formatterLanguages() as string[]).filter((l) => formattersFor(l).includes(formatter));
+    const own = choice.languages.find((l) => formats.includes(l));
+    return { language: own ?? formats[0], notes: [] };
+  }
+  const pick = choice.picks[0];
+  if (!pick) return { notes: choice.notes, nothing: choice.nothing };
+  const others = choice.picks.slice(1).map((p) => p.language);
+  const quiet = pick.language === "python" && choice.languages.length === 1;
+  return {
+    language: pick.language,
+    formatter: pick.name,
+    notes: [
+      ...(quiet ? [] : [`formatter: ${pick.name} (the project's languages: ${choice.languages.join(", ")})`]),
+      ...(others.length ? [`${others.join(", ")} too: pass language`] : []),
+      ...choice.notes.filter((n) => !n.startsWith("languages detected")),
+    ],
+  };
+}
 
 export const autoformatTool = () =>
   defineTool({
@@ -19,7 +63,7 @@ export const autoformatTool = () =>
       "Format files in place as a transaction (undo with `rollback`); `dry_run` returns the diff only.",
     input: z.strictObject({
       path: z.string(),
-      language: z.enum(formatterLanguages()).default("python"),
+      language: z.enum(formatterLanguages()).optional().describe("Default: by project"),
       formatter: z.enum(formatterNames()).optional(),
       dry_run: z.boolean().default(false),
       config: z.string().optional(),
@@ -29,7 +73,11 @@ export const autoformatTool = () =>
     annotations: { title: "Format files", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const adapter = pickFormatter(args.language, args.formatter);
+      const picked = formatterOfCall(ctx, args.path, args.language, args.formatter);
+      if (!picked.language) return nothingToFix(args.dry_run, picked.notes, picked.nothing);
+      if (!hasFilesOf(args.path, picked.language as ProjectLanguage))
+        return nothingToFix(args.dry_run, picked.notes, `no ${picked.language} files under ${args.path}`);
+      const adapter = pickFormatter(picked.language, args.formatter ?? picked.formatter);
       const request = { target: args.path, diff: args.dry_run, dryRun: args.dry_run, config: args.config };
       let outcome: FormatWriteOutcome;
       let transaction: unknown;
@@ -58,7 +106,8 @@ export const autoformatTool = () =>
       const files = capList(outcome.changed_files.map((f) => showFromCwd(display, ctx.config.cwd, f)));
       return {
         success: true,
-        formatted: true,
+        // A dry run changed nothing: the files are formatted only if nothing would change.
+        formatted: args.dry_run ? outcome.changed_files.length === 0 : true,
         dry_run: args.dry_run,
         command: outcome.command,
         changed_files: files.items,
@@ -75,7 +124,7 @@ export const autoformatTool = () =>
         output: outcome.output,
         truncated: outcome.truncated || files.capped,
         transaction,
-        notes: [...outcome.notes, ...txNotes],
+        notes: [...picked.notes, ...outcome.notes, ...txNotes],
       };
     },
   });

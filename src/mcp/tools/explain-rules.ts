@@ -15,12 +15,14 @@ export const explainRulesTool = () => {
     input: z.strictObject({
       rules: z.array(z.string().min(1).max(200)).min(1).max(50),
       linter: z.enum(names as [string, ...string[]]).optional(),
-      path: z.string().default("."),
+      path: z.string().optional(),
     }),
     annotations: { title: "Explain lint rules", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any", default: "." }],
     async handler(args, ctx) {
-      const linter = args.linter ?? defaultLinter(args.path).name;
+      // Filled by the pipeline's path default (the working directory's project, else the allowed root).
+      const target = args.path as string;
+      const linter = args.linter ?? defaultLinter(target).name;
       const explainer = findRuleExplainer(linter);
       if (!explainer)
         throw new ToolError(
@@ -28,7 +30,7 @@ export const explainRulesTool = () => {
           `no rule explanations for ${linter}; explain_rules knows ${names.join(", ")} (pass linter)`,
         );
       const rules = [...new Set(args.rules)];
-      const { items, notes = [] } = await explainer.explain(ctx, rules, args.path);
+      const { items, notes = [] } = await explainer.explain(ctx, rules, target);
       return {
         success: true,
         linter,

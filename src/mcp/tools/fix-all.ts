@@ -13,9 +13,17 @@ import {
 import { displayPaths, rebaseDiff } from "../../findings/display-path.js";
 import { countBySeverity, findingToIssue, type Finding } from "../../findings/model.js";
 import { findingsView } from "../../findings/views.js";
-import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
+import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../adapters/project-languages.js";
+import { formatterFor, typeCheckersFor } from "../../adapters/tool-choice.js";
 import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
-import { fixArguments, fixRequestOf, leftoverSarif, lintFixFields, requireFixer } from "./lint-fix.js";
+import {
+  fixArguments,
+  fixerOfCall,
+  fixRequestOf,
+  leftoverSarif,
+  lintFixFields,
+  nothingToFix,
+} from "./lint-fix.js";
 import { listingOf, type ListingArgs } from "./listing.js";
 import { listWithin } from "../../findings/budget.js";
 
@@ -33,10 +41,11 @@ export function typeCheckerFor(
   const forLanguage = typeCheckerNames()
     .map((n) => findTypeChecker(n) as TypeCheckerAdapter)
     .filter((c) => c.languages.includes(language));
-  const ordered = [
-    ...forLanguage.filter((c) => c.claims?.(target)),
-    ...forLanguage.filter((c) => !c.claims?.(target)),
-  ];
+  // The project's own checkers first (tool-choice.ts), then the others of its language.
+  const own = typeCheckersFor(language as ProjectLanguage, target, ctx.allowlist.rootOf(target)).map(
+    (n) => findTypeChecker(n) as TypeCheckerAdapter,
+  );
+  const ordered = [...own, ...forLanguage.filter((c) => !own.includes(c))];
   const preferred = ordered[0];
   const available = ordered.find((c) => c.isAvailable?.(ctx, target) ?? true);
   if (!preferred || !available || available === preferred) return { checker: preferred };
@@ -88,9 +97,26 @@ export const fixAllTool = () => {
     annotations: { title: "Fix, format and verify", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const fixer = requireFixer(args.linter);
-      const language = fixer.languages[0] as string;
-      const formatters = formattersInScope(fixer.languages, args.path, args.formatter);
+      const chosen = fixerOfCall(args.path, args.linter);
+      if (!chosen.fixer) return nothingToFix(args.dry_run, chosen.notes, chosen.nothing);
+      const fixer = chosen.fixer;
+      if (!fixer.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+        return nothingToFix(
+          args.dry_run,
+          chosen.notes,
+          `${fixer.name} fixes ${fixer.languages.join(", ")} and there are no such files under ${args.path}`,
+        );
+      // The language whose checker verifies: the project's weightiest one among the fixer's.
+      const language =
+        projectLanguages(args.path).find((l) => fixer.languages.includes(l)) ??
+        (fixer.languages[0] as string);
+      const scope = formattersInScope(
+        fixer.languages,
+        args.path,
+        args.formatter,
+        ctx.allowlist.rootOf(args.path),
+      );
+      const formatters = scope.formatters;
       if (args.formatter && formatters.length === 0)
         throw new ToolError(
           "invalid_input",
@@ -101,8 +127,9 @@ export const fixAllTool = () => {
         : typeCheckerFor(ctx, language, args.path, args.checker);
       const checker = picked.checker;
       if (args.checker && !checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
-      const notes: string[] = [];
-      if (formatters.length === 0)
+      const notes: string[] = [...chosen.notes];
+      for (const reason of scope.skipped) notes.push(`formatting skipped for ${reason}`);
+      if (formatters.length === 0 && scope.skipped.length === 0)
         notes.push(`no formatter is registered for ${language}: formatting skipped`);
       if (args.skip_typecheck) notes.push("type check skipped (skip_typecheck): the fix was not verified");
       else if (!checker)
@@ -194,12 +221,31 @@ function formatFields(
 }
 
 /**
- * The formatters of fix_all's format step: the one named, else each language's default, for every language
- * the fixer covers that has files under the target (ESLint's fixes: Prettier for .js and for .ts files).
+ * The formatters of fix_all's format step: the one named, else each language's own (tool-choice.ts: Prettier
+ * only where the project uses it), for every language the fixer covers that has files under the target
+ * (ESLint's fixes: Prettier for .js and for .ts files). `skipped` says which languages get no format step.
  */
-export function formattersInScope(languages: readonly string[], target: string, name: string | undefined) {
+export function formattersInScope(
+  languages: readonly string[],
+  target: string,
+  name: string | undefined,
+  root?: string,
+): { formatters: FormatterAdapter[]; skipped: string[] } {
   const inScope = languages.filter((l) => hasFilesOf(target, l as ProjectLanguage));
-  return (inScope.length ? inScope : languages.slice(0, 1)).flatMap((l) => findFormatter(l, name) ?? []);
+  const formatters: FormatterAdapter[] = [];
+  const skipped: string[] = [];
+  for (const l of inScope.length ? inScope : languages.slice(0, 1)) {
+    if (name) {
+      const f = findFormatter(l, name);
+      if (f) formatters.push(f);
+      continue;
+    }
+    const own = formatterFor(l as ProjectLanguage, target, root);
+    const f = own.name ? findFormatter(l, own.name) : undefined;
+    if (f) formatters.push(f);
+    else if (own.reason) skipped.push(own.reason);
+  }
+  return { formatters, skipped };
 }
 
 export interface FixAllSteps {

@@ -16,6 +16,7 @@ import {
   type FormatterAdapter,
 } from "../../adapters/formatters.js";
 import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../adapters/project-languages.js";
+import { chooseFormatters, formatterFor } from "../../adapters/tool-choice.js";
 
 /** The formatter for a request, or invalid_input naming the formatters that language has. */
 export function pickFormatter(language: string, formatter: string | undefined) {
@@ -63,7 +64,12 @@ export const formatCheckTool = () =>
     annotations: { title: "Check formatting", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const { languages, notes } = formatLanguages(args.path, args.language, args.formatter);
+      const { pairs, notes } = formatPairs(
+        args.path,
+        ctx.allowlist.rootOf(args.path),
+        args.language,
+        args.formatter,
+      );
       const unformatted: string[] = [];
       // The same files as findings (one each), which list unformatted_files within the budget.
       const findings: Finding[] = [];
@@ -74,8 +80,8 @@ export const formatCheckTool = () =>
       let truncated = false;
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const sarifRuns: SarifRunSource[] = [];
-      for (const language of languages) {
-        const adapter = pickFormatter(language, args.formatter);
+      for (const { language, formatter } of pairs) {
+        const adapter = pickFormatter(language, formatter);
         if (!hasFilesOf(args.path, language as ProjectLanguage)) {
           notes.push(`checked nothing with ${adapter.formatter}: no ${language} files under ${args.path}`);
           continue;
@@ -126,24 +132,41 @@ function formatSummary(commands: readonly string[], checked: number, unformatted
 }
 
 /**
- * The languages a format check covers: the one asked for; else the one `formatter` formats (the first the
- * project has); else every language of the project that has a formatter.
+ * The (language, formatter) pairs a format check covers: the language asked for (its project formatter, or
+ * `formatter`); else the language `formatter` formats (the first the project has); else each language of the
+ * project with its formatter, as tool-choice.ts decides (Prettier only where the project uses it).
  */
-function formatLanguages(target: string, language: string | undefined, formatter: string | undefined) {
-  if (language) return { languages: [language], notes: [] as string[] };
+function formatPairs(
+  target: string,
+  root: string | undefined,
+  language: string | undefined,
+  formatter: string | undefined,
+): { pairs: { language: string; formatter?: string }[]; notes: string[] } {
+  if (language)
+    return {
+      pairs: [
+        { language, formatter: formatter ?? formatterFor(language as ProjectLanguage, target, root).name },
+      ],
+      notes: [],
+    };
   const registered = formatterLanguages() as string[];
-  const detected = projectLanguages(target).filter((l) => registered.includes(l));
   if (formatter) {
+    const detected = projectLanguages(target).filter((l) => registered.includes(l));
     const formats = registered.filter((l) => formattersFor(l).includes(formatter));
     const own = detected.filter((l) => formats.includes(l));
-    return { languages: own.length ? own : formats.slice(0, 1), notes: [] as string[] };
-  }
-  if (detected.length === 0)
     return {
-      languages: [] as string[],
-      notes: [
-        `no files of a language with a formatter (${registered.join(", ")}) under ${target}: nothing was checked`,
-      ],
+      pairs: (own.length ? own : formats.slice(0, 1)).map((l) => ({ language: l, formatter })),
+      notes: [],
     };
-  return { languages: detected, notes: [`languages detected: ${detected.join(", ")}`] };
+  }
+  const choice = chooseFormatters(target, root);
+  if (choice.picks.length === 0)
+    return {
+      pairs: [],
+      notes: [...choice.notes, `${choice.nothing} under ${target}: nothing was checked`],
+    };
+  return {
+    pairs: choice.picks.map((p) => ({ language: p.language, formatter: p.name })),
+    notes: [...choice.notes],
+  };
 }

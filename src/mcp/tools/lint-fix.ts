@@ -20,6 +20,8 @@ import {
   type FixRequest,
 } from "../../adapters/fixers.js";
 import { runTransaction, type TransactionReport } from "../../fix/transaction.js";
+import { chooseFixer } from "../../adapters/tool-choice.js";
+import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 
 /**
  * A lint fix: a dry run computes it without a lock; otherwise it runs as a transaction of `tool`.
@@ -213,7 +215,10 @@ export function diffFields(
 export function fixArguments(fixers: string[]) {
   return {
     path: z.string(),
-    linter: z.enum(fixers as [string, ...string[]]).default(fixers[0] as string),
+    linter: z
+      .enum(fixers as [string, ...string[]])
+      .optional()
+      .describe("Default: by language"),
     files: z.array(z.string()).optional(),
     safety: z.enum(["safe", "unsafe"]).default("safe"),
     dry_run: z.boolean().default(false),
@@ -275,6 +280,35 @@ export function requireFixer(name: string): FixerAdapter {
 }
 
 /**
+ * The fixer of a lint_fix / fix_all call: the one named, else the project's (tool-choice.ts), with the notes
+ * saying why; `nothing` when no fixer fits the project's languages (the call then fixes and writes nothing).
+ */
+export function fixerOfCall(
+  target: string,
+  named: string | undefined,
+  inline = false,
+): { fixer?: FixerAdapter; notes: string[]; nothing?: string } {
+  if (named) return { fixer: requireFixer(named), notes: [] };
+  const choice = chooseFixer(target, inline ? target : undefined);
+  const pick = choice.picks[0];
+  if (!pick) return { notes: choice.notes, nothing: choice.nothing };
+  // A Python project's ruff is the long-standing default: no note for it.
+  const quiet = pick.name === "ruff" && choice.languages.every((l) => l === "python");
+  return { fixer: requireFixer(pick.name), notes: quiet ? [] : choice.notes };
+}
+
+/** A write tool that found nothing to work on: no pass, no transaction, nothing written. */
+export function nothingToFix(dryRun: boolean, notes: string[], why: string | undefined) {
+  return {
+    success: true,
+    nothing_checked: true,
+    dry_run: dryRun,
+    changed_files: [],
+    notes: [...notes, `checked nothing: ${why ?? "nothing to fix"}; nothing was written`],
+  };
+}
+
+/**
  * The problems left, in the rule scope, listed at most `max` per rule across files (counts per file stay
  * full); `unreported` counts the rest per rule.
  */
@@ -322,13 +356,25 @@ export const lintFixTool = () => {
     annotations: { title: "Apply lint fixes", ...WRITES_FILES },
     paths: [{ arg: "path", kind: "any", mayBeMissing: true }, PATH_AND_CONFIG[1]!],
     async handler(args, ctx) {
-      const fixer = requireFixer(args.linter);
+      const picked = fixerOfCall(args.path, args.linter, args.source_code !== undefined);
+      if (!picked.fixer) return nothingToFix(args.dry_run, picked.notes, picked.nothing);
+      const fixer = picked.fixer;
       const started = performance.now();
       const agent = await resolveAgentArgs(ctx, args, fixer, {
         fixing: true,
         takesFiles: FIXERS_TAKING_FILES.has(fixer.name),
       });
-      const notes = [...agent.notes];
+      // Inline code has no files to look for; otherwise a fixer with no file of its languages fixes nothing.
+      if (
+        args.source_code === undefined &&
+        !fixer.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage))
+      )
+        return nothingToFix(
+          args.dry_run,
+          [...picked.notes, ...agent.notes],
+          `${fixer.name} fixes ${fixer.languages.join(", ")} and there are no such files under ${args.path}`,
+        );
+      const notes = [...picked.notes, ...agent.notes];
       if (args.contextual !== undefined && !fixer.capabilities?.contextual)
         notes.push(`${fixer.name} has no corrections it holds back: contextual changes nothing`);
       const options: FixOptions = { ...agent.options, contextual: args.contextual };

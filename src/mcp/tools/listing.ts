@@ -80,7 +80,7 @@ export function listingFields(
   listed: ListedIn,
   all: readonly Finding[] = view.all,
 ) {
-  return { summary_text: summaryText(tool, all), ...pageFields(view, listed) };
+  return { summary_text: summaryText(tool, all, view.beyond), ...pageFields(view, listed) };
 }
 
 /**

@@ -11,7 +11,8 @@ import { estimateTokens, RESULT_OVERHEAD_TOKENS, tailWithinTokens } from "../../
 import { listEntries, listingOf, pageFields, PAGING_ARGS, type ListingArgs } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
-import { claimTestRunner, type TestFailureRecord, type TestRunOutcome } from "../../adapters/test-runners.js";
+import type { TestFailureRecord, TestRunOutcome } from "../../adapters/test-runners.js";
+import { chooseTestRunner } from "../../adapters/tool-choice.js";
 import {
   choosePlugins,
   findCoverageConfig,
@@ -36,7 +37,13 @@ function checkNotOption(value: string | undefined, label: string): void {
 }
 
 /** A non-pytest runner's outcome in run_tests' result shape. */
-async function testRunResult(ctx: ToolContext, args: RunArgs, target: string, outcome: TestRunOutcome) {
+async function testRunResult(
+  ctx: ToolContext,
+  args: RunArgs,
+  target: string,
+  outcome: TestRunOutcome,
+  choiceNotes: string[] = [],
+) {
   const shown = listFailures(ctx, args, target, outcome.runner, outcome.failures, outcome.output);
   return {
     success: true,
@@ -52,7 +59,7 @@ async function testRunResult(ctx: ToolContext, args: RunArgs, target: string, ou
     output: shown.output.text || undefined,
     truncated: outcome.truncated || shown.view.capped || shown.output.cut,
     ...pageFields(shown.view, { lists: ["failures"] }),
-    notes: outcome.notes,
+    notes: [...choiceNotes, ...outcome.notes],
     ...(await testsSarif(ctx, args.output, shown, outcome.runner, outcome.notes, outcome.command)),
   };
 }
@@ -167,11 +174,22 @@ export const runTestsTool = () =>
       if (rest !== undefined && (rest === "" || rest.startsWith("-") || /[\0\n]/.test(rest)))
         throw new ToolError("invalid_input", `path: not a valid pytest node id: ${args.path}`);
       const testPath = ctx.allowlist.resolve(file, { base: args.working_dir, label: "path" });
-      // A Go module, a crate or a JS project runs its own runner; pytest node ids are pytest's.
-      const claimed =
+      // A Go module, a crate, a JS or Ruby project runs its own runner; pytest node ids are pytest's.
+      const choice =
         rest === undefined
-          ? claimTestRunner(testPath, ctx.allowlist.rootOf(testPath) ?? testPath)
+          ? chooseTestRunner(testPath, ctx.allowlist.rootOf(testPath) ?? testPath)
           : undefined;
+      if (choice?.kind === "none")
+        return {
+          success: true,
+          // Nothing run is no pass: no `passed` at all, and the note says why.
+          nothing_checked: true,
+          summary: {},
+          failures: [],
+          failure_count: 0,
+          notes: [`checked nothing: ${choice.nothing}`],
+        };
+      const claimed = choice?.kind === "runner" ? choice : undefined;
       if (claimed)
         return testRunResult(
           ctx,
@@ -190,6 +208,7 @@ export const runTestsTool = () =>
             },
             claimed.projectDir,
           ),
+          claimed.notes,
         );
       if (rest !== undefined && !fs.statSync(testPath).isFile())
         throw new ToolError("invalid_input", `path: a node id must name a test file: ${args.path}`);
@@ -294,7 +313,7 @@ export const runTestsTool = () =>
         let failures: TestFailure[] = [];
         if (fs.existsSync(junitXml)) {
           const rootdir = parseRootdir(run.stdout) ?? cwd;
-          failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir);
+          failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir, cwd);
         } else if (run.returncode === 1)
           notes.push("pytest wrote no JUnit report, so failures are not itemized");
         const shown = listFailures(ctx, args, args.path, "pytest", failures, output);

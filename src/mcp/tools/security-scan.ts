@@ -1,18 +1,9 @@
 import { z } from "zod";
-import { ToolError } from "../../errors.js";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
-import { defineTool, type ToolContext, READ_ONLY } from "../../engine/tool.js";
-import {
-  banditArgs,
-  banditSummary,
-  banditToFinding,
-  hasLevelFlags,
-  parseBanditJson,
-} from "../../adapters/python/bandit.js";
-import { firstVersion } from "../../adapters/registry.js";
-import { resolvePythonTool } from "../../adapters/python/resolve.js";
-import { findExcludedDirs, projectFirst } from "../../adapters/python/tree-excludes.js";
+import { defineTool, READ_ONLY } from "../../engine/tool.js";
+import { chooseScanners } from "../../adapters/tool-choice.js";
+import type { ScanOutcome, ScanSummary, SecurityScanner } from "../../adapters/security-scanners.js";
 import { displayPaths } from "../../findings/display-path.js";
+import type { Finding } from "../../findings/model.js";
 import { findingsView, issueString } from "../../findings/views.js";
 import { estimateTokens } from "../../findings/budget.js";
 import { LISTING_ARGS, listingFields, listingOf } from "./listing.js";
@@ -20,20 +11,30 @@ import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 
 const LEVEL = z.enum(["low", "medium", "high"]);
 
-/** bandit's version per executable, asked once per server (it decides the flag style). */
-async function banditVersion(ctx: ToolContext, executable: string): Promise<string | undefined> {
-  const cache = ctx.services.get("bandit-versions", () => new Map<string, string | undefined>());
-  if (!cache.has(executable)) {
-    const run = await ctx.run({ program: executable, args: ["--version"], timeoutMs: 10_000 });
-    cache.set(executable, firstVersion(run.stdout + run.stderr));
-  }
-  return cache.get(executable);
+/** What a result says of each scanner of the project: ran (with its counts), or why it did not. */
+interface ScannerEntry {
+  name: string;
+  kind: SecurityScanner["kind"];
+  ran: boolean;
+  command?: string;
+  returncode?: number | null;
+  finding_count?: number;
+  /** Why it did not run (not installed, no lockfile, not run by this server yet). */
+  reason?: string;
+  install?: string;
 }
+
+const addSummaries = (a: ScanSummary, b: ScanSummary): ScanSummary => ({
+  high: a.high + b.high,
+  medium: a.medium + b.medium,
+  low: a.low + b.low,
+  errors: a.errors + b.errors,
+});
 
 export const securityScanTool = () =>
   defineTool({
     name: "security_scan",
-    description: "Scan Python code for security issues with bandit.",
+    description: "Security scan with the project's scanners (bandit, gosec, npm audit).",
     input: z.strictObject({
       path: z.string(),
       severity: LEVEL.default("low"),
@@ -44,55 +45,66 @@ export const securityScanTool = () =>
     annotations: { title: "Security scan", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
-      const cli = resolvePythonTool(ctx, "bandit", args.path);
-      if (!cli.executable)
-        throw new ToolError(
-          "tool_not_found",
-          "bandit is not installed (not in the project's virtualenv nor on PATH)",
-        );
-      const version = await banditVersion(ctx, cli.executable);
-      // Virtualenvs, dependency, build and VCS folders (and .gitignore'd ones) are not scanned.
-      const root = ctx.allowlist.rootOf(args.path) ?? args.path;
-      const excluded = findExcludedDirs(args.path, root);
-      const argv = banditArgs(
-        args.path,
-        args.severity,
-        args.confidence,
-        hasLevelFlags(version),
-        excluded.dirs,
-      );
-      const command = displayCommand("bandit", argv);
-      // The JSON report is read whole (not the capped stdout), so a long report still parses.
-      const lines: string[] = [];
-      const run = await ctx.run({
-        program: cli.executable,
-        args: argv,
-        onStdoutLine: (line) => lines.push(line),
-      });
-      const report = parseBanditJson(lines.join("\n"));
-      // 0: nothing found, 1: findings; anything else, or no JSON report, is a failure.
-      if (!report || (run.returncode !== 0 && run.returncode !== 1))
-        throw new ToolError(
-          "tool_error",
-          `bandit failed without a report (exit ${run.returncode}); see output`,
-          {
-            command,
-            returncode: run.returncode,
-            output: combinedOutput(run.stdout, run.stderr),
-            truncated: run.truncated,
-          },
-        );
-      const notes = [`bandit ${version ?? "(unknown version)"}: ${cli.note}`];
-      if (excluded.capped)
-        notes.push(`more than ${excluded.dirs.length} folders to exclude: the rest are left to bandit`);
-      report.results = projectFirst(report.results, (r) => r.filename, root);
-      for (const e of report.errors) notes.push(`bandit could not scan ${e.filename}: ${e.reason}`);
+      const choice = chooseScanners(args.path);
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
-      // Every result is a finding (SARIF gets them all); the lists show what fits the budget, each
-      // listed finding three times over (bandit's own entry, the issue string, the common finding).
-      const common = report.results.map(banditToFinding);
-      const raw = new Map(common.map((f, i) => [f, report.results[i]]));
-      const view = findingsView(common, {
+      const entries: ScannerEntry[] = [];
+      const ran: { scanner: SecurityScanner; outcome: ScanOutcome }[] = [];
+      for (const scanner of choice.picks) {
+        const reason = scanner.unavailable(ctx, args.path);
+        if (reason || !scanner.scan) {
+          entries.push({
+            name: scanner.name,
+            kind: scanner.kind,
+            ran: false,
+            reason: reason ?? `${scanner.name} is not run by this server yet`,
+            install: scanner.install,
+          });
+          continue;
+        }
+        const outcome = await scanner.scan(ctx, {
+          target: args.path,
+          severity: args.severity,
+          confidence: args.confidence,
+        });
+        ran.push({ scanner, outcome });
+        entries.push({
+          name: scanner.name,
+          kind: scanner.kind,
+          ran: true,
+          command: outcome.command,
+          returncode: outcome.returncode,
+          finding_count: outcome.findings.length,
+        });
+      }
+      const skipped = entries.filter((e) => !e.ran).map((e) => `not scanned with ${e.name}: ${e.reason}`);
+      if (ran.length === 0) {
+        const notes = [
+          choice.nothing
+            ? `checked nothing: ${choice.nothing}`
+            : `checked nothing: none of the scanners for ${choice.languages.join(", ")} could run`,
+          ...skipped,
+        ];
+        return {
+          success: true,
+          // Nothing scanned is no pass: no `passed` at all, and the notes name what would scan it.
+          nothing_checked: true,
+          scanners: entries,
+          findings: [],
+          finding_count: 0,
+          issues: [],
+          notes,
+          ...(await sarifField(ctx, args.output, display, [{ tool: "security_scan", findings: [], notes }])),
+        };
+      }
+      // Every finding of every scanner (SARIF gets them all); the lists show what fits the budget, each
+      // listed finding three times over (the scanner's own entry, the issue string, the common finding).
+      const raw = new Map<Finding, unknown>();
+      const all: Finding[] = [];
+      for (const { outcome } of ran) {
+        all.push(...outcome.findings);
+        for (const [f, r] of outcome.raw) raw.set(f, r);
+      }
+      const view = findingsView(all, {
         display,
         fingerprints: true,
         listing: listingOf(ctx, args, {
@@ -100,30 +112,40 @@ export const securityScanTool = () =>
             estimateTokens(f) + estimateTokens(raw.get(f)) + Math.ceil(issueString(f).length / 4) + 2,
         }),
       });
-      const findings = { items: view.listed.map((f) => raw.get(f)), capped: view.capped };
+      const command = ran.map((r) => r.outcome.command).join(" && ");
+      const notes = [...ran.flatMap((r) => r.outcome.notes), ...skipped];
       return {
         success: true,
-        passed: report.results.length === 0,
+        passed: all.length === 0,
         command,
-        findings: findings.items,
-        finding_count: report.results.length,
-        summary: banditSummary(report),
+        scanners: entries,
+        findings: view.listed.map((f) => raw.get(f)),
+        finding_count: all.length,
+        summary: ran.map((r) => r.outcome.summary).reduce(addSummaries),
         issues: view.issues,
         common_findings: view.listed,
-        unscanned_files: report.errors.map((e) => e.filename),
-        returncode: run.returncode,
-        truncated: run.truncated || findings.capped,
-        ...listingFields("bandit", view, { lists: ["findings", "issues", "common_findings"] }),
+        unscanned_files: ran.flatMap((r) => r.outcome.unscanned),
+        returncode:
+          ran.length === 1
+            ? ran[0]?.outcome.returncode
+            : Math.max(...ran.map((r) => r.outcome.returncode ?? 0)),
+        truncated: ran.some((r) => r.outcome.truncated) || view.capped,
+        ...listingFields(ran.length === 1 ? (ran[0]?.scanner.name ?? "") : "security_scan", view, {
+          lists: ["findings", "issues", "common_findings"],
+        }),
         notes,
-        ...(await sarifField(ctx, args.output, display, [
-          {
-            tool: "bandit",
-            version: () => Promise.resolve(version),
-            findings: view.all,
-            notes: [...notes],
-            command,
-          },
-        ])),
+        ...(await sarifField(
+          ctx,
+          args.output,
+          display,
+          ran.map(({ scanner, outcome }) => ({
+            tool: scanner.name,
+            version: () => Promise.resolve(outcome.version),
+            findings: outcome.findings,
+            notes: [...outcome.notes],
+            command: outcome.command,
+          })),
+        )),
       };
     },
   });

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { requireFilesMatch } from "./files-matched.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
-import { defaultTypeChecker, findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
+import { findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
+import { chooseTypeChecker } from "../../adapters/tool-choice.js";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView, issueString } from "../../findings/views.js";
 import { estimateTokens } from "../../findings/budget.js";
@@ -33,23 +34,33 @@ export const typeCheckTool = () => {
     annotations: { title: "Type check", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const checker = args.checker ? findTypeChecker(args.checker) : defaultTypeChecker(args.path);
-      if (!checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
-      if (!checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage))) {
+      const choice = args.checker
+        ? undefined
+        : chooseTypeChecker(args.path, ctx.allowlist.rootOf(args.path) ?? undefined);
+      const name = args.checker ?? choice?.picks[0]?.name;
+      const checker = name ? findTypeChecker(name) : undefined;
+      if (args.checker && !checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
+      // A Python project's default checker needs no note; any other choice says why it was made.
+      const pickNotes =
+        choice && !(choice.languages.every((l) => l === "python") && name === "ty") ? choice.notes : [];
+      if (!checker || !checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage))) {
         const notes = [
-          `checked nothing: ${checker.name} checks ${checker.languages.join(", ")} and there are no such files under ${args.path}`,
+          ...pickNotes,
+          checker
+            ? `checked nothing: ${checker.name} checks ${checker.languages.join(", ")} and there are no such files under ${args.path}`
+            : `checked nothing: ${choice?.nothing ?? "no type checker fits"}`,
         ];
         return {
           success: true,
           // Nothing checked is no pass: no `passed` at all, and the note says why.
           nothing_checked: true,
-          checker: checker.name,
+          ...(checker && { checker: checker.name }),
           issues: [],
           issue_count: 0,
           notes,
           // Asked for SARIF, a run with no results (and the note) says the same.
           ...(await sarifField(ctx, args.output, displayPaths(args.path, ctx.allowlist.roots.effective), [
-            { tool: checker.name, findings: [], notes },
+            { tool: checker?.name ?? "type_check", findings: [], notes },
           ])),
         };
       }
@@ -61,6 +72,7 @@ export const typeCheckTool = () => {
         strict: args.strict,
         config: args.config,
         args,
+        shown: filter,
       });
       const within = outcome.viewWithin;
       const inView = (file: string) =>
@@ -71,6 +83,7 @@ export const typeCheckTool = () => {
       const view = findingsView(shown, {
         display,
         fingerprints: true,
+        beyond: outcome.beyond,
         // Each listed finding is shown twice: as an issue string and as an object.
         listing: listingOf(ctx, args, {
           cost: (f) => estimateTokens(f) + Math.ceil(issueString(f).length / 4) + 2,
@@ -90,14 +103,14 @@ export const typeCheckTool = () => {
           errors: counts.error,
           warnings: counts.warning,
           info: counts.info,
-          total_in_project: outcome.findings.length,
+          total_in_project: outcome.totalInProject ?? outcome.findings.length,
           scope: filtered ? "filtered" : "full",
         },
         returncode: outcome.returncode,
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
         truncated: outcome.truncated || view.capped,
         ...listingFields(checker.name, view, { lists: ["issues", "findings"] }),
-        notes: outcome.notes,
+        notes: [...pickNotes, ...outcome.notes],
         ...(await sarifField(ctx, args.output, display, [
           { tool: checker.name, findings: view.all, notes: outcome.notes, command: outcome.command },
         ])),

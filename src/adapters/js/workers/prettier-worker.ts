@@ -31,10 +31,11 @@ async function format(params: PrettierParams): Promise<PrettierReply> {
   const prettier = (await loadModule(params.entry)) as PrettierApi;
   // Config files are watched by the pool; a config edited in place must still be re-read.
   await prettier.clearConfigCache?.();
-  const files: string[] = [];
-  if (fs.statSync(params.target).isDirectory()) walk(params.target, params.extensions, files);
-  else files.push(params.target);
-  files.sort();
+  const found: string[] = [];
+  for (const target of params.targets)
+    if (fs.statSync(target).isDirectory()) walk(target, params.extensions, found);
+    else if (params.extensions.includes(path.extname(target))) found.push(target);
+  const files = [...new Set(found)].sort();
   const changed: PrettierChange[] = [];
   const failed: PrettierReply["failed"] = [];
   let checked = 0;

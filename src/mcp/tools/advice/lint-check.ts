@@ -5,6 +5,7 @@ import { defineTool, READ_ONLY, type ToolContext } from "../../../engine/tool.js
 import { findLinter, linterNames, type LinterAdapter } from "../../../adapters/linters.js";
 import { changedFiles } from "../../../adapters/git-changed.js";
 import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../../adapters/project-languages.js";
+import { chooseLinters, linterFor } from "../../../adapters/tool-choice.js";
 import { displayPaths } from "../../../findings/display-path.js";
 import { findingsView, type FindingsView } from "../../../findings/views.js";
 import { estimateTokens } from "../../../findings/budget.js";
@@ -13,16 +14,6 @@ import type { Finding } from "../../../findings/model.js";
 import type { DiagnosticAdvice } from "../../../policy/advisor.js";
 import { ToolError } from "../../../errors.js";
 import { adviceIds, advisorOf } from "./shared.js";
-
-/** The linter each language calls for (as `lint` picks by default), when registered. */
-const LANGUAGE_LINTER: Record<ProjectLanguage, string> = {
-  python: "ruff",
-  typescript: "eslint",
-  javascript: "eslint",
-  go: "govet",
-  rust: "clippy",
-  ruby: "rubocop",
-};
 
 /** Linters that lint exactly the `files` they are given; the others run on the project and are filtered. */
 const FILE_SCOPED = new Set(["ruff", "flake8", "eslint"]);
@@ -218,20 +209,17 @@ async function selectFiles(
   return inside.filter((f) => given.some((g) => isInside(g, f)));
 }
 
-/** The named linter, or one per language of the files (or the project) that a registered linter lints. */
+/**
+ * The named linter, or one per language of the files (or the project), as `lint` picks them (tool-choice.ts).
+ */
 function pickLinters(dir: string, files: string[] | undefined, named: string | undefined): LinterAdapter[] {
   if (named) {
     const linter = findLinter(named);
     if (!linter) throw new ToolError("invalid_input", `unknown linter ${named}`);
     return [linter];
   }
-  const languages = new Set<ProjectLanguage>();
-  if (files) for (const f of files) for (const l of projectLanguages(f)) languages.add(l);
-  else for (const l of projectLanguages(dir)) languages.add(l);
-  const picked: LinterAdapter[] = [];
-  for (const l of languages) {
-    const linter = findLinter(LANGUAGE_LINTER[l]);
-    if (linter && !picked.includes(linter)) picked.push(linter);
-  }
-  return picked;
+  const names = files
+    ? [...new Set(files.flatMap((f) => projectLanguages(f).map((l) => linterFor(l, f, dir))))]
+    : chooseLinters(dir, dir).picks.map((p) => p.name);
+  return names.flatMap((n) => (n ? (findLinter(n) ?? []) : []));
 }

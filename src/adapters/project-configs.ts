@@ -1,0 +1,120 @@
+/**
+ * Which of a language's tools a project is configured for, read from its manifests and config files (small
+ * files only, never above the allowed root): the Python formatter, linter and type checkers, whether it
+ * formats with Prettier, and what its package.json scripts run. tool-choice.ts decides from these.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { isWithin } from "../paths/allowlist.js";
+
+function readText(file: string): string {
+  try {
+    // Config files are small; a huge one is not a config we need to read.
+    const st = fs.statSync(file);
+    return st.isFile() && st.size < 1024 * 1024 ? fs.readFileSync(file, "utf8") : "";
+  } catch {
+    return "";
+  }
+}
+
+const exists = (dir: string, ...names: string[]) => names.some((n) => fs.existsSync(path.join(dir, n)));
+
+/** The directory of a target: itself, or a file's folder. */
+export function dirOf(target: string): string {
+  return fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() ? target : path.dirname(target);
+}
+
+/** The nearest directory from `target` up to `root` holding one of `names`, else undefined. */
+export function nearestWith(target: string, root: string, names: readonly string[]): string | undefined {
+  for (let d = dirOf(target); isWithin(root, d); d = path.dirname(d)) {
+    if (exists(d, ...names)) return d;
+    if (path.dirname(d) === d) break;
+  }
+  return undefined;
+}
+
+const PYTHON_CONFIGS = [
+  "pyproject.toml",
+  "setup.cfg",
+  "tox.ini",
+  "setup.py",
+  "ruff.toml",
+  ".ruff.toml",
+  ".flake8",
+  "mypy.ini",
+  ".mypy.ini",
+  "pyrightconfig.json",
+];
+
+export interface PythonTools {
+  formatter: "ruff" | "black";
+  linter: "ruff" | "flake8";
+  /** Each type checker the project configures (mypy, pyright), else ty: check runs each one. */
+  checkers: string[];
+}
+
+/**
+ * The Python tools a project is configured for, from the nearest Python config between `target` and `root`
+ * (pyproject.toml, setup.cfg, tox.ini, the tools' own files): black and flake8 when configured and ruff is
+ * not; mypy and pyright each when configured, else ty.
+ */
+export function pythonTools(target: string, root = dirOf(target)): PythonTools {
+  const dir = nearestWith(target, root, PYTHON_CONFIGS) ?? dirOf(target);
+  const pyproject = readText(path.join(dir, "pyproject.toml"));
+  const setupCfg = readText(path.join(dir, "setup.cfg")) + readText(path.join(dir, "tox.ini"));
+  const section = (text: string, name: string) =>
+    new RegExp(`^\\[${name.replace(/\./g, "\\.")}[\\].]`, "m").test(text);
+  const ruffConfigured = exists(dir, "ruff.toml", ".ruff.toml") || section(pyproject, "tool.ruff");
+  const formatter = !ruffConfigured && section(pyproject, "tool.black") ? "black" : "ruff";
+  const linter =
+    !ruffConfigured && (exists(dir, ".flake8") || section(setupCfg, "flake8")) ? "flake8" : "ruff";
+  const checkers: string[] = [];
+  if (exists(dir, "mypy.ini", ".mypy.ini") || section(pyproject, "tool.mypy") || section(setupCfg, "mypy"))
+    checkers.push("mypy");
+  if (exists(dir, "pyrightconfig.json") || section(pyproject, "tool.pyright")) checkers.push("pyright");
+  return { formatter, linter, checkers: checkers.length ? checkers : ["ty"] };
+}
+
+interface PackageJson {
+  scripts?: Record<string, unknown>;
+  dependencies?: Record<string, unknown>;
+  devDependencies?: Record<string, unknown>;
+  prettier?: unknown;
+}
+
+/** A package.json's content, or undefined when it is missing or not JSON. */
+export function readPackageJson(dir: string): PackageJson | undefined {
+  const text = readText(path.join(dir, "package.json"));
+  if (!text) return undefined;
+  try {
+    const json = JSON.parse(text) as unknown;
+    return json && typeof json === "object" ? (json as PackageJson) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const PRETTIER_CONFIG = /^\.?prettierrc(?:\.\w+)?$|^prettier\.config\.[cm]?[jt]s$/;
+
+/**
+ * Whether a JavaScript/TypeScript project formats with Prettier: a Prettier config, or Prettier in its
+ * package.json (a `prettier` key, a dependency, or a script running it), in the nearest package.json's
+ * directory between `target` and `root` or in `target`'s own folder.
+ */
+export function usesPrettier(target: string, root = dirOf(target)): boolean {
+  const dirs = new Set([dirOf(target), nearestWith(target, root, ["package.json"]) ?? dirOf(target)]);
+  for (const dir of dirs) {
+    try {
+      if (fs.readdirSync(dir).some((n) => PRETTIER_CONFIG.test(n))) return true;
+    } catch {
+      continue;
+    }
+    const pkg = readPackageJson(dir);
+    if (!pkg) continue;
+    if (pkg.prettier !== undefined || pkg.dependencies?.prettier !== undefined) return true;
+    if (pkg.devDependencies?.prettier !== undefined) return true;
+    if (Object.values(pkg.scripts ?? {}).some((s) => typeof s === "string" && /(^|[\s/])prettier\s/.test(s)))
+      return true;
+  }
+  return false;
+}

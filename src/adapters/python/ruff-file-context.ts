@@ -1,0 +1,80 @@
+/**
+ * What the embedded ruff cannot know of a file (its wasm `check` sees only the source, not where the file is)
+ * and the ruff CLI does, applied to its findings: a file named `__init__.py` is a package's (D104, not D100;
+ * no PLC0414 for its `x as x` re-exports), and a file in a folder without one is part of an implicit
+ * namespace package (INP001). Each only when the project's settings select the rule.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Finding } from "../../findings/model.js";
+import { isWithin } from "../../paths/allowlist.js";
+import { matchesRule } from "../rule-scope.js";
+import type { RuffSettings } from "./ruff-settings.js";
+
+const DEFAULT_SELECT = ["E4", "E7", "E9", "F"];
+
+const list = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+/** Whether the settings select `code` for a file whose per-file ignores are `ignored`. */
+export function ruleSelected(settings: RuffSettings, code: string, ignored: readonly string[] = []): boolean {
+  const options = settings.workspaceOptions;
+  const lint = (options.lint ?? {}) as Record<string, unknown>;
+  const select = list(lint.select ?? options.select);
+  const chosen = [
+    ...(select.length || "select" in lint || "select" in options ? select : DEFAULT_SELECT),
+    ...list(lint["extend-select"] ?? options["extend-select"]),
+  ];
+  const covers = (entry: string) => entry === "ALL" || matchesRule(code, entry);
+  const ignore = [...list(lint.ignore ?? options.ignore), ...ignored];
+  return chosen.some(covers) && !ignore.some(covers);
+}
+
+/** Whether `file` is in a package: its folder has an `__init__.py`, is a `src` root, or a namespace package. */
+function inPackage(file: string, settings: RuffSettings): boolean {
+  const dir = path.dirname(file);
+  if (fs.existsSync(path.join(dir, "__init__.py")) || fs.existsSync(path.join(dir, "__init__.pyi")))
+    return true;
+  const roots = settings.srcDirs ?? [settings.baseDir, path.join(settings.baseDir, "src")];
+  if (roots.includes(dir) || !isWithin(settings.baseDir, dir)) return true;
+  return (settings.namespacePackages ?? []).some((ns) => isWithin(ns, dir));
+}
+
+/** The findings of one file with the CLI's per-file context applied (see the module comment). */
+export function withFileContext(
+  file: string,
+  findings: Finding[],
+  settings: RuffSettings,
+  ignored: readonly string[],
+): Finding[] {
+  const init = path.basename(file) === "__init__.py";
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (init && f.rule_id === "PLC0414") continue;
+    if (init && f.rule_id === "D100") {
+      if (ruleSelected(settings, "D104", ignored))
+        out.push({ ...f, rule_id: "D104", message: "Missing docstring in public package" });
+      continue;
+    }
+    out.push(f);
+  }
+  if (
+    !init &&
+    file.endsWith(".py") &&
+    !inPackage(file, settings) &&
+    ruleSelected(settings, "INP001", ignored)
+  )
+    out.push({
+      tool: "ruff",
+      file,
+      line: 1,
+      column: 1,
+      end_line: 1,
+      end_column: 1,
+      rule_id: "INP001",
+      severity: "error",
+      message: `File \`${path.relative(settings.baseDir, file)}\` is part of an implicit namespace package. Add an \`__init__.py\`.`,
+      correctable: false,
+    });
+  return out;
+}

@@ -1,0 +1,265 @@
+/**
+ * Which tool(s) a call uses when it names none: decided here, once, for every tool (DESIGN.md principle 8),
+ * from what the project is (project-languages.ts: its languages, weightiest first) and how it is configured
+ * (project-configs.ts). Tools that take several (lint, format_check, check, security_scan) get one per
+ * language; the others (lint_fix, autoformat, fix_all, type_check) get the weightiest language's. Where
+ * nothing fits, the choice is empty and `nothing` says why: the tool answers `nothing_checked`, never a pass.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { findFixer } from "./fixers.js";
+import { findFormatter } from "./formatters.js";
+import { findLinter } from "./linters.js";
+import { dirOf, pythonTools, usesPrettier } from "./project-configs.js";
+import { hasFilesOf, languageOfFile, projectLanguages, type ProjectLanguage } from "./project-languages.js";
+import { claimingTestRunners, type TestRunnerAdapter } from "./test-runners.js";
+import { securityScanners, type SecurityScanner } from "./security-scanners.js";
+import { findTypeChecker } from "./type-checkers.js";
+
+export interface Choice<T> {
+  /** What the call uses, in the order it runs them. */
+  picks: T[];
+  /** The languages of the target, weightiest first. */
+  languages: readonly ProjectLanguage[];
+  notes: string[];
+  /** Set when nothing fits: the reason, for the nothing_checked note. */
+  nothing?: string;
+}
+
+export interface LanguageTool {
+  name: string;
+  language: ProjectLanguage;
+}
+
+const list = (xs: readonly string[]) => xs.join(", ");
+const registered = (name: string | undefined, find: (n: string) => unknown) =>
+  name !== undefined && find(name) ? name : undefined;
+const languagesNote = (languages: readonly string[]) =>
+  `the project's languages: ${list(languages) || "none"}`;
+
+// The per-language decisions below read only the project's files, never the registries: `check` plans with
+// them before any adapter is loaded. The choose* functions keep what is registered.
+
+/** The linter of one language in a project: flake8 where the project configures it (and not ruff). */
+export function linterFor(language: ProjectLanguage, target: string, root?: string): string {
+  return {
+    python: () => pythonTools(target, root).linter,
+    typescript: () => "eslint",
+    javascript: () => "eslint",
+    go: () => "govet",
+    rust: () => "clippy",
+    ruby: () => "rubocop",
+  }[language]();
+}
+
+/** The fixer of one language (lint_fix, fix_all): ruff, eslint, clippy, rubocop; Go has none (gofmt formats). */
+export function fixerFor(language: ProjectLanguage): string | undefined {
+  return { python: "ruff", typescript: "eslint", javascript: "eslint", rust: "clippy", ruby: "rubocop" }[
+    language as string
+  ];
+}
+
+const FORMATTERS: Record<ProjectLanguage, string> = {
+  python: "ruff",
+  typescript: "prettier",
+  javascript: "prettier",
+  go: "gofmt",
+  rust: "rustfmt",
+  ruby: "rubocop",
+};
+
+/**
+ * The formatter of one language, or a reason there is none: black where the project configures it; Prettier
+ * only where the project uses Prettier (a config, a dependency, a script), as `check` does.
+ */
+export function formatterFor(
+  language: ProjectLanguage,
+  target: string,
+  root?: string,
+): { name?: string; reason?: string } {
+  if ((language === "typescript" || language === "javascript") && !usesPrettier(target, root))
+    return {
+      reason:
+        `${language}: the project does not use Prettier (no config, no dependency, no script), so it is not ` +
+        'formatted by default; formatter: "prettier" uses the bundled one',
+    };
+  return { name: language === "python" ? pythonTools(target, root).formatter : FORMATTERS[language] };
+}
+
+/** The type checkers of one language: each configured Python checker (mypy, pyright) else ty; tsc; go; cargo. */
+export function typeCheckersFor(language: ProjectLanguage, target: string, root?: string): string[] {
+  let names: string[];
+  switch (language) {
+    case "python":
+      names = pythonTools(target, root).checkers;
+      break;
+    case "typescript":
+      names = ["tsc"];
+      break;
+    case "javascript":
+      // Plain JavaScript is type-checked only as part of a TypeScript project (a tsconfig.json).
+      names = fs.existsSync(path.join(dirOf(target), "tsconfig.json")) ? ["tsc"] : [];
+      break;
+    case "go":
+      names = ["go"];
+      break;
+    case "rust":
+      names = ["cargo"];
+      break;
+    default:
+      names = [];
+  }
+  return names;
+}
+
+/** Inline code's language: its file's, else the project's. */
+function inlineLanguages(target: string, inlineFile: string): ProjectLanguage[] {
+  const own = languageOfFile(inlineFile);
+  return own ? [own] : projectLanguages(target);
+}
+
+/** One choice per language, deduplicated (ESLint lints TypeScript and JavaScript at once). */
+function perLanguage(
+  languages: readonly ProjectLanguage[],
+  pick: (l: ProjectLanguage) => string | undefined,
+): LanguageTool[] {
+  const picks: LanguageTool[] = [];
+  for (const language of languages) {
+    const name = pick(language);
+    if (name && !picks.some((p) => p.name === name)) picks.push({ name, language });
+  }
+  return picks;
+}
+
+/**
+ * lint (and lint_check): one linter per language of the target (`inlineFile`: inline code's own language).
+ * No note for a Python-only project's ruff, the long-standing default.
+ */
+export function chooseLinters(target: string, root?: string, inlineFile?: string): Choice<LanguageTool> {
+  const languages = inlineFile ? inlineLanguages(target, inlineFile) : projectLanguages(target);
+  const picks = perLanguage(languages, (l) => registered(linterFor(l, target, root), findLinter));
+  if (picks.length === 0)
+    return { picks, languages, notes: [], nothing: `no linter lints ${languagesNote(languages)}` };
+  const quiet = picks.length === 1 && picks[0]?.name === "ruff" && languages.every((l) => l === "python");
+  const notes = quiet
+    ? []
+    : [
+        `${picks.length > 1 ? "linters" : "linter"}: ${list(picks.map((p) => p.name))} (${languagesNote(languages)})`,
+      ];
+  return { picks, languages, notes };
+}
+
+/** The first language that has a tool, with a note naming the languages left to other calls. */
+function firstFitting(
+  kind: string,
+  arg: string,
+  languages: readonly ProjectLanguage[],
+  pick: (l: ProjectLanguage) => string | undefined,
+): Choice<LanguageTool> {
+  const all = perLanguage(languages, pick);
+  const first = all[0];
+  if (!first)
+    return { picks: [], languages, notes: [], nothing: `no ${kind} for ${languagesNote(languages)}` };
+  const others = all.slice(1);
+  const notes = [`${arg}: ${first.name} (${languagesNote(languages)})`];
+  if (others.length)
+    notes.push(
+      `${list(others.map((o) => o.language))} too: pass ${arg} ${list(others.map((o) => `"${o.name}"`))}`,
+    );
+  return { picks: [first], languages, notes };
+}
+
+/** lint_fix and fix_all: the fixer of the weightiest language that has one. */
+export function chooseFixer(target: string, inlineFile?: string): Choice<LanguageTool> {
+  const languages = inlineFile
+    ? inlineLanguages(path.dirname(inlineFile), inlineFile)
+    : projectLanguages(target);
+  return firstFitting("lint fixer", "linter", languages, (l) => registered(fixerFor(l), findFixer));
+}
+
+/** type_check: the first checker of the weightiest language that has one. */
+export function chooseTypeChecker(target: string, root?: string): Choice<LanguageTool> {
+  return firstFitting("type checker", "checker", projectLanguages(target), (l) =>
+    typeCheckersFor(l, target, root).find((n) => findTypeChecker(n)),
+  );
+}
+
+/**
+ * format_check: each language's formatter (several), skipping JavaScript/TypeScript without Prettier (a note
+ * says so). autoformat takes the first.
+ */
+export function chooseFormatters(target: string, root?: string): Choice<LanguageTool> {
+  const languages = projectLanguages(target);
+  const picks: LanguageTool[] = [];
+  const notes: string[] = [];
+  for (const language of languages) {
+    const f = formatterFor(language, target, root);
+    if (f.name && findFormatter(language, f.name)) picks.push({ name: f.name, language });
+    else notes.push(f.reason ?? `${language}: no formatter is registered`);
+  }
+  if (picks.length === 0)
+    return {
+      picks,
+      languages,
+      notes,
+      nothing: `no formatter for ${languagesNote(languages)}`,
+    };
+  return { picks, languages, notes: [`languages detected: ${list(languages)}`, ...notes] };
+}
+
+/** security_scan: every scanner of the target's languages and those for any project, in registration order. */
+export function chooseScanners(target: string): Choice<SecurityScanner> {
+  const languages = projectLanguages(target);
+  const picks: SecurityScanner[] = securityScanners().filter(
+    (s) => s.languages === "any" || s.languages.some((l) => languages.includes(l)),
+  );
+  if (picks.length === 0)
+    return { picks, languages, notes: [], nothing: `no security scanner for ${languagesNote(languages)}` };
+  return { picks, languages, notes: [] };
+}
+
+export type TestRunnerChoice =
+  | { kind: "runner"; runner: TestRunnerAdapter; projectDir: string; notes: string[] }
+  | { kind: "pytest"; notes: string[] }
+  | { kind: "none"; nothing: string; notes: string[] };
+
+/** Whether a target is Python test material: a .py file, or a directory holding Python files. */
+function isPythonTarget(target: string): boolean {
+  return /\.py$/.test(target) || (!languageOfFile(target) && hasFilesOf(target, "python"));
+}
+
+/**
+ * run_tests: the runner of the target's project. Of the runners claiming it (go test, cargo test, the
+ * package.json's runner, RSpec / Minitest), the one of the weightiest language; else pytest for Python
+ * tests; never pytest on a file or project of another language.
+ */
+export function chooseTestRunner(target: string, root: string): TestRunnerChoice {
+  const claims = claimingTestRunners(target, root);
+  if (claims.length) {
+    const languages = projectLanguages(target);
+    const rank = (c: (typeof claims)[number]) => {
+      const i = Math.min(...c.runner.languages.map((l) => languages.indexOf(l)).filter((n) => n >= 0));
+      return Number.isFinite(i) ? i : languages.length;
+    };
+    const best = [...claims].sort((a, b) => rank(a) - rank(b))[0] as (typeof claims)[number];
+    // Python tests in a project whose runner is another language's (a Python package's docs site) stay pytest's.
+    if (languages[0] === "python" && !best.runner.languages.includes("python") && rank(best) > 0)
+      return { kind: "pytest", notes: [] };
+    const others = claims.filter((c) => c !== best).map((c) => c.runner.name);
+    return {
+      kind: "runner",
+      runner: best.runner,
+      projectDir: best.projectDir,
+      notes: others.length ? [`${others.join(", ")} also claim ${target}; ran ${best.runner.name}`] : [],
+    };
+  }
+  if (isPythonTarget(target)) return { kind: "pytest", notes: [] };
+  const language = projectLanguages(target)[0];
+  return {
+    kind: "none",
+    nothing: language
+      ? `no test runner found for ${target} (${language}${language === "javascript" || language === "typescript" ? ": no test script or vitest/jest dependency in package.json" : ""})`
+      : `no tests found under ${target}`,
+    notes: [],
+  };
+}
