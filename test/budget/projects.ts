@@ -25,6 +25,8 @@ export function pythonProject(dir: string, files = 200): void {
 export function prettierProject(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "package.json"), '{ "name": "fmt", "private": true }\n');
+  // A project that uses Prettier (format_check runs it only there, issue 26).
+  fs.writeFileSync(path.join(dir, ".prettierrc.json"), "{}\n");
   for (let i = 0; i < 150; i++) {
     fs.writeFileSync(path.join(dir, `broken_${String(i).padStart(3, "0")}.js`), "function ( {\n");
     fs.writeFileSync(path.join(dir, `broken_${String(i).padStart(3, "0")}.ts`), "const = ;\n");
