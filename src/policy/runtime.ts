@@ -47,6 +47,9 @@ export function compileForRoot(root: string, allowLoosening: boolean, sourceDir?
 }
 
 export class PolicyRuntime {
+  /** How long one check may take before it is answered undecided. */
+  readonly deadlineMs = 10_000;
+
   private constructor(
     private readonly byRoot: Map<string, Bundle>,
     private readonly shipped: Bundle,

@@ -25,7 +25,12 @@ export const policyCheckCommandTool = () =>
       const cwd = args.cwd ?? ctx.allowlist.roots.effective[0] ?? ctx.config.cwd;
       const bundle = runtime.bundleFor(cwd, ctx.allowlist);
       const projectRoot = ctx.allowlist.rootOf(cwd) ?? cwd;
-      const outcome = await checkCommand(bundle, args, { cwd, projectRoot, home: os.homedir() });
+      const outcome = await checkCommand(bundle, args, {
+        cwd,
+        projectRoot,
+        home: os.homedir(),
+        roots: [...ctx.allowlist.roots.effective],
+      });
       const command = args.command ?? (args.argv ?? []).join(" ");
       return {
         success: true,
