@@ -289,11 +289,16 @@ export class Bundle {
       const skill = p.skill ? this.skillsById.get(p.skill) : undefined;
       if (skill && !skills.some((s) => s.skill_id === skill.id)) skills.push(this.skillRef(skill));
     }
+    const principles = [...new Set(policies.map((p) => p.principle))].flatMap((id) => {
+      const pr = this.principlesById.get(id);
+      return pr ? [{ principle_id: pr.id, title: pr.title, summary: pr.summary }] : [];
+    });
     return {
       bundle_hash: this.hash,
       mapped: policies.length > 0,
       policies: policies.map((p) => this.ref(p)),
       skills,
+      principles,
     };
   }
 }

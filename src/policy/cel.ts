@@ -6,8 +6,9 @@
  * 8.0.0's `limits` bound only the parsed expression's shape, not the work of macros over lists: nested
  * `exists` took 114 s). An expression is compiled on its own; overrides are composed by the caller.
  */
+import { createRequire } from "node:module";
 import { Environment } from "@marcbachmann/cel-js";
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import type { AppliesTo } from "./schema.js";
 
 /** The variables a condition sees, by what the policy applies to (documented in docs/policy.md). */
@@ -75,12 +76,14 @@ export class CelCompileError extends Error {
 const RE2_METHOD = "matches_re2";
 const regexes = new Map<string, RE2JS>();
 const MAX_CACHED_REGEXES = 512;
+let engine: typeof RE2JS | undefined;
 
-/** A pattern compiled once by RE2JS; throws RE2's syntax error. */
+/** A pattern compiled once by RE2JS (loaded on first use: a hook whose checks match no regex never loads it). */
 export function re2(pattern: string): RE2JS {
   let re = regexes.get(pattern);
   if (!re) {
-    re = RE2JS.compile(pattern);
+    engine ??= (createRequire(import.meta.url)("re2js") as { RE2JS: typeof RE2JS }).RE2JS;
+    re = engine.compile(pattern);
     if (regexes.size >= MAX_CACHED_REGEXES) regexes.clear();
     regexes.set(pattern, re);
   }
@@ -177,13 +180,13 @@ function position(expression: string, offset: number): [number, number] {
  * Points every `.matches(…)` of the parsed expression at the RE2 implementation, and compiles each literal
  * pattern now, so an unsupported one (a backreference, a lookaround) is a compile error with its position.
  */
-function useRe2(node: unknown, expression: string): void {
+function useRe2(node: unknown, expression: string, trusted = false): void {
   if (!node || typeof node !== "object") return;
   const n = node as AstNode;
   if (n.op === "rcall" && Array.isArray(n.args) && n.args[0] === "matches") {
     (n.args as unknown[])[0] = RE2_METHOD;
     const [pattern] = (n.args[2] as AstNode[]) ?? [];
-    if (pattern?.op === "value" && typeof pattern.args === "string") {
+    if (!trusted && pattern?.op === "value" && typeof pattern.args === "string") {
       try {
         re2(pattern.args);
       } catch (err) {
@@ -198,8 +201,8 @@ function useRe2(node: unknown, expression: string): void {
   }
   if (Array.isArray(n.args))
     for (const a of n.args) {
-      if (Array.isArray(a)) for (const x of a) useRe2(x, expression);
-      else useRe2(a, expression);
+      if (Array.isArray(a)) for (const x of a) useRe2(x, expression, trusted);
+      else useRe2(a, expression, trusted);
     }
 }
 
@@ -224,8 +227,11 @@ export function withBudget<T>(context: CelContext, run: () => T, base = BASE_STE
   }
 }
 
-/** Parses and type-checks one expression; it must be a bool. Throws CelCompileError. */
-export function compileCondition(kind: AppliesTo, expression: string): CompiledCondition {
+/**
+ * Parses and type-checks one expression; it must be a bool. Throws CelCompileError. `trusted` (the shipped
+ * conditions, compiled and checked by the build) leaves the literal patterns to be compiled when first used.
+ */
+export function compileCondition(kind: AppliesTo, expression: string, trusted = false): CompiledCondition {
   const env = environmentFor(kind);
   let checked;
   try {
@@ -241,7 +247,7 @@ export function compileCondition(kind: AppliesTo, expression: string): CompiledC
   } catch (err) {
     throw describe(err);
   }
-  useRe2(run.ast, expression);
+  useRe2(run.ast, expression, trusted);
   return (context) => withBudget(context, () => run(context) === true);
 }
 

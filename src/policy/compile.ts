@@ -102,10 +102,10 @@ function crossCheck(data: BundleData, problems: BundleProblem[]): void {
 export const alsoWhenKey = (id: string, k: number) => `${id}@also_when/${k}`;
 
 /** A policy's condition and each `also_when`, every one parsed and checked on its own, ORed as compiled functions. */
-export function compilePolicy(p: Policy): CompiledCondition {
+export function compilePolicy(p: Policy, trusted = false): CompiledCondition {
   const parts = [
-    compileCondition(p.applies_to, p.condition),
-    ...(p.also_when ?? []).map((e) => compileCondition(p.applies_to, e)),
+    compileCondition(p.applies_to, p.condition, trusted),
+    ...(p.also_when ?? []).map((e) => compileCondition(p.applies_to, e, trusted)),
   ];
   return parts.length === 1 ? (parts[0] as CompiledCondition) : anyOf(parts);
 }
@@ -214,11 +214,12 @@ export async function compileBundle(options: CompileOptions = {}): Promise<Bundl
   const lazy = options.lazy === true && !project && !options.verifyExamples;
   const conditions = problems.length === 0 && !lazy ? compileConditions(sources, problems) : new Map();
   if (problems.length > 0) throw new BundleError(problems);
+  // Lazily compiled conditions are the shipped ones, checked by the build: their patterns compile on first use.
   const bundle = new Bundle(
     bundleHash(sources.data),
     sources.data,
     conditions,
-    lazy ? compilePolicy : undefined,
+    lazy ? (p: Policy) => compilePolicy(p, true) : undefined,
   );
   if (options.verifyExamples) await checkExamples(bundle, problems);
   if (problems.length > 0) throw new BundleError(problems);

@@ -87,7 +87,7 @@ describe("hook claude-code", () => {
       file_path: file,
       edits: [
         { old_string: "import os\n", new_string: "import os\nimport sys\n" },
-        { old_string: "print(os.getcwd())", new_string: 'print(os.getcwd(), "AKIAIOSFODNN7EXAMPLE")' },
+        { old_string: "print(os.getcwd())", new_string: 'print(os.getcwd(), "AKIA2E0A8F3B244C9986")' },
       ],
     });
     expect(multi.decision).toBe("deny");

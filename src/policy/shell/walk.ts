@@ -319,8 +319,9 @@ function visitFor(walker: Walker, node: Node, scope: WalkScope): void {
   const body = node.childForFieldName("body") ?? node.namedChildren.find((c) => c?.type === "do_group");
   const values: Field[] = [];
   let hasList = false;
+  // web-tree-sitter hands out a new wrapper per access: nodes are compared by id.
   for (const c of node.namedChildren) {
-    if (!c || c === variableNode || c === body) continue;
+    if (!c || c.id === variableNode?.id || c.id === body?.id) continue;
     hasList = true;
     visitSubstitutions(walker, c, scope);
     values.push(...expandWord(c, expandScope(walker, scope)));

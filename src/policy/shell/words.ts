@@ -24,6 +24,8 @@ export interface ExpandScope {
 }
 
 const DEFAULT_IFS = " \t\n";
+/** In a variable's value, a break between fields that no quoting joins ("$@" is one field per argument). */
+export const FIELD_BREAK = "\u0001";
 /** More fields than this from one word (brace expansion) is treated as unknown: nobody spells a command so. */
 const MAX_FIELDS = 256;
 
@@ -92,8 +94,11 @@ function expansionValue(node: Node, scope: ExpandScope): string | null {
     (c) => c?.type === "variable_name" || c?.type === "special_variable_name",
   );
   const name = names[0]?.text;
-  if (node.type === "simple_expansion")
-    return name && names[0]?.type === "variable_name" ? variable(scope, name) : null;
+  if (node.type === "simple_expansion") {
+    if (!name) return null;
+    if (names[0]?.type === "variable_name" || name === "@" || name === "*") return variable(scope, name);
+    return null;
+  }
   // ${name}: the plain form, and ${name:-word} / ${name-word} when name is known and non-empty.
   const inner = node.text.slice(2, -1);
   if (name && inner === name) return variable(scope, name);
@@ -359,10 +364,16 @@ function expandParts(parts: Part[], scope: ExpandScope): Field[] {
         dynamic = true;
         open = true;
       } else if (part.quoted) {
-        current += part.value;
-        open = true;
+        const pieces = part.value.split(FIELD_BREAK);
+        pieces.forEach((piece, j) => {
+          if (j > 0) close();
+          current += piece;
+          open = true;
+        });
+        // "$@" with no arguments is no field at all.
+        if (part.value === "" && part.source.includes("@") && current === "") open = false;
       } else {
-        const pieces = splitIfs(part.value, ifs);
+        const pieces = splitIfs(part.value.split(FIELD_BREAK).join(ifs[0] ?? " "), ifs);
         const breaksBefore = part.value !== "" && ifs.includes(part.value[0] as string);
         const breaksAfter = part.value !== "" && ifs.includes(part.value.at(-1) as string);
         pieces.forEach((piece, j) => {

@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import { readGit, shellQuote, type ConfigLookup } from "../git/argv.js";
+import { FIELD_BREAK } from "./words.js";
 import {
   cloneScope,
   MAX_COMMANDS,
@@ -272,8 +273,9 @@ export function skipOptions(argv: string[], from: number, valueOptions: readonly
 function withPositional(scope: WalkScope, args: string[]): WalkScope {
   const inner = cloneScope(scope, { depth: scope.depth + 1 });
   for (let n = 0; n <= 9; n++) inner.vars.set(String(n), args[n] ?? "");
-  inner.vars.set("@", args.length > 1 ? null : "");
-  inner.vars.set("*", args.length > 1 ? null : "");
+  // "$@" is each argument as its own field (words.ts splits at FIELD_BREAK); $* is them joined.
+  inner.vars.set("@", args.slice(1).join(FIELD_BREAK));
+  inner.vars.set("*", args.slice(1).join(" "));
   inner.vars.set("#", String(Math.max(0, args.length - 1)));
   return inner;
 }
@@ -475,9 +477,11 @@ function shell(command: SimpleCommand, name: string, script: Script): void {
   const { argv } = command;
   let i = 1;
   let c = false;
+  let stdinScript = false;
   for (; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === "--" || a === "-") {
+      if (a === "-") stdinScript = true;
       i++;
       break;
     }
@@ -488,6 +492,7 @@ function shell(command: SimpleCommand, name: string, script: Script): void {
     if (a.startsWith("--")) continue;
     if (!/^[-+]/.test(a)) break;
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a)) c = true;
+    if (/^-[A-Za-z]*s[A-Za-z]*$/.test(a)) stdinScript = true;
   }
   if (c) {
     const text = argv[i];
@@ -500,7 +505,7 @@ function shell(command: SimpleCommand, name: string, script: Script): void {
     }
     return script(text, `${name} -c`, argv.slice(i + 1));
   }
-  if (i < argv.length) {
+  if (i < argv.length && !stdinScript) {
     // A script file (or a process substitution: `bash <(curl …)`).
     if (command.dynamic[i]) {
       const from = producerOf(argv[i] as string);

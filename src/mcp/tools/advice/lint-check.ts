@@ -13,9 +13,8 @@ import type { Finding } from "../../../findings/model.js";
 import type { DiagnosticAdvice } from "../../../policy/advisor.js";
 import { ToolError } from "../../../errors.js";
 import { adviceIds, advisorOf } from "./shared.js";
-import { policyRuntime } from "../policy/runtime.js";
+import { policyRuntime, refreshPolicy } from "../policy/runtime.js";
 import { policyLint, type PolicyLintFile } from "../../../policy/policy-lint.js";
-import { POLICY_RUNTIME_SERVICE } from "../../../policy/runtime.js";
 
 /** The linter each language calls for (as `lint` picks by default), when registered. */
 const LANGUAGE_LINTER: Record<ProjectLanguage, string> = {
@@ -76,6 +75,7 @@ export const lintCheckTool = () =>
       { arg: "files", kind: "any", list: true, base: "path" },
     ],
     async handler(args, ctx) {
+      await refreshPolicy(ctx);
       const dir = args.path as string;
       const scope: Scope = args.scope ?? "all";
       const selected = await selectFiles(ctx, dir, scope, args.files);
@@ -323,8 +323,6 @@ const MAX_POLICY_FILE_BYTES = 2 * 1024 * 1024;
  * edited, weakened configs) over the selected files, as findings of tool "policy".
  */
 async function runPolicyLint(ctx: ToolContext, dir: string, scope: Scope, selected: string[] | undefined) {
-  const holder = ctx.services.get<{ ready?: Promise<unknown> }>(POLICY_RUNTIME_SERVICE, () => ({}));
-  if (!holder.ready) return undefined;
   const runtime = await policyRuntime(ctx);
   const bundle = runtime.bundleFor(dir, ctx.allowlist);
   const root = ctx.allowlist.rootOf(dir) ?? dir;

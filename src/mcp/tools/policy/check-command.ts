@@ -2,7 +2,7 @@ import os from "node:os";
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { ToolError } from "../../../errors.js";
-import { agentRemediation, checkCommand, MAX_COMMAND_CHARS } from "../../../policy/checks.js";
+import { agentRemediation, MAX_COMMAND_CHARS } from "../../../policy/checks.js";
 import { policyRuntime } from "./runtime.js";
 
 export const policyCheckCommandTool = () =>
@@ -25,7 +25,7 @@ export const policyCheckCommandTool = () =>
       const cwd = args.cwd ?? ctx.allowlist.roots.effective[0] ?? ctx.config.cwd;
       const bundle = runtime.bundleFor(cwd, ctx.allowlist);
       const projectRoot = ctx.allowlist.rootOf(cwd) ?? cwd;
-      const outcome = await checkCommand(bundle, args, {
+      const outcome = await runtime.checkCommand(bundle, args, {
         cwd,
         projectRoot,
         home: os.homedir(),

@@ -5,7 +5,7 @@ import { defineTool, READ_ONLY, type ToolContext } from "../../../engine/tool.js
 import { ToolError } from "../../../errors.js";
 import { isWithin } from "../../../paths/allowlist.js";
 import { readFileIn } from "../../../paths/safe-fs.js";
-import { agentRemediation, checkDiff, checkEdit } from "../../../policy/checks.js";
+import { agentRemediation } from "../../../policy/checks.js";
 import type { EditInput } from "../../../policy/edit-context.js";
 import { policyRuntime } from "./runtime.js";
 
@@ -71,22 +71,16 @@ export const policyCheckEditTool = () =>
       const bundle = runtime.bundleFor(where?.canonical, ctx.allowlist);
       const roots = [...ctx.allowlist.roots.effective];
       const options = { absolute, roots, deadline: Date.now() + runtime.deadlineMs };
-      const relativeOf = (file: string) => {
-        const root = ctx.allowlist.rootOf(file);
-        return root
-          ? { path: path.relative(root, file).split(path.sep).join("/"), outside: false }
-          : { path: file, outside: true };
-      };
+      // Off the event loop, within the deadline: a huge diff or a costly condition holds up no other call.
       const outcome =
         args.diff !== undefined
-          ? await checkDiff(
+          ? await runtime.checkDiff(
               bundle,
               { ...edit, diff: args.diff },
               where ? diffBase(where.canonical, where.root) : path.dirname(absolute),
-              relativeOf,
               options,
             )
-          : await checkEdit(bundle, edit, options);
+          : await runtime.checkEdit(bundle, edit, options);
       return {
         success: true,
         path: edit.path,
