@@ -572,8 +572,11 @@ export function providerPathProblem(executable: string, allowedPaths: readonly s
     }
   };
   const file = real(executable);
-  const inside = allowedPaths.map(real).find((root) => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
-  if (inside) return `${executable} lies inside the allowed path ${inside}, which the agent can edit; approve an executable outside it`;
+  const inside = allowedPaths
+    .map(real)
+    .find((root) => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+  if (inside)
+    return `${executable} lies inside the allowed path ${inside}, which the agent can edit; approve an executable outside it`;
   return undefined;
 }
 

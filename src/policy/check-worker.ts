@@ -20,11 +20,25 @@ export interface BundleSpec {
 }
 
 export type WorkerRequest =
-  | { id: number; op: "command"; spec: BundleSpec; input: { command?: string; argv?: string[] }; site: CheckSite }
+  | {
+      id: number;
+      op: "command";
+      spec: BundleSpec;
+      input: { command?: string; argv?: string[] };
+      site: CheckSite;
+    }
   | { id: number; op: "edit"; spec: BundleSpec; edit: EditInput; options: EditCheckOptions }
-  | { id: number; op: "diff"; spec: BundleSpec; edit: EditInput & { diff: string }; base: string; options: EditCheckOptions & { roots: string[] } };
+  | {
+      id: number;
+      op: "diff";
+      spec: BundleSpec;
+      edit: EditInput & { diff: string };
+      base: string;
+      options: EditCheckOptions & { roots: string[] };
+    };
 
-export type WorkerReply = { id: number; ok: true; outcome: unknown } | { id: number; ok: false; error: string };
+export type WorkerReply =
+  { id: number; ok: true; outcome: unknown } | { id: number; ok: false; error: string };
 
 const bundles = new Map<string, Promise<Bundle>>();
 
@@ -41,13 +55,18 @@ async function bundleOf(spec: BundleSpec): Promise<Bundle> {
     bundles.set(key, bundle);
   }
   const b = await bundle;
-  if (b.hash !== spec.hash) throw new Error(`the worker compiled bundle ${b.hash}, the server runs ${spec.hash}`);
+  if (b.hash !== spec.hash)
+    throw new Error(`the worker compiled bundle ${b.hash}, the server runs ${spec.hash}`);
   return b;
 }
 
 const relativeTo = (roots: readonly string[]) => (absolute: string) => {
-  const root = roots.filter((r) => absolute === r || absolute.startsWith(r + path.sep)).sort((a, b) => b.length - a.length)[0];
-  return root ? { path: path.relative(root, absolute).split(path.sep).join("/"), outside: false } : { path: absolute, outside: true };
+  const root = roots
+    .filter((r) => absolute === r || absolute.startsWith(r + path.sep))
+    .sort((a, b) => b.length - a.length)[0];
+  return root
+    ? { path: path.relative(root, absolute).split(path.sep).join("/"), outside: false }
+    : { path: absolute, outside: true };
 };
 
 async function answer(request: WorkerRequest): Promise<unknown> {
@@ -61,6 +80,10 @@ parentPort?.on("message", (request: WorkerRequest) => {
   answer(request).then(
     (outcome) => parentPort?.postMessage({ id: request.id, ok: true, outcome } satisfies WorkerReply),
     (err: unknown) =>
-      parentPort?.postMessage({ id: request.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies WorkerReply),
+      parentPort?.postMessage({
+        id: request.id,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+      } satisfies WorkerReply),
   );
 });

@@ -128,7 +128,10 @@ export class PolicyRuntime {
           const now = readProject(root);
           const state = this.byRoot.get(root);
           if (state && state.key === now.key) continue;
-          this.byRoot.set(root, now.key === "none" ? this.shipped : await PolicyRuntime.compile(root, this.allowLoosening));
+          this.byRoot.set(
+            root,
+            now.key === "none" ? this.shipped : await PolicyRuntime.compile(root, this.allowLoosening),
+          );
         }
       } finally {
         this.refreshing = undefined;
@@ -161,7 +164,11 @@ export class PolicyRuntime {
   }
 
   /** A command check in a worker, within the deadline. */
-  checkCommand(bundle: Bundle, input: { command?: string; argv?: string[] }, site: CheckSite): Promise<CommandCheck> {
+  checkCommand(
+    bundle: Bundle,
+    input: { command?: string; argv?: string[] },
+    site: CheckSite,
+  ): Promise<CommandCheck> {
     return this.pool.run({ op: "command", spec: this.specOf(bundle), input, site }, this.deadlineMs, () => ({
       ...timedOut(bundle, "command", this.deadlineMs),
       commands_checked: 0,
@@ -184,8 +191,10 @@ export class PolicyRuntime {
     base: string,
     options: EditCheckOptions & { roots: string[] },
   ): Promise<CheckOutcome> {
-    return this.pool.run({ op: "diff", spec: this.specOf(bundle), edit, base, options }, this.deadlineMs, () =>
-      timedOut(bundle, "edit", this.deadlineMs),
+    return this.pool.run(
+      { op: "diff", spec: this.specOf(bundle), edit, base, options },
+      this.deadlineMs,
+      () => timedOut(bundle, "edit", this.deadlineMs),
     );
   }
 
@@ -220,7 +229,10 @@ export async function registerPolicyServices(
   allowLoosening: boolean,
 ): Promise<PolicyRuntime> {
   const runtime = await PolicyRuntime.start(roots, allowLoosening);
-  const holder = services.get<{ ready?: Promise<PolicyRuntime>; close?: () => Promise<void> }>(POLICY_RUNTIME_SERVICE, () => ({}));
+  const holder = services.get<{ ready?: Promise<PolicyRuntime>; close?: () => Promise<void> }>(
+    POLICY_RUNTIME_SERVICE,
+    () => ({}),
+  );
   holder.ready = Promise.resolve(runtime);
   holder.close = () => runtime.close();
   services.get(POLICY_ADVISOR_SERVICE, () => runtime.advisor());

@@ -22,7 +22,7 @@ export interface SecretFinding {
 
 const ASSIGNMENT_RULE = "mcp-code-quality/secret-assignment";
 /** NAME = "literal" where the name says it is a credential (RE2: linear time whatever the line). */
-const ASSIGNMENT = String.raw`(?i)(?:^|[^A-Za-z0-9])([A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth[_-]?key))["']?\s*(?::=|=>|[:=])\s*[bru]?["']([^"'\s]{8,256})["']`;
+const ASSIGNMENT = String.raw`(?i)(?:^|[^A-Za-z0-9])([A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth[_-]?key)[A-Za-z0-9_]*)["']?\s*(?::=|=>|[:=])\s*[bru]?["']([^"'\s]{8,256})["']`;
 /** Values that are not secrets: placeholders, templates, documentation examples. */
 const PLACEHOLDER = String.raw`(?i)^(?:<[^>]*>|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}\}|%\([^)]*\)s|x{4,}|\*{4,}|\.{4,}|(?:.*[-_])?(?:changeme|change[-_]me|placeholder|example|dummy|sample|redacted|your[-_].*|my[-_](?:password|secret|token).*|replace[-_]?me|todo|fixme|notasecret|not[-_]a[-_]secret|fake|test(?:ing)?|none|null|undefined|password|secret|token)(?:[-_].*)?)$`;
 /** A line that reads its value from the environment or a secret store, not from a literal. */

@@ -10,7 +10,13 @@ import type { BundleSpec, WorkerReply, WorkerRequest } from "./check-worker.js";
 const WORKER_FILE = new URL("./check-worker.js", import.meta.url);
 const MAX_WORKERS = 2;
 
-type Job = { request: WorkerRequest; resolve: (v: unknown) => void; reject: (e: Error) => void; deadlineMs: number; onTimeout: () => unknown };
+type Job = {
+  request: WorkerRequest;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  deadlineMs: number;
+  onTimeout: () => unknown;
+};
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Request = DistributiveOmit<WorkerRequest, "id">;
 
@@ -82,7 +88,8 @@ export class PolicyWorkerPool {
 
   private pump(): void {
     while (this.queue.length) {
-      const slot = this.slots.find((s) => !s.job) ?? (this.slots.length < MAX_WORKERS ? this.spawn() : undefined);
+      const slot =
+        this.slots.find((s) => !s.job) ?? (this.slots.length < MAX_WORKERS ? this.spawn() : undefined);
       if (!slot) return;
       const job = this.queue.shift() as Job;
       slot.job = job;

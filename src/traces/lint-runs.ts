@@ -93,7 +93,13 @@ function prune(root: string, dir: string, keep: string, limits: RetentionLimits)
  * Drops the oldest `<id>.json` traces of `dir` (ids matching `pattern`) past the count and byte limits; the
  * one just written (`keep`) is never dropped. Shared by the lint-run and the advice traces.
  */
-export function pruneTraces(root: string, dir: string, keep: string, limits: RetentionLimits, pattern: RegExp): string[] {
+export function pruneTraces(
+  root: string,
+  dir: string,
+  keep: string,
+  limits: RetentionLimits,
+  pattern: RegExp,
+): string[] {
   const traces: { id: string; size: number; mtime: number }[] = [];
   for (const entry of listDirIn(root, dir)) {
     if (!entry.isFile() || !entry.name.endsWith(".json")) continue;

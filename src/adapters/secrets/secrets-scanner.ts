@@ -13,7 +13,24 @@ import { findSecrets } from "../../policy/secrets.js";
 
 const MAX_FILES = 20_000;
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
-const SKIPPED_DIRS = new Set([".git", "node_modules", ".venv", "venv", "__pycache__", ".mcp-cache", "dist", "build", "target", ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "vendor", ".next", "coverage"]);
+const SKIPPED_DIRS = new Set([
+  ".git",
+  "node_modules",
+  ".venv",
+  "venv",
+  "__pycache__",
+  ".mcp-cache",
+  "dist",
+  "build",
+  "target",
+  ".tox",
+  ".mypy_cache",
+  ".ruff_cache",
+  ".pytest_cache",
+  "vendor",
+  ".next",
+  "coverage",
+]);
 
 export interface SecretsScan {
   findings: Finding[];
@@ -26,14 +43,39 @@ function filesUnder(target: string): { files: string[]; notes: string[] } {
   const st = fs.lstatSync(target);
   if (st.isFile()) return { files: [target], notes: [] };
   try {
-    const top = execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd: target, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    const listed = execFileSync("git", ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name", "--", "."], {
+    const top = execFileSync("git", ["rev-parse", "--show-toplevel"], {
       cwd: target,
       encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024,
       stdio: ["ignore", "pipe", "ignore"],
-    });
-    return { files: listed.split("\0").filter(Boolean).map((r) => path.join(top, r)), notes: ["secrets: the git work tree's files (tracked, and untracked ones git does not ignore)"] };
+    }).trim();
+    const listed = execFileSync(
+      "git",
+      [
+        "-c",
+        "core.quotepath=off",
+        "ls-files",
+        "-z",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+        "--full-name",
+        "--",
+        ".",
+      ],
+      {
+        cwd: target,
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
+    return {
+      files: listed
+        .split("\0")
+        .filter(Boolean)
+        .map((r) => path.join(top, r)),
+      notes: ["secrets: the git work tree's files (tracked, and untracked ones git does not ignore)"],
+    };
   } catch {
     // Not a git work tree: a walk.
   }
@@ -87,6 +129,7 @@ export async function scanSecrets(target: string): Promise<SecretsScan> {
         category: "secret",
       });
   }
-  if (files.length > MAX_FILES) notes.push(`secrets: ${files.length} files, the first ${MAX_FILES} were scanned`);
+  if (files.length > MAX_FILES)
+    notes.push(`secrets: ${files.length} files, the first ${MAX_FILES} were scanned`);
   return { findings, files_scanned: scanned, notes };
 }

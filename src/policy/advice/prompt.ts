@@ -83,7 +83,11 @@ export function buildPrompt(request: AdviceRequest): string {
       advice: p.advice,
       skill_id: p.skill_id,
     })),
-    principles: request.principles.map((p) => ({ principle_id: p.principle_id, title: p.title, summary: p.summary })),
+    principles: request.principles.map((p) => ({
+      principle_id: p.principle_id,
+      title: p.title,
+      summary: p.summary,
+    })),
     skills: request.skills.map((s) => ({
       skill_id: s.skill_id,
       title: s.title,

@@ -65,8 +65,12 @@ export const policyCheckEditTool = () =>
           };
       // Inside the allowlist, the current file is the "before" of an edit given only its new text.
       if (where && args.before === undefined && args.after !== undefined) {
-        const current = readFileIn(where.root, where.canonical);
-        if (current && current.content.length <= MAX_TEXT) edit.before = current.content.toString("utf8");
+        try {
+          const current = readFileIn(where.root, where.canonical);
+          if (current && current.content.length <= MAX_TEXT) edit.before = current.content.toString("utf8");
+        } catch {
+          // A link (followed by the checks, never read through) or an unreadable file: judged without its text.
+        }
       }
       const bundle = runtime.bundleFor(where?.canonical, ctx.allowlist);
       const roots = [...ctx.allowlist.roots.effective];

@@ -15,7 +15,10 @@ export async function policyRuntime(ctx: ToolContext): Promise<PolicyRuntime> {
     await runtime.refresh();
   } catch (err) {
     if (err instanceof BundleError)
-      throw new ToolError("tool_error", `the project's policy file changed and no longer compiles:\n${err.message}`);
+      throw new ToolError(
+        "tool_error",
+        `the project's policy file changed and no longer compiles:\n${err.message}`,
+      );
     throw err;
   }
   return runtime;
