@@ -252,7 +252,8 @@ async function lintStaged(root: string, staged: string[], out: string[]): Promis
   const engine = new Engine(config, createLogger("warn"), toolsFor(["policy"]));
   try {
     await registerPolicyServices(engine.services, [root], config.policyAllowLoosening);
-    const result = await engine.call("lint_check", { path: root, scope: "staged", limit: 50 });
+    // The policies were applied above, to every staged change: lint_check runs the linters only.
+    const result = await engine.call("lint_check", { path: root, scope: "staged", limit: 50, policy_lint: false });
     if (!result.success) {
       out.push(`lint_check: ${String(result.error)}`);
       return true;

@@ -79,8 +79,14 @@ interface RootState {
   spec: BundleSpec;
 }
 
+/** The check deadline: MCP_CODE_QUALITY_POLICY_DEADLINE_MS (a positive integer) or CHECK_DEADLINE_MS. */
+export function checkDeadlineMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.MCP_CODE_QUALITY_POLICY_DEADLINE_MS);
+  return Number.isInteger(n) && n > 0 ? n : CHECK_DEADLINE_MS;
+}
+
 export class PolicyRuntime {
-  readonly deadlineMs = CHECK_DEADLINE_MS;
+  readonly deadlineMs = checkDeadlineMs();
   private readonly pool = new PolicyWorkerPool();
   private refreshing: Promise<void> | undefined;
 
@@ -122,22 +128,24 @@ export class PolicyRuntime {
    * else) since it was compiled. An invalid new file throws BundleError: the call fails, nothing is allowed.
    */
   refresh(): Promise<void> {
-    this.refreshing ??= (async () => {
-      try {
-        for (const root of this.roots) {
-          const now = readProject(root);
-          const state = this.byRoot.get(root);
-          if (state && state.key === now.key) continue;
-          this.byRoot.set(
-            root,
-            now.key === "none" ? this.shipped : await PolicyRuntime.compile(root, this.allowLoosening),
-          );
-        }
-      } finally {
-        this.refreshing = undefined;
-      }
-    })();
-    return this.refreshing;
+    if (this.refreshing) return this.refreshing;
+    const running: Promise<void> = this.recompileChanged().finally(() => {
+      if (this.refreshing === running) this.refreshing = undefined;
+    });
+    this.refreshing = running;
+    return running;
+  }
+
+  private async recompileChanged(): Promise<void> {
+    for (const root of this.roots) {
+      const now = readProject(root);
+      const state = this.byRoot.get(root);
+      if (state && state.key === now.key) continue;
+      this.byRoot.set(
+        root,
+        now.key === "none" ? this.shipped : await PolicyRuntime.compile(root, this.allowLoosening),
+      );
+    }
   }
 
   private stateFor(canonical: string | undefined, allowlist: Allowlist): RootState {

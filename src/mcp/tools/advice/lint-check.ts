@@ -66,6 +66,7 @@ export const lintCheckTool = () =>
       files: z.array(z.string()).max(1000).optional(),
       scope: z.enum(["staged", "changed", "all"]).optional(),
       path: z.string().optional(),
+      policy_lint: z.boolean().optional().describe("Run the compiled policy lint (default: when no tool is named)"),
       ...PAGING_ARGS,
     }),
     annotations: { title: "Lint check", ...READ_ONLY },
@@ -87,7 +88,7 @@ export const lintCheckTool = () =>
           `no ${scope === "all" ? "" : `${scope} `}files to lint under ${display.show(dir) || "."}`,
         );
       const linters = pickLinters(dir, selected, args.tool);
-      const policyRun = args.tool ? undefined : await runPolicyLint(ctx, dir, scope, selected);
+      const policyRun = (args.policy_lint ?? !args.tool) ? await runPolicyLint(ctx, dir, scope, selected) : undefined;
       if (linters.length === 0 && !policyRun)
         return nothingChecked(scope, "no managed linter lints these files' languages");
       const runs: LinterRun[] = [];
@@ -316,6 +317,8 @@ async function partiallyStaged(
 
 /** Bounds of the policy lint over a whole project (a changed-file scope lints what changed). */
 const MAX_POLICY_FILES = 5000;
+/** Changed files whose HEAD (and staged) versions are read one git call each; past it, judged by content. */
+const MAX_POLICY_DIFFED = 200;
 const MAX_POLICY_FILE_BYTES = 2 * 1024 * 1024;
 
 /**
@@ -367,7 +370,7 @@ async function runPolicyLint(ctx: ToolContext, dir: string, scope: Scope, select
     };
     let after = fs.readFileSync(f, "utf8");
     let before: string | undefined;
-    if (top && scope !== "all") {
+    if (top && scope !== "all" && files.length < MAX_POLICY_DIFFED) {
       before = (await show(`HEAD:${rel}`)) ?? "";
       if (scope === "staged") after = (await show(`:${rel}`)) ?? after;
     }
