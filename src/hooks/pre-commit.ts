@@ -253,7 +253,12 @@ async function lintStaged(root: string, staged: string[], out: string[]): Promis
   try {
     await registerPolicyServices(engine.services, [root], config.policyAllowLoosening);
     // The policies were applied above, to every staged change: lint_check runs the linters only.
-    const result = await engine.call("lint_check", { path: root, scope: "staged", limit: 50, policy_lint: false });
+    const result = await engine.call("lint_check", {
+      path: root,
+      scope: "staged",
+      limit: 50,
+      policy_lint: false,
+    });
     if (!result.success) {
       out.push(`lint_check: ${String(result.error)}`);
       return true;

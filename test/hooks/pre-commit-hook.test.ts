@@ -29,7 +29,12 @@ const write = (file: string, text: string) => {
 const SECRET = 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Ha4Lm2b"\n';
 
 function commit(message: string) {
-  const r = spawnSync("git", ["commit", "-m", message], { cwd: repo, encoding: "utf8", env, timeout: 300_000 });
+  const r = spawnSync("git", ["commit", "-m", message], {
+    cwd: repo,
+    encoding: "utf8",
+    env,
+    timeout: 300_000,
+  });
   return { code: r.status, output: r.stdout + r.stderr };
 }
 
@@ -54,7 +59,9 @@ beforeAll(() => {
     '#!/bin/sh\necho existing-hook-ran >> "$(git rev-parse --git-dir)/existing.log"\nexit 0\n',
     { mode: 0o755 },
   );
-  const r = spawnSync(process.execPath, [CLI, "hook", "install", "pre-commit", "--project", repo], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [CLI, "hook", "install", "pre-commit", "--project", repo], {
+    encoding: "utf8",
+  });
   expect(r.status, r.stderr).toBe(0);
   installOutput = r.stdout;
 });
@@ -125,7 +132,9 @@ describe("hook pre-commit judges the staged content", () => {
     expect(git("diff", "--cached", "--name-status")).toMatch(/^T\s+\.github\/workflows\/ci\.yml/m);
     const r = commit("link ci");
     expect(r.code).toBe(1);
-    expect(r.output).toContain(".github/workflows/ci.yml (type change to or from a symbolic link): protected.ci [block]");
+    expect(r.output).toContain(
+      ".github/workflows/ci.yml (type change to or from a symbolic link): protected.ci [block]",
+    );
     reset();
   });
 

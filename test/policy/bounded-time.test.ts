@@ -18,7 +18,8 @@ let project: string;
 let server: Connected;
 let lock: string;
 
-const ids = (r: Record<string, unknown>) => ((r.violations ?? []) as { policy_id: string }[]).map((v) => v.policy_id);
+const ids = (r: Record<string, unknown>) =>
+  ((r.violations ?? []) as { policy_id: string }[]).map((v) => v.policy_id);
 
 beforeAll(async () => {
   project = fs.realpathSync(tempDir("mcq-bounded-"));
@@ -45,7 +46,11 @@ beforeAll(async () => {
     ].join("\n"),
   );
   // A lock file of ~2 MB.
-  const deps = Array.from({ length: 15_500 }, (_, i) => `    "node_modules/pkg-${i}": { "version": "1.0.${i}", "resolved": "https://registry.npmjs.org/pkg-${i}/-/pkg-${i}-1.0.${i}.tgz" },`);
+  const deps = Array.from(
+    { length: 15_500 },
+    (_, i) =>
+      `    "node_modules/pkg-${i}": { "version": "1.0.${i}", "resolved": "https://registry.npmjs.org/pkg-${i}/-/pkg-${i}-1.0.${i}.tgz" },`,
+  );
   lock = path.join(project, "package-lock.json");
   fs.writeFileSync(lock, `{\n  "lockfileVersion": 3,\n  "packages": {\n${deps.join("\n")}\n  }\n}\n`);
   server = await connectStdio({ args: ["--allowed-paths", project], cwd: project });
@@ -54,7 +59,10 @@ afterAll(async () => server?.close());
 
 /** The stalling call and another call at the same time: both must come back. */
 async function beside(call: Promise<Record<string, unknown>>) {
-  const [stalled, other] = await Promise.all([call, server.call("policy_explain", { policy_id: "hooks.no_verify" })]);
+  const [stalled, other] = await Promise.all([
+    call,
+    server.call("policy_explain", { policy_id: "hooks.no_verify" }),
+  ]);
   expect(other.success).toBe(true);
   expect(stalled.success, JSON.stringify(stalled)).toBe(true);
   return stalled;
@@ -64,7 +72,13 @@ describe("bounded policy checks, beside another call", () => {
   it("a replace_all edit of a 2 MB package-lock.json (server and hook)", async () => {
     const before = fs.readFileSync(lock, "utf8");
     expect(before.length).toBeGreaterThan(2_000_000);
-    const r = await beside(server.call("policy_check_edit", { path: lock, diff: undefined, after: before.split('"1.0.').join('"2.0.') }));
+    const r = await beside(
+      server.call("policy_check_edit", {
+        path: lock,
+        diff: undefined,
+        after: before.split('"1.0.').join('"2.0.'),
+      }),
+    );
     expect(r.status).toBe("blocked");
     expect(ids(r)).toContain("protected.lockfiles");
     const hook = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "hook.js"), "claude-code"], {
@@ -84,28 +98,48 @@ describe("bounded policy checks, beside another call", () => {
   it("8,000 changed lines", async () => {
     const before = Array.from({ length: 8000 }, (_, i) => `line_${i} = ${i}`).join("\n");
     const after = Array.from({ length: 8000 }, (_, i) => `line_${i} = ${i * 7}  # changed`).join("\n");
-    const r = await beside(server.call("policy_check_edit", { path: path.join(project, "src", "values.py"), before, after }));
+    const r = await beside(
+      server.call("policy_check_edit", { path: path.join(project, "src", "values.py"), before, after }),
+    );
     expect(r.status).toBe("allowed");
   });
 
   it("`Code generated ` × 48,000 in the file before the edit", async () => {
     const before = "Code generated ".repeat(48_000);
-    const r = await beside(server.call("policy_check_edit", { path: path.join(project, "src", "gen.txt"), before, after: `${before}x` }));
+    const r = await beside(
+      server.call("policy_check_edit", {
+        path: path.join(project, "src", "gen.txt"),
+        before,
+        after: `${before}x`,
+      }),
+    );
     expect(r.status).toBe("allowed");
   });
 
   it("a project condition of nested macros goes over its budget: undecided, not allowed", async () => {
     const after = Array.from({ length: 2000 }, (_, i) => `v${i} = ${i}`).join("\n");
-    const r = await beside(server.call("policy_check_edit", { path: path.join(project, "nested", "x.py"), after }));
+    const r = await beside(
+      server.call("policy_check_edit", { path: path.join(project, "nested", "x.py"), after }),
+    );
     expect(r.status).toBe("warn");
     expect(ids(r)).toContain("edit.undecidable");
-    expect(JSON.stringify(r.violations)).toMatch(/project\.nested: the condition went over its evaluation budget/);
+    expect(JSON.stringify(r.violations)).toMatch(
+      /project\.nested: the condition went over its evaluation budget/,
+    );
   });
 
   it("a backtracking pattern runs in linear time (RE2)", async () => {
-    const r = await beside(server.call("policy_check_edit", { path: path.join(project, "bt", "x.txt"), after: `${"a".repeat(50_000)}!\n` }));
+    const r = await beside(
+      server.call("policy_check_edit", {
+        path: path.join(project, "bt", "x.txt"),
+        after: `${"a".repeat(50_000)}!\n`,
+      }),
+    );
     expect(r.status).toBe("allowed");
-    const hit = await server.call("policy_check_edit", { path: path.join(project, "bt", "y.txt"), after: `${"a".repeat(50_000)}\n` });
+    const hit = await server.call("policy_check_edit", {
+      path: path.join(project, "bt", "y.txt"),
+      after: `${"a".repeat(50_000)}\n`,
+    });
     expect(ids(hit)).toContain("project.backtracking");
   });
 });

@@ -16,7 +16,8 @@ import { tempDir } from "../helpers/tools.js";
 function project(policyYaml?: string): string {
   const dir = fs.realpathSync(tempDir("mcq-project-policy-"));
   fs.mkdirSync(path.join(dir, ".mcp-code-quality"));
-  if (policyYaml !== undefined) fs.writeFileSync(path.join(dir, ".mcp-code-quality", "policy.yaml"), policyYaml);
+  if (policyYaml !== undefined)
+    fs.writeFileSync(path.join(dir, ".mcp-code-quality", "policy.yaml"), policyYaml);
   return dir;
 }
 
@@ -37,7 +38,10 @@ function hook(dir: string, command: string): { decision: string; hash?: string }
   });
   if (r.stdout.trim() === "") return { decision: "allow" };
   const out = JSON.parse(r.stdout).hookSpecificOutput;
-  return { decision: out.permissionDecision, hash: /\((sha256:[0-9a-f]{16})\)/.exec(out.permissionDecisionReason)?.[1] };
+  return {
+    decision: out.permissionDecision,
+    hash: /\((sha256:[0-9a-f]{16})\)/.exec(out.permissionDecisionReason)?.[1],
+  };
 }
 
 describe("CEL injection through also_when", () => {
@@ -54,7 +58,14 @@ describe("CEL injection through also_when", () => {
   });
 
   it("a real also_when only adds matches: ORed with the shipped condition as a compiled function", () => {
-    const dir = project(["overrides:", "  - id: hooks.no_verify", '    also_when: program == "make" && "deploy" in operands', ""].join("\n"));
+    const dir = project(
+      [
+        "overrides:",
+        "  - id: hooks.no_verify",
+        '    also_when: program == "make" && "deploy" in operands',
+        "",
+      ].join("\n"),
+    );
     expect(compile(dir).status).toBe(0);
     expect(hook(dir, "make deploy").decision).toBe("deny");
     expect(hook(dir, "git commit -n -m x").decision).toBe("deny");
@@ -66,7 +77,9 @@ describe("what an agent is told is part of the guard", () => {
   for (const field of ["advice", "message"] as const) {
     it(`overriding a shipped policy's ${field} is loosening`, () => {
       const dir = project(
-        ["overrides:", "  - id: hooks.no_verify", `    ${field}: Commit with --no-verif instead.`, ""].join("\n"),
+        ["overrides:", "  - id: hooks.no_verify", `    ${field}: Commit with --no-verif instead.`, ""].join(
+          "\n",
+        ),
       );
       const r = compile(dir);
       expect(r.status).not.toBe(0);

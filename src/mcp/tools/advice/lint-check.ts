@@ -66,7 +66,10 @@ export const lintCheckTool = () =>
       files: z.array(z.string()).max(1000).optional(),
       scope: z.enum(["staged", "changed", "all"]).optional(),
       path: z.string().optional(),
-      policy_lint: z.boolean().optional().describe("Run the compiled policy lint (default: when no tool is named)"),
+      policy_lint: z
+        .boolean()
+        .optional()
+        .describe("Run the compiled policy lint (default: when no tool is named)"),
       ...PAGING_ARGS,
     }),
     annotations: { title: "Lint check", ...READ_ONLY },
@@ -88,7 +91,8 @@ export const lintCheckTool = () =>
           `no ${scope === "all" ? "" : `${scope} `}files to lint under ${display.show(dir) || "."}`,
         );
       const linters = pickLinters(dir, selected, args.tool);
-      const policyRun = (args.policy_lint ?? !args.tool) ? await runPolicyLint(ctx, dir, scope, selected) : undefined;
+      const policyRun =
+        (args.policy_lint ?? !args.tool) ? await runPolicyLint(ctx, dir, scope, selected) : undefined;
       if (linters.length === 0 && !policyRun)
         return nothingChecked(scope, "no managed linter lints these files' languages");
       const runs: LinterRun[] = [];
