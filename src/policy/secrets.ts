@@ -23,8 +23,9 @@ export interface SecretFinding {
 const ASSIGNMENT_RULE = "mcp-code-quality/secret-assignment";
 /** NAME = "literal" where the name says it is a credential (RE2: linear time whatever the line). */
 const ASSIGNMENT = String.raw`(?i)(?:^|[^A-Za-z0-9])([A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth[_-]?key)[A-Za-z0-9_]*)["']?\s*(?::=|=>|[:=])\s*[bru]?["']([^"'\s]{8,256})["']`;
-/** Values that are not secrets: placeholders, templates, documentation examples. */
-const PLACEHOLDER = String.raw`(?i)^(?:<[^>]*>|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}\}|%\([^)]*\)s|x{4,}|\*{4,}|\.{4,}|(?:.*[-_])?(?:changeme|change[-_]me|placeholder|example|dummy|sample|redacted|your[-_].*|my[-_](?:password|secret|token).*|replace[-_]?me|todo|fixme|notasecret|not[-_]a[-_]secret|fake|test(?:ing)?|none|null|undefined|password|secret|token)(?:[-_].*)?)$`;
+/** Values that are not secrets: placeholders and templates (the whole value), documentation examples (a word in it). */
+const PLACEHOLDER = String.raw`(?i)^(?:<[^>]*>|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}\}|%\([^)]*\)s|x{4,}|\*{4,}|\.{4,}|changeme|change[-_]me|placeholder|dummy|sample|redacted|your[-_].*|my[-_](?:password|secret|token).*|replace[-_]?me|todo|fixme|notasecret|not[-_]a[-_]secret|fake|test(?:ing)?|none|null|undefined|password|secret|token)$`;
+const EXAMPLE_WORD = String.raw`(?i)(example|changeme|placeholder|dummy|redacted|your[-_]?(password|secret|token|key))`;
 /** A line that reads its value from the environment or a secret store, not from a literal. */
 const FROM_ENVIRONMENT = String.raw`(?i)(os\.environ|os\.getenv|getenv\(|process\.env|ENV\[|ENV\.fetch|System\.getenv|env::var|Environment\.GetEnvironmentVariable|secrets\.|vault\.|keyring\.)`;
 
@@ -46,7 +47,11 @@ const assignmentRule: SecretLintRuleCreator = {
         const re = re2(ASSIGNMENT);
         let offset = 0;
         for (const line of source.content.split("\n")) {
-          const m = line.length <= 4096 ? (re.exec(line) as (string[] & { index: number }) | null) : null;
+          // test() runs on RE2's DFA; the capture groups are only asked of a line that matches.
+          const m =
+            line.length <= 4096 && re.test(line)
+              ? (re.exec(line) as (string[] & { index: number }) | null)
+              : null;
           if (m) {
             const value = m[2] as string;
             const at = offset + line.indexOf(value, m.index);
@@ -103,11 +108,16 @@ export async function findSecrets(text: string): Promise<SecretFinding[]> {
   const result = await (await linter())(text);
   const starts = lineStarts(text);
   const placeholder = re2(PLACEHOLDER);
+  const example = re2(EXAMPLE_WORD);
   const fromEnv = re2(FROM_ENVIRONMENT);
   const out: SecretFinding[] = [];
   for (const m of result.messages) {
     const [from, to] = m.range;
-    const value = text.slice(from, to).replace(/^["']|["']$/g, "");
+    // A rule's range may start at the name it was assigned to (secretlint's AWS rule): the value is its last token.
+    const value = text
+      .slice(from, to)
+      .replace(/^["']?[A-Za-z_][A-Za-z0-9_.-]*["']?\s*(?::=|=>|[:=])\s*/, "")
+      .replace(/^["']|["']$/g, "");
     let lineIndex = 0;
     while (lineIndex + 1 < starts.length && (starts[lineIndex + 1] as number) <= from) lineIndex++;
     const lineText = text.slice(starts[lineIndex], starts[lineIndex + 1] ?? text.length);
@@ -125,7 +135,9 @@ export async function findSecrets(text: string): Promise<SecretFinding[]> {
       column: from - (starts[lineIndex] as number) + 1,
     });
   }
-  return out;
+  // The credential-name rule only adds what the specific rules missed on a line.
+  const specific = new Set(out.filter((f) => f.rule !== ASSIGNMENT_RULE).map((f) => f.line));
+  return out.filter((f) => f.rule !== ASSIGNMENT_RULE || !specific.has(f.line));
 }
 
 /** The secrets in lines an edit adds, named `rule:kind` (what the edit context's `secrets` lists). */

@@ -60,18 +60,25 @@ function claude(line: string): string {
 }
 
 /** Runs the line for real, as an agent's Bash tool would. */
-const run = (line: string) => spawnSync("bash", ["-c", line], { cwd: repo, env, encoding: "utf8", timeout: 120_000 });
+const run = (line: string) =>
+  spawnSync("bash", ["-c", line], { cwd: repo, env, encoding: "utf8", timeout: 120_000 });
 
 const headHasSecret = () => git("show", "HEAD:settings.py").includes("AWS_SECRET_ACCESS_KEY");
 
 function undo() {
   git("reset", "-q", "--soft", "HEAD~1");
-  fs.writeFileSync(path.join(repo, ".git", "hooks", "pre-commit"), fs.readFileSync(path.join(repo, ".git", "hooks", "pre-commit.bak")));
+  fs.writeFileSync(
+    path.join(repo, ".git", "hooks", "pre-commit"),
+    fs.readFileSync(path.join(repo, ".git", "hooks", "pre-commit.bak")),
+  );
 }
 
 describe("bypasses that work when run: the installed hook denies each first", () => {
   beforeAll(() => {
-    fs.copyFileSync(path.join(repo, ".git", "hooks", "pre-commit"), path.join(repo, ".git", "hooks", "pre-commit.bak"));
+    fs.copyFileSync(
+      path.join(repo, ".git", "hooks", "pre-commit"),
+      path.join(repo, ".git", "hooks", "pre-commit.bak"),
+    );
   });
 
   const commits = [
