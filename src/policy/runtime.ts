@@ -208,12 +208,12 @@ export class PolicyRuntime {
 
   /** Answers from the first root's bundle as it is at each call. */
   advisor(): PolicyAdvisor {
-    const runtime = this;
+    const current = () => this.defaultBundle();
     return {
       get bundleHash() {
-        return runtime.defaultBundle().hash;
+        return current().hash;
       },
-      adviseDiagnostic: (d) => runtime.defaultBundle().adviseDiagnostic(d),
+      adviseDiagnostic: (d) => current().adviseDiagnostic(d),
     };
   }
 

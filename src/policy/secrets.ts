@@ -116,15 +116,16 @@ export async function findSecrets(text: string): Promise<SecretFinding[]> {
     // A rule's range may start at the name it was assigned to (secretlint's AWS rule): the value is its last token.
     const value = text
       .slice(from, to)
-      .replace(/^["']?[A-Za-z_][A-Za-z0-9_.-]*["']?\s*(?::=|=>|[:=])\s*/, "")
+      .replace(/^["']?[A-Za-z_][A-Za-z0-9_.-]*["']?\s*(?::=|=>|[:=])(?!\/\/)\s*/, "")
       .replace(/^["']|["']$/g, "");
     let lineIndex = 0;
     while (lineIndex + 1 < starts.length && (starts[lineIndex + 1] as number) <= from) lineIndex++;
     const lineText = text.slice(starts[lineIndex], starts[lineIndex + 1] ?? text.length);
     if (
       placeholder.test(value) ||
-      fromEnv.test(lineText) ||
-      /AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI\/K7MDENG\/bPxRfiCYEXAMPLEKEY/.test(value)
+      // Documentation examples (AWS's AKIAIOSFODNN7EXAMPLE, "your-token", ...).
+      example.test(value) ||
+      fromEnv.test(lineText)
     )
       continue;
     out.push({
