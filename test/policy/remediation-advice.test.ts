@@ -208,12 +208,7 @@ describe("remediation_advice with a provider", () => {
     const r = await server.call("remediation_advice", {
       finding: finding("valid"),
       hook_decisions: [
-        {
-          status: "blocked",
-          policy_ids: ["hooks.no_verify"],
-          action: "git commit --no-verify -m wip",
-          reason: "lint failed",
-        },
+        "mcp-code-quality policy: blocked\n- hooks.no_verify [block] (git commit --no-verify -m wip)",
       ],
     });
     expect(r.success).toBe(true);
@@ -224,7 +219,7 @@ describe("remediation_advice with a provider", () => {
       '"summary": "Unused imports, variables and functions are removed, not kept just in case."',
     );
     expect(prompt).toContain('"hook_decisions"');
-    expect(prompt).toContain('"action": "git commit --no-verify -m wip"');
+    expect(prompt).toContain("hooks.no_verify [block] (git commit --no-verify -m wip)");
   });
 
   it("refuses a reply whose rerun is not a tool of this server", async () => {

@@ -32,14 +32,6 @@ export interface RerunCall {
   arguments: Record<string, unknown>;
 }
 
-/** A hook's decision that led to the request (what was refused, why), as the agent saw it. */
-export interface HookDecision {
-  status: string;
-  policy_ids: string[];
-  action?: string;
-  reason?: string;
-}
-
 export interface AdviceRequest {
   request_id: string;
   bundle_hash: string;
@@ -50,7 +42,8 @@ export interface AdviceRequest {
   skills: SkillRef[];
   snippets: Snippet[];
   rerun: RerunCall;
-  hook_decisions: HookDecision[];
+  /** The hook refusals that led to the request (their reason text or agent_remediation), as the agent saw them. */
+  hook_decisions: string[];
 }
 
 const RULES = [

@@ -60,16 +60,13 @@ export const lintCheckTool = () =>
   defineTool({
     name: "lint_check",
     description:
-      "Lint staged, changed or all files with the managed linters (with no tool: also the compiled policy lint) and attach each finding's policy advice.",
+      "Lint staged, changed or all files with the managed linters and attach each finding's policy advice.",
     input: z.strictObject({
       tool: z.enum(linterNames()).optional(),
       files: z.array(z.string()).max(1000).optional(),
       scope: z.enum(["staged", "changed", "all"]).optional(),
       path: z.string().optional(),
-      policy_lint: z
-        .boolean()
-        .optional()
-        .describe("Run the compiled policy lint (default: when no tool is named)"),
+      policy_lint: z.boolean().optional(),
       ...PAGING_ARGS,
     }),
     annotations: { title: "Lint check", ...READ_ONLY },

@@ -11,7 +11,6 @@ import type { DiagnosticAdvice } from "../../../policy/advisor.js";
 import {
   buildPrompt,
   type AdviceFinding,
-  type HookDecision,
   type RerunCall,
   type Snippet,
 } from "../../../policy/advice/prompt.js";
@@ -36,7 +35,7 @@ export const remediationAdviceTool = () =>
   defineTool({
     name: "remediation_advice",
     description:
-      "A repair plan for one finding, SARIF result or trace, from the operator's advice provider or locally from the policy bundle.",
+      "A repair plan for one finding, SARIF result or trace, from the approved provider or the local bundle.",
     input: z.strictObject({
       finding: FindingArg.optional(),
       sarif: z.record(z.string(), z.unknown()).optional(),
@@ -45,18 +44,7 @@ export const remediationAdviceTool = () =>
       files: z.array(z.string().max(4200)).max(10).optional().describe("path or path:start-end"),
       provider: z.string().max(50).optional().describe('The configured one, or "local"'),
       capabilities: z.array(z.string().max(50)).max(10).optional(),
-      hook_decisions: z
-        .array(
-          z.strictObject({
-            status: z.string().max(50),
-            policy_ids: z.array(z.string().max(200)).max(20),
-            action: z.string().max(2000).optional(),
-            reason: z.string().max(4000).optional(),
-          }),
-        )
-        .max(5)
-        .optional()
-        .describe("The hook decisions that led here (status, policy_ids, action, reason)"),
+      hook_decisions: z.array(z.string().max(4000)).max(5).optional(),
     }),
     annotations: {
       title: "Remediation advice",
@@ -118,7 +106,7 @@ type Args = {
   files?: string[];
   provider?: string;
   capabilities?: string[];
-  hook_decisions?: HookDecision[];
+  hook_decisions?: string[];
 };
 
 async function advise(

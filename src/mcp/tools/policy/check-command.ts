@@ -8,8 +8,7 @@ import { policyRuntime } from "./runtime.js";
 export const policyCheckCommandTool = () =>
   defineTool({
     name: "policy_check_command",
-    description:
-      "Check a shell command against policy before running it (every sub-command, looking through sh -c, env, sudo): allowed, warn or blocked.",
+    description: "Check a shell command against policy before running it: allowed, warn or blocked.",
     input: z.strictObject({
       command: z.string().max(MAX_COMMAND_CHARS).optional(),
       argv: z.array(z.string()).max(1000).optional(),

@@ -38,7 +38,7 @@ export const policyCheckEditTool = () =>
   defineTool({
     name: "policy_check_edit",
     description:
-      "Check a file edit against policy before applying it (protected paths at every name the edit reaches, broad suppressions, weakened configs, secrets).",
+      "Check a file edit against policy before applying it (protected paths, suppressions, configs, secrets).",
     input: z.strictObject({
       path: z.string().min(1),
       before: z.string().max(MAX_TEXT).optional(),
