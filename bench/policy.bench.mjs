@@ -1,13 +1,29 @@
-// Policy bundle: compile time (start-up and hooks pay it; `policy compile` also runs every example),
-// one command check, one edit check, and the Claude Code hook as a process, side by side with a bare
-// `node -e ""` start for scale.
+// Policy bundle: compile time (start-up pays it; `policy compile` also runs every example), one command
+// check, one edit check, a 2 MB lock-file edit (the review's stall), and the Claude Code hook as a process
+// (dist/hook.js, the installed entry point) for a Bash and a Write payload, interleaved with a bare
+// `node -e ""` start so that all three share the machine's load: medians of wall time, and of CPU time
+// (user + system, from /usr/bin/time when it is there), with the hook's ratio to Node's start.
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { median, ms, timeIt } from "./stats.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(root, "dist", "cli.js");
+const HOOK = path.join(root, "dist", "hook.js");
+const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+
+/** Runs a process, returning its wall time and (with /usr/bin/time) its CPU time, in ms. */
+function measure(args, input) {
+  const t = performance.now();
+  const r = TIME
+    ? spawnSync(TIME, ["-f", "mcq-cpu %U %S", process.execPath, ...args], { input, encoding: "utf8" })
+    : spawnSync(process.execPath, args, { input, encoding: "utf8" });
+  const wall = performance.now() - t;
+  const m = /mcq-cpu ([\d.]+) ([\d.]+)/.exec(r.stderr ?? "");
+  return { wall, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined, out: r.stdout };
+}
 
 export default async function run() {
   const { compileBundle } = await import(path.join(root, "dist/policy/compile.js"));
@@ -15,7 +31,7 @@ export default async function run() {
   const compile = await timeIt(() => compileBundle(), 7);
   const verify = await timeIt(() => compileBundle({ verifyExamples: true }), 3);
   const bundle = await compileBundle();
-  const site = { cwd: root, projectRoot: root, home: "/home/user" };
+  const site = { cwd: root, projectRoot: root, home: "/home/user", gitConfig: () => null };
   const command = await timeIt(
     () =>
       checkCommand(
@@ -26,26 +42,77 @@ export default async function run() {
     50,
   );
   const after = Array.from({ length: 200 }, (_, i) => `value_${i} = compute(${i})  # noqa: E501`).join("\n");
-  const edit = await timeIt(() => checkEdit(bundle, { path: "src/app.py", before: "", after }), 50);
-  const payload = JSON.stringify({
+  const edit = await timeIt(
+    () => checkEdit(bundle, { path: "src/app.py", before: "", after }, { resolve: false }),
+    50,
+  );
+  const deps = Array.from(
+    { length: 15_500 },
+    (_, i) =>
+      `    "node_modules/pkg-${i}": { "version": "1.0.${i}", "resolved": "https://registry.npmjs.org/pkg-${i}/-/pkg-${i}-1.0.${i}.tgz" },`,
+  );
+  const lock = `{\n  "packages": {\n${deps.join("\n")}\n  }\n}\n`;
+  const lockEdit = await timeIt(
+    () =>
+      checkEdit(
+        bundle,
+        { path: "package-lock.json", before: lock, after: lock.split('"1.0.').join('"2.0.') },
+        { resolve: false },
+      ),
+    3,
+  );
+
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-bench-hook-"));
+  fs.writeFileSync(path.join(project, "app.py"), "import os\n\nprint(os.getcwd())\n");
+  const bash = JSON.stringify({
     tool_name: "Bash",
-    cwd: root,
+    cwd: project,
     tool_input: { command: "git push --force" },
   });
-  const hook = await timeIt(
-    () => spawnSync(process.execPath, [CLI, "hook", "claude-code"], { input: payload }),
-    5,
-  );
-  const bare = await timeIt(() => spawnSync(process.execPath, ["-e", ""]), 5);
+  const write = JSON.stringify({
+    tool_name: "Write",
+    cwd: project,
+    tool_input: { file_path: path.join(project, "app.py"), content: "import os\n\nprint(os.sep)\n" },
+  });
+  const env = process.env;
+  process.env.CLAUDE_PROJECT_DIR = project;
+  const runs = { bare: [], bash: [], write: [] };
+  measure(["-e", ""]);
+  measure([HOOK, "claude-code"], bash);
+  for (let i = 0; i < 9; i++) {
+    runs.bare.push(measure(["-e", ""]));
+    runs.bash.push(measure([HOOK, "claude-code"], bash));
+    runs.write.push(measure([HOOK, "claude-code"], write));
+  }
+  process.env = env;
+  fs.rmSync(project, { recursive: true, force: true });
+  const wall = (k) => median(runs[k].map((r) => r.wall));
+  const cpu = (k) => (runs[k][0].cpu === undefined ? undefined : median(runs[k].map((r) => r.cpu)));
+  const ratio = (k) =>
+    `${(wall(k) / wall("bare")).toFixed(2)}× wall${cpu(k) !== undefined ? `, ${(cpu(k) / cpu("bare")).toFixed(2)}× cpu` : ""}`;
+  const row = (what, k) => ({
+    what,
+    median_ms: ms(wall(k)),
+    ...(cpu(k) !== undefined ? { cpu_ms: ms(cpu(k)) } : {}),
+    ...(k === "bare" ? {} : { vs_node: ratio(k) }),
+  });
   return {
-    title: "Policy bundle and checks (median ms)",
+    title: "Policy bundle, checks and the Claude Code hook (median ms)",
     rows: [
-      { what: "compile bundle (start-up, hooks)", median_ms: ms(median(compile)) },
+      { what: "compile bundle (start-up)", median_ms: ms(median(compile)) },
       { what: "compile + verify every example (policy compile)", median_ms: ms(median(verify)) },
       { what: "policy_check_command core (5 sub-commands)", median_ms: ms(median(command)) },
       { what: "policy_check_edit core (200 added lines)", median_ms: ms(median(edit)) },
-      { what: "hook claude-code process (Bash payload)", median_ms: ms(median(hook)) },
-      { what: 'node -e "" process, for scale', median_ms: ms(median(bare)) },
+      {
+        what: "policy_check_edit core, replace_all over a 2 MB package-lock.json",
+        median_ms: ms(median(lockEdit)),
+      },
+      row("hook claude-code process, Bash payload", "bash"),
+      row("hook claude-code process, Write payload", "write"),
+      row('node -e "" process, side by side', "bare"),
+    ],
+    notes: [
+      'The hook rows are processes of dist/hook.js (the installed entry point), interleaved with node -e "" runs.',
     ],
   };
 }

@@ -4,7 +4,7 @@
 import { writeShippedSnapshot } from "../dist/policy/compile.js";
 
 try {
-  writeShippedSnapshot();
+  await writeShippedSnapshot();
 } catch (err) {
   process.stderr.write(`policy snapshot: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);

@@ -3,6 +3,7 @@
  * A bad value throws ConfigError naming the flag, and the CLI stops with that message.
  */
 import os from "node:os";
+import fs from "node:fs";
 import path from "node:path";
 import { LOG_LEVELS, type LogLevel } from "./log.js";
 
@@ -537,7 +538,46 @@ export function loadConfig(
     );
   c.allowedPaths = c.allowedPaths.map((p) => path.resolve(cwd, p));
   c.auditLog = path.resolve(cwd, c.auditLog);
+  if (c.adviceProvider && c.adviceProviderPath) {
+    const refused = providerPathProblem(c.adviceProviderPath, c.allowedPaths);
+    if (refused) throw new ConfigError("--advice-provider-path", refused);
+  }
   return c;
+}
+
+/**
+ * Why an advice provider's executable is not one the operator can approve: it must exist, be an executable
+ * regular file that is not a symbolic link (an agent could re-point a link), and lie outside the allowed
+ * paths (the agent can edit those). Checked at start, so a bad path stops the server, not the first call.
+ */
+export function providerPathProblem(executable: string, allowedPaths: readonly string[]): string | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(executable);
+  } catch {
+    return `${executable} does not exist`;
+  }
+  if (st.isSymbolicLink()) return `${executable} is a symbolic link; give the executable itself`;
+  if (!st.isFile()) return `${executable} is not a regular file`;
+  try {
+    fs.accessSync(executable, fs.constants.X_OK);
+  } catch {
+    return `${executable} is not executable`;
+  }
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync.native(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const file = real(executable);
+  const inside = allowedPaths
+    .map(real)
+    .find((root) => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+  if (inside)
+    return `${executable} lies inside the allowed path ${inside}, which the agent can edit; approve an executable outside it`;
+  return undefined;
 }
 
 function parseFlags(argv: readonly string[]): Map<string, string> {

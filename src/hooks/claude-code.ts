@@ -1,17 +1,26 @@
 /**
  * Claude Code PreToolUse hook: reads the hook's JSON from stdin (Bash, Write, Edit, MultiEdit), checks it
  * against the compiled bundle and answers in the hook's output format: `deny` with the reason and the
- * remediation for blocked, `ask` for warn, nothing for allowed. It never fails open: any error denies.
+ * remediation for blocked, `ask` for warn (and for anything undecided: over the deadline, over a budget),
+ * nothing for allowed. It never fails open: an error denies, and the installed command line turns any
+ * other exit (a crash, a missing dist/ or node_modules) into exit 2, Claude Code's blocking code.
+ *
+ * Loads only what the decision needs: the shipped bundle from its build snapshot, conditions compiled on
+ * first use, the shell parser only for Bash, secretlint only for edits.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Bundle, CheckOutcome } from "../policy/bundle.js";
 import { agentRemediation, checkCommand, checkEdit, type AgentRemediation } from "../policy/checks.js";
-import { compileForRoot } from "../policy/runtime.js";
+import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
+import { resolveEdit } from "../policy/edit-targets.js";
 
 const MAX_STDIN = 16 * 1024 * 1024;
-const MAX_FILE = 2 * 1024 * 1024;
+/** Larger files are judged by the edit's fragments (and the file's header), not their whole text. */
+const MAX_FILE = 16 * 1024 * 1024;
+/** The hook answers `ask` by then, whatever is still running (Claude Code lets a timed-out hook's call through). */
+export const DEFAULT_DEADLINE_MS = 10_000;
 
 interface Payload {
   tool_name?: string;
@@ -33,22 +42,25 @@ function reasonText(bundle: Bundle, outcome: CheckOutcome, remediation: AgentRem
   const lines = [`mcp-code-quality policy (${bundle.hash}): ${outcome.status}`];
   for (const v of outcome.violations) {
     lines.push(`- ${v.policy_id} [${v.severity}] ${v.message}`, `  advice: ${v.advice}`);
+    if (v.matched && v.policy_id.endsWith(".undecidable")) lines.push(`  why: ${v.matched}`);
     if (v.skill_id) lines.push(`  skill: ${v.skill_id} (skill_lookup)`);
   }
   if (remediation) lines.push(`agent_remediation: ${JSON.stringify(remediation)}`);
   return lines.join("\n");
 }
 
-/** The current text of a file inside the project (undefined when absent, too big, a link, or outside). */
-function currentText(root: string, file: string): string | undefined {
+/** A file's text when it is a regular file within the size cap (undefined otherwise). */
+function readText(file: string): string | undefined {
+  let fd: number | undefined;
   try {
-    const real = fs.realpathSync.native(file);
-    if (path.relative(root, real).startsWith("..")) return undefined;
-    const st = fs.lstatSync(file);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const st = fs.fstatSync(fd);
     if (!st.isFile() || st.size > MAX_FILE) return undefined;
-    return fs.readFileSync(real, "utf8");
+    return fs.readFileSync(fd, "utf8");
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -59,70 +71,100 @@ function replaceText(text: string, oldString: string, newString: string, all: bo
   return i === -1 ? text : text.slice(0, i) + newString + text.slice(i + oldString.length);
 }
 
+/** The project's bundle: the shipped snapshot (conditions compiled as needed), with its policy file if any. */
+async function bundleFor(root: string, allowLoosening: boolean): Promise<Bundle> {
+  const dir = path.join(root, path.dirname(PROJECT_POLICY_FILE));
+  let projectFile: string | undefined;
+  try {
+    if (fs.lstatSync(dir).isDirectory()) projectFile = path.join(root, PROJECT_POLICY_FILE);
+  } catch {
+    // no project policy folder
+  }
+  const exists = projectFile !== undefined && fs.existsSync(projectFile);
+  return compileBundle({ ...(exists ? { projectFile } : {}), allowLoosening, lazy: true });
+}
+
+function real(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
 /** Checks one payload; returns the hook's stdout ("" for allowed). */
-export async function answerHook(raw: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function answerHook(
+  raw: string,
+  env: NodeJS.ProcessEnv = process.env,
+  deadline = Date.now() + DEFAULT_DEADLINE_MS,
+): Promise<string> {
   const payload = JSON.parse(raw) as Payload;
-  const root = path.resolve(env.CLAUDE_PROJECT_DIR || payload.cwd || process.cwd());
-  const allowLoosening = /^(1|true|yes|on)$/i.test(env.MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING ?? "");
-  const input = payload.tool_input ?? {};
   const tool = payload.tool_name ?? "";
   if (!["Bash", "Write", "Edit", "MultiEdit"].includes(tool)) return "";
-  const bundle = await compileForRoot(root, allowLoosening);
+  const root = real(env.CLAUDE_PROJECT_DIR || payload.cwd || process.cwd());
+  const allowLoosening = /^(1|true|yes|on)$/i.test(env.MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING ?? "");
+  const input = payload.tool_input ?? {};
+  const bundle = await bundleFor(root, allowLoosening);
   let outcome: CheckOutcome;
   let remediation: AgentRemediation | null;
   if (tool === "Bash") {
     const command = typeof input.command === "string" ? input.command : "";
     const cwd = path.resolve(payload.cwd || root);
-    outcome = await checkCommand(bundle, { command }, { cwd, projectRoot: root, home: os.homedir() });
+    outcome = await checkCommand(
+      bundle,
+      { command },
+      { cwd, projectRoot: root, home: os.homedir(), roots: [root], deadline },
+    );
     remediation = agentRemediation(bundle, outcome, { kind: "command", command });
-  } else {
-    const filePath = typeof input.file_path === "string" ? path.resolve(root, input.file_path) : "";
-    if (!filePath) throw new Error(`${tool} payload has no tool_input.file_path`);
-    let real = filePath;
-    try {
-      real = path.join(fs.realpathSync.native(path.dirname(filePath)), path.basename(filePath));
-    } catch {
-      // a new directory: judged by the path as given
+    return render(bundle, outcome, remediation);
+  }
+  const filePath = typeof input.file_path === "string" ? path.resolve(root, input.file_path) : "";
+  if (!filePath) throw new Error(`${tool} payload has no tool_input.file_path`);
+  // The edit lands where the filesystem resolves it: through links, at every name of a hard-linked file.
+  const resolved = resolveEdit(filePath, [root]);
+  const given = resolved.targets[0];
+  const inside = given !== undefined && !given.outside;
+  const relative = inside ? (given.paths[0] as string) : filePath;
+  const before = resolved.file !== undefined ? readText(resolved.file) : undefined;
+  const options = { absolute: filePath, roots: [root], deadline };
+  let after: string;
+  if (tool === "Write") after = typeof input.content === "string" ? input.content : "";
+  else {
+    const edits =
+      tool === "Edit"
+        ? [input]
+        : Array.isArray(input.edits)
+          ? (input.edits as Record<string, unknown>[])
+          : [];
+    after = before ?? "";
+    let fragmentsBefore = "";
+    let fragmentsAfter = "";
+    for (const e of edits) {
+      const o = typeof e.old_string === "string" ? e.old_string : "";
+      const n = typeof e.new_string === "string" ? e.new_string : "";
+      after = replaceText(after, o, n, e.replace_all === true);
+      fragmentsBefore += `${o}\n`;
+      fragmentsAfter += `${n}\n`;
     }
-    const inside = !path.relative(fs.realpathSync.native(root), real).startsWith("..");
-    const relative = inside
-      ? path.relative(fs.realpathSync.native(root), real).split(path.sep).join("/")
-      : filePath;
-    const before = inside ? currentText(root, real) : undefined;
-    let after: string;
-    if (tool === "Write") after = typeof input.content === "string" ? input.content : "";
-    else {
-      const edits =
-        tool === "Edit"
-          ? [input]
-          : Array.isArray(input.edits)
-            ? (input.edits as Record<string, unknown>[])
-            : [];
-      after = before ?? "";
-      let fragmentsBefore = "";
-      let fragmentsAfter = "";
-      for (const e of edits) {
-        const o = typeof e.old_string === "string" ? e.old_string : "";
-        const n = typeof e.new_string === "string" ? e.new_string : "";
-        after = replaceText(after, o, n, e.replace_all === true);
-        fragmentsBefore += `${o}\n`;
-        fragmentsAfter += `${n}\n`;
-      }
-      // Without the file (outside, or unreadable) the fragments are what is known of the edit.
-      if (before === undefined) {
-        outcome = checkEdit(bundle, {
+    // Without the file (outside, unreadable, too large) the fragments are what is known of the edit.
+    if (before === undefined) {
+      outcome = await checkEdit(
+        bundle,
+        {
           path: relative,
           before: fragmentsBefore,
           after: fragmentsAfter,
+          ...(resolved.header !== undefined ? { header: resolved.header } : {}),
           outsideAllowedPaths: !inside,
-        });
-        remediation = agentRemediation(bundle, outcome, { kind: "edit", path: relative });
-        return render(bundle, outcome, remediation);
-      }
+        },
+        options,
+      );
+      remediation = agentRemediation(bundle, outcome, { kind: "edit", path: relative });
+      return render(bundle, outcome, remediation);
     }
-    outcome = checkEdit(bundle, { path: relative, before, after, outsideAllowedPaths: !inside });
-    remediation = agentRemediation(bundle, outcome, { kind: "edit", path: relative });
   }
+  outcome = await checkEdit(bundle, { path: relative, before, after, outsideAllowedPaths: !inside }, options);
+  remediation = agentRemediation(bundle, outcome, { kind: "edit", path: relative });
   return render(bundle, outcome, remediation);
 }
 
@@ -142,23 +184,54 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** `mcp-code-quality hook claude-code`: always exits 0 with a decision on stdout; errors deny. */
-export async function runClaudeCodeHook(): Promise<number> {
-  const denyOnError = (err: unknown) => {
-    const why = err instanceof Error ? err.message : String(err);
-    process.stdout.write(
-      decision("deny", `mcp-code-quality policy hook failed, so the call is denied: ${why}`) + "\n",
-    );
+/** Writes one line to stdout and ends the process with `code` once it is flushed. */
+function answerAndExit(line: string, code: number): void {
+  process.stdout.write(line ? `${line}\n` : "", () => process.exit(code));
+}
+
+/**
+ * `mcp-code-quality hook claude-code`: exits 0 with a decision on stdout; errors deny; at the deadline
+ * (MCP_CODE_QUALITY_HOOK_DEADLINE_MS, default 10 s) it answers `ask` and exits, whatever is still running.
+ */
+export async function runClaudeCodeHook(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const deadlineMs =
+    Number(env.MCP_CODE_QUALITY_HOOK_DEADLINE_MS) > 0
+      ? Number(env.MCP_CODE_QUALITY_HOOK_DEADLINE_MS)
+      : DEFAULT_DEADLINE_MS;
+  let answered = false;
+  const once = (line: string) => {
+    if (answered) return;
+    answered = true;
+    answerAndExit(line, 0);
   };
-  process.on("uncaughtException", (err) => {
-    denyOnError(err);
-    process.exit(0);
-  });
+  const denyOnError = (err: unknown) =>
+    once(
+      decision(
+        "deny",
+        `mcp-code-quality policy hook failed, so the call is denied: ${err instanceof Error ? err.message : String(err)}`,
+      ),
+    );
+  process.on("uncaughtException", denyOnError);
+  process.on("unhandledRejection", denyOnError);
+  const timer = setTimeout(
+    () =>
+      once(
+        decision(
+          "ask",
+          `mcp-code-quality policy hook: no decision within ${deadlineMs} ms, so the human is asked`,
+        ),
+      ),
+    deadlineMs,
+  );
   try {
-    const out = await answerHook(await readStdin());
-    if (out) process.stdout.write(out + "\n");
+    const raw = await readStdin();
+    // The check itself stops a little before the deadline, so its own (undecided) answer comes first.
+    const out = await answerHook(raw, env, Date.now() + Math.max(1, deadlineMs - 250));
+    clearTimeout(timer);
+    once(out);
   } catch (err) {
+    clearTimeout(timer);
     denyOnError(err);
   }
-  return 0;
+  return new Promise<number>(() => undefined); // answerAndExit ends the process
 }

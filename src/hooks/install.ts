@@ -1,27 +1,50 @@
 /**
  * `hook install claude-code` and `hook install pre-commit`: add this server's hooks without clobbering
- * what is there (other Claude Code hooks, an existing git hook, husky or the pre-commit framework).
+ * what is there (other Claude Code hooks, an existing git hook, husky or the pre-commit framework), so that
+ * they run, and fail closed whatever happens to the installation later:
+ * - the Claude Code command line turns any failure of the hook (a crash, a missing dist/ or node_modules,
+ *   node gone) into exit 2, Claude Code's blocking code (exit 1 would let the call through);
+ * - the git hook's line goes where it runs (first, after the shebang: an existing hook's `exit 0` cannot skip
+ *   it), and the installed hook is run once to prove it reaches the line.
  * Files are written to a temporary name and renamed into place.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const MARKER = "mcp-code-quality hook pre-commit";
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../cli.js");
+const CLAUDE_MARKER = "mcp-code-quality-hook";
+const HOOK_ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../hook.js");
+/** Claude Code's own timeout for the hook (seconds); the hook answers `ask` well before it. */
+const CLAUDE_TIMEOUT_SECONDS = 60;
 
-/** How the hook is started: this node and this package's CLI, quoted for a shell. */
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** How a hook is started: this node and this package's hook entry, quoted for a shell. */
 export function defaultCommand(sub: string): string {
-  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  return `${q(process.execPath)} ${q(CLI)} hook ${sub}`;
+  return `${q(process.execPath)} ${q(HOOK_ENTRY)} ${sub}`;
+}
+
+/**
+ * The Claude Code command line: the hook, and whatever way it fails that is not its own answer (an exit
+ * other than 0 or 2: a crash, a missing file, no node) becomes exit 2 with the reason on stderr.
+ */
+export function claudeCommandLine(command: string): string {
+  return `${command} || { rc=$?; [ "$rc" -eq 2 ] || echo "mcp-code-quality: the policy hook failed (exit $rc), so the call is blocked" >&2; exit 2; }  # ${CLAUDE_MARKER}`;
 }
 
 function writeAtomic(file: string, text: string, mode = 0o644): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   fs.writeFileSync(tmp, text, { flag: "wx", mode });
   fs.renameSync(tmp, file);
+}
+
+interface HookEntry {
+  matcher?: string;
+  hooks?: { type: string; command: string; timeout?: number }[];
 }
 
 /** Adds the PreToolUse hook to .claude/settings.json, keeping every other setting and hook. */
@@ -37,18 +60,61 @@ export function installClaudeCode(projectDir: string, command = defaultCommand("
     }
   }
   const hooks = (settings.hooks ??= {}) as Record<string, unknown[]>;
-  const pre = (hooks.PreToolUse ??= []) as {
-    matcher?: string;
-    hooks?: { type: string; command: string }[];
-  }[];
-  const present = pre.some((m) => m.hooks?.some((h) => h.command.includes("hook claude-code")));
-  if (present) return `${file}: the mcp-code-quality hook is already installed`;
-  pre.push({ matcher: "Bash|Write|Edit|MultiEdit", hooks: [{ type: "command", command }] });
+  const pre = (hooks.PreToolUse ??= []) as HookEntry[];
+  const line = claudeCommandLine(command);
+  const ours = (h: { command: string }) =>
+    h.command.includes(CLAUDE_MARKER) || /hook(\.js'?)? claude-code/.test(h.command);
+  const existing = pre.find((m) => m.hooks?.some(ours));
+  if (existing?.hooks?.some((h) => h.command === line))
+    return `${file}: the mcp-code-quality hook is already installed`;
+  if (existing) {
+    // An older install (no fail-closed wrapper, another path): replaced in place.
+    existing.hooks = existing.hooks?.map((h) =>
+      ours(h) ? { type: "command", command: line, timeout: CLAUDE_TIMEOUT_SECONDS } : h,
+    );
+    writeAtomic(file, JSON.stringify(settings, null, 2) + "\n");
+    return `${file}: updated the PreToolUse hook for Bash|Write|Edit|MultiEdit (${line})`;
+  }
+  pre.push({
+    matcher: "Bash|Write|Edit|MultiEdit",
+    hooks: [{ type: "command", command: line, timeout: CLAUDE_TIMEOUT_SECONDS }],
+  });
   writeAtomic(file, JSON.stringify(settings, null, 2) + "\n");
-  return `${file}: added a PreToolUse hook for Bash|Write|Edit|MultiEdit (${command})`;
+  return `${file}: added a PreToolUse hook for Bash|Write|Edit|MultiEdit (${line})`;
 }
 
-/** Installs the git pre-commit hook beside whatever is there. */
+const SHELL_SHEBANG = /^#!\s*(\/usr)?\/bin\/(env\s+)?(sh|bash|dash|zsh|ksh)\b/;
+
+/** The hook's text with our line inserted where it runs first: after a shell shebang (and husky's own line). */
+export function insertLine(existing: string, line: string): string | undefined {
+  const lines = existing.split("\n");
+  const first = lines[0] ?? "";
+  if (first.startsWith("#!")) {
+    if (!SHELL_SHEBANG.test(first)) return undefined;
+    let at = 1;
+    // husky v4-v8 scripts source their helper first.
+    if (/husky\.sh/.test(lines[1] ?? "")) at = 2;
+    lines.splice(at, 0, line);
+    return lines.join("\n");
+  }
+  // No shebang: a husky (v9) script, run by sh.
+  return `${line}\n${existing}`;
+}
+
+/** Runs the installed hook as git would, with the probe set: it must reach our line (exit 3, the nonce). */
+function verify(hook: string, top: string): string | undefined {
+  const nonce = randomBytes(8).toString("hex");
+  const r = spawnSync(hook, [], {
+    cwd: top,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, MCP_CODE_QUALITY_HOOK_PROBE: nonce },
+  });
+  if (r.status === 3 && r.stderr.includes(`probe ${nonce}`)) return undefined;
+  return `running ${hook} did not reach the mcp-code-quality line (exit ${r.status ?? r.signal}${r.error ? `: ${r.error.message}` : ""}; ${(r.stderr || r.stdout).trim().slice(-300)})`;
+}
+
+/** Installs the git pre-commit hook beside whatever is there, where it runs, and proves it runs. */
 export function installPreCommit(repoDir: string, command = defaultCommand("pre-commit")): string {
   const git = (args: string[]) => execFileSync("git", args, { cwd: repoDir, encoding: "utf8" }).trim();
   const top = git(["rev-parse", "--show-toplevel"]);
@@ -67,27 +133,45 @@ export function installPreCommit(repoDir: string, command = defaultCommand("pre-
   const hooksDir = path.resolve(top, git(["rev-parse", "--git-path", "hooks"]));
   const huskyDir = path.join(top, ".husky");
   // husky (core.hooksPath .husky/_): the project's own hook script lives in .husky/pre-commit.
-  const target = hooksDir.startsWith(huskyDir)
-    ? path.join(huskyDir, "pre-commit")
-    : path.join(hooksDir, "pre-commit");
+  const husky = hooksDir.startsWith(huskyDir);
+  const target = husky ? path.join(huskyDir, "pre-commit") : path.join(hooksDir, "pre-commit");
+  // What git runs: husky's generated wrapper, or the hook itself.
+  const runs = husky ? path.join(hooksDir, "pre-commit") : target;
   const existing = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : undefined;
-  if (existing?.includes(MARKER)) return `${target}: the mcp-code-quality hook is already installed`;
-  const line = `${command} || exit $?  # ${MARKER}\n`;
-  if (existing === undefined) {
-    writeAtomic(target, `#!/bin/sh\n${line}`, 0o755);
-    return `${target}: installed`;
+  const line = `${command} || exit $?  # ${MARKER}`;
+  let message: string;
+  if (existing?.includes(MARKER)) {
+    const text = existing
+      .split("\n")
+      .filter((l) => !l.includes(MARKER))
+      .join("\n");
+    const placed = insertLine(text, line);
+    if (placed === existing || placed === undefined)
+      message = `${target}: the mcp-code-quality hook is already installed`;
+    else {
+      writeAtomic(target, placed, fs.statSync(target).mode & 0o777);
+      message = `${target}: the mcp-code-quality line moved to where it runs first`;
+    }
+  } else if (existing === undefined) {
+    writeAtomic(target, `#!/bin/sh\n${line}\n`, 0o755);
+    message = `${target}: installed`;
+  } else {
+    const placed = insertLine(existing, line);
+    if (placed !== undefined) {
+      writeAtomic(target, placed, fs.statSync(target).mode & 0o777 || 0o755);
+      message = `${target}: inserted into the existing hook, before its own commands`;
+    } else {
+      // Not a shell script (python, node, a binary): kept aside and run after ours by a small wrapper.
+      const kept = `${target}.pre-mcp-code-quality`;
+      fs.renameSync(target, kept);
+      writeAtomic(target, `#!/bin/sh\n${line}\nexec "$(dirname "$0")/${path.basename(kept)}" "$@"\n`, 0o755);
+      message = `${target}: installed; the previous hook runs after it from ${kept}`;
+    }
   }
-  if (/^\s*exec\s/m.test(existing)) {
-    // A hook that ends in exec would never reach an appended line: run the old one first, then ours.
-    const kept = `${target}.pre-mcp-code-quality`;
-    fs.renameSync(target, kept);
-    writeAtomic(
-      target,
-      `#!/bin/sh\n"$(dirname "$0")/${path.basename(kept)}" "$@" || exit $?\n${line}`,
-      0o755,
-    );
-    return `${target}: installed; the previous hook runs first from ${kept}`;
-  }
-  writeAtomic(target, existing.replace(/\n?$/, "\n") + line, fs.statSync(target).mode & 0o777);
-  return `${target}: appended to the existing hook`;
+  if (!husky) fs.chmodSync(target, fs.statSync(target).mode | 0o111);
+  if (!fs.existsSync(runs))
+    return `${message}\nnote: ${runs} does not exist yet (husky creates it on install); not verified`;
+  const failed = verify(runs, top);
+  if (failed) throw new Error(`${message}, but ${failed}`);
+  return `${message}\nverified: running ${runs} reaches the mcp-code-quality hook`;
 }

@@ -1,78 +1,221 @@
 /**
- * git pre-commit hook: every staged file is checked against the bundle as an edit (HEAD → index:
- * suppressions, secrets, protected paths, weakened configs), and the staged files are linted with the
- * engine's `lint_check` (scope staged). Exit 1 refuses the commit.
+ * git pre-commit hook: judges what the commit will contain, the staged content (the index), never the work
+ * tree. Every staged change (added, copied, modified, deleted, type-changed: a CI file replaced by a
+ * symlink), whatever the number of files or their size, is checked against the bundle as an edit from its
+ * HEAD version to its staged version (protected paths, suppressions, weakened configs, secrets), then the
+ * staged files are linted with the engine's `lint_check` (scope staged: a file whose work tree differs from
+ * its staged version is linted from the index). Exit 1 refuses the commit; a failure of the hook refuses too.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../config.js";
-import { Engine } from "../engine/engine.js";
-import { createLogger } from "../log.js";
+import type { Bundle } from "../policy/bundle.js";
 import { checkEdit } from "../policy/checks.js";
-import { compileForRoot, registerPolicyServices } from "../policy/runtime.js";
+import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
+import { projectPolicyFile } from "../policy/runtime.js";
 
-const MAX_FILES = 1000;
-const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Blobs larger than this are not held in memory to be read: the commit is refused and says so. */
+const MAX_BLOB_BYTES = 256 * 1024 * 1024;
+const GIT_MAX_BUFFER = 1024 * 1024 * 1024;
 
 function git(root: string, args: string[]): string {
   return execFileSync("git", args, {
     cwd: root,
     encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
+    maxBuffer: GIT_MAX_BUFFER,
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
 
-function blob(root: string, spec: string): string | undefined {
-  try {
-    const out = execFileSync("git", ["cat-file", "blob", spec], {
-      cwd: root,
-      maxBuffer: MAX_FILE_BYTES + 1,
-      stdio: ["ignore", "pipe", "ignore"],
+/** One staged change, from `git diff --cached --raw` (HEAD → index). */
+export interface StagedChange {
+  path: string;
+  status: string;
+  oldMode: string;
+  newMode: string;
+  oldSha: string;
+  newSha: string;
+}
+
+const ZERO = /^0+$/;
+
+/** Every staged change, renames as a deletion and an addition (both paths are judged). */
+export function stagedChanges(root: string): StagedChange[] {
+  const hasHead = (() => {
+    try {
+      git(root, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  // An unborn branch compares with the empty tree.
+  const base = hasHead ? "HEAD" : git(root, ["hash-object", "-t", "tree", "/dev/null"]).trim();
+  const raw = git(root, [
+    "-c",
+    "core.quotepath=off",
+    "diff",
+    "--cached",
+    "--raw",
+    "-z",
+    "--no-renames",
+    "--abbrev=64",
+    base,
+    "--",
+  ]);
+  const parts = raw.split("\0");
+  const out: StagedChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const meta = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) ([A-Z])\d*$/.exec(parts[i] as string);
+    if (!meta) continue;
+    out.push({
+      oldMode: meta[1] as string,
+      newMode: meta[2] as string,
+      oldSha: meta[3] as string,
+      newSha: meta[4] as string,
+      status: meta[5] as string,
+      path: parts[i + 1] as string,
     });
-    return out.length > MAX_FILE_BYTES ? undefined : out.toString("utf8");
-  } catch {
-    return undefined;
   }
+  return out;
+}
+
+/** Reads blobs through one `git cat-file --batch`, in order; a blob over the cap (or missing) is undefined. */
+export async function readBlobs(root: string, shas: string[]): Promise<(Buffer | undefined)[]> {
+  if (shas.length === 0) return [];
+  const child = spawn("git", ["cat-file", "--batch"], { cwd: root, stdio: ["pipe", "pipe", "ignore"] });
+  const results: (Buffer | undefined)[] = [];
+  let chunks: Buffer[] = [];
+  let have = 0;
+  type State = { kind: "header" } | { kind: "body"; size: number } | { kind: "skip"; left: number };
+  let state: State = { kind: "header" };
+  // Bytes are joined only when a whole header or blob is there, so a large blob is copied once, not per chunk.
+  const joined = () => {
+    const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, have);
+    chunks = [all];
+    return all;
+  };
+  const drop = (n: number) => {
+    const rest = joined().subarray(n);
+    chunks = rest.length ? [rest] : [];
+    have = rest.length;
+  };
+  const done = new Promise<void>((resolve, reject) => {
+    child.on("error", reject);
+    child.stdout.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      have += chunk.length;
+      for (;;) {
+        if (state.kind === "header") {
+          if (have === 0) break;
+          const all = joined();
+          const nl = all.indexOf(10);
+          if (nl === -1) break;
+          const m = /^[0-9a-f]+ \w+ (\d+)$/.exec(all.subarray(0, nl).toString());
+          drop(nl + 1);
+          if (!m) results.push(undefined);
+          else {
+            const size = Number(m[1]);
+            state = size > MAX_BLOB_BYTES ? { kind: "skip", left: size + 1 } : { kind: "body", size };
+          }
+        } else if (state.kind === "body") {
+          if (have < state.size + 1) break;
+          results.push(Buffer.from(joined().subarray(0, state.size)));
+          drop(state.size + 1);
+          state = { kind: "header" };
+        } else {
+          const n = Math.min(have, state.left);
+          drop(n);
+          state = { kind: "skip", left: state.left - n };
+          if (state.left > 0) break;
+          results.push(undefined);
+          state = { kind: "header" };
+        }
+      }
+    });
+    child.on("close", () => resolve());
+  });
+  child.stdin.end(shas.map((s) => `${s}\n`).join(""));
+  await done;
+  while (results.length < shas.length) results.push(undefined);
+  return results;
+}
+
+/** Text for the checks; binary content (a NUL in its first 8000 bytes, as git decides) has none. */
+function textOf(blob: Buffer | undefined): string | undefined {
+  if (!blob) return undefined;
+  return blob.subarray(0, 8000).includes(0) ? undefined : blob.toString("utf8");
+}
+
+async function bundleFor(root: string, allowLoosening: boolean): Promise<Bundle> {
+  const projectFile = projectPolicyFile(root);
+  return compileBundle({ ...(projectFile ? { projectFile } : {}), allowLoosening, lazy: !projectFile });
 }
 
 export async function runPreCommitHook(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const out: string[] = [];
   let refused = false;
   try {
+    // The probe of `hook install pre-commit`: the installed hook reached this line.
+    if (env.MCP_CODE_QUALITY_HOOK_PROBE) {
+      process.stderr.write(`mcp-code-quality pre-commit probe ${env.MCP_CODE_QUALITY_HOOK_PROBE}\n`);
+      return 3;
+    }
     const root = git(process.cwd(), ["rev-parse", "--show-toplevel"]).trim();
     const allowLoosening = /^(1|true|yes|on)$/i.test(env.MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING ?? "");
-    const bundle = await compileForRoot(root, allowLoosening);
-    const staged = git(root, [
-      "-c",
-      "core.quotepath=off",
-      "diff",
-      "--cached",
-      "--name-only",
-      "-z",
-      "--diff-filter=ACMR",
-    ])
-      .split("\0")
-      .filter(Boolean)
-      .slice(0, MAX_FILES);
-    for (const file of staged) {
-      const outcome = checkEdit(bundle, {
-        path: file,
-        before: blob(root, `HEAD:${file}`),
-        after: blob(root, `:${file}`) ?? "",
-      });
+    const bundle = await bundleFor(root, allowLoosening);
+    const changes = stagedChanges(root);
+    const blobs = await readBlobs(
+      root,
+      changes.flatMap((c) => [c.oldSha, c.newSha]).filter((s) => !ZERO.test(s)),
+    );
+    let k = 0;
+    for (const change of changes) {
+      const before = ZERO.test(change.oldSha) ? undefined : blobs[k++];
+      const after = ZERO.test(change.newSha) ? undefined : blobs[k++];
+      const tooLarge =
+        (!ZERO.test(change.oldSha) && before === undefined) ||
+        (!ZERO.test(change.newSha) && after === undefined);
+      if (tooLarge) {
+        refused = true;
+        out.push(
+          `${change.path}: staged content over ${MAX_BLOB_BYTES} bytes (or unreadable): it is not checked, so the commit is refused`,
+        );
+        continue;
+      }
+      const symlink = change.newMode === "120000" || change.oldMode === "120000";
+      const outcome = await checkEdit(
+        bundle,
+        {
+          path: change.path,
+          // A symlink's content is its target; binary content has no text to judge (its path still is).
+          before: ZERO.test(change.oldSha) ? undefined : (textOf(before) ?? ""),
+          after: textOf(after) ?? "",
+          header: (textOf(before) ?? textOf(after) ?? "").slice(0, 8192),
+          writeKind: change.status === "D" ? "delete" : "edit",
+        },
+        { absolute: path.join(root, change.path), roots: [root], resolve: false },
+      );
+      const kind =
+        change.status === "T"
+          ? ` (type change${symlink ? " to or from a symbolic link" : ""})`
+          : change.status === "D"
+            ? " (deleted)"
+            : "";
       for (const v of outcome.violations) {
         if (v.severity === "block") refused = true;
         out.push(
-          `${file}: ${v.policy_id} [${v.severity}] ${v.message}\n  advice: ${v.advice}${v.skill_id ? `\n  skill: ${v.skill_id}` : ""}`,
+          `${change.path}${kind}: ${v.policy_id} [${v.severity}] ${v.message}\n  advice: ${v.advice}${v.skill_id ? `\n  skill: ${v.skill_id}` : ""}`,
         );
       }
     }
-    refused = (await lintStaged(root, staged, out)) || refused;
+    const linted = changes
+      .filter((c) => c.status !== "D" && c.newMode !== "120000" && c.newMode !== "160000")
+      .map((c) => c.path);
+    refused = (await lintStaged(root, linted, out)) || refused;
     process.stderr.write(
       (out.length ? out.join("\n") + "\n" : "") +
-        `mcp-code-quality pre-commit (${bundle.hash}): ${refused ? "commit refused" : `${staged.length} staged file(s) passed`}\n`,
+        `mcp-code-quality pre-commit (${bundle.hash}): ${refused ? "commit refused" : `${changes.length} staged change(s) passed`}\n`,
     );
   } catch (err) {
     process.stderr.write(
@@ -84,11 +227,20 @@ export async function runPreCommitHook(env: NodeJS.ProcessEnv = process.env): Pr
 }
 
 /**
- * Lints the staged files with lint_check (scope staged: the managed linter of each file's language, with the
- * bundle's advice attached); true when findings refuse the commit.
+ * Lints the staged files with lint_check (scope staged: the managed linter of each file's language, on the
+ * staged content, with the bundle's advice attached); true when findings, or content it could not lint,
+ * refuse the commit.
  */
 async function lintStaged(root: string, staged: string[], out: string[]): Promise<boolean> {
   if (staged.length === 0) return false;
+  const [{ loadConfig }, { Engine }, { createLogger }, { registerPolicyServices }, { toolsFor }] =
+    await Promise.all([
+      import("../config.js"),
+      import("../engine/engine.js"),
+      import("../log.js"),
+      import("../policy/runtime.js"),
+      import("../mcp/tools/index.js"),
+    ]);
   const config = loadConfig(
     ["--allowed-paths", root, "--log-level", "warn", "--toolsets", "core,policy"],
     {
@@ -97,33 +249,44 @@ async function lintStaged(root: string, staged: string[], out: string[]): Promis
     },
     root,
   );
-  const { toolsFor } = await import("../mcp/tools/index.js");
   const engine = new Engine(config, createLogger("warn"), toolsFor(["policy"]));
   try {
     await registerPolicyServices(engine.services, [root], config.policyAllowLoosening);
-    const result = await engine.call("lint_check", { path: root, scope: "staged" });
+    // The policies were applied above, to every staged change: lint_check runs the linters only.
+    const result = await engine.call("lint_check", {
+      path: root,
+      scope: "staged",
+      limit: 50,
+      policy_lint: false,
+    });
     if (!result.success) {
       out.push(`lint_check: ${String(result.error)}`);
       return true;
     }
-    if (result.nothing_checked || result.passed !== false) return false;
+    const unavailable = (result.staged_unavailable ?? []) as string[];
+    if (unavailable.length)
+      out.push(
+        `lint_check (staged): ${unavailable.join(", ")} differ from their staged version and their linter cannot read it from the index; stage the whole file or stash the rest, then commit again`,
+      );
+    if (result.nothing_checked || (result.passed !== false && unavailable.length === 0)) return false;
     const findings = (result.findings ?? []) as Record<string, unknown>[];
     const advice = (result.advice ?? {}) as Record<string, { advice?: string[] }>;
-    out.push(
-      `lint_check (staged): ${String(result.finding_count ?? findings.length)} finding(s)`,
-      ...findings
-        .slice(0, 50)
-        .map(
+    if (findings.length || result.passed === false)
+      out.push(
+        `lint_check (staged): ${String(result.finding_count ?? findings.length)} finding(s)`,
+        ...findings.map(
           (f) =>
             `  ${String(f.path)}:${String(f.line)}:${String(f.column)}: ${String(f.rule_id)} ${String(f.message)}`,
         ),
-      ...Object.entries(advice)
-        .filter(([, a]) => a.advice?.length)
-        .slice(0, 10)
-        .map(([rule, a]) => `  advice (${rule}): ${a.advice!.join(" ")}`),
-    );
+        ...Object.entries(advice)
+          .filter(([, a]) => a.advice?.length)
+          .slice(0, 10)
+          .map(([rule, a]) => `  advice (${rule}): ${a.advice!.join(" ")}`),
+      );
     return true;
   } finally {
     await engine.close();
   }
 }
+
+export { PROJECT_POLICY_FILE };

@@ -36,6 +36,13 @@ export interface SkillRef {
   steps: string[];
 }
 
+/** Why a policy exists, as the bundle's principles say it. */
+export interface PrincipleRef {
+  principle_id: string;
+  title: string;
+  summary: string;
+}
+
 export interface DiagnosticAdvice {
   /** Content hash of the compiled bundle that answered ("none" when no bundle is loaded). */
   bundle_hash: string;
@@ -43,6 +50,8 @@ export interface DiagnosticAdvice {
   mapped: boolean;
   policies: PolicyRef[];
   skills: SkillRef[];
+  /** The principles of those policies (a bundle fills them; other advisors may leave them out). */
+  principles?: PrincipleRef[];
 }
 
 export interface PolicyAdvisor {

@@ -23,6 +23,8 @@ export interface Policy {
   severity: Severity;
   applies_to: AppliesTo;
   condition: string;
+  /** A project's `also_when` conditions, each parsed on its own and ORed with `condition`. */
+  also_when?: string[];
   message: string;
   advice: string;
   skill?: string;
@@ -73,8 +75,19 @@ export type CheckStatus = "allowed" | "warn" | "blocked";
 export interface CheckOutcome {
   status: CheckStatus;
   violations: Violation[];
-  /** Policies whose condition failed to evaluate (a bundle bug; reported, not matched). */
+  /** Policies whose condition could not be evaluated (over budget, an error): the check is then undecided. */
   evaluation_errors: { policy_id: string; error: string }[];
+}
+
+/** The policy that says "this could not be decided" for each kind of check (a warn: the human is asked). */
+export const UNDECIDABLE_POLICY: Partial<Record<AppliesTo, string>> = {
+  command: "command.undecidable",
+  edit: "edit.undecidable",
+};
+
+export interface CheckOptions {
+  /** A time (ms since the epoch) past which the check stops and is undecided. */
+  deadline?: number;
 }
 
 const RANK: Record<Severity, number> = { block: 3, warn: 2, advice: 1 };
@@ -112,6 +125,8 @@ export class Bundle {
     readonly hash: string,
     readonly data: BundleData,
     private readonly conditions: Map<string, CompiledCondition>,
+    /** Compiles a policy's condition on first use (hooks compile only what a decision needs). */
+    private readonly compile?: (policy: Policy) => CompiledCondition,
   ) {
     this.policiesById = new Map(data.policies.map((p) => [p.id, p]));
     this.skillsById = new Map(data.skills.map((s) => [s.id, s]));
@@ -130,13 +145,44 @@ export class Bundle {
     return this.principlesById.get(id);
   }
 
-  /** Evaluates every policy of one kind against each context (a command line has one per sub-command). */
-  check(kind: AppliesTo, contexts: readonly { context: CelContext; label: string }[]): CheckOutcome {
+  /** The compiled condition of a policy (compiled on first use when the bundle was built lazily). */
+  private conditionOf(policy: Policy): CompiledCondition | undefined {
+    let condition = this.conditions.get(policy.id);
+    if (!condition && this.compile) {
+      condition = this.compile(policy);
+      this.conditions.set(policy.id, condition);
+    }
+    return condition;
+  }
+
+  /**
+   * Evaluates every policy of one kind against each context (a command line has one per sub-command). A
+   * condition that cannot be evaluated (over its budget, an error) or a deadline passed makes the check
+   * undecided: the kind's undecidable policy is reported, never "allowed".
+   */
+  check(
+    kind: AppliesTo,
+    contexts: readonly { context: CelContext; label: string }[],
+    options: CheckOptions = {},
+  ): CheckOutcome {
     const violations: Violation[] = [];
     const errors: CheckOutcome["evaluation_errors"] = [];
     for (const policy of this.data.policies) {
       if (policy.applies_to !== kind) continue;
-      const condition = this.conditions.get(policy.id);
+      if (options.deadline !== undefined && Date.now() > options.deadline) {
+        errors.push({ policy_id: policy.id, error: "the check ran past its deadline" });
+        break;
+      }
+      let condition: CompiledCondition | undefined;
+      try {
+        condition = this.conditionOf(policy);
+      } catch (err) {
+        errors.push({
+          policy_id: policy.id,
+          error: err instanceof Error ? err.message.split("\n")[0]! : String(err),
+        });
+        continue;
+      }
       if (!condition) continue;
       for (const { context, label } of contexts) {
         let matched: boolean;
@@ -155,8 +201,40 @@ export class Bundle {
         }
       }
     }
-    violations.sort((a, b) => RANK[b.severity] - RANK[a.severity]);
-    return { status: statusOf(violations), violations, evaluation_errors: errors };
+    if (errors.length)
+      violations.push(
+        ...this.undecidable(
+          kind,
+          errors.map((e) => `${e.policy_id}: ${e.error}`),
+        ),
+      );
+    return this.outcome(violations, errors);
+  }
+
+  /** The violation that says a check could not be decided, with why (the kind's undecidable policy, or a stand-in). */
+  undecidable(kind: AppliesTo, reasons: string[]): Violation[] {
+    const id = UNDECIDABLE_POLICY[kind];
+    const policy = id ? this.policiesById.get(id) : undefined;
+    const matched = reasons.join("; ").slice(0, 2000);
+    if (policy) return [{ ...this.ref(policy), matched }];
+    return [
+      {
+        policy_id: id ?? `${kind}.undecidable`,
+        principle_id: "irreversible-needs-a-human",
+        severity: "warn",
+        message: "The policy could not decide this; a human is asked.",
+        advice: "Rewrite it so that what it does is plain from the text, or ask the human.",
+        matched,
+      },
+    ];
+  }
+
+  /** Violations, deduplicated by policy, most severe first, with their status. */
+  outcome(violations: Violation[], errors: CheckOutcome["evaluation_errors"] = []): CheckOutcome {
+    const seen = new Set<string>();
+    const unique = violations.filter((v) => !seen.has(v.policy_id) && seen.add(v.policy_id));
+    unique.sort((a, b) => RANK[b.severity] - RANK[a.severity]);
+    return { status: statusOf(unique), violations: unique, evaluation_errors: errors };
   }
 
   ref(policy: Policy): PolicyRef {
@@ -184,7 +262,12 @@ export class Bundle {
       const hit = entry.rules.some((r) => (r.endsWith("*") ? rule.startsWith(r.slice(0, -1)) : r === rule));
       const policy = hit ? this.policiesById.get(entry.policy) : undefined;
       if (!policy || found.includes(policy)) continue;
-      const condition = this.conditions.get(policy.id);
+      let condition: CompiledCondition | undefined;
+      try {
+        condition = this.conditionOf(policy);
+      } catch {
+        continue;
+      }
       const context = { tool, rule, message: diagnostic.message ?? "", path: diagnostic.path ?? "" };
       try {
         if (condition && !condition(context)) continue;
@@ -206,11 +289,16 @@ export class Bundle {
       const skill = p.skill ? this.skillsById.get(p.skill) : undefined;
       if (skill && !skills.some((s) => s.skill_id === skill.id)) skills.push(this.skillRef(skill));
     }
+    const principles = [...new Set(policies.map((p) => p.principle))].flatMap((id) => {
+      const pr = this.principlesById.get(id);
+      return pr ? [{ principle_id: pr.id, title: pr.title, summary: pr.summary }] : [];
+    });
     return {
       bundle_hash: this.hash,
       mapped: policies.length > 0,
       policies: policies.map((p) => this.ref(p)),
       skills,
+      principles,
     };
   }
 }

@@ -1,42 +1,271 @@
 /**
- * The two checks the tools and the hooks share: a shell command line, and a proposed file edit, each
- * against a compiled bundle, with the `agent_remediation` payload that remediation_explain expands.
+ * The checks the tools and the hooks share: a shell command line, and a proposed file edit, each against
+ * a compiled bundle, with the `agent_remediation` payload that remediation_explain expands. A command's
+ * writes (redirections, `tee`, `cp` onto, `sed -i`, `rm`, …) are judged as edits of the files they reach;
+ * an edit is judged at every name it changes (edit-targets.ts). What cannot be decided is `warn` (the human
+ * is asked), never `allowed`.
  */
-import type { Bundle, CheckOutcome, CheckStatus } from "./bundle.js";
+import fs from "node:fs";
+import path from "node:path";
+import type { Bundle, CheckOutcome, CheckStatus, Violation } from "./bundle.js";
+import type { CelContext } from "./cel.js";
 import { commandContext, type CommandSite } from "./command-context.js";
-import { editContext, type EditInput } from "./edit-context.js";
-import { commandsFromArgv, parseCommandLine } from "./shell.js";
+import {
+  difference,
+  editContext,
+  editLines,
+  filesOfDiff,
+  type EditInput,
+  type EditLines,
+  type WriteKind,
+} from "./edit-context.js";
+import { resolveEdit } from "./edit-targets.js";
+import type { ConfigLookup } from "./git/argv.js";
+import { secretsIn } from "./secrets.js";
+import type { SimpleCommand, Write } from "./shell.js";
 
 export const MAX_COMMAND_CHARS = 64 * 1024;
+/** Files looked at under a directory a command removes or re-modes recursively (shallowest first). */
+const MAX_TREE_ENTRIES = 2000;
 
 export interface CommandCheck extends CheckOutcome {
   /** The simple commands found and checked (after looking through wrappers). */
   commands_checked: number;
   parse_error: boolean;
+  /** Why the line cannot be decided, when it cannot. */
+  undecided?: string[];
 }
+
+export interface CheckSite {
+  cwd: string;
+  projectRoot: string;
+  home: string;
+  /** The roots edits are judged from (default: the project root). */
+  roots?: string[];
+  /** How git aliases are read (default: git config in the command's directory). */
+  gitConfig?: ConfigLookup;
+  /** Past this time (ms since the epoch) the check stops, undecided. */
+  deadline?: number;
+}
+
+/** The shell model: tree-sitter and its WebAssembly are loaded only when a command is checked. */
+const shellModel = () => import("./shell.js");
 
 export async function checkCommand(
   bundle: Bundle,
   input: { command?: string; argv?: string[] },
-  site: Omit<CommandSite, "parseError">,
+  site: CheckSite,
 ): Promise<CommandCheck> {
+  const { commandsFromArgv, parseCommandLine } = await shellModel();
+  const shellSite = {
+    cwd: site.cwd,
+    home: site.home,
+    ...(site.gitConfig ? { gitConfig: site.gitConfig } : {}),
+  };
   const parsed =
     input.argv !== undefined
-      ? await commandsFromArgv(input.argv)
-      : await parseCommandLine(input.command ?? "");
-  const full: CommandSite = { ...site, parseError: parsed.parseError };
-  const contexts = parsed.commands.map((c) => ({ context: commandContext(c, full), label: c.text }));
+      ? await commandsFromArgv(input.argv, shellSite)
+      : await parseCommandLine(input.command ?? "", shellSite);
+  const full: CommandSite = {
+    cwd: site.cwd,
+    projectRoot: site.projectRoot,
+    home: site.home,
+    parseError: parsed.parseError,
+    undecided: parsed.undecided,
+  };
+  const roots = site.roots ?? [site.projectRoot];
+  const contexts: { context: CelContext; label: string }[] = [];
+  const editViolations: Violation[] = [];
+  for (const command of parsed.commands) {
+    const judged = judgeWrites(bundle, command, site.cwd, roots, site.deadline);
+    editViolations.push(...judged.violations);
+    contexts.push({ context: commandContext(command, full, { writes: judged.paths }), label: command.text });
+  }
   if (contexts.length === 0)
     contexts.push({
-      context: commandContext({ argv: [], env: {}, stdinFrom: "", via: [], text: "" }, full),
+      context: commandContext(
+        {
+          argv: [],
+          dynamic: [],
+          env: {},
+          stdinFrom: "",
+          via: [],
+          text: "",
+          redirects: [],
+          codeFrom: [],
+          undecided: "",
+        },
+        full,
+      ),
       label: "",
     });
-  const outcome = bundle.check("command", contexts);
-  return { ...outcome, commands_checked: parsed.commands.length, parse_error: parsed.parseError };
+  const outcome = bundle.check("command", contexts, { deadline: site.deadline });
+  return {
+    ...bundle.outcome([...outcome.violations, ...editViolations], outcome.evaluation_errors),
+    commands_checked: parsed.commands.length,
+    parse_error: parsed.parseError,
+    ...(parsed.undecided.length ? { undecided: parsed.undecided } : {}),
+  };
 }
 
-export function checkEdit(bundle: Bundle, edit: EditInput): CheckOutcome {
-  return bundle.check("edit", [{ context: editContext(edit), label: edit.path }]);
+/** The files under a directory, shallowest first, bounded. */
+function treeOf(dir: string): string[] {
+  const out: string[] = [];
+  const queue = [dir];
+  while (queue.length && out.length < MAX_TREE_ENTRIES) {
+    const d = queue.shift() as string;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) queue.push(p);
+      else out.push(p);
+      if (out.length >= MAX_TREE_ENTRIES) break;
+    }
+  }
+  return out;
+}
+
+/** A command's writes judged as edits of what they reach: the violations, and the paths for `writes`. */
+function judgeWrites(
+  bundle: Bundle,
+  command: SimpleCommand,
+  lineCwd: string,
+  roots: readonly string[],
+  deadline: number | undefined,
+): { violations: Violation[]; paths: string[] } {
+  const violations: Violation[] = [];
+  const paths: string[] = [];
+  const none: EditLines = { added: [], removed: [] };
+  for (const write of command.writes ?? []) {
+    if (write.dynamic || write.path === "" || /^\/dev\/(null|std(out|err)|tty|fd\/\d+)$/.test(write.path))
+      continue;
+    const absolute = path.resolve(command.cwd ?? lineCwd, write.path);
+    const names = [absolute];
+    if (write.recursive && write.kind !== "write") names.push(...treeOf(absolute));
+    for (const name of names) {
+      const resolved = resolveEdit(name, roots);
+      const contexts = resolved.targets.flatMap((t) =>
+        t.paths.map((p) => ({
+          context: editContext(
+            {
+              path: p,
+              before: "",
+              after: "",
+              header: resolved.header ?? "",
+              writeKind: write.kind as WriteKind,
+              outsideAllowedPaths: t.outside,
+            },
+            none,
+            [],
+          ),
+          label: `${labelOf(write)} ${p}`,
+        })),
+      );
+      paths.push(...resolved.targets.flatMap((t) => t.paths));
+      const outcome = bundle.check("edit", contexts, { deadline });
+      violations.push(...outcome.violations);
+    }
+  }
+  return { violations, paths: [...new Set(paths)] };
+}
+
+function labelOf(write: Write): string {
+  return { write: "writes", delete: "removes", mode: "changes the mode of", link: "links" }[write.kind];
+}
+
+export interface EditCheckOptions {
+  /** The edit's absolute path: resolved as the filesystem will (links, hard links) when `roots` are given. */
+  absolute?: string;
+  roots?: readonly string[];
+  /** False: judge `path` only, without looking at the filesystem (the bundle's examples). */
+  resolve?: boolean;
+  deadline?: number;
+}
+
+/** One edit judged at every name it changes; a diff's other files are judged by the caller (checkDiff). */
+export async function checkEdit(
+  bundle: Bundle,
+  edit: EditInput,
+  options: EditCheckOptions = {},
+): Promise<CheckOutcome> {
+  const lines = editLines(edit);
+  return judgeEdit(bundle, edit, lines, await secretsIn(lines.added), options);
+}
+
+async function judgeEdit(
+  bundle: Bundle,
+  edit: EditInput,
+  lines: EditLines,
+  secrets: string[],
+  options: EditCheckOptions,
+): Promise<CheckOutcome> {
+  const contexts: { context: CelContext; label: string }[] = [];
+  const extra: Violation[] = [];
+  if (options.resolve !== false && options.absolute && options.roots?.length) {
+    const resolved = resolveEdit(options.absolute, options.roots);
+    const header = edit.header ?? resolved.header;
+    for (const t of resolved.targets)
+      for (const p of t.paths)
+        contexts.push({
+          context: editContext(
+            { ...edit, path: p, header, outsideAllowedPaths: edit.outsideAllowedPaths || t.outside },
+            lines,
+            secrets,
+          ),
+          label: p,
+        });
+    if (resolved.undecided) extra.push(...bundle.undecidable("edit", [resolved.undecided]));
+  } else contexts.push({ context: editContext(edit, lines, secrets), label: edit.path });
+  const outcome = bundle.check("edit", contexts, { deadline: options.deadline });
+  return bundle.outcome([...outcome.violations, ...extra], outcome.evaluation_errors);
+}
+
+/**
+ * An edit given as a unified diff: the file in `path`, and every other file the diff's headers name (each
+ * with its own hunks), resolved from `base` (the project root the diff is relative to).
+ */
+export async function checkDiff(
+  bundle: Bundle,
+  edit: EditInput & { diff: string },
+  base: string,
+  relativeOf: (absolute: string) => { path: string; outside: boolean },
+  options: EditCheckOptions = {},
+): Promise<CheckOutcome> {
+  const outcomes: CheckOutcome[] = [await checkEdit(bundle, edit, options)];
+  const main = options.absolute;
+  for (const file of filesOfDiff(edit.diff)) {
+    if (!file.path) continue;
+    for (const name of [file.path, ...(file.oldPath ? [file.oldPath] : [])]) {
+      const absolute = path.resolve(base, name);
+      if (absolute === main) continue;
+      const where = relativeOf(absolute);
+      const lines = difference(file.removed, file.added);
+      outcomes.push(
+        await judgeEdit(
+          bundle,
+          {
+            path: where.path,
+            before: "",
+            after: "",
+            writeKind: file.deleted ? "delete" : "edit",
+            outsideAllowedPaths: where.outside,
+          },
+          lines,
+          await secretsIn(lines.added),
+          { ...options, absolute },
+        ),
+      );
+    }
+  }
+  return bundle.outcome(
+    outcomes.flatMap((o) => o.violations),
+    outcomes.flatMap((o) => o.evaluation_errors),
+  );
 }
 
 /** What an agent needs to act on a refusal; remediation_explain expands it. */
@@ -71,3 +300,5 @@ export function agentRemediation(
         : `Confirm with the human or follow the advice, then check again with ${tool}.`,
   };
 }
+
+export type { EditInput };

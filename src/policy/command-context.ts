@@ -1,7 +1,8 @@
 /**
  * A simple command → the CEL context command policies see: program, options (short clusters expanded),
- * operands, the git subcommand with git's global options (`-c key=value`, `-C dir`) taken apart, and the
- * environment the command runs with. Pure.
+ * operands, git's own reading of a git command (git/argv.ts: subcommand after aliases, canonical options,
+ * configuration in effect and written), the environment it runs with, what it runs as code, the files it
+ * writes, and why it cannot be decided when it cannot. Pure.
  */
 import path from "node:path";
 import type { CelContext } from "./cel.js";
@@ -12,35 +13,13 @@ export interface CommandSite {
   projectRoot: string;
   home: string;
   parseError: boolean;
+  /** Why the line as a whole cannot be decided (budget, nesting). */
+  undecided?: string[];
 }
 
-/** Options that take the next argument, per program (and git subcommand), so their values are not operands. */
+/** Options that take the next argument, per program, so their values are not operands (git has its own table). */
 const VALUE_OPTIONS: Record<string, string[]> = {
-  "git commit": [
-    "-m",
-    "-F",
-    "-c",
-    "-C",
-    "-t",
-    "--message",
-    "--file",
-    "--author",
-    "--date",
-    "--template",
-    "--cleanup",
-    "--fixup",
-    "--squash",
-    "--trailer",
-    "--reuse-message",
-    "--reedit-message",
-  ],
-  "git push": ["-o", "--push-option", "--receive-pack", "--exec", "--repo"],
-  "git merge": ["-m", "-F", "-s", "-X", "--strategy", "--strategy-option"],
-  "git config": ["--file", "-f", "--blob", "--type", "--default"],
-  "git clean": ["-e", "--exclude"],
-  "git reset": [],
   chmod: ["--reference"],
-  rm: [],
   curl: [
     "-o",
     "-O",
@@ -56,20 +35,9 @@ const VALUE_OPTIONS: Record<string, string[]> = {
     "--request",
     "--user",
   ],
+  wget: ["-O", "--output-document", "-P", "--directory-prefix", "-U", "--user-agent"],
+  dd: [],
 };
-/** Short options whose value may be attached (`-mmessage`), which end a cluster. */
-const ATTACHED_VALUE_SHORTS: Record<string, string> = { "git commit": "mFcCt", "git merge": "mFsX" };
-/** git's global options that take a value. */
-const GIT_GLOBAL_VALUE = [
-  "-c",
-  "-C",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--config-env",
-  "--super-prefix",
-  "--exec-path",
-];
 
 interface SplitArgs {
   flags: string[];
@@ -78,7 +46,6 @@ interface SplitArgs {
 
 function splitOptions(args: string[], key: string): SplitArgs {
   const valueOptions = VALUE_OPTIONS[key] ?? [];
-  const attached = ATTACHED_VALUE_SHORTS[key] ?? "";
   const out: SplitArgs = { flags: [], operands: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
@@ -95,7 +62,7 @@ function splitOptions(args: string[], key: string): SplitArgs {
       for (let j = 1; j < a.length; j++) {
         const letter = a[j] as string;
         out.flags.push(`-${letter}`);
-        if (attached.includes(letter) || valueOptions.includes(`-${letter}`)) {
+        if (valueOptions.includes(`-${letter}`)) {
           // The rest of the cluster is this option's value; with nothing left, the next argument is.
           if (j === a.length - 1 && valueOptions.includes(`-${letter}`)) i++;
           break;
@@ -106,56 +73,59 @@ function splitOptions(args: string[], key: string): SplitArgs {
   return out;
 }
 
+/** What the checks know of where a command runs. */
+export interface CommandContextExtras {
+  /** The files it writes, as the edit policies name them (relative to the project, absolute outside). */
+  writes: string[];
+}
+
 /** The CEL context of one simple command. */
-export function commandContext(command: SimpleCommand, site: CommandSite): CelContext {
+export function commandContext(
+  command: SimpleCommand,
+  site: CommandSite,
+  extras: CommandContextExtras = { writes: [] },
+): CelContext {
   const program = command.argv[0] ? path.basename(command.argv[0]) : "";
   const args = command.argv.slice(1);
-  const gitConfig: Record<string, string> = {};
-  // GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n set configuration like `git -c` does.
-  for (const [name, value] of Object.entries(command.env)) {
-    const m = /^GIT_CONFIG_KEY_(\d+)$/.exec(name);
-    if (m) gitConfig[value.toLowerCase()] = command.env[`GIT_CONFIG_VALUE_${m[1]}`] ?? "";
-  }
   let subcommand: string;
-  let split: SplitArgs;
-  if (program === "git") {
-    let i = 0;
-    for (; i < args.length; i++) {
-      const a = args[i] as string;
-      if (!a.startsWith("-")) break;
-      const eq = a.indexOf("=");
-      const name = a.startsWith("--") && eq !== -1 ? a.slice(0, eq) : a;
-      const value =
-        name !== a ? a.slice(eq + 1) : GIT_GLOBAL_VALUE.includes(a) ? (args[++i] ?? "") : undefined;
-      if (name === "-c" && value !== undefined) {
-        const kv = value.indexOf("=");
-        gitConfig[(kv === -1 ? value : value.slice(0, kv)).toLowerCase()] =
-          kv === -1 ? "true" : value.slice(kv + 1);
-      } else if (name === "--config-env" && value !== undefined) {
-        const kv = value.indexOf("=");
-        gitConfig[(kv === -1 ? value : value.slice(0, kv)).toLowerCase()] = `$${value.slice(kv + 1)}`;
-      }
-    }
-    subcommand = args[i] ?? "";
-    split = splitOptions(args.slice(i + 1), `git ${subcommand}`);
+  let flags: string[];
+  let operands: string[];
+  let gitConfig: Record<string, string> = {};
+  let gitConfigSet: string[] = [];
+  if (program === "git" && command.git) {
+    subcommand = command.git.subcommand;
+    flags = command.git.flags;
+    operands = command.git.operands;
+    gitConfig = command.git.config;
+    gitConfigSet = command.git.configSet;
   } else {
-    split = splitOptions(args, program);
+    const split = splitOptions(args, program);
     subcommand = split.operands[0] ?? "";
+    flags = split.flags;
+    operands = split.operands;
   }
+  const undecided = [command.undecided, ...(site.undecided ?? [])].filter(Boolean).join("; ");
   return {
     program,
     args,
     subcommand,
-    flags: split.flags,
-    operands: split.operands,
+    flags,
+    operands,
     env: command.env,
     git_config: gitConfig,
+    git_config_set: gitConfigSet,
     stdin_from: command.stdinFrom,
+    code_from: command.codeFrom.filter(Boolean),
     via: command.via,
+    writes: extras.writes,
     text: command.text,
-    cwd: site.cwd,
+    cwd: command.cwd ?? site.cwd,
     project_root: site.projectRoot,
     home: site.home,
     parse_error: site.parseError,
+    dynamic_options:
+      command.git?.dynamicOption ??
+      command.dynamic.slice(1).some((d, i) => d && /^$|^[-$`]/.test(args[i] as string)),
+    undecided,
   };
 }

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BundleData } from "./bundle.js";
-import type { ValueLines } from "./source.js";
+import type { ValueLines } from "./bundle-error.js";
 
 export const SHIPPED_SNAPSHOT_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "shipped.json");
 /** Stands for the source directory in the saved paths, so the snapshot holds wherever the package is. */

@@ -4,20 +4,9 @@
  */
 import { isNode, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
+import type { BundleProblem, ValueLines } from "./bundle-error.js";
 
-export interface BundleProblem {
-  file: string;
-  line: number;
-  reason: string;
-}
-
-/** An invalid bundle: every problem found, each as `file:line: reason`. */
-export class BundleError extends Error {
-  constructor(readonly problems: BundleProblem[]) {
-    super(problems.map((p) => `${p.file}:${p.line}: ${p.reason}`).join("\n"));
-    this.name = "BundleError";
-  }
-}
+export { BundleError, lineInValue, type BundleProblem, type ValueLines } from "./bundle-error.js";
 
 export interface YamlSource {
   file: string;
@@ -57,12 +46,6 @@ export function lineOf(source: YamlSource, path: readonly (string | number)[]): 
   return 1 + source.lineOffset;
 }
 
-/** Where a scalar's text sits: its first line, and for a folded block (`>`) its source lines, trimmed. */
-export interface ValueLines {
-  line: number;
-  folded?: string[];
-}
-
 /** Where a scalar's text starts (block scalars `|` / `>` start on the line after their indicator). */
 export function valueStartLine(source: YamlSource, path: readonly (string | number)[]): ValueLines {
   const node = source.doc.getIn(path, true);
@@ -71,18 +54,6 @@ export function valueStartLine(source: YamlSource, path: readonly (string | numb
   if (node.type === "BLOCK_LITERAL" || !node.range) return { line: line + 1 };
   const raw = source.text.slice(node.range[0], node.range[1]).split("\n").slice(1);
   return { line: line + 1, folded: raw.map((l) => l.trim()).filter((l) => l !== "") };
-}
-
-/** The file line of a (line, column) position inside a condition's text. */
-export function lineInValue(at: ValueLines, lineInExpression: number, column: number): number {
-  if (!at.folded || lineInExpression !== 1) return at.line + lineInExpression - 1;
-  // Folding joined the source lines with single spaces: walk them to the column.
-  let offset = 0;
-  for (let i = 0; i < at.folded.length; i++) {
-    offset += (at.folded[i] as string).length + 1;
-    if (column < offset) return at.line + i;
-  }
-  return at.line;
 }
 
 /** Validates a document against a schema; problems carry the line of the offending node. */

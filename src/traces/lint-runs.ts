@@ -86,11 +86,25 @@ export async function retainTrace(
 }
 
 function prune(root: string, dir: string, keep: string, limits: RetentionLimits): string[] {
+  return pruneTraces(root, dir, keep, limits, TRACE_ID);
+}
+
+/**
+ * Drops the oldest `<id>.json` traces of `dir` (ids matching `pattern`) past the count and byte limits; the
+ * one just written (`keep`) is never dropped. Shared by the lint-run and the advice traces.
+ */
+export function pruneTraces(
+  root: string,
+  dir: string,
+  keep: string,
+  limits: RetentionLimits,
+  pattern: RegExp,
+): string[] {
   const traces: { id: string; size: number; mtime: number }[] = [];
   for (const entry of listDirIn(root, dir)) {
     if (!entry.isFile() || !entry.name.endsWith(".json")) continue;
     const id = entry.name.slice(0, -5);
-    if (!TRACE_ID.test(id)) continue;
+    if (!pattern.test(id)) continue;
     const st = lstatIn(root, path.join(dir, entry.name));
     if (st?.isFile()) traces.push({ id, size: st.size, mtime: st.mtimeMs });
   }

@@ -9,6 +9,7 @@ import type {
   DiagnosticRef,
   PolicyAdvisor,
   PolicyRef,
+  PrincipleRef,
   SkillRef,
 } from "../../src/policy/advisor.js";
 
@@ -17,6 +18,7 @@ interface AdvisorFixture {
   policies: PolicyRef[];
   evidence: Record<string, string[]>;
   skills: SkillRef[];
+  principles?: PrincipleRef[];
 }
 
 export class FixtureAdvisor implements PolicyAdvisor {
@@ -32,6 +34,9 @@ export class FixtureAdvisor implements PolicyAdvisor {
     const ids = this.fixture.evidence[`${d.tool}:${d.rule}`] ?? [];
     const policies = this.fixture.policies.filter((p) => ids.includes(p.policy_id));
     const skills = this.fixture.skills.filter((s) => policies.some((p) => p.skill_id === s.skill_id));
-    return { bundle_hash: this.bundleHash, mapped: policies.length > 0, policies, skills };
+    const principles = (this.fixture.principles ?? []).filter((pr) =>
+      policies.some((p) => p.principle_id === pr.principle_id),
+    );
+    return { bundle_hash: this.bundleHash, mapped: policies.length > 0, policies, skills, principles };
   }
 }

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "../helpers/server.js";
+import { CLI, REPO_ROOT } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 
 let project: string;
@@ -87,7 +87,7 @@ describe("hook claude-code", () => {
       file_path: file,
       edits: [
         { old_string: "import os\n", new_string: "import os\nimport sys\n" },
-        { old_string: "print(os.getcwd())", new_string: 'print(os.getcwd(), "AKIAIOSFODNN7EXAMPLE")' },
+        { old_string: "print(os.getcwd())", new_string: 'print(os.getcwd(), "AKIA2E0A8F3B244C9986")' },
       ],
     });
     expect(multi.decision).toBe("deny");
@@ -145,8 +145,10 @@ describe("hook install claude-code", () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
     expect(settings.hooks.PreToolUse[1].matcher).toBe("Bash|Write|Edit|MultiEdit");
-    // The installed command is a working hook.
+    // The installed command is a working hook, through the light entry point, wrapped to fail closed.
     const command = settings.hooks.PreToolUse[1].hooks[0].command as string;
+    expect(command).toContain(`${path.join(REPO_ROOT, "dist", "hook.js")}' claude-code || {`);
+    expect(command).toContain("exit 2");
     const r = spawnSync("sh", ["-c", command], {
       input: JSON.stringify({
         tool_name: "Bash",
@@ -156,5 +158,45 @@ describe("hook install claude-code", () => {
       encoding: "utf8",
     });
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+});
+
+describe("the installed Claude Code hook fails closed", () => {
+  /** The command line `hook install claude-code` writes, for a hook entry at `entry`. */
+  async function installed(entry: string): Promise<string> {
+    const { claudeCommandLine } = await import("../../src/hooks/install.js");
+    return claudeCommandLine(`'${process.execPath}' '${entry}' claude-code`);
+  }
+  const run = (command: string, toolInput: Record<string, unknown> = { command: "git status" }) =>
+    spawnSync("sh", ["-c", command], {
+      input: JSON.stringify({ tool_name: "Bash", cwd: project, tool_input: toolInput }),
+      encoding: "utf8",
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+      timeout: 60_000,
+    });
+
+  it("exits 2 (Claude Code's blocking code) when dist/ is gone", async () => {
+    const gone = path.join(tempDir("mcq-no-dist-"), "dist", "hook.js");
+    const r = run(await installed(gone));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("the policy hook failed");
+  });
+
+  it("exits 2 when node_modules is missing (the hook cannot load its parser or CEL)", async () => {
+    const copy = tempDir("mcq-no-modules-");
+    fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(copy, "dist"), { recursive: true });
+    const r = run(await installed(path.join(copy, "dist", "hook.js")));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/Cannot find (package|module)/);
+  });
+
+  it("answers normally when it works: allowed is silent, blocked is a deny on stdout", async () => {
+    const command = await installed(path.join(REPO_ROOT, "dist", "hook.js"));
+    const ok = run(command);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toBe("");
+    const denied = run(command, { command: "git commit --no-verif -m x" });
+    expect(denied.status).toBe(0);
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
   });
 });

@@ -1,7 +1,10 @@
 /**
- * `mcp-code-quality hook pre-commit` in a real git repository: installed beside an existing hook, it
- * refuses real `git commit`s that stage a secret, a broad suppression or a lint finding, and lets a clean
- * commit through.
+ * `mcp-code-quality hook pre-commit` in a real git repository, through real `git commit`s: installed into an
+ * existing hook that ends in `exit 0` (its line goes where it runs, and the install proves it by running the
+ * hook), it judges what the commit holds, the staged content: a secret staged while the work tree no longer
+ * has it, a lint error staged while the work tree is fixed (and the reverse passes), a secret in a file over
+ * 2 MiB, a secret in the 1,001st file, a CI file replaced by a symlink (a type change); a clean commit passes
+ * and the existing hook still runs.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -19,82 +22,152 @@ const env = {
   GIT_COMMITTER_EMAIL: "t@example.com",
 };
 const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8", env });
-
-function commit(file: string, text: string) {
+const write = (file: string, text: string) => {
   fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
   fs.writeFileSync(path.join(repo, file), text);
-  git("add", file);
-  const r = spawnSync("git", ["commit", "-m", `add ${file}`], {
+};
+const SECRET = 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Ha4Lm2b"\n';
+
+function commit(message: string) {
+  const r = spawnSync("git", ["commit", "-m", message], {
     cwd: repo,
     encoding: "utf8",
     env,
-    timeout: 120_000,
+    timeout: 300_000,
   });
   return { code: r.status, output: r.stdout + r.stderr };
 }
 
+/** Leaves nothing staged or in the work tree beyond HEAD. */
+function reset() {
+  git("reset", "-q", "--hard");
+  git("clean", "-qfd");
+}
+
+let installOutput: string;
+
 beforeAll(() => {
   repo = tempDir("mcq-pre-commit-");
   git("init", "-q", "-b", "main");
-  fs.writeFileSync(path.join(repo, "README.md"), "# demo\n");
-  git("add", "README.md");
+  write("README.md", "# demo\n");
+  write(".github/workflows/ci.yml", "on: push\n");
+  git("add", "-A");
   git("commit", "-qm", "init");
-  // An existing hook the install must keep.
-  const hooks = path.join(repo, ".git", "hooks");
+  // An existing hook that ends in `exit 0`: a line appended after it would never run.
   fs.writeFileSync(
-    path.join(hooks, "pre-commit"),
-    '#!/bin/sh\necho existing-hook-ran >> "$(git rev-parse --git-dir)/existing.log"\n',
+    path.join(repo, ".git", "hooks", "pre-commit"),
+    '#!/bin/sh\necho existing-hook-ran >> "$(git rev-parse --git-dir)/existing.log"\nexit 0\n',
     { mode: 0o755 },
   );
   const r = spawnSync(process.execPath, [CLI, "hook", "install", "pre-commit", "--project", repo], {
     encoding: "utf8",
   });
   expect(r.status, r.stderr).toBe(0);
-  expect(r.stdout).toContain("appended to the existing hook");
+  installOutput = r.stdout;
 });
 
-describe("hook pre-commit", () => {
-  it("refuses a commit that stages a secret", () => {
-    const r = commit("src/settings.py", "AWS_KEY = 'AKIAIOSFODNN7EXAMPLE'\n");
+describe("hook install pre-commit", () => {
+  it("inserts its line before the existing hook's commands and proves it runs", () => {
+    expect(installOutput).toContain("inserted into the existing hook, before its own commands");
+    expect(installOutput).toContain("verified: running");
+    const lines = fs.readFileSync(path.join(repo, ".git", "hooks", "pre-commit"), "utf8").split("\n");
+    expect(lines[0]).toBe("#!/bin/sh");
+    expect(lines[1]).toContain("mcp-code-quality hook pre-commit");
+    expect(lines.at(-2)).toBe("exit 0");
+  });
+});
+
+describe("hook pre-commit judges the staged content", () => {
+  it("refuses a staged secret that the work tree no longer has", () => {
+    write("src/settings.py", SECRET);
+    git("add", "src/settings.py");
+    write("src/settings.py", "import os\n\nAWS_SECRET_ACCESS_KEY = os.environ['AWS_SECRET_ACCESS_KEY']\n");
+    const r = commit("settings");
     expect(r.code).toBe(1);
     expect(r.output).toContain("src/settings.py: secrets.in_edit [block]");
     expect(r.output).toContain("commit refused");
-    git("reset", "-q");
+    reset();
   });
 
-  it("refuses a broad suppression and a lint finding (ruff through lint_check, with the bundle's advice)", () => {
-    const r = commit("src/util.py", "import os  # noqa\n");
+  it("refuses a staged lint error whose work tree is fixed, and lets the reverse through", () => {
+    write("src/unused.py", "import sys\n\n\ndef f():\n    return 1\n");
+    git("add", "src/unused.py");
+    write("src/unused.py", "def f():\n    return 1\n");
+    const refused = commit("unused");
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(/lint_check \(staged\): 1 finding/);
+    expect(refused.output).toContain("src/unused.py:1:8: F401");
+    expect(refused.output).toContain("advice (ruff:F401)");
+    git("add", "src/unused.py");
+    write("src/unused.py", "import sys\n\n\ndef f():\n    return 1\n");
+    const passed = commit("clean staged, dirty work tree");
+    expect(passed.code, passed.output).toBe(0);
+    reset();
+  });
+
+  it("refuses a secret in a file over 2 MiB", () => {
+    write("data/big.txt", `${"filler line of data\n".repeat(120_000)}${SECRET}`);
+    expect(fs.statSync(path.join(repo, "data", "big.txt")).size).toBeGreaterThan(2 * 1024 * 1024);
+    git("add", "data/big.txt");
+    const r = commit("big");
     expect(r.code).toBe(1);
-    expect(r.output).toContain("suppress.broad");
-    git("reset", "-q");
-    const lint = commit("src/unused.py", "import sys\n\n\ndef f():\n    return 1\n");
-    expect(lint.code).toBe(1);
-    expect(lint.output).toMatch(/lint_check \(staged\): 1 finding/);
-    expect(lint.output).toContain("advice (ruff:F401)");
-    expect(lint.output).toContain("F401");
-    git("reset", "-q");
+    expect(r.output).toContain("data/big.txt: secrets.in_edit [block]");
+    reset();
   });
 
-  it("lets a clean commit through, and the existing hook still runs", () => {
-    const r = commit("src/ok.py", "def add(a: int, b: int) -> int:\n    return a + b\n");
+  it("refuses a secret in the 1,001st staged file", () => {
+    for (let i = 0; i < 1000; i++) write(`many/f${String(i).padStart(4, "0")}.txt`, `note ${i}\n`);
+    write("many/z-last.txt", SECRET);
+    git("add", "many");
+    const r = commit("many");
+    expect(r.code).toBe(1);
+    expect(r.output).toContain("many/z-last.txt: secrets.in_edit [block]");
+    reset();
+  });
+
+  it("refuses a CI file replaced by a symlink (a type change)", () => {
+    fs.rmSync(path.join(repo, ".github", "workflows", "ci.yml"));
+    fs.symlinkSync("/dev/null", path.join(repo, ".github", "workflows", "ci.yml"));
+    git("add", "-A");
+    expect(git("diff", "--cached", "--name-status")).toMatch(/^T\s+\.github\/workflows\/ci\.yml/m);
+    const r = commit("link ci");
+    expect(r.code).toBe(1);
+    expect(r.output).toContain(
+      ".github/workflows/ci.yml (type change to or from a symbolic link): protected.ci [block]",
+    );
+    reset();
+  });
+
+  it("lets a clean commit through, and the existing hook still runs after it", () => {
+    write("src/ok.py", "def add(a: int, b: int) -> int:\n    return a + b\n");
+    git("add", "src/ok.py");
+    const r = commit("ok");
     expect(r.code, r.output).toBe(0);
-    expect(git("log", "--oneline")).toContain("add src/ok.py");
+    expect(git("log", "--oneline")).toContain("ok");
     expect(fs.readFileSync(path.join(repo, ".git", "existing.log"), "utf8")).toContain("existing-hook-ran");
   });
 });
 
 describe("hook install pre-commit beside a hook manager", () => {
-  it("adds its line to husky's .husky/pre-commit, keeping the script", async () => {
+  it("inserts its line at the top of husky's .husky/pre-commit, keeping the script", async () => {
     const { installPreCommit, MARKER } = await import("../../src/hooks/install.js");
     const dir = tempDir("mcq-husky-");
     execFileSync("git", ["init", "-q"], { cwd: dir });
     execFileSync("git", ["config", "core.hooksPath", ".husky/_"], { cwd: dir });
     fs.mkdirSync(path.join(dir, ".husky", "_"), { recursive: true });
-    fs.writeFileSync(path.join(dir, ".husky", "pre-commit"), "npx lint-staged\n");
-    expect(installPreCommit(dir, "mcq hook pre-commit")).toContain("appended");
+    fs.writeFileSync(path.join(dir, ".husky", "pre-commit"), "npx lint-staged\nexit 0\n");
+    expect(installPreCommit(dir, "mcq hook pre-commit")).toContain("inserted");
     const script = fs.readFileSync(path.join(dir, ".husky", "pre-commit"), "utf8");
-    expect(script).toBe(`npx lint-staged\nmcq hook pre-commit || exit $?  # ${MARKER}\n`);
+    expect(script).toBe(`mcq hook pre-commit || exit $?  # ${MARKER}\nnpx lint-staged\nexit 0\n`);
     expect(installPreCommit(dir, "mcq hook pre-commit")).toContain("already installed");
+  });
+
+  it("an install whose hook does not reach the line fails, saying so", async () => {
+    const { installPreCommit } = await import("../../src/hooks/install.js");
+    const dir = tempDir("mcq-unreached-");
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    // A command that does not run our hook: the verification must notice.
+    expect(() => installPreCommit(dir, "true")).toThrow(/did not reach the mcp-code-quality line/);
   });
 
   it("with the pre-commit framework, prints the local hook entry and edits nothing", async () => {

@@ -55,6 +55,8 @@ describe("the npm package", () => {
       "dist/eslint-typescript-mcp.js",
       "dist/check/command.js",
       "dist/policy/shipped.json",
+      "dist/policy/git/options.json",
+      "dist/hook.js",
       "ruby/rubocop_worker.rb",
     ])
       expect(files).toContain(f);
@@ -95,6 +97,22 @@ describe("the npm package", () => {
     );
     expect(probe.status, probe.stderr).toBe(0);
     expect(JSON.parse(probe.stdout)).toBe(path.join(root, "policy", "policies.yaml"));
+  });
+
+  it("its Claude Code hook decides where it was installed (git's option table included)", () => {
+    expect(installed.status, String(installed.stderr)).toBe(0);
+    const root = path.join(path.dirname(path.dirname(bin)), "mcp-code-quality");
+    const r = spawnSync(process.execPath, [path.join(root, "dist", "hook.js"), "claude-code"], {
+      input: JSON.stringify({
+        tool_name: "Bash",
+        cwd: scratch,
+        tool_input: { command: "git commit --no-verif -m x" },
+      }),
+      env: { ...process.env, CLAUDE_PROJECT_DIR: scratch },
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
   });
 
   let server: ReturnType<typeof spawn> | undefined;

@@ -89,8 +89,48 @@ describe("lint_check", () => {
     expect(r).toMatchObject({ success: true, passed: false, scope: "staged", files: ["c.py"] });
     expect(keys(r)).toEqual(ruffDirect(["c.py"]));
     expect(keys(r)).toEqual(["c.py:F401:1"]);
-    expect((r.linters as { linter: string }[]).map((l) => l.linter)).toEqual(["ruff"]);
+    // With no tool named, the compiled policy lint runs beside the language's linter.
+    expect((r.linters as { linter: string }[]).map((l) => l.linter)).toEqual(["ruff", "policy"]);
     expect(r.rerun).toEqual({ tool: "lint_check", arguments: { files: ["c.py"] } });
+  });
+
+  it.skipIf(skipRuff)(
+    "with no tool, the compiled policy lint reports content policies at their lines",
+    async () => {
+      fs.writeFileSync(path.join(plain, "p.py"), "import os  # noqa\n\nprint(os.sep)\n");
+      fs.writeFileSync(path.join(plain, "s.py"), '\n\nDB_PASSWORD = "hunter2-Pr0d-9x7q"\n');
+      const r = await server.call("lint_check", { path: plain, files: ["p.py", "s.py"] });
+      const policy = (r.findings as { tool: string; rule_id: string; path: string; line: number }[]).filter(
+        (f) => f.tool === "policy",
+      );
+      expect(policy.map((f) => `${f.path}:${f.rule_id}:${f.line}`).sort()).toEqual([
+        "p.py:suppress.broad:1",
+        "s.py:secrets.in_edit:3",
+      ]);
+      expect(r.passed).toBe(false);
+      expect(r.advice).toMatchObject({
+        "policy:suppress.broad": { mapped: true, policy_ids: ["suppress.broad"] },
+      });
+      const ruffOnly = await server.call("lint_check", {
+        path: plain,
+        files: ["p.py", "s.py"],
+        tool: "ruff",
+      });
+      expect((ruffOnly.findings as { tool: string }[]).every((f) => f.tool === "ruff")).toBe(true);
+    },
+  );
+
+  it.skipIf(skipRuff)("staged: a file whose work tree differs is linted from the index", async () => {
+    fs.writeFileSync(path.join(fresh, "partial.py"), "import os\n");
+    execFileSync("git", ["add", "partial.py"], { cwd: fresh });
+    fs.writeFileSync(path.join(fresh, "partial.py"), "x = 1\n");
+    const r = await server.call("lint_check", { scope: "staged", path: fresh, tool: "ruff" });
+    expect(keys(r)).toContain("partial.py:F401:1");
+    expect((r.linters as { command: string }[]).some((l) => l.command.endsWith("(staged content)"))).toBe(
+      true,
+    );
+    execFileSync("git", ["rm", "-qf", "--cached", "partial.py"], { cwd: fresh });
+    fs.rmSync(path.join(fresh, "partial.py"));
   });
 
   it.skipIf(skipRuff)(

@@ -152,8 +152,8 @@ const EDITS: [string, string, string, string, string][] = [
     "secrets.in_edit",
     "src/config.py",
     "",
-    "AWS_KEY = 'AKIAIOSFODNN7EXAMPLE'\n",
-    "AWS_KEY = os.environ['AWS_KEY']\n",
+    "AWS_ACCESS_KEY_ID = 'AKIA2E0A8F3B244C9986'\n",
+    "AWS_ACCESS_KEY_ID = os.environ['AWS_ACCESS_KEY_ID']\n",
   ],
   [
     "secrets.in_edit",

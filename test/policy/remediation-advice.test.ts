@@ -42,6 +42,13 @@ if (mode === "valid") reply("\`\`\`json\\n" + JSON.stringify(${JSON.stringify(AD
 else if (mode === "malformed") reply("Sure! Just delete the import.");
 else if (mode === "badrerun") reply(JSON.stringify({ ...${JSON.stringify(ADVICE)}, rerun: { tool: "bash", arguments: { command: "ruff check ." } } }));
 else if (mode === "oversized") process.stdout.write("x".repeat(200000));
+else if (mode === "noqa") reply(JSON.stringify({ ...${JSON.stringify(ADVICE)}, steps: ["Add \`import os  # noqa\` to keep it."] }));
+else if (mode === "noverify") reply(JSON.stringify({ ...${JSON.stringify(ADVICE)}, steps: ["Delete it, then commit with \`git commit --no-verify -m fix\`."] }));
+else if (mode === "noverif") reply(JSON.stringify({ ...${JSON.stringify(ADVICE)}, steps: ["If the hook complains, commit with --no-verif instead."] }));
+else if (mode === "ignore") reply(JSON.stringify({ ...${JSON.stringify(ADVICE)}, steps: ["Ignore the F401 rule for this file."] }));
+else if (mode === "unknownpolicy") reply(JSON.stringify({ ...${JSON.stringify(ADVICE)}, policy_ids: ["made.up_policy"] }));
+else if (mode === "rollback") reply(JSON.stringify({ ...${JSON.stringify(ADVICE)}, rerun: { tool: "rollback", arguments: { path: "/", force: true } } }));
+else if (mode === "otherfile") reply(JSON.stringify({ ...${JSON.stringify(ADVICE)}, rerun: { tool: "lint", arguments: { path: "/etc/passwd", linter: "ruff" } } }));
 else if (mode === "hang") {
   const child = spawn("sleep", ["300"], { stdio: "ignore" });
   fs.writeFileSync(${JSON.stringify(path.join(dir, "pids.json"))}, JSON.stringify([process.pid, child.pid]));
@@ -175,6 +182,44 @@ describe("remediation_advice with a provider", () => {
     expect(trace.failures).toEqual([r.error]);
     expect(trace.raw_reply).toContain("Sure! Just delete the import.");
     expect(trace.response).toBeUndefined();
+  });
+
+  it("screens the reply by the policies: bad advice, unknown policy ids and non-lint reruns are refused", async () => {
+    const cases: [string, RegExp, string | undefined][] = [
+      ["noqa", /suppress\.broad/, "suppress.broad"],
+      ["noverify", /hooks\.no_verify/, "hooks.no_verify"],
+      ["noverif", /--no-verif/, "hooks.no_verify"],
+      ["ignore", /Ignore the F401 rule/, "suppress.broad"],
+      ["unknownpolicy", /names policy "made\.up_policy", which bundle .* does not have/, undefined],
+      ["rollback", /rerun calls rollback; a rerun must be a lint-family call/, undefined],
+      ["otherfile", /rerun names \/etc\/passwd; it must check the finding's own files/, undefined],
+    ];
+    for (const [mode, message, policy] of cases) {
+      const r = await server.call("remediation_advice", { finding: finding(mode) });
+      expect(r, mode).toMatchObject({ success: false, error_type: "tool_error" });
+      expect(String(r.error), mode).toMatch(/^claude: the advice is refused/);
+      expect(String(r.error), mode).toMatch(message);
+      if (policy) expect(r.policy_id, mode).toBe(policy);
+      expect((readTrace(r).failures as string[])[0], mode).toBe(r.error);
+    }
+  });
+
+  it("the prompt carries each principle's summary and the hook decisions that led here", async () => {
+    const r = await server.call("remediation_advice", {
+      finding: finding("valid"),
+      hook_decisions: [
+        "mcp-code-quality policy: blocked\n- hooks.no_verify [block] (git commit --no-verify -m wip)",
+      ],
+    });
+    expect(r.success).toBe(true);
+    const prompt = (JSON.parse(fs.readFileSync(path.join(bin, "argv.json"), "utf8")) as string[]).at(
+      -1,
+    ) as string;
+    expect(prompt).toContain(
+      '"summary": "Unused imports, variables and functions are removed, not kept just in case."',
+    );
+    expect(prompt).toContain('"hook_decisions"');
+    expect(prompt).toContain("hooks.no_verify [block] (git commit --no-verify -m wip)");
   });
 
   it("refuses a reply whose rerun is not a tool of this server", async () => {
@@ -349,22 +394,49 @@ describe("provider configuration and adapters", () => {
     expect(() => configuredProvider(c, [project])).toThrow(/needs the network .*--advice-allow-network/);
   });
 
-  it("refuses an executable inside the allowed paths, and a missing one", () => {
+  it("checks --advice-provider-path at start: inside the allowed paths, missing, not executable, a link", () => {
+    const start = (executable: string) => () =>
+      config([
+        "--advice-provider",
+        "codex",
+        "--advice-provider-path",
+        executable,
+        "--advice-allow-network",
+        "true",
+      ]);
     const inside = path.join(project, "claude");
     fs.copyFileSync(claude, inside);
     fs.chmodSync(inside, 0o755);
+    expect(start(inside)).toThrow(/^--advice-provider-path: .* lies inside the allowed path/);
+    fs.rmSync(inside);
+    expect(start(inside)).toThrow(/^--advice-provider-path: .* does not exist/);
+    const plain = path.join(bin, "not-executable");
+    fs.writeFileSync(plain, "#!/bin/sh\n", { mode: 0o644 });
+    expect(start(plain)).toThrow(/^--advice-provider-path: .* is not executable/);
+    // A link could be re-pointed later (one inside the allowed paths, by the agent): refused, wherever it is.
+    const link = path.join(bin, "claude-link");
+    fs.symlinkSync(claude, link);
+    expect(start(link)).toThrow(/^--advice-provider-path: .* is a symbolic link/);
+    expect(() => config(["--advice-provider", "claude"])).toThrow(/needs the approved executable path/);
+  });
+
+  it("still refuses at the call an executable that became a link or moved inside the roots", () => {
+    const swapped = path.join(bin, "claude-swapped");
+    fs.copyFileSync(claude, swapped);
+    fs.chmodSync(swapped, 0o755);
     const c = config([
       "--advice-provider",
       "codex",
       "--advice-provider-path",
-      inside,
+      swapped,
       "--advice-allow-network",
       "true",
     ]);
-    expect(() => configuredProvider(c, [project])).toThrow(/inside the allowed path/);
-    fs.rmSync(inside);
+    fs.rmSync(swapped);
+    fs.symlinkSync(claude, swapped);
+    expect(() => configuredProvider(c, [project])).toThrow(/is a symbolic link/);
+    fs.rmSync(swapped);
     expect(() => configuredProvider(c, [project])).toThrow(/is not an executable file/);
-    expect(() => config(["--advice-provider", "claude"])).toThrow(/needs the approved executable path/);
   });
 
   it("reads codex's final message and gemini's JSON response", () => {
@@ -397,5 +469,38 @@ describe("provider configuration and adapters", () => {
     const bad = parseAdviceReply(JSON.stringify({ ...ADVICE, steps: "do it" }));
     expect(bad).toMatchObject({ ok: false });
     expect(!bad.ok && bad.error).toContain("steps");
+  });
+});
+
+describe("advice traces are capped like the lint traces", () => {
+  it("keeps at most --trace-max-count traces, the newest", async () => {
+    const dir = tempDir("mcq-advice-caps-");
+    fs.writeFileSync(path.join(dir, "app.py"), "import os\n");
+    const capped = await connectInProcess({
+      cwd: dir,
+      args: ["--toolsets", "core,policy", "--rate-limit", "false", "--trace-max-count", "2"],
+      services: {
+        [POLICY_ADVISOR_SERVICE]: new FixtureAdvisor(path.join(FIXTURES, "policy", "advisor.json")),
+      },
+    });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await capped.call("remediation_advice", {
+          finding: { ...finding("local"), path: "app.py" },
+        });
+        expect(r.success).toBe(true);
+        ids.push(r.request_id as string);
+      }
+      const kept = fs.readdirSync(path.join(dir, ".mcp-cache", "advice-traces")).sort();
+      expect(kept).toEqual(
+        ids
+          .slice(2)
+          .map((id) => `${id}.json`)
+          .sort(),
+      );
+    } finally {
+      await capped.close();
+    }
   });
 });

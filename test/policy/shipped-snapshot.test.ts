@@ -12,27 +12,27 @@ import type { BundleProblem } from "../../src/policy/source.js";
 import { REPO_ROOT } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 
-function parsed(dir: string) {
+async function parsed(dir: string) {
   const problems: BundleProblem[] = [];
-  const sources = parseShippedSources(dir, problems);
+  const sources = await parseShippedSources(dir, problems);
   expect(problems).toEqual([]);
   return sources;
 }
 
 describe("the shipped policy snapshot", () => {
-  it("the build's dist/policy/shipped.json holds what the YAML and skills parse to", () => {
+  it("the build's dist/policy/shipped.json holds what the YAML and skills parse to", async () => {
     const snapshot = loadShippedSnapshot(
       DEFAULT_POLICY_DIR,
       path.join(REPO_ROOT, "dist/policy/shipped.json"),
     );
     expect(snapshot).toBeDefined();
-    const fromYaml = parsed(DEFAULT_POLICY_DIR);
+    const fromYaml = await parsed(DEFAULT_POLICY_DIR);
     expect(snapshot).toEqual(fromYaml);
     expect(snapshot?.data.policies.length).toBeGreaterThan(0);
     expect(snapshot?.data.skills.length).toBeGreaterThan(0);
   });
 
-  it("follows the package to another folder, and is not used once a source changed or when it is a link", () => {
+  it("follows the package to another folder, and is not used once a source changed or when it is a link", async () => {
     const root = tempDir("mcq-policy-snapshot-");
     try {
       const before = path.join(root, "a");
@@ -40,7 +40,7 @@ describe("the shipped policy snapshot", () => {
       fs.cpSync(DEFAULT_POLICY_DIR, path.join(before, "policy"), { recursive: true });
       saveShippedSnapshot(
         path.join(before, "policy"),
-        parsed(path.join(before, "policy")),
+        await parsed(path.join(before, "policy")),
         path.join(before, "shipped.json"),
       );
       expect(fs.readFileSync(path.join(before, "shipped.json"), "utf8")).not.toContain(before);
@@ -50,7 +50,7 @@ describe("the shipped policy snapshot", () => {
       const dir = path.join(moved, "policy");
       const file = path.join(moved, "shipped.json");
       const snapshot = loadShippedSnapshot(dir, file);
-      expect(snapshot).toEqual(parsed(dir));
+      expect(snapshot).toEqual(await parsed(dir));
       expect(snapshot?.data.policies[0]?.source?.file).toBe(path.join(dir, "policies.yaml"));
 
       const link = path.join(moved, "link.json");

@@ -1,5 +1,6 @@
 /** The toolsets: which MCP tools a server exposes. */
 import "../../adapters/python/index.js";
+import "../../adapters/secrets/index.js";
 import "../../adapters/js/index.js";
 import "../../adapters/go/index.js";
 import "../../adapters/rust/index.js";

@@ -33,6 +33,12 @@ export function configuredProvider(
       "invalid_input",
       `advice provider ${adapter.name} has no approved absolute executable path`,
     );
+  // A link could be re-pointed after start (config.ts refuses one then): still refused at each call.
+  if (fs.lstatSync(executable, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new ToolError(
+      "path_validation",
+      `advice provider ${adapter.name}: ${executable} is a symbolic link (--advice-provider-path); give the executable itself`,
+    );
   let real: string;
   try {
     real = fs.realpathSync.native(executable);

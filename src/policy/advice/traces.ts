@@ -7,6 +7,10 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { createFileIn, lstatIn, openDirIn, writeFileIn } from "../../paths/safe-fs.js";
 import { ToolError } from "../../errors.js";
+import { pruneTraces, type RetentionLimits } from "../../traces/lint-runs.js";
+
+/** Advice trace ids, as newRequestId makes them. */
+const REQUEST_ID = /^adv-\d{8}T\d{6}Z-[0-9a-f]{12}$/;
 
 export const ADVICE_TRACES_DIR = path.join(".mcp-cache", "advice-traces");
 
@@ -43,8 +47,11 @@ export function newRequestId(now = new Date()): string {
   return `adv-${stamp}-${randomBytes(6).toString("hex")}`;
 }
 
-/** Writes a trace under `root` and returns its path; never overwrites one. */
-export function writeAdviceTrace(root: string, trace: AdviceTrace): string {
+/**
+ * Writes a trace under `root` and returns its path; never overwrites one. The folder keeps the same count and
+ * byte limits as the lint traces (--trace-max-count, --trace-max-bytes): the oldest are dropped first.
+ */
+export function writeAdviceTrace(root: string, trace: AdviceTrace, limits?: RetentionLimits): string {
   const cache = path.join(root, ".mcp-cache");
   const dir = path.join(root, ADVICE_TRACES_DIR);
   for (const d of [cache, dir]) {
@@ -64,5 +71,6 @@ export function writeAdviceTrace(root: string, trace: AdviceTrace): string {
   const file = path.join(dir, `${trace.request_id}.json`);
   if (!createFileIn(root, file, `${JSON.stringify(trace, null, 2)}\n`, 0o600))
     throw new ToolError("exception", `advice trace ${file} already exists; nothing was overwritten`);
+  if (limits) pruneTraces(root, dir, trace.request_id, limits, REQUEST_ID);
   return file;
 }

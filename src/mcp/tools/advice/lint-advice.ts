@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
+import { refreshPolicy } from "../policy/runtime.js";
 import { adviceIds, advisorOf, rerunFor } from "./shared.js";
 
 export const lintAdviceTool = () =>
@@ -16,6 +17,7 @@ export const lintAdviceTool = () =>
     annotations: { title: "Lint advice", ...READ_ONLY },
     traits: { advisory: true, reads_files: false, runs_tools: false, persists_traces: false },
     async handler(args, ctx) {
+      await refreshPolicy(ctx);
       const advice = advisorOf(ctx).adviseDiagnostic(args);
       return {
         success: true,

@@ -14,6 +14,8 @@ import type { Finding } from "../../../findings/model.js";
 import type { DiagnosticAdvice } from "../../../policy/advisor.js";
 import { ToolError } from "../../../errors.js";
 import { adviceIds, advisorOf } from "./shared.js";
+import { policyRuntime, refreshPolicy } from "../policy/runtime.js";
+import { policyLint, type PolicyLintFile } from "../../../policy/policy-lint.js";
 
 /** Linters that lint exactly the `files` they are given; the others run on the project and are filtered. */
 const FILE_SCOPED = new Set(["ruff", "flake8", "eslint"]);
@@ -55,6 +57,7 @@ export const lintCheckTool = () =>
       files: z.array(z.string()).max(1000).optional(),
       scope: z.enum(["staged", "changed", "all"]).optional(),
       path: z.string().optional(),
+      policy_lint: z.boolean().optional(),
       ...PAGING_ARGS,
     }),
     annotations: { title: "Lint check", ...READ_ONLY },
@@ -64,6 +67,7 @@ export const lintCheckTool = () =>
       { arg: "files", kind: "any", list: true, base: "path" },
     ],
     async handler(args, ctx) {
+      await refreshPolicy(ctx);
       const dir = args.path as string;
       const scope: Scope = args.scope ?? "all";
       const selected = await selectFiles(ctx, dir, scope, args.files);
@@ -75,17 +79,49 @@ export const lintCheckTool = () =>
           `no ${scope === "all" ? "" : `${scope} `}files to lint under ${display.show(dir) || "."}`,
         );
       const linters = pickLinters(dir, selected, args.tool);
-      if (linters.length === 0)
+      const policyRun =
+        (args.policy_lint ?? !args.tool) ? await runPolicyLint(ctx, dir, scope, selected) : undefined;
+      if (linters.length === 0 && !policyRun)
         return nothingChecked(scope, "no managed linter lints these files' languages");
       const runs: LinterRun[] = [];
       const all: Finding[] = [];
+      // Staged: a file whose work tree differs from the index is linted from the index (what the commit holds).
+      const partial =
+        scope === "staged" && selected
+          ? await partiallyStaged(ctx, dir, selected)
+          : new Map<string, string>();
+      const stagedUnavailable: string[] = [];
       for (const linter of linters) {
-        const files = selected?.filter((f) =>
+        let files = selected?.filter((f) =>
           linter.languages.some((l) => hasFilesOf(f, l as ProjectLanguage)),
         );
         // Like `lint`: a linter with no file of its languages here checks nothing (and passes nothing).
         if (files ? files.length === 0 : !linter.languages.some((l) => hasFilesOf(dir, l as ProjectLanguage)))
           continue;
+        const inline = files?.filter((f) => partial.has(f)) ?? [];
+        if (inline.length) {
+          files = files?.filter((f) => !partial.has(f));
+          for (const f of inline) {
+            if (!linter.capabilities?.inlineSource) {
+              stagedUnavailable.push(display.show(f));
+              continue;
+            }
+            const o = await linter.lint(ctx, {
+              target: f,
+              args: {},
+              options: { source: { code: partial.get(f) as string, path: f } },
+            });
+            all.push(...o.findings.map((x) => ({ ...x, file: x.file || f })));
+            runs.push({
+              linter: linter.name,
+              command: `${o.command} (staged content)`,
+              returncode: o.returncode,
+              finding_count: o.findings.length,
+              filtered: true,
+            });
+          }
+          if (files?.length === 0) continue;
+        }
         const scoped = files && FILE_SCOPED.has(linter.name);
         const outcome = await linter.lint(ctx, { target: dir, args: scoped ? { files } : {} });
         let findings = outcome.findings;
@@ -106,6 +142,11 @@ export const lintCheckTool = () =>
           ...(outcome.notes.length ? { notes: outcome.notes } : {}),
         });
       }
+      if (policyRun) {
+        all.push(...policyRun.findings);
+        runs.push(policyRun.run);
+        notes.push(...policyRun.notes);
+      }
       if (runs.length === 0)
         return nothingChecked(
           scope,
@@ -116,6 +157,10 @@ export const lintCheckTool = () =>
       const listing = listingOf(ctx, args, { cost: (f) => estimateTokens(entryOf(f)) + 8 });
       const advisor = advisorOf(ctx);
       const checked = selected?.map((f) => display.show(f));
+      if (stagedUnavailable.length)
+        notes.push(
+          `${stagedUnavailable.join(", ")}: the work tree differs from the staged version, and the linter cannot lint the staged text; these files were not linted`,
+        );
       return withinBudget(listing.maxTokens, (maxTokens) =>
         shapeResult(findingsView(all, { display, listing: { ...listing, maxTokens } })),
       );
@@ -123,6 +168,7 @@ export const lintCheckTool = () =>
         const advice: Record<string, DiagnosticAdvice> = {};
         const findings = view.listed.map((f) => {
           const key = `${f.tool}:${f.rule_id}`;
+          if (f.tool === "policy" && policyRun) advice[key] ??= policyRun.advice(f.rule_id);
           advice[key] ??= advisor.adviseDiagnostic({
             tool: f.tool,
             rule: f.rule_id,
@@ -133,8 +179,12 @@ export const lintCheckTool = () =>
         });
         return {
           success: true,
-          passed: runs.every((r) => r.filtered || (r.returncode ?? 0) === 0) && view.count === 0,
+          passed:
+            runs.every((r) => r.filtered || (r.returncode ?? 0) === 0) &&
+            view.count === 0 &&
+            stagedUnavailable.length === 0,
           scope,
+          ...(stagedUnavailable.length ? { staged_unavailable: stagedUnavailable } : {}),
           ...(checked ? { files: checked.slice(0, 100), file_count: checked.length } : {}),
           linters: runs,
           findings,
@@ -222,4 +272,134 @@ function pickLinters(dir: string, files: string[] | undefined, named: string | u
     ? [...new Set(files.flatMap((f) => projectLanguages(f).map((l) => linterFor(l, f, dir))))]
     : chooseLinters(dir, dir).picks.map((p) => p.name);
   return names.flatMap((n) => (n ? (findLinter(n) ?? []) : []));
+}
+
+/** Files whose work tree differs from their staged version, with the staged text (read from the index). */
+async function partiallyStaged(
+  ctx: ToolContext,
+  dir: string,
+  selected: string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const lines = async (args: string[]) => {
+    const got: string[] = [];
+    const r = await ctx.run({
+      program: "git",
+      args: ["-c", "core.quotepath=off", ...args],
+      cwd: dir,
+      onStdoutLine: (l) => void got.push(l),
+    });
+    return r.returncode === 0 ? got : undefined;
+  };
+  const [top] = (await lines(["rev-parse", "--show-toplevel"])) ?? [];
+  if (!top) return out;
+  const differing = new Set(
+    ((await lines(["diff", "--name-only", "--"])) ?? []).filter(Boolean).map((r) => path.resolve(top, r)),
+  );
+  for (const f of selected) {
+    if (!differing.has(f)) continue;
+    const text = await lines(["show", `:${path.relative(top, f).split(path.sep).join("/")}`]);
+    if (text) out.set(f, text.length ? `${text.join("\n")}\n` : "");
+  }
+  return out;
+}
+
+/** Bounds of the policy lint over a whole project (a changed-file scope lints what changed). */
+const MAX_POLICY_FILES = 5000;
+/** Changed files whose HEAD (and staged) versions are read one git call each; past it, judged by content. */
+const MAX_POLICY_DIFFED = 200;
+const MAX_POLICY_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The compiled policy lint: the edit policies about content (broad suppressions, secrets, generated files
+ * edited, weakened configs) over the selected files, as findings of tool "policy".
+ */
+async function runPolicyLint(ctx: ToolContext, dir: string, scope: Scope, selected: string[] | undefined) {
+  const runtime = await policyRuntime(ctx);
+  const bundle = runtime.bundleFor(dir, ctx.allowlist);
+  const root = ctx.allowlist.rootOf(dir) ?? dir;
+  const notes: string[] = [];
+  const git = async (args: string[]) => {
+    const got: string[] = [];
+    const r = await ctx.run({
+      program: "git",
+      args: ["-c", "core.quotepath=off", ...args],
+      cwd: dir,
+      onStdoutLine: (l) => void got.push(l),
+    });
+    return r.returncode === 0 ? got : undefined;
+  };
+  const top = (await git(["rev-parse", "--show-toplevel"]))?.[0];
+  let targets = selected;
+  if (!targets) {
+    const listed = top
+      ? await git(["ls-files", "--cached", "--others", "--exclude-standard", "--full-name", "--", "."])
+      : undefined;
+    targets = (listed ?? []).filter(Boolean).map((r) => path.resolve(top as string, r));
+    if (!top) notes.push("policy lint: not a git work tree, so there is no file list to lint; give files");
+  }
+  if (targets.length > MAX_POLICY_FILES) {
+    notes.push(`policy lint: ${targets.length} files, the first ${MAX_POLICY_FILES} were linted`);
+    targets = targets.slice(0, MAX_POLICY_FILES);
+  }
+  const files: PolicyLintFile[] = [];
+  for (const f of targets) {
+    const st = fs.statSync(f, { throwIfNoEntry: false });
+    if (!st?.isFile()) continue;
+    if (st.size > MAX_POLICY_FILE_BYTES) {
+      notes.push(
+        `policy lint: ${path.relative(root, f)} is over ${MAX_POLICY_FILE_BYTES} bytes and was not linted`,
+      );
+      continue;
+    }
+    const rel = top ? path.relative(top, f).split(path.sep).join("/") : "";
+    const show = async (spec: string) => {
+      const lines = await git(["show", spec]);
+      return lines === undefined ? undefined : lines.length ? `${lines.join("\n")}\n` : "";
+    };
+    let after = fs.readFileSync(f, "utf8");
+    let before: string | undefined;
+    if (top && scope !== "all" && files.length < MAX_POLICY_DIFFED) {
+      before = (await show(`HEAD:${rel}`)) ?? "";
+      if (scope === "staged") after = (await show(`:${rel}`)) ?? after;
+    }
+    if (after.slice(0, 8000).includes("\0")) continue; // binary
+    files.push({
+      absolute: f,
+      path: path.relative(root, f).split(path.sep).join("/"),
+      ...(before !== undefined ? { before } : {}),
+      after,
+    });
+  }
+  const found = await policyLint(bundle, files, ctx.allowlist.roots.effective);
+  const findings: Finding[] = found.map((p) => ({
+    tool: "policy",
+    file: p.file,
+    line: p.line,
+    column: 1,
+    rule_id: p.policy_id,
+    severity: p.severity,
+    message: p.message,
+  }));
+  const advice = (id: string): DiagnosticAdvice => {
+    const policy = bundle.policy(id);
+    const skill = policy?.skill ? bundle.skill(policy.skill) : undefined;
+    return {
+      bundle_hash: bundle.hash,
+      mapped: policy !== undefined,
+      policies: policy ? [bundle.ref(policy)] : [],
+      skills: skill ? [bundle.skillRef(skill)] : [],
+    };
+  };
+  return {
+    findings,
+    notes,
+    advice,
+    run: {
+      linter: "policy",
+      command: `compiled policy lint (${bundle.hash}) of ${files.length} file(s)`,
+      returncode: findings.length ? 1 : 0,
+      finding_count: findings.length,
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import os from "node:os";
 import { z } from "zod";
 import { defineTool, type ToolContext } from "../../../engine/tool.js";
 import { ToolError } from "../../../errors.js";
@@ -13,10 +14,13 @@ import {
   type RerunCall,
   type Snippet,
 } from "../../../policy/advice/prompt.js";
+import { screenAdvice } from "../../../policy/advice/screen.js";
+import { policyRuntime } from "../policy/runtime.js";
 import { parseAdviceReply, type AdviceReply } from "../../../policy/advice/reply.js";
 import { findProvider } from "../../../policy/advice/providers.js";
 import { configuredProvider, runProvider } from "../../../policy/advice/run-provider.js";
 import { newRequestId, writeAdviceTrace, type AdviceTrace } from "../../../policy/advice/traces.js";
+import { refreshPolicy } from "../policy/runtime.js";
 import { adviceIds, advisorOf, rerunFor } from "./shared.js";
 import { FindingArg, fromSarif, fromTrace, type LocatedFinding } from "./finding-source.js";
 
@@ -31,7 +35,7 @@ export const remediationAdviceTool = () =>
   defineTool({
     name: "remediation_advice",
     description:
-      "A repair plan for one finding, SARIF result or trace, from the operator's advice provider or locally from the policy bundle.",
+      "A repair plan for one finding, SARIF result or trace, from the approved provider or the local bundle.",
     input: z.strictObject({
       finding: FindingArg.optional(),
       sarif: z.record(z.string(), z.unknown()).optional(),
@@ -40,6 +44,7 @@ export const remediationAdviceTool = () =>
       files: z.array(z.string().max(4200)).max(10).optional().describe("path or path:start-end"),
       provider: z.string().max(50).optional().describe('The configured one, or "local"'),
       capabilities: z.array(z.string().max(50)).max(10).optional(),
+      hook_decisions: z.array(z.string().max(4000)).max(5).optional(),
     }),
     annotations: {
       title: "Remediation advice",
@@ -50,6 +55,7 @@ export const remediationAdviceTool = () =>
     },
     traits: { advisory: true, reads_files: true, runs_tools: true, persists_traces: true },
     async handler(args, ctx) {
+      await refreshPolicy(ctx);
       const trace: AdviceTrace = {
         request_id: newRequestId(),
         created_at: new Date().toISOString(),
@@ -65,7 +71,10 @@ export const remediationAdviceTool = () =>
       const finish = (): string | undefined => {
         if (!traceRoot) return undefined;
         try {
-          return writeAdviceTrace(traceRoot, trace);
+          return writeAdviceTrace(traceRoot, trace, {
+            maxCount: ctx.config.traceMaxCount,
+            maxBytes: ctx.config.traceMaxBytes,
+          });
         } catch (err) {
           ctx.log.warn(`advice trace not written: ${err instanceof Error ? err.message : String(err)}`);
           return undefined;
@@ -97,6 +106,7 @@ type Args = {
   files?: string[];
   provider?: string;
   capabilities?: string[];
+  hook_decisions?: string[];
 };
 
 async function advise(
@@ -169,9 +179,11 @@ async function advise(
     bundle_hash: advice.bundle_hash,
     finding,
     policies: advice.policies,
+    principles: advice.principles ?? [],
     skills: advice.skills,
     snippets,
     rerun,
+    hook_decisions: args.hook_decisions ?? [],
   });
   const bytes = Buffer.byteLength(prompt);
   trace.prompt_bytes = bytes;
@@ -225,6 +237,28 @@ async function advise(
       "tool_error",
       `${name}: reply's rerun names "${parsed.advice.rerun.tool}", which is not a tool of this server`,
     );
+  // The same policies that guard the agent screen what it is told to do.
+  const runtime = await policyRuntime(ctx);
+  const root = ctx.allowlist.roots.effective[0] ?? ctx.config.cwd;
+  const screened = await screenAdvice(parsed.advice, {
+    bundle: runtime.bundleFor(file ?? root, ctx.allowlist),
+    grounded: advice.policies.map((p) => p.policy_id),
+    files: [
+      ...(finding.path ? [finding.path] : []),
+      ...snippets.map((sn) => sn.path),
+      ...(typeof rerun.arguments.path === "string" ? [rerun.arguments.path] : []),
+      ...(Array.isArray(rerun.arguments.files) ? (rerun.arguments.files as string[]) : []),
+    ],
+    site: { cwd: root, projectRoot: display.root, home: os.homedir() },
+  });
+  if (!screened.ok) {
+    trace.response = parsed.advice;
+    throw new ToolError(
+      "tool_error",
+      `${name}: the advice is refused${screened.policy_id ? ` (${screened.policy_id})` : ""}: ${screened.reason}`,
+      screened.policy_id ? { policy_id: screened.policy_id } : {},
+    );
+  }
   trace.response = parsed.advice;
   return { success: true, provider: name, ...parsed.advice, mapped: true, bundle_hash: advice.bundle_hash };
 }

@@ -2,14 +2,13 @@ import os from "node:os";
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { ToolError } from "../../../errors.js";
-import { agentRemediation, checkCommand, MAX_COMMAND_CHARS } from "../../../policy/checks.js";
+import { agentRemediation, MAX_COMMAND_CHARS } from "../../../policy/checks.js";
 import { policyRuntime } from "./runtime.js";
 
 export const policyCheckCommandTool = () =>
   defineTool({
     name: "policy_check_command",
-    description:
-      "Check a shell command against policy before running it (every sub-command, looking through sh -c, env, sudo): allowed, warn or blocked.",
+    description: "Check a shell command against policy before running it: allowed, warn or blocked.",
     input: z.strictObject({
       command: z.string().max(MAX_COMMAND_CHARS).optional(),
       argv: z.array(z.string()).max(1000).optional(),
@@ -25,7 +24,12 @@ export const policyCheckCommandTool = () =>
       const cwd = args.cwd ?? ctx.allowlist.roots.effective[0] ?? ctx.config.cwd;
       const bundle = runtime.bundleFor(cwd, ctx.allowlist);
       const projectRoot = ctx.allowlist.rootOf(cwd) ?? cwd;
-      const outcome = await checkCommand(bundle, args, { cwd, projectRoot, home: os.homedir() });
+      const outcome = await runtime.checkCommand(bundle, args, {
+        cwd,
+        projectRoot,
+        home: os.homedir(),
+        roots: [...ctx.allowlist.roots.effective],
+      });
       const command = args.command ?? (args.argv ?? []).join(" ");
       return {
         success: true,

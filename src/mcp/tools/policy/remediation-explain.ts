@@ -15,8 +15,7 @@ const payload = z.looseObject({
 export const remediationExplainTool = () =>
   defineTool({
     name: "remediation_explain",
-    description:
-      "Expand an agent_remediation payload from a policy check or hook into policies, skill steps and retry guidance.",
+    description: "Expand an agent_remediation payload into policies, skill steps and retry guidance.",
     input: z.strictObject({
       agent_remediation: z.union([z.string().max(100_000), z.record(z.string(), z.unknown())]),
     }),

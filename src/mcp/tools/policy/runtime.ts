@@ -3,12 +3,37 @@ import type { ToolContext } from "../../../engine/tool.js";
 import { ToolError } from "../../../errors.js";
 import { closest } from "fastest-levenshtein";
 import { POLICY_RUNTIME_SERVICE, PolicyRuntime } from "../../../policy/runtime.js";
+import { BundleError } from "../../../policy/bundle-error.js";
 
+/** The runtime, its bundles brought up to date with the project policy files first (same hash as the hooks). */
 export async function policyRuntime(ctx: ToolContext): Promise<PolicyRuntime> {
-  const holder = ctx.services.get(POLICY_RUNTIME_SERVICE, () => ({
-    ready: PolicyRuntime.start(ctx.allowlist.roots.effective, ctx.config.policyAllowLoosening),
-  }));
-  return holder.ready;
+  const holder = ctx.services.get<RuntimeHolder>(POLICY_RUNTIME_SERVICE, () => ({}));
+  holder.ready ??= PolicyRuntime.start(ctx.allowlist.roots.effective, ctx.config.policyAllowLoosening);
+  holder.close ??= async () => (await holder.ready)?.close();
+  const runtime = await holder.ready;
+  try {
+    await runtime.refresh();
+  } catch (err) {
+    if (err instanceof BundleError)
+      throw new ToolError(
+        "tool_error",
+        `the project's policy file changed and no longer compiles:\n${err.message}`,
+      );
+    throw err;
+  }
+  return runtime;
+}
+
+/** Where the server keeps its runtime (registerPolicyServices fills it at start). */
+interface RuntimeHolder {
+  ready?: Promise<PolicyRuntime>;
+  close?: () => Promise<void>;
+}
+
+/** Brings the policy runtime up to date when one is registered (the advisor then answers from it). */
+export async function refreshPolicy(ctx: ToolContext): Promise<void> {
+  const holder = ctx.services.get<RuntimeHolder>(POLICY_RUNTIME_SERVICE, () => ({}));
+  if (holder.ready) await policyRuntime(ctx);
 }
 
 /** Ids near a misspelt one: shared prefix or substring first, then the closest by edit distance. */

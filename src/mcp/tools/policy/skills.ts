@@ -55,7 +55,7 @@ export const skillRecommendTool = () =>
         const outcome = await checkCommand(
           bundle,
           { command: args.command },
-          { cwd: root, projectRoot: root, home: os.homedir() },
+          { cwd: root, projectRoot: root, home: os.homedir(), roots: [...ctx.allowlist.roots.effective] },
         );
         commandSkills = outcome.violations.flatMap((v) =>
           v.skill_id ? [{ skill_id: v.skill_id, policy_id: v.policy_id }] : [],

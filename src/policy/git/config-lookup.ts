@@ -1,0 +1,35 @@
+/**
+ * Reads one key of the git configuration a command would see (the repository at its working directory, the
+ * user's and the system's files, or the ones its GIT_CONFIG_GLOBAL / GIT_CONFIG_SYSTEM / GIT_DIR point at),
+ * by asking git itself (`git config --get`), bounded and cached per process. Used for aliases: an alias can
+ * make `git ci` mean `commit --no-verify`.
+ */
+import { spawnSync } from "node:child_process";
+import type { ConfigLookup } from "./argv.js";
+
+const PASSED_ENV = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_DIR", "GIT_CONFIG"];
+const cache = new Map<string, string | null | undefined>();
+
+/** The lookup the checks use: `git config --get KEY` in `cwd` (null: unset; undefined: git could not say). */
+export const gitConfigLookup: ConfigLookup = (key, cwd, env) => {
+  const passed = Object.fromEntries(
+    PASSED_ENV.filter((k) => env[k] !== undefined).map((k) => [k, env[k] as string]),
+  );
+  const id = JSON.stringify([key, cwd, passed]);
+  if (cache.has(id)) return cache.get(id);
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_") || k === "GIT_EXEC_PATH"),
+  );
+  const run = spawnSync("git", ["config", "--get", key], {
+    cwd: cwd ?? process.cwd(),
+    env: { ...base, ...passed, GIT_TERMINAL_PROMPT: "0" },
+    encoding: "utf8",
+    timeout: 3000,
+    stdio: ["ignore", "pipe", "ignore"],
+    maxBuffer: 64 * 1024,
+  });
+  // 0: set; 1: not set (or not a repository: then only the user's and system's files count).
+  const value = run.status === 0 ? run.stdout.replace(/\n$/, "") : run.status === 1 ? null : undefined;
+  cache.set(id, value);
+  return value;
+};

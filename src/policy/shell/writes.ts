@@ -1,0 +1,217 @@
+/**
+ * The files a simple command writes, deletes, re-modes or links, by what the program does with its
+ * operands: redirections (walk.ts), `tee`, `cp`/`mv`/`install`/`rsync` onto, `ln`, `sed -i`, `perl -i`,
+ * `rm`/`unlink`/`shred`/`truncate`/`touch`/`chmod`/`chown`, `dd of=`, `curl -o`, `wget -O`, `sudoedit`,
+ * `find -delete`, and file names in inline code that writes (`python -c "open(…, 'w')"`). Pure.
+ */
+import path from "node:path";
+import { stringLiterals } from "./wrappers.js";
+import type { SimpleCommand, Write } from "./walk.js";
+
+const MODE_PROGRAMS = new Set(["chmod", "chown", "chgrp", "chattr", "setfacl", "touch"]);
+const DELETE_PROGRAMS = new Set(["rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "gio"]);
+/** Calls in inline code that write, delete or re-mode files. */
+const WRITES_FILES =
+  /\b(open|write|writeFile|writeFileSync|appendFile|appendFileSync|write_text|write_bytes|unlink|unlinkSync|remove|rmSync|rmdir|rename|renameSync|replace|chmod|chmodSync|copy|copyfile|copyFileSync|copytree|move|symlink|symlinkSync|link|truncate|File\.write|IO\.write|file_put_contents|fopen|touch)\b/;
+
+/** Operands and options of a GNU-style command line (options may follow operands; `--` ends them). */
+function operandsOf(argv: string[], dynamic: boolean[], valueOptions: string[]) {
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  const operands: { value: string; dynamic: boolean }[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--") {
+      for (let j = i + 1; j < argv.length; j++)
+        operands.push({ value: argv[j] as string, dynamic: dynamic[j] ?? false });
+      break;
+    }
+    if (!a.startsWith("-") || a === "-" || dynamic[i]) {
+      operands.push({ value: a, dynamic: dynamic[i] ?? false });
+      continue;
+    }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const name = eq === -1 ? a : a.slice(0, eq);
+      flags.add(name);
+      if (eq !== -1) values.set(name, a.slice(eq + 1));
+      else if (valueOptions.includes(name)) values.set(name, argv[++i] ?? "");
+      continue;
+    }
+    for (let k = 1; k < a.length; k++) {
+      const opt = `-${a[k]}`;
+      flags.add(opt);
+      if (valueOptions.includes(opt)) {
+        values.set(opt, k < a.length - 1 ? a.slice(k + 1) : (argv[++i] ?? ""));
+        break;
+      }
+    }
+  }
+  return { operands, values, flags };
+}
+
+const w = (value: string, kind: Write["kind"], dynamic: boolean, recursive = false): Write => ({
+  path: value,
+  kind,
+  dynamic,
+  ...(recursive ? { recursive: true } : {}),
+});
+
+/** Every file the command (after its wrappers were looked through) writes, its redirections included. */
+export function writesOf(command: SimpleCommand): Write[] {
+  const out = [...command.redirects];
+  const { argv, dynamic } = command;
+  if (argv.length === 0) return out;
+  const name = path.basename(argv[0] as string);
+  const recursive = (flags: Set<string>) =>
+    ["-r", "-R", "--recursive", "-a", "--archive"].some((f) => flags.has(f));
+  if (name === "tee") {
+    const { operands } = operandsOf(argv, dynamic, []);
+    for (const o of operands) out.push(w(o.value, "write", o.dynamic));
+  } else if (["cp", "mv", "install", "rsync", "scp"].includes(name)) {
+    const { operands, values, flags } = operandsOf(argv, dynamic, [
+      "-t",
+      "--target-directory",
+      "-S",
+      "--suffix",
+      "-m",
+      "--mode",
+      "-o",
+      "--owner",
+      "-g",
+      "--group",
+      "-e",
+      "--rsh",
+      "--exclude",
+      "--include",
+      "--filter",
+      "-f",
+    ]);
+    const target = values.get("-t") ?? values.get("--target-directory");
+    const sources = target !== undefined ? operands : operands.slice(0, -1);
+    const dest = target ?? operands.at(-1)?.value;
+    const destDynamic = target === undefined && (operands.at(-1)?.dynamic ?? false);
+    if (dest !== undefined && (sources.length > 0 || name === "install")) {
+      out.push(w(dest, "write", destDynamic, recursive(flags)));
+      // Onto a directory: each source lands under its own name there.
+      for (const s of sources)
+        out.push(w(path.posix.join(dest, path.posix.basename(s.value)), "write", destDynamic || s.dynamic));
+    }
+    if (name === "mv") for (const s of sources) out.push(w(s.value, "delete", s.dynamic));
+  } else if (name === "ln") {
+    const { operands, values } = operandsOf(argv, dynamic, ["-t", "--target-directory", "-S", "--suffix"]);
+    const target = values.get("-t") ?? values.get("--target-directory");
+    const sources = target !== undefined ? operands : operands.length > 1 ? operands.slice(0, -1) : operands;
+    const dest = target ?? (operands.length > 1 ? operands.at(-1)?.value : ".");
+    if (dest !== undefined) {
+      out.push(w(dest, "link", false));
+      for (const s of sources)
+        out.push(w(path.posix.join(dest, path.posix.basename(s.value)), "link", s.dynamic));
+    }
+    // A new name for a protected file is a way to edit it: the file linked to is judged too.
+    for (const s of sources) out.push(w(s.value, "link", s.dynamic));
+  } else if (name === "sed" || name === "gsed") {
+    const { operands, values, flags } = operandsOf(argv, dynamic, [
+      "-e",
+      "--expression",
+      "-f",
+      "--file",
+      "-l",
+      "--line-length",
+    ]);
+    const inPlace =
+      [...flags].some((f) => f === "-i" || f === "--in-place") ||
+      argv.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"));
+    if (inPlace) {
+      const scriptGiven =
+        values.has("-e") || values.has("--expression") || values.has("-f") || values.has("--file");
+      for (const o of scriptGiven ? operands : operands.slice(1)) out.push(w(o.value, "write", o.dynamic));
+    }
+  } else if (name === "perl" && argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
+    const { operands } = operandsOf(argv, dynamic, ["-e", "-E", "-M", "-I"]);
+    const hasE = argv.some((a) => /^-[a-zA-Z]*[eE]$/.test(a));
+    for (const o of hasE ? operands : operands.slice(1)) out.push(w(o.value, "write", o.dynamic));
+  } else if (DELETE_PROGRAMS.has(name)) {
+    const { operands, flags } = operandsOf(argv, dynamic, ["-n", "--iterations", "-s", "--size"]);
+    const files =
+      name === "gio"
+        ? operands[0]?.value === "trash" || operands[0]?.value === "remove"
+          ? operands.slice(1)
+          : []
+        : operands;
+    for (const o of files) out.push(w(o.value, "delete", o.dynamic, recursive(flags)));
+  } else if (name === "chmod") {
+    // `chmod -x f`: a mode may look like an option; only chmod's own options are options.
+    const options =
+      /^(-[cfvR]+|--(changes|silent|quiet|verbose|recursive|no-preserve-root|preserve-root|reference=.*|help|version))$/;
+    const rest = argv.slice(1).map((a, i) => ({ value: a, dynamic: dynamic[i + 1] ?? false }));
+    const flags = new Set(rest.filter((a) => options.test(a.value)).map((a) => a.value));
+    const operands = rest.filter((a) => !options.test(a.value) && a.value !== "--");
+    const files = [...flags].some((f) => f.startsWith("--reference")) ? operands : operands.slice(1);
+    const rec = [...flags].some((f) => /^-[cfv]*R/.test(f) || f === "--recursive");
+    for (const o of files) out.push(w(o.value, "mode", o.dynamic, rec));
+  } else if (MODE_PROGRAMS.has(name)) {
+    const { operands, flags, values } = operandsOf(argv, dynamic, [
+      "--reference",
+      "-t",
+      "-d",
+      "-r",
+      "--date",
+      "-m",
+      "-x",
+      "-M",
+      "-X",
+    ]);
+    const files = name === "touch" || values.has("--reference") ? operands : operands.slice(1);
+    for (const o of files) out.push(w(o.value, "mode", o.dynamic, recursive(flags)));
+  } else if (name === "truncate") {
+    const { operands } = operandsOf(argv, dynamic, ["-s", "--size", "-r", "--reference"]);
+    for (const o of operands) out.push(w(o.value, "write", o.dynamic));
+  } else if (name === "dd") {
+    argv.forEach((a, i) => {
+      if (a.startsWith("of=")) out.push(w(a.slice(3), "write", dynamic[i] ?? false));
+    });
+  } else if (name === "curl") {
+    argv.forEach((a, i) => {
+      if ((a === "-o" || a === "--output") && argv[i + 1] !== undefined)
+        out.push(w(argv[i + 1] as string, "write", dynamic[i + 1] ?? false));
+      else if (a.startsWith("--output=")) out.push(w(a.slice(9), "write", dynamic[i] ?? false));
+    });
+  } else if (name === "wget") {
+    argv.forEach((a, i) => {
+      if ((a === "-O" || a === "--output-document") && argv[i + 1] !== undefined && argv[i + 1] !== "-")
+        out.push(w(argv[i + 1] as string, "write", dynamic[i + 1] ?? false));
+    });
+  } else if (name === "sudoedit" || (name === "sudo" && argv.some((a) => a === "-e" || a === "--edit"))) {
+    const { operands } = operandsOf(argv, dynamic, [
+      "-u",
+      "-g",
+      "-C",
+      "-D",
+      "-h",
+      "-p",
+      "-r",
+      "-t",
+      "-U",
+      "-T",
+      "-R",
+    ]);
+    for (const o of operands) out.push(w(o.value, "write", o.dynamic));
+  } else if (name === "find" && argv.includes("-delete")) {
+    for (
+      let i = 1;
+      i < argv.length && !(argv[i] as string).startsWith("-") && argv[i] !== "(" && argv[i] !== "!";
+      i++
+    )
+      out.push(w(argv[i] as string, "delete", dynamic[i] ?? false));
+  } else if (/^(python\d*(\.\d+)?|node|nodejs|perl|ruby|php|deno|bun)$/.test(name)) {
+    const at = argv.findIndex(
+      (a) => ["-c", "-e", "-E", "-r", "--eval", "-p", "--print"].includes(a) || /^-[A-Za-z]*[ce]$/.test(a),
+    );
+    const code = at === -1 ? undefined : argv[at + 1];
+    if (code !== undefined && WRITES_FILES.test(code))
+      for (const literal of stringLiterals(code))
+        if (literal && literal.length < 4096 && !/\s/.test(literal)) out.push(w(literal, "write", false));
+  }
+  return out;
+}
