@@ -91,6 +91,7 @@ describe.skipIf(missing("go"))("a Go module", () => {
       );
       const scanners = r.scanners as Json[];
       expect(scanners.map((x) => [x.name, x.ran])).toEqual([
+        ["secrets", true],
         ["gosec", true],
         ["govulncheck", false],
       ]);
@@ -131,12 +132,13 @@ describe("a TypeScript project without Prettier", () => {
     expect(fs.existsSync(path.join(dir, ".mcp-cache"))).toBe(false);
   });
 
-  it("security_scan names npm audit, which needs an npm lockfile, and checks nothing", async () => {
+  it("security_scan names npm audit, which needs an npm lockfile: only secrets are scanned, no pass", async () => {
     const r = await readOnly(s, dir, "security_scan", { path: "." });
-    expect(r).toMatchObject({ success: true, nothing_checked: true, finding_count: 0 });
+    expect(r).toMatchObject({ success: true, code_scanned: false, finding_count: 0 });
     expect("passed" in r).toBe(false);
+    expect("nothing_checked" in r).toBe(false);
     expect(r.notes).toEqual([
-      "checked nothing: none of the scanners for typescript, javascript could run",
+      "no pass: only secrets ran; none of the scanners for typescript, javascript could run",
       `not scanned with npm-audit: ${path.join(dir, "package.json")} has no npm lockfile: write one with \`npm install --package-lock-only\``,
     ]);
   });
@@ -207,10 +209,15 @@ describe.skipIf(missing("rubocop") || missing("rspec"))("a Ruby gem with a docs 
     ]);
   });
 
-  it("security_scan names brakeman and bundler-audit, and checks nothing", async () => {
+  it("security_scan names brakeman and bundler-audit: only secrets are scanned, no pass", async () => {
     const r = await readOnly(s, dir, "security_scan", { path: "." });
-    expect(r).toMatchObject({ success: true, nothing_checked: true });
-    expect((r.scanners as Json[]).map((x) => x.name)).toEqual(["brakeman", "bundler-audit"]);
+    expect(r).toMatchObject({ success: true, code_scanned: false });
+    expect("passed" in r).toBe(false);
+    expect((r.scanners as Json[]).map((x) => [x.name, x.ran])).toEqual([
+      ["secrets", true],
+      ["brakeman", false],
+      ["bundler-audit", false],
+    ]);
   });
 });
 

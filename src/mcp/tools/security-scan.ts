@@ -113,10 +113,22 @@ export const securityScanTool = () =>
         }),
       });
       const command = ran.map((r) => r.outcome.command).join(" && ");
-      const notes = [...ran.flatMap((r) => r.outcome.notes), ...skipped];
+      // Only the scanners for every language (secrets) ran while the project's own language scanners could
+      // not: a clean result answers the secrets question, not whether the code is safe, so it is no pass.
+      const codeUnscanned =
+        !ran.some((r) => r.scanner.languages !== "any") && choice.picks.some((p) => p.languages !== "any");
+      const notes = [
+        ...ran.flatMap((r) => r.outcome.notes),
+        ...(codeUnscanned && all.length === 0
+          ? [
+              `no pass: only ${ran.map((r) => r.scanner.name).join(", ")} ran; none of the scanners for ${choice.languages.join(", ")} could run`,
+            ]
+          : []),
+        ...skipped,
+      ];
       return {
         success: true,
-        passed: all.length === 0,
+        ...(codeUnscanned && all.length === 0 ? { code_scanned: false } : { passed: all.length === 0 }),
         command,
         scanners: entries,
         findings: view.listed.map((f) => raw.get(f)),
