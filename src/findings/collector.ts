@@ -41,8 +41,12 @@ export function addTallies(a: FindingTally | undefined, b: FindingTally): Findin
   return out;
 }
 
-/** How many findings a call's listing may need: its page's end, at least the default. */
-export function keptFor(args: { offset?: unknown; limit?: unknown } | undefined): number {
+/**
+ * How many findings a call's listing may need: its page's end, at least the default. A SARIF report
+ * (`output: "sarif"`, what `check` asks for) holds every result, so it keeps them all.
+ */
+export function keptFor(args: { offset?: unknown; limit?: unknown; output?: unknown } | undefined): number {
+  if (args?.output === "sarif") return Number.POSITIVE_INFINITY;
   const offset = typeof args?.offset === "number" ? args.offset : 0;
   const limit = typeof args?.limit === "number" ? args.limit : 500;
   return Math.max(DEFAULT_KEPT_FINDINGS, offset + limit);
