@@ -142,6 +142,18 @@ rescue StandardError => e
   [{ error: "#{e.class}: #{e.message}" }]
 end
 
+# Without the corrections pass, the cops among a report's offenses that hold their corrections back while code is
+# edited (so the server can say those offenses are not correctable now, as the corrections pass would).
+def contextual_cops(params, report)
+  cops = JSON.parse(report).fetch('files', []).flat_map { |f| f.fetch('offenses', []).map { |o| o['cop_name'] } }.uniq
+  return [] if cops.empty?
+
+  config = cli_for(params['config']).config_store.for_file(params.fetch('path'))
+  cops.select { |cop| Contextual.contextual?(cop, config) }
+rescue StandardError
+  []
+end
+
 # The files RuboCop itself would inspect under the given paths (its TargetFinder: AllCops Include/Exclude,
 # recognized Ruby file types), absolute.
 def targets(params)
@@ -172,7 +184,11 @@ while (line = channel.gets)
           next fix_file(params) if params['autocorrect'] && params['leftovers']
 
           result = run_cli(params)
-          result['corrections'] = corrections(params) if params['corrections']
+          if params['corrections']
+            result['corrections'] = corrections(params)
+          else
+            result['contextual_cops'] = contextual_cops(params, result['report'])
+          end
           result
         end
       when 'explain' then explain_cops(cli_for(request['params']['config']).config_store, request['params'])

@@ -6,6 +6,7 @@ import os from "node:os";
 import fs from "node:fs";
 import path from "node:path";
 import { LOG_LEVELS, type LogLevel } from "./log.js";
+import { defaultResultCacheDir } from "./cache/location.js";
 
 /** `client` calls a running HTTP server's tool from the command line (seed 000). */
 export type Mode = "stdio" | "standalone" | "client";
@@ -75,6 +76,29 @@ export interface Config {
   adviceMaxOutputBytes: number;
   /** The operator lets a project's policy file loosen shipped policies. */
   policyAllowLoosening: boolean;
+  /** Reuse results of unchanged files and projects (see docs/result-cache.md). */
+  resultCache: boolean;
+  /** Folder of the local result cache (default: the per-user cache folder). */
+  resultCacheDir: string;
+  /** The local result cache is kept under this many MiB (least recently used entries go). */
+  resultCacheMaxMb: number;
+  /** Base URL of a Turborepo remote cache server shared by a team; undefined: local only. */
+  remoteCacheUrl: string | undefined;
+  remoteCacheToken: string | undefined;
+  remoteCacheTeam: string | undefined;
+  /** The team's secret: it names and signs the team's entries (HMAC-SHA256). */
+  remoteCacheSecret: string | undefined;
+  /** Milliseconds a remote cache request may take before the local cache answers alone. */
+  remoteCacheTimeoutMs: number;
+  /** Read from the remote cache but never write to it. */
+  remoteCacheReadOnly: boolean;
+  /** `check --shard i/n` only (no server flag): per-file tools run on this shard's files. */
+  shard?: { index: number; count: number };
+  /**
+   * `check` without `--sarif` only (no server flag): the SARIF logs of its calls are read for their findings,
+   * never written, so fixes that cost a tool extra work (RuboCop's correction edits) are left out.
+   */
+  sarifWithoutFixes?: boolean;
   /** Working directory relative paths resolve against. */
   cwd: string;
   /** Client mode: the tool to call and its arguments (a JSON object). */
@@ -181,6 +205,20 @@ export const ADVICE_PROVIDERS = ["claude", "codex", "gemini"] as const;
 const absolutePath: Parse<string> = (raw, flag) => {
   if (!path.isAbsolute(raw)) throw new ConfigError(flag, `must be an absolute path, got "${raw}"`);
   return path.normalize(raw);
+};
+
+const httpUrl: Parse<string> = (raw, flag) => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(flag, `not a URL: "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ConfigError(flag, `must be an http:// or https:// URL, got "${raw}"`);
+  if (url.username || url.password)
+    throw new ConfigError(flag, "put the token in --remote-cache-token, not the URL");
+  return url.toString().replace(/\/+$/, "");
 };
 
 function defaultAuditLog(): string {
@@ -488,6 +526,78 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     help: "let .mcp-code-quality/policy.yaml loosen shipped policies (true/false; operator only)",
   }),
   opt({
+    key: "resultCache",
+    flag: "--result-cache",
+    env: ["MCP_CODE_QUALITY_RESULT_CACHE"],
+    fallback: () => true,
+    parse: bool,
+    help: "reuse results of unchanged files and projects (true/false; docs/result-cache.md)",
+  }),
+  opt({
+    key: "resultCacheDir",
+    flag: "--result-cache-dir",
+    env: ["MCP_CODE_QUALITY_RESULT_CACHE_DIR"],
+    fallback: () => defaultResultCacheDir(),
+    parse: absolutePath,
+    help: "folder of the result cache (default $XDG_CACHE_HOME/mcp-code-quality/results)",
+  }),
+  opt({
+    key: "resultCacheMaxMb",
+    flag: "--result-cache-max-mb",
+    env: ["MCP_CODE_QUALITY_RESULT_CACHE_MAX_MB"],
+    fallback: () => 512,
+    parse: int(1, 1024 * 1024),
+    help: "MiB the result cache is kept under, least recently used out (default 512)",
+  }),
+  opt({
+    key: "remoteCacheUrl",
+    flag: "--remote-cache-url",
+    env: ["MCP_CODE_QUALITY_REMOTE_CACHE_URL"],
+    fallback: () => undefined,
+    parse: httpUrl,
+    help: "a team's Turborepo remote cache server (e.g. https://cache.example.com); off by default",
+  }),
+  opt({
+    key: "remoteCacheToken",
+    flag: "--remote-cache-token",
+    env: ["MCP_CODE_QUALITY_REMOTE_CACHE_TOKEN", "TURBO_TOKEN"],
+    fallback: () => undefined,
+    parse: nonEmpty,
+    help: "bearer token of the remote cache",
+  }),
+  opt({
+    key: "remoteCacheTeam",
+    flag: "--remote-cache-team",
+    env: ["MCP_CODE_QUALITY_REMOTE_CACHE_TEAM", "TURBO_TEAM"],
+    fallback: () => undefined,
+    parse: nonEmpty,
+    help: "team id of the remote cache (its teamId)",
+  }),
+  opt({
+    key: "remoteCacheSecret",
+    flag: "--remote-cache-secret",
+    env: ["MCP_CODE_QUALITY_REMOTE_CACHE_SECRET", "TURBO_REMOTE_CACHE_SIGNATURE_KEY"],
+    fallback: () => undefined,
+    parse: nonEmpty,
+    help: "the team's secret that names and signs its entries (required with --remote-cache-url)",
+  }),
+  opt({
+    key: "remoteCacheTimeoutMs",
+    flag: "--remote-cache-timeout-ms",
+    env: ["MCP_CODE_QUALITY_REMOTE_CACHE_TIMEOUT_MS"],
+    fallback: () => 1500,
+    parse: int(50, 60_000),
+    help: "ms a remote cache request may take before the local cache answers alone (50-60000)",
+  }),
+  opt({
+    key: "remoteCacheReadOnly",
+    flag: "--remote-cache-read-only",
+    env: ["MCP_CODE_QUALITY_REMOTE_CACHE_READ_ONLY"],
+    fallback: () => false,
+    parse: bool,
+    help: "read from the remote cache, never write to it (true/false)",
+  }),
+  opt({
     key: "clientTool",
     flag: "--tool",
     fallback: () => undefined,
@@ -536,6 +646,15 @@ export function loadConfig(
       "--advice-provider-path",
       `--advice-provider ${c.adviceProvider} needs the approved executable path`,
     );
+  if (c.remoteCacheUrl) {
+    const need: [keyof Config, string][] = [
+      ["remoteCacheToken", "--remote-cache-token"],
+      ["remoteCacheTeam", "--remote-cache-team"],
+      ["remoteCacheSecret", "--remote-cache-secret"],
+    ];
+    for (const [key, flag] of need)
+      if (!c[key]) throw new ConfigError(flag, `--remote-cache-url needs ${flag} as well`);
+  }
   c.allowedPaths = c.allowedPaths.map((p) => path.resolve(cwd, p));
   c.auditLog = path.resolve(cwd, c.auditLog);
   if (c.adviceProvider && c.adviceProviderPath) {

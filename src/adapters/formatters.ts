@@ -14,6 +14,8 @@ export interface FormatCheckOutcome {
   output?: string;
   truncated?: boolean;
   notes: string[];
+  /** How much of the result came from the result cache (absent: not cached). */
+  cache?: { cached: number; total: number };
 }
 
 export interface FormatWriteOutcome {

@@ -24,6 +24,8 @@ export interface LintOutcome {
   perFile?: PerFileScope;
   /** Extra result fields. */
   extra?: Record<string, unknown>;
+  /** How much of the result came from the result cache (absent: not cached). */
+  cache?: { cached: number; total: number };
 }
 
 export interface LintRequest {
@@ -44,6 +46,10 @@ export interface LinterAdapter {
   /** What it supports of LintOptions; absent means none of it. */
   capabilities?: LinterCapabilities;
   lint(ctx: ToolContext, request: LintRequest): Promise<LintOutcome>;
+  /** The issue string of a finding, when the tool's own format is not seed 000's (also for cached outcomes). */
+  issueText?: (finding: Finding, shown: string) => string;
+  /** The result cache is applied per file by the adapter itself (else the lint tool keeps whole results). */
+  cachesPerFile?: boolean;
 }
 
 const linters: LinterAdapter[] = [];

@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { sharedTree } from "../cache/tree-scan.js";
 
 export type ProjectLanguage = "python" | "typescript" | "javascript" | "go" | "rust" | "ruby";
 
@@ -91,18 +92,15 @@ function* walk(dir: string, limit = 5000): Generator<WalkedFile> {
   let seen = 0;
   while (queue.length) {
     const d = queue.shift() as { dir: string; aside: boolean };
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d.dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
+    // The process's shared scan: a folder unchanged since it was last listed is not listed again.
+    const entries = sharedTree.entries(d.dir);
+    if (!entries) continue;
     for (const e of entries) {
       if (++seen > limit) return;
-      if (e.isDirectory()) {
+      if (e.kind === "dir") {
         if (!SKIPPED.has(e.name) && !e.name.startsWith("."))
           queue.push({ dir: path.join(d.dir, e.name), aside: d.aside || NOT_THE_CODE.has(e.name) });
-      } else if (e.isFile()) yield { name: e.name, aside: d.aside };
+      } else if (e.kind === "file") yield { name: e.name, aside: d.aside };
     }
   }
 }

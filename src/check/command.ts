@@ -18,6 +18,7 @@ import { checkLabel, runChecks, runFixes } from "./run.js";
 import { outputPathProblem, writeJson, writeSarifOutput, writeText, type OutputStream } from "./output.js";
 import { mergeSarif } from "./sarif-merge.js";
 import { selectChecks } from "./select.js";
+import { mergeShardLogs, readShardLog } from "./shard-merge.js";
 
 export interface CheckIo {
   stdout: ProgressSink & OutputStream;
@@ -82,12 +83,15 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     if (err instanceof UsageError || err instanceof ConfigError) return usage(io, err.message);
     throw err;
   }
+  if (options.mergeSarif) return mergeShards(io, options);
   for (const p of options.paths)
     if (!config.allowedPaths.some((root) => p === root || p.startsWith(root + path.sep)))
       return usage(io, `${p} is outside --allowed-paths`);
   // A link as the SARIF file (one committed in the repository) is refused before anything runs.
   const sarifProblem = options.sarif && outputPathProblem(options.sarif, io.cwd);
   if (sarifProblem) return usage(io, `--sarif: ${sarifProblem}`);
+  config.shard = options.shard;
+  config.sarifWithoutFixes = options.sarif === undefined;
 
   const planned: PlannedCheck[] = options.paths.flatMap((p) => planChecks(p, options));
   const { selected, unmatched } = selectChecks(planned, options.only, options.skip);
@@ -140,7 +144,14 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
           ? await changedByTarget(engine, [...new Set(selected.map((c) => c.target))], options.changed)
           : undefined;
       const labelTargets = new Set(selected.map((c) => c.target)).size > 1;
-      const runOptions = { maxConcurrent: config.maxConcurrent, cwd: io.cwd, changed, labelTargets };
+      const runOptions = {
+        maxConcurrent: config.maxConcurrent,
+        cwd: io.cwd,
+        changed,
+        labelTargets,
+        shard: options.shard,
+        rootOf: (f: string) => engine.allowlist.rootOf(f),
+      };
       for (const c of selected) progress.add(checkLabel(c, io.cwd, labelTargets));
       if (options.fix) {
         const { recoverAtStartup } = await import("../fix/recovery.js");
@@ -167,6 +178,34 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     await Promise.race([engine.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
     clearInterval(keepAlive);
   }
+}
+
+/** --merge-sarif: the shards' logs (the PATHs) joined into the --sarif file, written as --sarif writes it. */
+async function mergeShards(io: CheckIo, options: CheckOptions): Promise<number> {
+  const out = options.sarif as string;
+  const problem = outputPathProblem(out, io.cwd);
+  if (problem) return usage(io, `--sarif: ${problem}`);
+  let log;
+  try {
+    log = mergeShardLogs(options.paths.map(readShardLog), io.cwd);
+  } catch (err) {
+    if (err instanceof UsageError) return usage(io, err.message);
+    throw err;
+  }
+  try {
+    await writeSarifOutput(out, log, {
+      cwd: io.cwd,
+      maxResults: options.sarifMaxResults,
+      warn: (text) => io.stderr.write(`mcp-code-quality check: warning: ${text}\n`),
+    });
+  } catch (err) {
+    return usage(io, `--sarif ${out} not written: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const results = log.runs.reduce((n, r) => n + (r.results?.length ?? 0), 0);
+  io.stderr.write(
+    `mcp-code-quality check: merged ${options.paths.length} logs into ${out}: ${log.runs.length} runs, ${results} results\n`,
+  );
+  return EXIT.clean;
 }
 
 interface Results {

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { OPTIONS } from "../config.js";
+import { parseShard, type Shard } from "../cache/shard.js";
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -23,6 +24,10 @@ export interface CheckOptions {
   sarif?: string;
   /** --sarif-max-results: at most this many results per run in the SARIF file. */
   sarifMaxResults?: number;
+  /** --shard i/n: this CI job's share of the files (and of the whole-program checks). */
+  shard?: Shard;
+  /** --merge-sarif: the PATHs are shards' SARIF logs to join into --sarif's file; nothing is checked. */
+  mergeSarif: boolean;
   json: boolean;
   externalLinks: boolean;
   help: boolean;
@@ -55,6 +60,8 @@ const OWN_HELP: [string, string][] = [
   ["--sarif FILE", "write one SARIF 2.1.0 log (a run per tool, every result) to FILE (never through a link)"],
   ["--sarif-max-results N", "at most N results per run in the SARIF file, the most severe (GitHub: 25000)"],
   ["--json", "print the results as JSON instead of the report"],
+  ["--shard I/N", "check this CI job's share of the files: the I-th of N (deterministic by path)"],
+  ["--merge-sarif", "join shards' SARIF logs (the PATHs) into the --sarif FILE; nothing is checked"],
   ["--external-links", "let the Markdown link check request external URLs (default: local links only)"],
   ["--help", "print this help"],
 ];
@@ -142,6 +149,8 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
         sarif: { type: "string" },
         "sarif-max-results": { type: "string" },
         json: { type: "boolean" },
+        shard: { type: "string" },
+        "merge-sarif": { type: "boolean" },
         "external-links": { type: "boolean" },
         help: { type: "boolean", short: "h" },
         ...passThrough,
@@ -156,6 +165,17 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
   for (const o of PASSED_THROUGH) {
     const value = v[o.flag.slice(2)];
     if (typeof value === "string") configArgs.push(o.flag, value);
+  }
+  const mergeSarif = v["merge-sarif"] === true;
+  if (mergeSarif && !v.help) {
+    if (typeof v.sarif !== "string") throw new UsageError("--merge-sarif needs --sarif FILE to write");
+    if (positionals.length === 0) throw new UsageError("--merge-sarif needs the shards' SARIF logs as PATHs");
+  }
+  let shard: Shard | undefined;
+  if (typeof v.shard === "string") {
+    shard = parseShard(v.shard);
+    if (!shard) throw new UsageError(`--shard ${v.shard}: expected I/N with 1 <= I <= N <= 1024`);
+    if (v.fix) throw new UsageError("--shard cannot be combined with --fix (each job would fix its share)");
   }
   const paths = (positionals.length ? positionals : ["."]).map((p) => path.resolve(cwd, p));
   if (!v.help)
@@ -172,6 +192,8 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
     sarif: typeof v.sarif === "string" ? path.resolve(cwd, v.sarif) : undefined,
     sarifMaxResults: positiveInt(v["sarif-max-results"], "--sarif-max-results"),
     json: v.json === true,
+    shard,
+    mergeSarif,
     externalLinks: v["external-links"] === true,
     help: v.help === true,
     configArgs,

@@ -105,14 +105,14 @@ export function skippedOutcome(
 
 /**
  * The outcome of a check from its result. `changed`, when given, keeps only the findings in those files
- * (and judges the check by them alone).
+ * (a set, or a test: --shard's) and judges the check by them alone.
  */
 export function outcomeOf(
   check: PlannedCheck,
   result: EngineResult,
   durationMs: number,
   cwd: string,
-  changed?: ReadonlySet<string>,
+  changed?: ReadonlySet<string> | ((file: string) => boolean),
 ): CheckOutcome {
   if (!result.success) {
     const missing = result.error_type === "tool_not_found";
@@ -123,8 +123,8 @@ export function outcomeOf(
       error_type: result.error_type,
     };
   }
-  const sarif =
-    changed && result.sarif ? filterSarifResults(result.sarif, (f) => changed.has(f)) : result.sarif;
+  const keep = typeof changed === "function" ? changed : changed && ((f: string) => changed.has(f));
+  const sarif = keep && result.sarif ? filterSarifResults(result.sarif, keep) : result.sarif;
   const findings = findingRows(sarif, cwd);
   let status: CheckStatus;
   if (result.nothing_checked) status = "nothing";

@@ -8,6 +8,7 @@ import { Semaphore } from "../exec/semaphore.js";
 import type { EngineCall, PlannedCheck } from "./detect.js";
 import { outcomeOf, skippedOutcome, type CheckOutcome, type EngineResult } from "./outcome.js";
 import type { FixLine } from "./report.js";
+import { inShard, shardOfKey, type Shard } from "../cache/shard.js";
 
 export interface RunEvents {
   start(label: string): void;
@@ -52,6 +53,41 @@ export interface RunOptions {
   labelTargets: boolean;
   /** --changed: per target, the absolute files git says changed. */
   changed?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** --shard: this job's share of the files and of the whole-program checks. */
+  shard?: Shard;
+  /** The project root a file's shard is decided from (the allowed path it is in). */
+  rootOf?: (file: string) => string | undefined;
+}
+
+/** Checks that read the whole program (or every document): each runs whole, in one shard. */
+const WHOLE_LINTERS = new Set(["govet", "staticcheck", "golint", "clippy", "flake8"]);
+export function isWholeCheck(check: PlannedCheck): boolean {
+  return (
+    check.kind === "types" ||
+    check.kind === "links" ||
+    check.id === "rustfmt" ||
+    (check.kind === "lint" && WHOLE_LINTERS.has(check.id))
+  );
+}
+
+/** The shard a whole-program check runs in: by its name and path, the same on every machine. */
+export function shardOfCheck(check: PlannedCheck, cwd: string, count: number): number {
+  return shardOfKey(`${check.id}:${path.relative(cwd, check.target).split(path.sep).join("/")}`, count);
+}
+
+/**
+ * Which findings of a check this run keeps: with --changed, those in changed files; with --shard, a
+ * per-file check's findings in this shard's files (a whole-program check runs in one shard, whole).
+ */
+function keepOf(check: PlannedCheck, options: RunOptions): ((file: string) => boolean) | undefined {
+  const changed = options.changed ? relevantChanged(check, options.changed) : undefined;
+  const shard = options.shard;
+  const byShard =
+    shard && !isWholeCheck(check)
+      ? (f: string) => inShard(shard, options.rootOf?.(f) ?? check.target, f)
+      : undefined;
+  if (!changed && !byShard) return undefined;
+  return (f) => (!changed || changed.has(f)) && (!byShard || byShard(f));
 }
 
 /** Every check's outcome, in the order planned. */
@@ -71,6 +107,16 @@ export async function runChecks(
         events.done(label, { status: outcome.status });
         return outcome;
       }
+      const shard = options.shard;
+      if (shard && isWholeCheck(check)) {
+        const own = shardOfCheck(check, options.cwd, shard.count);
+        if (own !== shard.index) {
+          const outcome = skippedOutcome(check, `runs in shard ${own}/${shard.count}`, "nothing");
+          events.done(label, { status: outcome.status });
+          return outcome;
+        }
+      }
+      const keep = keepOf(check, options);
       return slots.run(async () => {
         events.start(label);
         const started = performance.now();
@@ -79,13 +125,7 @@ export async function runChecks(
           path: check.target,
           output: "sarif",
         });
-        const outcome = outcomeOf(
-          check,
-          result,
-          Math.round(performance.now() - started),
-          options.cwd,
-          changed,
-        );
+        const outcome = outcomeOf(check, result, Math.round(performance.now() - started), options.cwd, keep);
         events.done(label, { status: outcome.status, findings: outcome.findings.length });
         return outcome;
       });

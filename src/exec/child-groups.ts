@@ -81,15 +81,23 @@ export async function killMarked(
   token: string,
   signal: NodeJS.Signals,
   name: string = RUN_TOKEN_VAR,
+  /**
+   * The pid of a run's leader that started less than a second ago: what escaped its group was forked
+   * after it, so only larger pids are read, unless the pid counter has wrapped since (then all are).
+   * On a machine with hundreds of processes this spares reading every /proc/<pid>/environ after each
+   * short run (a few milliseconds of the server's main thread per call, issue 29).
+   */
+  newerThan?: number,
 ): Promise<number[]> {
   const needle = environNeedle(name, token);
   const names = await fsp.readdir("/proc").catch(() => [] as string[]);
   const killed: number[] = [];
+  const since = newerThan !== undefined && lastPid() >= newerThan ? newerThan : 0;
   await Promise.all(
     names.map(async (entry) => {
       if (!/^\d+$/.test(entry)) return;
       const pid = Number(entry);
-      if (pid === process.pid) return;
+      if (pid === process.pid || pid < since) return;
       const environ = await fsp.readFile(`/proc/${entry}/environ`).catch(() => undefined);
       if (!environ || !carries(environ, needle)) return;
       try {
@@ -101,6 +109,15 @@ export async function killMarked(
     }),
   );
   return killed;
+}
+
+/** The last pid the kernel gave out (0 when it does not say: then every process is read). */
+function lastPid(): number {
+  try {
+    return Number(fs.readFileSync("/proc/sys/kernel/ns_last_pid", "utf8").trim()) || 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Synchronous variant, for the last moments of a server that is exiting. */

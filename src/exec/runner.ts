@@ -201,7 +201,10 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     // Leave no stragglers: anything still in the group after the leader is done is ended, and so is
     // anything that left the group, unless the caller wants its daemons.
     killGroup(child.pid, "SIGKILL");
-    if (!spec.keepDetached || timedOut || aborted) void killMarked(runToken, "SIGKILL");
+    // A short run's stragglers can only have pids above its leader's (see killMarked).
+    const short = performance.now() - started < 1000;
+    if (!spec.keepDetached || timedOut || aborted)
+      void killMarked(runToken, "SIGKILL", undefined, short ? child.pid : undefined);
     if (killTimer) clearTimeout(killTimer);
     if (!closed) {
       // Our ends of the pipes: closing them releases the descriptors (a holder gets EPIPE).

@@ -94,4 +94,56 @@ describe("prose reduction", () => {
       expect.arrayContaining(["after-code.md", "destination-on-next-line.md", "next-line.md", "split.md"]),
     );
   });
+
+  it("sets fenced code aside only where a stand-in cannot change the structure", () => {
+    const fences = [
+      "# Listings",
+      "",
+      "```rust",
+      "let x = [1, 2]; // [not a link](code.md) <a href='code.html'>",
+      "---",
+      "```",
+      "After the fence: [a link](after-fence.md).",
+      "",
+      "- a list item",
+      "",
+      "  ```",
+      "  [kept as code](list-code.md)",
+      "- [the next item](next-item.md)",
+      "  ```",
+      "",
+      "<pre>",
+      "```",
+      "<a href='in-pre.md'>inside pre</a>",
+      "</pre>",
+      "",
+      "<div>",
+      "```",
+      "<a href='in-div.md'>inside a div</a>",
+      "</div>",
+      "",
+      "``` info with a ` backtick is a code span, [span-link](span.md)",
+      "",
+      "~~~",
+      "[tilde fenced](tilde.md)",
+      "```",
+      "still code [x](still.md)",
+      "~~~",
+      "",
+      "> ```",
+      "> [quoted code](quoted.md)",
+      "> ```",
+      "",
+      "## After",
+      "",
+      "````",
+      "unclosed [code](unclosed.md) to the end",
+    ].join("\n");
+    const { fast, full } = same(fences);
+    expect(fast).toEqual(full);
+    expect(full.links.map((l) => l.url)).toEqual(
+      expect.arrayContaining(["after-fence.md", "next-item.md", "in-pre.md", "in-div.md"]),
+    );
+    expect(reduceProse(fences)).toContain("\na\na\n```\nAfter the fence");
+  });
 });

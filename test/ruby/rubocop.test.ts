@@ -65,7 +65,13 @@ describe.skipIf(missing("rubocop") || missing("ruby"))("RuboCop", () => {
       level: "warning",
       correctable: false,
     });
-    const findings = r.findings as Record<string, unknown>[];
+    // A compact lint computes no correction edits (issue 29: only when asked for).
+    expect((r.findings as Record<string, unknown>[]).some((f) => f.correction)).toBe(false);
+    const full = await s.call("lint", { path: ".", linter: "rubocop", format: "full" });
+    const findings = full.findings as Record<string, unknown>[];
+    expect(findings.map((f) => [f.rule_id, f.correctable])).toEqual(
+      (r.findings as Record<string, unknown>[]).map((f) => [f.rule_id, f.correctable]),
+    );
     // Each correctable offense carries its own edits, from RuboCop's corrector; safe per the cop's config.
     expect(findings.find((f) => f.rule_id === "Style/RedundantReturn")?.correction).toEqual({
       safe: true,

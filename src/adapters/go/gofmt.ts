@@ -12,6 +12,14 @@ import {
 } from "../formatters.js";
 import { registerExternalTool } from "../registry.js";
 import { displayRelative } from "../display.js";
+import fs from "node:fs";
+import path from "node:path";
+import { resultCacheOf } from "../../cache/service.js";
+import type { ResultCache } from "../../cache/result-cache.js";
+import { runPerFile } from "../../cache/per-file.js";
+import { findExecutable } from "../../exec/which.js";
+import { executableIdentity, scanTarget } from "../cached-run.js";
+import { cachedVersion } from "../tool-version.js";
 
 registerExternalTool({
   name: "gofmt",
@@ -54,7 +62,62 @@ function failure(command: string, run: RunResult): ToolError {
   );
 }
 
+/** The files `gofmt -l DIR` reads: every *.go file not named with a leading dot, in its walk order. */
+function gofmtFiles(cache: ResultCache, target: string): string[] {
+  const walk = scanTarget(cache, target);
+  const isGo = (f: string) => f.endsWith(".go") && !path.basename(f).startsWith(".");
+  // gofmt reads linked files too; a link has no content hash here, so such a tree is never cached.
+  return [...walk.files.filter(isGo), ...walk.links.filter(isGo)];
+}
+
+/** `gofmt -l` through the result cache: per file, whether gofmt would change it (gofmt has no config). */
+async function cachedList(
+  ctx: ToolContext,
+  cache: ResultCache,
+  req: FormatRequest,
+): Promise<FormatCheckOutcome> {
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const gofmt = findExecutable("gofmt");
+  const list = async (targets: readonly string[]) => {
+    const args = ["-l", "--", ...targets];
+    const run = await ctx.run({ program: "gofmt", args });
+    if (run.stderr.trim() || run.returncode !== 0) throw failure(displayCommand("gofmt", args), run);
+    return parseGofmtList(run.stdout);
+  };
+  const outcome = await runPerFile<boolean, null>({
+    cache,
+    kind: "gofmt -l",
+    identity: { gofmt: executableIdentity(gofmt, await goVersion(ctx)) },
+    root,
+    files: gofmtFiles(cache, req.target),
+    isEmpty: (v) => !v,
+    encode: () => 1,
+    decode: () => true,
+    async run(subset) {
+      const names = await list(subset ?? [req.target]);
+      return { values: new Map(names.map((n) => [path.resolve(ctx.config.cwd, n), true])), meta: null };
+    },
+  });
+  const files = outcome.files.filter((f) => outcome.values.get(f));
+  return {
+    formatted: files.length === 0,
+    unformatted_files: files.map((f) => displayRelative(ctx, f)),
+    command: displayCommand("gofmt", gofmtArgs(req.target, "list")),
+    returncode: 0,
+    truncated: false,
+    notes: req.config ? ["gofmt has no configuration file: config was not used"] : [],
+    cache: { cached: outcome.cached, total: outcome.total },
+  };
+}
+
+/** The Go toolchain's version (gofmt has no --version of its own). */
+function goVersion(ctx: ToolContext): Promise<string | undefined> {
+  return cachedVersion(ctx, "go", ["version"]);
+}
+
 async function check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+  const cache = req.diff ? undefined : resultCacheOf(ctx);
+  if (cache && fs.statSync(req.target).isDirectory()) return cachedList(ctx, cache, req);
   const args = gofmtArgs(req.target, req.diff ? "diff" : "list");
   const command = displayCommand("gofmt", args);
   const run = await ctx.run({ program: "gofmt", args });

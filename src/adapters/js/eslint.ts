@@ -21,6 +21,8 @@ import { loadableEntry, toolNote } from "./project.js";
 import { unifiedDiff, type Rewrite } from "./unified-diff.js";
 import { diffBudget } from "../../findings/diff-caps.js";
 import { warmRequest } from "./warm.js";
+import { cachedEslintReports } from "./eslint-cached.js";
+import { resultCacheOf } from "../../cache/service.js";
 
 type Format = "compact" | "full";
 
@@ -127,6 +129,34 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
   const files = filesOf(req.args);
   const scope = eslintScope(ctx, req.target, files, req.config, defaultScopeOf(req.args));
   const command = displayCommand("eslint", ["--", ...scope.shown]);
+  const cache = resultCacheOf(ctx);
+  if (cache) {
+    const cached = await cachedEslintReports(
+      ctx,
+      cache,
+      scope,
+      req.target,
+      // Offenses say what a fix would do (ESLint's fixes as safe, its suggestions as unsafe).
+      (s) => eslintCall<WireFileReport[]>(ctx, s, "lint", { ...params(s), corrections: true }, command),
+      async (s, sample) =>
+        (await eslintCall<boolean>(ctx, s, "typeAware", { ...params(s), files: sample }, command)).result,
+    );
+    if (cached)
+      return {
+        ...lintOutcome(
+          scope,
+          command,
+          cached.reports,
+          [...scope.notes, ...(cached.note ? [cached.note] : [])],
+          {
+            format: formatOf(req.args),
+            scope: scope.scope,
+            started,
+          },
+        ),
+        cache: cached.cache,
+      };
+  }
   const { result: reports, note } = await eslintCall<WireFileReport[]>(
     ctx,
     scope,
@@ -240,6 +270,7 @@ registerLinter({
   languages: ["javascript", "typescript"],
   capabilities: ESLINT_CAPABILITIES,
   lint: eslintLint,
+  cachesPerFile: true,
 });
 
 registerFixer({

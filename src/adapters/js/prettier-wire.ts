@@ -11,11 +11,15 @@ export interface PrettierParams {
   configFile: string | null;
   /** .prettierignore / .gitignore files to honour. */
   ignoreFiles: string[];
+  /** Only these files (the result cache's misses) instead of walking the target. */
+  files?: string[];
+  /** Leave the formatted text out of the reply (a check without a diff does not need it). */
+  withoutText?: boolean;
 }
 
 export interface PrettierChange {
   file: string;
-  /** The formatted text. */
+  /** The formatted text ("" when asked without text). */
   after: string;
 }
 
@@ -24,4 +28,6 @@ export interface PrettierReply {
   /** Files Prettier could not parse, with its message. */
   failed: { file: string; message: string }[];
   checked: number;
+  /** Files the ignore files (or a missing parser) left out. */
+  ignored?: string[];
 }

@@ -26,6 +26,10 @@ import { isWithin } from "../../paths/allowlist.js";
 import { diffBudget } from "../../findings/diff-caps.js";
 import { warmRequest } from "./warm.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
+import { resultCacheOf } from "../../cache/service.js";
+import type { ResultCache } from "../../cache/result-cache.js";
+import { runPerFile } from "../../cache/per-file.js";
+import { configIdentity, relPath, scanTarget } from "../cached-run.js";
 
 const EXTENSIONS: Record<string, string[]> = {
   javascript: [".js", ".jsx", ".mjs", ".cjs"],
@@ -109,26 +113,44 @@ export function prettierTargets(target: string, root: string): { targets: string
   return { targets: [target] };
 }
 
-async function runPrettier(ctx: ToolContext, req: FormatRequest, language: string, check: boolean) {
+/** Where a Prettier call runs and with what: the worker's root, the module, config and ignore files, and
+ * what it formats (the target, or what the project's format script names). */
+function prettierSetup(ctx: ToolContext, req: FormatRequest) {
   const allowedRoot = ctx.allowlist.rootOf(req.target) ?? req.target;
   const dir = directoryOf(req.target);
   const root = packageRoot(dir, allowedRoot);
   const scope = prettierTargets(req.target, root);
+  // A script's target is a path like any other: inside the allowed paths, or refused.
+  const targets = scope.targets.map((t) => ctx.allowlist.resolve(t, { label: "prettier target" }));
   const prettier = resolveTool("prettier", root, allowedRoot);
   const configFile = req.config ?? findPrettierConfig(dir, allowedRoot) ?? null;
   const ignoreFiles = [
     findUp([".prettierignore"], dir, allowedRoot),
     findUp([".gitignore"], dir, allowedRoot),
   ].filter((f): f is string => f !== undefined);
+  return { allowedRoot, root, targets, scopeNote: scope.note, prettier, configFile, ignoreFiles };
+}
+
+type PrettierSetup = ReturnType<typeof prettierSetup>;
+
+async function runPrettier(
+  ctx: ToolContext,
+  req: FormatRequest,
+  language: string,
+  check: boolean,
+  setup: PrettierSetup = prettierSetup(ctx, req),
+  extra: Pick<PrettierParams, "files" | "withoutText"> = {},
+) {
+  const { root, targets, prettier, configFile, ignoreFiles } = setup;
   const params: PrettierParams = {
     entry: loadableEntry(prettier),
-    // A script's target is a path like any other: inside the allowed paths, or refused.
-    targets: scope.targets.map((t) => ctx.allowlist.resolve(t, { label: "prettier target" })),
+    targets,
     extensions: EXTENSIONS[language] ?? [],
     configFile,
     ignoreFiles,
+    ...extra,
   };
-  const command = displayCommand("prettier", [check ? "--check" : "--write", "--", ...scope.targets]);
+  const command = displayCommand("prettier", [check ? "--check" : "--write", "--", ...targets]);
   const { result, note } = await warmRequest<PrettierReply>(
     ctx,
     {
@@ -145,18 +167,106 @@ async function runPrettier(ctx: ToolContext, req: FormatRequest, language: strin
     params,
     command,
   );
-  const notes = [
-    toolNote(prettier),
-    ...(scope.note ? [scope.note] : []),
-    configFile ? `config: ${configFile}` : "no Prettier config found: Prettier's defaults",
-    ...(ignoreFiles.length ? [`ignore files: ${ignoreFiles.join(", ")}`] : []),
+  return { result, notes: prettierNotes(ctx, setup, language, result, note), command, note };
+}
+
+function prettierNotes(
+  ctx: ToolContext,
+  setup: PrettierSetup,
+  language: string,
+  result: Pick<PrettierReply, "checked" | "failed">,
+  note: string | undefined,
+): string[] {
+  return [
+    toolNote(setup.prettier),
+    ...(setup.scopeNote ? [setup.scopeNote] : []),
+    setup.configFile ? `config: ${setup.configFile}` : "no Prettier config found: Prettier's defaults",
+    ...(setup.ignoreFiles.length ? [`ignore files: ${setup.ignoreFiles.join(", ")}`] : []),
     `${result.checked} ${language} file(s) checked`,
     ...result.failed.map(
       (f) => `could not format ${path.relative(ctx.config.cwd, f.file) || f.file}: ${f.message}`,
     ),
-    note,
+    ...(note ? [note] : []),
   ];
-  return { result, notes, command };
+}
+
+/** A file's outcome in the result cache: would change, could not be parsed, or ignored (none: formatted). */
+type PrettierFileValue = "changed" | "ignored" | { failed: string };
+
+const PRETTIER_CONFIGS =
+  /^(?:\.prettierrc(?:\.\w+)?|prettier\.config\.[cm]?[jt]s|\.prettierignore|\.gitignore|\.editorconfig|package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/;
+
+/**
+ * `prettier --check` (without a diff) through the result cache: the files the worker would walk (the
+ * same walk here: no node_modules, nothing hidden), per file whether it would change, keyed by
+ * Prettier's version, the config and ignore files' content and the lock files (plugins).
+ */
+async function cachedPrettierCheck(
+  ctx: ToolContext,
+  cache: ResultCache,
+  req: FormatRequest,
+  language: string,
+): Promise<FormatCheckOutcome> {
+  const setup = prettierSetup(ctx, req);
+  const extensions = EXTENSIONS[language] ?? [];
+  const target = req.target;
+  const found = setup.targets.flatMap((t) =>
+    fs.statSync(t).isDirectory()
+      ? cache.tree
+          .walk(t, (name) => name === "node_modules" || name.startsWith("."))
+          .files.filter((f) => !path.basename(f).startsWith(".") && extensions.includes(path.extname(f)))
+      : extensions.includes(path.extname(t))
+        ? [t]
+        : [],
+  );
+  const files = [...new Set(found)].sort();
+  const walk = scanTarget(cache, target, new Set());
+  let note: string | undefined;
+  let command = displayCommand("prettier", ["--check", "--", ...setup.targets]);
+  const outcome = await runPerFile<PrettierFileValue, null>({
+    cache,
+    kind: `prettier --check ${language}`,
+    identity: {
+      prettier: [setup.prettier.version, setup.prettier.source],
+      configFile: setup.configFile ? relPath(setup.allowedRoot, setup.configFile) : null,
+      ignoreFiles: setup.ignoreFiles.map((f) => relPath(setup.allowedRoot, f)),
+      configs: configIdentity(cache, walk, target, setup.allowedRoot, PRETTIER_CONFIGS, [
+        setup.configFile ?? undefined,
+        ...setup.ignoreFiles,
+      ]),
+    },
+    root: setup.allowedRoot,
+    files,
+    isEmpty: (v) => v === undefined,
+    encode: (v) => v,
+    decode: (s) => s as PrettierFileValue,
+    async run(subset) {
+      const r = await runPrettier(ctx, req, language, true, setup, {
+        withoutText: true,
+        ...(subset && { files: [...subset] }),
+      });
+      note = r.note;
+      command = r.command;
+      const values = new Map<string, PrettierFileValue>();
+      for (const f of r.result.ignored ?? []) values.set(f, "ignored");
+      for (const f of r.result.failed) values.set(f.file, { failed: f.message });
+      for (const c of r.result.changed) values.set(c.file, "changed");
+      return { values, meta: null };
+    },
+  });
+  const changed = outcome.files.filter((f) => outcome.values.get(f) === "changed");
+  const failed = outcome.files.flatMap((f) => {
+    const v = outcome.values.get(f);
+    return typeof v === "object" ? [{ file: f, message: v.failed }] : [];
+  });
+  const checked = outcome.files.filter((f) => outcome.values.get(f) !== "ignored").length;
+  return {
+    formatted: changed.length === 0,
+    unformatted_files: changed.map((f) => display(ctx, f)),
+    command,
+    notes: prettierNotes(ctx, setup, language, { checked, failed }, note),
+    cache: { cached: outcome.cached, total: outcome.total },
+  };
 }
 
 function display(ctx: ToolContext, file: string): string {
@@ -176,6 +286,8 @@ function prettierFor(language: string) {
     language,
     formatter: "prettier",
     async check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+      const cache = req.diff ? undefined : resultCacheOf(ctx);
+      if (cache) return cachedPrettierCheck(ctx, cache, req, language);
       const { result, notes, command } = await runPrettier(ctx, req, language, true);
       return {
         formatted: result.changed.length === 0,

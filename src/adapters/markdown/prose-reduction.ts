@@ -13,6 +13,11 @@
  *   other than a list item, whose marker is kept;
  * - it does not start inside, or leave open, a code span or an HTML tag begun on an earlier line, and
  *   does not follow a line ending in `(` or `:` (a link destination may be on the next line).
+ *
+ * The lines of a fenced code block opened at the start of a line (not inside an HTML block) are replaced
+ * too, whatever they hold, up to its closing fence: code yields no link and no anchor, and in real
+ * documentation (a book's listings) it is the other half of the bytes. A fence indented or inside a
+ * container (a list item, a quote) is left alone: a stand-in there could end the container.
  */
 
 const MIN_LENGTH = 24;
@@ -60,10 +65,68 @@ function replaceable(line: string): boolean {
   return LIST_MARKER.test(line) || !BLOCK_START.test(line);
 }
 
+const FENCE = /^(`{3,}|~{3,})(.*)$/;
+/** HTML block starts of CommonMark 4.6, types 1 to 5, and what ends each (on the same line or later). */
+const HTML_ENDS: [RegExp, RegExp][] = [
+  [/^ {0,3}<(?:script|pre|style|textarea)(?:\s|>|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^ {0,3}<!--/, /-->/],
+  [/^ {0,3}<\?/, /\?>/],
+  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
+  [/^ {0,3}<![A-Za-z]/, />/],
+];
+/** Type 6: a block-level tag name; the block ends at a blank line. */
+const HTML_TYPE_6 =
+  /^ {0,3}<\/?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:\s|\/?>|$)/i;
+/** Type 7: one complete open or closing tag alone on its line (it cannot interrupt a paragraph). */
+const HTML_TYPE_7 =
+  /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^"'=<>`\s]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)\s*$/;
+
+/** What ends the HTML block `line` starts ("blank": a blank line), or undefined when it starts none. */
+function htmlBlockEnd(line: string, afterBlank: boolean): RegExp | "blank" | undefined {
+  if (!/^ {0,3}</.test(line)) return undefined;
+  for (const [start, end] of HTML_ENDS)
+    if (start.test(line)) return end.test(line.replace(start, "")) ? undefined : end;
+  if (HTML_TYPE_6.test(line) || (afterBlank && HTML_TYPE_7.test(line))) return "blank";
+  return undefined;
+}
+
+/** Replaces the content lines of fenced code blocks that open at column 0, outside HTML blocks. */
+function reduceFences(lines: string[]): boolean {
+  let changed = false;
+  let htmlEnd: RegExp | "blank" | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (htmlEnd) {
+      if (htmlEnd === "blank" ? line.trim() === "" : htmlEnd.test(line)) htmlEnd = undefined;
+      continue;
+    }
+    const afterBlank = i === 0 || (lines[i - 1] as string).trim() === "";
+    htmlEnd = htmlBlockEnd(line, afterBlank);
+    if (htmlEnd || /^ {0,3}</.test(line)) continue;
+    const m = FENCE.exec(line);
+    if (!m) continue;
+    const fence = m[1] as string;
+    // A backtick fence's info string cannot hold a backtick (then it is a code span, not a fence).
+    if (fence[0] === "`" && (m[2] as string).includes("`")) continue;
+    const closing = new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}[ \\t]*$`);
+    let j = i + 1;
+    for (; j < lines.length && !closing.test(lines[j] as string); j++) {
+      const code = lines[j] as string;
+      // Blank lines stay (they are blank either way); the rest keep their indentation.
+      if (code.trim() !== "" && code.length > 1) {
+        lines[j] = `${LEADING_SPACE.exec(code)?.[0] ?? ""}a`;
+        changed = true;
+      }
+    }
+    i = j; // an unclosed fence runs to the end of the document
+  }
+  return changed;
+}
+
 /** Returns the source with its plain-prose lines replaced (the same string when nothing is replaced). */
 export function reduceProse(source: string): string {
   const lines = source.split("\n");
-  let changed = false;
+  let changed = reduceFences(lines);
   let groupStart = 0;
   while (groupStart < lines.length) {
     // A group: consecutive non-blank lines (a paragraph cannot span a blank line, nor can a code span).

@@ -25,6 +25,14 @@ import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import { blackConfigArgs } from "./config-discovery.js";
 import { parseToolWarnings } from "./tool-warnings.js";
 import { resolvePythonTool } from "./resolve.js";
+import { cachedRuffFormatCheck, RUFF_CONFIGS, RUFF_SKIPPED } from "./ruff-cached.js";
+import { insideGitRepository } from "./python-files.js";
+import type { ResultCache } from "../../cache/result-cache.js";
+import { runPerFile } from "../../cache/per-file.js";
+import { configIdentity, executableIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
+import { cachedVersion } from "../tool-version.js";
+import { isWithin } from "../../paths/allowlist.js";
+import { resultCacheOf } from "../../cache/service.js";
 import { rewriteSource } from "../../paths/safe-fs.js";
 
 export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
@@ -114,26 +122,48 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
   }
   const root = rootOf(ctx, req.target);
   checkRuffCliScope(req.target, root, req.config);
-  const args = ruffFormatArgs(req.target, {
-    check: true,
-    diff: req.diff,
-    ...ruffCliScope(req.target, root, req.config),
-  });
+  const scope = ruffCliScope(req.target, root, req.config);
+  const args = ruffFormatArgs(req.target, { check: true, diff: req.diff, ...scope });
   const command = displayCommand("ruff", args);
+  const executable = cli.executable;
   // The file lists come from every line of the output, not from its capped head and tail.
-  const listing = new ListingLines();
-  const run = await ctx.run({ program: cli.executable, args, ...listing.sinks });
-  const output = combinedOutput(run.stdout, run.stderr);
-  if (run.returncode !== 0 && run.returncode !== 1)
-    throw formatterFailure("ruff format", command, run.returncode, output, run.truncated);
+  const checkRun = async (argv: string[]) => {
+    const listing = new ListingLines();
+    const run = await ctx.run({ program: executable, args: argv, ...listing.sinks });
+    const output = combinedOutput(run.stdout, run.stderr);
+    if (run.returncode !== 0 && run.returncode !== 1)
+      throw formatterFailure(
+        "ruff format",
+        displayCommand("ruff", argv),
+        run.returncode,
+        output,
+        run.truncated,
+      );
+    return {
+      unformatted: parseRuffUnformatted(listing.text()),
+      returncode: run.returncode,
+      stdout: run.stdout,
+      truncated: run.truncated,
+      notes: [...(cli.note ? [cli.note] : []), ...parseToolWarnings(run.stderr, "ruff")],
+    };
+  };
+  const cache = req.diff ? undefined : resultCacheOf(ctx);
+  if (cache)
+    return cachedRuffFormatCheck(
+      ctx,
+      cache,
+      { executable, note: cli.note, targets: [req.target], scope, root, config: req.config },
+      checkRun,
+    );
+  const run = await checkRun(args);
   return {
     formatted: run.returncode === 0,
-    unformatted_files: parseRuffUnformatted(listing.text()),
+    unformatted_files: run.unformatted,
     command,
     returncode: run.returncode,
     output: req.diff ? run.stdout : undefined,
     truncated: run.truncated,
-    notes: [...(cli.note ? [cli.note] : []), ...parseToolWarnings(run.stderr, "ruff")],
+    notes: run.notes,
   };
 }
 
@@ -215,7 +245,98 @@ function blackConfig(ctx: ToolContext, req: FormatRequest): string[] {
   return blackConfigArgs(req.target, rootOf(ctx, req.target), req.config, () => emptyBlackConfig(ctx));
 }
 
+/** black's -v lines that name a file it checked (and whether it would change it). */
+const BLACK_VERBOSE =
+  /^(?:would reformat (.+)|(.+) already well formatted, good job\.|(.+) wasn't modified on disk since last run\.)$/;
+
+/**
+ * `black --check` (no diff) through the result cache: per file, whether black would change it. The file
+ * list is black's own, from the `-v` lines of a whole run (kept while the tree's Python files stay the same);
+ * the files the cache lacks run as `black --check -- FILES`. The files are listed sorted (black's own order
+ * varies from run to run: it checks files in parallel).
+ */
+async function cachedBlackCheck(
+  ctx: ToolContext,
+  cache: ResultCache,
+  req: FormatRequest,
+): Promise<FormatCheckOutcome> {
+  const cli = resolvePythonTool(ctx, "black", req.target);
+  const executable = cli.executable ?? "black";
+  const configArgs = blackConfig(ctx, req);
+  const root = rootOf(ctx, req.target);
+  const walk = scanTarget(cache, req.target, RUFF_SKIPPED);
+  const version = await cachedVersion(ctx, executable);
+  const run = async (targets: readonly string[], verbose: boolean) => {
+    const args = [
+      ...(verbose ? ["-v"] : []),
+      ...blackArgs(targets[0] as string, { check: true, configArgs }).slice(0, -1),
+      ...targets,
+    ];
+    const unformatted: string[] = [];
+    const checked: string[] = [];
+    const stderr: string[] = [];
+    const sink = (line: string) => {
+      const m = BLACK_VERBOSE.exec(line);
+      if (m?.[1]) unformatted.push(m[1]);
+      else if (m) checked.push((m[2] ?? m[3]) as string);
+      else if (!verbose || !/ ignored: | as project root |^Sources to be formatted/.test(line))
+        stderr.push(line);
+    };
+    const result = await ctx.run({ program: executable, args, onStdoutLine: sink, onStderrLine: sink });
+    if (result.returncode === BLACK_INTERNAL_ERROR || (result.returncode !== 0 && result.returncode !== 1))
+      throw formatterFailure(
+        "black",
+        displayCommand("black", args),
+        result.returncode,
+        combinedOutput(result.stdout, result.stderr),
+        result.truncated,
+      );
+    const abs = (f: string) => path.resolve(ctx.config.cwd, f);
+    return {
+      values: new Map(unformatted.map((f) => [abs(f), true])),
+      files: [...unformatted, ...checked].map(abs).sort(),
+      notes: parseToolWarnings(stderr.join("\n"), "black"),
+    };
+  };
+  const outcome = await runPerFile<boolean, { notes: string[] }>({
+    cache,
+    kind: "black --check",
+    identity: {
+      black: executableIdentity(executable, version),
+      target: relPath(root, req.target),
+      // The project's config, or the server's own empty one (a temp file, the same for every server).
+      configArgs: configArgs.map((a) =>
+        !path.isAbsolute(a) ? a : isWithin(root, a) ? relPath(root, a) : "(empty config)",
+      ),
+      configs: configIdentity(cache, walk, req.target, root, RUFF_CONFIGS, [req.config]),
+      // black's project root (and the .gitignore it reads) follows a .git folder.
+      git: insideGitRepository(req.target),
+    },
+    root,
+    files: { listing: listingOf(walk, root, /\.pyi?$|^pyproject\.toml$/) },
+    isEmpty: (v) => !v,
+    encode: () => 1,
+    decode: () => true,
+    async run(subset) {
+      const r = await run(subset ?? [req.target], !subset);
+      return { values: r.values, meta: { notes: r.notes }, files: subset ? undefined : r.files };
+    },
+  });
+  const files = outcome.files.filter((f) => outcome.values.get(f));
+  return {
+    formatted: files.length === 0,
+    unformatted_files: files,
+    command: displayCommand("black", blackArgs(req.target, { check: true, configArgs })),
+    returncode: files.length ? 1 : 0,
+    truncated: false,
+    notes: [...(cli.note ? [cli.note] : []), ...outcome.meta.notes],
+    cache: { cached: outcome.cached, total: outcome.total },
+  };
+}
+
 async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+  const cache = req.diff ? undefined : resultCacheOf(ctx);
+  if (cache && fs.statSync(req.target).isDirectory()) return cachedBlackCheck(ctx, cache, req);
   const cli = resolvePythonTool(ctx, "black", req.target);
   const args = blackArgs(req.target, { check: true, diff: req.diff, configArgs: blackConfig(ctx, req) });
   const command = displayCommand("black", args);
@@ -226,7 +347,8 @@ async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatC
     throw formatterFailure("black", command, run.returncode, output, run.truncated);
   return {
     formatted: run.returncode === 0,
-    unformatted_files: parseBlackUnformatted(listing.text()),
+    // Sorted: black checks files in parallel, and its own order varies from run to run.
+    unformatted_files: parseBlackUnformatted(listing.text()).sort(),
     command,
     returncode: run.returncode,
     output: req.diff ? run.stdout : undefined,

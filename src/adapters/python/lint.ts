@@ -24,6 +24,8 @@ import { parseRuffJsonLine, ruffCheckArgs } from "./ruff-cli.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import { ruffScope } from "./ruff-fix.js";
 import { resolvePythonTool } from "./resolve.js";
+import { cachedRuffLint } from "./ruff-cached.js";
+import { resultCacheOf } from "../../cache/service.js";
 import { parseToolWarnings } from "./tool-warnings.js";
 import { findExcludedDirs, projectFirst, VENDORED_DIR_NAMES } from "./tree-excludes.js";
 
@@ -31,7 +33,7 @@ import { findExcludedDirs, projectFirst, VENDORED_DIR_NAMES } from "./tree-exclu
  * Shared shape of a CLI linter run: every stdout line goes to the parser as it arrives, so counts are
  * exact however long the output; a failure with no finding parsed is a tool_error.
  */
-async function runStreamingLinter(
+export async function runStreamingLinter(
   ctx: ToolContext,
   program: string,
   args: string[],
@@ -165,8 +167,13 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
   const cli = resolvePythonTool(ctx, "ruff", req.target);
   if (cli.executable) {
     checkRuffCliScope(req.target, root, req.config);
-    const args = ruffCheckArgs(targets, ruffCliScope(req.target, root, req.config));
-    return runStreamingLinter(ctx, "ruff", args, req, parseRuffJsonLine);
+    const scope = ruffCliScope(req.target, root, req.config);
+    const cache = resultCacheOf(ctx);
+    if (!cache) return runStreamingLinter(ctx, "ruff", ruffCheckArgs(targets, scope), req, parseRuffJsonLine);
+    const run = { executable: cli.executable, note: cli.note, targets, scope, root, config: req.config };
+    return cachedRuffLint(ctx, cache, run, (args) =>
+      runStreamingLinter(ctx, "ruff", args, req, parseRuffJsonLine),
+    );
   }
   const ruff = embeddedRuff(ctx);
   const result = await ruff.lint(req.target, root, req.config, embeddedCall(ctx), targets);
@@ -217,7 +224,13 @@ async function flake8Lint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
   return outcome;
 }
 
-registerLinter({ name: "ruff", languages: ["python"], capabilities: RUFF_CAPABILITIES, lint: ruffLint });
+registerLinter({
+  name: "ruff",
+  languages: ["python"],
+  capabilities: RUFF_CAPABILITIES,
+  lint: ruffLint,
+  cachesPerFile: true,
+});
 registerLinter({
   name: "flake8",
   languages: ["python"],

@@ -10,6 +10,7 @@ import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import type { RuffSettings } from "./ruff-settings.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { sharedTree } from "../../cache/tree-scan.js";
 
 export const RUFF_DEFAULT_EXCLUDES = [
   ".bzr",
@@ -43,7 +44,9 @@ const PYTHON_FILE = /\.pyi?$/;
 
 /** A virtualenv, whatever its name: Python writes `pyvenv.cfg` at the top of every one. */
 export function isVirtualenv(dir: string): boolean {
-  return fs.existsSync(path.join(dir, "pyvenv.cfg"));
+  // From the shared scan's listing of the folder (one stat while it is unchanged), else the disk.
+  const entries = sharedTree.entries(dir);
+  return entries ? entries.some((e) => e.name === "pyvenv.cfg") : fs.existsSync(path.join(dir, "pyvenv.cfg"));
 }
 
 export interface GitignoreLayer {
@@ -54,6 +57,8 @@ export interface GitignoreLayer {
 /** A .gitignore that is a link to a file outside `root` counts as absent: it is not read. */
 export function readGitignore(dir: string, root: string): GitignoreLayer | undefined {
   const file = path.join(dir, ".gitignore");
+  const listed = sharedTree.entries(dir);
+  if (listed && !listed.some((e) => e.name === ".gitignore")) return undefined;
   if (!fs.existsSync(file) || !isWithin(root, fs.realpathSync.native(file))) return undefined;
   return { dir, rules: ignore().add(fs.readFileSync(file, "utf8")) };
 }
@@ -120,18 +125,21 @@ export function discoverPythonFiles(
   const walk = (dir: string, layers: GitignoreLayer[]) => {
     const own = useGitignore ? readGitignore(dir, root) : undefined;
     const active = own ? [...layers, own] : layers;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    // The shared scan: a folder unchanged since it was last listed is not listed again.
+    const entries = sharedTree.entries(dir);
+    if (!entries) throw Object.assign(new Error(`cannot list ${dir}`), { code: "ENOENT" });
+    for (const entry of entries) {
       const abs = path.join(dir, entry.name);
-      const isDir = entry.isDirectory();
+      const isDir = entry.kind === "dir";
       if (excluded(abs) || gitignored(active, abs, isDir)) continue;
-      if (entry.isSymbolicLink()) {
+      if (entry.kind === "link") {
         // never leave the tree through a link
         if (PYTHON_FILE.test(entry.name)) links?.push(abs);
         continue;
       }
       if (isDir) {
         if (!isVirtualenv(abs)) walk(abs, active);
-      } else if (entry.isFile() && PYTHON_FILE.test(entry.name)) files.push(abs);
+      } else if (entry.kind === "file" && PYTHON_FILE.test(entry.name)) files.push(abs);
     }
   };
   walk(target, inherited);

@@ -5,7 +5,10 @@
 import fs from "node:fs";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
-import { discoverPythonFiles } from "./python-files.js";
+import { discoverPythonFiles, RUFF_DEFAULT_EXCLUDES } from "./python-files.js";
+import { sharedTree } from "../../cache/tree-scan.js";
+
+const DEFAULT_EXCLUDES = new Set(RUFF_DEFAULT_EXCLUDES);
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";
 import { ruffConfigArgs } from "./config-discovery.js";
 import type { RuffCliScope } from "./ruff-cli.js";
@@ -36,6 +39,13 @@ export function checkRuffCliScope(target: string, root: string, configFile?: str
     if (err instanceof ToolError) throw err;
     return;
   }
+  // No link anywhere ruff walks by default (the shared scan, which skips only ruff's default excludes and
+  // so sees at least what ruff sees): there is nothing to follow, and the walk below is spared.
+  if (
+    settings.exclude.length === 0 &&
+    sharedTree.walk(target, (name) => DEFAULT_EXCLUDES.has(name)).links.length === 0
+  )
+    return;
   const outside = linksOutside(target, settings, root);
   if (outside.length)
     throw new ToolError(

@@ -11,10 +11,24 @@ export interface RuffCliScope {
   configArgs: string[];
   /** Absolute folders to exclude besides ruff's own excludes. */
   extendExclude?: readonly string[];
+  /**
+   * Apply the excludes (also `lint.exclude`, `format.exclude`) to files named on the command line: the
+   * result cache runs ruff on the files it lacks, which a run on the folder would have excluded or not.
+   */
+  forceExclude?: boolean;
 }
 
 function scopeArgs(scope: RuffCliScope): string[] {
-  return [...scope.configArgs, ...(scope.extendExclude ?? []).flatMap((d) => ["--extend-exclude", d])];
+  return [
+    ...scope.configArgs,
+    ...(scope.extendExclude ?? []).flatMap((d) => ["--extend-exclude", d]),
+    ...(scope.forceExclude ? ["--force-exclude"] : []),
+  ];
+}
+
+/** `ruff check --show-files`: the files ruff would check (the result cache's file list). */
+export function ruffShowFilesArgs(targets: readonly string[], scope: RuffCliScope): string[] {
+  return ["check", "--show-files", "--no-cache", ...scopeArgs(scope), "--", ...targets];
 }
 
 /** `ruff check --no-fix`: lint is read-only even when the project's config says `fix = true`. */
@@ -32,7 +46,7 @@ export function ruffCheckArgs(targets: readonly string[], scope: RuffCliScope): 
 }
 
 export function ruffFormatArgs(
-  target: string,
+  target: string | readonly string[],
   opts: { check?: boolean; diff?: boolean } & RuffCliScope,
 ): string[] {
   return [
@@ -42,7 +56,7 @@ export function ruffFormatArgs(
     ...(opts.diff ? ["--diff"] : []),
     ...scopeArgs(opts),
     "--",
-    target,
+    ...(typeof target === "string" ? [target] : target),
   ];
 }
 

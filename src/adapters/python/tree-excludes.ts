@@ -15,6 +15,7 @@ import {
   type GitignoreLayer,
 } from "./python-files.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { sharedTree } from "../../cache/tree-scan.js";
 
 /** ruff's default excludes plus what flake8 and bandit also skip or should (caches, build output). */
 export const VENDORED_DIR_NAMES: ReadonlySet<string> = new Set([
@@ -55,14 +56,11 @@ export function findExcludedDirs(target: string, root: string): ExcludedDirs {
   const walk = (dir: string, layers: GitignoreLayer[]) => {
     const own = useGitignore && dir !== target ? readGitignore(dir, root) : undefined;
     const active = own ? [...layers, own] : layers;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return; // unreadable: the tool reports it in its own words
-    }
+    // The shared scan; an unreadable folder is left to the tool, which reports it in its own words.
+    const entries = sharedTree.entries(dir);
+    if (!entries) return;
     for (const entry of entries) {
-      if (!entry.isDirectory()) continue;
+      if (entry.kind !== "dir") continue;
       if (out.dirs.length >= MAX_EXCLUDED_DIRS) {
         out.capped = true;
         return;
@@ -99,11 +97,12 @@ export function isVendored(file: string, base: string): boolean {
  * so that capping a list never hides the project's findings behind a virtualenv's.
  */
 export function projectFirst<T>(items: readonly T[], fileOf: (item: T) => string, base: string): T[] {
+  // Remembered per folder: a project's findings are in few folders, each checked once.
   const memo = new Map<string, boolean>();
   const vendored = (item: T) => {
-    const file = path.resolve(base, fileOf(item));
-    let v = memo.get(file);
-    if (v === undefined) memo.set(file, (v = isVendored(file, base)));
+    const dir = path.dirname(path.resolve(base, fileOf(item)));
+    let v = memo.get(dir);
+    if (v === undefined) memo.set(dir, (v = isVendored(path.join(dir, "x"), base)));
     return v;
   };
   return [...items.filter((i) => !vendored(i)), ...items.filter(vendored)];

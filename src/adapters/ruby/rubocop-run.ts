@@ -12,6 +12,8 @@ import { readSourceText } from "../../paths/safe-fs.js";
 import { displayRelative } from "../display.js";
 import type { FixOptions } from "../lint-options.js";
 import { rubocopRequest, type RubocopCorrection, type RubocopFileRun } from "./rubocop-worker.js";
+import { resultCacheOf } from "../../cache/service.js";
+import { cachedRubocopRun } from "./rubocop-cached.js";
 
 /** An offense exactly as `rubocop --format json` reports it, plus the edits of its correction. */
 export interface RubocopOffense {
@@ -66,12 +68,19 @@ export interface RubocopJob {
   autocorrect?: "safe" | "all";
   /** With autocorrect: re-inspect corrected files, so offenses are located in the corrected text. */
   leftovers?: boolean;
+  /**
+   * Compute each offense's correction edits (a second investigation of every file with an offense);
+   * default true. A lint that shows no corrections (compact, no SARIF) leaves it off.
+   */
+  corrections?: boolean;
 }
 
 export interface RubocopRunResult {
   files: RubocopFileReport[];
   notes: string[];
   command: string;
+  /** How much came from the result cache (inspections only). */
+  cache?: { cached: number; total: number };
 }
 
 const SEVERITY: Record<string, Severity> = {
@@ -194,22 +203,46 @@ async function sourcesOf(
   };
 }
 
-interface WorkerFileRun extends RubocopFileRun {
+export interface WorkerFileRun extends RubocopFileRun {
   errors?: string[];
   warnings?: string[];
   loop?: string | null;
   corrections?: (RubocopCorrection & { contextual?: boolean })[];
   /** A correction made a script executable (Lint/ScriptPermission, as `rubocop -a` does): the server applies it. */
   make_executable?: boolean;
+  /** Without corrections: the cops among the offenses that hold their corrections back while editing. */
+  contextual_cops?: string[];
 }
 
 /** Runs a job in the project's warm worker. Unknown cop names are invalid_input; a file RuboCop cannot report on is tool_error. */
 export async function runRubocop(ctx: ToolContext, job: RubocopJob): Promise<RubocopRunResult> {
   const command = rubocopCommand(job);
+  // Inspections (no correction, no inline code) go through the result cache, file by file.
+  const cache = job.autocorrect || job.options?.source ? undefined : resultCacheOf(ctx);
+  if (cache)
+    return cachedRubocopRun(ctx, cache, job, command, {
+      listFiles: async () => (await jobFiles(ctx, job, command)).files,
+      inspect: (files) => inspectFiles(ctx, job, command, files),
+      report: (file, run, source) => fileReport(ctx, job, command, file, source, run),
+    });
   const { files, notes: firstNotes } = await sourcesOf(ctx, job, command);
   if (files.length === 0) return { files: [], notes: firstNotes ?? [], command };
+  const { runs, notes } = await inspectFiles(ctx, job, command, files);
+  const reports = runs.map((run, i) => {
+    const { path: file, source } = files[i] as { path: string; source: string };
+    return fileReport(ctx, job, command, file, source, run);
+  });
+  return { files: reports, notes: firstNotes ?? notes, command };
+}
+
+/** The worker's run of a job on these files, one answer per file in order. */
+async function inspectFiles(
+  ctx: ToolContext,
+  job: RubocopJob,
+  command: string,
+  files: { path: string; source: string; on_disk?: boolean }[],
+): Promise<{ runs: WorkerFileRun[]; notes: string[] }> {
   const rules = job.options?.rules;
-  const contextual = job.options?.contextual === true;
   const { result, notes } = await rubocopRequest<WorkerFileRun[]>(
     ctx,
     job.options?.source?.path ?? job.target,
@@ -220,50 +253,68 @@ export async function runRubocop(ctx: ToolContext, job: RubocopJob): Promise<Rub
       only: rules?.only,
       except: rules?.except,
       config: job.config,
-      contextual,
-      corrections: true,
+      contextual: job.options?.contextual === true,
+      corrections: job.corrections !== false,
       files,
     },
     command,
   );
-  const reports = result.map((run, i): RubocopFileReport => {
-    const { path: file, source } = files[i] as { path: string; source: string };
-    const offenses = parseRubocopOffenses(run.report);
-    if (run.status === 2 && /Unrecognized cop or department/.test(run.stderr))
-      throw new ToolError("invalid_input", `only/except: ${firstLine(run.stderr)}`, {
-        command,
-        output: run.stderr,
-      });
-    if (!offenses || (run.status === 2 && !run.loop))
-      throw new ToolError(
-        "tool_error",
-        `RuboCop failed on ${displayRelative(ctx, file)}: ${firstLine(run.stderr) ?? "no report"}`,
-        { command, output: run.stderr || run.report },
-      );
-    for (const c of run.corrections ?? []) {
-      if ("error" in c) continue;
-      const o = offenses.find(
-        (x) =>
-          x.cop_name === c.cop && x.location.start_line === c.line && x.location.start_column === c.column,
-      );
-      if (!o) continue;
-      o.correction = { safe: c.safe, edits: c.edits };
-      // Held back while editing: reported with its edits, not corrected (see ruby/rubocop_contextual.rb).
-      if (c.contextual && !contextual) o.correctable = false;
-    }
-    return {
-      file,
-      source,
-      corrected: job.autocorrect ? (run.corrected ?? source) : undefined,
-      offenses,
-      findings: offenses.map((o) => offenseFinding(o, file)),
-      errors: run.errors ?? [],
-      warnings: run.warnings ?? [],
-      status: run.status,
-      ...(run.make_executable && { makeExecutable: true }),
-    };
-  });
-  return { files: reports, notes: firstNotes ?? notes, command };
+  return { runs: result, notes };
+}
+
+/** One file's report from the worker's answer (source: a string, or read when asked for). */
+function fileReport(
+  ctx: ToolContext,
+  job: RubocopJob,
+  command: string,
+  file: string,
+  source: string | (() => string),
+  run: WorkerFileRun,
+): RubocopFileReport {
+  const contextual = job.options?.contextual === true;
+  const offenses = parseRubocopOffenses(run.report);
+  if (run.status === 2 && /Unrecognized cop or department/.test(run.stderr))
+    throw new ToolError("invalid_input", `only/except: ${firstLine(run.stderr)}`, {
+      command,
+      output: run.stderr,
+    });
+  if (!offenses || (run.status === 2 && !run.loop))
+    throw new ToolError(
+      "tool_error",
+      `RuboCop failed on ${displayRelative(ctx, file)}: ${firstLine(run.stderr) ?? "no report"}`,
+      { command, output: run.stderr || run.report },
+    );
+  for (const c of run.corrections ?? []) {
+    if ("error" in c) continue;
+    const o = offenses.find(
+      (x) => x.cop_name === c.cop && x.location.start_line === c.line && x.location.start_column === c.column,
+    );
+    if (!o) continue;
+    o.correction = { safe: c.safe, edits: c.edits };
+    // Held back while editing: reported with its edits, not corrected (see ruby/rubocop_contextual.rb).
+    if (c.contextual && !contextual) o.correctable = false;
+  }
+  if (!run.corrections && run.contextual_cops?.length && !contextual) {
+    const held = new Set(run.contextual_cops);
+    for (const o of offenses) if (held.has(o.cop_name)) o.correctable = false;
+  }
+  const text = typeof source === "string" ? () => source : source;
+  const report: RubocopFileReport = {
+    file,
+    source: "",
+    corrected: undefined,
+    offenses,
+    findings: offenses.map((o) => offenseFinding(o, file)),
+    errors: run.errors ?? [],
+    warnings: run.warnings ?? [],
+    status: run.status,
+    ...(run.make_executable && { makeExecutable: true }),
+  };
+  // The source is read only by those who use it (a cached inspection never needs it).
+  let read: string | undefined;
+  Object.defineProperty(report, "source", { enumerable: true, get: () => (read ??= text()) });
+  if (job.autocorrect) report.corrected = run.corrected ?? text();
+  return report;
 }
 
 function firstLine(text: string): string | undefined {

@@ -56,11 +56,29 @@ export function parseRubocopJson(report: string, file: string): RubocopFinding[]
   return parseRubocopOffenses(report)?.map((o) => offenseFinding(o, file));
 }
 
+/**
+ * Whether a lint shows corrections: offenses are listed (format full, agent arguments, inline code) or a
+ * SARIF log carries them as fixes (not `check` without `--sarif`, which reads its logs for findings only).
+ * Otherwise the worker skips the investigation that computes them.
+ */
+function showsCorrections(ctx: ToolContext, req: LintRequest): boolean {
+  const o = req.options;
+  return (
+    req.args.format === "full" ||
+    (req.args.output === "sarif" && !ctx.config.sarifWithoutFixes) ||
+    o?.source !== undefined ||
+    o?.rules !== undefined ||
+    o?.changedFiles !== undefined ||
+    o?.maxPerRule !== undefined
+  );
+}
+
 async function lint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  const { files, notes, command } = await runRubocop(ctx, {
+  const { files, notes, command, cache } = await runRubocop(ctx, {
     target: req.target,
     config: req.config,
     options: req.options,
+    corrections: showsCorrections(ctx, req),
   });
   const findings = files.flatMap((f) => f.findings);
   const capped = capPerCop(findings, (f) => f.rule_id, req.options?.maxPerRule);
@@ -70,6 +88,7 @@ async function lint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
     tool: "rubocop",
     command,
     returncode: Math.max(0, ...files.map((f) => f.status)),
+    cache,
     notes: [
       ...notes,
       ...(files.length ? [] : ["RuboCop found no Ruby file to inspect"]),
@@ -141,6 +160,8 @@ function layoutJob(req: FormatRequest): RubocopJob {
     config: req.config,
     options: { rules: { only: ["Layout"] }, contextual: true },
     autocorrect: "safe",
+    // The corrected text is all a format check reads: no per-offense edits.
+    corrections: false,
   };
 }
 
@@ -261,6 +282,12 @@ async function candidates(ctx: ToolContext, req: FixRequest): Promise<string[]> 
   return (await jobFiles(ctx, correctionJob(req, fixTarget(req)))).files;
 }
 
-registerLinter({ name: "rubocop", languages: ["ruby"], capabilities: RUBOCOP_CAPABILITIES, lint });
+registerLinter({
+  name: "rubocop",
+  languages: ["ruby"],
+  capabilities: RUBOCOP_CAPABILITIES,
+  lint,
+  cachesPerFile: true,
+});
 registerFormatter({ language: "ruby", formatter: "rubocop", check: formatCheck, write: formatWrite }, true);
 registerFixer({ name: "rubocop", languages: ["ruby"], capabilities: RUBOCOP_CAPABILITIES, candidates, fix });

@@ -126,4 +126,10 @@ export const CLIPPY_CAPABILITIES = {
   corrections: true,
 } as const;
 
-registerLinter({ name: "clippy", languages: ["rust"], capabilities: CLIPPY_CAPABILITIES, lint: clippy });
+registerLinter({
+  name: "clippy",
+  languages: ["rust"],
+  capabilities: CLIPPY_CAPABILITIES,
+  lint: clippy,
+  issueText: (f, shown) => shortFormat(f as RustFinding, shown),
+});

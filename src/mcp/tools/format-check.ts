@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
+import { cachedField } from "../../cache/service.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
 import { displayPaths, rebaseDiff, showFromCwd, type DisplayPaths } from "../../findings/display-path.js";
 import { formatFindings } from "../../findings/format-findings.js";
@@ -78,6 +79,7 @@ export const formatCheckTool = () =>
       let checked = 0;
       let returncode: number | null | undefined;
       let truncated = false;
+      let cache: { cached: number; total: number } | undefined;
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const sarifRuns: SarifRunSource[] = [];
       for (const { language, formatter } of pairs) {
@@ -97,6 +99,11 @@ export const formatCheckTool = () =>
           outputs.push(args.diff ? rebaseDiff(outcome.output, ctx.config.cwd, display) : outcome.output);
         if (outcome.returncode !== undefined) returncode = Math.max(returncode ?? 0, outcome.returncode ?? 0);
         truncated ||= outcome.truncated === true;
+        if (outcome.cache)
+          cache = {
+            cached: (cache?.cached ?? 0) + outcome.cache.cached,
+            total: (cache?.total ?? 0) + outcome.cache.total,
+          };
         notes.push(...outcome.notes);
         if (args.output === "sarif")
           sarifRuns.push(await formatSarifRun(ctx, adapter, args, outcome, display));
@@ -112,6 +119,7 @@ export const formatCheckTool = () =>
         unformatted_count: unformatted.length,
         summary_text: formatSummary(commands, checked, unformatted.length),
         returncode,
+        ...(cache && { cached: cachedField(cache) }),
         output: outputs.length ? outputs.join("\n") : undefined,
         truncated: truncated || files.view.capped,
         ...pageFields(files.view, { lists: ["unformatted_files"] }),

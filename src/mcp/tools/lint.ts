@@ -9,11 +9,25 @@ import { perFileFields, perFileListingCost } from "../../findings/file-view.js";
 import { LISTING_ARGS, listingFields, listingOf, snippetFindings } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
-import { findLinter, linterNames, type LinterAdapter, type LintOutcome } from "../../adapters/linters.js";
+import {
+  findLinter,
+  linterNames,
+  type LinterAdapter,
+  type LintOutcome,
+  type LintRequest,
+} from "../../adapters/linters.js";
 import { chooseLinters } from "../../adapters/tool-choice.js";
 import { addTallies, type FindingTally } from "../../findings/collector.js";
 import { fileFilter } from "../../findings/file-filter.js";
+import {
+  cachedWholeCall,
+  keyArgs,
+  RUN_NOTE,
+  toolIdentity,
+  wholeLanguageOf,
+} from "../../adapters/whole-program.js";
 import { ToolError } from "../../errors.js";
+import { cachedField, resultCacheOf } from "../../cache/service.js";
 import type { LinterCapabilities, LintOptions } from "../../adapters/lint-options.js";
 import { hasFilesOf, languageOfFile, type ProjectLanguage } from "../../adapters/project-languages.js";
 import {
@@ -113,6 +127,42 @@ interface LintRun {
 type RanLint = Required<LintRun>;
 
 /**
+ * A linter's outcome, through the result cache: adapters that cache per file do it themselves; the others
+ * (go vet, staticcheck, golint, clippy, flake8) are kept per project input set here. Inline code is not cached.
+ */
+async function lintThroughCache(
+  ctx: ToolContext,
+  linter: LinterAdapter,
+  request: LintRequest,
+): Promise<LintOutcome> {
+  const cache = resultCacheOf(ctx);
+  const language = wholeLanguageOf(linter.languages);
+  if (!cache || linter.cachesPerFile || !language || request.options?.source)
+    return linter.lint(ctx, request);
+  const root = ctx.allowlist.rootOf(request.target) ?? request.target;
+  type Stored = Omit<LintOutcome, "version" | "issueText"> & { versionText?: string };
+  const { value, cache: marker } = await cachedWholeCall<Stored>({
+    cache,
+    kind: `lint ${linter.name}`,
+    language,
+    target: request.target,
+    root,
+    identity: {
+      tool: await toolIdentity(ctx, linter.name, request.target),
+      args: keyArgs(request.args, root),
+      options: keyArgs({ ...request.options }, root),
+    },
+    async run() {
+      const { version, issueText: _own, ...rest } = await linter.lint(ctx, request);
+      return { ...rest, versionText: await version?.() };
+    },
+    onHit: (o) => ({ ...o, notes: o.notes.filter((n) => !RUN_NOTE.test(n)) }),
+  });
+  const { versionText, ...outcome } = value;
+  return { ...outcome, version: () => Promise.resolve(versionText), cache: marker };
+}
+
+/**
  * The linters of a call that names none (tool-choice.ts: one per language); with `files`, only those whose
  * languages the files select (so a glob of .py files is not handed to ESLint).
  */
@@ -155,7 +205,12 @@ async function runLinter(ctx: ToolContext, args: LintArgs, name: string): Promis
     options.changedFiles && TAKES_FILES.has(linter.name)
       ? { ...args, files: changedAsFiles(args.path, options.changedFiles) }
       : args;
-  const outcome = await linter.lint(ctx, { target: args.path, config: args.config, args: lintArgs, options });
+  const outcome = await lintThroughCache(ctx, linter, {
+    target: args.path,
+    config: args.config,
+    args: lintArgs,
+    options,
+  });
   return { linter, notes: agent.notes, outcome, options };
 }
 
@@ -220,6 +275,7 @@ async function singleResult(ctx: ToolContext, args: LintArgs, run: RanLint, pick
       unreported_offenses: capped.unreported,
     },
     returncode: outcome.returncode,
+    ...(outcome.cache && { cached: cachedField(outcome.cache) }),
     output: outcome.output,
     truncated: outcome.truncated || view.capped || perFile?.capped,
     ...listingFields(linter.name, view, {
@@ -266,6 +322,7 @@ async function mergedResult(ctx: ToolContext, args: LintArgs, runs: RanLint[], p
       returncode: run.outcome.returncode,
       issue_count: count,
       passed: (run.outcome.returncode ?? 0) === 0 && count === 0,
+      ...(run.outcome.cache && { cached: cachedField(run.outcome.cache) }),
     });
   }
   const listing = listingOf(ctx, args, {

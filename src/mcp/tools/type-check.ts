@@ -13,6 +13,14 @@ import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { fileFilter } from "../../findings/file-filter.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { cachedField, resultCacheOf } from "../../cache/service.js";
+import {
+  cachedWholeCall,
+  keyArgs,
+  RUN_NOTE,
+  toolIdentity,
+  wholeLanguageOf,
+} from "../../adapters/whole-program.js";
 
 /** Listed only once a type checker is registered. */
 export const typeCheckTool = () => {
@@ -67,13 +75,24 @@ export const typeCheckTool = () => {
       const base = path.extname(args.path) ? path.dirname(args.path) : args.path;
       const filter = fileFilter(ctx, base, args.files);
       if (filter && args.files) requireFilesMatch(base, filter, args.files, `type_check ${checker.name}`);
-      const outcome = await checker.check(ctx, {
-        target: args.path,
-        strict: args.strict,
-        config: args.config,
-        args,
-        shown: filter,
-      });
+      const request = { target: args.path, strict: args.strict, config: args.config, args, shown: filter };
+      const cache = resultCacheOf(ctx);
+      const language = wholeLanguageOf(checker.languages);
+      const root = ctx.allowlist.rootOf(args.path) ?? args.path;
+      const cached =
+        cache && language
+          ? await cachedWholeCall({
+              cache,
+              kind: `type_check ${checker.name}`,
+              language,
+              target: args.path,
+              root,
+              identity: { tool: await toolIdentity(ctx, checker.name, args.path), args: keyArgs(args, root) },
+              run: () => checker.check(ctx, request),
+              onHit: (o) => ({ ...o, notes: o.notes.filter((n) => !RUN_NOTE.test(n)) }),
+            })
+          : undefined;
+      const outcome = cached ? cached.value : await checker.check(ctx, request);
       const within = outcome.viewWithin;
       const inView = (file: string) =>
         (!within || file === within || isWithin(within, file)) && (!filter || filter(file));
@@ -107,6 +126,7 @@ export const typeCheckTool = () => {
           scope: filtered ? "filtered" : "full",
         },
         returncode: outcome.returncode,
+        ...(cached && { cached: cachedField(cached.cache) }),
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
         truncated: outcome.truncated || view.capped,
         ...listingFields(checker.name, view, { lists: ["issues", "findings"] }),

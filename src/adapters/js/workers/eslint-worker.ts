@@ -53,6 +53,7 @@ interface RuleModule {
 }
 
 interface ResolvedConfig {
+  languageOptions?: { parserOptions?: Record<string, unknown> };
   rules?: Record<string, unknown>;
   plugins?: Record<string, { meta?: { name?: string }; rules?: Record<string, RuleModule> }>;
 }
@@ -382,6 +383,20 @@ serveWorker({
       : r;
     const text = final.output ?? params.code;
     return [withCorrections({ ...final, source: text }, report(final, text))];
+  },
+
+  /**
+   * Whether the config gives any of these files type information (typescript-eslint's `project`,
+   * `projectService` or `programs`): its findings then depend on other files, so the result cache
+   * does not keep them per file.
+   */
+  async typeAware(params: EslintRequestParams & { files: string[] }): Promise<boolean> {
+    const eslint = await instance(params, false);
+    for (const file of params.files) {
+      const options = (await eslint.calculateConfigForFile(file))?.languageOptions?.parserOptions;
+      if (options && (options.project || options.projectService || options.programs)) return true;
+    }
+    return false;
   },
 
   async lint(params: EslintRequestParams): Promise<WireFileReport[]> {

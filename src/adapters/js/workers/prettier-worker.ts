@@ -32,16 +32,22 @@ async function format(params: PrettierParams): Promise<PrettierReply> {
   // Config files are watched by the pool; a config edited in place must still be re-read.
   await prettier.clearConfigCache?.();
   const found: string[] = [];
-  for (const target of params.targets)
-    if (fs.statSync(target).isDirectory()) walk(target, params.extensions, found);
-    else if (params.extensions.includes(path.extname(target))) found.push(target);
+  if (params.files) found.push(...params.files);
+  else
+    for (const target of params.targets)
+      if (fs.statSync(target).isDirectory()) walk(target, params.extensions, found);
+      else if (params.extensions.includes(path.extname(target))) found.push(target);
   const files = [...new Set(found)].sort();
   const changed: PrettierChange[] = [];
   const failed: PrettierReply["failed"] = [];
+  const ignored: string[] = [];
   let checked = 0;
   for (const file of files) {
     const info = await prettier.getFileInfo(file, { ignorePath: params.ignoreFiles, withNodeModules: false });
-    if (info.ignored || !info.inferredParser) continue;
+    if (info.ignored || !info.inferredParser) {
+      ignored.push(file);
+      continue;
+    }
     checked++;
     const options = params.configFile
       ? ((await prettier.resolveConfig(file, { config: params.configFile, editorconfig: false })) ?? {})
@@ -49,12 +55,12 @@ async function format(params: PrettierParams): Promise<PrettierReply> {
     const before = fs.readFileSync(file, "utf8");
     try {
       const after = await prettier.format(before, { ...options, filepath: file });
-      if (after !== before) changed.push({ file, after });
+      if (after !== before) changed.push({ file, after: params.withoutText ? "" : after });
     } catch (err) {
       failed.push({ file, message: (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "" });
     }
   }
-  return { changed, failed, checked };
+  return { changed, failed, checked, ignored };
 }
 
 serveWorker({ format });

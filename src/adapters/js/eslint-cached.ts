@@ -1,0 +1,107 @@
+/**
+ * ESLint's `lint` through the result cache, per file, unless the config gives files type information
+ * (typescript-eslint's project service: a file's findings then depend on others). Keyed by ESLint's
+ * version, the config and patterns, the content of the project's ESLint configs, package.json and lock
+ * files (plugins' versions) and .gitignore files, and each file's content. The file list is ESLint's own:
+ * the files of its last whole run, kept while the tree's JavaScript/TypeScript files stay the same.
+ */
+import path from "node:path";
+import type { ToolContext } from "../../engine/tool.js";
+import type { ResultCache } from "../../cache/result-cache.js";
+import { runPerFile, type PerFileRun } from "../../cache/per-file.js";
+import { keyOf } from "../../cache/hash.js";
+import { configIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
+import type { CacheMarker } from "../cached-findings.js";
+import type { EslintScope } from "./eslint-scope.js";
+import type { WireFileReport } from "./eslint-wire.js";
+
+/** Files ESLint lints by default, and those of common plugins' languages. */
+const ESLINT_LISTED = /\.(?:[cm]?[jt]sx?|vue|svelte|astro)$/;
+const ESLINT_CONFIGS =
+  /^(?:eslint\.config\.[cm]?[jt]s|package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|\.gitignore|tsconfig(?:\.[\w-]+)?\.json)$/;
+
+export type EslintCall = (scope: EslintScope) => Promise<{ result: WireFileReport[]; note: string }>;
+
+export interface CachedReports {
+  reports: WireFileReport[];
+  /** The worker's note, when a run happened. */
+  note?: string;
+  cache: CacheMarker;
+}
+
+const cleanReport = (file: string): WireFileReport => ({
+  file,
+  messages: [],
+  errorCount: 0,
+  warningCount: 0,
+  fatal: false,
+});
+
+const isEmpty = (r: WireFileReport) =>
+  r.messages.length === 0 &&
+  !r.fatal &&
+  !r.errors?.length &&
+  !r.corrections?.length &&
+  r.output === undefined;
+
+/** Reports of every file ESLint lints in `scope`; undefined when the config is type-aware (not cached). */
+export async function cachedEslintReports(
+  ctx: ToolContext,
+  cache: ResultCache,
+  scope: EslintScope,
+  target: string,
+  call: EslintCall,
+  typeAware: (scope: EslintScope, files: string[]) => Promise<boolean>,
+): Promise<CachedReports | undefined> {
+  const root = ctx.allowlist.rootOf(target) ?? scope.root;
+  const walk = scanTarget(cache, scope.base);
+  const listing = listingOf(walk, root, ESLINT_LISTED);
+  const identity = {
+    eslint: [scope.eslint.version, scope.eslint.source],
+    cwd: relPath(root, scope.root),
+    configFile: scope.configFile ? relPath(root, scope.configFile) : null,
+    patterns: scope.patterns,
+    configs: configIdentity(cache, walk, scope.base, root, ESLINT_CONFIGS, scope.watch),
+  };
+  // One question to the worker per config: does it use type information?
+  const memo = ctx.services.get("eslint-type-aware", () => new Map<string, Promise<boolean>>());
+  const memoKey = keyOf(identity);
+  let aware = memo.get(memoKey);
+  if (!aware) {
+    const samples = sampleFiles(listing.map((r) => path.join(root, r)));
+    aware = samples.length ? typeAware(scope, samples) : Promise.resolve(false);
+    memo.set(memoKey, aware);
+    aware.catch(() => memo.delete(memoKey));
+  }
+  if (await aware) return undefined;
+  let note: string | undefined;
+  const outcome = await runPerFile<WireFileReport, null>({
+    cache,
+    kind: "eslint",
+    identity,
+    root,
+    files: { listing },
+    isEmpty,
+    encode: (r, base) => ({ ...r, file: relPath(base, r.file) }),
+    decode: (s, file) => ({ ...(s as WireFileReport), file }),
+    async run(subset): Promise<PerFileRun<WireFileReport, null>> {
+      const patterns = subset ? subset.map((f) => relPath(scope.root, f)) : scope.patterns;
+      const r = await call({ ...scope, patterns });
+      note = r.note;
+      const values = new Map(r.result.map((report) => [report.file, report]));
+      return { values, meta: null, files: subset ? undefined : r.result.map((report) => report.file) };
+    },
+  });
+  return {
+    reports: outcome.files.map((f) => outcome.values.get(f) ?? cleanReport(f)),
+    note,
+    cache: { cached: outcome.cached, total: outcome.total },
+  };
+}
+
+/** A file of each extension (at most four): enough to see whether the config is type-aware. */
+function sampleFiles(files: readonly string[]): string[] {
+  const byExt = new Map<string, string>();
+  for (const f of files) if (!byExt.has(path.extname(f))) byExt.set(path.extname(f), f);
+  return [...byExt.values()].slice(0, 4);
+}

@@ -1,0 +1,214 @@
+/**
+ * The ruff CLI through the result cache: per file, keyed by ruff's version, its arguments, the content
+ * of the project's ruff configs and .gitignore files, and each file's content. The file list is ruff's
+ * own (`ruff check --show-files`, asked beside a whole run and kept while the tree's Python files stay
+ * the same); files the cache lacks run as one `ruff ... --force-exclude -- FILES` call.
+ */
+import path from "node:path";
+import { ToolError } from "../../errors.js";
+import { combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import type { ResultCache } from "../../cache/result-cache.js";
+import type { PerFileRun } from "../../cache/per-file.js";
+import type { Finding } from "../../findings/model.js";
+import { configIdentity, executableIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
+import { byFile, joinFindings, runFindingsPerFile, type CacheMarker } from "../cached-findings.js";
+import type { LintOutcome } from "../linters.js";
+import { cachedVersion } from "../tool-version.js";
+import { insideGitRepository, RUFF_DEFAULT_EXCLUDES } from "./python-files.js";
+import { ruffCheckArgs, ruffFormatArgs, ruffShowFilesArgs, type RuffCliScope } from "./ruff-cli.js";
+import { runPerFile } from "../../cache/per-file.js";
+import { isWithin } from "../../paths/allowlist.js";
+import type { FormatCheckOutcome } from "../formatters.js";
+import { projectFirst } from "./tree-excludes.js";
+
+/** Folders ruff skips by default: the project scan does not walk them. */
+export const RUFF_SKIPPED = new Set([...RUFF_DEFAULT_EXCLUDES, "__pycache__"]);
+/** Files that make ruff's file list: what it checks, and what decides which it checks. */
+const RUFF_LISTED = /\.(?:pyi?|ipynb)$|^pyproject\.toml$/;
+/** Files ruff formats. */
+const RUFF_FORMATS = /\.(?:pyi?|ipynb)$/;
+/** Files whose content changes ruff's results. */
+export const RUFF_CONFIGS = /^(?:pyproject\.toml|ruff\.toml|\.ruff\.toml|\.gitignore|\.ignore)$/;
+
+export interface RuffCliRun {
+  executable: string;
+  /** Where the executable was found (the first note). */
+  note: string | undefined;
+  targets: string[];
+  scope: RuffCliScope;
+  root: string;
+  config?: string;
+}
+
+/** The scope's absolute paths relative to the root, so that checkouts elsewhere share the key. */
+function portableScope(scope: RuffCliScope, root: string) {
+  return {
+    configArgs: scope.configArgs.map((a) => (path.isAbsolute(a) ? relPath(root, a) : a)),
+    extendExclude: (scope.extendExclude ?? []).map((d) => relPath(root, d)),
+  };
+}
+
+/** What a cached ruff request is keyed by, and the listing its file list depends on. */
+export async function ruffJobBasics(ctx: ToolContext, cache: ResultCache, run: RuffCliRun, kind: string) {
+  const version = await cachedVersion(ctx, run.executable);
+  const walks = run.targets.map((t) => ({ target: t, walk: scanTarget(cache, t, RUFF_SKIPPED) }));
+  return {
+    identity: {
+      ruff: executableIdentity(run.executable, version),
+      kind,
+      targets: run.targets.map((t) => relPath(run.root, t)),
+      scope: portableScope(run.scope, run.root),
+      configs: walks.map((w) =>
+        configIdentity(cache, w.walk, w.target, run.root, RUFF_CONFIGS, [run.config]),
+      ),
+      // ruff honours .gitignore only inside a git repository: the same tree lists other files outside one.
+      git: run.targets.map((t) => insideGitRepository(t)),
+    },
+    listing: walks.map((w) => listingOf(w.walk, run.root, RUFF_LISTED)),
+  };
+}
+
+/** `ruff check --show-files` on the targets: absolute paths, as ruff prints them. */
+export async function ruffShowFiles(ctx: ToolContext, run: RuffCliRun): Promise<string[]> {
+  const args = ruffShowFilesArgs(run.targets, run.scope);
+  const files: string[] = [];
+  const result = await ctx.run({
+    program: run.executable,
+    args,
+    onStdoutLine: (line) => {
+      if (line.startsWith("/")) files.push(path.resolve(ctx.config.cwd, line));
+    },
+  });
+  if (result.returncode !== 0)
+    throw new ToolError("tool_error", `ruff --show-files failed (exit ${result.returncode}); see output`, {
+      command: displayCommand("ruff", args),
+      returncode: result.returncode,
+      output: combinedOutput(result.stdout, result.stderr),
+    });
+  return files;
+}
+
+interface LintMeta {
+  /** ruff's own warnings (deprecated settings...) from the whole run. */
+  notes: string[];
+}
+
+export type StreamingLint = (
+  args: string[],
+) => Promise<Pick<LintOutcome, "findings" | "notes" | "returncode">>;
+
+/** `ruff check` through the cache: the outcome a direct run gives, with the cache marker. */
+export async function cachedRuffLint(
+  ctx: ToolContext,
+  cache: ResultCache,
+  run: RuffCliRun,
+  stream: StreamingLint,
+): Promise<LintOutcome & { cache: CacheMarker }> {
+  const basics = await ruffJobBasics(ctx, cache, run, "check");
+  const command = displayCommand("ruff", ruffCheckArgs(run.targets, run.scope));
+  const cliNotes = run.note ? [run.note] : [];
+  const warnings = (notes: string[]) => notes.filter((n) => !cliNotes.includes(n));
+  const outcome = await runFindingsPerFile<LintMeta>({
+    cache,
+    kind: "ruff check",
+    identity: basics.identity,
+    root: run.root,
+    files: { listing: basics.listing },
+    listFiles: async () => (await ruffShowFiles(ctx, run)).sort(),
+    async run(subset, needFiles): Promise<PerFileRun<Finding[], LintMeta>> {
+      if (subset) {
+        const r = await stream(ruffCheckArgs(subset, { ...run.scope, forceExclude: true }));
+        return { values: byFile(r.findings), meta: { notes: warnings(r.notes) } };
+      }
+      const [r, files] = await Promise.all([
+        stream(ruffCheckArgs(run.targets, run.scope)),
+        needFiles ? ruffShowFiles(ctx, run) : undefined,
+      ]);
+      return { values: byFile(r.findings), meta: { notes: warnings(r.notes) }, files: files?.sort() };
+    },
+  });
+  // ruff prints diagnostics by file name, then position; the project's own files first (as uncached).
+  outcome.files.sort();
+  const findings = projectFirst(joinFindings(outcome), (f) => f.file, run.root);
+  const executable = run.executable;
+  return {
+    findings,
+    tool: "ruff",
+    version: () => cachedVersion(ctx, executable),
+    command,
+    returncode: findings.length ? 1 : 0,
+    notes: [...cliNotes, ...outcome.meta.notes],
+    cache: { cached: outcome.cached, total: outcome.total },
+  };
+}
+
+interface FormatMeta {
+  notes: string[];
+  truncated: boolean;
+}
+
+export type FormatCheckRun = (args: string[]) => Promise<{
+  /** As ruff names them (relative to the working directory when inside it). */
+  unformatted: string[];
+  returncode: number | null;
+  truncated: boolean;
+  notes: string[];
+}>;
+
+/** `ruff format --check` (without a diff) through the cache: per file, whether ruff would change it. */
+export async function cachedRuffFormatCheck(
+  ctx: ToolContext,
+  cache: ResultCache,
+  run: RuffCliRun,
+  check: FormatCheckRun,
+): Promise<FormatCheckOutcome & { cache: CacheMarker }> {
+  const basics = await ruffJobBasics(ctx, cache, run, "format");
+  const cwd = ctx.config.cwd;
+  const cliNotes = run.note ? [run.note] : [];
+  const warnings = (notes: string[]) => notes.filter((n) => !cliNotes.includes(n));
+  const asValues = (names: string[]) => new Map(names.map((n) => [path.resolve(cwd, n), true]));
+  const outcome = await runPerFile<boolean, FormatMeta>({
+    cache,
+    kind: "ruff format --check",
+    identity: basics.identity,
+    root: run.root,
+    files: { listing: basics.listing },
+    isEmpty: (v) => !v,
+    encode: () => 1,
+    decode: () => true,
+    listFiles: async () => (await ruffShowFiles(ctx, run)).filter((f) => RUFF_FORMATS.test(f)).sort(),
+    async run(subset, needFiles): Promise<PerFileRun<boolean, FormatMeta>> {
+      if (subset) {
+        const r = await check(ruffFormatArgs(subset, { check: true, ...run.scope, forceExclude: true }));
+        return {
+          values: asValues(r.unformatted),
+          meta: { notes: warnings(r.notes), truncated: r.truncated },
+        };
+      }
+      const [r, files] = await Promise.all([
+        check(ruffFormatArgs(run.targets, { check: true, ...run.scope })),
+        needFiles ? ruffShowFiles(ctx, run) : undefined,
+      ]);
+      return {
+        values: asValues(r.unformatted),
+        meta: { notes: warnings(r.notes), truncated: r.truncated },
+        files: files?.filter((f) => RUFF_FORMATS.test(f)).sort(),
+      };
+    },
+  });
+  // As ruff prints them: relative to the working directory when inside it, sorted.
+  const unformatted = outcome.files
+    .filter((f) => outcome.values.get(f))
+    .map((f) => (isWithin(cwd, f) ? path.relative(cwd, f) : f))
+    .sort();
+  return {
+    formatted: unformatted.length === 0,
+    unformatted_files: unformatted,
+    command: displayCommand("ruff", ruffFormatArgs(run.targets, { check: true, ...run.scope })),
+    returncode: unformatted.length ? 1 : 0,
+    truncated: outcome.meta.truncated,
+    notes: [...cliNotes, ...outcome.meta.notes],
+    cache: { cached: outcome.cached, total: outcome.total },
+  };
+}

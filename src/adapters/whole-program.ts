@@ -1,0 +1,210 @@
+/**
+ * The input set of a whole-program tool, by language: every source and config file of the project the
+ * target belongs to (its nearest folder with the language's project marker, within the allowed root),
+ * the lock files, and for Python the installed packages (each virtualenv's site-packages listing, whose
+ * `*.dist-info` names carry versions). What the tool reads beyond this (the toolchain, a global cache) is
+ * in its identity (version, environment variables that change its results).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { ResultCache } from "../cache/result-cache.js";
+import { ALWAYS_SKIPPED } from "../cache/tree-scan.js";
+import { isWithin } from "../paths/allowlist.js";
+import { RUFF_DEFAULT_EXCLUDES } from "./python/python-files.js";
+import { runWhole } from "../cache/whole.js";
+import type { ToolContext } from "../engine/tool.js";
+import { findExecutable } from "../exec/which.js";
+import { executableIdentity } from "./cached-run.js";
+import { resolvePythonTool } from "./python/resolve.js";
+import { cachedVersion } from "./tool-version.js";
+
+export type WholeLanguage = "python" | "typescript" | "go" | "rust";
+
+const SPEC: Record<WholeLanguage, { markers: string[]; files: RegExp; skip: Set<string>; env: string[] }> = {
+  python: {
+    markers: ["pyproject.toml", "setup.cfg", "setup.py", "mypy.ini", "pyrightconfig.json", "ty.toml"],
+    files:
+      /\.pyi?$|^(?:pyproject\.toml|setup\.cfg|setup\.py|mypy\.ini|\.mypy\.ini|pyrightconfig\.json|ty\.toml|requirements[\w.-]*\.txt|uv\.lock|poetry\.lock|Pipfile\.lock|py\.typed)$/,
+    skip: new Set([...RUFF_DEFAULT_EXCLUDES, "__pycache__"]),
+    env: ["PYTHONPATH", "MYPYPATH", "VIRTUAL_ENV"],
+  },
+  typescript: {
+    markers: ["tsconfig.json", "package.json"],
+    files:
+      /\.(?:[cm]?[jt]sx?|json)$|^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/,
+    skip: new Set(["dist", "build", "coverage"]),
+    env: ["NODE_OPTIONS"],
+  },
+  go: {
+    markers: ["go.work", "go.mod"],
+    files: /\.(?:go|s|c|h)$|^(?:go\.mod|go\.sum|go\.work|go\.work\.sum)$/,
+    skip: new Set<string>(),
+    env: ["GOFLAGS", "GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT", "GOWORK"],
+  },
+  rust: {
+    markers: ["Cargo.toml"],
+    files:
+      /\.rs$|^(?:Cargo\.toml|Cargo\.lock|build\.rs|rust-toolchain(?:\.toml)?|config\.toml|clippy\.toml|\.clippy\.toml|rustfmt\.toml|\.rustfmt\.toml)$/,
+    skip: new Set(["target"]),
+    env: ["RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WRAPPER"],
+  },
+};
+
+/**
+ * Files that may configure a tool, whatever the language: dotfiles (`.flake8`, `.golangci.yml`) and
+ * TOML, INI, CFG, CONF and YAML files (`tox.ini`, `staticcheck.conf`, `clippy.toml`). A few more inputs
+ * than the tool reads only cost a miss now and then; one fewer would serve a stale result.
+ */
+const CONFIG_LIKE = /^\.[\w.-]+$|\.(?:toml|ini|cfg|conf|ya?ml)$/;
+
+/** The project a target belongs to: the outermost folder with a marker, from the target up to `root`. */
+function projectDir(target: string, root: string, markers: readonly string[]): string {
+  const start = fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() ? target : path.dirname(target);
+  let found = start;
+  for (let d = start; isWithin(root, d); d = path.dirname(d)) {
+    if (markers.some((m) => fs.existsSync(path.join(d, m)))) found = d;
+    if (d === root || d === path.dirname(d)) break;
+  }
+  return found;
+}
+
+export interface WholeInputs {
+  project: string;
+  files: string[];
+  /** Environment and installed-package facts the key also holds. */
+  facts: unknown;
+}
+
+export function wholeProgramInputs(
+  cache: ResultCache,
+  language: WholeLanguage,
+  target: string,
+  root: string,
+): WholeInputs {
+  const spec = SPEC[language];
+  const project = projectDir(target, root, spec.markers);
+  const walk = cache.tree.walk(
+    project,
+    (name, abs) => ALWAYS_SKIPPED.has(name) || spec.skip.has(name) || (language === "python" && isVenv(abs)),
+  );
+  const files = walk.files.filter(
+    (f) => spec.files.test(path.basename(f)) || CONFIG_LIKE.test(path.basename(f)),
+  );
+  const facts: Record<string, unknown> = {
+    env: spec.env.map((v) => process.env[v] ?? null),
+  };
+  if (language === "python") facts.sitePackages = sitePackages(cache, project);
+  return { project, files, facts };
+}
+
+function isVenv(dir: string): boolean {
+  return fs.existsSync(path.join(dir, "pyvenv.cfg"));
+}
+
+/** The names in each virtualenv's site-packages under the project (`.venv`, `venv`, or any with pyvenv.cfg). */
+function sitePackages(cache: ResultCache, project: string): string[][] {
+  const out: string[][] = [];
+  for (const e of cache.tree.entries(project) ?? []) {
+    if (e.kind !== "dir") continue;
+    const lib = path.join(project, e.name, "lib");
+    if (!isVenv(path.join(project, e.name))) continue;
+    for (const py of cache.tree.entries(lib) ?? []) {
+      const site = path.join(lib, py.name, "site-packages");
+      out.push([`${e.name}/${py.name}`, ...(cache.tree.entries(site) ?? []).map((x) => x.name)]);
+    }
+  }
+  return out;
+}
+
+/** Placeholder for the project root in stored values: another checkout (or machine) puts its own back. */
+const ROOT_MARK = "⟦project root⟧";
+
+export function rootRelative(value: unknown, root: string): unknown {
+  return JSON.parse(JSON.stringify(value).split(JSON.stringify(root).slice(1, -1)).join(ROOT_MARK));
+}
+
+export function rootAbsolute<T>(stored: unknown, root: string): T {
+  return JSON.parse(JSON.stringify(stored).split(ROOT_MARK).join(JSON.stringify(root).slice(1, -1))) as T;
+}
+
+/** Notes that describe one run's processes (a worker's or daemon's pid), left out of a cached result. */
+export const RUN_NOTE = /\bpid \d+/;
+
+/** Arguments that shape only the view of a result (paging, budgets, SARIF), not what the tool says. */
+const VIEW_ARGS = new Set(["output", "max_result_tokens", "cursor", "page", "page_size", "context_lines"]);
+
+/** A call's arguments as part of a key: view-only ones left out, paths under the root made relative. */
+export function keyArgs(args: Record<string, unknown>, root: string): unknown {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args)) if (!VIEW_ARGS.has(k)) out[k] = v;
+  return rootRelative(out, root);
+}
+
+export interface WholeCall<T> {
+  cache: ResultCache;
+  /** The tool (and what it does): "type_check ty", "lint govet". */
+  kind: string;
+  language: WholeLanguage;
+  target: string;
+  root: string;
+  /** The tool's identity beyond the inputs: executable and version, arguments. */
+  identity: unknown;
+  run(): Promise<T>;
+  keep?(value: T): boolean;
+  /** Takes the run-describing notes out of a cached value. */
+  onHit?(value: T): T;
+}
+
+/** A whole-program call through the result cache; `cache` says how many input files the key covered. */
+export async function cachedWholeCall<T>(
+  call: WholeCall<T>,
+): Promise<{ value: T; cache: { cached: number; total: number } }> {
+  const inputs = wholeProgramInputs(call.cache, call.language, call.target, call.root);
+  const outcome = await runWhole<T>({
+    cache: call.cache,
+    kind: call.kind,
+    identity: { tool: call.identity, facts: inputs.facts, project: path.relative(call.root, inputs.project) },
+    root: call.root,
+    inputs: inputs.files,
+    run: call.run,
+    keep: call.keep,
+    encode: (v, root) => rootRelative(v, root),
+    decode: (s, root) => rootAbsolute<T>(s, root),
+  });
+  const value = outcome.hit && call.onHit ? call.onHit(outcome.value) : outcome.value;
+  return { value, cache: { cached: outcome.hit ? outcome.total : 0, total: outcome.total } };
+}
+
+/** The program behind a tool name (undefined: bundled with the server, which the build id covers). */
+const PROGRAM: Record<string, { program: string; versionArgs: string[]; python?: boolean } | undefined> = {
+  ty: { program: "ty", versionArgs: ["--version"], python: true },
+  mypy: { program: "mypy", versionArgs: ["--version"], python: true },
+  flake8: { program: "flake8", versionArgs: ["--version"], python: true },
+  go: { program: "go", versionArgs: ["version"] },
+  govet: { program: "go", versionArgs: ["version"] },
+  staticcheck: { program: "staticcheck", versionArgs: ["-version"] },
+  golint: { program: "golint", versionArgs: [] },
+  cargo: { program: "cargo", versionArgs: ["--version"] },
+  clippy: { program: "cargo", versionArgs: ["clippy", "--version"] },
+};
+
+/** Which executable a tool call runs and its version (asked once per server), for the key. */
+export async function toolIdentity(ctx: ToolContext, name: string, target: string): Promise<unknown> {
+  const spec = PROGRAM[name];
+  const pyright = name === "pyright" ? resolvePythonTool(ctx, "pyright", target).executable : undefined;
+  if (!spec && !pyright) return { name, bundled: true, PATH: process.env.PATH ?? null };
+  const program = spec?.program ?? "pyright";
+  const executable =
+    spec?.python || pyright ? resolvePythonTool(ctx, program, target).executable : findExecutable(program);
+  const version = executable && spec ? await cachedVersion(ctx, executable, spec.versionArgs) : undefined;
+  return { name, executable: executableIdentity(executable, version) };
+}
+
+/** The whole-program language of a tool's languages (undefined: not one of them). */
+export function wholeLanguageOf(languages: readonly string[]): WholeLanguage | undefined {
+  if (languages.includes("python")) return "python";
+  if (languages.includes("typescript") || languages.includes("javascript")) return "typescript";
+  if (languages.includes("go")) return "go";
+  if (languages.includes("rust")) return "rust";
+  return undefined;
+}

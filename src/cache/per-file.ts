@@ -1,0 +1,268 @@
+/**
+ * The per-file result cache, for tools whose findings on a file depend on that file (and the
+ * configuration) only: ruff, flake8, ESLint without type information, Prettier, RuboCop, gofmt, black.
+ *
+ * A request names its files (in the tool's order) and its identity: the tool, its version, the resolved
+ * configuration (config files' content, arguments) and the server's build. A request's values are kept
+ * as one bundle: per file, its path relative to the project root, the SHA-256 of its content and its value.
+ * A file whose content hash matches the bundle of the same file list (else this project's latest bundle;
+ * else, with a shared cache, the team's bundle of that file list) is not run; the rest run as one subset
+ * call of the tool, or, when more than half are missing, the request runs whole, as it would without a
+ * cache. A run that reports a file outside the list (the server's listing missed it) is returned as it
+ * is and nothing is stored.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { buildId } from "./build-id.js";
+import { keyOf } from "./hash.js";
+import type { ResultCache } from "./result-cache.js";
+import { inShard } from "./shard.js";
+
+/** What a run of the tool gave: the values of the files that have one, and what the whole run says. */
+export interface PerFileRun<V, M> {
+  values: Map<string, V>;
+  meta: M;
+  /** Every file the tool went through (tools that list them: ESLint, RuboCop), on a whole run. */
+  files?: string[];
+}
+
+export interface PerFileJob<V, M> {
+  cache: ResultCache;
+  /** The tool and what it does: "ruff check", "prettier --check". */
+  kind: string;
+  /** Everything besides the files' content that determines a file's value. */
+  identity: unknown;
+  /** Project root: keys and stored values use paths relative to it, so checkouts elsewhere share them. */
+  root: string;
+  /**
+   * The files, or for a tool that names every file it checks, the listing of the tree its file list
+   * depends on: the list learned from its last whole run on that listing is used.
+   */
+  files: readonly string[] | { listing: unknown };
+  isEmpty(value: V): boolean;
+  /**
+   * Runs the tool on these files, or on the whole request (undefined); `needFiles` says that a whole run
+   * must also say which files it went through (the list is not known yet).
+   */
+  run(subset: readonly string[] | undefined, needFiles?: boolean): Promise<PerFileRun<V, M>>;
+  /** A value as stored (paths relative to root) and back. */
+  encode(value: V, root: string): unknown;
+  decode(stored: unknown, file: string, root: string): V;
+  /** Most files passed to a subset run (argv stays small); past it the request runs whole. */
+  maxSubset?: number;
+  /** The tool's file list without a run, where that is cheap: used for a shard before any whole run. */
+  listFiles?(): Promise<string[]>;
+}
+
+export interface PerFileOutcome<V, M> {
+  /** The files of the result, in the request's order. */
+  files: string[];
+  /** Non-empty values by file. */
+  values: Map<string, V>;
+  meta: M;
+  /** Files whose value came from the cache, of `total`. */
+  cached: number;
+  total: number;
+  ran: "none" | "subset" | "whole";
+  /** Set when the run could not be stored (and why). */
+  uncached?: string;
+}
+
+/** One request's values: aligned lists of relative paths, content hashes and stored values (null: empty). */
+interface Bundle {
+  meta: unknown;
+  r: string[];
+  h: string[];
+  v: unknown[];
+}
+
+/** Paths given to one subset run at most, in bytes (Linux allows 2 MiB of arguments and environment). */
+const MAX_SUBSET_BYTES = 512 * 1024;
+
+const relOf = (root: string, file: string) => path.relative(root, file).split(path.sep).join("/");
+
+/** Looks files up in a bundle by relative path (its index built once per bundle object). */
+const indexes = new WeakMap<Bundle, Map<string, number>>();
+function indexOf(bundle: Bundle, rel: string): number | undefined {
+  let index = indexes.get(bundle);
+  if (!index) {
+    index = new Map(bundle.r.map((r, i) => [r, i]));
+    indexes.set(bundle, index);
+  }
+  return index.get(rel);
+}
+
+function isBundle(b: unknown): b is Bundle {
+  const x = b as Bundle | undefined;
+  return (
+    !!x &&
+    Array.isArray(x.r) &&
+    Array.isArray(x.h) &&
+    Array.isArray(x.v) &&
+    x.r.length === x.h.length &&
+    x.h.length === x.v.length
+  );
+}
+
+/** Values of every file of the job, from the cache where it has them and from the tool for the rest. */
+export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOutcome<V, M>> {
+  const { cache } = job;
+  const identity = keyOf(job.kind, buildId(), job.identity);
+  const latestKey = keyOf("latest", identity, job.root);
+  let files: string[] | undefined;
+  let listKey: string | undefined;
+  if (Array.isArray(job.files)) files = [...(job.files as readonly string[])];
+  else {
+    listKey = keyOf("list", identity, (job.files as { listing: unknown }).listing);
+    const rels = cache.getLocal<string[]>(listKey) ?? (await cache.getRemote<string[]>(listKey));
+    if (Array.isArray(rels)) files = rels.map((r) => path.join(job.root, r));
+  }
+  if (!files && job.listFiles && cache.shard) files = await job.listFiles();
+  if (!files) return wholeRun(job, { identity, latestKey, listKey });
+  const all = files;
+  // check --shard: this shard's files only (the list stays whole under its key).
+  const shard = cache.shard;
+  if (shard) files = files.filter((f) => inShard(shard, job.root, f));
+  const rels = files.map((f) => relOf(job.root, f));
+  const hashes = files.map((f) => cache.hashes.hashOf(f));
+  if (hashes.some((h) => h === undefined)) return wholeRun(job, { identity, latestKey, listKey }, all);
+
+  const exactKey = keyOf("bundle", identity, rels);
+  const values = new Map<string, V>();
+  let missing = files.map((_, i) => i);
+  let meta: unknown;
+  const take = (bundle: unknown, aligned: boolean) => {
+    if (!isBundle(bundle)) return;
+    meta ??= bundle.meta;
+    missing = missing.filter((i) => {
+      const at = aligned ? i : indexOf(bundle, rels[i] as string);
+      if (at === undefined || bundle.r[at] !== rels[i] || bundle.h[at] !== hashes[i]) return true;
+      const stored = bundle.v[at];
+      if (stored !== null) values.set(files[i] as string, job.decode(stored, files[i] as string, job.root));
+      return false;
+    });
+  };
+  const exact = cache.getLocal<Bundle>(exactKey);
+  take(exact, true);
+  if (missing.length) take(cache.getLocal<Bundle>(latestKey), false);
+  if (missing.length && cache.remote && !cache.remote.unavailable())
+    take(await cache.getRemote<Bundle>(exactKey), true);
+
+  // A shard runs its own files, whatever the cache has; otherwise the whole request runs when most files
+  // are missing (what a run without the cache does) or when naming them would make a long command line.
+  const subsetBytes = missing.reduce((n, i) => n + (files[i] as string).length + 1, 0);
+  const maxSubset = job.maxSubset ?? 10_000;
+  if (
+    (!shard && (meta === undefined || missing.length * 2 > files.length)) ||
+    missing.length > maxSubset ||
+    subsetBytes > MAX_SUBSET_BYTES
+  )
+    return wholeRun(job, { identity, latestKey, listKey }, all);
+
+  let ran: PerFileOutcome<V, M>["ran"] = "none";
+  if (missing.length) {
+    const subset = missing.map((i) => files[i] as string);
+    const run = await job.run(subset);
+    const asked = new Set(subset);
+    if ([...run.values.keys()].some((f) => !asked.has(f)))
+      return wholeRun(job, { identity, latestKey, listKey }, all);
+    meta ??= run.meta;
+    for (const f of subset) {
+      const v = run.values.get(f);
+      if (v !== undefined && !job.isEmpty(v)) values.set(f, v);
+    }
+    ran = "subset";
+    // A file that changed while the tool read it is not stored (its hash would not match what ran).
+    const after = missing.map((i) => cache.hashes.hashOf(files[i] as string));
+    if (after.some((h, n) => h !== hashes[missing[n] as number]))
+      return {
+        files,
+        values,
+        meta: meta as M,
+        cached: files.length - missing.length,
+        total: files.length,
+        ran,
+        uncached: "a file changed during the run",
+      };
+  }
+  if (ran !== "none" || !exact) {
+    const bundle = makeBundle(job, meta, files, rels, hashes as string[], values);
+    const json = JSON.stringify(bundle);
+    cache.put(exactKey, bundle, { json });
+    cache.put(latestKey, bundle, { local: true, json });
+  }
+  return { files, values, meta: meta as M, cached: files.length - missing.length, total: files.length, ran };
+}
+
+function makeBundle<V, M>(
+  job: PerFileJob<V, M>,
+  meta: unknown,
+  files: readonly string[],
+  rels: string[],
+  hashes: string[],
+  values: ReadonlyMap<string, V>,
+): Bundle {
+  const v = files.map((f) => {
+    const value = values.get(f);
+    return value === undefined || job.isEmpty(value) ? null : job.encode(value, job.root);
+  });
+  return { meta, r: rels, h: hashes, v };
+}
+
+/** The whole request, as without a cache; its values are stored when its files are known and match. */
+async function wholeRun<V, M>(
+  job: PerFileJob<V, M>,
+  keys: { identity: string; latestKey: string; listKey?: string },
+  listed?: string[],
+): Promise<PerFileOutcome<V, M>> {
+  const { cache } = job;
+  const known = listed ?? (Array.isArray(job.files) ? [...(job.files as string[])] : undefined);
+  const before = known?.map((f) => cache.hashes.hashOf(f));
+  const startedMs = Date.now();
+  const run = await job.run(undefined, known === undefined);
+  const files = run.files ?? known;
+  const values = new Map<string, V>();
+  for (const [f, v] of run.values) if (!job.isEmpty(v)) values.set(f, v);
+  const base = { values, meta: run.meta, cached: 0, ran: "whole" as const };
+  if (!files)
+    return {
+      ...base,
+      files: [...values.keys()],
+      total: values.size,
+      uncached: "the tool did not list its files",
+    };
+  const inList = new Set(files);
+  const strays = [...values.keys()].filter((f) => !inList.has(f));
+  const shard = cache.shard;
+  if (strays.length)
+    return {
+      ...base,
+      files: [...files, ...strays],
+      total: files.length + strays.length,
+      uncached: `the tool reported ${strays[0]}, which the server's listing did not have`,
+    };
+  const hashes = files.map((f) => cache.hashes.hashOf(f));
+  const changed =
+    before && !run.files
+      ? hashes.some((h, i) => h !== before[i])
+      : files.some(
+          (f) => (fs.lstatSync(f, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) >= startedMs - 50,
+        );
+  if (!changed && !hashes.some((h) => h === undefined)) {
+    const rels = files.map((f) => relOf(job.root, f));
+    if (keys.listKey && run.files) cache.put(keys.listKey, rels);
+    const bundle = makeBundle(job, run.meta, files, rels, hashes as string[], values);
+    const json = JSON.stringify(bundle);
+    cache.put(keyOf("bundle", keys.identity, rels), bundle, { json });
+    cache.put(keys.latestKey, bundle, { local: true, json });
+  }
+  // A shard reports its own files (the others' values were stored too: they cost nothing more).
+  const mine = shard ? files.filter((f) => inShard(shard, job.root, f)) : files;
+  if (shard) for (const f of [...values.keys()]) if (!inShard(shard, job.root, f)) values.delete(f);
+  return {
+    ...base,
+    files: mine,
+    total: mine.length,
+    uncached: changed ? "a file changed during the run" : undefined,
+  };
+}

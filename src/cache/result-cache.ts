@@ -1,0 +1,143 @@
+/**
+ * The result cache of one server: memory first (bounded, least recently used out), then the per-user
+ * folder on disk (LocalStore), then the team's remote (RemoteStore), each hit copied to the layers above.
+ * Entries are JSON: `{k: key, v: value}`; one whose key does not match is ignored. It also holds the
+ * server's shared project scan (TreeScanner) and content hashes (FileHashes), which every cached tool uses.
+ */
+import { FileHashes } from "./file-hashes.js";
+import { LocalStore } from "./local-store.js";
+import { RemoteStore, type RemoteOptions } from "./remote-store.js";
+import { sharedTree, type TreeScanner } from "./tree-scan.js";
+import type { Shard } from "./shard.js";
+
+const MEMORY_BYTES = 64 * 1024 * 1024;
+
+export interface ResultCacheOptions {
+  /** Folder of the local cache; undefined: memory only (the folder could not be used). */
+  dir?: string;
+  maxBytes: number;
+  remote?: RemoteOptions;
+  /** Per-file tools run on, and report, this shard's files only (`check --shard`). */
+  shard?: Shard;
+  onError?: (message: string) => void;
+}
+
+export interface CacheStats {
+  memory_hits: number;
+  local_hits: number;
+  remote_hits: number;
+  misses: number;
+}
+
+/** Parsed values by key, weighed by the length of their JSON; callers never mutate them. */
+class MemoryLru {
+  private readonly map = new Map<string, { value: unknown; size: number }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): unknown {
+    const e = this.map.get(key);
+    if (e === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, e);
+    return e.value;
+  }
+
+  set(key: string, value: unknown, size: number): void {
+    const old = this.map.get(key);
+    if (old !== undefined) {
+      this.bytes -= old.size;
+      this.map.delete(key);
+    }
+    if (size > this.maxBytes / 4) return;
+    this.map.set(key, { value, size });
+    this.bytes += size;
+    for (const [k, e] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(k);
+      this.bytes -= e.size;
+    }
+  }
+}
+
+export class ResultCache {
+  readonly tree: TreeScanner = sharedTree;
+  readonly hashes = new FileHashes();
+  readonly local: LocalStore | undefined;
+  readonly remote: RemoteStore | undefined;
+  readonly stats: CacheStats = { memory_hits: 0, local_hits: 0, remote_hits: 0, misses: 0 };
+  readonly shard: Shard | undefined;
+  private readonly memory = new MemoryLru(MEMORY_BYTES);
+
+  constructor(options: ResultCacheOptions) {
+    this.shard = options.shard;
+    this.local = options.dir ? new LocalStore(options.dir, options.maxBytes, options.onError) : undefined;
+    this.remote = options.remote
+      ? new RemoteStore({ ...options.remote, onError: options.onError })
+      : undefined;
+  }
+
+  private decode<T>(key: string, text: string | undefined): T | undefined {
+    if (text === undefined) return undefined;
+    try {
+      const entry = JSON.parse(text) as { k?: unknown; v?: T };
+      return entry.k === key ? entry.v : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** From memory or the local folder (synchronous: no network on this path). Never mutate the value. */
+  getLocal<T>(key: string): T | undefined {
+    const inMemory = this.memory.get(key);
+    if (inMemory !== undefined) {
+      this.stats.memory_hits++;
+      return inMemory as T;
+    }
+    const onDisk = this.local?.get(key)?.toString("utf8");
+    const value = this.decode<T>(key, onDisk);
+    if (value !== undefined) {
+      this.stats.local_hits++;
+      this.memory.set(key, value, (onDisk as string).length);
+    }
+    return value;
+  }
+
+  /** From the remote only (copied to the local layers when found there); undefined without one. */
+  async getRemote<T>(key: string): Promise<T | undefined> {
+    if (!this.remote) return undefined;
+    const text = (await this.remote.get(key))?.toString("utf8");
+    const value = this.decode<T>(key, text);
+    if (value === undefined) return undefined;
+    this.stats.remote_hits++;
+    this.memory.set(key, value, (text as string).length);
+    this.local?.put(key, text as string);
+    return value;
+  }
+
+  /** Local first, then the remote. */
+  async get<T>(key: string): Promise<T | undefined> {
+    const value = this.getLocal<T>(key) ?? (await this.getRemote<T>(key));
+    if (value === undefined) this.stats.misses++;
+    return value;
+  }
+
+  /** Stores in memory now, on disk (and on the remote unless `local`) in the background. */
+  put(key: string, value: unknown, options: { local?: boolean; json?: string } = {}): void {
+    // `{k, v}` built around the value's JSON (given when the caller stores one value under two keys).
+    const text = `{"k":${JSON.stringify(key)},"v":${options.json ?? JSON.stringify(value)}}`;
+    this.memory.set(key, value, text.length);
+    this.local?.put(key, text);
+    if (!options.local) this.remote?.put(key, text);
+  }
+
+  /** Waits for background writes (local and remote). */
+  async flush(): Promise<void> {
+    await Promise.all([this.local?.flush(), this.remote?.flush()]);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * One scan of a project tree shared by every tool of a server (and every check of a `check` run): each
+ * folder's entries are listed once and remembered with the folder's stat, so a later walk costs one
+ * `stat` per folder, not a `readdir`. A folder changed less than RACY_NS before it was listed is listed
+ * again next time (the clock of the file system is coarse).
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+const RACY_NS = 50_000_000n;
+const MAX_DIRS = 100_000;
+
+export interface DirEntry {
+  name: string;
+  kind: "file" | "dir" | "link" | "other";
+}
+
+interface Listing {
+  ino: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  entries: DirEntry[];
+}
+
+export interface TreeWalk {
+  /** Regular files (absolute), in walk order (entries sorted by name). */
+  files: string[];
+  /** Symbolic links met (absolute); never followed. */
+  links: string[];
+  /** Folders walked, the target first. */
+  dirs: string[];
+}
+
+export class TreeScanner {
+  private readonly listings = new Map<string, Listing>();
+  /** readdir calls since start (tests and benchmarks read it). */
+  listed = 0;
+
+  /** The entries of `dir`, sorted by name; undefined when it cannot be read. */
+  entries(dir: string): DirEntry[] | undefined {
+    let st: fs.BigIntStats;
+    try {
+      st = fs.lstatSync(dir, { bigint: true });
+    } catch {
+      this.listings.delete(dir);
+      return undefined;
+    }
+    if (!st.isDirectory()) return undefined;
+    const known = this.listings.get(dir);
+    if (known && known.ino === st.ino && known.mtimeNs === st.mtimeNs && known.ctimeNs === st.ctimeNs)
+      return known.entries;
+    let dirents: fs.Dirent[];
+    try {
+      dirents = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    this.listed++;
+    const entries = dirents
+      .map((d): DirEntry => ({
+        name: d.name,
+        kind: d.isSymbolicLink() ? "link" : d.isDirectory() ? "dir" : d.isFile() ? "file" : "other",
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const nowNs = BigInt(Date.now()) * 1_000_000n;
+    if (nowNs - st.mtimeNs > RACY_NS && nowNs - st.ctimeNs > RACY_NS) {
+      if (this.listings.size >= MAX_DIRS) this.listings.delete(this.listings.keys().next().value as string);
+      this.listings.set(dir, { ino: st.ino, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, entries });
+    } else this.listings.delete(dir);
+    return entries;
+  }
+
+  /**
+   * Walks `target` (a folder), skipping the folders `skip` says to (given the folder's name and path),
+   * never following links.
+   */
+  walk(target: string, skip: (name: string, abs: string) => boolean): TreeWalk {
+    const out: TreeWalk = { files: [], links: [], dirs: [] };
+    const visit = (dir: string) => {
+      out.dirs.push(dir);
+      for (const e of this.entries(dir) ?? []) {
+        const abs = path.join(dir, e.name);
+        if (e.kind === "file") out.files.push(abs);
+        else if (e.kind === "link") out.links.push(abs);
+        else if (e.kind === "dir" && !skip(e.name, abs)) visit(abs);
+      }
+    };
+    visit(target);
+    return out;
+  }
+}
+
+/** Folders no per-file tool walks into by default: version control and dependency stores. */
+export const ALWAYS_SKIPPED = new Set([
+  ".git",
+  ".hg",
+  ".svn",
+  "node_modules",
+  ".mcp-cache",
+  // Tools' own caches (ruff writes a .gitignore into its own): never a file any tool checks.
+  ".ruff_cache",
+  ".mypy_cache",
+  ".pytest_cache",
+  "__pycache__",
+]);
+
+/**
+ * The one scanner of the process: the result cache's walks, and the project-language detection every
+ * format_check, lint and check call makes, list each folder once between its changes.
+ */
+export const sharedTree = new TreeScanner();
