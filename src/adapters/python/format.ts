@@ -52,6 +52,10 @@ export function embeddedNote(ruff: EmbeddedRuff): string {
   return `ruff not found in the project's virtualenv or on PATH: used the embedded ruff ${ruff.version()} (WebAssembly, in the server; large files in its thread)`;
 }
 
+/** What the embedded formatter leaves that the CLI of its version formats (docs/embedded-ruff.md). */
+export const EMBEDDED_FORMAT_DIFFERENCE =
+  "the embedded ruff formats .py and .pyi files only; the ruff CLI (preview) also formats Python code blocks in Markdown files: install ruff in the project's virtualenv for those";
+
 function rootOf(ctx: ToolContext, target: string): string {
   return ctx.allowlist.rootOf(target) ?? target;
 }
@@ -117,7 +121,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
       output: req.diff
         ? unifiedDiff(result.changed, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
         : undefined,
-      notes: [embeddedNote(ruff)],
+      notes: [embeddedNote(ruff), EMBEDDED_FORMAT_DIFFERENCE],
     };
   }
   const root = rootOf(ctx, req.target);
@@ -182,7 +186,7 @@ async function ruffWrite(
       diff: req.dryRun
         ? unifiedDiff(result.changed, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
         : undefined,
-      notes: [embeddedNote(ruff)],
+      notes: [embeddedNote(ruff), EMBEDDED_FORMAT_DIFFERENCE],
     };
   }
   return checkThenWrite(
