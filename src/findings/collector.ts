@@ -42,11 +42,16 @@ export function addTallies(a: FindingTally | undefined, b: FindingTally): Findin
 }
 
 /**
- * How many findings a call's listing may need: its page's end, at least the default. A SARIF report
- * (`output: "sarif"`, what `check` asks for) holds every result, so it keeps them all.
+ * Findings a SARIF report (`output: "sarif"`, what `check` asks for) holds: every result a real project
+ * has (tested at 100,000; GitHub takes 25,000 per run), while a tool that floods its output still cannot
+ * take the server's memory without bound (a finding costs about 4 KiB of memory on the way: some 1 GB at this count). Beyond it the
+ * counts stay exact and the overflow note says how many were left out.
  */
+export const SARIF_KEPT_FINDINGS = 250_000;
+
+/** How many findings a call's listing may need: its page's end, at least the default; a SARIF report more. */
 export function keptFor(args: { offset?: unknown; limit?: unknown; output?: unknown } | undefined): number {
-  if (args?.output === "sarif") return Number.POSITIVE_INFINITY;
+  if (args?.output === "sarif") return SARIF_KEPT_FINDINGS;
   const offset = typeof args?.offset === "number" ? args.offset : 0;
   const limit = typeof args?.limit === "number" ? args.limit : 500;
   return Math.max(DEFAULT_KEPT_FINDINGS, offset + limit);
