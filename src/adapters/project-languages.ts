@@ -86,21 +86,28 @@ interface WalkedFile {
   aside: boolean;
 }
 
-/** Up to `limit` entries are looked at: enough to weigh languages, never a whole monorepo's walk. */
-function* walk(dir: string, limit = 5000): Generator<WalkedFile> {
+/**
+ * The walk behind language detection, breadth first. Bounded per folder (its first `filesPerDir` files
+ * weigh enough) and in folders, never in entries overall: an entry budget was spent on one language's big
+ * folders before another's deeper ones were reached (250 TypeScript files in each `ts-N/src` hid every
+ * `py-N/src/pkgN` of a monorepo, and lint answered "no python files"). Folders are listed through the shared scan, so a
+ * walk of an unchanged tree costs a stat per folder.
+ */
+function* walk(dir: string, maxDirs = 20_000, filesPerDir = 1_000): Generator<WalkedFile> {
   const queue: { dir: string; aside: boolean }[] = [{ dir, aside: false }];
-  let seen = 0;
-  while (queue.length) {
-    const d = queue.shift() as { dir: string; aside: boolean };
+  let dirs = 0;
+  for (let next = 0; next < queue.length; next++) {
+    if (++dirs > maxDirs) return;
+    const d = queue[next] as { dir: string; aside: boolean };
     // The process's shared scan: a folder unchanged since it was last listed is not listed again.
     const entries = sharedTree.entries(d.dir);
     if (!entries) continue;
+    let files = 0;
     for (const e of entries) {
-      if (++seen > limit) return;
       if (e.kind === "dir") {
         if (!SKIPPED.has(e.name) && !e.name.startsWith("."))
           queue.push({ dir: path.join(d.dir, e.name), aside: d.aside || NOT_THE_CODE.has(e.name) });
-      } else if (e.kind === "file") yield { name: e.name, aside: d.aside };
+      } else if (e.kind === "file" && ++files <= filesPerDir) yield { name: e.name, aside: d.aside };
     }
   }
 }

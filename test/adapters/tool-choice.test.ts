@@ -5,6 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES, REPO_ROOT, type Connected } from "../helpers/server.js";
@@ -391,3 +392,48 @@ describe.skipIf(missing("mypy"))("check on a project that configures mypy and py
     expect(count("pyright")).toBe(pyrightOwn.summary.errorCount);
   });
 });
+
+describe.skipIf(missing("ruff", [TOOLS_VENV_BIN]))(
+  "a monorepo whose TypeScript folders are big and shallow",
+  () => {
+    it("still finds its Python deeper down: lint and check run ruff on it, with ruff's own count", async () => {
+      // 6,000 TypeScript files at depth 3 (250 a folder) before 30 Python files at depth 4: breadth first,
+      // an overall entry budget was spent before any Python folder was listed ("no python files").
+      const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-monorepo-shape-")));
+      try {
+        fs.writeFileSync(path.join(dir, "pyproject.toml"), '[project]\nname = "m"\nversion = "0"\n');
+        for (let p = 0; p < 24; p++) {
+          const src = path.join(dir, "packages", `ts-${p}`, "src");
+          fs.mkdirSync(src, { recursive: true });
+          for (let i = 0; i < 250; i++)
+            fs.writeFileSync(path.join(src, `f${i}.ts`), `export const x${i} = ${i};\n`);
+        }
+        for (let p = 0; p < 3; p++) {
+          const pkg = path.join(dir, "packages", `py-${p}`, "src", `pkg${p}`);
+          fs.mkdirSync(pkg, { recursive: true });
+          for (let i = 0; i < 10; i++) fs.writeFileSync(path.join(pkg, `m${i}.py`), "import os\n");
+        }
+        const own = direct(
+          path.join(TOOLS_VENV_BIN, "ruff"),
+          ["check", "--no-cache", "--output-format", "json", "."],
+          dir,
+        );
+        const count = (JSON.parse(own.stdout) as unknown[]).length;
+        expect(count).toBe(30);
+        const s = await serverOn(dir);
+        try {
+          const r = await readOnly(s, dir, "lint", { path: ".", linter: "ruff" });
+          expect(r.nothing_checked).toBeUndefined();
+          expect(r.issue_count).toBe(count);
+        } finally {
+          await s.close();
+        }
+        const json = parseJson(await runCheck([".", "--only", "ruff", "--json"], { cwd: dir }));
+        const ruff = json.checks.find((c) => c.id === "ruff");
+        expect(ruff).toMatchObject({ language: "python", finding_count: count });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);
