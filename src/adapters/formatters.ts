@@ -16,6 +16,11 @@ export interface FormatCheckOutcome {
   notes: string[];
   /** How much of the result came from the result cache (absent: not cached). */
   cache?: { cached: number; total: number };
+  /**
+   * The first changed line of each unformatted file (absolute path), where the formatter knows it without
+   * a diff: SARIF and `check` place their findings there instead of asking for the whole diff again.
+   */
+  first_lines?: ReadonlyMap<string, number>;
 }
 
 export interface FormatWriteOutcome {

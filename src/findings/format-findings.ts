@@ -56,6 +56,26 @@ export function firstChangedLines(diff: string): Map<string, number> {
 }
 
 /**
+ * The first changed line (old side) between a file and its formatted text: what a unified diff's first
+ * `-`/`+` line says, without the diff (lines compared with their terminators, so a missing final newline
+ * counts at its line). Undefined when nothing changed.
+ */
+export function firstChangedLine(before: string, after: string): number | undefined {
+  if (before === after) return undefined;
+  let line = 1;
+  let at = 0;
+  for (;;) {
+    const endBefore = before.indexOf("\n", at);
+    const endAfter = after.indexOf("\n", at);
+    const a = endBefore === -1 ? before.slice(at) : before.slice(at, endBefore + 1);
+    const b = endAfter === -1 ? after.slice(at) : after.slice(at, endAfter + 1);
+    if (a !== b || endBefore === -1) return line;
+    at = endBefore + 1;
+    line++;
+  }
+}
+
+/**
  * One finding per file a formatter would change, at the first changed line its diff shows (line 1 when the
  * diff does not cover the file, e.g. it was cut): format_check's SARIF, `check`, every formatter alike.
  */
@@ -64,8 +84,9 @@ export function formatFindings(
   files: readonly string[],
   diff: string | undefined,
   base: string,
+  known?: ReadonlyMap<string, number>,
 ): Finding[] {
-  const first = new Map<string, number>();
+  const first = new Map<string, number>(known);
   for (const [name, line] of firstChangedLines(diff ?? "")) first.set(path.resolve(base, name), line);
   return files.map((f) => {
     const file = path.resolve(base, f);

@@ -21,6 +21,8 @@ export interface PrettierChange {
   file: string;
   /** The formatted text ("" when asked without text). */
   after: string;
+  /** The first changed line (old side), as the diff would show it. */
+  line?: number;
 }
 
 export interface PrettierReply {

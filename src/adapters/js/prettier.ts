@@ -191,7 +191,8 @@ function prettierNotes(
 }
 
 /** A file's outcome in the result cache: would change, could not be parsed, or ignored (none: formatted). */
-type PrettierFileValue = "changed" | "ignored" | { failed: string };
+/** A file as Prettier left it: unchanged (not stored), changed at its first changed line, ignored, or failed. */
+type PrettierFileValue = { changed: number } | "ignored" | { failed: string };
 
 const PRETTIER_CONFIGS =
   /^(?:\.prettierrc(?:\.\w+)?|prettier\.config\.[cm]?[jt]s|\.prettierignore|\.gitignore|\.editorconfig|package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/;
@@ -225,7 +226,7 @@ async function cachedPrettierCheck(
   let command = displayCommand("prettier", ["--check", "--", ...setup.targets]);
   const outcome = await runPerFile<PrettierFileValue, null>({
     cache,
-    kind: `prettier --check ${language}`,
+    kind: `prettier --check ${language} (first line)`,
     identity: {
       prettier: [setup.prettier.version, setup.prettier.source],
       configFile: setup.configFile ? relPath(setup.allowedRoot, setup.configFile) : null,
@@ -250,15 +251,19 @@ async function cachedPrettierCheck(
       const values = new Map<string, PrettierFileValue>();
       for (const f of r.result.ignored ?? []) values.set(f, "ignored");
       for (const f of r.result.failed) values.set(f.file, { failed: f.message });
-      for (const c of r.result.changed) values.set(c.file, "changed");
+      for (const c of r.result.changed) values.set(c.file, { changed: c.line ?? 1 });
       return { values, meta: null };
     },
   });
-  const changed = outcome.files.filter((f) => outcome.values.get(f) === "changed");
-  const failed = outcome.files.flatMap((f) => {
+  const firstLines = new Map<string, number>();
+  const failed: { file: string; message: string }[] = [];
+  for (const f of outcome.files) {
     const v = outcome.values.get(f);
-    return typeof v === "object" ? [{ file: f, message: v.failed }] : [];
-  });
+    if (typeof v !== "object") continue;
+    if ("changed" in v) firstLines.set(f, v.changed);
+    else failed.push({ file: f, message: v.failed });
+  }
+  const changed = [...firstLines.keys()];
   const checked = outcome.files.filter((f) => outcome.values.get(f) !== "ignored").length;
   return {
     formatted: changed.length === 0,
@@ -266,6 +271,7 @@ async function cachedPrettierCheck(
     command,
     notes: prettierNotes(ctx, setup, language, { checked, failed }, note),
     cache: { cached: outcome.cached, total: outcome.total },
+    first_lines: firstLines,
   };
 }
 
@@ -295,6 +301,7 @@ function prettierFor(language: string) {
         command,
         output: req.diff && result.changed.length ? rewrites(ctx, result.changed) : undefined,
         notes,
+        first_lines: new Map(result.changed.map((c) => [c.file, c.line ?? 1])),
       };
     },
     async write(ctx: ToolContext, req: FormatRequest & { dryRun: boolean }): Promise<FormatWriteOutcome> {

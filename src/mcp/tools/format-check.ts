@@ -38,12 +38,14 @@ async function formatSarifRun(
   outcome: FormatCheckOutcome,
   display: DisplayPaths,
 ): Promise<SarifRunSource> {
-  // The first changed lines come from the diff: the one asked for, else a second (read-only) check.
+  // The first changed lines: known to the formatter's run, else from the diff (the one asked for, else a
+  // second read-only check, which re-formats the whole target).
+  const known = outcome.first_lines;
   const diff =
-    outcome.formatted || args.diff
+    outcome.formatted || args.diff || known
       ? outcome.output
       : (await adapter.check(ctx, { target: args.path, diff: true, config: args.config })).output;
-  const findings = formatFindings(adapter.formatter, outcome.unformatted_files, diff, ctx.config.cwd);
+  const findings = formatFindings(adapter.formatter, outcome.unformatted_files, diff, ctx.config.cwd, known);
   const view = findingsView(findings, { display, fingerprints: true });
   return { tool: adapter.formatter, findings: view.all, notes: outcome.notes, command: outcome.command };
 }

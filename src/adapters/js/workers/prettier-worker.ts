@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { serveWorker } from "../../../exec/worker-host.js";
 import type { PrettierChange, PrettierParams, PrettierReply } from "../prettier-wire.js";
+import { firstChangedLine } from "../../../findings/format-findings.js";
 import { loadModule } from "./load-module.js";
 
 interface PrettierApi {
@@ -55,7 +56,8 @@ async function format(params: PrettierParams): Promise<PrettierReply> {
     const before = fs.readFileSync(file, "utf8");
     try {
       const after = await prettier.format(before, { ...options, filepath: file });
-      if (after !== before) changed.push({ file, after: params.withoutText ? "" : after });
+      if (after !== before)
+        changed.push({ file, after: params.withoutText ? "" : after, line: firstChangedLine(before, after) });
     } catch (err) {
       failed.push({ file, message: (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "" });
     }
