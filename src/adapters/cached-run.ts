@@ -8,6 +8,7 @@ import path from "node:path";
 import type { ResultCache } from "../cache/result-cache.js";
 import { ALWAYS_SKIPPED, type TreeWalk } from "../cache/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
+import { relativeKey } from "../cache/rel-key.js";
 
 /** The walk of `target` (a folder; a file is its own walk), skipping ALWAYS_SKIPPED and `skip`'s names. */
 export function scanTarget(
@@ -21,7 +22,7 @@ export function scanTarget(
 }
 
 /** Relative path, `/`-separated (keys are the same on every machine). */
-export const relPath = (root: string, file: string) => path.relative(root, file).split(path.sep).join("/");
+export const relPath = relativeKey;
 
 /**
  * The config files a result depends on, with their content hashes: those in the walk whose name matches

@@ -14,6 +14,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildId } from "./build-id.js";
+import { relativeKey } from "./rel-key.js";
 import { keyOf } from "./hash.js";
 import type { ResultCache } from "./result-cache.js";
 import { inShard } from "./shard.js";
@@ -79,7 +80,7 @@ interface Bundle {
 /** Paths given to one subset run at most, in bytes (Linux allows 2 MiB of arguments and environment). */
 const MAX_SUBSET_BYTES = 512 * 1024;
 
-const relOf = (root: string, file: string) => path.relative(root, file).split(path.sep).join("/");
+const relOf = relativeKey;
 
 /** Looks files up in a bundle by relative path (its index built once per bundle object). */
 const indexes = new WeakMap<Bundle, Map<string, number>>();
