@@ -11,6 +11,8 @@ import { Allowlist } from "../paths/allowlist.js";
 import { projectRootOf } from "../paths/project-root.js";
 import { refuseLinksInArgs } from "../paths/outside-links.js";
 import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
+import { invisibleNote, probeSandbox, unsandboxedNote, type SandboxRun } from "../exec/sandbox/launch.js";
+import { currentWritableRoots } from "../exec/sandbox/scope.js";
 import { AuditLog } from "./audit-log.js";
 import { InvalidArgumentsError, ToolError } from "../errors.js";
 import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
@@ -101,6 +103,8 @@ export class Engine {
     let auditPath: string | null = typeof args.path === "string" ? args.path : null;
     let result: ToolResult;
     let exact = false;
+    // Notes the engine adds to whatever the handler returns (the sandbox's, about the processes it ran).
+    const callNotes = new Set<string>();
     try {
       this.checkRateLimit(name);
       const resolved = this.resolvePaths(tool, args);
@@ -110,7 +114,7 @@ export class Engine {
       try {
         result = await tool.handler(
           resolved,
-          this.context(options.signal, options.maxResultBytes ?? this.config.maxResultBytes),
+          this.context(name, callNotes, options.signal, options.maxResultBytes ?? this.config.maxResultBytes),
         );
         exact = tool.exactResult === true;
       } finally {
@@ -126,6 +130,10 @@ export class Engine {
     // Declared beside the result, never part of its JSON: lost by the reshaping below, so taken first.
     const listing = result[PAGED_LISTING];
     const isError = result[RESULT_IS_ERROR];
+    if (!exact && callNotes.size > 0) {
+      const own = Array.isArray(result.notes) ? (result.notes as unknown[]) : [];
+      result = { ...result, notes: [...own, ...[...callNotes].filter((n) => !own.includes(n))] };
+    }
     // A fixed-shape result (a drop-in surface) is returned exactly as its handler built it; errors are not.
     if (!exact) {
       if (result.duration_ms === undefined) result.duration_ms = Math.round(performance.now() - started);
@@ -212,7 +220,25 @@ export class Engine {
     return undefined;
   }
 
-  private context(signal: AbortSignal | undefined, maxResultBytes?: number): ToolContext {
+  /**
+   * The sandbox of a process this call starts: run_tests gets the roots read-write (and the network unless
+   * cut), a transaction's work its own roots read-write, every other call the roots read-only.
+   */
+  sandboxFor(toolName: string): SandboxRun {
+    const roots = this.allowlist.roots.effective;
+    const writableRoots = currentWritableRoots();
+    if (toolName === "run_tests")
+      return { mode: this.config.sandbox, request: { kind: "tests", roots, network: this.config.testsNetwork } };
+    if (writableRoots) return { mode: this.config.sandbox, request: { kind: "write", roots, writableRoots } };
+    return { mode: this.config.sandbox, request: { kind: "read", roots } };
+  }
+
+  private context(
+    toolName: string,
+    notes: Set<string>,
+    signal: AbortSignal | undefined,
+    maxResultBytes?: number,
+  ): ToolContext {
     const { config } = this;
     return {
       engine: this,
@@ -222,6 +248,12 @@ export class Engine {
       services: this.services,
       signal,
       maxResultBytes,
+      note: (text) => void notes.add(text),
+      sandbox: () => {
+        const status = config.sandbox === "auto" ? probeSandbox() : undefined;
+        if (status && !status.available) notes.add(unsandboxedNote(status));
+        return this.sandboxFor(toolName);
+      },
       run: async (options: RunOptions) => {
         this.refuseLinksOut(options.args);
         const spec = {
@@ -230,8 +262,12 @@ export class Engine {
           timeoutMs: options.timeoutMs ?? config.timeout * 1000,
           maxOutputBytes: config.maxOutputBytes,
           signal,
+          sandbox: options.sandbox ?? this.sandboxFor(toolName),
         };
         const run = await runBounded(spec);
+        for (const n of run.sandboxNotes) notes.add(n);
+        if (run.invisiblePaths.length)
+          notes.add(invisibleNote(path.basename(options.program), run.invisiblePaths, this.allowlist.roots.effective));
         if (run.timedOut) {
           throw new ToolError(
             "timeout",

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { killGroup } from "./runner.js";
+import { sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
 import { WarmBudget, type BudgetMember, type BudgetSlot } from "./warm-budget.js";
 
 export const WARM_DAEMONS_SERVICE = "warm-python-daemons";
@@ -28,6 +29,8 @@ export interface DaemonLaunch {
   stdinPipe?: boolean;
   /** Gives it a raw stdout pipe (bytes, read through `child.stdout`), e.g. for a JSON-RPC stream. */
   stdoutPipe?: boolean;
+  /** The sandbox it starts in (once: its requests pay nothing for it). */
+  sandbox?: SandboxRun;
 }
 
 const STDERR_TAIL_BYTES = 4096;
@@ -47,7 +50,8 @@ export class DaemonProcess {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", TERM: "dumb", ...launch.env };
     delete env.FORCE_COLOR;
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-    this.child = spawn(launch.program, launch.args, {
+    const sandboxed = sandboxLaunch(launch.program, launch.args, launch.cwd, launch.sandbox);
+    this.child = spawn(sandboxed.program, sandboxed.args, {
       cwd: launch.cwd,
       env,
       stdio: [
