@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { killGroup } from "./runner.js";
+import { rssMbOf } from "./warm-processes.js";
 import { sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
 import { WarmBudget, type BudgetMember, type BudgetSlot } from "./warm-budget.js";
 
@@ -125,18 +126,13 @@ export interface WarmDaemonInfo {
   requests: number;
   busy: boolean;
   age_seconds: number;
-  /** Resident memory of its process group's leader, from /proc (undefined where there is none). */
+  /** Resident memory of its process and descendants, from /proc (undefined where there is none). */
   rss_mb?: number;
 }
 
-/** Resident set size of a process in MiB, read from /proc/<pid>/status. */
+/** Resident set size of a process and its descendants in MiB (a sandboxed daemon is bwrap over it). */
 export function rssMb(pid: number): number | undefined {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Math.round(Number(m[1]) / 102.4) / 10 : undefined;
-  } catch {
-    return undefined;
-  }
+  return rssMbOf(pid) ?? undefined;
 }
 
 interface Entry<D extends WarmDaemon> {

@@ -118,7 +118,9 @@ export class PyrightLangserver implements WarmDaemon {
     const uri = pathToFileURL(cwd).href;
     this.initialized = this.connection
       .sendRequest("initialize", {
-        processId: process.pid,
+        // No pid: the language server would watch it and exit, and in its sandbox's pid namespace the
+        // server's pid is not there. It exits with its stdin instead (exit-with-parent.ts).
+        processId: null,
         locale: "en",
         rootUri: uri,
         workspaceFolders: [{ uri, name: path.basename(cwd) }],
