@@ -194,8 +194,7 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     errLines?.end();
     const stdout = stripAnsi(out.toString());
     const stderr = stripAnsi(err.toString());
-    const hidden =
-      launch.profile && code !== 0 ? invisiblePaths(launch.profile, `${stderr}\n${stdout}`) : [];
+    const hidden = launch.profile && code !== 0 ? invisiblePaths(launch.profile, `${stderr}\n${stdout}`) : [];
     return {
       returncode: code,
       signal,

@@ -6,7 +6,6 @@
  * counted with the worker pool's (one budget, warm-budget.ts; least recently used idle ones go first). `list()` has the same shape as the worker pool's.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import { killGroup } from "./runner.js";
 import { rssMbOf } from "./warm-processes.js";
 import { sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";

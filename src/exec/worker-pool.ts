@@ -173,18 +173,14 @@ class WarmWorker {
       spec.sandbox,
     );
     this.sandboxNote = launch.note;
-    this.child = spawn(
-      launch.program,
-      launch.args,
-      {
-        cwd: spec.root,
-        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...markedEnv(this.token) },
-        stdio: ["ignore", "ignore", "pipe", "ipc"],
-        detached: true, // its own process group: a timeout kills the worker and anything it started
-        serialization: "json",
-        windowsHide: true,
-      },
-    );
+    this.child = spawn(launch.program, launch.args, {
+      cwd: spec.root,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...markedEnv(this.token) },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      detached: true, // its own process group: a timeout kills the worker and anything it started
+      serialization: "json",
+      windowsHide: true,
+    });
     if (!this.child.pid) throw new Error(`could not start the ${spec.tool} worker`);
     this.pid = this.child.pid;
     const untrack = trackChildGroup({ pgid: this.pid, token: this.token, label: `${spec.tool} worker` });

@@ -47,7 +47,12 @@ function mounts(argv: string[]): string[] {
 
 describe("planProfile", () => {
   it("read-only tools see the roots read-only, no network, and nothing of $HOME but toolchains", () => {
-    const p = planProfile(host, { kind: "read", roots: ["/srv/a", "/srv/b"] }, "/opt/mcq/.tools/venv/bin/ruff", "/srv/a");
+    const p = planProfile(
+      host,
+      { kind: "read", roots: ["/srv/a", "/srv/b"] },
+      "/opt/mcq/.tools/venv/bin/ruff",
+      "/srv/a",
+    );
     expect(p.network).toBe(false);
     expect(p.readOnly).toEqual(expect.arrayContaining(["/srv/a", "/srv/b", "/opt/mcq", "/home/u/.pyenv"]));
     expect(p.readWrite).toEqual(["/tmp/mcq-1000"]);
@@ -68,10 +73,20 @@ describe("planProfile", () => {
   });
 
   it("tests write the roots and keep the network unless cut", () => {
-    const on = planProfile(host, { kind: "tests", roots: ["/srv/a"], network: true }, "/usr/bin/python3", "/srv/a");
+    const on = planProfile(
+      host,
+      { kind: "tests", roots: ["/srv/a"], network: true },
+      "/usr/bin/python3",
+      "/srv/a",
+    );
     expect(on.readWrite).toContain("/srv/a");
     expect(on.network).toBe(true);
-    const off = planProfile(host, { kind: "tests", roots: ["/srv/a"], network: false }, "/usr/bin/python3", "/srv/a");
+    const off = planProfile(
+      host,
+      { kind: "tests", roots: ["/srv/a"], network: false },
+      "/usr/bin/python3",
+      "/srv/a",
+    );
     expect(off.network).toBe(false);
   });
 
@@ -147,7 +162,12 @@ describe("bwrapArgv", () => {
   });
 
   it("covers hidden programs with /dev/null and hidden folders with an empty tmpfs", () => {
-    const p = planProfile(host, { kind: "provider", roots: [], network: false }, "/opt/agents/bin/claude", "/");
+    const p = planProfile(
+      host,
+      { kind: "provider", roots: [], network: false },
+      "/opt/agents/bin/claude",
+      "/",
+    );
     const argv = bwrapArgv(p, "/opt/agents/bin/claude", []).join(" ");
     expect(argv).toContain("--ro-bind /dev/null /usr/bin/git");
     expect(argv).toContain("--tmpfs /usr/lib/git-core");

@@ -29,8 +29,9 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
   const xdgCache = abs(env.XDG_CACHE_HOME) ?? h(".cache");
   const gopath = abs(env.GOPATH?.split(":")[0]) ?? h("go");
   const cargoHome = abs(env.CARGO_HOME) ?? h(".cargo");
-  const existing = (paths: (string | undefined)[]) =>
-    [...new Set(paths.filter((p): p is string => p !== undefined && fs.existsSync(p)))];
+  const existing = (paths: (string | undefined)[]) => [
+    ...new Set(paths.filter((p): p is string => p !== undefined && fs.existsSync(p))),
+  ];
   const v8Cache = path.join(xdgCache, "mcp-code-quality", "v8-code-cache");
   fs.mkdirSync(v8Cache, { recursive: true, mode: 0o700 });
   const none: readonly string[] = [];
@@ -70,13 +71,18 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     system.push(st.isSymbolicLink() ? { path: p, link: fs.readlinkSync(p) } : { path: p });
   }
   const hidden: { path: string; dir: boolean }[] = [];
-  const binDirs = ["/usr/bin", "/usr/local/bin", ...(system.some((m) => m.path === "/bin" && !m.link) ? ["/bin"] : [])];
+  const binDirs = [
+    "/usr/bin",
+    "/usr/local/bin",
+    ...(system.some((m) => m.path === "/bin" && !m.link) ? ["/bin"] : []),
+  ];
   for (const dir of binDirs)
     for (const name of ["git", ...SHELLS]) {
       const p = path.join(dir, name);
       if (fs.existsSync(p)) hidden.push({ path: p, dir: false });
     }
-  for (const dir of ["/usr/lib/git-core", "/usr/libexec/git-core"]) if (fs.existsSync(dir)) hidden.push({ path: dir, dir: true });
+  for (const dir of ["/usr/lib/git-core", "/usr/libexec/git-core"])
+    if (fs.existsSync(dir)) hidden.push({ path: dir, dir: true });
   return {
     system,
     home,

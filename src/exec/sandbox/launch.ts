@@ -44,15 +44,23 @@ let probed: SandboxStatus | undefined;
  */
 export function probeSandbox(): SandboxStatus {
   if (probed) return probed;
-  const bwrap = findExecutable("bwrap");
+  // The system's bwrap even when the server's PATH leaves /usr/bin out (a PATH narrowed to pick tools).
+  const bwrap =
+    findExecutable("bwrap") ?? findExecutable("bwrap", ["/usr/bin", "/usr/local/bin", "/bin"], "");
   if (!bwrap) return (probed = { available: false, reason: "bubblewrap (bwrap) is not installed" });
   const version = /\d+\.\d+(\.\d+)?/.exec(
     spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 5000 }).stdout ?? "",
   )?.[0];
   const trial = spawnSync(
     bwrap,
-    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid"]
-      .concat(["--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--", "true"]),
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid"].concat([
+      "--unshare-net",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--die-with-parent",
+      "--",
+      TRUE,
+    ]),
     { encoding: "utf8", timeout: 5000 },
   );
   if (trial.status !== 0)
@@ -65,6 +73,8 @@ export function probeSandbox(): SandboxStatus {
   return (probed = { available: true, bwrap, version });
 }
 
+const TRUE = findExecutable("true", ["/usr/bin", "/bin"], "") ?? "true";
+
 export const INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap)";
 
 /** The note every result carries when `auto` runs tools unsandboxed. */
@@ -75,7 +85,12 @@ export function unsandboxedNote(status: SandboxStatus): string {
 /** The sandbox as get_status and tool_capabilities report it: what the mode enforces on this host. */
 export function sandboxReport(mode: SandboxMode): Record<string, unknown> {
   if (mode === "off")
-    return { mode, enforced: false, kind: "none", note: "--sandbox off: tools run with the server's own access" };
+    return {
+      mode,
+      enforced: false,
+      kind: "none",
+      note: "--sandbox off: tools run with the server's own access",
+    };
   const status = probeSandbox();
   if (status.available)
     return { mode, enforced: true, kind: "bubblewrap", version: status.version ?? null, bwrap: status.bwrap };

@@ -108,7 +108,11 @@ export function planProfile(
     }
     for (const t of host.toolchains.git) readOnly.add(t);
     const writable = new Set(
-      request.kind === "tests" ? request.roots : request.kind === "write" ? (request.writableRoots ?? []) : [],
+      request.kind === "tests"
+        ? request.roots
+        : request.kind === "write"
+          ? (request.writableRoots ?? [])
+          : [],
     );
     for (const root of request.roots) (writable.has(root) ? readWrite : readOnly).add(root);
     for (const root of writable) readWrite.add(root);

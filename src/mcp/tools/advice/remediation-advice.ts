@@ -196,7 +196,10 @@ async function advise(
     );
 
   // The provider's sandbox shows exactly the files the request names (read-only), nothing else of the roots.
-  const requested = [...(file && finding.line ? [file] : []), ...(args.files ?? []).map((s) => specFile(ctx, s))];
+  const requested = [
+    ...(file && finding.line ? [file] : []),
+    ...(args.files ?? []).map((s) => specFile(ctx, s)),
+  ];
   const { run, argvShown } = await runProvider(provider, prompt, ctx.config, ctx.signal, requested);
   trace.exit = {
     executable: provider.executable,
