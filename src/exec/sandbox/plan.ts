@@ -25,6 +25,8 @@ export interface SandboxRequest {
   network?: boolean;
   /** Files a provider may read (kind "provider"). */
   files?: readonly string[];
+  /** More folders shown read-only: a repository's git data above the allowed root, for git. */
+  readOnly?: readonly string[];
 }
 
 /** What exists on this host, gathered once (host.ts). */
@@ -116,6 +118,7 @@ export function planProfile(
     );
     for (const root of request.roots) (writable.has(root) ? readWrite : readOnly).add(root);
     for (const root of writable) readWrite.add(root);
+    for (const p of request.readOnly ?? []) if (!readWrite.has(p)) readOnly.add(p);
   }
   const visible = (p: string) =>
     host.system.some((m) => isUnder(p, m.path)) || [...readOnly, ...readWrite].some((r) => isUnder(p, r));
