@@ -63,7 +63,7 @@ export async function changedFiles(ctx: ToolContext, dir: string, scope: Changed
         args: ["rev-parse", "--verify", "--quiet", "HEAD"],
         cwd: dir,
         sandbox: gitSandbox(ctx, dir),
-      env: GIT_ENV,
+        env: GIT_ENV,
       })
     ).returncode !== 0;
   const listed = await git(diffArgv(unborn ? { kind: "staged" } : scope));
