@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { LOG_LEVELS, type LogLevel } from "./log.js";
 import { defaultResultCacheDir } from "./cache/location.js";
+import { SANDBOX_MODES, type SandboxMode } from "./exec/sandbox/launch.js";
 
 /** `client` calls a running HTTP server's tool from the command line (seed 000). */
 export type Mode = "stdio" | "standalone" | "client";
@@ -92,6 +93,10 @@ export interface Config {
   remoteCacheTimeoutMs: number;
   /** Read from the remote cache but never write to it. */
   remoteCacheReadOnly: boolean;
+  /** Every external process runs in bubblewrap (auto: where it works; required: or not at all; off). */
+  sandbox: SandboxMode;
+  /** run_tests keeps the network inside its sandbox (test suites talk to local services). */
+  testsNetwork: boolean;
   /** `check --shard i/n` only (no server flag): per-file tools run on this shard's files. */
   shard?: { index: number; count: number };
   /**
@@ -491,6 +496,22 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     fallback: () => false,
     parse: bool,
     help: "let the advice provider use the network (true/false)",
+  }),
+  opt({
+    key: "sandbox",
+    flag: "--sandbox",
+    env: ["MCP_CODE_QUALITY_SANDBOX"],
+    fallback: () => "auto" as SandboxMode,
+    parse: oneOf(SANDBOX_MODES),
+    help: "run every tool in bubblewrap: auto (where it works, else unsandboxed and said so), required, off",
+  }),
+  opt({
+    key: "testsNetwork",
+    flag: "--tests-network",
+    env: ["MCP_CODE_QUALITY_TESTS_NETWORK"],
+    fallback: () => true,
+    parse: bool,
+    help: "let run_tests reach the network from its sandbox (true/false; a project setting can cut it)",
   }),
   opt({
     key: "adviceTimeout",

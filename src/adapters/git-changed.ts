@@ -6,6 +6,7 @@
 import path from "node:path";
 import type { ToolContext } from "../engine/tool.js";
 import { ToolError } from "../errors.js";
+import { GIT_ENV, gitSandbox } from "./git-sandbox.js";
 
 export type ChangedScope = { kind: "since"; revision: string } | { kind: "staged" };
 
@@ -38,6 +39,8 @@ export async function changedFiles(ctx: ToolContext, dir: string, scope: Changed
       program: "git",
       args: ["-c", "core.quotepath=off", ...args],
       cwd: dir,
+      sandbox: gitSandbox(ctx, dir),
+      env: GIT_ENV,
       onStdoutLine: (line) => {
         if (line) lines.push(line);
       },
@@ -54,8 +57,15 @@ export async function changedFiles(ctx: ToolContext, dir: string, scope: Changed
   const unborn =
     scope.kind === "since" &&
     scope.revision === "HEAD" &&
-    (await ctx.run({ program: "git", args: ["rev-parse", "--verify", "--quiet", "HEAD"], cwd: dir }))
-      .returncode !== 0;
+    (
+      await ctx.run({
+        program: "git",
+        args: ["rev-parse", "--verify", "--quiet", "HEAD"],
+        cwd: dir,
+        sandbox: gitSandbox(ctx, dir),
+        env: GIT_ENV,
+      })
+    ).returncode !== 0;
   const listed = await git(diffArgv(unborn ? { kind: "staged" } : scope));
   if (scope.kind === "since") listed.push(...(await git(UNTRACKED_ARGV)));
   const inside = (abs: string) =>

@@ -53,7 +53,7 @@ export async function projectToolStatus(
       const inVenv = found !== undefined;
       const status: ProjectToolStatus = { used: onPath?.available ? "PATH" : "none", path: onPath };
       if (inVenv) {
-        const own = await probe({ ...tool, program: found }, dir);
+        const own = await probe({ ...tool, program: found }, dir, ctx.sandbox());
         status.project = { ...own, source: `virtualenv ${origin}` };
         if (own.available) status.used = "project";
       }

@@ -3,6 +3,7 @@
  * Adapters add their tools here; probes run concurrently with a 10 s cap each.
  */
 import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
+import type { SandboxRun } from "../exec/sandbox/launch.js";
 
 export interface ExternalTool {
   /** Name shown in get_status. */
@@ -34,7 +35,12 @@ export function firstVersion(output: string): string | undefined {
   return /\d+\.\d+(?:\.\d+)?(?:[-.+][\w.]+)?/.exec(output)?.[0];
 }
 
-export async function probe(tool: ExternalTool, cwd: string, timeoutMs = 10_000): Promise<ProbeResult> {
+export async function probe(
+  tool: ExternalTool,
+  cwd: string,
+  sandbox?: SandboxRun,
+  timeoutMs = 10_000,
+): Promise<ProbeResult> {
   try {
     const run = await runBounded({
       program: tool.program,
@@ -43,6 +49,7 @@ export async function probe(tool: ExternalTool, cwd: string, timeoutMs = 10_000)
       timeoutMs,
       maxOutputBytes: 16_384,
       killGraceMs: 200,
+      sandbox,
     });
     if (run.timedOut)
       return { available: false, path: run.executable, reason: `no answer within ${timeoutMs / 1000} s` };

@@ -11,6 +11,16 @@ import { Allowlist } from "../paths/allowlist.js";
 import { projectRootOf } from "../paths/project-root.js";
 import { refuseLinksInArgs } from "../paths/outside-links.js";
 import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
+import {
+  invisibleNote,
+  invisiblePaths,
+  probeSandbox,
+  unsandboxedNote,
+  type SandboxRun,
+} from "../exec/sandbox/launch.js";
+import { hostLayout } from "../exec/sandbox/host.js";
+import { planProfile } from "../exec/sandbox/plan.js";
+import { currentWritableRoots } from "../exec/sandbox/scope.js";
 import { AuditLog } from "./audit-log.js";
 import { InvalidArgumentsError, ToolError } from "../errors.js";
 import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
@@ -101,6 +111,9 @@ export class Engine {
     let auditPath: string | null = typeof args.path === "string" ? args.path : null;
     let result: ToolResult;
     let exact = false;
+    // Notes the engine adds to whatever the handler returns (the sandbox's, about the processes it ran).
+    const callNotes = new Set<string>();
+    const sandboxRan = { value: false };
     try {
       this.checkRateLimit(name);
       const resolved = this.resolvePaths(tool, args);
@@ -110,7 +123,13 @@ export class Engine {
       try {
         result = await tool.handler(
           resolved,
-          this.context(options.signal, options.maxResultBytes ?? this.config.maxResultBytes),
+          this.context(
+            name,
+            callNotes,
+            sandboxRan,
+            options.signal,
+            options.maxResultBytes ?? this.config.maxResultBytes,
+          ),
         );
         exact = tool.exactResult === true;
       } finally {
@@ -126,6 +145,13 @@ export class Engine {
     // Declared beside the result, never part of its JSON: lost by the reshaping below, so taken first.
     const listing = result[PAGED_LISTING];
     const isError = result[RESULT_IS_ERROR];
+    // A warm worker's tool (tsc, ESLint) reports what its sandbox hid in its findings, not in a run's output.
+    if (!exact && sandboxRan.value && ![...callNotes].some((n) => n.includes(" could not see ")))
+      this.noteInvisible(result, callNotes);
+    if (!exact && callNotes.size > 0) {
+      const own = Array.isArray(result.notes) ? (result.notes as unknown[]) : [];
+      result = { ...result, notes: [...own, ...[...callNotes].filter((n) => !own.includes(n))] };
+    }
     // A fixed-shape result (a drop-in surface) is returned exactly as its handler built it; errors are not.
     if (!exact) {
       if (result.duration_ms === undefined) result.duration_ms = Math.round(performance.now() - started);
@@ -212,7 +238,29 @@ export class Engine {
     return undefined;
   }
 
-  private context(signal: AbortSignal | undefined, maxResultBytes?: number): ToolContext {
+  /**
+   * The sandbox of a process this call starts: run_tests gets the roots read-write (and the network unless
+   * cut), a transaction's work its own roots read-write, every other call the roots read-only.
+   */
+  sandboxFor(toolName: string): SandboxRun {
+    const roots = this.allowlist.roots.effective;
+    const writableRoots = currentWritableRoots();
+    if (toolName === "run_tests")
+      return {
+        mode: this.config.sandbox,
+        request: { kind: "tests", roots, network: this.config.testsNetwork },
+      };
+    if (writableRoots) return { mode: this.config.sandbox, request: { kind: "write", roots, writableRoots } };
+    return { mode: this.config.sandbox, request: { kind: "read", roots } };
+  }
+
+  private context(
+    toolName: string,
+    notes: Set<string>,
+    sandboxRan: { value: boolean },
+    signal: AbortSignal | undefined,
+    maxResultBytes?: number,
+  ): ToolContext {
     const { config } = this;
     return {
       engine: this,
@@ -222,6 +270,13 @@ export class Engine {
       services: this.services,
       signal,
       maxResultBytes,
+      note: (text) => void notes.add(text),
+      sandbox: () => {
+        const status = config.sandbox === "off" ? undefined : probeSandbox();
+        if (status?.available) sandboxRan.value = true;
+        else if (status && config.sandbox === "auto") notes.add(unsandboxedNote(status));
+        return this.sandboxFor(toolName);
+      },
       run: async (options: RunOptions) => {
         this.refuseLinksOut(options.args);
         const spec = {
@@ -230,8 +285,15 @@ export class Engine {
           timeoutMs: options.timeoutMs ?? config.timeout * 1000,
           maxOutputBytes: config.maxOutputBytes,
           signal,
+          sandbox: options.sandbox ?? this.sandboxFor(toolName),
         };
         const run = await runBounded(spec);
+        if (run.sandboxProfile) sandboxRan.value = true;
+        for (const n of run.sandboxNotes) notes.add(n);
+        if (run.invisiblePaths.length)
+          notes.add(
+            invisibleNote(path.basename(options.program), run.invisiblePaths, this.allowlist.roots.effective),
+          );
         if (run.timedOut) {
           throw new ToolError(
             "timeout",
@@ -246,6 +308,24 @@ export class Engine {
         return run;
       },
     };
+  }
+
+  /** Adds the note for host files the result names that a read-only sandbox of this server does not show. */
+  private noteInvisible(result: ToolResult, notes: Set<string>): void {
+    const roots = this.allowlist.roots.effective;
+    const texts: string[] = [];
+    if (typeof result.error === "string") texts.push(result.error);
+    if (typeof result.output === "string") texts.push(result.output.slice(0, 100_000));
+    if (Array.isArray(result.issues))
+      texts.push(...result.issues.slice(0, 200).filter((i) => typeof i === "string"));
+    if (Array.isArray(result.findings))
+      for (const f of result.findings.slice(0, 200) as { message?: unknown }[])
+        if (typeof f?.message === "string") texts.push(f.message);
+    if (texts.length === 0) return;
+    const profile = planProfile(hostLayout(), { kind: "read", roots }, "/usr/bin/true", roots[0] ?? "/");
+    const hidden = invisiblePaths(profile, texts.join("\n"));
+    if (hidden.length)
+      notes.add(invisibleNote(String(result.checker ?? result.tool ?? "the tool"), hidden, roots));
   }
 
   /**

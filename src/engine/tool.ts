@@ -4,6 +4,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import type { Allowlist, PathKind } from "../paths/allowlist.js";
 import type { RunResult, RunSpec } from "../exec/runner.js";
+import type { SandboxRun } from "../exec/sandbox/launch.js";
 import type { Services } from "./services.js";
 import type { AuditLog } from "./audit-log.js";
 import type { SlidingWindowRateLimiter } from "./rate-limiter.js";
@@ -98,6 +99,8 @@ export interface ToolResult {
   [key: string]: unknown;
 }
 
+export type { SandboxRun } from "../exec/sandbox/launch.js";
+
 export type RunOptions = Omit<RunSpec, "timeoutMs" | "maxOutputBytes" | "cwd" | "signal"> & {
   cwd?: string;
   timeoutMs?: number;
@@ -121,6 +124,13 @@ export interface ToolContext {
    * Throws ToolError: tool_not_found when missing, timeout when killed at the time limit.
    */
   run(options: RunOptions): Promise<RunResult>;
+  /**
+   * The sandbox a process started for this call gets (the call's kind, the allowed roots, the running
+   * transaction's roots): for the warm workers and daemons, which start outside `run`.
+   */
+  sandbox(): SandboxRun;
+  /** Adds a note to this call's result (said once), e.g. that a tool ran unsandboxed. */
+  note(text: string): void;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {

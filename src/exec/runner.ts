@@ -15,6 +15,8 @@ import { CappedBuffer } from "./capped-buffer.js";
 import { LineSplitter } from "./line-splitter.js";
 import { stripAnsi } from "./ansi.js";
 import { findExecutable } from "./which.js";
+import { invisiblePaths, sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
+import type { SandboxProfile } from "./sandbox/profile.js";
 
 export interface RunSpec {
   /** Program name (looked up on PATH) or absolute path. */
@@ -48,6 +50,8 @@ export interface RunSpec {
   onStdoutData?: (chunk: Buffer) => void;
   /** Written to the program's stdin, which is then closed (otherwise stdin is /dev/null). */
   stdin?: string;
+  /** The sandbox it runs in (sandbox/launch.ts); absent: unsandboxed (the runner's own tests). */
+  sandbox?: SandboxRun;
 }
 
 export interface RunResult {
@@ -65,6 +69,12 @@ export interface RunResult {
   durationMs: number;
   /** The resolved executable that ran. */
   executable: string;
+  /** The sandbox profile it ran in; undefined when unsandboxed. */
+  sandboxProfile?: SandboxProfile;
+  /** Said about the sandbox: why it ran unsandboxed, or files its output names that the sandbox hid. */
+  sandboxNotes: string[];
+  /** Host files the output names that the sandbox did not show (outside the allowed roots). */
+  invisiblePaths: string[];
 }
 
 export class ProgramNotFoundError extends Error {
@@ -93,7 +103,9 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
   delete env.FORCE_COLOR;
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
 
-  const child = spawn(executable, [...spec.args], {
+  // Throws (before anything starts) when the sandbox is required and cannot run.
+  const launch = sandboxLaunch(executable, spec.args, spec.cwd, spec.sandbox);
+  const child = spawn(launch.program, launch.args, {
     cwd: spec.cwd,
     env,
     stdio: [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
@@ -180,11 +192,14 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     );
     lines?.end();
     errLines?.end();
+    const stdout = stripAnsi(out.toString());
+    const stderr = stripAnsi(err.toString());
+    const hidden = launch.profile && code !== 0 ? invisiblePaths(launch.profile, `${stderr}\n${stdout}`) : [];
     return {
       returncode: code,
       signal,
-      stdout: stripAnsi(out.toString()),
-      stderr: stripAnsi(err.toString()),
+      stdout,
+      stderr,
       truncated: out.truncatedBytes > 0 || err.truncatedBytes > 0,
       stdoutBytes: out.totalBytes,
       stderrBytes: err.totalBytes,
@@ -192,6 +207,9 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
       aborted,
       durationMs: Math.round(performance.now() - started),
       executable,
+      sandboxProfile: launch.profile,
+      sandboxNotes: launch.note ? [launch.note] : [],
+      invisiblePaths: hidden,
     };
   } finally {
     clearTimeout(timer);

@@ -6,8 +6,9 @@
  * counted with the worker pool's (one budget, warm-budget.ts; least recently used idle ones go first). `list()` has the same shape as the worker pool's.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import { killGroup } from "./runner.js";
+import { rssMbOf } from "./warm-processes.js";
+import { sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
 import { WarmBudget, type BudgetMember, type BudgetSlot } from "./warm-budget.js";
 
 export const WARM_DAEMONS_SERVICE = "warm-python-daemons";
@@ -28,6 +29,8 @@ export interface DaemonLaunch {
   stdinPipe?: boolean;
   /** Gives it a raw stdout pipe (bytes, read through `child.stdout`), e.g. for a JSON-RPC stream. */
   stdoutPipe?: boolean;
+  /** The sandbox it starts in (once: its requests pay nothing for it). */
+  sandbox?: SandboxRun;
 }
 
 const STDERR_TAIL_BYTES = 4096;
@@ -47,7 +50,8 @@ export class DaemonProcess {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", TERM: "dumb", ...launch.env };
     delete env.FORCE_COLOR;
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-    this.child = spawn(launch.program, launch.args, {
+    const sandboxed = sandboxLaunch(launch.program, launch.args, launch.cwd, launch.sandbox);
+    this.child = spawn(sandboxed.program, sandboxed.args, {
       cwd: launch.cwd,
       env,
       stdio: [
@@ -121,18 +125,13 @@ export interface WarmDaemonInfo {
   requests: number;
   busy: boolean;
   age_seconds: number;
-  /** Resident memory of its process group's leader, from /proc (undefined where there is none). */
+  /** Resident memory of its process and descendants, from /proc (undefined where there is none). */
   rss_mb?: number;
 }
 
-/** Resident set size of a process in MiB, read from /proc/<pid>/status. */
+/** Resident set size of a process and its descendants in MiB (a sandboxed daemon is bwrap over it). */
 export function rssMb(pid: number): number | undefined {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Math.round(Number(m[1]) / 102.4) / 10 : undefined;
-  } catch {
-    return undefined;
-  }
+  return rssMbOf(pid) ?? undefined;
 }
 
 interface Entry<D extends WarmDaemon> {

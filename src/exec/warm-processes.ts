@@ -54,13 +54,44 @@ export function warmProcessRegistry(services: {
   return services.get(WARM_PROCESSES_SERVICE, () => new WarmProcessRegistry());
 }
 
-/** Resident set size of a live process in MiB, from /proc (null where there is no /proc or it ended). */
+/**
+ * Resident set size of a live process and its descendants in MiB, from /proc (null where there is no /proc or
+ * it ended): a sandboxed worker is bwrap, its init and the worker under them.
+ */
 export function rssMbOf(pid: number): number | null {
+  const own = rssKb(pid);
+  if (own === null) return null;
+  let kb = own;
+  const seen = new Set([pid]);
+  const queue = childrenOf(pid);
+  while (queue.length && seen.size < 64) {
+    const next = queue.shift() as number;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    kb += rssKb(next) ?? 0;
+    queue.push(...childrenOf(next));
+  }
+  return Math.round(kb / 102.4) / 10;
+}
+
+function rssKb(pid: number): number | null {
   try {
     const m = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Math.round(Number(m[1]) / 102.4) / 10 : null;
+    return m ? Number(m[1]) : null;
   } catch {
     return null;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .split(" ")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
   }
 }
 

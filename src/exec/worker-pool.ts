@@ -19,6 +19,7 @@ import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "
 import type { WorkerReplyMessage, WorkerRequestMessage } from "./worker-protocol.js";
 import { ageSeconds, rssMbOf, type WarmProcessInfo } from "./warm-processes.js";
 import { WarmBudget, type BudgetMember, type BudgetSlot } from "./warm-budget.js";
+import { sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
 
 export const WORKER_POOL_SERVICE = "warm-worker-pool";
 
@@ -42,6 +43,8 @@ export interface WorkerSpec {
    * JSON IPC (one JSON object a line on the descriptor in NODE_CHANNEL_FD) can be a worker: RuboCop's is Ruby.
    */
   runtime?: { program: string; args: readonly string[] };
+  /** The sandbox it starts in, once: its calls then pay nothing for it. */
+  sandbox?: SandboxRun;
 }
 
 export interface RequestOptions {
@@ -154,6 +157,8 @@ class WarmWorker {
   private idleTimer: NodeJS.Timeout | undefined;
   readonly exitPromise: Promise<void>;
   private readonly token = newRunToken();
+  /** Why it runs unsandboxed (`--sandbox auto` without bubblewrap). */
+  readonly sandboxNote: string | undefined;
 
   constructor(
     readonly spec: WorkerSpec,
@@ -161,18 +166,21 @@ class WarmWorker {
     limits: PoolLimits,
     private readonly onGone: (w: WarmWorker) => void,
   ) {
-    this.child = spawn(
+    const launch = sandboxLaunch(
       spec.runtime?.program ?? process.execPath,
       [...(spec.runtime?.args ?? [`--max-old-space-size=${limits.maxHeapMb}`]), spec.script, spec.root],
-      {
-        cwd: spec.root,
-        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...markedEnv(this.token) },
-        stdio: ["ignore", "ignore", "pipe", "ipc"],
-        detached: true, // its own process group: a timeout kills the worker and anything it started
-        serialization: "json",
-        windowsHide: true,
-      },
+      spec.root,
+      spec.sandbox,
     );
+    this.sandboxNote = launch.note;
+    this.child = spawn(launch.program, launch.args, {
+      cwd: spec.root,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...markedEnv(this.token) },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      detached: true, // its own process group: a timeout kills the worker and anything it started
+      serialization: "json",
+      windowsHide: true,
+    });
     if (!this.child.pid) throw new Error(`could not start the ${spec.tool} worker`);
     this.pid = this.child.pid;
     const untrack = trackChildGroup({ pgid: this.pid, token: this.token, label: `${spec.tool} worker` });

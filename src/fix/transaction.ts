@@ -8,6 +8,7 @@ import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { ToolContext } from "../engine/tool.js";
 import { writeObserver } from "../paths/safe-fs.js";
+import { withWritableRoots } from "../exec/sandbox/scope.js";
 import { ensureCacheDir, projectRootOf, type CachePaths } from "./cache-dir.js";
 import { readFileState, sameState, type FileState } from "./file-state.js";
 import { logWrite, removeJournal, writeJournal } from "./journal.js";
@@ -273,7 +274,8 @@ export async function runTransaction<T>(
       checkLock();
       const value = await writeObserver.run(
         (file, sha) => record(rel(file), sha),
-        () => spec.work(handle),
+        // Only the transaction's own work sees its root read-write in the sandbox; verification reads.
+        () => withWritableRoots([paths.root], () => spec.work(handle)),
       );
       checkLock();
       stopBeforeClaimForTest(runId);

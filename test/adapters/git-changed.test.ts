@@ -5,17 +5,33 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, checkRevision } from "../../src/adapters/git-changed.js";
-import type { ToolContext } from "../../src/engine/tool.js";
+import type { SandboxRun, ToolContext } from "../../src/engine/tool.js";
+import type { SandboxMode } from "../../src/exec/sandbox/launch.js";
 import { runBounded } from "../../src/exec/runner.js";
 import { tempDir } from "../helpers/tools.js";
 
-/** The part of a ToolContext changedFiles uses: `run`, through the real bounded runner. */
+/**
+ * The part of a ToolContext changedFiles uses: `run`, through the real bounded runner, and `sandbox`: the
+ * read-only sandbox of a call whose allowed root holds the test repositories (the temp folder).
+ */
+const sandbox = (): SandboxRun => ({
+  mode: (process.env.MCP_CODE_QUALITY_SANDBOX ?? "auto") as SandboxMode,
+  request: { kind: "read", roots: [fs.realpathSync(os.tmpdir())] },
+});
 const ctx = {
+  sandbox,
   run: (o: Parameters<ToolContext["run"]>[0]) =>
-    runBounded({ ...o, cwd: o.cwd ?? process.cwd(), timeoutMs: 30_000, maxOutputBytes: 1 << 20 }),
+    runBounded({
+      sandbox: sandbox(),
+      ...o,
+      cwd: o.cwd ?? process.cwd(),
+      timeoutMs: 30_000,
+      maxOutputBytes: 1 << 20,
+    }),
 } as unknown as ToolContext;
 
 describe("changedFiles", () => {

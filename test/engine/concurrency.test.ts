@@ -4,12 +4,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectStdio } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
+import { scratchFolder } from "../helpers/marked.js";
 
 /** A stand-in flake8 that logs when it starts and ends (it detects overlap; no tool output is faked). */
 function project(): { dir: string; bin: string; log: string } {
   const dir = tempDir("mcq-conc-");
   const bin = path.join(dir, ".bin");
-  const log = path.join(dir, "runs.log");
+  // In the scratch folder: the one place outside the roots a sandboxed (read-only) lint may write.
+  const log = path.join(scratchFolder("conc-"), "runs.log");
   fs.mkdirSync(bin);
   fs.writeFileSync(path.join(dir, "a.py"), "x = 1\n");
   fs.writeFileSync(

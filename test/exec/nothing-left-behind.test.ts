@@ -85,9 +85,12 @@ interface Server {
   transport: StdioClientTransport;
 }
 
-async function start(roots: string[], env: Record<string, string> = {}): Promise<Server> {
+async function start(
+  roots: string[],
+  env: Record<string, string> = {},
+  tmp = tempDir("mcq-server-tmp-"),
+): Promise<Server> {
   const mark = randomBytes(8).toString("hex");
-  const tmp = tempDir("mcq-server-tmp-");
   const audit = path.join(tempDir("mcq-audit-"), "audit.log");
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -121,9 +124,13 @@ async function start(roots: string[], env: Record<string, string> = {}): Promise
 
 describe("nothing left behind", () => {
   it("after a timeout and after SIGTERM no process the server started is left, and it exits within 2 s", async () => {
-    const { dir, pidFile } = project();
+    const { dir } = project();
     fs.writeFileSync(path.join(dir, "src", "busy.js"), "export const b = 1; // ESCAPE_LOOP\n");
-    const s = await start([dir], { MCQ_TEST_PIDFILE: pidFile });
+    // The hanging ruff lints read-only: its grandchild writes its pid into the server's per-user scratch
+    // folder, the one temp folder a sandboxed tool shares with the server.
+    const tmp = tempDir("mcq-server-tmp-");
+    const pidFile = path.join(tmp, `mcq-${process.getuid?.() ?? "user"}`, "grandchild.pid");
+    const s = await start([dir], { MCQ_TEST_PIDFILE: pidFile }, tmp);
     const others = () => marked(s.mark).filter((p) => p !== s.pid);
 
     // A spawned tool that times out, with a grandchild that left its group.

@@ -28,7 +28,15 @@ export async function connectInProcess(options: {
   services?: Record<string, object>;
 }): Promise<InProcess> {
   const audit = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-audit-")), "audit.log");
-  const config = loadConfig([...(options.args ?? []), "--audit-log", audit], options.env ?? {}, options.cwd);
+  // The sandbox mode CI runs the suite under (MCP_CODE_QUALITY_SANDBOX=required) reaches in-process servers too.
+  const sandboxEnv = process.env.MCP_CODE_QUALITY_SANDBOX
+    ? { MCP_CODE_QUALITY_SANDBOX: process.env.MCP_CODE_QUALITY_SANDBOX }
+    : {};
+  const config = loadConfig(
+    [...(options.args ?? []), "--audit-log", audit],
+    { ...sandboxEnv, ...options.env },
+    options.cwd,
+  );
   const engine = new Engine(
     config,
     silentLogger,

@@ -1,9 +1,11 @@
 /** The warm worker pool through the MCP client: timeouts kill the process group, idle TTL, LRU cap, shutdown. */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES } from "../helpers/server.js";
 import { copyFixture, missing } from "../helpers/tools.js";
+import { liveWithEnv, scratchFolder, untilNone } from "../helpers/marked.js";
 
 type Json = Record<string, unknown>;
 const JS = path.join(FIXTURES, "js");
@@ -34,7 +36,14 @@ describe("warm workers", () => {
   it("a worker past the timeout is killed with its process group, and the next call succeeds", async () => {
     const dir = copyFixture(path.join(JS, "busy-plugin"));
     fs.writeFileSync(path.join(dir, "src", "busy.js"), "export const b = 1; // BUSY_LOOP\n");
-    const s = await connectStdio({ args: ["--allowed-paths", dir, "--timeout", "4"], cwd: dir });
+    // The trap records that it ran in the scratch folder; its sleeper is found by the mark it inherits.
+    const pidsDir = scratchFolder("busy-pids-");
+    const mark = `MCQ_TEST_MARK=${randomBytes(8).toString("hex")}`;
+    const s = await connectStdio({
+      args: ["--allowed-paths", dir, "--timeout", "4"],
+      cwd: dir,
+      env: { MCQ_TEST_PIDS_DIR: pidsDir, MCQ_TEST_MARK: mark.split("=")[1] },
+    });
     try {
       // A call queued behind the one that hangs is not lost: it runs (on a fresh worker if need be).
       const [r, queued] = await Promise.all([
@@ -46,14 +55,14 @@ describe("warm workers", () => {
       expect(r.error).toMatch(
         /eslint worker \(pid \d+\) exceeded the 4 s timeout and was killed with its process group/,
       );
-      const pids = JSON.parse(fs.readFileSync(path.join(dir, "pids.json"), "utf8")) as Json;
+      expect(fs.existsSync(path.join(pidsDir, "pids.json"))).toBe(true);
+      const killed = Number(/pid (\d+)/.exec(r.error as string)?.[1]);
       // The worker and the grandchild it started are both gone.
-      expect(
-        await waitUntil(() => !alive(pids.worker as number) && !alive(pids.sleeper as number), 3000),
-      ).toBe(true);
+      expect(await waitUntil(() => !alive(killed), 3000)).toBe(true);
+      expect(await untilNone(() => liveWithEnv(mark, "sleep"))).toEqual([]);
       const next = await s.call("lint", { path: ".", linter: "eslint", files: ["src/a.js"] });
       expect(next).toMatchObject({ success: true, passed: true, issue_count: 0 });
-      expect(workerPid(next)).not.toBe(pids.worker);
+      expect(workerPid(next)).not.toBe(killed);
       expect(alive(workerPid(next))).toBe(true);
     } finally {
       await s.close();

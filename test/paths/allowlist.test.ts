@@ -6,6 +6,7 @@ import { Allowlist, isWithin } from "../../src/paths/allowlist.js";
 import { ToolError } from "../../src/errors.js";
 import { connectStdio, type Connected } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
+import { scratchRoot } from "../../src/exec/sandbox/scratch.js";
 
 function layout() {
   const base = tempDir("mcq-allow-");
@@ -100,9 +101,10 @@ describe("Allowlist.resolve", () => {
 
 describe("refused paths never reach a tool (through MCP)", () => {
   const l = layout();
-  // A stand-in flake8 first on PATH that records being started: it detects spawns, it is not a tool mock.
+  // A stand-in flake8 first on PATH that records being started: it detects spawns, it is not a tool mock. It
+  // records in the server's per-user scratch folder, the one place outside the roots a sandboxed tool may write.
   const bin = tempDir("mcq-spawn-detector-");
-  const marker = path.join(bin, "spawned");
+  const marker = path.join(fs.mkdtempSync(path.join(scratchRoot(), "spawn-detector-")), "spawned");
   fs.writeFileSync(path.join(bin, "flake8"), `#!/bin/sh\necho "$@" >> ${marker}\n`, { mode: 0o755 });
   let s: Connected;
   beforeAll(async () => {

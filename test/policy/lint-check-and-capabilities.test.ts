@@ -262,7 +262,7 @@ describe("tool_capabilities", () => {
     expect(names.filter((n) => !MANAGED_TOOL_FACTS[n])).toEqual([]);
   });
 
-  it("reports every managed tool and provider with the server's limits and no sandbox", async () => {
+  it("reports every managed tool and provider with the server's limits and the sandbox it enforces", async () => {
     const r = await server.call("tool_capabilities");
     const tools = r.tools as Record<string, unknown>[];
     expect(tools.map((t) => t.name)).toEqual([
@@ -272,24 +272,37 @@ describe("tool_capabilities", () => {
       "gemini",
     ]);
     expect(tools.filter((t) => "metadata" in t)).toEqual([]);
-    expect(r.sandbox).toMatch(/^none: no sandbox is configured/);
-    const ruff = tools.find((t) => t.name === "ruff");
+    // bubblewrap is installed here (scripts/install-tools.sh): the default `auto` enforces it.
+    expect(r.sandbox).toMatchObject({ enforced: true, kind: "bubblewrap", version: expect.any(String) });
+    const ruff = tools.find((t) => t.name === "ruff") as { sandbox: Record<string, unknown> };
     expect(ruff).toMatchObject({
       network: "none",
       git: false,
       timeout_seconds: 77,
-      sandbox: "none",
       may_read: [repo, plain, fresh],
     });
-    expect(tools.find((t) => t.name === "pip-audit")).toMatchObject({ network: "required", may_write: [] });
+    expect(ruff.sandbox).toMatchObject({
+      kind: "bubblewrap",
+      network: expect.stringMatching(/^none/),
+      read_only: expect.arrayContaining(["/usr", repo, plain, fresh]),
+      read_write_in_transactions: [repo, plain, fresh],
+      pid_namespace: true,
+    });
+    expect(ruff.sandbox.read_write).not.toContain(repo);
+    const pipAudit = tools.find((t) => t.name === "pip-audit") as { sandbox: Record<string, unknown> };
+    expect(pipAudit).toMatchObject({ network: "required", may_write: [] });
+    expect(pipAudit.sandbox.network).toBe("allowed");
+    const pytest = tools.find((t) => t.name === "pytest") as { sandbox: Record<string, unknown> };
+    expect(pytest.sandbox.read_write).toEqual(expect.arrayContaining([repo, plain, fresh]));
     expect(tools.find((t) => t.name === "eslint")).toMatchObject({
       memory_cap_mb: 2048,
       runs_project_code: true,
     });
-    expect(tools.find((t) => t.name === "claude")).toMatchObject({
-      configured: false,
-      network_allowed: false,
-    });
+    const claude = tools.find((t) => t.name === "claude") as { sandbox: Record<string, unknown> };
+    expect(claude).toMatchObject({ configured: false, network_allowed: false });
+    expect(claude.sandbox).toMatchObject({ network: expect.stringMatching(/^none/), read_write: [] });
+    expect(claude.sandbox.read_only).not.toContain(repo);
+    expect(claude.sandbox.hidden).toEqual(expect.arrayContaining(["/usr/bin/git", "/usr/bin/sh"]));
   });
 });
 

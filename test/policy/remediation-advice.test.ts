@@ -88,6 +88,11 @@ beforeAll(async () => {
   server = await connectInProcess({
     cwd: project,
     args: [
+      // The stand-in records its argv, environment and pids in files beside itself, which the provider's
+      // sandbox forbids by design: this file tests the provider protocol unsandboxed, and
+      // test/sandbox/attacks.test.ts the provider's sandbox.
+      "--sandbox",
+      "off",
       "--toolsets",
       "core,policy",
       // More calls than remediation_advice's 10 a minute.

@@ -90,17 +90,24 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("warm type checks", () => {
   });
 
   const cart = () => path.join(project, "src", "shop", "cart.py");
+  const scratchName = `mcq-${process.getuid?.() ?? "user"}`;
+  const dmypyDirs = () => {
+    const scratch = path.join(serverTmp, scratchName);
+    return fs.existsSync(scratch) ? fs.readdirSync(scratch).filter((d) => d.startsWith("mcq-dmypy-")) : [];
+  };
 
   it("mypy: the second check is warm, and an edit between two warm checks is seen", async () => {
-    expect(fs.readdirSync(serverTmp)).toEqual([]);
+    // The server's per-user scratch folder (exec/sandbox/scratch.ts) at most, and nothing in it yet.
+    expect(fs.readdirSync(serverTmp).filter((d) => d !== scratchName)).toEqual([]);
+    expect(dmypyDirs()).toEqual([]);
     const first = await s.call("type_check", { path: ".", checker: "mypy" });
     expect(first.notes).toContainEqual(
       expect.stringMatching(/^mypy daemon \(dmypy [\d.]+\) started, pid \d+/),
     );
     const pid = pidOf(first.notes, "mypy");
     seen.add(pid);
-    // Its status file and socket folder are in the server's temp folder.
-    expect(fs.readdirSync(serverTmp).filter((d) => d.startsWith("mcq-dmypy-")).length).toBe(1);
+    // Its status file and socket folder are in the server's per-user scratch folder under its temp folder.
+    expect(dmypyDirs().length).toBe(1);
     const second = await s.call("type_check", { path: ".", checker: "mypy" });
     expect(second.notes).toContainEqual(`warm mypy daemon (dmypy 1.0.1) pid ${pid}, request 2`);
     expect(keys(second.findings as Shown[])).toEqual(keys(first.findings as Shown[]));
@@ -228,7 +235,7 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("warm type checks", () => {
       left = survivors(pids);
     }
     expect(left).toEqual([]);
-    expect(fs.readdirSync(serverTmp).filter((d) => d.startsWith("mcq-dmypy-"))).toEqual([]);
+    expect(dmypyDirs()).toEqual([]);
   });
 });
 
@@ -271,7 +278,8 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("a warm checker past the ti
     try {
       await s.call("type_check", { path: ".", checker: "pyright" });
       const pid = pidOf((await s.call("type_check", { path: ".", checker: "pyright" })).notes, "pyright");
-      process.kill(pid, "SIGSTOP"); // alive, but answers nothing
+      // Alive, but answers nothing: its whole process group (in a sandbox, bwrap and the server under it).
+      process.kill(-pid, "SIGSTOP");
       const r = await s.call("type_check", { path: ".", checker: "pyright" });
       expect(r).toMatchObject({ success: false, error_type: "timeout" });
       expect(r.error).toBe(

@@ -11,6 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES } from "../helpers/server.js";
 import { copyFixture, tempDir } from "../helpers/tools.js";
+import { liveWithEnv, scratchFolder, untilNone } from "../helpers/marked.js";
 
 const HOSTILE_TOOL = path.join(FIXTURES, "exec", "setsid-grandchild.sh");
 
@@ -44,7 +45,9 @@ function projectWithHostileRuff(): { dir: string; pidFile: string; target: strin
   fs.writeFileSync(path.join(bin, "python"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
   fs.copyFileSync(HOSTILE_TOOL, path.join(bin, "ruff"));
   fs.chmodSync(path.join(bin, "ruff"), 0o755);
-  return { dir, pidFile: path.join(dir, "grandchild.pid"), target };
+  // The pid file in the scratch folder (a read-only lint cannot write the project); the grandchild is found by
+  // the mark in its environment (its pid in the file is its sandbox's pid namespace's).
+  return { dir, pidFile: path.join(scratchFolder("setsid-"), "grandchild.pid"), target };
 }
 
 describe("a grandchild that leaves the process group", () => {
@@ -62,9 +65,8 @@ describe("a grandchild that leaves the process group", () => {
       expect(r).toMatchObject({ success: false, error_type: "timeout" });
       // The grandchild sleeps 60 s: before the fix the call waited for it.
       expect(elapsed).toBeLessThan(20_000);
-      const grandchild = Number(fs.readFileSync(pidFile, "utf8"));
-      expect(grandchild).toBeGreaterThan(0);
-      expect(await waitGone(grandchild)).toBe(true);
+      expect(Number(fs.readFileSync(pidFile, "utf8"))).toBeGreaterThan(0);
+      expect(await untilNone(() => liveWithEnv(`MCQ_TEST_PIDFILE=${pidFile}`, "sleep"))).toEqual([]);
     } finally {
       await s.close();
     }
@@ -84,8 +86,8 @@ describe("a grandchild that leaves the process group", () => {
       expect(r).toMatchObject({ success: true, passed: false, issue_count: 1 });
       // Before the fix the call waited for the grandchild's pipes until the 30 s timeout.
       expect(elapsed).toBeLessThan(20_000);
-      const grandchild = Number(fs.readFileSync(pidFile, "utf8"));
-      expect(await waitGone(grandchild)).toBe(true);
+      expect(Number(fs.readFileSync(pidFile, "utf8"))).toBeGreaterThan(0);
+      expect(await untilNone(() => liveWithEnv(`MCQ_TEST_PIDFILE=${pidFile}`, "sleep"))).toEqual([]);
     } finally {
       await s.close();
     }
@@ -94,14 +96,19 @@ describe("a grandchild that leaves the process group", () => {
   it("started by a warm worker's plugin, it is killed with the worker", async () => {
     const dir = copyFixture(path.join(FIXTURES, "js", "busy-plugin"));
     fs.writeFileSync(path.join(dir, "src", "busy.js"), "export const b = 1; // ESCAPE_LOOP\n");
-    const s = await connectStdio({ args: ["--allowed-paths", dir, "--timeout", "4"], cwd: dir });
+    const pidsDir = scratchFolder("busy-pids-");
+    const s = await connectStdio({
+      args: ["--allowed-paths", dir, "--timeout", "4"],
+      cwd: dir,
+      env: { MCQ_TEST_PIDS_DIR: pidsDir },
+    });
     try {
       const r = await s.call("lint", { path: ".", linter: "eslint", files: ["src/busy.js"] });
       expect(r).toMatchObject({ success: false, error_type: "timeout" });
-      const pids = JSON.parse(fs.readFileSync(path.join(dir, "pids.json"), "utf8")) as Record<string, number>;
-      expect(await waitGone(pids.worker as number)).toBe(true);
+      expect(fs.existsSync(path.join(pidsDir, "pids.json"))).toBe(true);
+      expect(await waitGone(Number(/pid (\d+)/.exec(r.error as string)?.[1]))).toBe(true);
       // It left the worker's group (so the group kill does not reach it), and it is gone all the same.
-      expect(await waitGone(pids.sleeper as number)).toBe(true);
+      expect(await untilNone(() => liveWithEnv(`MCQ_TEST_PIDS_DIR=${pidsDir}`, "sleep"))).toEqual([]);
     } finally {
       await s.close();
     }

@@ -4,7 +4,6 @@
  * reporter. The same summary and failures as pytest's, each failure at the first stack frame in the project.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
@@ -18,6 +17,7 @@ import {
   type TestRunRequest,
 } from "../test-runners.js";
 import { findUp, projectPackage } from "./project.js";
+import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 
 export type JsRunner = "vitest" | "jest" | "node";
 
@@ -319,7 +319,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
     program = bin;
     notes.push(`${runner} ${own.version} from the project (${own.dir})`);
   }
-  const temp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-jstest-"));
+  const temp = makeScratchDir("mcq-jstest-");
   try {
     const report = path.join(temp, runner === "node" ? "report.jsonl" : "report.json");
     const rel = path.relative(projectDir, req.target);

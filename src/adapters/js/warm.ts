@@ -11,6 +11,7 @@ import {
   type WorkerSpec,
 } from "../../exec/worker-pool.js";
 import { warmBudget } from "../../exec/warm-budget.js";
+import { readOnlySandbox } from "../warm-sandbox.js";
 
 export type WorkerTool = "eslint" | "tsc" | "prettier";
 
@@ -53,7 +54,11 @@ export async function warmRequest<T>(
 ): Promise<WarmResult<T>> {
   try {
     const reply = await workerPool(ctx).request<T>(
-      { ...spec, script: spec.script ?? workerScript(spec.tool as WorkerTool) },
+      {
+        ...spec,
+        script: spec.script ?? workerScript(spec.tool as WorkerTool),
+        sandbox: readOnlySandbox(ctx),
+      },
       method,
       params,
       { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal },

@@ -9,8 +9,9 @@
  * stdout/stderr as messages of their own before the answer, which carries `"final": true`.
  */
 import fs from "node:fs";
+import { makeScratchDir } from "../../exec/sandbox/scratch.js";
+import type { SandboxRun } from "../../exec/sandbox/launch.js";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { DaemonProcess, type WarmDaemon } from "../../exec/warm-daemons.js";
 
@@ -147,8 +148,10 @@ export class MypyDaemon implements WarmDaemon {
     cwd: string,
     flags: readonly string[],
     selfExitSeconds: number,
+    sandbox?: SandboxRun,
   ) {
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-dmypy-"));
+    // In the per-user scratch folder, which its sandbox shows read-write (its socket and status file).
+    this.dir = makeScratchDir("mcq-dmypy-");
     const tmp = path.join(this.dir, "tmp");
     fs.mkdirSync(tmp, { mode: 0o700 });
     this.statusFile = path.join(this.dir, "status.json");
@@ -158,6 +161,7 @@ export class MypyDaemon implements WarmDaemon {
       cwd,
       // Its socket folder goes into our temp folder, so nothing is left in /tmp if it is killed.
       env: { TMPDIR: tmp, PYTHONDONTWRITEBYTECODE: "1" },
+      sandbox,
     });
     void this.proc.exited.then(() => this.cleanup());
   }

@@ -1,6 +1,5 @@
 /** Python formatters: ruff format (CLI, else embedded) and black. */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { cappedUnifiedDiff, diffBudget, type DiffBudget } from "../../findings/diff-caps.js";
@@ -34,6 +33,7 @@ import { cachedVersion } from "../tool-version.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { resultCacheOf } from "../../cache/service.js";
 import { rewriteSource } from "../../paths/safe-fs.js";
+import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 
 export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
   return ctx.services.get(EMBEDDED_RUFF_SERVICE, () => {
@@ -238,7 +238,7 @@ async function checkThenWrite(
 /** An empty config file of the server's own (in the temp dir), for black when the project has none. */
 function emptyBlackConfig(ctx: ToolContext): string {
   return ctx.services.get("black-empty-config", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-black-"));
+    const dir = makeScratchDir("mcq-black-");
     const file = path.join(dir, "pyproject.toml");
     fs.writeFileSync(file, "", { flag: "wx", mode: 0o600 });
     return { file, close: () => fs.rmSync(dir, { recursive: true, force: true }) };

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
+import { readOnlySandbox } from "../warm-sandbox.js";
 import { WARM_DAEMONS_SERVICE, WarmDaemons } from "../../exec/warm-daemons.js";
 import { warmBudget } from "../../exec/warm-budget.js";
 import { fileSignature } from "../../exec/worker-pool.js";
@@ -75,7 +76,7 @@ export async function warmMypy(ctx: ToolContext, req: WarmMypyRequest): Promise<
     const { daemon, fresh, restartedBecause } = daemons.acquire(
       key,
       signature,
-      () => new MypyDaemon(req.root, dmypy, req.cwd, req.args, selfExit),
+      () => new MypyDaemon(req.root, dmypy, req.cwd, req.args, selfExit, readOnlySandbox(ctx)),
     );
     try {
       const response = await daemon.run(version, req.args, ctx.config.timeout * 1000, ctx.signal);

@@ -19,8 +19,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { ToolContext } from "../../engine/tool.js";
+import { readOnlySandbox } from "../warm-sandbox.js";
 import { ToolError } from "../../errors.js";
 import { DaemonProcess, type WarmDaemon } from "../../exec/warm-daemons.js";
+import type { SandboxRun } from "../../exec/sandbox/launch.js";
 import { fileSignature } from "../../exec/worker-pool.js";
 import { warmDaemons } from "./mypy-warm.js";
 import {
@@ -75,8 +77,10 @@ export class PyrightLangserver implements WarmDaemon {
     cwd: string,
     pythonPath: string | undefined,
     private readonly version: string,
+    sandbox?: SandboxRun,
   ) {
     this.proc = new DaemonProcess({
+      sandbox,
       program: process.execPath,
       args: ["--import", EXIT_WITH_PARENT, LANGSERVER, "--stdio"],
       cwd,
@@ -114,7 +118,9 @@ export class PyrightLangserver implements WarmDaemon {
     const uri = pathToFileURL(cwd).href;
     this.initialized = this.connection
       .sendRequest("initialize", {
-        processId: process.pid,
+        // No pid: the language server would watch it and exit, and in its sandbox's pid namespace the
+        // server's pid is not there. It exits with its stdin instead (exit-with-parent.ts).
+        processId: null,
         locale: "en",
         rootUri: uri,
         workspaceFolders: [{ uri, name: path.basename(cwd) }],
@@ -266,7 +272,8 @@ export async function warmPyright(ctx: ToolContext, req: WarmPyrightRequest): Pr
       kind: "cold",
       note: `pyright ran cold: more than ${MAX_PYTHON_FILES} Python files to keep track of`,
     };
-  const create = () => new PyrightLangserver(req.root, req.cwd, req.pythonPath, req.version);
+  const create = () =>
+    new PyrightLangserver(req.root, req.cwd, req.pythonPath, req.version, readOnlySandbox(ctx));
   let replace = daemons.wouldReplace(key, signature);
   let held: PyrightLangserver | undefined;
   if (!replace) {

@@ -5,7 +5,6 @@
  * line per test). Through `bundle exec` when the project has a Gemfile.lock and Bundler is installed.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
@@ -15,6 +14,7 @@ import { findExecutable } from "../../exec/which.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { ProgramNotFoundError } from "../../exec/runner.js";
 import { registerExternalTool } from "../registry.js";
+import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import {
   registerTestRunner,
   type TestFailureRecord,
@@ -253,7 +253,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, dir: string): Promise<
       "invalid_input",
       `markers is a pytest option; ${found.runner} has none (use pattern)`,
     );
-  const temp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-rubytest-"));
+  const temp = makeScratchDir("mcq-rubytest-");
   const notes: string[] = [];
   try {
     const report = path.join(temp, found.runner === "rspec" ? "rspec.json" : "minitest.jsonl");

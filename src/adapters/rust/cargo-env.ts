@@ -1,9 +1,9 @@
 /** Where Rust crates are (Cargo.toml, the workspace root, the edition) and how cargo runs without writing to them. */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
+import { scratchRoot } from "../../exec/sandbox/scratch.js";
 
 /** The directory of the nearest Cargo.toml from target up to root; undefined when none. */
 export function findCrate(target: string, root: string): string | undefined {
@@ -76,7 +76,7 @@ export function workspaceRoot(crateDir: string, root: string): string {
  * (seed 000: clippy works on a read-only mount) and repeated checks reuse the build.
  */
 export function cargoTargetDir(): string {
-  const dir = path.join(os.tmpdir(), `mcq-cargo-target-${process.getuid?.() ?? "user"}`);
+  const dir = path.join(scratchRoot(), "cargo-target");
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   // A shared temp dir: refuse one that another user planted (or a link), since builds run from it.
   const st = fs.lstatSync(dir);

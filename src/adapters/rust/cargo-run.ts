@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import type { ToolContext } from "../../engine/tool.js";
+import type { SandboxRun, ToolContext } from "../../engine/tool.js";
 import { ProgramNotFoundError, type RunResult } from "../../exec/runner.js";
 import { cargoTargetDir, workspaceRoot } from "./cargo-env.js";
 import { withWorkspaceLock } from "./workspace-lock.js";
@@ -70,6 +70,7 @@ async function runLocked(
       cwd: crateDir,
       env: { CARGO_TARGET_DIR: cargoTargetDir(), CARGO_TERM_COLOR: "never", ...env },
       onStdoutLine,
+      sandbox: hadLock ? undefined : lockWritable(ctx, workspace),
     });
   } catch (err) {
     if (err instanceof ProgramNotFoundError) throw notInstalled("cargo", command);
@@ -83,6 +84,19 @@ async function runLocked(
     notes.push("the crate has no Cargo.lock: cargo resolved one for the run, and it was removed afterwards");
   }
   return { run, args, notes };
+}
+
+/**
+ * Without a Cargo.lock cargo must write one to resolve (removed afterwards, above): a read-only call's sandbox
+ * then shows the workspace read-write for that run. A crate with its lock stays read-only (`--locked`).
+ */
+function lockWritable(ctx: ToolContext, workspace: string): SandboxRun {
+  const sandbox = ctx.sandbox();
+  if (sandbox.request.kind !== "read") return sandbox;
+  return {
+    ...sandbox,
+    request: { ...sandbox.request, kind: "write", writableRoots: [workspace] },
+  };
 }
 
 export function notInstalled(program: string, command: string): ToolError {

@@ -4,12 +4,12 @@
  * shared scratch target dir. Only that file's findings are reported, at its real path.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import type { InlineSource } from "../lint-options.js";
 import { findCrate, workspaceRoot } from "./cargo-env.js";
+import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 
 const MAX_COPIED_FILES = 5000;
 const MAX_COPIED_BYTES = 64 * 1024 * 1024;
@@ -98,7 +98,7 @@ export interface ScratchWorkspace {
 export function scratchWorkspace(ctx: ToolContext, crate: string): ScratchWorkspace {
   const root = ctx.allowlist.rootOf(crate) ?? crate;
   const workspace = workspaceRoot(crate, root);
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-clippy-inline-"));
+  const scratch = makeScratchDir("mcq-clippy-inline-");
   const remove = () => fs.rmSync(scratch, { recursive: true, force: true });
   try {
     copyTree(workspace, scratch, { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES });

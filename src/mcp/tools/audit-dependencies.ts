@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
@@ -18,6 +17,7 @@ import { displayPaths } from "../../findings/display-path.js";
 import { listEntries, pageFields, PAGING_ARGS, type ListingArgs } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { readSourceText } from "../../paths/safe-fs.js";
+import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 
 const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json"];
 
@@ -152,7 +152,7 @@ async function uvAudit(
     exported = `read ${path.basename(lock)}`;
     notes.push(`uv is not installed: the registry packages pinned in ${lock} were read from it directly`);
   }
-  const temp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-uv-audit-"));
+  const temp = makeScratchDir("mcq-uv-audit-");
   try {
     const file = path.join(temp, "requirements.txt");
     fs.writeFileSync(file, requirements, { mode: 0o600 });

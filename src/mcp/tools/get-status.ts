@@ -7,6 +7,7 @@ import { warmProcessRegistry } from "../../exec/warm-processes.js";
 import { projectToolStatus } from "../../adapters/project-status.js";
 import { warmDaemons } from "../../adapters/python/mypy-warm.js";
 import { VERSION } from "../../version.js";
+import { sandboxReport } from "../../exec/sandbox/launch.js";
 
 export const getStatusTool = () =>
   defineTool({
@@ -24,7 +25,7 @@ export const getStatusTool = () =>
       // Taken before the probes (which take up to 10 s): the warm processes as the call found them.
       const warm = [...warmWorkers(ctx), ...warmProcessRegistry(ctx.services).list()];
       const probes = await Promise.all(
-        externalTools().map(async (t) => [t.name, await probe(t, config.cwd)] as const),
+        externalTools().map(async (t) => [t.name, await probe(t, config.cwd, ctx.sandbox())] as const),
       );
       const tools: Record<string, ProbeResult> = Object.fromEntries(probes);
       try {
@@ -56,6 +57,7 @@ export const getStatusTool = () =>
         rate_limits: config.rateLimit ? rateLimits : "disabled",
         audit_log: config.auditLog,
         toolsets: config.toolsets,
+        sandbox: sandboxReport(config.sandbox),
         tools,
         // Every warm process and thread: the worker pool's, the embedded ruff's, and any registered daemon.
         warm_workers: warm,

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
@@ -13,6 +12,7 @@ import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
 import type { TestFailureRecord, TestRunOutcome } from "../../adapters/test-runners.js";
 import { chooseTestRunner } from "../../adapters/tool-choice.js";
+import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import {
   choosePlugins,
   findCoverageConfig,
@@ -230,7 +230,7 @@ export const runTestsTool = () =>
         pytest.fromVenv ? await listPlugins(ctx, pytest.program, cwd) : [],
         args.coverage,
       );
-      const temp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-pytest-"));
+      const temp = makeScratchDir("mcq-pytest-");
       try {
         const junitXml = path.join(temp, "junit.xml");
         const argv = [

@@ -2,7 +2,8 @@
  * Running an advice provider: the operator's configuration is checked first (an unknown provider, a missing
  * executable, one inside the allowed paths the agent can edit, or one that needs a network the operator did
  * not allow fail before anything runs), then the adapter's fixed argv runs through the bounded runner in an
- * empty owner-only folder, with its own timeout (the process group is killed) and reply cap.
+ * empty owner-only folder, with its own timeout (the process group is killed) and reply cap, in the provider
+ * sandbox (sandbox/plan.ts): the requested files read-only and nothing else of the project, no git, no shell.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -88,6 +89,8 @@ export async function runProvider(
   prompt: string,
   config: Config,
   signal?: AbortSignal,
+  /** The files the request names: the only ones its sandbox shows (read-only). */
+  files: readonly string[] = [],
 ): Promise<ProviderRun> {
   const argv = provider.adapter.argv(prompt);
   const argvShown = argv.map((a) => (a === prompt ? `<prompt: ${Buffer.byteLength(prompt)} bytes>` : a));
@@ -104,6 +107,11 @@ export async function runProvider(
       killGraceMs: 500,
       env: withoutServerSecrets(process.env),
       signal,
+      // No root, no scratch, no git, no shell; the network only when the operator allowed it.
+      sandbox: {
+        mode: config.sandbox,
+        request: { kind: "provider", roots: [], files, network: config.adviceAllowNetwork },
+      },
     });
     return { run, argvShown };
   } finally {

@@ -16,6 +16,7 @@ import { ToolError } from "../../../errors.js";
 import { adviceIds, advisorOf } from "./shared.js";
 import { policyRuntime, refreshPolicy } from "../policy/runtime.js";
 import { policyLint, type PolicyLintFile } from "../../../policy/policy-lint.js";
+import { GIT_ENV, gitSandbox } from "../../../adapters/git-sandbox.js";
 
 /** Linters that lint exactly the `files` they are given; the others run on the project and are filtered. */
 const FILE_SCOPED = new Set(["ruff", "flake8", "eslint"]);
@@ -287,6 +288,8 @@ async function partiallyStaged(
       program: "git",
       args: ["-c", "core.quotepath=off", ...args],
       cwd: dir,
+      sandbox: gitSandbox(ctx, dir),
+      env: GIT_ENV,
       onStdoutLine: (l) => void got.push(l),
     });
     return r.returncode === 0 ? got : undefined;
@@ -325,6 +328,8 @@ async function runPolicyLint(ctx: ToolContext, dir: string, scope: Scope, select
       program: "git",
       args: ["-c", "core.quotepath=off", ...args],
       cwd: dir,
+      sandbox: gitSandbox(ctx, dir),
+      env: GIT_ENV,
       onStdoutLine: (l) => void got.push(l),
     });
     return r.returncode === 0 ? got : undefined;

@@ -195,7 +195,12 @@ async function advise(
         "(--advice-max-input-bytes); ask with fewer or shorter file ranges",
     );
 
-  const { run, argvShown } = await runProvider(provider, prompt, ctx.config, ctx.signal);
+  // The provider's sandbox shows exactly the files the request names (read-only), nothing else of the roots.
+  const requested = [
+    ...(file && finding.line ? [file] : []),
+    ...(args.files ?? []).map((s) => specFile(ctx, s)),
+  ];
+  const { run, argvShown } = await runProvider(provider, prompt, ctx.config, ctx.signal, requested);
   trace.exit = {
     executable: provider.executable,
     argv: argvShown,
@@ -325,10 +330,18 @@ function snippetAt(ctx: ToolContext, file: string, start: number, end: number, s
   return slice(readAllowed(ctx, file), start - CONTEXT_LINES, Math.max(start, end) + CONTEXT_LINES, shown);
 }
 
+const FILE_SPEC = /^(.*):(\d+)(?:-(\d+))?$/;
+
+/** The file of a `path` or `path:start-end` spec, resolved through the allowlist. */
+function specFile(ctx: ToolContext, spec: string): string {
+  const m = FILE_SPEC.exec(spec);
+  return ctx.allowlist.resolve(m ? (m[1] as string) : spec, { kind: "file", label: "files" });
+}
+
 /** `path` or `path:start-end`, resolved through the allowlist; a file without a range gives its first lines. */
 function snippetFor(ctx: ToolContext, spec: string, show: (f: string) => string): Snippet {
-  const m = /^(.*):(\d+)(?:-(\d+))?$/.exec(spec);
-  const file = ctx.allowlist.resolve(m ? (m[1] as string) : spec, { kind: "file", label: "files" });
+  const m = FILE_SPEC.exec(spec);
+  const file = specFile(ctx, spec);
   const start = m ? Number(m[2]) : 1;
   const end = m ? Number(m[3] ?? m[2]) : MAX_SNIPPET_LINES;
   if (end < start) throw new ToolError("invalid_input", `files: ${spec}: the range ends before it starts`);

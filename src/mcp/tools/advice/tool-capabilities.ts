@@ -2,13 +2,46 @@ import { z } from "zod";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { MANAGED_TOOL_FACTS, managedTools } from "../../../adapters/managed-capabilities.js";
 import { PROVIDERS } from "../../../policy/advice/providers.js";
+import { sandboxReport, type SandboxMode } from "../../../exec/sandbox/launch.js";
+import { planProfile, type SandboxRequest } from "../../../exec/sandbox/plan.js";
+import { hostLayout } from "../../../exec/sandbox/host.js";
+
+/** The tools run_tests runs: they get run_tests's sandbox (the roots read-write). */
+const TEST_TOOLS = new Set(["pytest", "go test", "cargo test", "javascript", "ruby tests", "rspec"]);
 
 /** Tools that run in the warm worker pool, under its heap cap. */
 const WARM = new Set(["eslint", "prettier", "tsc"]);
 
-const NO_SANDBOX =
-  "none: no sandbox is configured; managed tools run as the server's user with its environment, bounded by " +
-  "the allowlist (paths passed), timeouts with process-group kills, and output caps";
+/**
+ * The profile the runner enforces for a tool (sandbox/plan.ts, from the same facts as above), or why none is:
+ * reported from the plan itself, so what is said is what runs.
+ */
+function enforced(
+  mode: SandboxMode,
+  request: SandboxRequest,
+  name: string,
+  cwd: string,
+  writesInTransactions: readonly string[],
+): Record<string, unknown> {
+  const report = sandboxReport(mode);
+  if (report.enforced !== true) return report;
+  const profile = planProfile(hostLayout(), request, name, cwd);
+  return {
+    kind: "bubblewrap",
+    version: report.version,
+    mode,
+    network: profile.network ? "allowed" : "none (own network namespace, loopback only)",
+    read_only: [...profile.system.filter((m) => !m.link).map((m) => m.path), ...profile.readOnly],
+    read_write: profile.readWrite,
+    read_write_in_transactions: writesInTransactions,
+    tmp: "private (tmpfs)",
+    home: `${profile.home} empty (tmpfs); only the toolchains and caches listed above are bound`,
+    hidden: profile.hidden.map((h) => h.path),
+    pid_namespace: true,
+    die_with_parent: true,
+    memory_cap: "none beyond the warm workers' heap cap",
+  };
+}
 
 export const toolCapabilitiesTool = () =>
   defineTool({
@@ -33,7 +66,15 @@ export const toolCapabilitiesTool = () =>
           memory_cap_mb: WARM.has(name) ? config.workerMaxHeapMb : null,
           may_read: roots,
           may_write: writesProject ? roots : [],
-          sandbox: "none",
+          sandbox: enforced(
+            config.sandbox,
+            roles.includes("test-runner") || TEST_TOOLS.has(name)
+              ? { kind: "tests", roots, network: config.testsNetwork }
+              : { kind: "read", roots },
+            name,
+            roots[0] ?? config.cwd,
+            writesProject ? roots : [],
+          ),
         };
       });
       const providers = Object.values(PROVIDERS).map((p) => {
@@ -54,15 +95,21 @@ export const toolCapabilitiesTool = () =>
           max_input_bytes: config.adviceMaxInputBytes,
           output_cap_bytes: config.adviceMaxOutputBytes,
           memory_cap_mb: null,
-          // It reads only the prompt: snippets the server read through the allowlist.
-          may_read: [],
+          // It reads the prompt and, read-only, exactly the files a request names.
+          may_read: ["the files a request names"],
           may_write: [],
-          sandbox: "none",
+          sandbox: enforced(
+            config.sandbox,
+            { kind: "provider", roots: [], network: config.adviceAllowNetwork },
+            configured && config.adviceProviderPath ? config.adviceProviderPath : p.name,
+            "/tmp",
+            [],
+          ),
         };
       });
       return {
         success: true,
-        sandbox: NO_SANDBOX,
+        sandbox: sandboxReport(config.sandbox),
         memory_cap_note: "memory_cap_mb null: no memory limit is applied to that tool's processes",
         tools: [...tools, ...providers],
         tool_count: tools.length + providers.length,

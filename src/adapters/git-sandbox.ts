@@ -1,0 +1,41 @@
+/**
+ * git's sandbox: the call's, plus the repository's git data read-only when it lies above the allowed root
+ * (a root that is a subfolder of a work tree). git reads it to list what changed or what is staged; the work
+ * tree outside the root stays hidden.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { SandboxRun, ToolContext } from "../engine/tool.js";
+
+/** In the sandbox the root is a mount of its own under the work tree: git must look past it for `.git`. */
+export const GIT_ENV = { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
+
+export function gitSandbox(ctx: ToolContext, dir: string): SandboxRun {
+  const sandbox = ctx.sandbox();
+  const gitData = gitDataOf(dir);
+  if (gitData.length === 0) return sandbox;
+  return {
+    ...sandbox,
+    request: { ...sandbox.request, readOnly: [...(sandbox.request.readOnly ?? []), ...gitData] },
+  };
+}
+
+/** The `.git` folder above `dir`, or for a linked work tree its git dir and the common dir. */
+function gitDataOf(dir: string): string[] {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const dotGit = path.join(d, ".git");
+    const st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return [dotGit];
+    if (st?.isFile()) {
+      const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, "utf8"));
+      if (!m?.[1]) return [];
+      const gitDir = path.resolve(d, m[1].trim());
+      const common = path.join(gitDir, "commondir");
+      const shared = fs.existsSync(common)
+        ? [path.resolve(gitDir, fs.readFileSync(common, "utf8").trim())]
+        : [];
+      return [dotGit, gitDir, ...shared];
+    }
+    if (path.dirname(d) === d) return [];
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Where the sandbox meets process spawning: the runner, the warm workers and the daemons each hand their
+ * command here and start what comes back (bwrap and its argv, or the command itself when the sandbox is off
+ * or, under `auto`, unavailable). The one place that decides whether a process is sandboxed.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { ToolError } from "../../errors.js";
+import { findExecutable } from "../which.js";
+import { hostLayout } from "./host.js";
+import { planProfile, type SandboxRequest } from "./plan.js";
+import { bwrapArgv, visibleIn, type SandboxProfile } from "./profile.js";
+
+export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+/** What a process asks of the sandbox: the operator's mode and the call's request. */
+export interface SandboxRun {
+  mode: SandboxMode;
+  request: SandboxRequest;
+}
+
+export interface SandboxStatus {
+  available: boolean;
+  bwrap?: string;
+  version?: string;
+  reason?: string;
+}
+
+export interface Launch {
+  program: string;
+  args: string[];
+  /** The profile enforced; undefined when the process runs unsandboxed. */
+  profile?: SandboxProfile;
+  /** Why it runs unsandboxed under `auto`. */
+  note?: string;
+}
+
+let probed: SandboxStatus | undefined;
+
+/**
+ * Whether bubblewrap runs here: found on PATH, and a trial sandbox with the namespaces the profiles use
+ * starts `true` (user namespaces may be off, or a container may forbid mounts). Once per process, ~5 ms.
+ */
+export function probeSandbox(): SandboxStatus {
+  if (probed) return probed;
+  // The system's bwrap even when the server's PATH leaves /usr/bin out (a PATH narrowed to pick tools).
+  const bwrap =
+    findExecutable("bwrap") ?? findExecutable("bwrap", ["/usr/bin", "/usr/local/bin", "/bin"], "");
+  if (!bwrap) return (probed = { available: false, reason: "bubblewrap (bwrap) is not installed" });
+  const version = /\d+\.\d+(\.\d+)?/.exec(
+    spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 5000 }).stdout ?? "",
+  )?.[0];
+  const trial = spawnSync(
+    bwrap,
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid"].concat([
+      "--unshare-net",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--die-with-parent",
+      "--",
+      TRUE,
+    ]),
+    { encoding: "utf8", timeout: 5000 },
+  );
+  if (trial.status !== 0)
+    return (probed = {
+      available: false,
+      bwrap,
+      version,
+      reason: `bwrap cannot create a sandbox here: ${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim().slice(0, 300)}`,
+    });
+  return (probed = { available: true, bwrap, version });
+}
+
+const TRUE = findExecutable("true", ["/usr/bin", "/bin"], "") ?? "true";
+
+export const INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap)";
+
+/** The note every result carries when `auto` runs tools unsandboxed. */
+export function unsandboxedNote(status: SandboxStatus): string {
+  return `not sandboxed: ${status.reason ?? "bubblewrap is unavailable"}; tools run with the server's own access (--sandbox auto; ${INSTALL_HINT}, or --sandbox required to refuse)`;
+}
+
+/** The sandbox as get_status and tool_capabilities report it: what the mode enforces on this host. */
+export function sandboxReport(mode: SandboxMode): Record<string, unknown> {
+  if (mode === "off")
+    return {
+      mode,
+      enforced: false,
+      kind: "none",
+      note: "--sandbox off: tools run with the server's own access",
+    };
+  const status = probeSandbox();
+  if (status.available)
+    return { mode, enforced: true, kind: "bubblewrap", version: status.version ?? null, bwrap: status.bwrap };
+  return mode === "required"
+    ? {
+        mode,
+        enforced: false,
+        kind: "none",
+        reason: status.reason,
+        note: `--sandbox required: every external tool is refused until bubblewrap works (${INSTALL_HINT})`,
+      }
+    : { mode, enforced: false, kind: "none", reason: status.reason, note: unsandboxedNote(status) };
+}
+
+/** The command to start for `executable args` at `cwd` under `run`; throws ToolError when required and unavailable. */
+export function sandboxLaunch(
+  executable: string,
+  args: readonly string[],
+  cwd: string,
+  run: SandboxRun | undefined,
+): Launch {
+  if (!run || run.mode === "off") return { program: executable, args: [...args] };
+  const status = probeSandbox();
+  if (!status.available || !status.bwrap) {
+    if (run.mode === "required")
+      throw new ToolError(
+        "tool_not_found",
+        `the sandbox is required (--sandbox required) and cannot run: ${status.reason ?? "bwrap unavailable"}; ${INSTALL_HINT}, or start the server with --sandbox auto or off`,
+      );
+    return { program: executable, args: [...args], note: unsandboxedNote(status) };
+  }
+  let real = executable;
+  try {
+    real = fs.realpathSync.native(executable);
+  } catch {
+    // Not there: the spawn reports it.
+  }
+  const profile = planProfile(hostLayout(), run.request, executable, cwd, real);
+  return { program: status.bwrap, args: bwrapArgv(profile, executable, args), profile };
+}
+
+const PATH_IN_TEXT = /(?:^|[\s'"`(=:,[])(\/[\w.@+\-/]+[\w@+\-/])/gm;
+
+/**
+ * Files a tool's output names that exist on the host but not in its sandbox: a config that reaches outside
+ * the allowed roots (`extends: "../../shared/tsconfig.json"`), which the tool then reports as missing.
+ */
+export function invisiblePaths(profile: SandboxProfile, text: string, limit = 5): string[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(PATH_IN_TEXT)) {
+    const p = m[1] ?? "";
+    if (found.size >= limit) break;
+    if (visibleIn(profile, p)) continue;
+    try {
+      if (fs.existsSync(p)) found.add(p);
+    } catch {
+      // Unreadable: not ours to report.
+    }
+  }
+  return [...found];
+}
+
+/** The note for files the sandbox hid, naming the allowlist and the flag that widens it. */
+export function invisibleNote(tool: string, paths: readonly string[], roots: readonly string[]): string {
+  return `${tool} could not see ${paths.join(", ")}: outside the allowed paths (${roots.join(", ") || "none"}), so the sandbox does not show it to the tool; add the folder with --allowed-paths if the tool should read it`;
+}

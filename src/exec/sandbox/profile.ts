@@ -1,0 +1,69 @@
+/**
+ * A sandbox profile and the bubblewrap argv that enforces it. Pure: which folders exist, where HOME is and
+ * which tool it is are decided by the caller (plan.ts); this module only turns the decision into argv.
+ *
+ * Mount order matters to bwrap (a later mount covers an earlier one): system folders, the server's own
+ * install, a private /tmp and an empty $HOME, then the toolchains under $HOME, then the allowed roots and
+ * scratch folders, then the paths the profile hides (a provider's git and shells).
+ */
+
+export interface SandboxProfile {
+  /** Top-level system folders bound read-only (/usr, /etc, ...). */
+  system: readonly Mount[];
+  /** Other folders visible read-only (the server's install, toolchains, a tool's own prefix). */
+  readOnly: readonly string[];
+  /** Folders visible read-write (declared caches, the per-user scratch folder, the roots of a transaction). */
+  readWrite: readonly string[];
+  /** The user's home, replaced by an empty private folder (what is in it stays hidden unless bound above). */
+  home: string;
+  /** Network namespace of its own (loopback only) unless the tool needs the network. */
+  network: boolean;
+  /** Files or folders covered by an empty one (a provider must not find git or a shell). */
+  hidden: readonly { path: string; dir: boolean }[];
+  /** The working directory inside the sandbox. */
+  cwd: string;
+  /** Environment set inside (on top of what the process is given). */
+  setenv?: Readonly<Record<string, string>>;
+}
+
+/** A system folder: bound, or re-created as the link it is on the host (merged /usr: /bin -> usr/bin). */
+export type Mount = { path: string; link?: string };
+
+/** The bwrap arguments for `profile`, then `--`, the executable and its arguments. */
+export function bwrapArgv(profile: SandboxProfile, executable: string, args: readonly string[]): string[] {
+  const argv: string[] = [];
+  for (const m of profile.system)
+    if (m.link !== undefined) argv.push("--symlink", m.link, m.path);
+    else argv.push("--ro-bind", m.path, m.path);
+  argv.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", profile.home);
+  // Shorter paths first, so a folder inside another is mounted over it, not under it.
+  const binds = [
+    ...profile.readOnly.map((p) => ({ p, rw: false })),
+    ...profile.readWrite.map((p) => ({ p, rw: true })),
+  ].sort((a, b) => depth(a.p) - depth(b.p) || Number(a.rw) - Number(b.rw));
+  for (const b of binds) argv.push(b.rw ? "--bind" : "--ro-bind", b.p, b.p);
+  for (const h of profile.hidden)
+    if (h.dir) argv.push("--tmpfs", h.path);
+    else argv.push("--ro-bind", "/dev/null", h.path);
+  for (const [k, v] of Object.entries(profile.setenv ?? {})) argv.push("--setenv", k, v);
+  argv.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent");
+  if (!profile.network) argv.push("--unshare-net");
+  argv.push("--chdir", profile.cwd, "--", executable, ...args);
+  return argv;
+}
+
+function depth(p: string): number {
+  return p.split("/").filter(Boolean).length;
+}
+
+/** Whether `p` is visible inside the profile (under a system folder, a bind, /tmp or $HOME's tmpfs excluded). */
+export function visibleIn(profile: SandboxProfile, p: string): boolean {
+  const under = (root: string) => p === root || p.startsWith(root.endsWith("/") ? root : `${root}/`);
+  return (
+    profile.system.some((m) => under(m.path)) ||
+    profile.readOnly.some(under) ||
+    profile.readWrite.some(under) ||
+    p.startsWith("/dev/") ||
+    p.startsWith("/proc/")
+  );
+}

@@ -1,0 +1,16 @@
+/**
+ * The roots a running transaction may write: set around a transaction's work (fix/transaction.ts), read when a
+ * process starts inside it, so only a transaction's own tools get a read-write view of the project.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+const writable = new AsyncLocalStorage<readonly string[]>();
+
+export function withWritableRoots<T>(roots: readonly string[], fn: () => Promise<T>): Promise<T> {
+  return writable.run(roots, fn);
+}
+
+/** The roots the current transaction writes, or undefined outside one. */
+export function currentWritableRoots(): readonly string[] | undefined {
+  return writable.getStore();
+}

@@ -1,0 +1,87 @@
+/**
+ * What each managed tool may do: network, git, what it writes, whether it runs the project's own code. The one
+ * source of these facts: tool_capabilities reports them and the sandbox (plan.ts) enforces them. Keyed by the
+ * names the registries use; src/adapters/managed-capabilities.ts checks the registries against it.
+ */
+
+export interface ToolSandboxFacts {
+  /** "none", or when and why it may reach the network. */
+  network: "none" | "may" | "required";
+  /** Whether it runs git or reads a repository's git data. */
+  git: boolean;
+  /** What it writes: "none", its own cache outside the project, or project files (only through transactions). */
+  writes: ("none" | "cache" | "project-files")[];
+  /** It loads or runs code from the project (configs, plugins, tests, build scripts). */
+  runs_project_code: boolean;
+  note?: string;
+}
+
+const f = (
+  network: ToolSandboxFacts["network"],
+  git: boolean,
+  writes: ToolSandboxFacts["writes"],
+  runs_project_code: boolean,
+  note?: string,
+): ToolSandboxFacts => ({ network, git, writes, runs_project_code, ...(note ? { note } : {}) });
+
+const GO_NOTE =
+  "GOTOOLCHAIN=local; missing modules are downloaded through GOPROXY (or git for direct fetches)";
+const CARGO_NOTE =
+  "--locked when a Cargo.lock exists; missing crates are fetched (git for git dependencies); build scripts and proc macros run; builds go to a temp target dir";
+
+export const MANAGED_TOOL_FACTS: Record<string, ToolSandboxFacts> = {
+  ruff: f(
+    "none",
+    false,
+    ["project-files"],
+    false,
+    "--no-cache; writes only in lint_fix/autoformat transactions",
+  ),
+  black: f("none", false, ["project-files", "cache"], false, "writes only in autoformat transactions"),
+  flake8: f("none", false, ["none"], true, "plugins installed beside it run"),
+  mypy: f("none", false, ["none"], true, "--cache-dir /dev/null; configured plugins run"),
+  ty: f("none", false, ["none"], false),
+  pyright: f("none", false, ["none"], false),
+  bandit: f("none", false, ["none"], false),
+  pytest: f(
+    "may",
+    false,
+    ["cache"],
+    true,
+    "runs the project's tests (-p no:cacheprovider): they may do anything",
+  ),
+  "pip-audit": f("required", false, ["cache"], false, "queries the vulnerability service"),
+  npm: f("required", false, ["none"], false, "npm audit asks the registry"),
+  eslint: f(
+    "none",
+    false,
+    ["project-files"],
+    true,
+    "the project's config and plugins run; writes only in lint_fix",
+  ),
+  prettier: f("none", false, ["project-files"], true, "plugins run; writes only in autoformat transactions"),
+  tsc: f("none", false, ["none"], false, "noEmit"),
+  go: f("may", true, ["cache"], false, GO_NOTE),
+  govet: f("may", true, ["cache"], false, GO_NOTE),
+  staticcheck: f("may", true, ["cache"], false, GO_NOTE),
+  golint: f("may", true, ["cache"], false, GO_NOTE),
+  gofmt: f("none", false, ["project-files"], false, "writes only in autoformat transactions"),
+  "go test": f("may", true, ["cache"], true, `runs the project's tests; ${GO_NOTE}`),
+  cargo: f("may", true, ["cache"], true, CARGO_NOTE),
+  clippy: f("may", true, ["cache", "project-files"], true, `${CARGO_NOTE}; writes only in lint_fix`),
+  "cargo test": f("may", true, ["cache"], true, `runs the project's tests; ${CARGO_NOTE}`),
+  rustfmt: f("none", false, ["project-files"], false, "writes only in autoformat transactions"),
+  rubocop: f("none", false, ["project-files", "cache"], true, "required plugins run; writes only in fixes"),
+  ruby: f("none", false, ["none"], false, "runs RuboCop's worker"),
+  javascript: f("may", false, ["cache"], true, "the project's test runner (jest, vitest, node --test)"),
+  "ruby tests": f(
+    "may",
+    false,
+    ["cache"],
+    true,
+    "the project's tests: rspec, or minitest (rake test / ruby -Itest)",
+  ),
+  rspec: f("may", false, ["cache"], true, "runs the project's specs"),
+  gosec: f("may", true, ["cache"], false, `security_scan's Go scanner; ${GO_NOTE}`),
+  git: f("none", true, ["none"], false, "lists staged and changed files for lint_check and `changed`"),
+};

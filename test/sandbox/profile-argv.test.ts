@@ -1,0 +1,183 @@
+/** The pure half of the sandbox: which profile a process gets, and the bwrap argv that enforces it. */
+import { describe, expect, it } from "vitest";
+import { bwrapArgv, visibleIn } from "../../src/exec/sandbox/profile.js";
+import { factsKeyOf, planProfile, type HostLayout } from "../../src/exec/sandbox/plan.js";
+
+const host: HostLayout = {
+  system: [{ path: "/usr" }, { path: "/bin", link: "usr/bin" }, { path: "/etc" }],
+  home: "/home/u",
+  install: "/opt/mcq",
+  scratch: "/tmp/mcq-1000",
+  toolchains: {
+    common: ["/home/u/.pyenv"],
+    go: ["/home/u/go"],
+    cargo: ["/home/u/.cargo", "/home/u/.rustup"],
+    npm: ["/home/u/.npmrc"],
+    git: ["/home/u/.gitconfig"],
+    node: [],
+    provider: ["/home/u/.claude"],
+  },
+  caches: {
+    common: [],
+    go: ["/home/u/.cache/go-build", "/home/u/go/pkg/mod"],
+    cargo: ["/home/u/.cargo/registry"],
+    npm: ["/home/u/.npm"],
+    git: [],
+    node: ["/home/u/.cache/mcp-code-quality/v8-code-cache"],
+    provider: [],
+  },
+  gitAndShells: [
+    { path: "/usr/bin/git", dir: false },
+    { path: "/usr/bin/sh", dir: false },
+    { path: "/usr/lib/git-core", dir: true },
+  ],
+};
+
+/** The pairs `flag src dst` of the argv, as "flag dst". */
+function mounts(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--") break;
+    if (["--ro-bind", "--bind", "--symlink"].includes(a)) out.push(`${a} ${argv[(i += 2)]}`);
+    else if (["--tmpfs", "--dev", "--proc", "--chdir"].includes(a)) out.push(`${a} ${argv[++i]}`);
+  }
+  return out;
+}
+
+describe("planProfile", () => {
+  it("read-only tools see the roots read-only, no network, and nothing of $HOME but toolchains", () => {
+    const p = planProfile(
+      host,
+      { kind: "read", roots: ["/srv/a", "/srv/b"] },
+      "/opt/mcq/.tools/venv/bin/ruff",
+      "/srv/a",
+    );
+    expect(p.network).toBe(false);
+    expect(p.readOnly).toEqual(expect.arrayContaining(["/srv/a", "/srv/b", "/opt/mcq", "/home/u/.pyenv"]));
+    expect(p.readWrite).toEqual(["/tmp/mcq-1000"]);
+    expect(p.readOnly).not.toContain("/home/u/.cargo");
+    expect(p.hidden).toEqual([]);
+  });
+
+  it("a transaction's work writes its own root only", () => {
+    const p = planProfile(
+      host,
+      { kind: "write", roots: ["/srv/a", "/srv/b"], writableRoots: ["/srv/a"] },
+      "/opt/mcq/node_modules/.bin/prettier",
+      "/srv/a",
+    );
+    expect(p.readWrite).toContain("/srv/a");
+    expect(p.readOnly).toContain("/srv/b");
+    expect(p.readOnly).not.toContain("/srv/a");
+  });
+
+  it("tests write the roots and keep the network unless cut", () => {
+    const on = planProfile(
+      host,
+      { kind: "tests", roots: ["/srv/a"], network: true },
+      "/usr/bin/python3",
+      "/srv/a",
+    );
+    expect(on.readWrite).toContain("/srv/a");
+    expect(on.network).toBe(true);
+    const off = planProfile(
+      host,
+      { kind: "tests", roots: ["/srv/a"], network: false },
+      "/usr/bin/python3",
+      "/srv/a",
+    );
+    expect(off.network).toBe(false);
+  });
+
+  it("the network follows the facts: audits and go/cargo get it, linters do not", () => {
+    const read = { kind: "read" as const, roots: ["/srv/a"] };
+    expect(planProfile(host, read, "/usr/bin/npm", "/srv/a").network).toBe(true);
+    expect(planProfile(host, read, "/opt/mcq/.tools/venv/bin/pip-audit", "/srv/a").network).toBe(true);
+    expect(planProfile(host, read, "/usr/local/go/bin/go", "/srv/a").network).toBe(true);
+    expect(planProfile(host, read, "/usr/bin/mypy", "/srv/a").network).toBe(false);
+  });
+
+  it("declared caches are writable only for the tools that fill them", () => {
+    const read = { kind: "read" as const, roots: ["/srv/a"] };
+    const go = planProfile(host, read, "/usr/local/go/bin/go", "/srv/a");
+    expect(go.readWrite).toEqual(expect.arrayContaining(["/home/u/.cache/go-build", "/home/u/go/pkg/mod"]));
+    expect(go.readOnly).toContain("/home/u/go");
+    const cargo = planProfile(host, read, "/home/u/.cargo/bin/cargo", "/srv/a");
+    expect(cargo.readWrite).toContain("/home/u/.cargo/registry");
+    expect(cargo.readOnly).toEqual(expect.arrayContaining(["/home/u/.cargo", "/home/u/.rustup"]));
+    expect(planProfile(host, read, "/usr/bin/mypy", "/srv/a").readWrite).toEqual(["/tmp/mcq-1000"]);
+  });
+
+  it("a provider sees the requested files only, no scratch, no git, no shell", () => {
+    const p = planProfile(
+      host,
+      { kind: "provider", roots: ["/srv/a"], files: ["/srv/a/x.py"], network: false },
+      "/opt/agents/bin/claude",
+      "/srv/a",
+    );
+    expect(p.readOnly).toEqual(expect.arrayContaining(["/srv/a/x.py", "/home/u/.claude", "/opt/agents"]));
+    expect(p.readOnly).not.toContain("/srv/a");
+    expect(p.readWrite).toEqual([]);
+    expect(p.cwd).toBe("/tmp");
+    expect(p.hidden.map((h) => h.path)).toEqual(["/usr/bin/git", "/usr/bin/sh", "/usr/lib/git-core"]);
+    expect(p.network).toBe(false);
+  });
+
+  it("an executable outside every mount brings its prefix, never / or $HOME", () => {
+    const p = planProfile(host, { kind: "read", roots: ["/srv/a"] }, "/work/venv/bin/flake8", "/srv/a");
+    expect(p.readOnly).toContain("/work/venv");
+    const h = planProfile(host, { kind: "read", roots: ["/srv/a"] }, "/home/u/bin/tool", "/srv/a");
+    expect(h.readOnly).not.toContain("/home/u");
+  });
+
+  it("names tools by their facts key", () => {
+    expect(factsKeyOf("/x/bin/dmypy")).toBe("mypy");
+    expect(factsKeyOf("/x/bin/uv")).toBe("pip-audit");
+    expect(factsKeyOf("/x/node_modules/typescript/bin/tsc")).toBe("tsc");
+  });
+});
+
+describe("bwrapArgv", () => {
+  it("mounts system, then private /tmp and $HOME, then shallower binds before deeper ones, then hidden paths", () => {
+    const p = planProfile(
+      host,
+      { kind: "write", roots: ["/tmp/proj"], writableRoots: ["/tmp/proj"] },
+      "/usr/bin/rustfmt",
+      "/tmp/proj/src",
+    );
+    const argv = bwrapArgv(p, "/usr/bin/rustfmt", ["--check", "a.rs"]);
+    const m = mounts(argv);
+    expect(m.slice(0, 3)).toEqual(["--ro-bind /usr", "--symlink /bin", "--ro-bind /etc"]);
+    expect(m.indexOf("--tmpfs /tmp")).toBeLessThan(m.indexOf("--bind /tmp/proj"));
+    expect(m.indexOf("--tmpfs /home/u")).toBeLessThan(m.indexOf("--ro-bind /home/u/.pyenv"));
+    expect(m).toContain("--chdir /tmp/proj/src");
+    expect(argv).toEqual(expect.arrayContaining(["--unshare-pid", "--die-with-parent", "--unshare-net"]));
+    expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "/usr/bin/rustfmt", "--check", "a.rs"]);
+  });
+
+  it("keeps the network namespace only when the profile has no network", () => {
+    const p = planProfile(host, { kind: "read", roots: ["/srv/a"] }, "/usr/bin/npm", "/srv/a");
+    expect(bwrapArgv(p, "/usr/bin/npm", [])).not.toContain("--unshare-net");
+  });
+
+  it("covers hidden programs with /dev/null and hidden folders with an empty tmpfs", () => {
+    const p = planProfile(
+      host,
+      { kind: "provider", roots: [], network: false },
+      "/opt/agents/bin/claude",
+      "/",
+    );
+    const argv = bwrapArgv(p, "/opt/agents/bin/claude", []).join(" ");
+    expect(argv).toContain("--ro-bind /dev/null /usr/bin/git");
+    expect(argv).toContain("--tmpfs /usr/lib/git-core");
+  });
+
+  it("visibleIn tells what a profile shows", () => {
+    const p = planProfile(host, { kind: "read", roots: ["/srv/a"] }, "/usr/bin/mypy", "/srv/a");
+    expect(visibleIn(p, "/srv/a/x.py")).toBe(true);
+    expect(visibleIn(p, "/srv/ab/x.py")).toBe(false);
+    expect(visibleIn(p, "/home/u/.ssh/id_rsa")).toBe(false);
+    expect(visibleIn(p, "/usr/lib/x")).toBe(true);
+  });
+});
