@@ -278,7 +278,7 @@ export class Engine {
         return this.sandboxFor(toolName);
       },
       run: async (options: RunOptions) => {
-        this.refuseLinksOut(options.args);
+        this.refuseLinksOut(options.args, options.cwd);
         const spec = {
           ...options,
           cwd: options.cwd ?? config.cwd,
@@ -330,10 +330,11 @@ export class Engine {
 
   /**
    * A tool given a directory follows the symlinks in it; one leading out of the allowed paths would let it
-   * read (or a formatter write) files there. Checked for every directory argument before the tool runs.
+   * read (or a formatter write) files there. Checked for every directory argument, and the working
+   * directory, before the tool runs.
    */
-  private refuseLinksOut(args: readonly string[]): void {
-    refuseLinksInArgs(args, this.allowlist);
+  private refuseLinksOut(args: readonly string[], cwd: string | undefined): void {
+    refuseLinksInArgs(args, this.allowlist, cwd);
   }
 
   async close(): Promise<void> {

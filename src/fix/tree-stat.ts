@@ -2,6 +2,7 @@
  * A cheap fingerprint of a project tree (size, mtime, ctime, inode, mode of every file), taken before
  * and after a fix to catch writes outside the snapshotted set. Caches and environments are skipped.
  */
+import type { BigIntStats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { CACHE_DIR_NAME } from "./cache-dir.js";
@@ -44,12 +45,23 @@ export async function statTree(root: string, maxEntries = MAX_TREE_ENTRIES): Pro
         continue;
       }
       const st = await fs.lstat(abs, { bigint: true }).catch(() => undefined);
-      if (st)
-        entries.set(path.relative(root, abs), `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.mode}`);
+      if (!st) continue;
+      let fp = fingerprint(st);
+      // A write through a link lands in its target, wherever that is: the target's stat is part of the
+      // link's fingerprint, so a fix that wrote through a link is seen as a write outside the snapshot.
+      if (st.isSymbolicLink()) {
+        const target = await fs.stat(abs, { bigint: true }).catch(() => undefined);
+        fp += ` -> ${target ? fingerprint(target) : "nothing"}`;
+      }
+      entries.set(path.relative(root, abs), fp);
     }
   };
   await walk(root);
   return { entries, complete };
+}
+
+function fingerprint(st: BigIntStats): string {
+  return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.mode}`;
 }
 
 /** Relative paths added, removed or changed between two fingerprints. */

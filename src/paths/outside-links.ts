@@ -1,42 +1,41 @@
 /**
- * Symbolic links inside a directory that lead out of the allowed roots. Tools given a directory (black,
- * flake8, bandit, mypy, ruff, pytest, ESLint, tsc) follow symlinked source files, some also symlinked
- * folders, so a link planted in the project would make them read, or a formatter rewrite, files outside
- * the allowed paths.
+ * Symbolic links inside a directory that lead out of the allowed roots. Tools given a directory, or run
+ * in one (black, flake8, bandit, mypy, ruff, pytest, ESLint, tsc, gofmt, cargo, go, RuboCop), follow
+ * symlinked source files, some also symlinked folders or `mod m;` files, so a link planted in the
+ * project would make them read, or a formatter or fixer rewrite, files outside the allowed paths.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
+import { sharedTree } from "../cache/tree-scan.js";
 import type { Allowlist } from "./allowlist.js";
 
 /** Folders not looked into: no tool reads sources there (a virtualenv links to the system Python by design). */
 const SKIPPED = new Set([".git", ".hg", ".svn", "node_modules", ".mcp-cache", "__pycache__"]);
-/** Files tools read as sources; other links (a shared README, a venv's bin/python) are not their concern. */
-const SOURCE_FILE = /\.(pyi?|pyw|ipynb|[cm]?[jt]sx?)$/;
+/**
+ * Files tools read as sources, in every language the server runs tools for; other links (a shared README,
+ * a venv's bin/python) are not their concern.
+ */
+const SOURCE_FILE = /\.(pyi?|pyw|ipynb|[cm]?[jt]sx?|go|rs|rb|rake|gemspec|ru)$|^(Gemfile|Rakefile)$/;
 /** Bounds of one search, so a huge tree costs at most this many directory entries. */
 const MAX_ENTRIES = 200_000;
 const MAX_FOUND = 20;
 
-const isVirtualenv = (dir: string) => fs.existsSync(path.join(dir, "pyvenv.cfg"));
-
 /**
  * Links under `dir` (a folder, or a source file, whose real location fails `allowed`), at most MAX_FOUND.
- * Dangling links are ignored (they lead nowhere a tool could read).
+ * Dangling links are ignored (they lead nowhere a tool could read). Folders are listed through the shared
+ * tree scan, so checking an unchanged tree again costs one `lstat` per folder.
  */
 export function linksLeaving(dir: string, allowed: (real: string) => boolean): string[] {
   const found: string[] = [];
   let budget = MAX_ENTRIES;
   const walk = (d: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
+    const entries = sharedTree.entries(d);
+    if (!entries) return;
     for (const entry of entries) {
       if (found.length >= MAX_FOUND || --budget < 0) return;
       const abs = path.join(d, entry.name);
-      if (entry.isSymbolicLink()) {
+      if (entry.kind === "link") {
         let real: string;
         let isDir: boolean;
         try {
@@ -48,11 +47,15 @@ export function linksLeaving(dir: string, allowed: (real: string) => boolean): s
         // A linked node_modules or virtualenv is the project's chosen environment, not its sources.
         if (SKIPPED.has(entry.name) || (isDir && isVirtualenv(real))) continue;
         if ((isDir || SOURCE_FILE.test(entry.name)) && !allowed(real)) found.push(abs);
-      } else if (entry.isDirectory() && !SKIPPED.has(entry.name) && !isVirtualenv(abs)) walk(abs);
+      } else if (entry.kind === "dir" && !SKIPPED.has(entry.name) && !isVirtualenv(abs)) walk(abs);
     }
   };
   walk(dir);
   return found;
+}
+
+function isVirtualenv(dir: string): boolean {
+  return sharedTree.entries(dir)?.some((e) => e.name === "pyvenv.cfg") ?? false;
 }
 
 /** Throws path_validation when `dir` holds links a tool would follow out of the allowed paths. */
@@ -67,12 +70,14 @@ export function refuseLinksLeaving(dir: string, allowlist: Allowlist): void {
 }
 
 /**
- * The check for every directory a tool is handed: each absolute argument that is a directory inside the
- * allowed paths (what the engine does before a process starts; warm daemons that receive the same argv,
- * dmypy and pyright's watcher, call it themselves since no process is started for them).
+ * The check for every directory a tool is handed or runs in: each absolute argument that is a directory
+ * inside the allowed paths, and the working directory (cargo, go and RuboCop read the project from it;
+ * rustfmt follows `mod m;` to the files beside the one it is given). The engine does this before every
+ * process starts; warm daemons that receive the same argv, dmypy and pyright's watcher, call it themselves
+ * since no process is started for them.
  */
-export function refuseLinksInArgs(args: readonly string[], allowlist: Allowlist): void {
-  for (const arg of args)
+export function refuseLinksInArgs(args: readonly string[], allowlist: Allowlist, cwd?: string): void {
+  for (const arg of cwd ? [...args, cwd] : args)
     if (
       path.isAbsolute(arg) &&
       allowlist.rootOf(arg) &&

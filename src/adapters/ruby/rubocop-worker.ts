@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { refuseLinksInArgs } from "../../paths/outside-links.js";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { ToolError } from "../../errors.js";
@@ -127,6 +128,9 @@ export async function rubocopRequest<T>(
   params: unknown,
   command: string,
 ): Promise<{ result: T; notes: string[]; root: string }> {
+  // No process starts for a warm request, so the engine's link check is made here: RuboCop reads the
+  // files under its target, and a link there leading out of the allowed paths is refused.
+  refuseLinksInArgs([target], ctx.allowlist);
   const allowedRoot = ctx.allowlist.rootOf(target) ?? target;
   const root = rubyProjectRoot(target, allowedRoot);
   const { runtime, note } = rubocopRuntime(root, command);

@@ -10,6 +10,8 @@ import { ToolError } from "../../errors.js";
 import type { InlineSource } from "../lint-options.js";
 import { findCrate, workspaceRoot } from "./cargo-env.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
+import { refuseLinksLeaving } from "../../paths/outside-links.js";
+import { pinManifestPaths } from "./scratch-manifests.js";
 
 const MAX_COPIED_FILES = 5000;
 const MAX_COPIED_BYTES = 64 * 1024 * 1024;
@@ -30,14 +32,22 @@ export interface ScratchCrate {
   remove(): void;
 }
 
-/** Copies regular files of `from` into `to` (links and hidden or build folders left out), within the caps. */
-function copyTree(from: string, to: string, budget: { files: number; bytes: number }): void {
+/**
+ * Copies regular files of `from` into `to` (links and hidden or build folders left out), within the caps;
+ * `manifest` is called for each Cargo.toml copied (its real path and its copy).
+ */
+function copyTree(
+  from: string,
+  to: string,
+  budget: { files: number; bytes: number },
+  manifest: (real: string, copy: string) => void,
+): void {
   fs.mkdirSync(to, { recursive: true, mode: 0o700 });
   for (const e of fs.readdirSync(from, { withFileTypes: true })) {
     if (e.name.startsWith(".") || SKIPPED.has(e.name)) continue;
     const src = path.join(from, e.name);
     const st = fs.lstatSync(src);
-    if (st.isDirectory()) copyTree(src, path.join(to, e.name), budget);
+    if (st.isDirectory()) copyTree(src, path.join(to, e.name), budget, manifest);
     else if (st.isFile()) {
       budget.files -= 1;
       budget.bytes -= st.size;
@@ -47,6 +57,7 @@ function copyTree(from: string, to: string, budget: { files: number; bytes: numb
           `the workspace is too large to copy into a scratch directory for clippy (over ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES} bytes)`,
         );
       fs.copyFileSync(src, path.join(to, e.name));
+      if (e.name === "Cargo.toml") manifest(src, path.join(to, e.name));
     }
   }
 }
@@ -98,10 +109,15 @@ export interface ScratchWorkspace {
 export function scratchWorkspace(ctx: ToolContext, crate: string): ScratchWorkspace {
   const root = ctx.allowlist.rootOf(crate) ?? crate;
   const workspace = workspaceRoot(crate, root);
+  // The copy leaves links out: one leading out of the allowed paths (a `mod m;` file) is refused as it
+  // is for every other tool, rather than found missing by the compiler.
+  refuseLinksLeaving(workspace, ctx.allowlist);
   const scratch = makeScratchDir("mcq-clippy-inline-");
   const remove = () => fs.rmSync(scratch, { recursive: true, force: true });
   try {
-    copyTree(workspace, scratch, { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES });
+    copyTree(workspace, scratch, { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES }, (real, copy) =>
+      pinManifestPaths(real, copy, workspace, ctx.allowlist),
+    );
   } catch (err) {
     remove();
     throw err;
