@@ -97,6 +97,10 @@ export interface Config {
   sandbox: SandboxMode;
   /** run_tests keeps the network inside its sandbox (test suites talk to local services). */
   testsNetwork: boolean;
+  /** CPU seconds one sandboxed tool process may use (RLIMIT_CPU through prlimit); 0: no limit. */
+  toolMaxCpuSeconds: number;
+  /** Memory one sandboxed process may allocate, MiB (RLIMIT_DATA through prlimit); 0: no limit. */
+  toolMaxMemoryMb: number;
   /** `check --shard i/n` only (no server flag): per-file tools run on this shard's files. */
   shard?: { index: number; count: number };
   /**
@@ -512,6 +516,22 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     fallback: () => true,
     parse: bool,
     help: "let run_tests reach the network from its sandbox (true/false; a project setting can cut it)",
+  }),
+  opt({
+    key: "toolMaxCpuSeconds",
+    flag: "--tool-max-cpu-seconds",
+    env: ["MCP_CODE_QUALITY_TOOL_MAX_CPU_SECONDS"],
+    fallback: () => 0,
+    parse: int(0, 86_400),
+    help: "CPU seconds a sandboxed tool run may use (RLIMIT_CPU; not the warm workers, whose CPU adds up over calls); 0: none",
+  }),
+  opt({
+    key: "toolMaxMemoryMb",
+    flag: "--tool-max-memory-mb",
+    env: ["MCP_CODE_QUALITY_TOOL_MAX_MEMORY_MB"],
+    fallback: () => 0,
+    parse: int(0, 1_048_576),
+    help: "memory a sandboxed process may allocate, MiB (RLIMIT_DATA); 0: none",
   }),
   opt({
     key: "adviceTimeout",

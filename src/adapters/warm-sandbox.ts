@@ -3,7 +3,13 @@
  * of its root (fixes come back as text and the transaction writes them).
  */
 import type { SandboxRun, ToolContext } from "../engine/tool.js";
+import { limitsFrom } from "../exec/sandbox/launch.js";
 
 export function readOnlySandbox(ctx: ToolContext): SandboxRun {
-  return { ...ctx.sandbox(), request: { kind: "read", roots: ctx.allowlist.roots.effective } };
+  return {
+    ...ctx.sandbox(),
+    request: { kind: "read", roots: ctx.allowlist.roots.effective },
+    // RLIMIT_CPU counts a process's whole life: a warm worker would be killed after many calls, not one.
+    limits: limitsFrom(ctx.config, true),
+  };
 }

@@ -14,6 +14,7 @@ import { ProgramNotFoundError, runBounded } from "../exec/runner.js";
 import {
   invisibleNote,
   invisiblePaths,
+  limitsFrom,
   probeSandbox,
   unsandboxedNote,
   type SandboxRun,
@@ -245,13 +246,11 @@ export class Engine {
   sandboxFor(toolName: string): SandboxRun {
     const roots = this.allowlist.roots.effective;
     const writableRoots = currentWritableRoots();
+    const base = { mode: this.config.sandbox, limits: limitsFrom(this.config) };
     if (toolName === "run_tests")
-      return {
-        mode: this.config.sandbox,
-        request: { kind: "tests", roots, network: this.config.testsNetwork },
-      };
-    if (writableRoots) return { mode: this.config.sandbox, request: { kind: "write", roots, writableRoots } };
-    return { mode: this.config.sandbox, request: { kind: "read", roots } };
+      return { ...base, request: { kind: "tests", roots, network: this.config.testsNetwork } };
+    if (writableRoots) return { ...base, request: { kind: "write", roots, writableRoots } };
+    return { ...base, request: { kind: "read", roots } };
   }
 
   private context(

@@ -16,7 +16,7 @@ import { LineSplitter } from "./line-splitter.js";
 import { stripAnsi } from "./ansi.js";
 import { findExecutable } from "./which.js";
 import { invisiblePaths, sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
-import type { SandboxProfile } from "./sandbox/profile.js";
+import type { ResourceLimits, SandboxProfile } from "./sandbox/profile.js";
 
 export interface RunSpec {
   /** Program name (looked up on PATH) or absolute path. */
@@ -208,7 +208,10 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
       durationMs: Math.round(performance.now() - started),
       executable,
       sandboxProfile: launch.profile,
-      sandboxNotes: launch.note ? [launch.note] : [],
+      sandboxNotes: [
+        ...(launch.note ? [launch.note] : []),
+        ...limitNotes(launch.profile?.limits, code, timedOut || aborted),
+      ],
       invisiblePaths: hidden,
     };
   } finally {
@@ -231,4 +234,24 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     }
     untrack();
   }
+}
+
+/**
+ * What a run ended by a resource limit says: RLIMIT_CPU kills with SIGXCPU or, at the hard limit, SIGKILL
+ * (bwrap reports 128 + the signal); an allocation past RLIMIT_DATA fails inside the tool, in its own words.
+ */
+function limitNotes(limits: ResourceLimits | undefined, code: number | null, stopped: boolean): string[] {
+  if (!limits || stopped) return [];
+  const notes: string[] = [];
+  if (limits.cpuSeconds && (code === 128 + 9 || code === 128 + 24))
+    notes.push(
+      `the tool was killed (exit ${code}), most likely at its CPU limit of ${limits.cpuSeconds} s ` +
+        "(--tool-max-cpu-seconds); raise it, or set 0 for none",
+    );
+  if (limits.dataBytes && code !== 0)
+    notes.push(
+      `the tool ran with a memory limit of ${Math.round(limits.dataBytes / 1024 / 1024)} MiB (--tool-max-memory-mb); ` +
+        "an out-of-memory error in its output is that limit",
+    );
+  return notes;
 }

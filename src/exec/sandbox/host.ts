@@ -91,5 +91,6 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     toolchains,
     caches,
     gitAndShells: hidden,
+    prlimit: ["/usr/bin/prlimit", "/bin/prlimit"].find((p) => fs.existsSync(p)),
   };
 }

@@ -9,7 +9,7 @@ import { ToolError } from "../../errors.js";
 import { findExecutable } from "../which.js";
 import { hostLayout } from "./host.js";
 import { planProfile, type SandboxRequest } from "./plan.js";
-import { bwrapArgv, visibleIn, type SandboxProfile } from "./profile.js";
+import { bwrapArgv, visibleIn, type ResourceLimits, type SandboxProfile } from "./profile.js";
 
 export const SANDBOX_MODES = ["auto", "required", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -18,6 +18,8 @@ export type SandboxMode = (typeof SANDBOX_MODES)[number];
 export interface SandboxRun {
   mode: SandboxMode;
   request: SandboxRequest;
+  /** Resource limits set inside the sandbox (prlimit), when the operator asked for them. */
+  limits?: ResourceLimits;
 }
 
 export interface SandboxStatus {
@@ -128,8 +130,31 @@ export function sandboxLaunch(
   } catch {
     // Not there: the spawn reports it.
   }
-  const profile = planProfile(hostLayout(), run.request, executable, cwd, real);
+  const host = hostLayout();
+  const planned = planProfile(host, run.request, executable, cwd, real);
+  const limits = run.limits && hasLimits(run.limits) ? run.limits : undefined;
+  if (limits && !host.prlimit)
+    throw new ToolError(
+      "tool_not_found",
+      "--tool-max-cpu-seconds / --tool-max-memory-mb need prlimit (util-linux), which is not installed; install util-linux or set them to 0",
+    );
+  const profile = limits && host.prlimit ? { ...planned, limits, prlimit: host.prlimit } : planned;
   return { program: status.bwrap, args: bwrapArgv(profile, executable, args), profile };
+}
+
+function hasLimits(l: ResourceLimits): boolean {
+  return (l.cpuSeconds ?? 0) > 0 || (l.dataBytes ?? 0) > 0;
+}
+
+/** The limits of a run from the operator's flags (0: none); warm processes get no CPU limit. */
+export function limitsFrom(
+  config: { toolMaxCpuSeconds: number; toolMaxMemoryMb: number },
+  warm = false,
+): ResourceLimits | undefined {
+  const limits: ResourceLimits = {};
+  if (!warm && config.toolMaxCpuSeconds > 0) limits.cpuSeconds = config.toolMaxCpuSeconds;
+  if (config.toolMaxMemoryMb > 0) limits.dataBytes = config.toolMaxMemoryMb * 1024 * 1024;
+  return hasLimits(limits) ? limits : undefined;
 }
 
 const PATH_IN_TEXT = /(?:^|[\s'"`(=:,[])(\/[\w.@+\-/]+[\w@+\-/])/gm;

@@ -43,6 +43,8 @@ export interface HostLayout {
   caches: Readonly<Record<CacheFamily, readonly string[]>>;
   /** Git's programs and the shells, hidden from a provider. */
   gitAndShells: readonly { path: string; dir: boolean }[];
+  /** util-linux's prlimit (system folder, so visible inside), for resource limits. */
+  prlimit?: string;
 }
 
 export type CacheFamily = "common" | "go" | "cargo" | "npm" | "git" | "node" | "provider";

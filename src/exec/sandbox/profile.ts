@@ -24,6 +24,30 @@ export interface SandboxProfile {
   cwd: string;
   /** Environment set inside (on top of what the process is given). */
   setenv?: Readonly<Record<string, string>>;
+  /** Resource limits, set by `prlimit` (its path in `prlimit`) between bwrap and the tool. */
+  limits?: ResourceLimits;
+  prlimit?: string;
+}
+
+/**
+ * Limits of one process and what it starts. Memory is RLIMIT_DATA (private writable memory), not RLIMIT_AS:
+ * V8, Go and WebAssembly reserve far more address space than they use, so an address-space cap breaks them.
+ */
+export interface ResourceLimits {
+  /** RLIMIT_CPU: the kernel sends SIGXCPU, then SIGKILL, past it. */
+  cpuSeconds?: number;
+  /** RLIMIT_DATA, bytes: an allocation past it fails (the tool reports out of memory). */
+  dataBytes?: number;
+}
+
+/** `prlimit --cpu=N --data=B --` in front of the tool, when limits are set. */
+export function limitArgv(profile: SandboxProfile): string[] {
+  const { limits, prlimit } = profile;
+  if (!limits || !prlimit) return [];
+  const argv = [prlimit];
+  if (limits.cpuSeconds) argv.push(`--cpu=${limits.cpuSeconds}`);
+  if (limits.dataBytes) argv.push(`--data=${limits.dataBytes}`);
+  return argv.length > 1 ? [...argv, "--"] : [];
 }
 
 /** A system folder: bound, or re-created as the link it is on the host (merged /usr: /bin -> usr/bin). */
@@ -48,7 +72,7 @@ export function bwrapArgv(profile: SandboxProfile, executable: string, args: rea
   for (const [k, v] of Object.entries(profile.setenv ?? {})) argv.push("--setenv", k, v);
   argv.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent");
   if (!profile.network) argv.push("--unshare-net");
-  argv.push("--chdir", profile.cwd, "--", executable, ...args);
+  argv.push("--chdir", profile.cwd, "--", ...limitArgv(profile), executable, ...args);
   return argv;
 }
 

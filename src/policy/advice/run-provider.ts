@@ -5,6 +5,7 @@
  * empty owner-only folder, with its own timeout (the process group is killed) and reply cap, in the provider
  * sandbox (sandbox/plan.ts): the requested files read-only and nothing else of the project, no git, no shell.
  */
+import { limitsFrom } from "../../exec/sandbox/launch.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -111,6 +112,7 @@ export async function runProvider(
       sandbox: {
         mode: config.sandbox,
         request: { kind: "provider", roots: [], files, network: config.adviceAllowNetwork },
+        limits: limitsFrom(config),
       },
     });
     return { run, argvShown };

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { MANAGED_TOOL_FACTS, managedTools } from "../../../adapters/managed-capabilities.js";
 import { PROVIDERS } from "../../../policy/advice/providers.js";
-import { sandboxReport, type SandboxMode } from "../../../exec/sandbox/launch.js";
+import { limitsFrom, sandboxReport, type SandboxMode } from "../../../exec/sandbox/launch.js";
+import type { ResourceLimits } from "../../../exec/sandbox/profile.js";
 import { planProfile, type SandboxRequest } from "../../../exec/sandbox/plan.js";
 import { hostLayout } from "../../../exec/sandbox/host.js";
 
@@ -22,6 +23,7 @@ function enforced(
   name: string,
   cwd: string,
   writesInTransactions: readonly string[],
+  limits: ResourceLimits | undefined,
 ): Record<string, unknown> {
   const report = sandboxReport(mode);
   if (report.enforced !== true) return report;
@@ -39,7 +41,15 @@ function enforced(
     hidden: profile.hidden.map((h) => h.path),
     pid_namespace: true,
     die_with_parent: true,
-    memory_cap: "none beyond the warm workers' heap cap",
+    limits: {
+      cpu_seconds: limits?.cpuSeconds ?? null,
+      memory_bytes: limits?.dataBytes ?? null,
+      how: limits
+        ? "prlimit inside the sandbox: RLIMIT_CPU (SIGXCPU, then SIGKILL) per run, not for the warm workers and daemons " +
+          "(ESLint, Prettier, tsc, RuboCop, dmypy, pyright's language server), whose CPU adds up over calls; " +
+          "RLIMIT_DATA for every process (an allocation past it fails)"
+        : "none set (--tool-max-cpu-seconds, --tool-max-memory-mb); the timeout and the output cap still bound every run",
+    },
   };
 }
 
@@ -63,7 +73,9 @@ export const toolCapabilitiesTool = () =>
           ...(facts ?? { metadata: "missing: this tool has no capability entry; treat it as unrestricted" }),
           timeout_seconds: config.timeout,
           output_cap_bytes: config.maxOutputBytes,
-          memory_cap_mb: WARM.has(name) ? config.workerMaxHeapMb : null,
+          memory_cap_mb: [WARM.has(name) ? config.workerMaxHeapMb : 0, config.toolMaxMemoryMb]
+            .filter((mb) => mb > 0)
+            .reduce<number | null>((a, b) => (a === null ? b : Math.min(a, b)), null),
           may_read: roots,
           may_write: writesProject ? roots : [],
           sandbox: enforced(
@@ -74,6 +86,7 @@ export const toolCapabilitiesTool = () =>
             name,
             roots[0] ?? config.cwd,
             writesProject ? roots : [],
+            limitsFrom(config),
           ),
         };
       });
@@ -94,7 +107,7 @@ export const toolCapabilitiesTool = () =>
           timeout_seconds: config.adviceTimeout,
           max_input_bytes: config.adviceMaxInputBytes,
           output_cap_bytes: config.adviceMaxOutputBytes,
-          memory_cap_mb: null,
+          memory_cap_mb: config.toolMaxMemoryMb > 0 ? config.toolMaxMemoryMb : null,
           // It reads the prompt and, read-only, exactly the files a request names.
           may_read: ["the files a request names"],
           may_write: [],
@@ -104,13 +117,16 @@ export const toolCapabilitiesTool = () =>
             configured && config.adviceProviderPath ? config.adviceProviderPath : p.name,
             "/tmp",
             [],
+            limitsFrom(config),
           ),
         };
       });
       return {
         success: true,
         sandbox: sandboxReport(config.sandbox),
-        memory_cap_note: "memory_cap_mb null: no memory limit is applied to that tool's processes",
+        memory_cap_note:
+          "memory_cap_mb: the warm workers' heap cap (--worker-max-heap-mb) and --tool-max-memory-mb, the lower; " +
+          "null: no memory limit is applied to that tool's processes",
         tools: [...tools, ...providers],
         tool_count: tools.length + providers.length,
       };
