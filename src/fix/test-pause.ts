@@ -26,3 +26,21 @@ export function stopBeforeClaimForTest(runId: string): void {
   process.stderr.write(`${TEST_STOP_MESSAGE}: run ${runId} pid ${process.pid}\n`);
   process.kill(process.pid, "SIGSTOP");
 }
+
+/**
+ * TEST ONLY. With MCP_CODE_QUALITY_TEST_STOP_AFTER_STEP=<n> (or `verify`), a transaction stops its own
+ * process (SIGSTOP) once its n-th writing step is recorded (or once all its writes are claimed, before the
+ * verification), so a test can edit a file at that point and continue it with SIGCONT. Once per process, so
+ * the test's later calls run through. Never set it otherwise.
+ */
+export const TEST_STEP_STOP_ENV = "MCP_CODE_QUALITY_TEST_STOP_AFTER_STEP";
+export const TEST_STEP_STOP_MESSAGE = "test stop after step";
+
+let stoppedAfterStep = false;
+
+export function stopAfterStepForTest(runId: string, step: string): void {
+  if (stoppedAfterStep || process.env[TEST_STEP_STOP_ENV] !== step) return;
+  stoppedAfterStep = true;
+  process.stderr.write(`${TEST_STEP_STOP_MESSAGE} ${step}: run ${runId} pid ${process.pid}\n`);
+  process.kill(process.pid, "SIGSTOP");
+}

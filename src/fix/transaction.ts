@@ -16,7 +16,7 @@ import { acquireLock } from "./lock.js";
 import { activeRuns, recoverRoot } from "./recovery.js";
 import { pruneSnapshots } from "./retention.js";
 import { commitSnapshot, removeSnapshot, restoreEntry, takeSnapshot, type Manifest } from "./snapshot.js";
-import { pauseForCrashTest, stopBeforeClaimForTest } from "./test-pause.js";
+import { pauseForCrashTest, stopAfterStepForTest, stopBeforeClaimForTest } from "./test-pause.js";
 import { changedPaths, statTree } from "./tree-stat.js";
 import { TxAudit, type TxResult } from "./tx-audit.js";
 
@@ -36,6 +36,11 @@ export interface TxHandle {
   root: string;
   /** Call after each step that may have written files (test-only crash point; see test-pause.ts). */
   afterWriteStep(): Promise<void>;
+  /**
+   * Call before each writing step after the first: a file changed since the last step ended was edited by
+   * someone else, so it becomes a conflict, never claimed as this transaction's write nor rolled back.
+   */
+  beforeWriteStep(): Promise<void>;
   /** Extra fields for this transaction's audit entry. */
   auditExtra: Record<string, unknown>;
 }
@@ -203,8 +208,12 @@ export async function runTransaction<T>(
     // What this transaction wrote, per file: every content hash it left there (logged in the journal's
     // writes file too, for recovery). A restore only puts back files that still hold one of these.
     const mine = new Map<string, Set<string | null>>();
+    // What each file held when the last writing step ended (the snapshot at first), and the files that
+    // changed between steps: an edit no step made. Those are never claimed, restored or committed as ours.
+    const seen = new Map<string, string | null>([...before].map(([p, s]) => [p, s.sha256]));
+    const foreign = new Set<string>();
     const record = (p: string, sha: string | null) => {
-      if (!before.has(p) || mine.get(p)?.has(sha)) return;
+      if (!before.has(p) || foreign.has(p) || mine.get(p)?.has(sha)) return;
       if (!mine.has(p)) mine.set(p, new Set());
       mine.get(p)?.add(sha);
       logWrite(paths, runId, p, sha);
@@ -226,15 +235,33 @@ export async function runTransaction<T>(
     const recordWritten = async (changed?: Map<string, FileState>) => {
       const states = changed ?? (await written());
       if (lock.compromised()) return;
-      for (const [p, state] of states) record(p, state.sha256);
+      for (const [p, state] of states) {
+        record(p, state.sha256);
+        seen.set(p, state.sha256);
+      }
     };
+    /** Marks as foreign every file whose content is not what the last step left (someone edited it since). */
+    const findForeignEdits = async () => {
+      const now = await written();
+      for (const [p, b] of before) {
+        const sha = now.get(p)?.sha256 ?? b.sha256;
+        if (sha !== seen.get(p)) {
+          foreign.add(p);
+          seen.set(p, sha);
+        }
+      }
+    };
+    let steps = 0;
     const handle: TxHandle = {
       runId,
       root: paths.root,
+      beforeWriteStep: findForeignEdits,
       afterWriteStep: async () => {
-        // External tools write by themselves: what changed in a step under our lock is ours.
+        // External tools write by themselves: what changed in a step under our lock is ours, unless it
+        // was edited by someone else before the step began.
         await recordWritten();
         await pauseForCrashTest(runId);
+        stopAfterStepForTest(runId, String(++steps));
       },
       auditExtra: {},
     };
@@ -257,7 +284,7 @@ export async function runTransaction<T>(
         const ours = mine.get(p);
         // Checked after the read, as in recordWritten: a lock lost meanwhile makes an unrecorded change someone else's.
         const unrecordedOurs = unrecordedAreOurs && !lock.compromised();
-        if (p === notOurs || (ours ? !ours.has(state.sha256) : !unrecordedOurs)) {
+        if (p === notOurs || foreign.has(p) || (ours ? !ours.has(state.sha256) : !unrecordedOurs)) {
           conflicts.push(p);
           continue;
         }
@@ -293,6 +320,7 @@ export async function runTransaction<T>(
           `${outside.length} file(s) outside the snapshotted set changed during the fix and cannot be ` +
             `restored: ${outside.slice(0, 20).join(", ")}${outside.length > 20 ? ", ..." : ""} (audit: commit-partial-snapshot)`,
         );
+      stopAfterStepForTest(runId, "verify");
       const verification = spec.verify ? await spec.verify(value) : undefined;
       checkLock();
       return { value, changed, outside, verification };
@@ -360,8 +388,8 @@ export async function runTransaction<T>(
       if (conflicts.length) {
         report.conflicts = conflicts;
         notes.push(
-          `${conflicts.length} written file(s) changed during the verification and were left as they are: ` +
-            conflicts.join(", "),
+          `${conflicts.length} written file(s) were changed by another writer during the fix or its ` +
+            `verification and were left as they are: ${conflicts.join(", ")}`,
         );
       } else await removeSnapshot(paths, runId);
     } else {
@@ -385,7 +413,18 @@ export async function runTransaction<T>(
         snapshot: snap.taken,
         files: report.files_written,
       });
-      if (manifest) await commitSnapshot(paths, manifest, changed);
+      // A file someone else edited between the steps holds their work: a later rollback must not undo it.
+      const theirs = [...changed.keys()].filter((p) => foreign.has(p));
+      if (theirs.length) {
+        report.conflicts = theirs;
+        notes.push(
+          `${theirs.length} file(s) were edited by another writer between the fix's steps; the later steps ` +
+            `ran on that edit and the file is left out of this transaction's snapshot, so a rollback will ` +
+            `not undo it: ${theirs.join(", ")}`,
+        );
+      }
+      const ours = new Map([...changed].filter(([p]) => !foreign.has(p)));
+      if (manifest) await commitSnapshot(paths, manifest, ours);
     }
     const times = lockTimes();
     report.lock_hold_ms = times.lock_hold_ms;

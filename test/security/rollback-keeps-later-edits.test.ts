@@ -7,10 +7,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Connected } from "../helpers/server.js";
-import { TEST_PAUSE_ENV, TEST_PAUSE_MESSAGE } from "../../src/fix/test-pause.js";
+import {
+  TEST_PAUSE_ENV,
+  TEST_PAUSE_MESSAGE,
+  TEST_STEP_STOP_ENV,
+  TEST_STEP_STOP_MESSAGE,
+} from "../../src/fix/test-pause.js";
 import { copyFixture, tempDir } from "../helpers/tools.js";
 import {
   FIX_PROJECT,
+  noMypy,
   noRuff,
   readTree,
   serverFor,
@@ -18,7 +24,6 @@ import {
   TYPECOMMENT_PROJECT,
   waitFor,
 } from "../fix/helpers.js";
-import { attacker } from "./helpers/race.js";
 
 const EDIT = "\n# edited by hand after the fix\n";
 
@@ -56,27 +61,31 @@ describe("automatic restores keep edits made after the transaction wrote", () =>
     expect((entries[0]?.restored_files as string[]).length).toBe(7);
   });
 
-  // Skipped for now: the attacker must edit while fix_all verifies, after its last writing step. Since fix_all
-  // type-checks before the fix too and mypy answers from its warm daemon (no process to see start), the attacker
-  // has no reliable moment left; an edit during the format step is recorded as the transaction's own state.
-  // The restore rule itself is exercised by the crash-recovery case above.
-  it.skip("fix_all's automatic rollback leaves a file edited during the type check and reports it", async () => {
-    const dir = copyFixture(TYPECOMMENT_PROJECT);
-    const size = path.join(dir, "pkg", "size.py");
-    const other = path.join(dir, "pkg", "other.py");
-    const sizeBefore = fs.readFileSync(size);
-    const s = await serverFor(dir);
-    // The attacker edits other.py as soon as the fix has written both files, while mypy verifies them.
-    const editing = attacker(["edit-after-write", `${size},${other}`, other, EDIT]);
-    const r = await s.call("fix_all", { path: ".", checker: "mypy" });
-    const edit = await editing;
-    await s.close();
-    expect(edit.edited).toBe(true);
-    expect(r.success, JSON.stringify(r)).toBe(true);
-    expect(r.rolled_back).toBe(true);
-    expect(fs.readFileSync(size)).toEqual(sizeBefore);
-    expect(fs.readFileSync(other, "utf8").endsWith(EDIT)).toBe(true);
-    expect(r.restored_files).toEqual(["pkg/size.py"]);
-    expect((r.transaction as { conflicts?: string[] }).conflicts).toEqual(["pkg/other.py"]);
-  });
+  // The server stops itself once every write is claimed, before its verifying type check (the test hook of
+  // src/fix/test-pause.ts): the edit lands exactly while fix_all verifies, after its last writing step.
+  it.skipIf(noRuff() || noMypy())(
+    "fix_all's automatic rollback leaves a file edited during the type check and reports it",
+    async () => {
+      const dir = copyFixture(TYPECOMMENT_PROJECT);
+      const size = path.join(dir, "pkg", "size.py");
+      const other = path.join(dir, "pkg", "other.py");
+      const sizeBefore = fs.readFileSync(size);
+      const s = await serverFor(dir, { env: { [TEST_STEP_STOP_ENV]: "verify" } });
+      const pending = s.call("fix_all", { path: ".", checker: "mypy" });
+      const pid = await waitFor(() => {
+        const m = new RegExp(`${TEST_STEP_STOP_MESSAGE} verify: run \\S+ pid (\\d+)`).exec(s.stderr());
+        return m ? Number(m[1]) : undefined;
+      }, 120_000);
+      fs.appendFileSync(other, EDIT);
+      process.kill(pid, "SIGCONT");
+      const r = await pending;
+      await s.close();
+      expect(r.success, JSON.stringify(r)).toBe(true);
+      expect(r.rolled_back).toBe(true);
+      expect(fs.readFileSync(size)).toEqual(sizeBefore);
+      expect(fs.readFileSync(other, "utf8").endsWith(EDIT)).toBe(true);
+      expect(r.restored_files).toEqual(["pkg/size.py"]);
+      expect((r.transaction as { conflicts?: string[] }).conflicts).toEqual(["pkg/other.py"]);
+    },
+  );
 });

@@ -15,7 +15,12 @@ import { countBySeverity, findingToIssue, type Finding } from "../../findings/mo
 import { findingsView } from "../../findings/views.js";
 import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { formatterFor, typeCheckersFor } from "../../adapters/tool-choice.js";
-import { runTransaction, type TransactionReport, type Verification } from "../../fix/transaction.js";
+import {
+  runTransaction,
+  type TransactionReport,
+  type TxHandle,
+  type Verification,
+} from "../../fix/transaction.js";
 import {
   fixArguments,
   fixerOfCall,
@@ -291,16 +296,20 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
     request.files
       ? ((await fixer.scope?.(ctx, request)) ?? (await fixer.candidates(ctx, request)))
       : [request.target];
-  const steps = async (afterWriteStep: () => Promise<void>) => {
+  const steps = async (step: Pick<TxHandle, "afterWriteStep" | "beforeWriteStep">) => {
     const lint = await fixer.fix(ctx, request);
-    await afterWriteStep();
-    const format = formatters.length
-      ? await runFormatters(ctx, formatters, await formatTargets(), request.dryRun)
-      : undefined;
-    if (format) await afterWriteStep();
+    await step.afterWriteStep();
+    let format: Awaited<ReturnType<typeof runFormatters>> | undefined;
+    if (formatters.length) {
+      const targets = await formatTargets();
+      await step.beforeWriteStep();
+      format = await runFormatters(ctx, formatters, targets, request.dryRun);
+      await step.afterWriteStep();
+    }
     return { lint, format };
   };
-  if (request.dryRun) return steps(async () => {});
+  const noop = async () => {};
+  if (request.dryRun) return steps({ afterWriteStep: noop, beforeWriteStep: noop });
 
   let typeCheck: ReturnType<typeof typeCheckFields> | undefined;
   let typeCheckOutcome: TypeCheckOutcome | undefined;
@@ -323,7 +332,7 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
     work: async (handle) => {
       // A checker that cannot start fails after the fix, as without a baseline (the transaction restores).
       if (checker && spec.baseline) before = await check().catch(() => undefined);
-      return steps(() => handle.afterWriteStep());
+      return steps(handle);
     },
     verify: checker
       ? async (): Promise<Verification> => {

@@ -6,8 +6,6 @@
 //        is rewritten with <content>
 //   kill-on-change <pid> <file>...                        poll the files' sizes; SIGKILL <pid> at the
 //        first change; report every size seen
-//   edit-after-write <w1,w2> <file> <text>     once every watched file changed (a fix wrote them), append
-//        <text> to <file>
 //   edit-when <process-pattern> <cwd> <file> <text>       once a process whose command line matches and
 //        whose cwd is <cwd> runs, append <text> to <file>
 import fs from "node:fs";
@@ -71,26 +69,6 @@ if (mode === "kill-on-change") {
     if (killed) break;
   }
   done({ killed, sizes: Object.fromEntries(Object.entries(seen).map(([f, s]) => [f, [...s]])) });
-}
-
-if (mode === "edit-after-write") {
-  // Once <watched> no longer holds its first bytes (a fix wrote it), append <text> to <file>: the edit lands
-  // while the writing transaction verifies. fs.watch on the folder sees the rename-into-place at once.
-  const [watchedList, file, text] = args;
-  const watched = watchedList.split(",");
-  const first = watched.map((w) => fs.readFileSync(w));
-  const check = () => {
-    try {
-      if (watched.every((w, i) => !fs.readFileSync(w).equals(first[i]))) {
-        fs.appendFileSync(file, text);
-        done({ edited: true });
-      }
-    } catch {
-      // Mid-rename: the next event looks again.
-    }
-  };
-  for (const dir of new Set(watched.map((w) => path.dirname(w)))) fs.watch(dir, check);
-  setTimeout(() => done({ edited: false }), 120_000);
 }
 
 if (mode === "edit-when") {
