@@ -21,7 +21,7 @@ import {
 } from "../exec/sandbox/launch.js";
 import { hostLayout } from "../exec/sandbox/host.js";
 import { planProfile } from "../exec/sandbox/plan.js";
-import { currentWritableRoots } from "../exec/sandbox/scope.js";
+import { currentWritableRoots, testsNetworkCut } from "../exec/sandbox/scope.js";
 import { AuditLog } from "./audit-log.js";
 import { InvalidArgumentsError, ToolError } from "../errors.js";
 import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
@@ -241,14 +241,17 @@ export class Engine {
 
   /**
    * The sandbox of a process this call starts: run_tests gets the roots read-write (and the network unless
-   * cut), a transaction's work its own roots read-write, every other call the roots read-only.
+   * the operator or the project cut it), a transaction's work its own roots read-write, every other call the roots read-only.
    */
   sandboxFor(toolName: string): SandboxRun {
     const roots = this.allowlist.roots.effective;
     const writableRoots = currentWritableRoots();
     const base = { mode: this.config.sandbox, limits: limitsFrom(this.config) };
     if (toolName === "run_tests")
-      return { ...base, request: { kind: "tests", roots, network: this.config.testsNetwork } };
+      return {
+        ...base,
+        request: { kind: "tests", roots, network: this.config.testsNetwork && !testsNetworkCut() },
+      };
     if (writableRoots) return { ...base, request: { kind: "write", roots, writableRoots } };
     return { ...base, request: { kind: "read", roots } };
   }

@@ -23,8 +23,14 @@ export const markdownLinksSection = z.strictObject({
   github_links_on_disk: z.boolean().optional(),
 });
 
+/** `network: false` cuts run_tests' network (loopback only); `true` cannot give back what the operator cut. */
+export const runTestsSection = z.strictObject({
+  network: z.boolean().optional(),
+});
+
 export const projectConfigSchema = z.strictObject({
   markdown_links: markdownLinksSection.optional(),
+  run_tests: runTestsSection.optional(),
 });
 
 export type ProjectConfig = z.infer<typeof projectConfigSchema>;

@@ -263,6 +263,54 @@ def test_writes_inside():
       }
     },
   );
+
+  it.skipIf(missing("pytest") || !sandboxed(mode))(
+    "a project's run_tests.network: false cuts the network the operator allows, and tool_capabilities says so",
+    async () => {
+      const project = tempDir("mcq-sbx-tests-net-");
+      fs.writeFileSync(path.join(project, "pyproject.toml"), '[project]\nname = "t"\n');
+      fs.mkdirSync(path.join(project, "tests"));
+      fs.writeFileSync(
+        path.join(project, "tests", "test_net.py"),
+        `import socket
+
+def test_connects_to_local_port():
+    with socket.create_connection(("127.0.0.1", ${port}), timeout=5) as s:
+        assert s.recv(5) == b"hello"
+`,
+      );
+      const settings = path.join(project, ".mcp-code-quality");
+      const pyenv = path.join(process.env.HOME ?? "/root", ".pyenv");
+      const s = await connectStdio({
+        args: ["--sandbox", mode, "--allowed-paths", project],
+        cwd: project,
+        env: { PYENV_ROOT: process.env.PYENV_ROOT ?? pyenv, VIRTUAL_ENV: undefined },
+      });
+      try {
+        // Without the setting the operator's default holds: the test reaches the port.
+        const online = await s.call("run_tests", { working_dir: project });
+        expect(online.passed, JSON.stringify(online)).toBe(true);
+        fs.mkdirSync(settings);
+        fs.writeFileSync(path.join(settings, "config.yaml"), "run_tests:\n  network: false\n");
+        const offline = await s.call("run_tests", { working_dir: project });
+        expect(offline.passed, JSON.stringify(offline)).toBe(false);
+        expect((offline.failures as { node_id: string }[]).map((f) => f.node_id)).toEqual([
+          "tests/test_net.py::test_connects_to_local_port",
+        ]);
+        expect(JSON.stringify(offline.notes)).toMatch(/without network .*run_tests\.network is false/);
+        const caps = await s.call("tool_capabilities", {});
+        const pytest = (caps.tools as { name: string; tests_network?: unknown }[]).find(
+          (t) => t.name === "pytest",
+        );
+        expect(pytest?.tests_network).toMatchObject({
+          operator: true,
+          projects: [{ root: fs.realpathSync(project), setting: false, effective: false }],
+        });
+      } finally {
+        await s.close();
+      }
+    },
+  );
 });
 
 describe.each(MODES)("an advice provider with --sandbox %s", (mode) => {

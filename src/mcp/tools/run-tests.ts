@@ -13,6 +13,7 @@ import { parseJunitFailures, type TestFailure } from "../../adapters/python/juni
 import type { TestFailureRecord, TestRunOutcome } from "../../adapters/test-runners.js";
 import { chooseTestRunner } from "../../adapters/tool-choice.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
+import { inTestsNetworkScope } from "./tests-network.js";
 import {
   choosePlugins,
   findCoverageConfig,
@@ -174,168 +175,170 @@ export const runTestsTool = () =>
       if (rest !== undefined && (rest === "" || rest.startsWith("-") || /[\0\n]/.test(rest)))
         throw new ToolError("invalid_input", `path: not a valid pytest node id: ${args.path}`);
       const testPath = ctx.allowlist.resolve(file, { base: args.working_dir, label: "path" });
-      // A Go module, a crate, a JS or Ruby project runs its own runner; pytest node ids are pytest's.
-      const choice =
-        rest === undefined
-          ? chooseTestRunner(testPath, ctx.allowlist.rootOf(testPath) ?? testPath)
-          : undefined;
-      if (choice?.kind === "none")
-        return {
-          success: true,
-          // Nothing run is no pass: no `passed` at all, and the note says why.
-          nothing_checked: true,
-          summary: {},
-          failures: [],
-          failure_count: 0,
-          notes: [`checked nothing: ${choice.nothing}`],
-        };
-      const claimed = choice?.kind === "runner" ? choice : undefined;
-      if (claimed)
-        return testRunResult(
-          ctx,
-          args,
-          testPath,
-          await claimed.runner.run(
+      return inTestsNetworkScope(ctx, args.working_dir ?? testPath, async () => {
+        // A Go module, a crate, a JS or Ruby project runs its own runner; pytest node ids are pytest's.
+        const choice =
+          rest === undefined
+            ? chooseTestRunner(testPath, ctx.allowlist.rootOf(testPath) ?? testPath)
+            : undefined;
+        if (choice?.kind === "none")
+          return {
+            success: true,
+            // Nothing run is no pass: no `passed` at all, and the note says why.
+            nothing_checked: true,
+            summary: {},
+            failures: [],
+            failure_count: 0,
+            notes: [`checked nothing: ${choice.nothing}`],
+          };
+        const claimed = choice?.kind === "runner" ? choice : undefined;
+        if (claimed)
+          return testRunResult(
             ctx,
-            {
-              target: testPath,
-              workingDir: args.working_dir,
+            args,
+            testPath,
+            await claimed.runner.run(
+              ctx,
+              {
+                target: testPath,
+                workingDir: args.working_dir,
+                pattern: args.pattern,
+                markers: args.markers,
+                verbose: args.verbose,
+                coverage: args.coverage,
+                failFast: args.fail_fast,
+              },
+              claimed.projectDir,
+            ),
+            claimed.notes,
+          );
+        if (rest !== undefined && !fs.statSync(testPath).isFile())
+          throw new ToolError("invalid_input", `path: a node id must name a test file: ${args.path}`);
+        const target = rest === undefined ? testPath : `${testPath}::${rest}`;
+        const targetDir = fs.statSync(testPath).isDirectory() ? testPath : path.dirname(testPath);
+        const cwd = args.working_dir ?? (ctx.allowlist.rootOf(ctx.config.cwd) ? ctx.config.cwd : targetDir);
+        // The project's virtualenv is looked for from working_dir (else the tests' directory) up to its root.
+        const venvStart = args.working_dir ?? targetDir;
+        const pytest = resolvePytest(venvStart, ctx.allowlist.rootOf(venvStart) ?? venvStart);
+        if (!pytest)
+          throw new ToolError(
+            "tool_not_found",
+            "pytest is not installed (no project virtualenv and no pytest on PATH)",
+          );
+
+        const root = ctx.allowlist.rootOf(targetDir) ?? targetDir;
+        const coverageConfig = args.coverage ? findCoverageConfig(cwd, root) : undefined;
+        const plugins = choosePlugins(
+          pytest.fromVenv ? await listPlugins(ctx, pytest.program, cwd) : [],
+          args.coverage,
+        );
+        const temp = makeScratchDir("mcq-pytest-");
+        try {
+          const junitXml = path.join(temp, "junit.xml");
+          const argv = [
+            ...pytest.prefixArgs,
+            ...pytestArgs({
+              target,
+              plugins: plugins.load,
               pattern: args.pattern,
               markers: args.markers,
               verbose: args.verbose,
-              coverage: args.coverage,
               failFast: args.fail_fast,
+              coverageSource: args.coverage ? cwd : undefined,
+              coverageConfig,
+              junitXml,
+              confinement: pytestConfinement(targetDir, root, path.join(temp, "pytest.ini"), cwd),
+            }),
+          ];
+          const command = displayCommand(pytest.display, argv);
+          const run = await ctx.run({
+            program: pytest.program,
+            args: argv,
+            cwd,
+            // Nothing written into the project (which may be read-only): no bytecode or assertion-rewrite
+            // caches, and the coverage data file in the temp dir.
+            // Plugins are not autoloaded: only the project's own and those asked for (see choosePlugins),
+            // so nothing from outside its environment runs in it or writes into it (.benchmarks/, ...).
+            env: {
+              PYTHONDONTWRITEBYTECODE: "1",
+              PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1",
+              ...(args.coverage ? { COVERAGE_FILE: path.join(temp, ".coverage") } : {}),
             },
-            claimed.projectDir,
-          ),
-          claimed.notes,
-        );
-      if (rest !== undefined && !fs.statSync(testPath).isFile())
-        throw new ToolError("invalid_input", `path: a node id must name a test file: ${args.path}`);
-      const target = rest === undefined ? testPath : `${testPath}::${rest}`;
-      const targetDir = fs.statSync(testPath).isDirectory() ? testPath : path.dirname(testPath);
-      const cwd = args.working_dir ?? (ctx.allowlist.rootOf(ctx.config.cwd) ? ctx.config.cwd : targetDir);
-      // The project's virtualenv is looked for from working_dir (else the tests' directory) up to its root.
-      const venvStart = args.working_dir ?? targetDir;
-      const pytest = resolvePytest(venvStart, ctx.allowlist.rootOf(venvStart) ?? venvStart);
-      if (!pytest)
-        throw new ToolError(
-          "tool_not_found",
-          "pytest is not installed (no project virtualenv and no pytest on PATH)",
-        );
+          });
+          const output = combinedOutput(run.stdout, run.stderr);
+          const notes = [pytest.note];
+          if (plugins.load.length) notes.push(`plugins loaded: ${plugins.load.join(", ")}`);
+          if (plugins.skipped.length)
+            notes.push(
+              `plugins not loaded (installed outside the project's environment): ${plugins.skipped.join(", ")}`,
+            );
+          if (coverageConfig)
+            notes.push(`coverage measures what ${path.relative(cwd, coverageConfig)} configures`);
 
-      const root = ctx.allowlist.rootOf(targetDir) ?? targetDir;
-      const coverageConfig = args.coverage ? findCoverageConfig(cwd, root) : undefined;
-      const plugins = choosePlugins(
-        pytest.fromVenv ? await listPlugins(ctx, pytest.program, cwd) : [],
-        args.coverage,
-      );
-      const temp = makeScratchDir("mcq-pytest-");
-      try {
-        const junitXml = path.join(temp, "junit.xml");
-        const argv = [
-          ...pytest.prefixArgs,
-          ...pytestArgs({
-            target,
-            plugins: plugins.load,
-            pattern: args.pattern,
-            markers: args.markers,
-            verbose: args.verbose,
-            failFast: args.fail_fast,
-            coverageSource: args.coverage ? cwd : undefined,
-            coverageConfig,
-            junitXml,
-            confinement: pytestConfinement(targetDir, root, path.join(temp, "pytest.ini"), cwd),
-          }),
-        ];
-        const command = displayCommand(pytest.display, argv);
-        const run = await ctx.run({
-          program: pytest.program,
-          args: argv,
-          cwd,
-          // Nothing written into the project (which may be read-only): no bytecode or assertion-rewrite
-          // caches, and the coverage data file in the temp dir.
-          // Plugins are not autoloaded: only the project's own and those asked for (see choosePlugins),
-          // so nothing from outside its environment runs in it or writes into it (.benchmarks/, ...).
-          env: {
-            PYTHONDONTWRITEBYTECODE: "1",
-            PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1",
-            ...(args.coverage ? { COVERAGE_FILE: path.join(temp, ".coverage") } : {}),
-          },
-        });
-        const output = combinedOutput(run.stdout, run.stderr);
-        const notes = [pytest.note];
-        if (plugins.load.length) notes.push(`plugins loaded: ${plugins.load.join(", ")}`);
-        if (plugins.skipped.length)
-          notes.push(
-            `plugins not loaded (installed outside the project's environment): ${plugins.skipped.join(", ")}`,
-          );
-        if (coverageConfig)
-          notes.push(`coverage measures what ${path.relative(cwd, coverageConfig)} configures`);
-
-        if (pytest.fromVenv && /No module named pytest/.test(run.stderr))
-          throw new ToolError(
-            "tool_not_found",
-            `pytest is not installed in the project's virtualenv (${pytest.program})`,
-            { command, output, notes },
-          );
-        if (
-          args.coverage &&
-          /unrecognized arguments: --cov|Error importing plugin "pytest_cov"|No module named '?pytest_cov/.test(
-            output,
-          )
-        )
-          throw new ToolError(
-            "tool_error",
-            `coverage needs pytest-cov, which ${pytest.fromVenv ? pytest.program : "the pytest on PATH"} does not have; ` +
-              "install pytest-cov into the project's virtualenv",
-            { command, returncode: run.returncode, output, notes },
-          );
-
-        const summary = parsePytestSummary(run.stdout);
-        // 0 passed, 1 failures, 2 interrupted, 5 nothing collected; 3 (internal) and 4 (usage) have no result.
-        if (run.returncode === 3 || run.returncode === 4 || (!summary && run.returncode !== 5))
-          throw new ToolError(
-            "tool_error",
-            `pytest failed without a test result (exit ${run.returncode}); see output`,
-            {
-              command,
-              returncode: run.returncode,
+          if (pytest.fromVenv && /No module named pytest/.test(run.stderr))
+            throw new ToolError(
+              "tool_not_found",
+              `pytest is not installed in the project's virtualenv (${pytest.program})`,
+              { command, output, notes },
+            );
+          if (
+            args.coverage &&
+            /unrecognized arguments: --cov|Error importing plugin "pytest_cov"|No module named '?pytest_cov/.test(
               output,
-              truncated: run.truncated,
-              notes,
-            },
-          );
-        if (run.returncode === 5) notes.push("no tests were collected (pytest exit code 5)");
-        if (run.returncode === 2)
-          notes.push("pytest was interrupted (exit code 2), e.g. by collection errors");
+            )
+          )
+            throw new ToolError(
+              "tool_error",
+              `coverage needs pytest-cov, which ${pytest.fromVenv ? pytest.program : "the pytest on PATH"} does not have; ` +
+                "install pytest-cov into the project's virtualenv",
+              { command, returncode: run.returncode, output, notes },
+            );
 
-        let failures: TestFailure[] = [];
-        if (fs.existsSync(junitXml)) {
-          const rootdir = parseRootdir(run.stdout) ?? cwd;
-          failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir, cwd);
-        } else if (run.returncode === 1)
-          notes.push("pytest wrote no JUnit report, so failures are not itemized");
-        const shown = listFailures(ctx, args, args.path, "pytest", failures, output);
-        const coveragePercent = args.coverage ? parseCoverageTotal(run.stdout) : undefined;
-        return {
-          success: true,
-          passed: run.returncode === 0,
-          command,
-          returncode: run.returncode,
-          summary: summary ?? {},
-          failures: shown.items,
-          failure_count: failures.length,
-          summary_text: testsSummary("pytest", run.returncode === 0, failures.length),
-          coverage_percent: coveragePercent,
-          output: shown.output.text,
-          truncated: run.truncated || shown.view.capped || shown.output.cut,
-          ...pageFields(shown.view, { lists: ["failures"] }),
-          notes,
-          ...(await testsSarif(ctx, args.output, shown, "pytest", notes, command)),
-        };
-      } finally {
-        fs.rmSync(temp, { recursive: true, force: true });
-      }
+          const summary = parsePytestSummary(run.stdout);
+          // 0 passed, 1 failures, 2 interrupted, 5 nothing collected; 3 (internal) and 4 (usage) have no result.
+          if (run.returncode === 3 || run.returncode === 4 || (!summary && run.returncode !== 5))
+            throw new ToolError(
+              "tool_error",
+              `pytest failed without a test result (exit ${run.returncode}); see output`,
+              {
+                command,
+                returncode: run.returncode,
+                output,
+                truncated: run.truncated,
+                notes,
+              },
+            );
+          if (run.returncode === 5) notes.push("no tests were collected (pytest exit code 5)");
+          if (run.returncode === 2)
+            notes.push("pytest was interrupted (exit code 2), e.g. by collection errors");
+
+          let failures: TestFailure[] = [];
+          if (fs.existsSync(junitXml)) {
+            const rootdir = parseRootdir(run.stdout) ?? cwd;
+            failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir, cwd);
+          } else if (run.returncode === 1)
+            notes.push("pytest wrote no JUnit report, so failures are not itemized");
+          const shown = listFailures(ctx, args, args.path, "pytest", failures, output);
+          const coveragePercent = args.coverage ? parseCoverageTotal(run.stdout) : undefined;
+          return {
+            success: true,
+            passed: run.returncode === 0,
+            command,
+            returncode: run.returncode,
+            summary: summary ?? {},
+            failures: shown.items,
+            failure_count: failures.length,
+            summary_text: testsSummary("pytest", run.returncode === 0, failures.length),
+            coverage_percent: coveragePercent,
+            output: shown.output.text,
+            truncated: run.truncated || shown.view.capped || shown.output.cut,
+            ...pageFields(shown.view, { lists: ["failures"] }),
+            notes,
+            ...(await testsSarif(ctx, args.output, shown, "pytest", notes, command)),
+          };
+        } finally {
+          fs.rmSync(temp, { recursive: true, force: true });
+        }
+      });
     },
   });

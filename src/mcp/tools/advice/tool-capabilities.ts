@@ -6,6 +6,8 @@ import { limitsFrom, sandboxReport, type SandboxMode } from "../../../exec/sandb
 import type { ResourceLimits } from "../../../exec/sandbox/profile.js";
 import { planProfile, type SandboxRequest } from "../../../exec/sandbox/plan.js";
 import { hostLayout } from "../../../exec/sandbox/host.js";
+import type { Allowlist } from "../../../paths/allowlist.js";
+import { loadProjectConfig } from "../../../project-config/index.js";
 
 /** The tools run_tests runs: they get run_tests's sandbox (the roots read-write). */
 const TEST_TOOLS = new Set(["pytest", "go test", "cargo test", "javascript", "ruby tests", "rspec"]);
@@ -53,6 +55,38 @@ function enforced(
   };
 }
 
+/**
+ * run_tests' network as each allowed root's project setting leaves it (a project may only cut it): the
+ * operator's flag and, per root whose config sets `run_tests.network`, the effective value.
+ */
+interface ProjectTestsNetwork {
+  root: string;
+  file?: string;
+  setting?: boolean;
+  error?: string;
+  effective: boolean;
+}
+
+function testsNetwork(allowlist: Allowlist, operatorAllows: boolean) {
+  const projects = allowlist.roots.effective.flatMap((root): ProjectTestsNetwork[] => {
+    try {
+      const { config, file } = loadProjectConfig(root, allowlist);
+      const wanted = config.run_tests?.network;
+      return wanted === undefined
+        ? []
+        : [{ root, file, setting: wanted, effective: wanted && operatorAllows }];
+    } catch (err) {
+      // A broken config fails run_tests itself with its error; here it only cannot loosen anything.
+      return [{ root, error: (err as Error).message, effective: operatorAllows }];
+    }
+  });
+  return {
+    operator: operatorAllows,
+    projects,
+    how: "--tests-network (operator); run_tests.network in a project's .mcp-code-quality/config.yaml can cut it, never restore it",
+  };
+}
+
 export const toolCapabilitiesTool = () =>
   defineTool({
     name: "tool_capabilities",
@@ -67,6 +101,7 @@ export const toolCapabilitiesTool = () =>
       const tools = managedTools().map(({ name, roles }) => {
         const facts = MANAGED_TOOL_FACTS[name];
         const writesProject = facts?.writes.includes("project-files") ?? false;
+        const isTestTool = roles.includes("test-runner") || TEST_TOOLS.has(name);
         return {
           name,
           roles,
@@ -76,13 +111,12 @@ export const toolCapabilitiesTool = () =>
           memory_cap_mb: [WARM.has(name) ? config.workerMaxHeapMb : 0, config.toolMaxMemoryMb]
             .filter((mb) => mb > 0)
             .reduce<number | null>((a, b) => (a === null ? b : Math.min(a, b)), null),
+          ...(isTestTool ? { tests_network: testsNetwork(ctx.allowlist, config.testsNetwork) } : {}),
           may_read: roots,
           may_write: writesProject ? roots : [],
           sandbox: enforced(
             config.sandbox,
-            roles.includes("test-runner") || TEST_TOOLS.has(name)
-              ? { kind: "tests", roots, network: config.testsNetwork }
-              : { kind: "read", roots },
+            isTestTool ? { kind: "tests", roots, network: config.testsNetwork } : { kind: "read", roots },
             name,
             roots[0] ?? config.cwd,
             writesProject ? roots : [],
