@@ -31,6 +31,8 @@ export interface WarmMypyRequest {
   root: string;
   cwd: string;
   args: string[];
+  /** The server's cache folder for this project (in `args` as --cache-dir), read-write in the sandbox. */
+  cacheDir?: string;
   config?: string;
   command: string;
 }
@@ -76,7 +78,15 @@ export async function warmMypy(ctx: ToolContext, req: WarmMypyRequest): Promise<
     const { daemon, fresh, restartedBecause } = daemons.acquire(
       key,
       signature,
-      () => new MypyDaemon(req.root, dmypy, req.cwd, req.args, selfExit, readOnlySandbox(ctx)),
+      () =>
+        new MypyDaemon(
+          req.root,
+          dmypy,
+          req.cwd,
+          req.args,
+          selfExit,
+          readOnlySandbox(ctx, req.cacheDir ? [req.cacheDir] : undefined),
+        ),
     );
     try {
       const response = await daemon.run(version, req.args, ctx.config.timeout * 1000, ctx.signal);

@@ -101,7 +101,15 @@ export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promis
   // runs in too (a config's `files` are found from there).
   refuseLinksInArgs([...args, plan.cwd], ctx.allowlist);
   const warm = cli.executable
-    ? await warmMypy(ctx, { mypy: cli.executable, root, cwd: plan.cwd, args, config: config?.file, command })
+    ? await warmMypy(ctx, {
+        mypy: cli.executable,
+        root,
+        cwd: plan.cwd,
+        args,
+        cacheDir,
+        config: config?.file,
+        command,
+      })
     : undefined;
   if (warm?.kind === "warm") {
     notes.push(warm.note);
@@ -114,7 +122,16 @@ export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promis
     for (const line of run.stdout.split("\n")) parse(line);
   } else {
     if (warm) notes.push(warm.note);
-    run = await ctx.run({ program: cli.executable ?? "mypy", args, cwd: plan.cwd, onStdoutLine: parse });
+    // Its incremental cache lives in the server's cache folder, under the sandbox's hidden $HOME: shown to
+    // mypy read-write, so a cold run in the sandbox is as warm as one outside it.
+    const sandbox = ctx.sandbox();
+    run = await ctx.run({
+      program: cli.executable ?? "mypy",
+      args,
+      cwd: plan.cwd,
+      onStdoutLine: parse,
+      sandbox: cacheDir ? { ...sandbox, request: { ...sandbox.request, caches: [cacheDir] } } : sandbox,
+    });
   }
   const findings = found.kept;
   const beyond = found.overflow();

@@ -27,6 +27,8 @@ export interface SandboxRequest {
   files?: readonly string[];
   /** More folders shown read-only: a repository's git data above the allowed root, for git. */
   readOnly?: readonly string[];
+  /** The server's own cache folders this run fills (mypy's per-project cache), shown read-write. */
+  caches?: readonly string[];
 }
 
 /** What exists on this host, gathered once (host.ts). */
@@ -121,6 +123,7 @@ export function planProfile(
     for (const root of request.roots) (writable.has(root) ? readWrite : readOnly).add(root);
     for (const root of writable) readWrite.add(root);
     for (const p of request.readOnly ?? []) if (!readWrite.has(p)) readOnly.add(p);
+    for (const c of request.caches ?? []) readWrite.add(c);
   }
   const visible = (p: string) =>
     host.system.some((m) => isUnder(p, m.path)) || [...readOnly, ...readWrite].some((r) => isUnder(p, r));
