@@ -3,13 +3,38 @@
  * (nanoseconds) are unchanged is not read again. A file modified less than RACY_NS before it was hashed
  * is hashed again next time (as git does with "racily clean" entries): the file system's clock is
  * coarse, so a second write in the same tick could keep every stat field.
+ *
+ * With a store, what is remembered of each allowed root is kept on disk too (one entry per root in the
+ * result cache's folder, as git keeps stat data in its index), so a fresh process (`check` in CI or a
+ * hook) reads only the files that changed since the last run, not the whole tree.
  */
 import fs from "node:fs";
+import path from "node:path";
 import { sha256 } from "./hash.js";
 
 const RACY_NS = 50_000_000n;
 /** Most files remembered; beyond, the first remembered is forgotten. */
 const MAX_MEMO = 200_000;
+
+/** Where the memo of a root is kept: the result cache's local store. */
+export interface MemoStore {
+  get(key: string): Buffer | undefined;
+  put(key: string, data: string): void;
+}
+
+export interface MemoPersistence {
+  store: MemoStore;
+  /** The allowed roots: one stored memo each. */
+  roots: readonly string[];
+}
+
+/** A stored memo: the root it is of (checked on load) and [relative path, ino, size, mtime, ctime, hash]. */
+interface StoredMemo {
+  root: string;
+  entries: [string, string, string, string, string, string][];
+}
+
+const memoKey = (root: string) => sha256(`mcq-file-hashes/v1\0${root}`);
 
 interface Memo {
   ino: bigint;
@@ -23,21 +48,85 @@ export class FileHashes {
   private readonly memo = new Map<string, Memo>();
   /** Files read (hashed) since the server started, for tests and get_status. */
   reads = 0;
+  private readonly roots: readonly string[];
+  private readonly loaded = new Set<string>();
+  private readonly dirty = new Set<string>();
+
+  constructor(private readonly persistence?: MemoPersistence) {
+    // Longest first, so a file is kept with the innermost root that holds it.
+    this.roots = [...(persistence?.roots ?? [])].sort((a, b) => b.length - a.length);
+  }
+
+  private rootOf(file: string): string | undefined {
+    return this.roots.find((r) => file.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  }
+
+  /** Reads the stored memo of `root` once; a missing, foreign or damaged entry is ignored. */
+  private load(root: string): void {
+    if (this.loaded.has(root) || !this.persistence) return;
+    this.loaded.add(root);
+    const text = this.persistence.store.get(memoKey(root))?.toString("utf8");
+    if (!text) return;
+    try {
+      const stored = JSON.parse(text) as StoredMemo;
+      if (stored.root !== root || !Array.isArray(stored.entries)) return;
+      for (const [rel, ino, size, mtimeNs, ctimeNs, hash] of stored.entries) {
+        const file = path.join(root, rel);
+        if (this.memo.has(file) || this.memo.size >= MAX_MEMO) continue;
+        this.memo.set(file, {
+          ino: BigInt(ino),
+          size: BigInt(size),
+          mtimeNs: BigInt(mtimeNs),
+          ctimeNs: BigInt(ctimeNs),
+          hash,
+        });
+      }
+    } catch {
+      // Not ours or cut short: every file is read again and the entry rewritten.
+    }
+  }
+
+  /** Stores the memo of every root that changed since the last save (in the background; see LocalStore). */
+  save(): void {
+    if (!this.persistence || this.dirty.size === 0) return;
+    const byRoot = new Map<string, StoredMemo["entries"]>([...this.dirty].map((r) => [r, []]));
+    for (const [file, m] of this.memo) {
+      const root = this.rootOf(file);
+      const entries = root === undefined ? undefined : byRoot.get(root);
+      entries?.push([
+        path.relative(root as string, file),
+        String(m.ino),
+        String(m.size),
+        String(m.mtimeNs),
+        String(m.ctimeNs),
+        m.hash,
+      ]);
+    }
+    for (const [root, entries] of byRoot)
+      this.persistence.store.put(memoKey(root), JSON.stringify({ root, entries } satisfies StoredMemo));
+    this.dirty.clear();
+  }
+
+  private forget(file: string, root: string | undefined): void {
+    if (this.memo.delete(file) && root) this.dirty.add(root);
+  }
 
   /**
    * The SHA-256 of `file`'s content, or undefined when it is not a regular file (gone, a link, a folder).
    * Links are never followed: the caller lists files, not links.
    */
   hashOf(file: string): string | undefined {
+    const root = this.persistence ? this.rootOf(file) : undefined;
+    if (root) this.load(root);
     let st: fs.BigIntStats | undefined;
     try {
       st = fs.lstatSync(file, { bigint: true });
     } catch {
-      this.memo.delete(file);
+      this.forget(file, root);
       return undefined;
     }
     if (!st.isFile()) {
-      this.memo.delete(file);
+      this.forget(file, root);
       return undefined;
     }
     const m = this.memo.get(file);
@@ -58,7 +147,8 @@ export class FileHashes {
     if (wallNs - st.mtimeNs > RACY_NS && wallNs - st.ctimeNs > RACY_NS && BigInt(data.length) === st.size) {
       if (this.memo.size >= MAX_MEMO) this.memo.delete(this.memo.keys().next().value as string);
       this.memo.set(file, { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, hash });
-    } else this.memo.delete(file);
+      if (root) this.dirty.add(root);
+    } else this.forget(file, root);
     return hash;
   }
 }

@@ -11,12 +11,15 @@ import { sharedTree, type TreeScanner } from "./tree-scan.js";
 import type { Shard } from "./shard.js";
 
 const MEMORY_BYTES = 64 * 1024 * 1024;
+const SAVE_HASHES_MS = 30_000;
 
 export interface ResultCacheOptions {
   /** Folder of the local cache; undefined: memory only (the folder could not be used). */
   dir?: string;
   maxBytes: number;
   remote?: RemoteOptions;
+  /** The allowed roots: the content hashes of each are remembered on disk (see FileHashes). */
+  roots?: readonly string[];
   /** Per-file tools run on, and report, this shard's files only (`check --shard`). */
   shard?: Shard;
   onError?: (message: string) => void;
@@ -63,16 +66,22 @@ class MemoryLru {
 
 export class ResultCache {
   readonly tree: TreeScanner = sharedTree;
-  readonly hashes = new FileHashes();
+  readonly hashes: FileHashes;
   readonly local: LocalStore | undefined;
   readonly remote: RemoteStore | undefined;
   readonly stats: CacheStats = { memory_hits: 0, local_hits: 0, remote_hits: 0, misses: 0 };
   readonly shard: Shard | undefined;
   private readonly memory = new MemoryLru(MEMORY_BYTES);
+  private readonly saveTimer: NodeJS.Timeout | undefined;
 
   constructor(options: ResultCacheOptions) {
     this.shard = options.shard;
     this.local = options.dir ? new LocalStore(options.dir, options.maxBytes, options.onError) : undefined;
+    this.hashes = new FileHashes(
+      this.local && options.roots ? { store: this.local, roots: options.roots } : undefined,
+    );
+    // A long-lived server keeps its memo on disk now and then; a lost save only costs a re-read.
+    if (this.local) this.saveTimer = setInterval(() => this.hashes.save(), SAVE_HASHES_MS).unref();
     this.remote = options.remote
       ? new RemoteStore({ ...options.remote, onError: options.onError })
       : undefined;
@@ -138,6 +147,8 @@ export class ResultCache {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.saveTimer);
+    this.hashes.save();
     await this.flush();
   }
 }

@@ -49,6 +49,7 @@ export function resultCacheOf(host: CacheHost): ResultCache | undefined {
     return new ResultCache({
       dir: problem ? undefined : config.resultCacheDir,
       maxBytes: config.resultCacheMaxMb * 1024 * 1024,
+      roots: host.allowlist.roots.effective,
       remote,
       shard: config.shard,
       onError: (message) => {
