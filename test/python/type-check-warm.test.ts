@@ -242,12 +242,20 @@ describe.skipIf(missing("mypy") || missing("dmypy"))("warm type checks", () => {
 describe.skipIf(missing("mypy") || missing("dmypy"))("a warm checker past the time limit", () => {
   it("mypy is killed with its process group (a timeout error naming its pid)", async () => {
     const project = copyFixture(FIXTURE);
-    // Enough modules that the daemon's first full check cannot finish within 1 s on this machine.
-    for (let i = 0; i < 400; i++)
-      fs.writeFileSync(
-        path.join(project, "src", "shop", `m${i}.py`),
-        `from shop.m${(i + 1) % 400} import f${(i + 1) % 400}\n\n\ndef f${i}(x: int) -> int:\n    return f${(i + 1) % 400}(x) + ${i}\n`,
-      );
+    // A project mypy plugin that stalls the check (whatever the machine's speed): the call must time out.
+    fs.writeFileSync(
+      path.join(project, "slow_plugin.py"),
+      "import time\nfrom mypy.plugin import Plugin\n\n\nclass Slow(Plugin):\n" +
+        "    def get_additional_deps(self, file):\n        time.sleep(60)\n        return []\n\n\n" +
+        "def plugin(version):\n    return Slow\n",
+    );
+    const pyproject = path.join(project, "pyproject.toml");
+    fs.writeFileSync(
+      pyproject,
+      fs
+        .readFileSync(pyproject, "utf8")
+        .replace("strict = true\n", 'strict = true\nplugins = ["slow_plugin.py"]\n'),
+    );
     const cache = tempDir("mcq-xdg-");
     const s = await connectStdio({
       args: ["--allowed-paths", project, "--timeout", "1"],
