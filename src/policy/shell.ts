@@ -34,8 +34,9 @@ let parserLoad: Promise<Parser> | undefined;
 /** The bash parser, loaded once (WebAssembly). */
 export function bashParser(): Promise<Parser> {
   parserLoad ??= (async () => {
-    await Parser.init();
     const require = createRequire(import.meta.url);
+    // Named through the package, not next to this module: the bundled hook is elsewhere (dist/bundle).
+    await Parser.init({ locateFile: () => require.resolve("web-tree-sitter/tree-sitter.wasm") });
     const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
     const parser = new Parser();
     parser.setLanguage(language);
