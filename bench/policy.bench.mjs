@@ -1,6 +1,7 @@
 // Policy bundle: compile time (start-up pays it; `policy compile` also runs every example), one command
 // check, one edit check, a 2 MB lock-file edit (the review's stall), and the Claude Code hook as a process
-// (dist/hook.js, the installed entry point) for a Bash and a Write payload, interleaved with a bare
+// (dist/bundle/hook.cjs, the installed entry point, and the unbundled dist/hook.js) for a Bash and a Write
+// payload, interleaved with a bare
 // `node -e ""` start so that all three share the machine's load: medians of wall time, and of CPU time
 // (user + system, from /usr/bin/time when it is there), with the hook's ratio to Node's start.
 import { spawnSync } from "node:child_process";
@@ -11,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import { median, ms, timeIt } from "./stats.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const HOOK = path.join(root, "dist", "hook.js");
+const HOOK = path.join(root, "dist", "bundle", "hook.cjs");
+const UNBUNDLED = path.join(root, "dist", "hook.js");
 const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
 /** Runs a process, returning its wall time and (with /usr/bin/time) its CPU time, in ms. */
@@ -76,13 +78,15 @@ export default async function run() {
   });
   const env = process.env;
   process.env.CLAUDE_PROJECT_DIR = project;
-  const runs = { bare: [], bash: [], write: [] };
+  const runs = { bare: [], bash: [], write: [], bashUnbundled: [], writeUnbundled: [] };
   measure(["-e", ""]);
   measure([HOOK, "claude-code"], bash);
   for (let i = 0; i < 9; i++) {
     runs.bare.push(measure(["-e", ""]));
     runs.bash.push(measure([HOOK, "claude-code"], bash));
     runs.write.push(measure([HOOK, "claude-code"], write));
+    runs.bashUnbundled.push(measure([UNBUNDLED, "claude-code"], bash));
+    runs.writeUnbundled.push(measure([UNBUNDLED, "claude-code"], write));
   }
   process.env = env;
   fs.rmSync(project, { recursive: true, force: true });
@@ -109,10 +113,12 @@ export default async function run() {
       },
       row("hook claude-code process, Bash payload", "bash"),
       row("hook claude-code process, Write payload", "write"),
+      row("unbundled dist/hook.js, Bash payload", "bashUnbundled"),
+      row("unbundled dist/hook.js, Write payload", "writeUnbundled"),
       row('node -e "" process, side by side', "bare"),
     ],
     notes: [
-      'The hook rows are processes of dist/hook.js (the installed entry point), interleaved with node -e "" runs.',
+      'The hook rows are processes of dist/bundle/hook.cjs (the installed entry point) and of the unbundled dist/hook.js, interleaved with node -e "" runs.',
     ],
   };
 }

@@ -17,6 +17,8 @@ import { fileURLToPath } from "node:url";
 export const MARKER = "mcp-code-quality hook pre-commit";
 const CLAUDE_MARKER = "mcp-code-quality-hook";
 const HOOK_ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../hook.js");
+/** The Claude Code hook as one bundled file (scripts/bundle-hook.mjs): it runs on every tool call. */
+const CLAUDE_HOOK_ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bundle/hook.cjs");
 /** Claude Code's own timeout for the hook (seconds); the hook answers `ask` well before it. */
 const CLAUDE_TIMEOUT_SECONDS = 60;
 
@@ -24,7 +26,7 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** How a hook is started: this node and this package's hook entry, quoted for a shell. */
 export function defaultCommand(sub: string): string {
-  return `${q(process.execPath)} ${q(HOOK_ENTRY)} ${sub}`;
+  return `${q(process.execPath)} ${q(sub === "claude-code" ? CLAUDE_HOOK_ENTRY : HOOK_ENTRY)} ${sub}`;
 }
 
 /**
@@ -63,7 +65,7 @@ export function installClaudeCode(projectDir: string, command = defaultCommand("
   const pre = (hooks.PreToolUse ??= []) as HookEntry[];
   const line = claudeCommandLine(command);
   const ours = (h: { command: string }) =>
-    h.command.includes(CLAUDE_MARKER) || /hook(\.js'?)? claude-code/.test(h.command);
+    h.command.includes(CLAUDE_MARKER) || /hook(\.c?js'?)? claude-code/.test(h.command);
   const existing = pre.find((m) => m.hooks?.some(ours));
   if (existing?.hooks?.some((h) => h.command === line))
     return `${file}: the mcp-code-quality hook is already installed`;

@@ -46,6 +46,8 @@ export interface CheckSite {
   gitConfig?: ConfigLookup;
   /** Past this time (ms since the epoch) the check stops, undecided. */
   deadline?: number;
+  /** false: every command line is parsed, plain words too (the tests prove both ways agree). */
+  plain?: boolean;
 }
 
 /** The shell model: tree-sitter and its WebAssembly are loaded only when a command is checked. */
@@ -61,6 +63,7 @@ export async function checkCommand(
     cwd: site.cwd,
     home: site.home,
     ...(site.gitConfig ? { gitConfig: site.gitConfig } : {}),
+    ...(site.plain === false ? { plain: false } : {}),
   };
   const parsed =
     input.argv !== undefined

@@ -10,6 +10,8 @@ import { Language, Parser } from "web-tree-sitter";
 import type { ConfigLookup } from "./git/argv.js";
 import { gitConfigLookup } from "./git/config-lookup.js";
 import {
+  NeedsParser,
+  plainWords,
   walkText,
   type ParsedCommandLine,
   type SimpleCommand,
@@ -27,6 +29,8 @@ export interface ShellSite {
   home: string;
   /** How git aliases are read (default: `git config --get` in the command's directory). */
   gitConfig?: ConfigLookup;
+  /** Read plain words without the parser (default true; false parses every text, for the tests). */
+  plain?: boolean;
 }
 
 let parserLoad: Promise<Parser> | undefined;
@@ -34,8 +38,9 @@ let parserLoad: Promise<Parser> | undefined;
 /** The bash parser, loaded once (WebAssembly). */
 export function bashParser(): Promise<Parser> {
   parserLoad ??= (async () => {
-    await Parser.init();
     const require = createRequire(import.meta.url);
+    // Named through the package, not next to this module: the bundled hook is elsewhere (dist/bundle).
+    await Parser.init({ locateFile: () => require.resolve("web-tree-sitter/tree-sitter.wasm") });
     const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
     const parser = new Parser();
     parser.setLanguage(language);
@@ -57,9 +62,10 @@ function startScope(site: ShellSite): WalkScope {
   };
 }
 
-function walker(parser: Parser, site: ShellSite): Walker {
+function walker(parser: Parser | undefined, site: ShellSite): Walker {
   const w: Walker = {
-    parser,
+    ...(parser ? { parser } : {}),
+    plain: site.plain !== false,
     home: site.home,
     out: { commands: [], parseError: false, undecided: [] },
     emit: () => undefined,
@@ -76,6 +82,16 @@ function finish(out: ParsedCommandLine): ParsedCommandLine {
 
 /** Parses a command line into every simple command it would run. */
 export async function parseCommandLine(text: string, site: ShellSite): Promise<ParsedCommandLine> {
+  // Plain words need no parser (its WebAssembly is a good part of a hook's decision); else start again with it.
+  if (site.plain !== false && plainWords(text)) {
+    const w = walker(undefined, site);
+    try {
+      walkText(w, text, startScope(site));
+      return finish(w.out);
+    } catch (err) {
+      if (!(err instanceof NeedsParser)) throw err;
+    }
+  }
   const w = walker(await bashParser(), site);
   walkText(w, text, startScope(site));
   return finish(w.out);

@@ -12,7 +12,11 @@ import { fileURLToPath } from "node:url";
 import type { BundleData } from "./bundle.js";
 import type { ValueLines } from "./bundle-error.js";
 
-export const SHIPPED_SNAPSHOT_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "shipped.json");
+// Through ../policy, so the bundled hook (dist/bundle) finds it too.
+export const SHIPPED_SNAPSHOT_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../policy/shipped.json",
+);
 /** Stands for the source directory in the saved paths, so the snapshot holds wherever the package is. */
 const DIR_TOKEN = "@@POLICY_DIR@@";
 const FORMAT = 1;

@@ -145,9 +145,9 @@ describe("hook install claude-code", () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
     expect(settings.hooks.PreToolUse[1].matcher).toBe("Bash|Write|Edit|MultiEdit");
-    // The installed command is a working hook, through the light entry point, wrapped to fail closed.
+    // The installed command is a working hook, through the bundled entry point, wrapped to fail closed.
     const command = settings.hooks.PreToolUse[1].hooks[0].command as string;
-    expect(command).toContain(`${path.join(REPO_ROOT, "dist", "hook.js")}' claude-code || {`);
+    expect(command).toContain(`${path.join(REPO_ROOT, "dist", "bundle", "hook.cjs")}' claude-code || {`);
     expect(command).toContain("exit 2");
     const r = spawnSync("sh", ["-c", command], {
       input: JSON.stringify({
@@ -175,23 +175,43 @@ describe("the installed Claude Code hook fails closed", () => {
       timeout: 60_000,
     });
 
-  it("exits 2 (Claude Code's blocking code) when dist/ is gone", async () => {
-    const gone = path.join(tempDir("mcq-no-dist-"), "dist", "hook.js");
-    const r = run(await installed(gone));
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain("the policy hook failed");
-  });
+  // The unbundled entry (dist/hook.js) and the bundled one the installer writes (dist/bundle/hook.cjs).
+  for (const entry of [["hook.js"], ["bundle", "hook.cjs"]]) {
+    it(`exits 2 (Claude Code's blocking code) when dist/ is gone (${entry.join("/")})`, async () => {
+      const gone = path.join(tempDir("mcq-no-dist-"), "dist", ...entry);
+      const r = run(await installed(gone));
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain("the policy hook failed");
+    });
 
-  it("exits 2 when node_modules is missing (the hook cannot load its parser or CEL)", async () => {
-    const copy = tempDir("mcq-no-modules-");
-    fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(copy, "dist"), { recursive: true });
-    const r = run(await installed(path.join(copy, "dist", "hook.js")));
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/Cannot find (package|module)/);
-  });
+    it(`blocks when node_modules is missing (${entry.join("/")})`, async () => {
+      const copy = tempDir("mcq-no-modules-");
+      fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(copy, "dist"), { recursive: true });
+      const command = await installed(path.join(copy, "dist", ...entry));
+      // The bundle holds the parser's code but not its WebAssembly: it denies; unbundled, the import fails.
+      for (const input of [{ command: "git status | cat" }, { file_path: "a.py", content: "x = 1\n" }]) {
+        const r = spawnSync("sh", ["-c", command], {
+          input: JSON.stringify({
+            tool_name: "command" in input ? "Bash" : "Write",
+            cwd: project,
+            tool_input: input,
+          }),
+          encoding: "utf8",
+          env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+          timeout: 60_000,
+        });
+        if (r.status === 2) expect(r.stderr).toMatch(/Cannot find (package|module)/);
+        else {
+          expect(r.status).toBe(0);
+          expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+          expect(r.stdout).toMatch(/Cannot find (package|module)/);
+        }
+      }
+    });
+  }
 
   it("answers normally when it works: allowed is silent, blocked is a deny on stdout", async () => {
-    const command = await installed(path.join(REPO_ROOT, "dist", "hook.js"));
+    const command = await installed(path.join(REPO_ROOT, "dist", "bundle", "hook.cjs"));
     const ok = run(command);
     expect(ok.status).toBe(0);
     expect(ok.stdout).toBe("");

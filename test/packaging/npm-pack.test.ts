@@ -57,6 +57,7 @@ describe("the npm package", () => {
       "dist/policy/shipped.json",
       "dist/policy/git/options.json",
       "dist/hook.js",
+      "dist/bundle/hook.cjs",
       "ruby/rubocop_worker.rb",
     ])
       expect(files).toContain(f);
@@ -102,7 +103,8 @@ describe("the npm package", () => {
   it("its Claude Code hook decides where it was installed (git's option table included)", () => {
     expect(installed.status, String(installed.stderr)).toBe(0);
     const root = path.join(path.dirname(path.dirname(bin)), "mcp-code-quality");
-    const r = spawnSync(process.execPath, [path.join(root, "dist", "hook.js"), "claude-code"], {
+    // The bundled entry `hook install claude-code` writes, which finds its WebAssembly in node_modules.
+    const r = spawnSync(process.execPath, [path.join(root, "dist", "bundle", "hook.cjs"), "claude-code"], {
       input: JSON.stringify({
         tool_name: "Bash",
         cwd: scratch,

@@ -87,7 +87,10 @@ export interface WalkScope {
 
 /** How the walker reaches the parser and the wrapper logic (wrappers.ts), which walk nested text again. */
 export interface Walker {
-  parser: Parser;
+  /** Absent until a text needs it: plain words (plainWords) are read without it. */
+  parser?: Parser;
+  /** Read plain words without the parser (off: every text is parsed, to prove both agree). */
+  plain: boolean;
   home: string;
   out: ParsedCommandLine;
   /** Looks through a command's wrappers and records it (and what it wraps). */
@@ -114,6 +117,12 @@ export function walkText(walker: Walker, text: string, scope: WalkScope): void {
     undecided(walker, `more than ${MAX_DEPTH} nested shells or wrappers`);
     return;
   }
+  const words = walker.plain ? plainWords(text) : undefined;
+  if (words) {
+    visitPlain(walker, text.trim(), words, scope);
+    return;
+  }
+  if (!walker.parser) throw new NeedsParser();
   const tree = walker.parser.parse(text);
   if (!tree) {
     walker.out.parseError = true;
@@ -125,6 +134,48 @@ export function walkText(walker: Walker, text: string, scope: WalkScope): void {
   } finally {
     tree.delete();
   }
+}
+
+/** Thrown by walkText for a text that must be parsed when the walker has no parser yet. */
+export class NeedsParser extends Error {}
+
+/** Only characters that mean themselves to bash: no quotes, expansions, globs, operators, comments, tilde. */
+const PLAIN = /^[A-Za-z0-9_./:@%+,= -]*$/;
+/** Words tree-sitter-bash reads as syntax (or bash as reserved), wherever they are: such a line is parsed. */
+const KEYWORDS = new Set(
+  "case coproc declare do done elif else esac export fi for function if in local readonly select then time typeset unset unsetenv until while".split(
+    " ",
+  ),
+);
+
+/**
+ * The words of a line that is one simple command of plain words (split at spaces, as bash would), or
+ * undefined when it must be parsed: anything else, a keyword, an assignment first.
+ */
+export function plainWords(text: string): string[] | undefined {
+  if (!PLAIN.test(text)) return undefined;
+  const words = text.split(" ").filter((w) => w !== "");
+  if (words.length === 0 || (words[0] as string).includes("=")) return undefined;
+  return words.some((w) => KEYWORDS.has(w)) ? undefined : words;
+}
+
+/** The one command of plain words, as visitCommand makes it from the parsed line. */
+function visitPlain(walker: Walker, text: string, words: string[], scope: WalkScope): void {
+  const own = cloneScope(scope);
+  const command: SimpleCommand = {
+    argv: words,
+    dynamic: words.map(() => false),
+    env: own.env,
+    stdinFrom: "",
+    via: scope.via,
+    text,
+    cwd: scope.cwd,
+    redirects: [],
+    codeFrom: [],
+    undecided: "",
+  };
+  applyLineEffects(command, scope, walker.home);
+  walker.emit(command, scope);
 }
 
 export function undecided(walker: Walker, reason: string): void {
