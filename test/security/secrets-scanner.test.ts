@@ -65,3 +65,17 @@ describe("the secrets scanner", () => {
       expect(r.summary).toMatchObject({ high: 3, medium: 0, low: 0 });
     });
 });
+
+describe("the credential-name rule's quick check", () => {
+  it("still finds names that RE2's case folding matches (ſ for s, the Kelvin sign for k), and nothing without one", async () => {
+    const { findSecrets } = await import("../../src/policy/secrets.js");
+    const found = await findSecrets(
+      'DB_PAſſWORD = "hunter2-Pr0d-9x7q"\nAPI_\u212AEY = "k3y-0123456789abcdef"\nplain = "hunter2-Pr0d-9x7q"\n',
+    );
+    expect(found.map((f) => [f.rule, f.line])).toEqual([
+      ["mcp-code-quality/secret-assignment", 1],
+      ["mcp-code-quality/secret-assignment", 2],
+    ]);
+    expect(await findSecrets('name = "hunter2-Pr0d-9x7q"\nvalue = "k3y-0123456789abcdef"\n')).toEqual([]);
+  });
+});
