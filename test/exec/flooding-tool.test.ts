@@ -75,9 +75,11 @@ describe("a project tool that floods its output", () => {
         `ruff reported ${LINES} findings: the first 20000 were kept and the other ${LINES - 20000} counted ` +
           "(counts are exact; ask for a page with offset and limit to list findings further on)",
       );
-      // About 180 MB went through; holding it (or its findings) would take gigabytes.
+      // About 180 MB went through; holding it (or its findings) would take gigabytes. The server's own peak
+      // moves by some tens of MB with GC timing (200-217 MB measured; the cached result's JSON adds to it),
+      // so the bound is set well clear of that and well below holding the stream.
       const peak = peakRss(s.pid as number);
-      expect(peak - before).toBeLessThan(200 * 1024 * 1024);
+      expect(peak - before).toBeLessThan(300 * 1024 * 1024);
       // A page further into the stream is still listed (the findings up to its end are kept for that call).
       const page = await s.call("lint", { path: ".", linter: "ruff", offset: 100_000, limit: 3 });
       expect(page).toMatchObject({ issue_count: LINES, next_offset: 100_003 });
