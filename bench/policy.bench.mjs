@@ -14,14 +14,15 @@ import { median, ms, timeIt } from "./stats.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const HOOK = path.join(root, "dist", "bundle", "hook.cjs");
 const UNBUNDLED = path.join(root, "dist", "hook.js");
+const BLOB = path.join(root, "dist", "bundle", `hook-snapshot-${process.version}-${process.arch}.blob`);
 const TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
-/** Runs a process, returning its wall time and (with /usr/bin/time) its CPU time, in ms. */
-function measure(args, input) {
+/** Runs a process (node with `args`, or `argv` as given), returning its wall time and (with /usr/bin/time) its CPU time, in ms. */
+function measure(args, input, argv = [process.execPath, ...args]) {
   const t = performance.now();
   const r = TIME
-    ? spawnSync(TIME, ["-f", "mcq-cpu %U %S", process.execPath, ...args], { input, encoding: "utf8" })
-    : spawnSync(process.execPath, args, { input, encoding: "utf8" });
+    ? spawnSync(TIME, ["-f", "mcq-cpu %U %S", ...argv], { input, encoding: "utf8" })
+    : spawnSync(argv[0], argv.slice(1), { input, encoding: "utf8" });
   const wall = performance.now() - t;
   const m = /mcq-cpu ([\d.]+) ([\d.]+)/.exec(r.stderr ?? "");
   return { wall, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined, out: r.stdout };
@@ -78,11 +79,34 @@ export default async function run() {
   });
   const env = process.env;
   process.env.CLAUDE_PROJECT_DIR = project;
-  const runs = { bare: [], bash: [], write: [], bashUnbundled: [], writeUnbundled: [] };
+  const { ensureSnapshotBlob, snapshotCommand } = await import(
+    path.join(root, "dist/hooks/hook-snapshot.js")
+  );
+  const { claudeCommandLine } = await import(path.join(root, "dist/hooks/install.js"));
+  const snapshot = ensureSnapshotBlob().blob === BLOB;
+  // The line `hook install claude-code` writes (sh, the input read once, the snapshot, the fail-closed wrapper).
+  const line = claudeCommandLine(
+    snapshotCommand(process.execPath, BLOB, `'${process.execPath}' '${HOOK}' claude-code`),
+  );
+  const runs = {
+    bare: [],
+    bash: [],
+    write: [],
+    bashUnbundled: [],
+    writeUnbundled: [],
+    bashSnap: [],
+    writeSnap: [],
+    writeLine: [],
+  };
   measure(["-e", ""]);
   measure([HOOK, "claude-code"], bash);
   for (let i = 0; i < 9; i++) {
     runs.bare.push(measure(["-e", ""]));
+    if (snapshot) {
+      runs.bashSnap.push(measure(["--snapshot-blob", BLOB, "claude-code"], bash));
+      runs.writeSnap.push(measure(["--snapshot-blob", BLOB, "claude-code"], write));
+      runs.writeLine.push(measure([], write, ["sh", "-c", line]));
+    }
     runs.bash.push(measure([HOOK, "claude-code"], bash));
     runs.write.push(measure([HOOK, "claude-code"], write));
     runs.bashUnbundled.push(measure([UNBUNDLED, "claude-code"], bash));
@@ -111,6 +135,13 @@ export default async function run() {
         what: "policy_check_edit core, replace_all over a 2 MB package-lock.json",
         median_ms: ms(median(lockEdit)),
       },
+      ...(snapshot
+        ? [
+            row("installed hook (start-up snapshot), Bash payload", "bashSnap"),
+            row("installed hook (start-up snapshot), Write payload", "writeSnap"),
+            row("installed command line through sh, Write payload", "writeLine"),
+          ]
+        : []),
       row("hook claude-code process, Bash payload", "bash"),
       row("hook claude-code process, Write payload", "write"),
       row("unbundled dist/hook.js, Bash payload", "bashUnbundled"),
@@ -118,7 +149,7 @@ export default async function run() {
       row('node -e "" process, side by side', "bare"),
     ],
     notes: [
-      'The hook rows are processes of dist/bundle/hook.cjs (the installed entry point) and of the unbundled dist/hook.js, interleaved with node -e "" runs.',
+      'The hook rows are processes of the start-up snapshot (node --snapshot-blob, what the installed line runs), of dist/bundle/hook.cjs (its fallback) and of the unbundled dist/hook.js, interleaved with node -e "" runs.',
     ],
   };
 }

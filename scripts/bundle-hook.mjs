@@ -2,20 +2,52 @@
 // imports, packages included) into one CommonJS file, dist/bundle/hook.cjs, the command that
 // `hook install claude-code` writes. One file instead of ~60 ES modules is most of a decision's start-up.
 // It sits at depth 2 under the package, like dist/policy/*.js, so paths resolved from the module hold.
+//
+// Then the same hook with every package inside (dist/bundle/hook-snapshot.cjs) and its V8 start-up
+// snapshot for this Node (src/hooks/hook-snapshot.ts), which the installed command line runs first.
+import { createRequire } from "node:module";
 import { build } from "esbuild";
 
-await build({
-  entryPoints: ["dist/hooks/claude-code-entry.js"],
-  outfile: "dist/bundle/hook.cjs",
+const common = {
   bundle: true,
   platform: "node",
   target: "node20",
   format: "cjs",
-  // Loaded on demand from node_modules: re2js by require(), the rest only for a project policy file (yaml,
-  // zod) or an edit (secretlint), so a Bash decision does not parse them.
-  external: ["re2js", "zod", "yaml", "@secretlint/*"],
   banner: { js: 'const __hookUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: { "import.meta.url": "__hookUrl" },
   legalComments: "none",
   logLevel: "warning",
+};
+
+await build({
+  ...common,
+  entryPoints: ["dist/hooks/claude-code-entry.js"],
+  outfile: "dist/bundle/hook.cjs",
+  // Loaded on demand from node_modules: re2js by require(), the rest only for a project policy file (yaml,
+  // zod) or an edit (secretlint), so a Bash decision does not parse them.
+  external: ["re2js", "zod", "yaml", "@secretlint/*"],
 });
+
+// A snapshot cannot run a package's file from node_modules: everything is in the bundle, and loading it
+// costs nothing at run time since the heap is deserialized, not parsed.
+// A deserialized snapshot has no dynamic import(): web-tree-sitter's ES build imports "module" that way, its
+// CommonJS build requires it, and esbuild turns any other import() (of a built-in) into a require().
+const treeSitterCjs = {
+  name: "web-tree-sitter-cjs",
+  setup(b) {
+    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({
+      path: createRequire(import.meta.url).resolve("web-tree-sitter"),
+    }));
+  },
+};
+await build({
+  ...common,
+  entryPoints: ["dist/hooks/claude-code-snapshot.js"],
+  outfile: "dist/bundle/hook-snapshot.cjs",
+  plugins: [treeSitterCjs],
+  supported: { "dynamic-import": false },
+});
+
+const { ensureSnapshotBlob } = await import("../dist/hooks/hook-snapshot.js");
+const { blob, reason } = ensureSnapshotBlob();
+if (!blob) console.warn(`bundle-hook: ${reason}`);

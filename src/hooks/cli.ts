@@ -56,12 +56,15 @@ export async function runSubcommand(argv: string[]): Promise<number> {
     if (group === "hook" && action === "pre-commit")
       return exitWith(await (await import("./pre-commit.js")).runPreCommitHook());
     if (group === "hook" && action === "install" && (target === "claude-code" || target === "pre-commit")) {
-      const { installClaudeCode, installPreCommit } = await import("./install.js");
+      const { defaultClaudeCommand, installClaudeCode, installPreCommit } = await import("./install.js");
       const dir = path.resolve(option(argv, "--project") ?? process.cwd());
-      const command = option(argv, "--command");
-      process.stdout.write(
-        (target === "claude-code" ? installClaudeCode(dir, command) : installPreCommit(dir, command)) + "\n",
-      );
+      const given = option(argv, "--command");
+      if (target === "pre-commit") {
+        process.stdout.write(installPreCommit(dir, given) + "\n");
+        return 0;
+      }
+      const { command, note } = given !== undefined ? { command: given, note: "" } : defaultClaudeCommand();
+      process.stdout.write(installClaudeCode(dir, command) + (note ? `\n${note}` : "") + "\n");
       return 0;
     }
   } catch (err) {

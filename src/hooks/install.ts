@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureSnapshotBlob, snapshotCommand } from "./hook-snapshot.js";
 
 export const MARKER = "mcp-code-quality hook pre-commit";
 const CLAUDE_MARKER = "mcp-code-quality-hook";
@@ -27,6 +28,18 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** How a hook is started: this node and this package's hook entry, quoted for a shell. */
 export function defaultCommand(sub: string): string {
   return `${q(process.execPath)} ${q(sub === "claude-code" ? CLAUDE_HOOK_ENTRY : HOOK_ENTRY)} ${sub}`;
+}
+
+/**
+ * The Claude Code hook as installed by default: through its start-up snapshot when one can be built for
+ * this Node (src/hooks/hook-snapshot.ts), the bundled hook otherwise and as the snapshot's fallback.
+ */
+export function defaultClaudeCommand(): { command: string; note: string } {
+  const plain = defaultCommand("claude-code");
+  const { blob, reason } = ensureSnapshotBlob();
+  return blob
+    ? { command: snapshotCommand(process.execPath, blob, plain), note: `start-up snapshot ${blob}` }
+    : { command: plain, note: `no start-up snapshot (${reason}); the bundled hook runs alone` };
 }
 
 /**

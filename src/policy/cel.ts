@@ -78,6 +78,14 @@ const regexes = new Map<string, RE2JS>();
 const MAX_CACHED_REGEXES = 512;
 let engine: typeof RE2JS | undefined;
 
+/**
+ * Gives the engine instead of loading it: the hook's start-up snapshot (src/hooks/claude-code-snapshot.ts)
+ * holds RE2JS in its heap, and a snapshot may not run a package's own file from node_modules.
+ */
+export function useRe2Engine(given: typeof RE2JS): void {
+  engine = given;
+}
+
 /** A pattern compiled once by RE2JS (loaded on first use: a hook whose checks match no regex never loads it). */
 export function re2(pattern: string): RE2JS {
   let re = regexes.get(pattern);

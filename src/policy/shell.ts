@@ -5,6 +5,7 @@
  * (shell/walk.ts) and looked through the wrappers that run another command at any depth (shell/wrappers.ts),
  * with the files each writes (shell/writes.ts). What cannot be decided is said, never dropped.
  */
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
 import type { ConfigLookup } from "./git/argv.js";
@@ -41,7 +42,11 @@ export function bashParser(): Promise<Parser> {
     const require = createRequire(import.meta.url);
     // Named through the package, not next to this module: the bundled hook is elsewhere (dist/bundle).
     await Parser.init({ locateFile: () => require.resolve("web-tree-sitter/tree-sitter.wasm") });
-    const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+    // Given as bytes: Language.load would read a path through a dynamic import(), which the hook's start-up
+    // snapshot cannot do.
+    const language = await Language.load(
+      fs.readFileSync(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm")),
+    );
     const parser = new Parser();
     parser.setLanguage(language);
     return parser;

@@ -145,10 +145,19 @@ describe("hook install claude-code", () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
     expect(settings.hooks.PreToolUse[1].matcher).toBe("Bash|Write|Edit|MultiEdit");
-    // The installed command is a working hook, through the bundled entry point, wrapped to fail closed.
+    // The installed command is a working hook: the start-up snapshot for this Node, the bundled entry point
+    // as its fallback, wrapped to fail closed.
     const command = settings.hooks.PreToolUse[1].hooks[0].command as string;
-    expect(command).toContain(`${path.join(REPO_ROOT, "dist", "bundle", "hook.cjs")}' claude-code || {`);
+    const blob = path.join(
+      REPO_ROOT,
+      "dist",
+      "bundle",
+      `hook-snapshot-${process.version}-${process.arch}.blob`,
+    );
+    expect(command).toContain(`--snapshot-blob '${blob}' claude-code`);
+    expect(command).toContain(`${path.join(REPO_ROOT, "dist", "bundle", "hook.cjs")}' claude-code; } || {`);
     expect(command).toContain("exit 2");
+    expect(run().stdout).toContain("start-up snapshot");
     const r = spawnSync("sh", ["-c", command], {
       input: JSON.stringify({
         tool_name: "Bash",

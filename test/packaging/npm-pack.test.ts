@@ -4,6 +4,7 @@
  * as fallback), and its `mcp-code-quality` bin runs `check` and starts the server.
  */
 import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_FIXTURES, PATH_WITH_TOOLS } from "../helpers/check.js";
@@ -58,10 +59,11 @@ describe("the npm package", () => {
       "dist/policy/git/options.json",
       "dist/hook.js",
       "dist/bundle/hook.cjs",
+      "dist/bundle/hook-snapshot.cjs",
       "ruby/rubocop_worker.rb",
     ])
       expect(files).toContain(f);
-    expect(files.filter((f) => /^(src|test|bench|scripts)\/|\.map$|\.ts$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|bench|scripts)\/|\.map$|\.ts$|\.blob$/.test(f))).toEqual([]);
     // Every compiled module the build made is in it (a module left out would fail at import).
     const built = spawnSync("find", ["dist", "-name", "*.js"], { cwd: REPO_ROOT, encoding: "utf8" });
     expect(files.filter((f) => f.startsWith("dist/") && f.endsWith(".js")).sort()).toEqual(
@@ -115,6 +117,39 @@ describe("the npm package", () => {
     });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
+  it("hook install claude-code builds the start-up snapshot in the installed package, and the line it writes denies", () => {
+    expect(installed.status, String(installed.stderr)).toBe(0);
+    const root = path.join(path.dirname(path.dirname(bin)), "mcp-code-quality");
+    const project = path.join(scratch, "hooked");
+    fs.mkdirSync(project);
+    const install = spawnSync(bin, ["hook", "install", "claude-code", "--project", project], {
+      encoding: "utf8",
+    });
+    expect(install.status, install.stderr).toBe(0);
+    const blob = path.join(root, "dist", "bundle", `hook-snapshot-${process.version}-${process.arch}.blob`);
+    expect(install.stdout).toContain(`start-up snapshot ${blob}`);
+    const settings = JSON.parse(fs.readFileSync(path.join(project, ".claude", "settings.json"), "utf8"));
+    const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
+    expect(command).toContain(`--snapshot-blob '${blob}'`);
+    const input = JSON.stringify({
+      tool_name: "Bash",
+      cwd: project,
+      tool_input: { command: "git commit -n -m x" },
+    });
+    for (const argv of [
+      ["sh", "-c", command],
+      [process.execPath, "--snapshot-blob", blob, "claude-code"],
+    ]) {
+      const r = spawnSync(argv[0] as string, argv.slice(1), {
+        input,
+        env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+        encoding: "utf8",
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain("hooks.no_verify");
+    }
   });
 
   let server: ReturnType<typeof spawn> | undefined;

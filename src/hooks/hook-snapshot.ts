@@ -1,0 +1,76 @@
+/**
+ * The Claude Code hook's start-up snapshot (src/hooks/claude-code-snapshot.ts): where its blob lives, how it
+ * is built, and the command line that runs it with the bundled hook as the fallback.
+ *
+ * The blob sits beside the bundle it was built from (dist/bundle), so it is exactly as writable as the hook's
+ * code itself, and is named by the Node version and architecture that built it: a blob only loads in the
+ * Node that made it. Whatever goes wrong with it (another Node, a rebuilt bundle, the blob gone or damaged),
+ * the command line runs dist/bundle/hook.cjs on the same input, which is the same decision, only slower.
+ */
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const BUNDLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bundle");
+export const SNAPSHOT_BUNDLE = path.join(BUNDLE_DIR, "hook-snapshot.cjs");
+/** Building runs a few decisions and writes ~10 MB; a busy machine takes seconds. */
+const BUILD_TIMEOUT_MS = 120_000;
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The blob for this Node: dist/bundle/hook-snapshot-v20.20.2-x64.blob. */
+export function snapshotBlobPath(version = process.version, arch = process.arch): string {
+  return path.join(BUNDLE_DIR, `hook-snapshot-${version}-${arch}.blob`);
+}
+
+/** Whether `blob` loads in this Node and answers: a payload for no tool it checks exits 0 with nothing. */
+function answers(blob: string): boolean {
+  const r = spawnSync(process.execPath, ["--snapshot-blob", blob, "claude-code"], {
+    input: JSON.stringify({ tool_name: "Read", tool_input: {} }),
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  return r.status === 0 && r.stdout === "";
+}
+
+/**
+ * The blob for this Node, built when it is missing or no longer matches the bundle; undefined (with the
+ * reason) when it cannot be built here (a read-only package folder, a Node without snapshot support).
+ */
+export function ensureSnapshotBlob(): { blob?: string; reason?: string } {
+  const blob = snapshotBlobPath();
+  if (!fs.existsSync(SNAPSHOT_BUNDLE)) return { reason: `${SNAPSHOT_BUNDLE} is missing (run npm run build)` };
+  if (fs.existsSync(blob) && answers(blob)) return { blob };
+  const tmp = `${blob}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    // Exclusive create: the build writes into a name nobody else holds, then it is renamed into place.
+    fs.closeSync(fs.openSync(tmp, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o644));
+  } catch (err) {
+    return { reason: `cannot write beside ${SNAPSHOT_BUNDLE}: ${(err as Error).message}` };
+  }
+  try {
+    const r = spawnSync(process.execPath, ["--snapshot-blob", tmp, "--build-snapshot", SNAPSHOT_BUNDLE], {
+      encoding: "utf8",
+      timeout: BUILD_TIMEOUT_MS,
+    });
+    if (r.status !== 0) {
+      const why = (r.stderr || r.error?.message || `exit ${r.status}`).split("\n").find((l) => l.trim());
+      return { reason: `building the hook snapshot failed: ${why}` };
+    }
+    if (!answers(tmp)) return { reason: "the built hook snapshot does not answer; not used" };
+    fs.renameSync(tmp, blob);
+    return { blob };
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * The hook through the snapshot, falling back to `plain` (the bundled hook, same argument) on any other
+ * exit than 0: the input is read once and given to either. The caller wraps it to fail closed.
+ */
+export function snapshotCommand(node: string, blob: string, plain: string): string {
+  return `p=$(cat) && { printf '%s' "$p" | ${q(node)} --snapshot-blob ${q(blob)} claude-code 2>/dev/null || printf '%s' "$p" | ${plain}; }`;
+}
