@@ -1,5 +1,6 @@
 /** Versions of the executables that ran, asked once per server and executable (for SARIF's driver). */
 import type { ToolContext } from "../engine/tool.js";
+import { findExecutable } from "../exec/which.js";
 import { externalTools, firstVersion } from "./registry.js";
 
 /** `executable ...args`'s version, cached; undefined when it gives none. */
@@ -10,7 +11,8 @@ export async function cachedVersion(
   parse: (output: string) => string | undefined = firstVersion,
 ): Promise<string | undefined> {
   const cache = ctx.services.get("tool-versions", () => new Map<string, Promise<string | undefined>>());
-  const key = `${executable}\0${args.join("\0")}`;
+  // By the file that runs: `ruff` found on PATH and the same ruff named by its path are asked once.
+  const key = `${findExecutable(executable) ?? executable}\0${args.join("\0")}`;
   let version = cache.get(key);
   if (!version) {
     version = ctx

@@ -6,53 +6,83 @@ import path from "node:path";
 import type { Finding } from "./model.js";
 
 /**
- * The first changed line (old side) of each file in a formatter's diff, by the name the diff gives it. One
- * reader for every formatter's dialect:
+ * The first changed line (old side) of each file in a formatter's diff, by the name the diff gives it, read
+ * a line at a time (a formatter's whole-project diff need not be held). One reader for every formatter's
+ * dialect:
  * - unified diffs (ruff format, Prettier, RuboCop, gofmt -d): `--- old` / `+++ new` headers, then hunks; the
  *   file is the `+++` name (gofmt's `--- x.go.orig` names a file that does not exist), `a/` `b/` dropped;
  * - rustfmt's check output: `Diff in FILE:LINE:` (older: `Diff in FILE at line LINE:`), then context lines
  *   (` `) before the first `-`/`+` line.
  */
-export function firstChangedLines(diff: string): Map<string, number> {
-  const out = new Map<string, number>();
-  const lines = diff.split("\n");
-  let file: string | undefined;
-  let line = 0;
-  let seeking = false;
-  const start = (name: string, at: number) => {
-    file = name;
-    line = at;
-    seeking = !out.has(name);
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i] as string;
-    const next = lines[i + 1] ?? "";
-    if (/^--- /.test(l) && next.startsWith("+++ ")) {
-      const name = (/^\+\+\+ (.+?)(?:\t.*)?$/.exec(next)?.[1] ?? "").replace(/^b\//, "");
-      const old = (/^--- (.+?)(?:\t.*)?$/.exec(l)?.[1] ?? "").replace(/^a\//, "");
-      start(name === "/dev/null" ? old : name, 0);
-      seeking = false; // until a hunk says where
-      i++;
-      continue;
+export class FirstChangedLines {
+  readonly lines = new Map<string, number>();
+  private file: string | undefined;
+  private line = 0;
+  private seeking = false;
+  /** A `--- ` line, a header if the next line is `+++ `. */
+  private pendingOld: string | undefined;
+
+  private start(name: string, at: number, seeking: boolean): void {
+    this.file = name;
+    this.line = at;
+    this.seeking = seeking && !this.lines.has(name);
+  }
+
+  push(l: string): void {
+    const old = this.pendingOld;
+    this.pendingOld = undefined;
+    if (old !== undefined) {
+      if (l.startsWith("+++ ")) {
+        const name = (/^\+\+\+ (.+?)(?:\t.*)?$/.exec(l)?.[1] ?? "").replace(/^b\//, "");
+        const was = (/^--- (.+?)(?:\t.*)?$/.exec(old)?.[1] ?? "").replace(/^a\//, "");
+        // Not seeking until a hunk says where.
+        this.start(name === "/dev/null" ? was : name, 0, false);
+        return;
+      }
+      this.body(old);
     }
+    if (l.startsWith("--- ")) {
+      this.pendingOld = l;
+      return;
+    }
+    this.body(l);
+  }
+
+  private body(l: string): void {
     const rustfmt = /^Diff in (.+?)(?::(\d+)| at line (\d+)):$/.exec(l);
     if (rustfmt) {
-      start(rustfmt[1] as string, Number(rustfmt[2] ?? rustfmt[3]));
-      continue;
+      this.start(rustfmt[1] as string, Number(rustfmt[2] ?? rustfmt[3]), true);
+      return;
     }
     const hunk = /^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(l);
-    if (hunk && file !== undefined) {
-      line = Math.max(1, Number(hunk[1]));
-      seeking = !out.has(file);
-      continue;
+    if (hunk && this.file !== undefined) {
+      this.line = Math.max(1, Number(hunk[1]));
+      this.seeking = !this.lines.has(this.file);
+      return;
     }
-    if (!seeking || file === undefined) continue;
+    if (!this.seeking || this.file === undefined) return;
     if (l.startsWith("-") || l.startsWith("+")) {
-      out.set(file, line);
-      seeking = false;
-    } else if (l.startsWith(" ")) line++;
+      this.lines.set(this.file, this.line);
+      this.seeking = false;
+    } else if (l.startsWith(" ")) this.line++;
   }
-  return out;
+
+  /** The lines found so far (a `--- ` line still waiting for its next line is read as a body line). */
+  result(): Map<string, number> {
+    if (this.pendingOld !== undefined) {
+      const old = this.pendingOld;
+      this.pendingOld = undefined;
+      this.body(old);
+    }
+    return this.lines;
+  }
+}
+
+/** The first changed line of each file in a whole diff (see FirstChangedLines). */
+export function firstChangedLines(diff: string): Map<string, number> {
+  const reader = new FirstChangedLines();
+  for (const l of diff.split("\n")) reader.push(l);
+  return reader.result();
 }
 
 /**

@@ -32,6 +32,8 @@ interface Case {
   extra?: Record<string, string>;
   /** The file to edit, and the line appended (it changes the result). */
   edit: [string, string];
+  /** Keyed by the whole input set (runs whole after an edit), besides type_check and flake8. */
+  whole?: boolean;
 }
 
 const CASES: Case[] = [
@@ -110,6 +112,19 @@ const CASES: Case[] = [
     edit: ["main.go", "var  spaced  =  1\n"],
   },
   {
+    name: "cargo fmt --check (whole crate)",
+    needs: ["cargo"],
+    fixture: "rust/lint-crate",
+    tool: "format_check",
+    args: { language: "rust" },
+    extra: {
+      "src/lib.rs": "pub mod other;\n\npub fn messy( a:i32 )->i32{ a+1 }\n",
+      "src/other.rs": "pub fn other() -> i32 {\n    1\n}\n",
+    },
+    edit: ["src/other.rs", "pub fn  spaced( ) {}\n"],
+    whole: true,
+  },
+  {
     name: "ty (whole project)",
     needs: ["ty"],
     fixture: "python/typecheck-project",
@@ -164,7 +179,7 @@ describe.concurrent.each(runnable)("$name: cached equals fresh", (c) => {
     expect(comparable(directAfter)).not.toBe(comparable(direct)); // the edit changed the result
     expect(comparable(partial)).toBe(comparable(directAfter));
     // Per-file tools ran the edited file alone; a whole-program tool ran whole.
-    const whole = c.tool === "type_check" || c.args.linter === "flake8";
+    const whole = c.whole === true || c.tool === "type_check" || c.args.linter === "flake8";
     expect(partial.cached).toBe(whole ? `0 of ${total} files` : `${total - 1} of ${total} files`);
   });
 });

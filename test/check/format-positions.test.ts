@@ -8,7 +8,29 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCheck, type CheckJson } from "../helpers/check.js";
-import { missing, tempDir } from "../helpers/tools.js";
+import { missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
+
+/** A folder of programs that log each call (one line: the arguments) to `log`, then run the real one. */
+function loggingShims(dir: string, log: string, programs: Record<string, string>): string {
+  fs.mkdirSync(dir);
+  for (const [name, real] of Object.entries(programs))
+    fs.writeFileSync(
+      path.join(dir, name),
+      `#!/bin/sh\necho "${name} $*" >> '${log}'\nexec '${real}' "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+  return dir;
+}
+
+const callsOf = (log: string, prefix: string) =>
+  fs.existsSync(log)
+    ? fs
+        .readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith(prefix)).length
+    : 0;
 
 /** 36 formatted lines, then one gofmt rewrites (line 38). */
 function goModule(dir: string): void {
@@ -51,6 +73,45 @@ describe.skipIf(missing("gofmt") || missing("cargo"))("format findings at the fi
     expect(format.map((f) => [f.file, f.line])).toEqual([["gomod/main.go", 38]]);
   });
 
+  it("each formatter runs once (its diff gives the line), and not at all in a warm check", async () => {
+    const scratch = tempDir("mcq-format-calls-");
+    const log = path.join(scratch, "calls.log");
+    const which = (p: string) =>
+      spawnSync("sh", ["-c", `command -v ${p}`], { encoding: "utf8" }).stdout.trim();
+    const shims = loggingShims(path.join(scratch, "bin"), log, {
+      gofmt: which("gofmt"),
+      cargo: which("cargo"),
+    });
+    const options = {
+      cwd: root,
+      env: {
+        PATH: `${shims}:${process.env.PATH}`,
+        // The log is outside the projects, which the sandbox would not let a tool write.
+        MCP_CODE_QUALITY_SANDBOX: "off",
+        XDG_CACHE_HOME: path.join(scratch, "cache"),
+      },
+    };
+    const calls: [number, number][] = [];
+    for (let i = 0; i < 2; i++) {
+      const run = await runCheck(
+        ["gomod", "crate", "--only", "gofmt,rustfmt", "--json", "--result-cache", "true"],
+        options,
+      );
+      expect(run.status, run.stderr).toBe(1);
+      const again = JSON.parse(run.stdout) as CheckJson;
+      expect(again.findings.filter((f) => f.rule_id === "format").map((f) => [f.file, f.line])).toEqual(
+        json.findings.filter((f) => f.rule_id === "format").map((f) => [f.file, f.line]),
+      );
+      calls.push([callsOf(log, "gofmt -d"), callsOf(log, "cargo fmt --check")]);
+    }
+    // Once, then from the cache (before, each check ran gofmt -d and cargo fmt --check a second time for the
+    // diff, and cargo fmt was never cached).
+    expect(calls).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+  }, 180_000);
+
   it("rustfmt: the first changed line after cargo fmt --check's `Diff in FILE:LINE:`", () => {
     const direct = spawnSync("cargo", ["fmt", "--check"], {
       cwd: path.join(root, "crate"),
@@ -61,3 +122,48 @@ describe.skipIf(missing("gofmt") || missing("cargo"))("format findings at the fi
     expect(format.map((f) => [f.file, f.line])).toEqual([["crate/src/lib.rs", 41]]);
   });
 });
+
+describe.skipIf(missing("ruff", [TOOLS_VENV_BIN]))(
+  "ruff format: the first changed line, from the run the cache keeps",
+  () => {
+    it("is the line of ruff format --diff, and a warm check does not run ruff format at all", async () => {
+      const root = tempDir("mcq-format-ruff-");
+      const project = path.join(root, "proj");
+      fs.mkdirSync(project);
+      fs.writeFileSync(path.join(project, "pyproject.toml"), '[project]\nname = "p"\nversion = "0"\n');
+      const body = Array.from({ length: 12 }, (_, i) => `def f${i}():\n    return ${i}\n\n\n`).join("");
+      fs.writeFileSync(path.join(project, "app.py"), `${body}x = {'a':1}\n`);
+      fs.writeFileSync(path.join(project, "clean.py"), "y = 1\n");
+      // A ruff that logs each call, then runs the real one (the sandbox is off: the log is outside the project).
+      const real = path.join(TOOLS_VENV_BIN, "ruff");
+      const log = path.join(root, "calls.log");
+      const shims = loggingShims(path.join(root, "bin"), log, { ruff: real });
+      const direct = spawnSync(real, ["format", "--diff", "app.py"], { cwd: project, encoding: "utf8" });
+      const hunk = /^@@ -(\d+),/m.exec(direct.stdout);
+      expect(hunk?.[1]).toBe("46");
+      const args = [".", "--only", "ruff-format", "--json", "--result-cache", "true"];
+      const options = {
+        cwd: project,
+        env: {
+          PATH: `${shims}:${process.env.PATH}`,
+          MCP_CODE_QUALITY_SANDBOX: "off",
+          XDG_CACHE_HOME: path.join(root, "cache"),
+        },
+      };
+      const runs: CheckJson[] = [];
+      const calls: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const run = await runCheck(args, options);
+        expect(run.status, run.stderr).toBe(1);
+        runs.push(JSON.parse(run.stdout) as CheckJson);
+        calls.push(callsOf(log, "ruff format"));
+      }
+      for (const json of runs)
+        expect(json.findings.filter((f) => f.rule_id === "format").map((f) => [f.file, f.line])).toEqual([
+          ["app.py", 49],
+        ]);
+      // One run (its diff gives the line), then none: before, every check ran ruff again for the diff.
+      expect(calls).toEqual([1, 1]);
+    }, 120_000);
+  },
+);

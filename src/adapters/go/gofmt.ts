@@ -20,6 +20,7 @@ import { runPerFile } from "../../cache/per-file.js";
 import { findExecutable } from "../../exec/which.js";
 import { executableIdentity, scanTarget } from "../cached-run.js";
 import { cachedVersion } from "../tool-version.js";
+import { FirstChangedLines } from "../../findings/format-findings.js";
 
 registerExternalTool({
   name: "gofmt",
@@ -70,32 +71,48 @@ function gofmtFiles(cache: ResultCache, target: string): string[] {
   return [...walk.files.filter(isGo), ...walk.links.filter(isGo)];
 }
 
-/** `gofmt -l` through the result cache: per file, whether gofmt would change it (gofmt has no config). */
-async function cachedList(
+/**
+ * `gofmt -d` through the result cache: per file, the first line gofmt would change (absent: formatted;
+ * gofmt has no config). The diff is read a line at a time for those lines only, so SARIF and `check` need
+ * no second run for it.
+ */
+async function cachedCheck(
   ctx: ToolContext,
   cache: ResultCache,
   req: FormatRequest,
 ): Promise<FormatCheckOutcome> {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const gofmt = findExecutable("gofmt");
-  const list = async (targets: readonly string[]) => {
-    const args = ["-l", "--", ...targets];
-    const run = await ctx.run({ program: "gofmt", args });
-    if (run.stderr.trim() || run.returncode !== 0) throw failure(displayCommand("gofmt", args), run);
-    return parseGofmtList(run.stdout);
+  const firstLines = async (targets: readonly string[]) => {
+    const args = ["-d", "--", ...targets];
+    const reader = new FirstChangedLines();
+    const names: string[] = [];
+    const run = await ctx.run({
+      program: "gofmt",
+      args,
+      onStdoutLine: (line) => {
+        const file = /^diff (?:-u )?\S+\.orig (\S+)$/.exec(line)?.[1];
+        if (file) names.push(file);
+        reader.push(line);
+      },
+    });
+    // -d exits 1 when it printed a diff; a message on stderr is a parse error.
+    if (run.stderr.trim() || (run.returncode !== 0 && run.returncode !== 1))
+      throw failure(displayCommand("gofmt", args), run);
+    const lines = reader.result();
+    return new Map(names.map((n) => [path.resolve(ctx.config.cwd, n), lines.get(n) ?? 1]));
   };
-  const outcome = await runPerFile<boolean, null>({
+  const outcome = await runPerFile<number, null>({
     cache,
-    kind: "gofmt -l",
+    kind: "gofmt -d (first changed line)",
     identity: { gofmt: executableIdentity(gofmt, await goVersion(ctx)) },
     root,
     files: gofmtFiles(cache, req.target),
     isEmpty: (v) => !v,
-    encode: () => 1,
-    decode: () => true,
+    encode: (v) => v,
+    decode: (stored) => (typeof stored === "number" && stored >= 1 ? stored : 1),
     async run(subset) {
-      const names = await list(subset ?? [req.target]);
-      return { values: new Map(names.map((n) => [path.resolve(ctx.config.cwd, n), true])), meta: null };
+      return { values: await firstLines(subset ?? [req.target]), meta: null };
     },
   });
   const files = outcome.files.filter((f) => outcome.values.get(f));
@@ -107,6 +124,7 @@ async function cachedList(
     truncated: false,
     notes: req.config ? ["gofmt has no configuration file: config was not used"] : [],
     cache: { cached: outcome.cached, total: outcome.total },
+    first_lines: new Map(files.map((f) => [f, outcome.values.get(f) as number])),
   };
 }
 
@@ -117,7 +135,7 @@ function goVersion(ctx: ToolContext): Promise<string | undefined> {
 
 async function check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
   const cache = req.diff ? undefined : resultCacheOf(ctx);
-  if (cache && fs.statSync(req.target).isDirectory()) return cachedList(ctx, cache, req);
+  if (cache && fs.statSync(req.target).isDirectory()) return cachedCheck(ctx, cache, req);
   const args = gofmtArgs(req.target, req.diff ? "diff" : "list");
   const command = displayCommand("gofmt", args);
   const run = await ctx.run({ program: "gofmt", args });

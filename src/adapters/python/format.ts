@@ -25,6 +25,7 @@ import { blackConfigArgs } from "./config-discovery.js";
 import { parseToolWarnings } from "./tool-warnings.js";
 import { resolvePythonTool } from "./resolve.js";
 import { cachedRuffFormatCheck, RUFF_CONFIGS, RUFF_SKIPPED } from "./ruff-cached.js";
+import { FirstChangedLines } from "../../findings/format-findings.js";
 import { insideGitRepository } from "./python-files.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { runPerFile } from "../../cache/per-file.js";
@@ -133,7 +134,18 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
   // The file lists come from every line of the output, not from its capped head and tail.
   const checkRun = async (argv: string[]) => {
     const listing = new ListingLines();
-    const run = await ctx.run({ program: executable, args: argv, ...listing.sinks });
+    // With --diff, each file's first changed line, read as the lines stream (SARIF and `check` place the
+    // finding there; the cache keeps it, so a warm check needs no second run for the diff).
+    const first = new FirstChangedLines();
+    const run = await ctx.run({
+      program: executable,
+      args: argv,
+      onStdoutLine: (line) => {
+        listing.sinks.onStdoutLine(line);
+        first.push(line);
+      },
+      onStderrLine: listing.sinks.onStderrLine,
+    });
     const output = combinedOutput(run.stdout, run.stderr);
     if (run.returncode !== 0 && run.returncode !== 1)
       throw formatterFailure(
@@ -145,6 +157,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
       );
     return {
       unformatted: parseRuffUnformatted(listing.text()),
+      firstLines: first.result(),
       returncode: run.returncode,
       stdout: run.stdout,
       truncated: run.truncated,

@@ -151,12 +151,18 @@ interface FormatMeta {
 export type FormatCheckRun = (args: string[]) => Promise<{
   /** As ruff names them (relative to the working directory when inside it). */
   unformatted: string[];
+  /** With --diff: each unformatted file's first changed line, by the same names. */
+  firstLines: ReadonlyMap<string, number>;
   returncode: number | null;
   truncated: boolean;
   notes: string[];
 }>;
 
-/** `ruff format --check` (without a diff) through the cache: per file, whether ruff would change it. */
+/**
+ * `ruff format --check` through the cache: per file, the first line ruff would change (absent: formatted).
+ * The runs ask for the diff only to read those lines (streamed, not kept), so the result carries
+ * `first_lines` and neither SARIF nor `check` runs ruff again for a diff.
+ */
 export async function cachedRuffFormatCheck(
   ctx: ToolContext,
   cache: ResultCache,
@@ -167,31 +173,31 @@ export async function cachedRuffFormatCheck(
   const cwd = ctx.config.cwd;
   const cliNotes = run.note ? [run.note] : [];
   const warnings = (notes: string[]) => notes.filter((n) => !cliNotes.includes(n));
-  const asValues = (names: string[]) => new Map(names.map((n) => [path.resolve(cwd, n), true]));
-  const outcome = await runPerFile<boolean, FormatMeta>({
+  const asValues = (r: Awaited<ReturnType<FormatCheckRun>>) =>
+    new Map(r.unformatted.map((n) => [path.resolve(cwd, n), r.firstLines.get(n) ?? 1]));
+  const outcome = await runPerFile<number, FormatMeta>({
     cache,
-    kind: "ruff format --check",
+    kind: "ruff format --check --diff (first changed line)",
     identity: basics.identity,
     root: run.root,
     files: { listing: basics.listing },
     isEmpty: (v) => !v,
-    encode: () => 1,
-    decode: () => true,
+    encode: (v) => v,
+    decode: (stored) => (typeof stored === "number" && stored >= 1 ? stored : 1),
     listFiles: async () => (await ruffShowFiles(ctx, run)).filter((f) => RUFF_FORMATS.test(f)).sort(),
-    async run(subset, needFiles): Promise<PerFileRun<boolean, FormatMeta>> {
+    async run(subset, needFiles): Promise<PerFileRun<number, FormatMeta>> {
       if (subset) {
-        const r = await check(ruffFormatArgs(subset, { check: true, ...run.scope, forceExclude: true }));
-        return {
-          values: asValues(r.unformatted),
-          meta: { notes: warnings(r.notes), truncated: r.truncated },
-        };
+        const r = await check(
+          ruffFormatArgs(subset, { check: true, diff: true, ...run.scope, forceExclude: true }),
+        );
+        return { values: asValues(r), meta: { notes: warnings(r.notes), truncated: r.truncated } };
       }
       const [r, files] = await Promise.all([
-        check(ruffFormatArgs(run.targets, { check: true, ...run.scope })),
+        check(ruffFormatArgs(run.targets, { check: true, diff: true, ...run.scope })),
         needFiles ? ruffShowFiles(ctx, run) : undefined,
       ]);
       return {
-        values: asValues(r.unformatted),
+        values: asValues(r),
         meta: { notes: warnings(r.notes), truncated: r.truncated },
         files: files?.filter((f) => RUFF_FORMATS.test(f)).sort(),
       };
@@ -210,5 +216,6 @@ export async function cachedRuffFormatCheck(
     truncated: outcome.meta.truncated,
     notes: [...cliNotes, ...outcome.meta.notes],
     cache: { cached: outcome.cached, total: outcome.total },
+    first_lines: new Map([...outcome.values].filter(([, line]) => line)),
   };
 }

@@ -3,6 +3,7 @@
  * Layout cops' corrections only) and lint_fix (safe: --autocorrect, unsafe: --autocorrect-all). Each file is
  * inspected as `rubocop --format json --stdin FILE` would; the server reads and writes the files itself.
  */
+import { firstChangedLine } from "../../findings/format-findings.js";
 import fs from "node:fs";
 import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../../errors.js";
@@ -174,6 +175,8 @@ async function formatCheck(ctx: ToolContext, req: FormatRequest): Promise<Format
     command: `${command} (corrections not written)`,
     output: req.diff ? diffOf(ctx, changes) : undefined,
     notes: [...notes, "RuboCop as a formatter applies the Layout cops' corrections only"],
+    // Known from the corrected text: SARIF and `check` need no second run for a diff.
+    first_lines: new Map(changes.map((c) => [c.file, firstChangedLine(c.before, c.after) ?? 1])),
   };
 }
 

@@ -9,6 +9,13 @@ import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { ProgramNotFoundError, type RunResult } from "../../exec/runner.js";
 import { displayRelative } from "../display.js";
+import { firstChangedLines } from "../../findings/format-findings.js";
+import type { CacheMarker } from "../cached-findings.js";
+import { resultCacheOf } from "../../cache/service.js";
+import { findExecutable } from "../../exec/which.js";
+import { executableIdentity } from "../cached-run.js";
+import { cachedVersion } from "../tool-version.js";
+import { cachedWholeCall } from "../whole-program.js";
 import {
   registerFormatter,
   writeAfterCheck,
@@ -88,21 +95,76 @@ async function runFormatter(ctx: ToolContext, req: FormatRequest, check: boolean
   }
 }
 
-async function check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+/** What one `cargo fmt --check` / `rustfmt --check` says, with absolute paths (so a cached one displays anew). */
+interface RustfmtVerdict {
+  files: string[];
+  /** Each unformatted file's first changed line (absent when the output was cut). */
+  lines?: [string, number][];
+  returncode: number | null;
+  command: string;
+  diff?: string;
+  truncated: boolean;
+  notes: string[];
+}
+
+async function runCheck(ctx: ToolContext, req: FormatRequest): Promise<RustfmtVerdict> {
   const { run, command, notes } = await runFormatter(ctx, req, true);
   // 0: formatted; 1: would change (a diff on stdout) or failed (an error on stderr).
   if (/^error/m.test(run.stderr) || (run.returncode !== 0 && run.returncode !== 1))
     throw failure(command, run);
-  const files = parseRustfmtDiffFiles(run.stdout);
+  const abs = (name: string) => path.resolve(ctx.config.cwd, name);
+  const files = parseRustfmtDiffFiles(run.stdout).map(abs);
   if (run.returncode === 1 && files.length === 0) throw failure(command, run);
   return {
-    formatted: run.returncode === 0,
-    unformatted_files: files.map((f) => displayRelative(ctx, f)),
-    command,
+    files,
+    // The check prints the diff anyway: its first changed lines spare SARIF and `check` a second run
+    // (unless the output was cut, when the lines past the cut are unknown).
+    ...(run.truncated ? {} : { lines: [...firstChangedLines(run.stdout)].map(([n, l]) => [abs(n), l]) }),
     returncode: run.returncode,
-    output: req.diff ? run.stdout : undefined,
+    command,
+    ...(req.diff ? { diff: run.stdout } : {}),
     truncated: run.truncated,
     notes,
+  };
+}
+
+/**
+ * A crate's check through the result cache as a whole-program call: keyed by the crate's sources and
+ * configs (rustfmt.toml, rust-toolchain, Cargo.toml) and the toolchain's rustfmt version, so an unchanged
+ * crate is not formatted again.
+ */
+async function verdictOf(
+  ctx: ToolContext,
+  req: FormatRequest,
+): Promise<RustfmtVerdict & { cache?: CacheMarker }> {
+  const cache = req.diff ? undefined : resultCacheOf(ctx);
+  if (!cache || !isCrate(req.target)) return runCheck(ctx, req);
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const version = await cachedVersion(ctx, "cargo", ["fmt", "--version"]);
+  const { value, cache: marker } = await cachedWholeCall<RustfmtVerdict>({
+    cache,
+    kind: "format_check cargo fmt --check",
+    language: "rust",
+    target: req.target,
+    root,
+    identity: { rustfmt: executableIdentity(findExecutable("cargo"), version), config: req.config ?? null },
+    run: () => runCheck(ctx, req),
+  });
+  return { ...value, cache: marker };
+}
+
+async function check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+  const v = await verdictOf(ctx, req);
+  return {
+    formatted: v.returncode === 0,
+    unformatted_files: v.files.map((f) => displayRelative(ctx, f)),
+    command: v.command,
+    returncode: v.returncode,
+    output: v.diff,
+    truncated: v.truncated,
+    notes: v.notes,
+    ...(v.lines ? { first_lines: new Map(v.lines) } : {}),
+    ...(v.cache ? { cache: v.cache } : {}),
   };
 }
 
