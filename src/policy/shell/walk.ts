@@ -161,19 +161,7 @@ export function plainWords(text: string): string[] | undefined {
 
 /** The one command of plain words, as visitCommand makes it from the parsed line. */
 function visitPlain(walker: Walker, text: string, words: string[], scope: WalkScope): void {
-  const own = cloneScope(scope);
-  const command: SimpleCommand = {
-    argv: words,
-    dynamic: words.map(() => false),
-    env: own.env,
-    stdinFrom: "",
-    via: scope.via,
-    text,
-    cwd: scope.cwd,
-    redirects: [],
-    codeFrom: [],
-    undecided: "",
-  };
+  const command: SimpleCommand = { ...bare(text, scope), argv: words, dynamic: words.map(() => false) };
   applyLineEffects(command, scope, walker.home);
   walker.emit(command, scope);
 }
