@@ -12,6 +12,8 @@ export interface ExternalTool {
   versionArgs: string[];
   /** Extracts a version from `program versionArgs` output; default: the first x.y[.z]. */
   parseVersion?: (output: string) => string | undefined;
+  /** A tool of a toolchain whose version is the toolchain's (gofmt: go's), for SARIF's driver. */
+  versionFrom?: string;
 }
 
 export interface ProbeResult {

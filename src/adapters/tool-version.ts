@@ -28,5 +28,6 @@ export async function cachedVersion(
 export function registeredVersion(ctx: ToolContext, name: string): Promise<string | undefined> {
   const tool = externalTools().find((t) => t.name === name);
   if (!tool) return Promise.resolve(undefined);
+  if (tool.versionFrom) return registeredVersion(ctx, tool.versionFrom);
   return cachedVersion(ctx, tool.program, tool.versionArgs, tool.parseVersion);
 }

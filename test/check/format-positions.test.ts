@@ -110,6 +110,8 @@ describe.skipIf(missing("gofmt") || missing("cargo"))("format findings at the fi
       [1, 1],
       [1, 1],
     ]);
+    // gofmt's version is go's (asked once, for the cache key): no `gofmt -h` probe.
+    expect(callsOf(log, "gofmt -h")).toBe(0);
   }, 180_000);
 
   it("rustfmt: the first changed line after cargo fmt --check's `Diff in FILE:LINE:`", () => {

@@ -27,6 +27,8 @@ registerExternalTool({
   program: "gofmt",
   versionArgs: ["-h"],
   parseVersion: (out) => (/usage: gofmt/.test(out) ? "the go toolchain's (see go)" : undefined),
+  // gofmt has no version of its own: SARIF names go's (already asked for the cache key), not a `gofmt -h` probe.
+  versionFrom: "go",
 });
 
 /** `gofmt -l|-d|-w -- target` (a directory is walked recursively; gofmt skips nothing but non-.go files). */
