@@ -7,4 +7,7 @@
  */
 import { start } from "./start.js";
 
-await start(["--mode", "stdio", "--toolsets", "eslint-typescript", ...process.argv.slice(2)], import.meta.url);
+await start(
+  ["--mode", "stdio", "--toolsets", "eslint-typescript", ...process.argv.slice(2)],
+  import.meta.url,
+);

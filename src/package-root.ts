@@ -36,7 +36,10 @@ export const PACKAGE_VERSION: string = found.version;
  * The folder of the compiled modules the running code came from: dist/ (also for a bundle in
  * dist/bundle/), or src/ when the sources run under a test runner. Worker scripts are named under it.
  */
-export const CODE_DIR: string = path.join(PACKAGE_ROOT, path.relative(PACKAGE_ROOT, here).split(path.sep)[0] ?? "");
+export const CODE_DIR: string = path.join(
+  PACKAGE_ROOT,
+  path.relative(PACKAGE_ROOT, here).split(path.sep)[0] ?? "",
+);
 
 /** A file of the compiled code, e.g. codePath("adapters/python/ruff-thread.js"). */
 export function codePath(...parts: string[]): string {
