@@ -8,29 +8,29 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const NAME = "mcp-code-quality";
+const CODE_DIRS = new Set(["dist", "src"]);
 
-function findRoot(start: string): { root: string; version: string } {
+function findRoot(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
     try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as {
-        name?: unknown;
-        version?: unknown;
-      };
-      if (pkg.name === NAME) return { root: dir, version: String(pkg.version) };
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown };
+      if (pkg.name === NAME) return dir;
     } catch {
       // no (readable) package.json here: keep walking up
     }
-    if (path.dirname(dir) === dir) throw new Error(`${NAME}: no package.json of ${NAME} above ${start}`);
+    if (path.dirname(dir) === dir) break;
   }
+  // A copy without its package.json (dist/ alone): the folder holding the nearest dist/ or src/, as
+  // module-relative paths assumed, so what does not need the rest of the package still runs.
+  for (let dir = start; path.dirname(dir) !== dir; dir = path.dirname(dir))
+    if (CODE_DIRS.has(path.basename(dir))) return path.dirname(dir);
+  throw new Error(`${NAME}: no package.json of ${NAME} above ${start}`);
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const found = findRoot(here);
 
 /** The package folder (the one holding package.json, dist/, ruby/, data/, policy/). */
-export const PACKAGE_ROOT: string = found.root;
-/** The version in the package's package.json. */
-export const PACKAGE_VERSION: string = found.version;
+export const PACKAGE_ROOT: string = findRoot(here);
 
 /**
  * The folder of the compiled modules the running code came from: dist/ (also for a bundle in
