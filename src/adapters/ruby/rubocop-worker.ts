@@ -6,12 +6,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { refuseLinksInArgs } from "../../paths/outside-links.js";
-import { parse as parseYaml } from "yaml";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { findExecutable } from "../../exec/which.js";
 import { warmRequest } from "../js/warm.js";
 import { packagePath } from "../../package-root.js";
+import { yaml } from "../../yaml-lazy.js";
 
 export const RUBOCOP_WORKER_SCRIPT = packagePath("ruby", "rubocop_worker.rb");
 
@@ -37,7 +37,7 @@ export function watchedConfigs(root: string, allowedRoot: string): string[] {
     seen.add(file);
     let doc: unknown;
     try {
-      doc = parseYaml(fs.readFileSync(file, "utf8"));
+      doc = yaml().parse(fs.readFileSync(file, "utf8"));
     } catch {
       return; // missing or broken: RuboCop reports it; the file is still watched
     }
