@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 /** `mcp-code-quality`: the server (HTTP by default, `--mode stdio` for MCP clients), `check`, `policy`, `hook`. */
-import { fileURLToPath } from "node:url";
-import { run } from "./main.js";
+import { start } from "./start.js";
 
-run(process.argv.slice(2), fileURLToPath(import.meta.url));
+await start(process.argv.slice(2), import.meta.url);

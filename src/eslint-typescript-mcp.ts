@@ -5,10 +5,9 @@
  * working directory allowed, and its environment variables (ESLINT_MCP_ALLOW_DIRS, ESLINT_MCP_LOG_LEVEL,
  * ESLINT_MCP_SNAPSHOT_MAX_BYTES, ESLINT_MCP_AUDIT_MAX_BYTES). Flags given after these still apply.
  */
-import { fileURLToPath } from "node:url";
-import { run } from "./main.js";
+import { start } from "./start.js";
 
-run(
+await start(
   ["--mode", "stdio", "--toolsets", "eslint-typescript", ...process.argv.slice(2)],
-  fileURLToPath(import.meta.url),
+  import.meta.url,
 );

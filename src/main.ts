@@ -2,14 +2,12 @@
  * Command line: flags and environment → Config → the server over stdio or HTTP. Started by an entry point:
  * `cli.ts` (mcp-code-quality) or `eslint-typescript-mcp.ts` (the seed-001 drop-in, stdio by default).
  */
-import { fileURLToPath } from "node:url";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config } from "./config.js";
 import type { Engine } from "./engine/engine.js";
 import type { ToolDefinition } from "./engine/tool.js";
 import { endAllChildren } from "./exec/child-groups.js";
 import { createLogger, type Logger } from "./log.js";
-import { createMcpServer } from "./mcp/server.js";
+import { codePath } from "./package-root.js";
 import { REQUEST_TOO_LARGE, stdioLines } from "./mcp/stdio-lines.js";
 import { toolsetClash } from "./mcp/tools/toolset-names.js";
 import { VERSION } from "./version.js";
@@ -28,7 +26,7 @@ function fail(message: string): never {
 }
 
 /** The entry point's own file (dist/cli.js or dist/eslint-typescript-mcp.js), named in the banner. */
-let entryFile = fileURLToPath(new URL("./cli.js", import.meta.url));
+let entryFile = codePath("cli.js");
 
 function startupBanner(url: string, config: Config): string {
   const auth = config.authToken ? ` -H 'Authorization: Bearer $MCP_CODE_QUALITY_AUTH_TOKEN'` : "";
@@ -137,6 +135,12 @@ async function main(argv: string[]): Promise<void> {
 
   let closeTransport: () => Promise<void>;
   if (config.mode === "stdio") {
+    // Imported here, not at the top: the MCP SDK (with ajv and zod-to-json-schema, ~130 files) is not
+    // needed by `check`, `hook`, `policy` or `--version`.
+    const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
+      import("./mcp/server.js"),
+      import("@modelcontextprotocol/sdk/server/stdio.js"),
+    ]);
     const server = createMcpServer(loadEngine);
     // Once the client has its answer to `initialize`, load the rest while it prepares its next request.
     server.server.oninitialized = () => void loadEngine().catch(() => {});

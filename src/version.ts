@@ -1,5 +1,7 @@
-import { createRequire } from "node:module";
+import fs from "node:fs";
+import { packagePath } from "./package-root.js";
 
-const require = createRequire(import.meta.url);
-/** The package version, read once from package.json (one level above src/ and dist/). */
-export const VERSION: string = (require("../package.json") as { version: string }).version;
+/** The package version, read once from the package's package.json. */
+export const VERSION: string = (
+  JSON.parse(fs.readFileSync(packagePath("package.json"), "utf8")) as { version: string }
+).version;

@@ -1,12 +1,17 @@
 /**
  * What identifies the server's own code in every cache key: a hash of the content of its compiled
  * files, so a rebuilt or upgraded server never reads entries an older parser wrote, while the same build
- * on another machine (CI, a teammate) shares them. Computed once, on first use (about 300 small files).
+ * on another machine (CI, a teammate) shares them. `npm run build` writes it to dist/build-id.json
+ * (scripts/write-build-id.mjs), so a start reads one small file instead of hashing ~300; without that
+ * file (the sources under a test runner) it is computed on first use.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { CODE_DIR } from "../package-root.js";
 import { sha256 } from "./hash.js";
+
+/** The file the build writes, in the compiled code's folder; not part of the hash it holds. */
+export const BUILD_ID_FILE = "build-id.json";
 
 let id: string | undefined;
 
@@ -19,13 +24,27 @@ function filesUnder(dir: string, out: string[]): string[] {
   return out;
 }
 
-export function buildId(): string {
-  if (id) return id;
-  // This file is <package>/dist/cache/build-id.js (or src/cache/build-id.ts under a test runner).
-  const codeDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The hash of the .js and .json files under `codeDir` (paths and contents), build-id.json left out. */
+export function computeBuildId(codeDir: string): string {
+  const own = path.join(codeDir, BUILD_ID_FILE);
   const parts: string[] = [];
   for (const file of filesUnder(codeDir, []))
-    parts.push(`${path.relative(codeDir, file)}:${sha256(fs.readFileSync(file))}`);
-  id = sha256(parts.join("\n")).slice(0, 32);
+    if (file !== own) parts.push(`${path.relative(codeDir, file)}:${sha256(fs.readFileSync(file))}`);
+  return sha256(parts.join("\n")).slice(0, 32);
+}
+
+function recorded(codeDir: string): string | undefined {
+  try {
+    const value = (JSON.parse(fs.readFileSync(path.join(codeDir, BUILD_ID_FILE), "utf8")) as { id?: unknown })
+      .id;
+    return typeof value === "string" && /^[0-9a-f]{32}$/.test(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The build id of the running code (dist/, or src/ under a test runner). */
+export function buildId(): string {
+  id ??= recorded(CODE_DIR) ?? computeBuildId(CODE_DIR);
   return id;
 }

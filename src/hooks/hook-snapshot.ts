@@ -11,9 +11,9 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { codePath } from "../package-root.js";
 
-const BUNDLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bundle");
+const BUNDLE_DIR = codePath("bundle");
 export const SNAPSHOT_BUNDLE = path.join(BUNDLE_DIR, "hook-snapshot.cjs");
 /** Building runs a few decisions and writes ~10 MB; a busy machine takes seconds. */
 const BUILD_TIMEOUT_MS = 120_000;

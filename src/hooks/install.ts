@@ -12,14 +12,14 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { codePath } from "../package-root.js";
 import { ensureSnapshotBlob, snapshotCommand } from "./hook-snapshot.js";
 
 export const MARKER = "mcp-code-quality hook pre-commit";
 const CLAUDE_MARKER = "mcp-code-quality-hook";
-const HOOK_ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../hook.js");
+const HOOK_ENTRY = codePath("hook.js");
 /** The Claude Code hook as one bundled file (scripts/bundle-hook.mjs): it runs on every tool call. */
-const CLAUDE_HOOK_ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bundle/hook.cjs");
+const CLAUDE_HOOK_ENTRY = codePath("bundle", "hook.cjs");
 /** Claude Code's own timeout for the hook (seconds); the hook answers `ask` well before it. */
 const CLAUDE_TIMEOUT_SECONDS = 60;
 

@@ -7,15 +7,15 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Bundle, type BundleData, type Evidence, type Policy } from "./bundle.js";
 import { BundleError, lineInValue, type BundleProblem } from "./bundle-error.js";
 import { anyOf, CelCompileError, compileCondition, type CompiledCondition } from "./cel.js";
 import { loadShippedSnapshot, saveShippedSnapshot, type ShippedSources } from "./shipped-snapshot.js";
 import type { EditExample } from "./schema.js";
+import { packagePath } from "../package-root.js";
 
 /** The shipped bundle's source directory (policy/ at the package root). */
-export const DEFAULT_POLICY_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../policy");
+export const DEFAULT_POLICY_DIR = packagePath("policy");
 export const PROJECT_POLICY_FILE = path.join(".mcp-code-quality", "policy.yaml");
 
 export interface CompileOptions {

@@ -8,15 +8,11 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { BundleData } from "./bundle.js";
 import type { ValueLines } from "./bundle-error.js";
+import { codePath } from "../package-root.js";
 
-// Through ../policy, so the bundled hook (dist/bundle) finds it too.
-export const SHIPPED_SNAPSHOT_FILE = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../policy/shipped.json",
-);
+export const SHIPPED_SNAPSHOT_FILE = codePath("policy", "shipped.json");
 /** Stands for the source directory in the saved paths, so the snapshot holds wherever the package is. */
 const DIR_TOKEN = "@@POLICY_DIR@@";
 const FORMAT = 1;

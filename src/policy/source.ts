@@ -2,9 +2,10 @@
  * Reading the bundle's source files with positions: YAML documents (whose nodes know their line) and
  * Markdown skills with YAML front matter. Every problem becomes a BundleProblem naming file, line and reason.
  */
-import { isNode, isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import type { Document, LineCounter } from "yaml";
 import type { z } from "zod";
 import type { BundleProblem, ValueLines } from "./bundle-error.js";
+import { yaml } from "../yaml-lazy.js";
 
 export { BundleError, lineInValue, type BundleProblem, type ValueLines } from "./bundle-error.js";
 
@@ -23,8 +24,8 @@ export function readYaml(
   problems: BundleProblem[],
   lineOffset = 0,
 ): YamlSource | undefined {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const lines = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     for (const e of doc.errors)
       problems.push({
@@ -41,7 +42,8 @@ export function readYaml(
 export function lineOf(source: YamlSource, path: readonly (string | number)[]): number {
   for (let n = path.length; n >= 0; n--) {
     const node = n === 0 ? source.doc.contents : source.doc.getIn(path.slice(0, n), true);
-    if (isNode(node) && node.range) return source.lines.linePos(node.range[0]).line + source.lineOffset;
+    if (yaml().isNode(node) && node.range)
+      return source.lines.linePos(node.range[0]).line + source.lineOffset;
   }
   return 1 + source.lineOffset;
 }
@@ -50,7 +52,8 @@ export function lineOf(source: YamlSource, path: readonly (string | number)[]): 
 export function valueStartLine(source: YamlSource, path: readonly (string | number)[]): ValueLines {
   const node = source.doc.getIn(path, true);
   const line = lineOf(source, path);
-  if (!isScalar(node) || (node.type !== "BLOCK_FOLDED" && node.type !== "BLOCK_LITERAL")) return { line };
+  if (!yaml().isScalar(node) || (node.type !== "BLOCK_FOLDED" && node.type !== "BLOCK_LITERAL"))
+    return { line };
   if (node.type === "BLOCK_LITERAL" || !node.range) return { line: line + 1 };
   const raw = source.text.slice(node.range[0], node.range[1]).split("\n").slice(1);
   return { line: line + 1, folded: raw.map((l) => l.trim()).filter((l) => l !== "") };

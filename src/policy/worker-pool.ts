@@ -6,8 +6,9 @@
 import { Worker } from "node:worker_threads";
 import type { Bundle, CheckOutcome } from "./bundle.js";
 import type { BundleSpec, WorkerReply, WorkerRequest } from "./check-worker.js";
+import { codePath } from "../package-root.js";
 
-const WORKER_FILE = new URL("./check-worker.js", import.meta.url);
+const WORKER_FILE = codePath("policy", "check-worker.js");
 const MAX_WORKERS = 2;
 
 type Job = {

@@ -6,10 +6,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import { ToolError } from "../errors.js";
 import { isWithin, type Allowlist } from "../paths/allowlist.js";
 import { projectConfigSchema, type ProjectConfig } from "./sections.js";
+import { yaml } from "../yaml-lazy.js";
 
 export type { MarkdownLinksSettings, ProjectConfig } from "./sections.js";
 
@@ -88,7 +88,7 @@ export function loadProjectConfig(canonicalPath: string, allowlist: Allowlist): 
   if (text.trim() === "") return { config: {}, file };
   let raw: unknown;
   try {
-    raw = parseYaml(text, { maxAliasCount: 100 });
+    raw = yaml().parse(text, { maxAliasCount: 100 });
   } catch (err) {
     throw new ToolError(
       "invalid_input",

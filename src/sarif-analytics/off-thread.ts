@@ -2,12 +2,12 @@
  * Runs a trend job in a worker thread of its own (ended once it answers, on timeout or cancellation), so a
  * large comparison never blocks the event loop. Small jobs are cheaper inline: the caller decides.
  */
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../errors.js";
 import type { TrendJob, TrendReply } from "./trend-job.js";
+import { codePath } from "../package-root.js";
 
-const THREAD_SCRIPT = fileURLToPath(new URL("./trend-thread.js", import.meta.url));
+const THREAD_SCRIPT = codePath("sarif-analytics", "trend-thread.js");
 
 export interface OffThreadOptions {
   timeoutMs: number;

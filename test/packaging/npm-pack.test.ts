@@ -60,13 +60,18 @@ describe("the npm package", () => {
       "dist/hook.js",
       "dist/bundle/hook.cjs",
       "dist/bundle/hook-snapshot.cjs",
+      "dist/bundle/cli.mjs",
+      "dist/build-id.json",
       "ruby/rubocop_worker.rb",
     ])
       expect(files).toContain(f);
     expect(files.filter((f) => /^(src|test|bench|scripts)\/|\.map$|\.ts$|\.blob$/.test(f))).toEqual([]);
-    // Every compiled module the build made is in it (a module left out would fail at import).
-    const built = spawnSync("find", ["dist", "-name", "*.js"], { cwd: REPO_ROOT, encoding: "utf8" });
-    expect(files.filter((f) => f.startsWith("dist/") && f.endsWith(".js")).sort()).toEqual(
+    // Every compiled module and bundle chunk the build made is in it (one left out would fail at import).
+    const built = spawnSync("find", ["dist", "-name", "*.js", "-o", "-name", "*.mjs"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    });
+    expect(files.filter((f) => f.startsWith("dist/") && /\.m?js$/.test(f)).sort()).toEqual(
       built.stdout.trim().split("\n").sort(),
     );
   });

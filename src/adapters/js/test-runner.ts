@@ -5,7 +5,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
@@ -18,6 +17,7 @@ import {
 } from "../test-runners.js";
 import { findUp, projectPackage } from "./project.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
+import { codePath } from "../../package-root.js";
 
 export type JsRunner = "vitest" | "jest" | "node";
 
@@ -169,7 +169,7 @@ export function jsTestArgs(
 }
 
 /** The server's node:test reporter (JSON lines: file, full name, whole message). */
-export const NODE_TEST_REPORTER = fileURLToPath(new URL("./workers/node-test-reporter.js", import.meta.url));
+export const NODE_TEST_REPORTER = codePath("adapters", "js", "workers", "node-test-reporter.js");
 
 const FRAME = /(?:file:\/\/)?(\/[^\s():]+):(\d+):(\d+)/g;
 

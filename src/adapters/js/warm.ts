@@ -1,5 +1,4 @@
 /** Calls into the warm worker pool from the JS adapters, with the pool's failures mapped to ToolErrors. */
-import { fileURLToPath } from "node:url";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import {
@@ -12,12 +11,13 @@ import {
 } from "../../exec/worker-pool.js";
 import { warmBudget } from "../../exec/warm-budget.js";
 import { readOnlySandbox } from "../warm-sandbox.js";
+import { codePath } from "../../package-root.js";
 
 export type WorkerTool = "eslint" | "tsc" | "prettier";
 
-/** The entry script of a tool's worker (compiled next to this module). */
+/** The entry script of a tool's worker (compiled to dist/adapters/js/workers/). */
 export function workerScript(tool: WorkerTool): string {
-  return fileURLToPath(new URL(`./workers/${tool}-worker.js`, import.meta.url));
+  return codePath("adapters", "js", "workers", `${tool}-worker.js`);
 }
 
 export function workerPool(ctx: ToolContext): WorkerPool {

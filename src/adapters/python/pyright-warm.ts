@@ -15,7 +15,7 @@
  * A call that finds no fitting process runs the CLI cold and starts one after answering (`prime`).
  */
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { ToolContext } from "../../engine/tool.js";
@@ -32,9 +32,10 @@ import {
   treeChanges,
   type LspDiagnostic,
 } from "./pyright-lsp-report.js";
+import { codePath } from "../../package-root.js";
 
 const require = createRequire(import.meta.url);
-const EXIT_WITH_PARENT = pathToFileURL(fileURLToPath(new URL("./exit-with-parent.js", import.meta.url))).href;
+const EXIT_WITH_PARENT = pathToFileURL(codePath("adapters", "python", "exit-with-parent.js")).href;
 type Jsonrpc = typeof import("vscode-jsonrpc/node");
 let jsonrpc: Jsonrpc | undefined;
 /** Loaded with the first language server (about 40 ms of every cold start otherwise); it is CommonJS. */

@@ -4,7 +4,6 @@
  * resolves for a path (enabled, fixable, its plugin's options, the settings file).
  */
 import fs from "node:fs";
-import { fileURLToPath } from "node:url";
 import { ToolError } from "../../errors.js";
 import { combinedOutput } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
@@ -20,6 +19,7 @@ import {
 import { resolvePythonTool } from "./resolve.js";
 import { ruffScope } from "./ruff-fix.js";
 import { RUFF_CONTEXTUAL_RULES } from "./ruff-stdin.js";
+import { packagePath } from "../../package-root.js";
 
 /** One entry of `ruff rule --all --output-format json` (the fields read). */
 export interface RuffRuleInfo {
@@ -74,7 +74,7 @@ function loadMetadata(ctx: ToolContext, executable: string): Promise<RuffMetadat
  * scripts/generate-ruff-rules.mjs from the same ruff version as the WebAssembly build; ruff's MIT licence
  * beside it).
  */
-export const SHIPPED_RUFF_RULES = fileURLToPath(new URL("../../../data/ruff/rules.json", import.meta.url));
+export const SHIPPED_RUFF_RULES = packagePath("data", "ruff", "rules.json");
 
 let shipped: (RuffMetadata & { ruff_version: string }) | undefined;
 

@@ -6,7 +6,6 @@
  * (crash, out of memory, terminated), trapped, ran past a call's time limit, or kept too much memory
  * after a large file (wasm memory never shrinks, a new thread starts small).
  */
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../../errors.js";
 import { ageSeconds, type WarmProcessInfo, type WarmProcessSource } from "../../exec/warm-processes.js";
@@ -19,6 +18,7 @@ import type {
   RuffThreadReply,
   RuffThreadRequest,
 } from "./ruff-thread-protocol.js";
+import { codePath } from "../../package-root.js";
 
 export interface RuffThreadLimits {
   /** Heap cap of the thread's V8 isolate (resourceLimits.maxOldGenerationSizeMb). */
@@ -43,7 +43,7 @@ export interface RuffCallOptions {
   signal?: AbortSignal;
 }
 
-const THREAD_SCRIPT = fileURLToPath(new URL("./ruff-thread.js", import.meta.url));
+const THREAD_SCRIPT = codePath("adapters", "python", "ruff-thread.js");
 
 interface InFlight {
   resolve(value: unknown): void;

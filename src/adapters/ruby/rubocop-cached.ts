@@ -7,7 +7,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ToolContext } from "../../engine/tool.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { keyOf, sha256 } from "../../cache/hash.js";
@@ -17,6 +16,7 @@ import { findExecutable } from "../../exec/which.js";
 import { configIdentity, executableIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
 import type { RubocopFileReport, RubocopJob, RubocopRunResult, WorkerFileRun } from "./rubocop-run.js";
 import { rubocopRequest, rubocopRuntime, rubyProjectRoot } from "./rubocop-worker.js";
+import { packagePath } from "../../package-root.js";
 
 /** RuboCop's default excludes (AllCops Exclude) that the project scan skips. */
 const RUBOCOP_SKIPPED = new Set(["vendor", "tmp"]);
@@ -35,7 +35,7 @@ let workerScriptsHash: string | undefined;
 /** The worker's Ruby files: they shape every report. */
 function workerScripts(): string {
   if (workerScriptsHash) return workerScriptsHash;
-  const dir = fileURLToPath(new URL("../../../ruby/", import.meta.url));
+  const dir = packagePath("ruby");
   const names = fs
     .readdirSync(dir)
     .filter((n) => n.endsWith(".rb"))

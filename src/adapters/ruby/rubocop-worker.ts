@@ -6,16 +6,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { refuseLinksInArgs } from "../../paths/outside-links.js";
-import { fileURLToPath } from "node:url";
-import { parse as parseYaml } from "yaml";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { findExecutable } from "../../exec/which.js";
 import { warmRequest } from "../js/warm.js";
+import { packagePath } from "../../package-root.js";
+import { yaml } from "../../yaml-lazy.js";
 
-export const RUBOCOP_WORKER_SCRIPT = fileURLToPath(
-  new URL("../../../ruby/rubocop_worker.rb", import.meta.url),
-);
+export const RUBOCOP_WORKER_SCRIPT = packagePath("ruby", "rubocop_worker.rb");
 
 /** The project root of a Ruby target: the nearest directory with .rubocop.yml, else Gemfile, up to the allowed root. */
 export function rubyProjectRoot(target: string, allowedRoot: string): string {
@@ -39,7 +37,7 @@ export function watchedConfigs(root: string, allowedRoot: string): string[] {
     seen.add(file);
     let doc: unknown;
     try {
-      doc = parseYaml(fs.readFileSync(file, "utf8"));
+      doc = yaml().parse(fs.readFileSync(file, "utf8"));
     } catch {
       return; // missing or broken: RuboCop reports it; the file is still watched
     }

@@ -6,7 +6,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
@@ -15,6 +14,7 @@ import { isWithin } from "../../paths/allowlist.js";
 import { ProgramNotFoundError } from "../../exec/runner.js";
 import { registerExternalTool } from "../registry.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
+import { packagePath } from "../../package-root.js";
 import {
   registerTestRunner,
   type TestFailureRecord,
@@ -25,7 +25,7 @@ import {
 registerExternalTool({ name: "rspec", program: "rspec", versionArgs: ["--version"] });
 
 /** Where the server's Minitest plugin is (its folder goes on the test process's load path). */
-export const MINITEST_PLUGIN_DIR = fileURLToPath(new URL("../../../ruby", import.meta.url));
+export const MINITEST_PLUGIN_DIR = packagePath("ruby");
 
 export type RubyRunner = "rspec" | "minitest";
 

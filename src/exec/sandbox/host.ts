@@ -2,19 +2,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Mount } from "./profile.js";
 import type { CacheFamily, HostLayout } from "./plan.js";
 import { scratchRoot } from "./scratch.js";
+import { PACKAGE_ROOT } from "../../package-root.js";
 
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix"];
 const SHELLS = ["sh", "bash", "dash", "rbash", "zsh", "ksh", "mksh", "csh", "tcsh", "fish", "busybox"];
 
 let layout: HostLayout | undefined;
 
-/** The server's package folder (dist/ or src/ is one level under it, this module three). */
+/** The server's package folder. */
 export function installDir(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+  return PACKAGE_ROOT;
 }
 
 export function hostLayout(env: NodeJS.ProcessEnv = process.env): HostLayout {

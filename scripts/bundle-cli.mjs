@@ -1,0 +1,25 @@
+// Part of `npm run build`: bundles the command line (dist/main.js and our modules it imports) into
+// dist/bundle/cli.mjs, which dist/cli.js and dist/eslint-typescript-mcp.js load when it is there
+// (src/start.ts). Packages stay external (node_modules as installed). Split at every dynamic import, so
+// what a command loads lazily (the HTTP server, the hooks, the tools) stays lazy, with the packages it
+// imports. Worker scripts stay separate files in dist/, named from the package root (src/package-root.ts).
+import fs from "node:fs";
+import { build } from "esbuild";
+
+const outdir = "dist/bundle";
+// Chunk names carry a hash: a rebuild must not leave a stale chunk the new entry could load.
+fs.rmSync(`${outdir}/cli`, { recursive: true, force: true });
+await build({
+  entryPoints: { cli: "dist/main.js" },
+  outdir,
+  outExtension: { ".js": ".mjs" },
+  chunkNames: "cli/[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  legalComments: "none",
+  logLevel: "warning",
+});
