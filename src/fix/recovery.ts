@@ -103,8 +103,8 @@ async function recoverOne(paths: CachePaths, audit: TxAudit, journal: Journal): 
       continue;
     }
     try {
-      await restoreEntry(paths, journal.run_id, entry);
-      restored.push(entry.path);
+      if ((await restoreEntry(paths, journal.run_id, entry)) === "folder_gone") conflicts.push(entry.path);
+      else restored.push(entry.path);
     } catch {
       failed.push(entry.path);
     }

@@ -134,7 +134,8 @@ export async function applyRollback(
         complete = false;
         continue;
       }
-      await restoreEntry(paths, snapshotRun, f);
+      // Asked for by the user: a folder removed since is re-created to hold the file.
+      await restoreEntry(paths, snapshotRun, f, { recreateFolders: true });
       (untouched ? report.restored : report.forced).push(item);
     }
     if (complete) report.rolled_back.push(runId);

@@ -210,12 +210,21 @@ export async function removeSnapshot(paths: CachePaths, runId: string): Promise<
  * unpredictable name beside it and renamed over it (see safe-fs), with the recorded permission bits (never
  * adding a setuid, setgid or sticky bit the file does not have now); a file that did not exist before is
  * removed. Throws when the object is missing or does not match its hash.
+ *
+ * A folder of the file that is gone now is re-created only with `recreateFolders` (an explicit, forced
+ * rollback). An automatic restore answers `"folder_gone"` instead: a fix never removes folders, so someone
+ * else moved or removed it, and re-creating it would write a folder nobody asked for.
  */
-export async function restoreEntry(paths: CachePaths, runId: string, entry: ManifestEntry): Promise<void> {
+export async function restoreEntry(
+  paths: CachePaths,
+  runId: string,
+  entry: ManifestEntry,
+  options: { recreateFolders?: boolean } = {},
+): Promise<"restored" | "folder_gone"> {
   const target = fileInRoot(paths, entry.path);
   if (entry.before.sha256 === null) {
     removeFileIn(paths.root, target);
-    return;
+    return "restored";
   }
   const object = objectPath(paths, runId, entry, entry.before.sha256);
   const content = readFileIn(paths.root, object, "refuse")?.content;
@@ -223,7 +232,17 @@ export async function restoreEntry(paths: CachePaths, runId: string, entry: Mani
   if (sha256(content) !== entry.before.sha256) throw new Error(`snapshot object of ${entry.path} is corrupt`);
   const current = lstatIn(paths.root, target);
   const mode = restoredMode(entry.before.mode, current?.isFile() ? current.mode : undefined);
-  writeFileIn(paths.root, target, content, { mode, createDirs: 0o777, links: "replace" });
+  try {
+    writeFileIn(paths.root, target, content, {
+      mode,
+      links: "replace",
+      ...(options.recreateFolders ? { createDirs: 0o777 } : {}),
+    });
+  } catch (err) {
+    if (!options.recreateFolders && (err as NodeJS.ErrnoException).code === "ENOENT") return "folder_gone";
+    throw err;
+  }
+  return "restored";
 }
 
 export async function hasObject(paths: CachePaths, runId: string, entry: ManifestEntry): Promise<boolean> {

@@ -288,8 +288,9 @@ export async function runTransaction<T>(
           conflicts.push(p);
           continue;
         }
-        await restoreEntry(paths, runId, entry);
-        restored.push(p);
+        // Its folder gone: moved or removed by someone else (a fix never removes folders), left as it is.
+        if ((await restoreEntry(paths, runId, entry)) === "folder_gone") conflicts.push(p);
+        else restored.push(p);
       }
       return { restored, conflicts };
     };
