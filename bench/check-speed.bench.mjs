@@ -57,14 +57,16 @@ function run(argv, cwd, env = {}) {
   return { ms: performance.now() - t, status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
+const DAEMON = ["--daemon"];
 const sequence = (commands, cwd, env) => commands.reduce((sum, c) => sum + run(c, cwd, env).ms, 0);
 
-function check(dir, cacheDir) {
+function check(dir, cacheDir, extra = []) {
   const r = run(
     [
       process.execPath,
       CLI,
       "check",
+      ...extra,
       dir,
       "--result-cache",
       "true",
@@ -259,24 +261,38 @@ export default async function runBench() {
     // Build caches (go, cargo) and the tools' installs warm on both sides before anything is timed.
     sequence(p.warm, dir);
     check(dir, tmp("mcq-bench-cache-"));
-    const t = { checkCold: [], directCold: [], checkWarm: [], directWarm: [] };
+    // The daemon started (untimed), as a second `check --daemon` finds it.
+    check(dir, tmp("mcq-bench-cache-"), DAEMON);
+    const t = {
+      checkCold: [],
+      directCold: [],
+      checkWarm: [],
+      directWarm: [],
+      daemonCold: [],
+      daemonWarm: [],
+    };
     for (let i = 0; i < RUNS; i++) {
       fs.rmSync(path.join(dir, ".ruff_cache"), { recursive: true, force: true });
       const cache = tmp("mcq-bench-cache-");
+      const daemonCache = tmp("mcq-bench-cache-");
       t.checkCold.push(check(dir, cache));
+      t.daemonCold.push(check(dir, daemonCache, DAEMON));
       t.directCold.push(sequence(p.cold, dir));
       t.checkWarm.push(check(dir, cache));
+      t.daemonWarm.push(check(dir, daemonCache, DAEMON));
       t.directWarm.push(sequence(p.warm, dir));
     }
     for (const [mode, c, d] of [
       ["cold", t.checkCold, t.directCold],
+      ["cold, --daemon", t.daemonCold, t.directCold],
       ["warm", t.checkWarm, t.directWarm],
+      ["warm, --daemon", t.daemonWarm, t.directWarm],
     ])
       rows.push({
         case: `check ${mode}: ${p.name}`,
         "server/check median ms": ms(median(c)),
         "direct median ms": ms(median(d)),
-        direct: (mode === "cold" ? p.cold : p.warm)
+        direct: (mode.startsWith("cold") ? p.cold : p.warm)
           .map((c) => c.filter((a) => !a.startsWith("/")).join(" "))
           .join(" && "),
         "direct / server": (median(d) / median(c)).toFixed(2),
@@ -284,7 +300,11 @@ export default async function runBench() {
       });
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  run([process.execPath, CLI, "check", "--daemon-stop"], repo);
   if (have("rubocop") && process.env.BENCH_RUBOCOP !== "false") await rubocopRows(rows);
+  notes.push(
+    "--daemon: `check` through the check daemon, started untimed first; cold = an empty result cache",
+  );
   notes.push(`load average at end ${load()}`);
   return { title: "check and RuboCop against the project's own commands", rows, notes };
 }

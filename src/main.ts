@@ -85,11 +85,28 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await (await import("./hooks/cli.js")).runSubcommand(argv);
     return;
   }
+  if (argv[0] === "check-daemon") {
+    // Started by `check --daemon` (src/check/daemon/client.ts): <socket> <idle seconds>.
+    const { runCheckDaemon } = await import("./check/daemon/server.js");
+    if (!(await runCheckDaemon(argv[1] ?? "", Number(argv[2]) * 1000))) process.exit(0);
+    return;
+  }
   if (argv[0] === "check") {
+    const { daemonChoice } = await import("./check/daemon/flags.js");
+    const choice = daemonChoice(argv.slice(1), process.env);
+    ignoreClosedStdout();
+    if (choice.action === "stop" || choice.action === "status") {
+      const { daemonControl } = await import("./check/daemon/client.js");
+      await exitWhenFlushed(await daemonControl(choice.action));
+    }
+    if (choice.action === "run") {
+      const { checkThroughDaemon } = await import("./check/daemon/client.js");
+      const code = await checkThroughDaemon(choice.argv, entryFile);
+      if (code !== undefined) await exitWhenFlushed(code);
+    }
     const { runCheckCommand } = await import("./check/command.js");
     process.on("exit", () => endAllChildren("SIGKILL"));
-    ignoreClosedStdout();
-    await exitWhenFlushed(await runCheckCommand(argv.slice(1)));
+    await exitWhenFlushed(await runCheckCommand(choice.argv));
   }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(helpText() + "\n");

@@ -63,6 +63,10 @@ const OWN_HELP: [string, string][] = [
   ["--shard I/N", "check this CI job's share of the files: the I-th of N (deterministic by path)"],
   ["--merge-sarif", "join shards' SARIF logs (the PATHs) into the --sarif FILE; nothing is checked"],
   ["--external-links", "let the Markdown link check request external URLs (default: local links only)"],
+  ["--daemon", "run through a background check daemon that stays warm (env MCP_CODE_QUALITY_CHECK_DAEMON=1)"],
+  ["--no-daemon", "run in this process (the default)"],
+  ["--daemon-status", "print the daemon of this environment (pid, checks served) as JSON; exit 1 if none"],
+  ["--daemon-stop", "stop the daemon of this environment"],
   ["--help", "print this help"],
 ];
 

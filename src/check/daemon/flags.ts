@@ -1,0 +1,25 @@
+/** `check`'s daemon flags, read before anything else loads. Pure. */
+import { DAEMON_ENV } from "./key.js";
+
+export interface DaemonChoice {
+  /** "run": through the daemon; "stop" / "status": talk to it and exit; "off": in this process. */
+  action: "run" | "stop" | "status" | "off";
+  /** The arguments without the daemon flags (what the check itself parses). */
+  argv: string[];
+}
+
+const FLAGS = new Set(["--daemon", "--no-daemon", "--daemon-stop", "--daemon-status"]);
+
+/** --daemon (or MCP_CODE_QUALITY_CHECK_DAEMON=1) turns it on, --no-daemon off; the last flag wins. */
+export function daemonChoice(argv: readonly string[], env: NodeJS.ProcessEnv): DaemonChoice {
+  let action: DaemonChoice["action"] = env[DAEMON_ENV] === "1" ? "run" : "off";
+  for (const a of argv)
+    if (a === "--daemon") action = "run";
+    else if (a === "--no-daemon") action = "off";
+    else if (a === "--daemon-stop") action = "stop";
+    else if (a === "--daemon-status") action = "status";
+  const rest = argv.filter((a) => !FLAGS.has(a));
+  // Help answers at once, in this process.
+  if (action === "run" && (rest.includes("--help") || rest.includes("-h"))) action = "off";
+  return { action, argv: rest };
+}

@@ -1,0 +1,59 @@
+/**
+ * Which check daemon a `check --daemon` talks to. A daemon runs tools with the environment it was started
+ * with, so a client may use one only when everything that decides a result is the same: the server's build,
+ * the Node that runs it, the user, and the environment (PATH, VIRTUAL_ENV, NO_COLOR...). The key hashes them
+ * all; a client whose environment differs gets a daemon of its own. Pure.
+ */
+import path from "node:path";
+import { sha256 } from "../../cache/hash.js";
+
+/** Variables a shell changes from one command to the next that no tool reads for its result. */
+const VOLATILE = new Set(["_", "PWD", "OLDPWD", "SHLVL", "COLUMNS", "LINES", "TERM_SESSION_ID", "WINDOWID"]);
+
+/** The variables that turn the daemon on and tune it: not part of what the tools see. */
+export const DAEMON_ENV = "MCP_CODE_QUALITY_CHECK_DAEMON";
+export const DAEMON_IDLE_ENV = "MCP_CODE_QUALITY_CHECK_DAEMON_IDLE";
+
+export interface DaemonIdentity {
+  buildId: string;
+  execPath: string;
+  nodeVersion: string;
+  uid: number | string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The environment as the key sees it: sorted, volatile and daemon variables left out. */
+export function keyedEnv(env: NodeJS.ProcessEnv): [string, string][] {
+  return Object.entries(env)
+    .filter(
+      (e): e is [string, string] =>
+        e[1] !== undefined && !VOLATILE.has(e[0]) && e[0] !== DAEMON_ENV && e[0] !== DAEMON_IDLE_ENV,
+    )
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+export function daemonKey(id: DaemonIdentity): string {
+  return sha256(
+    JSON.stringify([id.buildId, id.execPath, id.nodeVersion, String(id.uid), keyedEnv(id.env)]),
+  ).slice(0, 24);
+}
+
+/** The daemon's socket in the per-user scratch folder (0700: no other user can reach it). */
+export function socketPathFor(scratch: string, key: string): string {
+  return path.join(scratch, `check-${key}.sock`);
+}
+
+/**
+ * Why this environment cannot use a daemon, if it cannot: a relative PATH entry names folders relative to
+ * the caller's working directory, which the daemon does not share.
+ */
+export function daemonUnfit(env: NodeJS.ProcessEnv): string | undefined {
+  // An empty entry is the working directory too.
+  const relative = (env.PATH ?? "").split(path.delimiter).filter((p) => !path.isAbsolute(p));
+  if (relative.length)
+    return `PATH holds relative folders (${relative.map((p) => (p === "" ? "an empty entry" : p)).join(", ")})`;
+  return undefined;
+}
+
+/** A unix socket path longer than this cannot be bound (sun_path is 108 bytes on Linux). */
+export const MAX_SOCKET_PATH = 107;

@@ -1,0 +1,195 @@
+/**
+ * The check daemon (`check --daemon` starts it): one long-lived process per build, Node, user and
+ * environment that runs `check` for its clients, so a repeated check pays neither Node's start nor the
+ * loading of the engine and adapters, nor the tools' version probes and the sandbox probe, which stay
+ * known in this process. Each check builds its engine from the client's arguments and working directory
+ * exactly as a direct run does, and its output reaches the client's stdout and stderr unchanged.
+ *
+ * It listens on a socket in the per-user 0700 scratch folder, runs one check at a time (others wait their
+ * turn), and exits after its idle time, or on `check --daemon-stop`, or once its build is replaced.
+ */
+import fs from "node:fs";
+import net from "node:net";
+import { buildId as runningBuildId, BUILD_ID_FILE } from "../../cache/build-id.js";
+import { endAllChildren } from "../../exec/child-groups.js";
+import { codePath } from "../../package-root.js";
+import { runCheckCommand, type CheckIo } from "../command.js";
+import type { OutputStream } from "../output.js";
+import type { ProgressSink } from "../progress.js";
+import { frame, LineReader, MAX_REQUEST_BYTES, parseRequest, type DaemonRequest } from "./protocol.js";
+
+/** A stream of the client's (stdout or stderr) carried as frames over the socket. */
+function framedStream(
+  socket: net.Socket,
+  tag: "o" | "e",
+  isTTY: boolean,
+  columns: number | undefined,
+): ProgressSink & OutputStream {
+  return {
+    isTTY,
+    columns,
+    write: (chunk: string) =>
+      socket.destroyed ? false : socket.write(frame(tag === "o" ? { o: chunk } : { e: chunk })),
+    once: (event, listener) => socket.once(event, listener),
+    removeListener: (event, listener) => socket.removeListener(event, listener),
+    get destroyed() {
+      return socket.destroyed;
+    },
+  };
+}
+
+/** The build id dist/build-id.json holds now (another once `npm run build` ran again). */
+function buildOnDisk(): string | undefined {
+  try {
+    return (JSON.parse(fs.readFileSync(codePath(BUILD_ID_FILE), "utf8")) as { id?: string }).id;
+  } catch {
+    return undefined;
+  }
+}
+
+function connectable(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(socketPath);
+    s.once("connect", () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once("error", () => resolve(false));
+  });
+}
+
+/**
+ * Starts the daemon; it serves until it is idle for `idleMs`, stopped, or its build is replaced, then
+ * exits the process. Resolves to false at once when another daemon already serves at `socketPath`.
+ */
+export async function runCheckDaemon(socketPath: string, idleMs: number): Promise<boolean> {
+  process.on("exit", () => endAllChildren("SIGKILL"));
+  if (fs.existsSync(socketPath)) {
+    // Another daemon of the same key answers there: it serves; this one is not needed.
+    if (await connectable(socketPath)) return false;
+    // A socket left by a daemon that was killed. The folder is ours alone (0700), so nobody else put it there.
+    if (!fs.lstatSync(socketPath).isSocket()) throw new Error(`${socketPath} is not a socket: not replaced`);
+    fs.unlinkSync(socketPath);
+  }
+  const ownBuild = runningBuildId();
+  const started = new Date();
+  let served = 0;
+  let lastActive = Date.now();
+  let active = 0;
+  let queue: Promise<void> = Promise.resolve();
+  let closing = false;
+  // The inode of the socket this daemon bound (set once listening).
+  const bound = { ino: -1 };
+
+  const server = net.createServer();
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    server.close();
+    try {
+      // Only our own socket: a new daemon may have bound the name since (after a stale answer).
+      if (fs.lstatSync(socketPath).ino === bound.ino) fs.unlinkSync(socketPath);
+    } catch {
+      // already gone
+    }
+    void queue.finally(() => process.exit(0));
+  };
+
+  const serve = async (socket: net.Socket, request: Extract<DaemonRequest, { type: "check" }>) => {
+    if (request.buildId !== ownBuild || buildOnDisk() !== ownBuild) {
+      socket.end(frame({ stale: true }));
+      shutdown();
+      return;
+    }
+    const io: CheckIo = {
+      stdout: framedStream(socket, "o", request.stdoutTTY, request.columns),
+      stderr: framedStream(socket, "e", request.stderrTTY, request.columns),
+      env: process.env,
+      cwd: request.cwd,
+    };
+    let code: number;
+    try {
+      code = await runCheckCommand(request.argv, io);
+    } catch (err) {
+      io.stderr.write(
+        `mcp-code-quality check: internal error in the check daemon: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
+      code = 3;
+    }
+    served++;
+    if (!socket.destroyed) socket.end(frame({ exit: code }));
+  };
+
+  server.on("connection", (socket) => {
+    socket.setEncoding("utf8");
+    let handled = false;
+    const reader = new LineReader((line) => {
+      if (handled) return;
+      handled = true;
+      const request = parseRequest(line);
+      if (!request) {
+        socket.end(
+          frame({ e: "mcp-code-quality check: the daemon got a request it does not understand\n" }) +
+            frame({ exit: 2 }),
+        );
+        return;
+      }
+      if (request.type === "stop") {
+        socket.end(frame({ stopped: true }));
+        shutdown();
+        return;
+      }
+      if (request.type === "status") {
+        socket.end(
+          frame({
+            status: {
+              pid: process.pid,
+              started: started.toISOString(),
+              served,
+              idle_seconds: Math.round(idleMs / 1000),
+              build_id: ownBuild,
+            },
+          }),
+        );
+        return;
+      }
+      active++;
+      // One check at a time: each already runs its tools in parallel within --max-concurrent.
+      queue = queue
+        .then(() => (socket.destroyed ? undefined : serve(socket, request)))
+        .catch(() => {})
+        .finally(() => {
+          active--;
+          lastActive = Date.now();
+        });
+    });
+    socket.on("data", (chunk: string) => {
+      reader.push(chunk);
+      if (!handled && reader.pendingLength > MAX_REQUEST_BYTES) socket.destroy();
+    });
+    socket.on("error", () => {});
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socketPath, () => resolve());
+    });
+  } catch (err) {
+    // Another daemon of this key bound the name first (two clients started one at once): it serves.
+    if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") return false;
+    throw err;
+  }
+  fs.chmodSync(socketPath, 0o600);
+  bound.ino = fs.lstatSync(socketPath).ino;
+
+  const idleCheck = setInterval(
+    () => {
+      if (active === 0 && Date.now() - lastActive >= idleMs) shutdown();
+    },
+    Math.min(idleMs, 5000),
+  );
+  idleCheck.unref();
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, shutdown);
+  return true;
+}

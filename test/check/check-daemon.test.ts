@@ -1,0 +1,215 @@
+/**
+ * `check --daemon`: the check runs in a background daemon that stays warm, and answers exactly as a direct
+ * run (same stdout apart from timings, same stderr for usage errors, same exit code). Each environment has
+ * its own daemon; it exits when idle, on --daemon-stop, and a killed one's socket is replaced. Real
+ * processes, real ruff on a real project; each test has its own TMPDIR, so its own scratch folder and sockets.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { daemonChoice } from "../../src/check/daemon/flags.js";
+import { daemonKey, daemonUnfit, keyedEnv } from "../../src/check/daemon/key.js";
+import { LineReader, parseRequest } from "../../src/check/daemon/protocol.js";
+import { CHECK_FIXTURES, runCheck, type CheckRun } from "../helpers/check.js";
+import { copyFixture, missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
+
+const noRuff = missing("ruff", [TOOLS_VENV_BIN]);
+
+/** The JSON report without its timings (the only part two runs may differ in). */
+function timeless(run: CheckRun): unknown {
+  return JSON.parse(run.stdout, (k, v: unknown) => (k === "duration_ms" ? undefined : v));
+}
+
+interface Status {
+  socket: string;
+  pid: number;
+  served: number;
+}
+
+const started: { env: Record<string, string>; pid?: number }[] = [];
+
+async function status(env: Record<string, string>): Promise<Status | undefined> {
+  const r = await runCheck(["--daemon-status"], { env });
+  return r.status === 0 ? (JSON.parse(r.stdout) as Status) : undefined;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(what: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await what()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("timed out waiting");
+}
+
+/** An environment of its own: a private TMPDIR holds the scratch folder, so the daemon is this test's. */
+function isolatedEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env = { TMPDIR: tempDir("mcq-daemon-tmp-"), ...extra };
+  started.push({ env });
+  return env;
+}
+
+afterEach(async () => {
+  for (const s of started.splice(0)) {
+    const st = await status(s.env);
+    await runCheck(["--daemon-stop"], { env: s.env });
+    if (st && alive(st.pid)) process.kill(st.pid, "SIGKILL");
+  }
+});
+
+describe("check --daemon", () => {
+  it.skipIf(noRuff)(
+    "answers as a direct run does, from one daemon that stays, until --daemon-stop",
+    async () => {
+      const dir = copyFixture(path.join(CHECK_FIXTURES, "python"));
+      const env = isolatedEnv();
+      const direct = await runCheck(["--json", "."], { cwd: dir, env });
+      const first = await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
+      const second = await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
+      expect(direct.status).toBe(1);
+      expect(timeless(direct)).toMatchObject({ exit_code: 1 });
+      for (const r of [first, second]) {
+        expect(r.status).toBe(direct.status);
+        expect(r.stderr).toBe(direct.stderr);
+        expect(timeless(r)).toEqual(timeless(direct));
+      }
+      const st = await status(env);
+      expect(st).toMatchObject({ served: 2 });
+      expect(alive(st!.pid)).toBe(true);
+      expect(fs.lstatSync(st!.socket).isSocket()).toBe(true);
+      expect(fs.statSync(st!.socket).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.dirname(st!.socket)).mode & 0o777).toBe(0o700);
+
+      const stop = await runCheck(["--daemon-stop"], { env });
+      expect(stop).toMatchObject({ status: 0, stdout: "stopped the check daemon of this environment\n" });
+      await until(() => !alive(st!.pid));
+      expect(fs.existsSync(st!.socket)).toBe(false);
+      expect(await runCheck(["--daemon-status"], { env })).toMatchObject({
+        status: 1,
+        stdout: "no check daemon runs for this environment\n",
+      });
+    },
+  );
+
+  it.skipIf(noRuff)("gives a usage error, its text and its exit code, as a direct run", async () => {
+    const dir = copyFixture(path.join(CHECK_FIXTURES, "python"));
+    const env = isolatedEnv({ MCP_CODE_QUALITY_CHECK_DAEMON: "1" });
+    const direct = await runCheck(["--no-daemon", "--only", "nonesuch", "."], { cwd: dir, env });
+    const viaDaemon = await runCheck(["--only", "nonesuch", "."], { cwd: dir, env });
+    expect(direct.status).toBe(2);
+    expect(direct.stderr).toMatch(/--only nonesuch: no such check/);
+    expect(viaDaemon).toEqual(direct);
+    expect(await status(env)).toMatchObject({ served: 1 });
+  });
+
+  it.skipIf(noRuff)("has a daemon per environment: another variable, another daemon", async () => {
+    const dir = copyFixture(path.join(CHECK_FIXTURES, "python"));
+    const env = isolatedEnv();
+    const other = { ...env, SOME_SETTING: "x" };
+    started.push({ env: other });
+    await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
+    await runCheck(["--daemon", "--json", "."], { cwd: dir, env: other });
+    const a = await status(env);
+    const b = await status(other);
+    expect(a && b && a.pid !== b.pid && a.socket !== b.socket).toBe(true);
+    expect([a?.served, b?.served]).toEqual([1, 1]);
+  });
+
+  it.skipIf(noRuff)("exits when idle, and a killed daemon's socket is replaced by a new daemon", async () => {
+    const dir = copyFixture(path.join(CHECK_FIXTURES, "python"));
+    const env = isolatedEnv({ MCP_CODE_QUALITY_CHECK_DAEMON_IDLE: "1" });
+    const direct = await runCheck(["--json", "."], { cwd: dir, env });
+    await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
+    const idle = await status(env);
+    expect(idle).toBeDefined();
+    await until(() => !alive(idle!.pid));
+    expect(fs.existsSync(idle!.socket)).toBe(false);
+
+    const longer = isolatedEnv();
+    await runCheck(["--daemon", "--json", "."], { cwd: dir, env: longer });
+    const killed = await status(longer);
+    process.kill(killed!.pid, "SIGKILL");
+    await until(() => !alive(killed!.pid));
+    expect(fs.lstatSync(killed!.socket).isSocket()).toBe(true);
+    const again = await runCheck(["--daemon", "--json", "."], { cwd: dir, env: longer });
+    expect(timeless(again)).toEqual(timeless(direct));
+    const fresh = await status(longer);
+    expect(fresh!.pid).not.toBe(killed!.pid);
+    expect(fresh!.served).toBe(1);
+  });
+
+  it.skipIf(noRuff)(
+    "runs in this process, and says why, when PATH has a folder relative to the caller",
+    async () => {
+      const dir = copyFixture(path.join(CHECK_FIXTURES, "python"));
+      const env = isolatedEnv();
+      const relative = { ...env, PATH: `${TOOLS_VENV_BIN}:bin:${process.env.PATH ?? ""}` };
+      const r = await runCheck(["--daemon", "--json", "."], { cwd: dir, env: relative });
+      expect(r.stderr).toContain(
+        "mcp-code-quality check: --daemon: not used: PATH holds relative folders (bin); checking in this process\n",
+      );
+      expect(timeless(r)).toMatchObject({ exit_code: 1 });
+      expect(await status(relative)).toBeUndefined();
+    },
+  );
+});
+
+describe("the daemon's pure parts", () => {
+  it("keys the environment without what a shell changes between commands", () => {
+    const base = { PATH: "/usr/bin", HOME: "/root" };
+    const id = (env: NodeJS.ProcessEnv) =>
+      daemonKey({ buildId: "b", execPath: "/usr/bin/node", nodeVersion: "v20", uid: 0, env });
+    expect(id({ ...base, PWD: "/a", OLDPWD: "/b", SHLVL: "3", _: "/usr/bin/node" })).toBe(id(base));
+    expect(id({ ...base, MCP_CODE_QUALITY_CHECK_DAEMON: "1" })).toBe(id(base));
+    expect(id({ ...base, VIRTUAL_ENV: "/v" })).not.toBe(id(base));
+    expect(id({ ...base, PATH: "/usr/local/bin:/usr/bin" })).not.toBe(id(base));
+    expect(keyedEnv({ B: "2", A: "1", PWD: "/x" })).toEqual([
+      ["A", "1"],
+      ["B", "2"],
+    ]);
+  });
+
+  it("refuses an environment whose PATH is relative to the working directory", () => {
+    expect(daemonUnfit({ PATH: "/usr/bin:/bin" })).toBeUndefined();
+    expect(daemonUnfit({ PATH: "/usr/bin::/bin" })).toBe("PATH holds relative folders (an empty entry)");
+    expect(daemonUnfit({ PATH: "node_modules/.bin:/bin" })).toBe(
+      "PATH holds relative folders (node_modules/.bin)",
+    );
+  });
+
+  it("reads its flags: the last wins, help never goes to the daemon", () => {
+    expect(daemonChoice(["--daemon", "."], {})).toEqual({ action: "run", argv: ["."] });
+    expect(daemonChoice(["."], { MCP_CODE_QUALITY_CHECK_DAEMON: "1" })).toEqual({
+      action: "run",
+      argv: ["."],
+    });
+    expect(daemonChoice(["--no-daemon"], { MCP_CODE_QUALITY_CHECK_DAEMON: "1" }).action).toBe("off");
+    expect(daemonChoice(["--daemon", "--help"], {}).action).toBe("off");
+    expect(daemonChoice(["--daemon-stop"], {}).action).toBe("stop");
+  });
+
+  it("frames: a long line read in pieces, and only well-formed requests", () => {
+    const lines: string[] = [];
+    const reader = new LineReader((l) => lines.push(l));
+    const long = "x".repeat(200_000);
+    for (let i = 0; i < long.length; i += 1000) reader.push(long.slice(i, i + 1000));
+    reader.push("\nab\ncd");
+    expect(lines).toEqual([long, "ab"]);
+    expect(reader.pendingLength).toBe(2);
+    const ok = { type: "check", argv: ["."], cwd: "/p", buildId: "b", stdoutTTY: false, stderrTTY: false };
+    expect(parseRequest(JSON.stringify(ok))).toEqual(ok);
+    expect(parseRequest(JSON.stringify({ ...ok, cwd: "relative" }))).toBeUndefined();
+    expect(parseRequest(JSON.stringify({ ...ok, argv: [1] }))).toBeUndefined();
+    expect(parseRequest("not json")).toBeUndefined();
+    expect(parseRequest(JSON.stringify({ type: "stop" }))).toEqual({ type: "stop" });
+  });
+});
