@@ -3,7 +3,9 @@
  * Files are re-read on every request, so edits always show. Nothing is written here: fixed text goes
  * back to the server, which writes inside its transaction.
  */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -90,6 +92,17 @@ interface Workaround {
   off?: string[];
 }
 
+/**
+ * ESLint without its cache deletes the cache file at its cache location (default: `<cwd>/.eslintcache`,
+ * the project's own, written by `eslint --cache`): a lint that only reads would remove a project file (in
+ * the sandbox it fails instead, with EROFS). So the location is a name in this process's temp folder that
+ * never exists: there is nothing to delete, and ESLint (8 to 10) takes the missing file as done.
+ */
+const NEVER_A_CACHE = path.join(
+  os.tmpdir(),
+  `mcq-eslint-no-cache-${process.pid}-${randomBytes(8).toString("hex")}`,
+);
+
 async function createInstance(
   params: EslintRequestParams,
   fix: boolean,
@@ -100,7 +113,13 @@ async function createInstance(
   // only/except: ESLint applies the fixes its `fix` predicate accepts.
   const scope = (params as Partial<EslintFixParams>).fixRules;
   const fixOption = fix && scope ? (m: { ruleId: string | null }) => inRuleScope(m.ruleId ?? "", scope) : fix;
-  const options: Record<string, unknown> = { cwd: params.cwd, fix: fixOption, errorOnUnmatchedPattern: true };
+  const options: Record<string, unknown> = {
+    cwd: params.cwd,
+    fix: fixOption,
+    errorOnUnmatchedPattern: true,
+    cache: false,
+    cacheLocation: NEVER_A_CACHE,
+  };
   const extra = around?.off?.length ? [{ rules: Object.fromEntries(around.off.map((r) => [r, "off"])) }] : [];
   if (params.configFile) {
     options.overrideConfigFile = params.configFile;
