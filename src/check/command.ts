@@ -25,6 +25,15 @@ export interface CheckIo {
   stderr: ProgressSink;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Engines kept between checks (the check daemon's): a check whose Config equals an earlier one's reuses
+   * its engine, with its tools' versions and its warm workers; such an engine is not closed after the check.
+   */
+  engines?: EngineKeeper;
+}
+
+export interface EngineKeeper {
+  engineFor(config: Config, make: () => Engine): Engine;
 }
 
 const processIo = (): CheckIo => ({
@@ -115,10 +124,9 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     import("../mcp/tools/index.js"),
     import("./changed-files-tool.js"),
   ]);
-  const engine = new Engine(config, createLogger(config.logLevel), [
-    ...toolsFor(["core"]),
-    changedFilesTool(),
-  ]);
+  const make = () =>
+    new Engine(config, createLogger(config.logLevel), [...toolsFor(["core"]), changedFilesTool()]);
+  const engine = io.engines ? io.engines.engineFor(config, make) : make();
   const paint = wantsColor(io.stderr, io.env) ? ansi : plain;
   const progress = new ProgressDisplay(io.stderr, paint);
   const events = {
@@ -174,8 +182,10 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     if (err instanceof UsageError) return usage(io, err.message);
     throw err;
   } finally {
-    // Workers end with the engine; one that does not answer is killed by the exit handler.
-    await Promise.race([engine.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
+    // Workers end with the engine; one that does not answer is killed by the exit handler. A kept engine
+    // stays open for the next check.
+    if (!io.engines)
+      await Promise.race([engine.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
     clearInterval(keepAlive);
   }
 }

@@ -13,7 +13,9 @@ import net from "node:net";
 import { buildId as runningBuildId, BUILD_ID_FILE } from "../../cache/build-id.js";
 import { endAllChildren } from "../../exec/child-groups.js";
 import { codePath } from "../../package-root.js";
-import { runCheckCommand, type CheckIo } from "../command.js";
+import type { Config } from "../../config.js";
+import type { Engine } from "../../engine/engine.js";
+import { runCheckCommand, type CheckIo, type EngineKeeper } from "../command.js";
 import type { OutputStream } from "../output.js";
 import type { ProgressSink } from "../progress.js";
 import { frame, LineReader, MAX_REQUEST_BYTES, parseRequest, type DaemonRequest } from "./protocol.js";
@@ -36,6 +38,36 @@ function framedStream(
       return socket.destroyed;
     },
   };
+}
+
+/** Engines the daemon keeps, by their whole Config: at most this many, the least recently used closed first. */
+const MAX_ENGINES = 4;
+
+class EnginePool implements EngineKeeper {
+  private readonly engines = new Map<string, Engine>();
+
+  engineFor(config: Config, make: () => Engine): Engine {
+    const key = JSON.stringify(config);
+    let engine = this.engines.get(key);
+    if (engine) this.engines.delete(key);
+    else engine = make();
+    this.engines.set(key, engine);
+    for (const [oldest, e] of this.engines) {
+      if (this.engines.size <= MAX_ENGINES) break;
+      this.engines.delete(oldest);
+      void e.close().catch(() => {});
+    }
+    return engine;
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.engines.values()];
+    this.engines.clear();
+    await Promise.race([
+      Promise.all(all.map((e) => e.close().catch(() => {}))),
+      new Promise((r) => setTimeout(r, 2000).unref()),
+    ]);
+  }
 }
 
 /** The build id dist/build-id.json holds now (another once `npm run build` ran again). */
@@ -81,6 +113,7 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
   // The inode of the socket this daemon bound (set once listening).
   const bound = { ino: -1 };
 
+  const engines = new EnginePool();
   const server = net.createServer();
   const shutdown = () => {
     if (closing) return;
@@ -92,7 +125,7 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
     } catch {
       // already gone
     }
-    void queue.finally(() => process.exit(0));
+    void queue.finally(() => engines.closeAll()).finally(() => process.exit(0));
   };
 
   const serve = async (socket: net.Socket, request: Extract<DaemonRequest, { type: "check" }>) => {
@@ -106,6 +139,7 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
       stderr: framedStream(socket, "e", request.stderrTTY, request.columns),
       env: process.env,
       cwd: request.cwd,
+      engines,
     };
     let code: number;
     try {
