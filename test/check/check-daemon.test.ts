@@ -82,8 +82,17 @@ describe("check --daemon", () => {
         expect(r.stderr).toBe(direct.stderr);
         expect(timeless(r)).toEqual(timeless(direct));
       }
+      // An edit between two checks: the daemon's kept engine answers as a fresh direct run.
+      fs.writeFileSync(
+        path.join(dir, "app.py"),
+        "import sys\n\n\ndef add(a: int, b: int) -> int:\n    return a + b\n\n\nx: int = add(1, 2)\n",
+      );
+      const edited = await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
+      const editedDirect = await runCheck(["--json", "."], { cwd: dir, env });
+      expect(timeless(edited)).toEqual(timeless(editedDirect));
+      expect(timeless(edited)).not.toEqual(timeless(direct));
       const st = await status(env);
-      expect(st).toMatchObject({ served: 2 });
+      expect(st).toMatchObject({ served: 3 });
       expect(alive(st!.pid)).toBe(true);
       expect(fs.lstatSync(st!.socket).isSocket()).toBe(true);
       expect(fs.statSync(st!.socket).mode & 0o777).toBe(0o600);
