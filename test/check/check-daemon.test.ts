@@ -203,6 +203,7 @@ describe("the daemon's pure parts", () => {
     });
     expect(daemonChoice(["--no-daemon"], { MCP_CODE_QUALITY_CHECK_DAEMON: "1" }).action).toBe("off");
     expect(daemonChoice(["--daemon", "--help"], {}).action).toBe("off");
+    expect(daemonChoice(["--daemon", "--merge-sarif", "a.sarif"], {}).action).toBe("off");
     expect(daemonChoice(["--daemon-stop"], {}).action).toBe("stop");
   });
 

@@ -19,7 +19,8 @@ export function daemonChoice(argv: readonly string[], env: NodeJS.ProcessEnv): D
     else if (a === "--daemon-stop") action = "stop";
     else if (a === "--daemon-status") action = "status";
   const rest = argv.filter((a) => !FLAGS.has(a));
-  // Help answers at once, in this process.
-  if (action === "run" && (rest.includes("--help") || rest.includes("-h"))) action = "off";
+  // Help and joining shards' logs answer at once, in this process: nothing to keep warm.
+  if (action === "run" && rest.some((a) => a === "--help" || a === "-h" || a === "--merge-sarif"))
+    action = "off";
   return { action, argv: rest };
 }
