@@ -75,6 +75,74 @@ def run_cli(params)
     'errors' => RunRecorder.errors, 'warnings' => RunRecorder.warnings, 'loop' => RunRecorder.loop }
 end
 
+# Which inspected files failed (an offense at or above the fail level), per file, while a batch runs.
+module BatchRecorder
+  class << self
+    attr_accessor :failed
+  end
+
+  # Prepended to RuboCop::Runner: process_file answers one file's offenses.
+  module Hook
+    private
+
+    def process_file(file)
+      offenses = super
+      BatchRecorder.failed[File.expand_path(file)] = offenses.any? { |o| considered_failure?(o) } if BatchRecorder.failed
+      offenses
+    end
+  end
+end
+RuboCop::Runner.prepend(BatchRecorder::Hook) unless load_error
+
+# Files on disk that are only inspected (no correction, no corrections pass) run as the CLI runs them: all in one
+# `rubocop --format json PATH...`, one Runner for the lot, instead of one CLI run per file (each with its own
+# set-up: about 15 ms a file). The report is split per file, each with the exit status its own run would have.
+# Anything unusual (exit 2, a crash, a warning, a loop) runs the files one by one instead, where each is told apart.
+def batchable?(params, files)
+  files.size > 1 && !params['autocorrect'] && !params['corrections'] && !OnDisk.path &&
+    files.all? { |f| f['on_disk'] }
+end
+
+def inspect_batch(params, files)
+  argv = ['--format', 'json', '--cache', 'false']
+  argv.push('--only', params['only'].join(',')) if params['only']&.any?
+  argv.push('--except', params['except'].join(',')) if params['except']&.any?
+  argv.push('--config', params['config']) if params['config']
+  argv.push('--force-exclusion', *files.map { |f| f.fetch('path') })
+  out = StringIO.new
+  err = StringIO.new
+  saved = [$stdin, $stdout, $stderr]
+  $stdin = StringIO.new('')
+  $stdout = out
+  $stderr = err
+  RunRecorder.reset
+  BatchRecorder.failed = {}
+  status = Contextual.editing(!params['contextual']) do
+    cli_for(params['config']).run(argv)
+  ensure
+    $stdin, $stdout, $stderr = saved
+  end
+  failed = BatchRecorder.failed
+  BatchRecorder.failed = nil
+  return nil if status == 2 || !err.string.empty? || RunRecorder.errors.any? || RunRecorder.warnings.any? || RunRecorder.loop
+
+  report = JSON.parse(out.string)
+  by_path = report.fetch('files').to_h { |entry| [File.expand_path(entry.fetch('path')), entry] }
+  files.map do |f|
+    entry = by_path[File.expand_path(f.fetch('path'))]
+    one = {
+      'metadata' => report['metadata'],
+      'files' => entry ? [entry] : [],
+      'summary' => { 'offense_count' => entry ? entry['offenses'].size : 0,
+                     'target_file_count' => entry ? 1 : 0, 'inspected_file_count' => entry ? 1 : 0 }
+    }
+    single = { 'status' => failed[File.expand_path(f.fetch('path'))] ? 1 : 0, 'report' => JSON.generate(one),
+               'corrected' => nil, 'stderr' => '', 'errors' => [], 'warnings' => [], 'loop' => nil }
+    single['contextual_cops'] = contextual_cops(params.merge(f), single['report'])
+    single
+  end
+end
+
 # A correcting run's report locates offenses in the source of the pass that found them; what an agent needs is
 # the offenses the corrected source still has, with their edits. So after a correction (or a loop, which leaves
 # the source unchanged), the final source is inspected once more; the correcting run's crashes are kept.
@@ -179,7 +247,9 @@ while (line = channel.gets)
       case request['method']
       when 'version' then { 'version' => RuboCop::Version::STRING, 'ruby' => RUBY_VERSION }
       when 'run'
-        request['params'].fetch('files').map do |f|
+        files = request['params'].fetch('files')
+        batch = batchable?(request['params'], files) ? inspect_batch(request['params'], files) : nil
+        batch || files.map do |f|
           params = request['params'].merge(f)
           next fix_file(params) if params['autocorrect'] && params['leftovers']
 

@@ -136,5 +136,6 @@ export async function cachedRubocopRun(
     notes: [runtimeNote, ...(workerNote ? [workerNote] : [])],
     command,
     cache: { cached: outcome.cached, total: outcome.total },
+    version: version.version,
   };
 }

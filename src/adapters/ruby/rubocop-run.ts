@@ -81,6 +81,8 @@ export interface RubocopRunResult {
   command: string;
   /** How much came from the result cache (inspections only). */
   cache?: { cached: number; total: number };
+  /** RuboCop's version as the worker that inspected reported it (inspections through the result cache). */
+  version?: string;
 }
 
 const SEVERITY: Record<string, Severity> = {

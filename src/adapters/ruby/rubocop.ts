@@ -75,7 +75,7 @@ function showsCorrections(ctx: ToolContext, req: LintRequest): boolean {
 }
 
 async function lint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  const { files, notes, command, cache } = await runRubocop(ctx, {
+  const { files, notes, command, cache, version } = await runRubocop(ctx, {
     target: req.target,
     config: req.config,
     options: req.options,
@@ -90,6 +90,9 @@ async function lint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
     command,
     returncode: Math.max(0, ...files.map((f) => f.status)),
     cache,
+    // The worker's RuboCop (the project's bundle, or the one on PATH), not a `rubocop --version` run
+    // (a Ruby start, about a second) of whichever copy PATH finds first.
+    ...(version ? { version: () => Promise.resolve(version) } : {}),
     notes: [
       ...notes,
       ...(files.length ? [] : ["RuboCop found no Ruby file to inspect"]),
