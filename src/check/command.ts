@@ -30,6 +30,8 @@ export interface CheckIo {
    * its engine, with its tools' versions and its warm workers; such an engine is not closed after the check.
    */
   engines?: EngineKeeper;
+  /** Aborted when the caller no longer waits (the daemon's client went away): running tools are stopped. */
+  signal?: AbortSignal;
 }
 
 export interface EngineKeeper {
@@ -159,6 +161,7 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
         labelTargets,
         shard: options.shard,
         rootOf: (f: string) => engine.allowlist.rootOf(f),
+        signal: io.signal,
       };
       for (const c of selected) progress.add(checkLabel(c, io.cwd, labelTargets));
       if (options.fix) {

@@ -26,9 +26,17 @@ export const checkLabel = (
  * Calls one engine tool; an argument the tool refuses is a failed result like any other. The result is not
  * capped in bytes (check is in-process, no client buffer to protect): its SARIF log holds every finding.
  */
-async function call(engine: Engine, tool: string, args: Record<string, unknown>): Promise<EngineResult> {
+async function call(
+  engine: Engine,
+  tool: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<EngineResult> {
   try {
-    return (await engine.call(tool, args, { maxResultBytes: Number.POSITIVE_INFINITY })) as EngineResult;
+    return (await engine.call(tool, args, {
+      maxResultBytes: Number.POSITIVE_INFINITY,
+      signal,
+    })) as EngineResult;
   } catch (err) {
     return {
       success: false,
@@ -57,6 +65,8 @@ export interface RunOptions {
   shard?: Shard;
   /** The project root a file's shard is decided from (the allowed path it is in). */
   rootOf?: (file: string) => string | undefined;
+  /** Aborted when nobody waits for the answer any more (a daemon's client went away): tools are stopped. */
+  signal?: AbortSignal;
 }
 
 /** Checks that read the whole program (or every document): each runs whole, in one shard. */
@@ -120,11 +130,12 @@ export async function runChecks(
       return slots.run(async () => {
         events.start(label);
         const started = performance.now();
-        const result = await call(engine, check.call.tool, {
-          ...check.call.args,
-          path: check.target,
-          output: "sarif",
-        });
+        const result = await call(
+          engine,
+          check.call.tool,
+          { ...check.call.args, path: check.target, output: "sarif" },
+          options.signal,
+        );
         const outcome = outcomeOf(check, result, Math.round(performance.now() - started), options.cwd, keep);
         events.done(label, { status: outcome.status, findings: outcome.findings.length });
         return outcome;
@@ -177,7 +188,7 @@ export async function runFixes(
     let failure: EngineResult | undefined;
     let missing = 0;
     for (const args of calls) {
-      const result = await call(engine, fix.tool, args);
+      const result = await call(engine, fix.tool, args, options.signal);
       // A fixer that is not installed is the check's skip to report, not a failed fix.
       if (result.error_type === "tool_not_found") missing++;
       else if (!result.success) failure ??= result;

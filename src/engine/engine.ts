@@ -280,6 +280,13 @@ export class Engine {
         return this.sandboxFor(toolName);
       },
       run: async (options: RunOptions) => {
+        // A call given up (its client went away, or cancelled it) starts nothing more: a step that waited
+        // (for a lock, for the step before it) would otherwise run whole after the cancellation.
+        if (signal?.aborted)
+          throw new ToolError(
+            "tool_error",
+            `the call was cancelled before ${path.basename(options.program)} started; it did not run`,
+          );
         this.refuseLinksOut(options.args, options.cwd);
         const spec = {
           ...options,

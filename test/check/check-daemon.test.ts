@@ -4,16 +4,19 @@
  * its own daemon; it exits when idle, on --daemon-stop, and a killed one's socket is replaced. Real
  * processes, real ruff on a real project; each test has its own TMPDIR, so its own scratch folder and sockets.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { daemonChoice } from "../../src/check/daemon/flags.js";
 import { daemonKey, daemonUnfit, keyedEnv } from "../../src/check/daemon/key.js";
 import { LineReader, parseRequest } from "../../src/check/daemon/protocol.js";
-import { CHECK_FIXTURES, runCheck, type CheckRun } from "../helpers/check.js";
+import { CHECK_FIXTURES, PATH_WITH_TOOLS, runCheck, type CheckRun } from "../helpers/check.js";
+import { CLI } from "../helpers/server.js";
 import { copyFixture, missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
 
 const noRuff = missing("ruff", [TOOLS_VENV_BIN]);
+const noCargo = missing("cargo");
 
 /** The JSON report without its timings (the only part two runs may differ in). */
 function timeless(run: CheckRun): unknown {
@@ -170,6 +173,60 @@ describe("check --daemon", () => {
       expect(await status(relative)).toBeUndefined();
     },
   );
+});
+
+/** The pids of every process below `pid` (from /proc), with their command names. */
+function descendants(pid: number): { pid: number; comm: string }[] {
+  const children = new Map<number, { pid: number; comm: string }[]>();
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), { pid: Number(name), comm }]);
+  }
+  const out: { pid: number; comm: string }[] = [];
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c.pid);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+describe("check --daemon when its client goes away", () => {
+  it.skipIf(noCargo)("stops the tools of that check, and serves the next", async () => {
+    const crate = copyFixture(path.join(CHECK_FIXTURES, "rust"));
+    // A build script that takes a minute: cargo check (and clippy) run it.
+    fs.writeFileSync(
+      path.join(crate, "build.rs"),
+      "fn main() { std::thread::sleep(std::time::Duration::from_secs(60)); }\n",
+    );
+    const quick = copyFixture(path.join(CHECK_FIXTURES, "python"));
+    const env = isolatedEnv();
+    await runCheck(["--daemon", "--only", "ruff", "--json", "."], { cwd: quick, env });
+    const daemon = (await status(env))!.pid;
+    const client = spawn(process.execPath, [CLI, "check", "--daemon", "--json", "."], {
+      cwd: crate,
+      env: { ...process.env, PATH: PATH_WITH_TOOLS, ...env },
+      stdio: "ignore",
+    });
+    await until(() => descendants(daemon).some((p) => p.comm.startsWith("build-script")), 120_000);
+    client.kill("SIGINT");
+    await until(() => !descendants(daemon).some((p) => /^(build-script|cargo|rustc|clippy)/.test(p.comm)));
+    expect(alive(daemon)).toBe(true);
+    const next = await runCheck(["--daemon", "--only", "ruff", "--json", "."], { cwd: quick, env });
+    expect(timeless(next)).toMatchObject({ exit_code: 1 });
+    expect(await status(env)).toMatchObject({ pid: daemon, served: 3 });
+  });
 });
 
 describe("the daemon's pure parts", () => {

@@ -134,12 +134,16 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
       shutdown();
       return;
     }
+    // A client that goes away (Ctrl-C) stops its check: the engine kills what the calls started.
+    const abort = new AbortController();
+    socket.once("close", () => abort.abort());
     const io: CheckIo = {
       stdout: framedStream(socket, "o", request.stdoutTTY, request.columns),
       stderr: framedStream(socket, "e", request.stderrTTY, request.columns),
       env: process.env,
       cwd: request.cwd,
       engines,
+      signal: abort.signal,
     };
     let code: number;
     try {
