@@ -26,7 +26,9 @@ import { parseToolWarnings } from "./tool-warnings.js";
 import { resolvePythonTool } from "./resolve.js";
 import { cachedRuffFormatCheck, RUFF_CONFIGS, RUFF_SKIPPED } from "./ruff-cached.js";
 import { FirstChangedLines } from "../../findings/format-findings.js";
-import { insideGitRepository } from "./python-files.js";
+import { discoverPythonFiles, insideGitRepository } from "./python-files.js";
+import { loadRuffSettings } from "./ruff-settings.js";
+import { cachedEmbeddedFormatCheck } from "./ruff-embedded-cached.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { runPerFile } from "../../cache/per-file.js";
 import { configIdentity, executableIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
@@ -113,16 +115,43 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
   const cli = resolvePythonTool(ctx, "ruff", req.target);
   if (!cli.executable) {
     const ruff = embeddedRuff(ctx);
-    const result = await ruff.format(req.target, rootOf(ctx, req.target), req.config, embeddedCall(ctx));
+    const command = `ruff format --check${req.diff ? " --diff" : ""} ${req.target} (embedded)`;
+    const notes = [embeddedNote(ruff), EMBEDDED_FORMAT_DIFFERENCE];
+    const root = rootOf(ctx, req.target);
+    // Without a diff, through the result cache as the CLI's check goes (a diff needs both texts).
+    const cache = req.diff ? undefined : resultCacheOf(ctx);
+    if (cache) {
+      const settings = loadRuffSettings(req.target, root, req.config);
+      const files = discoverPythonFiles(req.target, settings, root);
+      const job = {
+        ruff,
+        call: embeddedCall(ctx),
+        target: req.target,
+        files,
+        root,
+        config: req.config,
+        settings,
+      };
+      const outcome = await cachedEmbeddedFormatCheck(cache, job);
+      const unformatted = outcome.unformatted.map((f) => displayPath(f, ctx.config.cwd));
+      return {
+        formatted: unformatted.length === 0,
+        unformatted_files: unformatted,
+        command,
+        notes,
+        cache: outcome.cache,
+      };
+    }
+    const result = await ruff.format(req.target, root, req.config, embeddedCall(ctx));
     const files = result.changed.map((c) => displayPath(c.file, ctx.config.cwd));
     return {
       formatted: files.length === 0,
       unformatted_files: files,
-      command: `ruff format --check${req.diff ? " --diff" : ""} ${req.target} (embedded)`,
+      command,
       output: req.diff
         ? unifiedDiff(result.changed, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
         : undefined,
-      notes: [embeddedNote(ruff), EMBEDDED_FORMAT_DIFFERENCE],
+      notes,
     };
   }
   const root = rootOf(ctx, req.target);

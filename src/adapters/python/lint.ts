@@ -25,6 +25,7 @@ import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import { ruffScope } from "./ruff-fix.js";
 import { resolvePythonTool } from "./resolve.js";
 import { cachedRuffLint } from "./ruff-cached.js";
+import { cachedEmbeddedLint } from "./ruff-embedded-cached.js";
 import { resultCacheOf } from "../../cache/service.js";
 import { parseToolWarnings } from "./tool-warnings.js";
 import { findExcludedDirs, projectFirst, VENDORED_DIR_NAMES } from "./tree-excludes.js";
@@ -176,7 +177,29 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
     );
   }
   const ruff = embeddedRuff(ctx);
-  const result = await ruff.lint(req.target, root, req.config, embeddedCall(ctx), targets);
+  const cache = resultCacheOf(ctx);
+  let result: { findings: Finding[]; settingsSource: string | undefined };
+  let marker: LintOutcome["cache"];
+  if (cache) {
+    // The files as the uncached lint picks them: the `files` given, else the discovery under the target.
+    const settings = loadRuffSettings(req.target, root, req.config);
+    const files =
+      targets.length === 1 && targets[0] === req.target
+        ? discoverPythonFiles(req.target, settings, root)
+        : targets;
+    const job = {
+      ruff,
+      call: embeddedCall(ctx),
+      target: req.target,
+      files,
+      root,
+      config: req.config,
+      settings,
+    };
+    const outcome = await cachedEmbeddedLint(cache, job);
+    result = { findings: outcome.findings, settingsSource: settings.source };
+    marker = outcome.cache;
+  } else result = await ruff.lint(req.target, root, req.config, embeddedCall(ctx), targets);
   const notes = [
     embeddedNote(ruff),
     "the embedded build does not say which fixes are safe, so issues carry no [*] marker",
@@ -184,6 +207,7 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
   if (result.settingsSource) notes.push(`settings from ${result.settingsSource}`);
   const findings = projectFirst(result.findings, (f) => f.file, root);
   return {
+    ...(marker && { cache: marker }),
     findings,
     tool: "ruff",
     version: () => Promise.resolve(ruff.version()),

@@ -128,6 +128,17 @@ export class EmbeddedRuff {
       only && !(only.length === 1 && only[0] === target)
         ? [...only]
         : discoverPythonFiles(target, settings, root);
+    const findings = await this.lintFiles(settings, root, files, call);
+    return { findings, files, settingsSource: settings.source };
+  }
+
+  /** The findings of these files (sorted by file, line, column), under the settings given. */
+  async lintFiles(
+    settings: RuffSettings,
+    root: string,
+    files: readonly string[],
+    call: EmbeddedCallOptions,
+  ): Promise<Finding[]> {
     const findings: Finding[] = [];
     for (const file of files) {
       const source = this.read(root, file);
@@ -148,7 +159,7 @@ export class EmbeddedRuff {
       );
     }
     findings.sort(byPosition);
-    return { findings, files, settingsSource: settings.source };
+    return findings;
   }
 
   /** Diagnostics (with fixes) of `source` as the content of `file`, the file's per-file ignores applied. */
@@ -176,6 +187,17 @@ export class EmbeddedRuff {
   ): Promise<EmbeddedFormatResult> {
     const settings = loadRuffSettings(target, root, configFile);
     const files = discoverPythonFiles(target, settings, root);
+    const changed = await this.formatFiles(settings, root, files, call);
+    return { files, changed, settingsSource: settings.source };
+  }
+
+  /** Formats these files in memory (the settings given); a file that cannot be parsed is a tool_error. */
+  async formatFiles(
+    settings: RuffSettings,
+    root: string,
+    files: readonly string[],
+    call: EmbeddedCallOptions,
+  ): Promise<EmbeddedFormatResult["changed"]> {
     const changed: EmbeddedFormatResult["changed"] = [];
     const failures: string[] = [];
     for (const file of files) {
@@ -194,7 +216,7 @@ export class EmbeddedRuff {
       throw new ToolError("tool_error", `ruff (embedded) could not format ${failures.length} file(s)`, {
         output: failures.join("\n"),
       });
-    return { files, changed, settingsSource: settings.source };
+    return changed;
   }
 
   private async inThread<T, Op extends RuffThreadRequest["op"] = RuffThreadRequest["op"]>(
@@ -231,6 +253,24 @@ const sizeText = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${Math.round(bytes / 104857.6) / 10} MiB` : `${bytes} bytes`;
 
 let cachedVersion: string | undefined;
+let cachedBuild: unknown;
+/**
+ * What identifies the bundled ruff in cache keys: its package version and the size of its wasm module
+ * (a rebuilt module of the same version changes the size), not its path, so other machines share entries.
+ */
+export function embeddedRuffBuild(): unknown {
+  if (cachedBuild === undefined) {
+    const dir = path.dirname(require.resolve("@astral-sh/ruff-wasm-nodejs/package.json"));
+    let size: number | null = null;
+    try {
+      size = fs.statSync(path.join(dir, "ruff_wasm_bg.wasm")).size;
+    } catch {
+      // No module file where it is expected: the version alone.
+    }
+    cachedBuild = ["ruff-wasm-nodejs", embeddedRuffVersion(), size];
+  }
+  return cachedBuild;
+}
 /** The version of the bundled @astral-sh/ruff-wasm-nodejs (the same as its Workspace.version()). */
 export function embeddedRuffVersion(): string {
   cachedVersion ??= (
