@@ -20,6 +20,8 @@ interface Listing {
   mtimeNs: bigint;
   ctimeNs: bigint;
   entries: DirEntry[];
+  /** Each entry's absolute path, joined once per listing (a walk of a big tree would join them all again). */
+  paths: string[];
 }
 
 export interface TreeWalk {
@@ -38,6 +40,10 @@ export class TreeScanner {
 
   /** The entries of `dir`, sorted by name; undefined when it cannot be read. */
   entries(dir: string): DirEntry[] | undefined {
+    return this.listing(dir)?.entries;
+  }
+
+  private listing(dir: string): Pick<Listing, "entries" | "paths"> | undefined {
     let st: fs.BigIntStats;
     try {
       st = fs.lstatSync(dir, { bigint: true });
@@ -48,7 +54,7 @@ export class TreeScanner {
     if (!st.isDirectory()) return undefined;
     const known = this.listings.get(dir);
     if (known && known.ino === st.ino && known.mtimeNs === st.mtimeNs && known.ctimeNs === st.ctimeNs)
-      return known.entries;
+      return known;
     let dirents: fs.Dirent[];
     try {
       dirents = fs.readdirSync(dir, { withFileTypes: true });
@@ -62,12 +68,13 @@ export class TreeScanner {
         kind: d.isSymbolicLink() ? "link" : d.isDirectory() ? "dir" : d.isFile() ? "file" : "other",
       }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const paths = entries.map((e) => path.join(dir, e.name));
     const nowNs = BigInt(Date.now()) * 1_000_000n;
     if (nowNs - st.mtimeNs > RACY_NS && nowNs - st.ctimeNs > RACY_NS) {
       if (this.listings.size >= MAX_DIRS) this.listings.delete(this.listings.keys().next().value as string);
-      this.listings.set(dir, { ino: st.ino, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, entries });
+      this.listings.set(dir, { ino: st.ino, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, entries, paths });
     } else this.listings.delete(dir);
-    return entries;
+    return { entries, paths };
   }
 
   /**
@@ -78,8 +85,12 @@ export class TreeScanner {
     const out: TreeWalk = { files: [], links: [], dirs: [] };
     const visit = (dir: string) => {
       out.dirs.push(dir);
-      for (const e of this.entries(dir) ?? []) {
-        const abs = path.join(dir, e.name);
+      const listed = this.listing(dir);
+      if (!listed) return;
+      const { entries, paths } = listed;
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i] as DirEntry;
+        const abs = paths[i] as string;
         if (e.kind === "file") out.files.push(abs);
         else if (e.kind === "link") out.links.push(abs);
         else if (e.kind === "dir" && !skip(e.name, abs)) visit(abs);

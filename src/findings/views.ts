@@ -2,7 +2,7 @@
  * Results as views over findings, built here only: seed 000's `issues` strings and counts, the
  * findings list, capped at a count with the full count kept, display paths and fingerprints filled in.
  */
-import { readTextIn } from "../paths/safe-fs.js";
+import { BatchReader } from "../paths/safe-fs.js";
 import type { DisplayPaths } from "./display-path.js";
 import { assignFingerprints } from "./fingerprint.js";
 import { estimateTokens, fairTrim, prefixThatFits, reserveFor } from "./budget.js";
@@ -134,22 +134,38 @@ export function issueString(f: Finding): string {
 }
 
 /** A reader of files' lines, each file read once, only files inside the allowed roots. */
-export function lineReader(display: DisplayPaths): (file: string) => string[] | undefined {
+export interface LineReader {
+  lines(file: string): string[] | undefined;
+  /** Closes the folders it opened. */
+  close(): void;
+}
+
+export function lineReader(display: DisplayPaths): LineReader {
   const cache = new Map<string, string[] | undefined>();
-  return (file) => {
-    if (!cache.has(file)) {
-      let lines: string[] | undefined;
-      const root = display.allowedRoot(file);
-      if (root)
-        try {
-          // Opened from its allowed root without following a link swapped in (paths/safe-fs.ts).
-          lines = readTextIn(root, file).split(/\r?\n/);
-        } catch {
-          lines = undefined;
-        }
-      cache.set(file, lines);
-    }
-    return cache.get(file);
+  // One BatchReader per allowed root: each folder is opened once however many files it holds.
+  const readers = new Map<string, BatchReader>();
+  return {
+    lines(file) {
+      if (!cache.has(file)) {
+        let lines: string[] | undefined;
+        const root = display.allowedRoot(file);
+        if (root)
+          try {
+            let reader = readers.get(root);
+            if (!reader) readers.set(root, (reader = new BatchReader(root)));
+            // Opened from its allowed root without following a link swapped in (paths/safe-fs.ts).
+            lines = reader.readText(file).split(/\r?\n/);
+          } catch {
+            lines = undefined;
+          }
+        cache.set(file, lines);
+      }
+      return cache.get(file);
+    },
+    close() {
+      for (const reader of readers.values()) reader.close();
+      readers.clear();
+    },
   };
 }
 
@@ -157,13 +173,19 @@ export function findingsView(findings: readonly Finding[], options: ViewOptions)
   const cap = options.cap ?? MAX_LISTED_FINDINGS;
   const all = findings as Finding[];
   for (const f of all) f.path = options.display.show(f.file);
-  if (options.fingerprints) assignFingerprints(all, options.display.show, lineReader(options.display));
   const context = Math.min(options.listing?.contextLines ?? 0, MAX_CONTEXT_LINES);
-  if (context > 0) {
-    const read = lineReader(options.display);
-    for (const f of all) {
-      const snippet = snippetOf(f, read(f.file), context);
-      if (snippet !== undefined) f.snippet = snippet;
+  if (options.fingerprints || context > 0) {
+    const reader = lineReader(options.display);
+    try {
+      const read = (file: string) => reader.lines(file);
+      if (options.fingerprints) assignFingerprints(all, options.display.show, read);
+      if (context > 0)
+        for (const f of all) {
+          const snippet = snippetOf(f, read(f.file), context);
+          if (snippet !== undefined) f.snippet = snippet;
+        }
+    } finally {
+      reader.close();
     }
   }
   let listed = all.length > cap ? all.slice(0, cap) : all;

@@ -8,6 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   appendFileIn,
+  BatchReader,
   createFileIn,
   listDirIn,
   openDirIn,
@@ -124,5 +125,41 @@ describe("safe-fs", () => {
     expect(fs.existsSync(path.join(root, "t"))).toBe(false);
     expect(fs.readdirSync(outside)).toEqual(["f.txt"]);
     expect(listDirIn(root, root).map((d) => d.name)).toEqual(["a"]);
+  });
+
+  it("a batch reader opens each folder once and refuses what readFileIn refuses", () => {
+    const { root, outside } = layout();
+    fs.mkdirSync(path.join(root, "a", "deep"));
+    fs.writeFileSync(path.join(root, "a", "deep", "g.txt"), "deep\n");
+    fs.writeFileSync(path.join(root, "top.txt"), "top\n");
+    fs.symlinkSync(outside, path.join(root, "out"));
+    fs.symlinkSync(path.join(outside, "f.txt"), path.join(root, "a", "leak.txt"));
+    fs.symlinkSync(path.join(root, "top.txt"), path.join(root, "a", "in.txt"));
+    const reader = new BatchReader(root);
+    try {
+      expect(reader.readText(path.join(root, "a", "f.txt"))).toBe("inside\n");
+      expect(reader.readText(path.join(root, "a", "deep", "g.txt"))).toBe("deep\n");
+      expect(reader.readText(path.join(root, "top.txt"))).toBe("top\n");
+      // A file link that stays inside is followed once, as readTextIn does; links out are refused.
+      expect(reader.readText(path.join(root, "a", "in.txt"))).toBe("top\n");
+      expect(refusal(() => reader.readText(path.join(root, "a", "leak.txt")))).toBe("path_validation");
+      expect(refusal(() => reader.readText(path.join(root, "out", "f.txt")))).toBe("path_validation");
+      expect(refusal(() => reader.readText(path.join(outside, "f.txt")))).toBe("path_validation");
+      expect(() => reader.readText(path.join(root, "a", "missing.txt"))).toThrow(/ENOENT/);
+      // Its open folder is the one it reached: a folder swapped for a link out later is not followed
+      // (deep-moved/ has no f.txt; outside/ has one).
+      fs.renameSync(path.join(root, "a", "deep"), path.join(root, "a", "deep-moved"));
+      fs.symlinkSync(outside, path.join(root, "a", "deep"));
+      expect(() => reader.readText(path.join(root, "a", "deep", "f.txt"))).toThrow(/ENOENT/);
+    } finally {
+      reader.close();
+    }
+    // Closed: a new reader reaches the swapped path afresh and refuses it.
+    const again = new BatchReader(root);
+    try {
+      expect(refusal(() => again.readText(path.join(root, "a", "deep", "f.txt")))).toBe("path_validation");
+    } finally {
+      again.close();
+    }
   });
 });

@@ -11,7 +11,7 @@ import type { ToolContext } from "../../engine/tool.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { keyOf, sha256 } from "../../cache/hash.js";
 import { runPerFile } from "../../cache/per-file.js";
-import { readSourceText } from "../../paths/safe-fs.js";
+import { readSourceText, readSourceTexts } from "../../paths/safe-fs.js";
 import { findExecutable } from "../../exec/which.js";
 import { configIdentity, executableIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
 import type { RubocopFileReport, RubocopJob, RubocopRunResult, WorkerFileRun } from "./rubocop-run.js";
@@ -120,7 +120,11 @@ export async function cachedRubocopRun(
       if (files.length === 0) return { values, meta: null, files };
       const { runs, notes } = await hooks.inspect(
         // On disk, as the CLI inspects them (see sourcesOf in rubocop-run.ts).
-        files.map((f) => ({ path: f, source: readSourceText(ctx.allowlist, f), on_disk: true })),
+        readSourceTexts(ctx.allowlist, files).map((source, i) => ({
+          path: files[i] as string,
+          source,
+          on_disk: true,
+        })),
       );
       workerNote = notes[1];
       runs.forEach((r, i) => values.set(files[i] as string, r));

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding, Severity } from "../../findings/model.js";
-import { readSourceText } from "../../paths/safe-fs.js";
+import { readSourceTexts } from "../../paths/safe-fs.js";
 import { displayRelative } from "../display.js";
 import type { FixOptions } from "../lint-options.js";
 import { rubocopRequest, type RubocopCorrection, type RubocopFileRun } from "./rubocop-worker.js";
@@ -200,7 +200,11 @@ async function sourcesOf(
   // Files on disk are inspected by RuboCop as the CLI does (cops that look at the file itself run); their
   // text is still read here, through the allowlist, for corrections and diffs.
   return {
-    files: files.map((file) => ({ path: file, source: readSourceText(ctx.allowlist, file), on_disk: true })),
+    files: readSourceTexts(ctx.allowlist, files).map((source, i) => ({
+      path: files[i] as string,
+      source,
+      on_disk: true,
+    })),
     notes,
   };
 }
