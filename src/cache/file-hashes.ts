@@ -8,6 +8,7 @@
  * result cache's folder, as git keeps stat data in its index), so a fresh process (`check` in CI or a
  * hook) reads only the files that changed since the last run, not the whole tree.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { sha256 } from "./hash.js";
@@ -34,9 +35,20 @@ interface StoredMemo {
   entries: [string, string, string, string, string, string][];
 }
 
+/**
+ * Set around one `check` run's read-only tools (the hrtime it started at): a file whose stat was checked
+ * after that, by another tool of the same run, is not stat'ed again (`hashOf(file, true)`). Several tools
+ * hash the same files (ruff and ruff format, ESLint and Prettier, a type checker), and on a big tree
+ * each pass is one `lstat` a file. A file edited during the run is then keyed as it was when first seen;
+ * the check after a tool's run always stats again, so such a result is not stored under the old content.
+ */
+export const validationEpoch = new AsyncLocalStorage<bigint>();
+
 const memoKey = (root: string) => sha256(`mcq-file-hashes/v1\0${root}`);
 
 interface Memo {
+  /** hrtime of the last stat that found the file as remembered (0: loaded from disk). */
+  checkedNs: bigint;
   ino: bigint;
   size: bigint;
   mtimeNs: bigint;
@@ -74,6 +86,7 @@ export class FileHashes {
         const file = path.join(root, rel);
         if (this.memo.has(file) || this.memo.size >= MAX_MEMO) continue;
         this.memo.set(file, {
+          checkedNs: 0n,
           ino: BigInt(ino),
           size: BigInt(size),
           mtimeNs: BigInt(mtimeNs),
@@ -113,11 +126,19 @@ export class FileHashes {
 
   /**
    * The SHA-256 of `file`'s content, or undefined when it is not a regular file (gone, a link, a folder).
-   * Links are never followed: the caller lists files, not links.
+   * Links are never followed: the caller lists files, not links. `reuseInRun`: inside a check run
+   * (validationEpoch), a file stat'ed since the run started is not stat'ed again; a check after a tool ran
+   * must pass false.
    */
-  hashOf(file: string): string | undefined {
+  hashOf(file: string, reuseInRun = false): string | undefined {
+    if (reuseInRun) {
+      const epoch = validationEpoch.getStore();
+      const known = epoch === undefined ? undefined : this.memo.get(file);
+      if (known && known.checkedNs >= (epoch as bigint)) return known.hash;
+    }
     const root = this.persistence ? this.rootOf(file) : undefined;
     if (root) this.load(root);
+    const checkedNs = process.hrtime.bigint();
     let st: fs.BigIntStats | undefined;
     try {
       st = fs.lstatSync(file, { bigint: true });
@@ -130,8 +151,10 @@ export class FileHashes {
       return undefined;
     }
     const m = this.memo.get(file);
-    if (m && m.ino === st.ino && m.size === st.size && m.mtimeNs === st.mtimeNs && m.ctimeNs === st.ctimeNs)
+    if (m && m.ino === st.ino && m.size === st.size && m.mtimeNs === st.mtimeNs && m.ctimeNs === st.ctimeNs) {
+      m.checkedNs = checkedNs;
       return m.hash;
+    }
     const before = process.hrtime.bigint();
     let data: Buffer;
     try {
@@ -146,7 +169,14 @@ export class FileHashes {
     const wallNs = BigInt(Date.now()) * 1_000_000n - (process.hrtime.bigint() - before);
     if (wallNs - st.mtimeNs > RACY_NS && wallNs - st.ctimeNs > RACY_NS && BigInt(data.length) === st.size) {
       if (this.memo.size >= MAX_MEMO) this.memo.delete(this.memo.keys().next().value as string);
-      this.memo.set(file, { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, hash });
+      this.memo.set(file, {
+        checkedNs,
+        ino: st.ino,
+        size: st.size,
+        mtimeNs: st.mtimeNs,
+        ctimeNs: st.ctimeNs,
+        hash,
+      });
       if (root) this.dirty.add(root);
     } else this.forget(file, root);
     return hash;

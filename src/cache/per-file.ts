@@ -125,7 +125,7 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
   const shard = cache.shard;
   if (shard) files = files.filter((f) => inShard(shard, job.root, f));
   const rels = files.map((f) => relOf(job.root, f));
-  const hashes = files.map((f) => cache.hashes.hashOf(f));
+  const hashes = files.map((f) => cache.hashes.hashOf(f, true));
   if (hashes.some((h) => h === undefined)) return wholeRun(job, { identity, latestKey, listKey }, all);
 
   const exactKey = keyOf("bundle", identity, rels);
@@ -218,7 +218,7 @@ async function wholeRun<V, M>(
 ): Promise<PerFileOutcome<V, M>> {
   const { cache } = job;
   const known = listed ?? (Array.isArray(job.files) ? [...(job.files as string[])] : undefined);
-  const before = known?.map((f) => cache.hashes.hashOf(f));
+  const before = known?.map((f) => cache.hashes.hashOf(f, true));
   const startedMs = Date.now();
   const run = await job.run(undefined, known === undefined);
   const files = run.files ?? known;

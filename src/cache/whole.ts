@@ -4,9 +4,9 @@
  * input file. A one-file edit is a miss (the tool's warm worker or incremental state makes that cheap);
  * the same tree again, in this server, another one or another machine, is a hit.
  */
-import path from "node:path";
 import { buildId } from "./build-id.js";
 import { keyOf } from "./hash.js";
+import { relativeKey } from "./rel-key.js";
 import type { ResultCache } from "./result-cache.js";
 
 export interface WholeJob<T> {
@@ -33,8 +33,8 @@ export interface WholeOutcome<T> {
 
 export async function runWhole<T>(job: WholeJob<T>): Promise<WholeOutcome<T>> {
   const { cache } = job;
-  const rels = job.inputs.map((f) => path.relative(job.root, f).split(path.sep).join("/"));
-  const hashes = job.inputs.map((f) => cache.hashes.hashOf(f) ?? null);
+  const rels = job.inputs.map((f) => relativeKey(job.root, f));
+  const hashes = job.inputs.map((f) => cache.hashes.hashOf(f, true) ?? null);
   const key = keyOf("whole", job.kind, buildId(), job.identity, rels, hashes);
   const stored = cache.getLocal<{ s: unknown }>(key) ?? (await cache.getRemote<{ s: unknown }>(key));
   if (stored) return { value: job.decode(stored.s, job.root), total: job.inputs.length, hit: true };

@@ -19,6 +19,7 @@ import { outputPathProblem, writeJson, writeSarifOutput, writeText, type OutputS
 import { mergeSarif } from "./sarif-merge.js";
 import { selectChecks } from "./select.js";
 import { mergeShardLogs, readShardLog } from "./shard-merge.js";
+import { validationEpoch } from "../cache/file-hashes.js";
 
 export interface CheckIo {
   stdout: ProgressSink & OutputStream;
@@ -169,7 +170,11 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
         await recoverAtStartup(engine.allowlist.roots.effective, config.cacheAuditMaxBytes, engine.log);
         fixes = await runFixes(engine, selected, runOptions, events);
       }
-      outcomes = await runChecks(engine, selected, runOptions, events);
+      // The checks only read: a file stat'ed by one of them since this moment is not stat'ed again by the
+      // next (the fixes above may have written, so the moment is now).
+      outcomes = await validationEpoch.run(process.hrtime.bigint(), () =>
+        runChecks(engine, selected, runOptions, events),
+      );
     } finally {
       process.removeListener("SIGINT", interrupted);
       progress.stop();

@@ -5,6 +5,7 @@
 import path from "node:path";
 import type { PlannedCheck } from "./detect.js";
 import { filterSarifResults, resultFile, type SarifLogLike } from "./sarif-merge.js";
+import { relativeTo } from "../paths/fast-relative.js";
 
 export type CheckStatus = "passed" | "findings" | "failed" | "skipped" | "nothing";
 export type Level = "error" | "warning" | "note";
@@ -50,7 +51,7 @@ export interface EngineResult {
 }
 
 const shown = (file: string, cwd: string) => {
-  const rel = path.relative(cwd, file);
+  const rel = relativeTo(cwd, file);
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 };
 

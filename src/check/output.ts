@@ -20,6 +20,7 @@ import {
   type LimitNote,
   type SarifLogLike,
 } from "../findings/sarif-log.js";
+import { relativeTo } from "../paths/fast-relative.js";
 
 /** A stream check writes to (process.stdout, or a test's sink). */
 export interface OutputStream {
@@ -139,7 +140,7 @@ export async function writeSarifOutput(
   options: SarifOutputOptions,
 ): Promise<SarifOutputReport> {
   let log = merged;
-  const shown = isWithin(options.cwd, file) ? path.relative(options.cwd, file) || file : file;
+  const shown = isWithin(options.cwd, file) ? relativeTo(options.cwd, file) || file : file;
   if (options.maxResults !== undefined) {
     const cut = limitResultsPerRun(log, options.maxResults);
     log = cut.log;

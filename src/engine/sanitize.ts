@@ -38,15 +38,22 @@ function clean(value: unknown): unknown {
   if (value !== null && typeof value === "object") {
     if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)
       return value;
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
+    // A copy is made only from the first key or value that changes (results are large and mostly clean).
+    const keys = Object.keys(value);
+    const source = value as Record<string, unknown>;
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      const v = source[k];
       const ck = stripControlChars(k);
       const cv = clean(v);
-      if (ck !== k || cv !== v) changed = true;
-      out[ck] = cv;
+      if (!out && (ck !== k || cv !== v)) {
+        out = {};
+        for (let j = 0; j < i; j++) out[keys[j] as string] = source[keys[j] as string];
+      }
+      if (out) out[ck] = cv;
     }
-    return changed ? out : value;
+    return out ?? value;
   }
   return value;
 }

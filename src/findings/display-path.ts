@@ -7,6 +7,7 @@
 import path from "node:path";
 import { isWithin } from "../paths/allowlist.js";
 import { projectRootOf } from "../paths/project-root.js";
+import { relativeTo } from "../paths/fast-relative.js";
 
 export interface DisplayPaths {
   /** The project root paths are shown relative to. */
@@ -27,7 +28,7 @@ function allowedRootOf(file: string, roots: readonly string[]): string | undefin
 }
 
 function relativeOrDot(base: string, file: string): string {
-  return path.relative(base, file) || path.basename(file) || ".";
+  return relativeTo(base, file) || path.basename(file) || ".";
 }
 
 /** The display paths of a call about `target` (canonical, inside one of `roots`). */

@@ -21,6 +21,17 @@ const withToJson = (v: unknown): unknown =>
     ? (v as { toJSON: () => unknown }).toJSON()
     : v;
 
+/** Most members or elements written in one piece (a long list of names is still written one by one). */
+const SMALL = 64;
+
+/** A small list or object none of whose members is an object (none laid out further, none with a toJSON). */
+function onlyPlainValues(v: object): boolean {
+  const members = Array.isArray(v) ? (v as unknown[]) : Object.values(v);
+  if (members.length > SMALL) return false;
+  for (const m of members) if (m !== null && typeof m === "object") return false;
+  return true;
+}
+
 /** The JSON text of `value`, in chunks. */
 export function* jsonChunks(
   value: unknown,
@@ -32,6 +43,13 @@ export function* jsonChunks(
 
   function* emit(raw: unknown, indent: string, depth: number): Generator<string, void, undefined> {
     const v = withToJson(raw);
+    // A list or object of plain values (one finding, one location) laid out by JSON.stringify itself: the
+    // same text (two-space layout, `"key": value`), without a generator step per member.
+    if (depth < expandDepth && v !== null && typeof v === "object" && onlyPlainValues(v)) {
+      const text = JSON.stringify(v, null, 2);
+      buffer += indent ? text.replaceAll("\n", `\n${indent}`) : text;
+      return;
+    }
     const inner = `${indent}  `;
     const members: [string, unknown][] | undefined = Array.isArray(v)
       ? undefined

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
+import { isWithinPath } from "./fast-relative.js";
 import { projectRootOf } from "./project-root.js";
 
 export type PathKind = "file" | "directory" | "any";
@@ -36,10 +37,7 @@ export function resolveRoots(configured: readonly string[]): ResolvedRoots {
 }
 
 /** True when `child` is `root` or lies inside it, compared by whole path components. */
-export function isWithin(root: string, child: string): boolean {
-  const rel = path.relative(root, child);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
+export const isWithin = isWithinPath;
 
 /** Rejects strings that are not plausible paths before touching the file system. */
 export function checkPathText(input: string, label = "path"): void {

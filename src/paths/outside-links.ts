@@ -34,6 +34,8 @@ export function linksLeaving(dir: string, allowed: (real: string) => boolean): s
     if (!entries) return;
     for (const entry of entries) {
       if (found.length >= MAX_FOUND || --budget < 0) return;
+      // Files need no path: only links and folders are looked at (a big tree has mostly files).
+      if (entry.kind !== "link" && entry.kind !== "dir") continue;
       const abs = path.join(d, entry.name);
       if (entry.kind === "link") {
         let real: string;

@@ -30,6 +30,7 @@ import { resultCacheOf } from "../../cache/service.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { runPerFile } from "../../cache/per-file.js";
 import { configIdentity, relPath, scanTarget } from "../cached-run.js";
+import { relativeTo } from "../../paths/fast-relative.js";
 
 const EXTENSIONS: Record<string, string[]> = {
   javascript: [".js", ".jsx", ".mjs", ".cjs"],
@@ -276,7 +277,7 @@ async function cachedPrettierCheck(
 }
 
 function display(ctx: ToolContext, file: string): string {
-  return path.relative(ctx.config.cwd, file) || file;
+  return relativeTo(ctx.config.cwd, file) || file;
 }
 
 function rewrites(ctx: ToolContext, changes: PrettierReply["changed"]): string {
