@@ -26,6 +26,7 @@ const host: HostLayout = {
     node: ["/home/u/.cache/mcp-code-quality/v8-code-cache"],
     provider: [],
   },
+  toolCaches: { staticcheck: ["/home/u/.cache/staticcheck"] },
   gitAndShells: [
     { path: "/usr/bin/git", dir: false },
     { path: "/usr/bin/sh", dir: false },
@@ -107,6 +108,27 @@ describe("planProfile", () => {
     expect(cargo.readWrite).toContain("/home/u/.cargo/registry");
     expect(cargo.readOnly).toEqual(expect.arrayContaining(["/home/u/.cargo", "/home/u/.rustup"]));
     expect(planProfile(host, read, "/usr/bin/mypy", "/srv/a").readWrite).toEqual(["/tmp/mcq-1000"]);
+  });
+
+  it("a tool's own cache is writable for it alone; formatters that declare no cache get none", () => {
+    const read = { kind: "read" as const, roots: ["/srv/a"] };
+    const staticcheck = planProfile(host, read, "/home/u/go/bin/staticcheck", "/srv/a");
+    expect(staticcheck.readWrite).toEqual(
+      expect.arrayContaining(["/home/u/.cache/staticcheck", "/home/u/.cache/go-build", "/home/u/go/pkg/mod"]),
+    );
+    // The launcher makes these when missing (and only these: never a root or the scratch folder).
+    expect(staticcheck.caches).toEqual(
+      expect.arrayContaining(["/home/u/.cache/staticcheck", "/home/u/.cache/go-build"]),
+    );
+    expect(staticcheck.caches).not.toContain("/tmp/mcq-1000");
+    expect(planProfile(host, read, "/usr/local/go/bin/go", "/srv/a").readWrite).not.toContain(
+      "/home/u/.cache/staticcheck",
+    );
+    for (const formatter of ["/usr/local/go/bin/gofmt", "/home/u/.cargo/bin/rustfmt"]) {
+      const p = planProfile(host, read, formatter, "/srv/a");
+      expect(p.readWrite, formatter).toEqual(["/tmp/mcq-1000"]);
+      expect(p.caches, formatter).toBeUndefined();
+    }
   });
 
   it("a provider sees the requested files only, no scratch, no git, no shell", () => {

@@ -27,7 +27,15 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
   const h = (...p: string[]) => path.join(home, ...p);
   const abs = (v: string | undefined) => (v && path.isAbsolute(v) ? v : undefined);
   const xdgCache = abs(env.XDG_CACHE_HOME) ?? h(".cache");
-  const gopath = abs(env.GOPATH?.split(":")[0]) ?? h("go");
+  // Go reads its own settings file (`go env -w`) under the environment; the sandbox shows it read-only and
+  // binds the folders it names.
+  const goEnvPath =
+    env.GOENV === "off"
+      ? undefined
+      : (abs(env.GOENV) ?? path.join(abs(env.XDG_CONFIG_HOME) ?? h(".config"), "go", "env"));
+  const goFile = goEnvPath ? readGoEnvFile(goEnvPath) : {};
+  const goSetting = (name: string) => abs(env[name]) ?? abs(goFile[name]);
+  const gopath = abs((env.GOPATH ?? goFile.GOPATH)?.split(":")[0]) ?? h("go");
   const cargoHome = abs(env.CARGO_HOME) ?? h(".cargo");
   const existing = (paths: (string | undefined)[]) => [
     ...new Set(paths.filter((p): p is string => p !== undefined && fs.existsSync(p))),
@@ -45,24 +53,31 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
       h(".volta"),
       h(".asdf"),
     ]),
-    go: existing([gopath]),
+    go: existing([gopath, goEnvPath]),
     cargo: existing([cargoHome, abs(env.RUSTUP_HOME) ?? h(".rustup")]),
     npm: existing([h(".npmrc")]),
     git: existing([h(".gitconfig"), h(".config", "git")]),
     node: none,
     provider: existing([h(".claude"), h(".claude.json"), h(".codex"), h(".gemini")]),
   };
+  // Caches whether or not they exist yet: the launcher makes a missing one, so that a tool's first run on a
+  // new machine fills a cache the next run finds (not a private $HOME thrown away with the sandbox).
   const caches: Record<CacheFamily, readonly string[]> = {
     common: none,
-    go: existing([
-      abs(env.GOCACHE) ?? path.join(xdgCache, "go-build"),
-      abs(env.GOMODCACHE) ?? path.join(gopath, "pkg", "mod"),
+    go: unique([
+      goSetting("GOCACHE") ?? path.join(xdgCache, "go-build"),
+      goSetting("GOMODCACHE") ?? path.join(gopath, "pkg", "mod"),
     ]),
-    cargo: existing([path.join(cargoHome, "registry"), path.join(cargoHome, "git")]),
-    npm: existing([h(".npm")]),
+    cargo: unique([path.join(cargoHome, "registry"), path.join(cargoHome, "git")]),
+    npm: [h(".npm")],
     git: none,
-    node: existing([v8Cache]),
+    node: [v8Cache],
     provider: none,
+  };
+  // A tool's own cache, read-write for that tool alone (by its facts key).
+  const toolCaches: Record<string, readonly string[]> = {
+    staticcheck: [abs(env.STATICCHECK_CACHE) ?? path.join(xdgCache, "staticcheck")],
+    black: [abs(env.BLACK_CACHE_DIR) ?? path.join(xdgCache, "black")],
   };
   const system: Mount[] = [];
   for (const p of SYSTEM) {
@@ -90,7 +105,35 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     scratch: scratchRoot(),
     toolchains,
     caches,
+    toolCaches,
     gitAndShells: hidden,
     prlimit: ["/usr/bin/prlimit", "/bin/prlimit"].find((p) => fs.existsSync(p)),
   };
+}
+
+function unique(paths: readonly string[]): string[] {
+  return [...new Set(paths)];
+}
+
+/** `NAME=VALUE` lines of Go's settings file (what `go env -w` writes); empty when there is none. */
+export function readGoEnvFile(file: string): Record<string, string> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return {};
+  }
+  return parseGoEnvFile(text);
+}
+
+/** Go's settings file, read as go reads it (cmd/go/internal/cfg): `NAME=VALUE` lines whose name starts with an
+ * upper-case letter, anything else skipped, the last of a name wins. */
+export function parseGoEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const eq = line.indexOf("=");
+    if (eq < 0 || !/^[A-Z]/.test(line)) continue;
+    out[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  return out;
 }

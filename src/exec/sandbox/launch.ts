@@ -131,7 +131,7 @@ export function sandboxLaunch(
     // Not there: the spawn reports it.
   }
   const host = hostLayout();
-  const planned = planProfile(host, run.request, executable, cwd, real);
+  const planned = withCaches(planProfile(host, run.request, executable, cwd, real));
   const limits = run.limits && hasLimits(run.limits) ? run.limits : undefined;
   if (limits && !host.prlimit)
     throw new ToolError(
@@ -140,6 +140,36 @@ export function sandboxLaunch(
     );
   const profile = limits && host.prlimit ? { ...planned, limits, prlimit: host.prlimit } : planned;
   return { program: status.bwrap, args: bwrapArgv(profile, executable, args), profile };
+}
+
+/**
+ * The profile with its caches made where missing (owner-only, as a tool's first run would make them, but on
+ * the host, so they outlive the sandbox), without those that cannot be made (a read-only $HOME): the tool
+ * then runs as before, its cache private to the run.
+ */
+export function withCaches(profile: SandboxProfile): SandboxProfile {
+  if (!profile.caches?.length) return profile;
+  const missing = profile.caches.filter((c) => !ensureFolder(c));
+  if (!missing.length) return profile;
+  return {
+    ...profile,
+    readWrite: profile.readWrite.filter((p) => !missing.includes(p)),
+    caches: profile.caches.filter((c) => !missing.includes(c)),
+  };
+}
+
+function ensureFolder(dir: string): boolean {
+  try {
+    if (fs.statSync(dir).isDirectory()) return true;
+    return false;
+  } catch {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }
 
 function hasLimits(l: ResourceLimits): boolean {

@@ -41,8 +41,13 @@ export interface HostLayout {
   scratch: string;
   /** Toolchains under $HOME that exist, by family ("common" for all). */
   toolchains: Readonly<Record<CacheFamily, readonly string[]>>;
-  /** Caches that exist, read-write for the tools of their family. */
+  /**
+   * Caches of a family, read-write for its tools that declare cache writes (or have no facts), whether or not
+   * they exist yet: the launcher makes a missing one before the sandbox binds it.
+   */
   caches: Readonly<Record<CacheFamily, readonly string[]>>;
+  /** A tool's own caches (by facts key: staticcheck's), read-write for that tool alone, made when missing. */
+  toolCaches?: Readonly<Record<string, readonly string[]>>;
   /** Git's programs and the shells, hidden from a provider. */
   gitAndShells: readonly { path: string; dir: boolean }[];
   /** util-linux's prlimit (system folder, so visible inside), for resource limits. */
@@ -103,15 +108,19 @@ export function planProfile(
   const provider = request.kind === "provider";
   const readOnly = new Set<string>([host.install, ...host.toolchains.common]);
   const readWrite = new Set<string>();
+  const caches = new Set<string>();
   if (provider) {
     for (const p of host.toolchains.provider) readOnly.add(p);
     for (const f of request.files ?? []) readOnly.add(f);
   } else {
     readWrite.add(host.scratch);
-    if (family) {
-      for (const t of host.toolchains[family]) readOnly.add(t);
-      for (const c of host.caches[family]) readWrite.add(c);
+    if (family) for (const t of host.toolchains[family]) readOnly.add(t);
+    // Caches only for a tool that declares it fills one (gofmt and rustfmt get none).
+    if (!facts || facts.writes.includes("cache")) {
+      for (const c of family ? host.caches[family] : []) caches.add(c);
+      for (const c of host.toolCaches?.[key] ?? []) caches.add(c);
     }
+    for (const c of caches) readWrite.add(c);
     for (const t of host.toolchains.git) readOnly.add(t);
     const writable = new Set(
       request.kind === "tests"
@@ -143,6 +152,7 @@ export function planProfile(
     network: networkFor(request, facts),
     hidden: provider ? host.gitAndShells : [],
     cwd: provider ? "/tmp" : cwd,
+    ...(caches.size ? { caches: [...caches] } : {}),
   };
 }
 

@@ -22,6 +22,8 @@ export interface SandboxProfile {
   hidden: readonly { path: string; dir: boolean }[];
   /** The working directory inside the sandbox. */
   cwd: string;
+  /** The tools' caches among readWrite: made (owner-only) when missing, dropped when they cannot be. */
+  caches?: readonly string[];
   /** Environment set inside (on top of what the process is given). */
   setenv?: Readonly<Record<string, string>>;
   /** Resource limits, set by `prlimit` (its path in `prlimit`) between bwrap and the tool. */
