@@ -3,7 +3,9 @@
 //   a whole-project `lint` (ruff, eslint) through a warm server after a one-file edit against `ruff check`
 //   with its cache and `eslint --cache` on the same edit; `check --only ruff,ruff-format,eslint,prettier`
 //   (a fresh process, the cache on disk warm) against those tools with their caches, one after another;
-// - the per-call path: a warm `lint` / `format_check` of one edited file (ruff CLI) against ruff direct;
+// - the per-call path: a warm `lint` / `format_check` of one edited file (ruff CLI) against ruff direct, and
+//   a warm call of each other CLI-backed tool (gofmt, go vet, staticcheck, rustfmt, clippy, ty) after an
+//   edit of a small project against the tool's own command on the same edit;
 // - a hit in the shared cache (turborepo-remote-cache, local storage) against a hit in the local cache,
 //   each in a fresh server with its first call.
 // BENCH_MONO_FILES (default 5000 per language) and BENCH_EDITS (default 5) scale it down.
@@ -21,7 +23,8 @@ import { median, ms } from "./stats.mjs";
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(repo, "dist", "cli.js");
 const VENV = path.join(repo, ".tools", "venv", "bin");
-const PATH = `${VENV}:${process.env.PATH}`;
+const GO_TOOLS = path.join(repo, ".tools", "go", "bin");
+const PATH = `${VENV}:${GO_TOOLS}:${process.env.PATH}`;
 const FILES = Number(process.env.BENCH_MONO_FILES ?? 5000);
 const EDITS = Number(process.env.BENCH_EDITS ?? 5);
 const ESLINT = path.join(repo, "node_modules", "eslint", "bin", "eslint.js");
@@ -246,6 +249,111 @@ async function perCall(rows) {
   }
 }
 
+const have = (program) =>
+  spawnSync("sh", ["-c", `command -v ${program}`], { env: { ...process.env, PATH } }).status === 0;
+
+/** A small Go module, Rust crate and Python file in one folder, for the warm calls of the other CLI tools. */
+function smallProjects() {
+  const dir = tmp("mcq-bench-percall-tools-");
+  const put = (rel, text) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  put("go.mod", "module example.com/bench\n\ngo 1.22\n");
+  put("main.go", 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hi")\n}\n');
+  put("crate/Cargo.toml", '[package]\nname = "bench"\nversion = "0.1.0"\nedition = "2021"\n');
+  put("crate/src/main.rs", 'fn main() {\n    println!("hi");\n}\n');
+  put("app.py", "import os\nimport sys\n\n\ndef main(argv):\n    return sys.argv\n".repeat(20));
+  return dir;
+}
+
+/** Each CLI-backed tool but ruff: a warm call after an edit, against the tool's own command on that edit. */
+async function perCallTools(rows) {
+  const dir = smallProjects();
+  const at = (rel) => path.join(dir, rel);
+  const goEdit = (i) => `\nvar x${i} = ${i}\n`;
+  const rustEdit = (i) => `\n#[allow(dead_code)]\nconst X${i}: i32 = ${i};\n`;
+  const cases = [
+    [
+      "gofmt",
+      "format_check",
+      { path: at("main.go"), language: "go" },
+      ["gofmt", "-l", at("main.go")],
+      dir,
+      "main.go",
+      goEdit,
+    ],
+    ["go vet", "lint", { path: dir, linter: "govet" }, ["go", "vet", "./..."], dir, "main.go", goEdit],
+    [
+      "staticcheck",
+      "lint",
+      { path: dir, linter: "staticcheck" },
+      ["staticcheck", "./..."],
+      dir,
+      "main.go",
+      goEdit,
+    ],
+    [
+      "rustfmt",
+      "format_check",
+      { path: at("crate/src/main.rs"), language: "rust" },
+      ["rustfmt", "--check", "--edition", "2021", at("crate/src/main.rs")],
+      at("crate"),
+      "crate/src/main.rs",
+      rustEdit,
+    ],
+    [
+      "clippy",
+      "lint",
+      { path: at("crate"), linter: "clippy" },
+      ["cargo", "clippy", "--quiet"],
+      at("crate"),
+      "crate/src/main.rs",
+      rustEdit,
+    ],
+    [
+      "ty",
+      "type_check",
+      { path: at("app.py"), checker: "ty" },
+      ["ty", "check", at("app.py")],
+      dir,
+      "app.py",
+      (i) => `\nx${i} = ${i}\n`,
+    ],
+  ];
+  const s = await server(dir, ["--result-cache-dir", tmp("mcq-bench-rc-")]);
+  for (const [name, tool, args, direct, cwd, rel, edit] of cases) {
+    if (!have(direct[0])) {
+      rows.push({ case: `warm ${tool} of one edited file (${name})`, direct: `${direct[0]} not installed` });
+      continue;
+    }
+    const original = fs.readFileSync(at(rel), "utf8");
+    for (let i = 0; i < 5; i++) {
+      await s.call(tool, args);
+      run(direct[0], direct.slice(1), cwd);
+    }
+    const a = [];
+    const b = [];
+    for (let i = 0; i < 15; i++) {
+      fs.writeFileSync(at(rel), original + edit(i));
+      a.push((await timed(() => s.call(tool, args)))[0]);
+      b.push(run(direct[0], direct.slice(1), cwd));
+    }
+    fs.writeFileSync(at(rel), original);
+    rows.push({
+      case: `warm ${tool} of one edited file (${name})`,
+      "server median ms": ms(median(a)),
+      "direct median ms": ms(median(b)),
+      direct: direct.map((x) => (x.startsWith("/") ? path.relative(dir, x) : x)).join(" "),
+      "direct / server": (median(b) / median(a)).toFixed(2),
+      "target ms (1.2x + 5)": ms(median(b) * 1.2 + 5),
+      runs: a.length,
+    });
+  }
+  await s.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 async function startRemote() {
   const pkg = createRequire(import.meta.url).resolve("turborepo-remote-cache/package.json");
   const child = spawn(process.execPath, [path.join(path.dirname(pkg), "dist", "cli.js")], {
@@ -325,9 +433,10 @@ async function remoteVsLocal(rows, notes) {
 export default async function runBench() {
   const rows = [];
   const notes = [`load average at start ${load()} (2 cores, shared)`];
-  // BENCH_PARTS=percall,remote,monorepo (default all) runs a part alone.
-  const parts = (process.env.BENCH_PARTS ?? "percall,remote,monorepo").split(",");
+  // BENCH_PARTS=percall,percall-tools,remote,monorepo (default all) runs a part alone.
+  const parts = (process.env.BENCH_PARTS ?? "percall,percall-tools,remote,monorepo").split(",");
   if (parts.includes("percall")) await perCall(rows);
+  if (parts.includes("percall-tools")) await perCallTools(rows);
   if (parts.includes("remote")) await remoteVsLocal(rows, notes);
   if (parts.includes("monorepo")) await monorepo(rows, notes);
   notes.push(`load average at end ${load()}`);
