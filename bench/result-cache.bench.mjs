@@ -321,36 +321,42 @@ async function perCallTools(rows) {
       (i) => `\nx${i} = ${i}\n`,
     ],
   ];
-  const s = await server(dir, ["--result-cache-dir", tmp("mcq-bench-rc-")]);
-  for (const [name, tool, args, direct, cwd, rel, edit] of cases) {
-    if (!have(direct[0])) {
-      rows.push({ case: `warm ${tool} of one edited file (${name})`, direct: `${direct[0]} not installed` });
-      continue;
+  // The sandbox's share: the same calls with --sandbox off (bwrap's own start is a few ms per run).
+  for (const sandbox of ["auto", "off"]) {
+    const s = await server(dir, ["--result-cache-dir", tmp("mcq-bench-rc-"), "--sandbox", sandbox]);
+    for (const [name, tool, args, direct, cwd, rel, edit] of cases) {
+      if (!have(direct[0])) {
+        rows.push({
+          case: `warm ${tool} of one edited file (${name}), sandbox ${sandbox}`,
+          direct: `${direct[0]} not installed`,
+        });
+        continue;
+      }
+      const original = fs.readFileSync(at(rel), "utf8");
+      for (let i = 0; i < 5; i++) {
+        await s.call(tool, args);
+        run(direct[0], direct.slice(1), cwd);
+      }
+      const a = [];
+      const b = [];
+      for (let i = 0; i < 15; i++) {
+        fs.writeFileSync(at(rel), original + edit(i));
+        a.push((await timed(() => s.call(tool, args)))[0]);
+        b.push(run(direct[0], direct.slice(1), cwd));
+      }
+      fs.writeFileSync(at(rel), original);
+      rows.push({
+        case: `warm ${tool} of one edited file (${name}), sandbox ${sandbox}`,
+        "server median ms": ms(median(a)),
+        "direct median ms": ms(median(b)),
+        direct: direct.map((x) => (x.startsWith("/") ? path.relative(dir, x) : x)).join(" "),
+        "direct / server": (median(b) / median(a)).toFixed(2),
+        "target ms (1.2x + 5)": ms(median(b) * 1.2 + 5),
+        runs: a.length,
+      });
     }
-    const original = fs.readFileSync(at(rel), "utf8");
-    for (let i = 0; i < 5; i++) {
-      await s.call(tool, args);
-      run(direct[0], direct.slice(1), cwd);
-    }
-    const a = [];
-    const b = [];
-    for (let i = 0; i < 15; i++) {
-      fs.writeFileSync(at(rel), original + edit(i));
-      a.push((await timed(() => s.call(tool, args)))[0]);
-      b.push(run(direct[0], direct.slice(1), cwd));
-    }
-    fs.writeFileSync(at(rel), original);
-    rows.push({
-      case: `warm ${tool} of one edited file (${name})`,
-      "server median ms": ms(median(a)),
-      "direct median ms": ms(median(b)),
-      direct: direct.map((x) => (x.startsWith("/") ? path.relative(dir, x) : x)).join(" "),
-      "direct / server": (median(b) / median(a)).toFixed(2),
-      "target ms (1.2x + 5)": ms(median(b) * 1.2 + 5),
-      runs: a.length,
-    });
+    await s.close();
   }
-  await s.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
