@@ -13,6 +13,7 @@ import { isWithin } from "../paths/allowlist.js";
 import { RUFF_DEFAULT_EXCLUDES } from "./python/python-files.js";
 import { runWhole } from "../cache/whole.js";
 import type { ToolContext } from "../engine/tool.js";
+import { goEnvFilePath, readGoEnvFile } from "../exec/sandbox/host.js";
 import { findExecutable } from "../exec/which.js";
 import { executableIdentity } from "./cached-run.js";
 import { resolvePythonTool } from "./python/resolve.js";
@@ -94,6 +95,11 @@ export function wholeProgramInputs(
     env: spec.env.map((v) => process.env[v] ?? null),
   };
   if (language === "python") facts.sitePackages = sitePackages(cache, project);
+  // go reads its own settings file (`go env -w GOFLAGS=...`) under the environment.
+  if (language === "go") {
+    const file = goEnvFilePath();
+    facts.goEnvFile = file ? readGoEnvFile(file) : null;
+  }
   return { project, files, facts };
 }
 

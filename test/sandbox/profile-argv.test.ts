@@ -27,6 +27,7 @@ const host: HostLayout = {
     provider: [],
   },
   toolCaches: { staticcheck: ["/home/u/.cache/staticcheck"] },
+  goEnvFile: "/home/u/.config/go/env",
   gitAndShells: [
     { path: "/usr/bin/git", dir: false },
     { path: "/usr/bin/sh", dir: false },
@@ -124,6 +125,9 @@ describe("planProfile", () => {
     expect(planProfile(host, read, "/usr/local/go/bin/go", "/srv/a").readWrite).not.toContain(
       "/home/u/.cache/staticcheck",
     );
+    // Go's settings file, for the go family only, bound when it exists at launch.
+    expect(staticcheck.readOnlyIfPresent).toEqual(["/home/u/.config/go/env"]);
+    expect(planProfile(host, read, "/usr/bin/mypy", "/srv/a").readOnlyIfPresent).toBeUndefined();
     for (const formatter of ["/usr/local/go/bin/gofmt", "/home/u/.cargo/bin/rustfmt"]) {
       const p = planProfile(host, read, formatter, "/srv/a");
       expect(p.readWrite, formatter).toEqual(["/tmp/mcq-1000"]);

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseGoEnvFile } from "../../src/exec/sandbox/host.js";
-import { withCaches } from "../../src/exec/sandbox/launch.js";
+import { withCaches, withLaunchTimeMounts } from "../../src/exec/sandbox/launch.js";
 import type { SandboxProfile } from "../../src/exec/sandbox/profile.js";
 import { connectStdio } from "../helpers/server.js";
 import { missing, tempDir, TOOLS_GO_BIN } from "../helpers/tools.js";
@@ -108,6 +108,47 @@ describe("a tool's own cache in the sandbox", () => {
   );
 });
 
+describe("go's settings file and the result cache", () => {
+  it.skipIf(missing("go"))(
+    "a go env -w made while the server runs is seen by the next call, not served from the cache",
+    async () => {
+      const project = goModule({
+        "main.go": "package main\n\nfunc main() {}\n",
+        "tagged.go": `//go:build mcqtag\n\n${SELF_ASSIGN.replace("package main\n\nfunc main()", "package main\n\nfunc tagged()")}`,
+      });
+      // Not there when the server starts: `go env -w` makes it later.
+      const goenv = path.join(tempDir("mcq-go-caches-env-"), "go", "env");
+      const s = await connectStdio({
+        args: ["--sandbox", "required", "--allowed-paths", project, "--result-cache", "true"],
+        cwd: project,
+        env: {
+          GOENV: goenv,
+          GOCACHE: hostGoCache(),
+          GOFLAGS: undefined,
+          XDG_CACHE_HOME: tempDir("mcq-go-caches-xdg-"),
+        },
+      });
+      try {
+        const paths = (r: Record<string, unknown>) =>
+          ((r.findings ?? []) as { path?: string }[]).map((f) => f.path);
+        const before = await s.call("lint", { path: project, linter: "govet" });
+        expect(paths(before), JSON.stringify(before).slice(0, 1500)).toEqual([]);
+        expect((await s.call("lint", { path: project, linter: "govet" })).cached).toBe("3 of 3 files");
+        const set = spawnSync("go", ["env", "-w", "GOFLAGS=-tags=mcqtag"], {
+          env: { ...process.env, GOENV: goenv },
+          encoding: "utf8",
+        });
+        expect(set.status, set.stderr).toBe(0);
+        const after = await s.call("lint", { path: project, linter: "govet" });
+        expect(paths(after), JSON.stringify(after).slice(0, 1500)).toEqual(["tagged.go"]);
+        expect(after.cached ?? "", JSON.stringify(after).slice(0, 600)).not.toBe("3 of 3 files");
+      } finally {
+        await s.close();
+      }
+    },
+  );
+});
+
 describe("withCaches", () => {
   const profile = (caches: string[], other: string[] = []): SandboxProfile => ({
     system: [],
@@ -138,6 +179,26 @@ describe("withCaches", () => {
     expect(p.readWrite).toEqual([base, good]);
     expect(p.caches).toEqual([good]);
     expect(fs.existsSync(bad)).toBe(false);
+  });
+});
+
+describe("withLaunchTimeMounts", () => {
+  it("binds an optional file read-only only when it exists at this launch", () => {
+    const dir = tempDir("mcq-launch-mounts-");
+    const file = path.join(dir, "env");
+    const profile: SandboxProfile = {
+      system: [],
+      readOnly: ["/srv/a"],
+      readWrite: [],
+      home: "/home/u",
+      network: false,
+      hidden: [],
+      cwd: "/",
+      readOnlyIfPresent: [file],
+    };
+    expect(withLaunchTimeMounts(profile).readOnly).toEqual(["/srv/a"]);
+    fs.writeFileSync(file, "GOFLAGS=-tags=x\n");
+    expect(withLaunchTimeMounts(profile).readOnly).toEqual(["/srv/a", file]);
   });
 });
 

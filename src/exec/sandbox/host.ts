@@ -29,10 +29,7 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
   const xdgCache = abs(env.XDG_CACHE_HOME) ?? h(".cache");
   // Go reads its own settings file (`go env -w`) under the environment; the sandbox shows it read-only and
   // binds the folders it names.
-  const goEnvPath =
-    env.GOENV === "off"
-      ? undefined
-      : (abs(env.GOENV) ?? path.join(abs(env.XDG_CONFIG_HOME) ?? h(".config"), "go", "env"));
+  const goEnvPath = goEnvFilePath(env);
   const goFile = goEnvPath ? readGoEnvFile(goEnvPath) : {};
   const goSetting = (name: string) => abs(env[name]) ?? abs(goFile[name]);
   const gopath = abs((env.GOPATH ?? goFile.GOPATH)?.split(":")[0]) ?? h("go");
@@ -53,7 +50,7 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
       h(".volta"),
       h(".asdf"),
     ]),
-    go: existing([gopath, goEnvPath]),
+    go: existing([gopath]),
     cargo: existing([cargoHome, abs(env.RUSTUP_HOME) ?? h(".rustup")]),
     npm: existing([h(".npmrc")]),
     git: existing([h(".gitconfig"), h(".config", "git")]),
@@ -106,6 +103,7 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     toolchains,
     caches,
     toolCaches,
+    ...(goEnvPath ? { goEnvFile: goEnvPath } : {}),
     gitAndShells: hidden,
     prlimit: ["/usr/bin/prlimit", "/bin/prlimit"].find((p) => fs.existsSync(p)),
   };
@@ -113,6 +111,17 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
 
 function unique(paths: readonly string[]): string[] {
   return [...new Set(paths)];
+}
+
+/** Where go reads its own settings (`go env GOENV`): `$GOENV`, else `$XDG_CONFIG_HOME/go/env`; none when off. */
+export function goEnvFilePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.GOENV === "off") return undefined;
+  if (env.GOENV && path.isAbsolute(env.GOENV)) return env.GOENV;
+  const config =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
+      ? env.XDG_CONFIG_HOME
+      : path.join(env.HOME && path.isAbsolute(env.HOME) ? env.HOME : os.homedir(), ".config");
+  return path.join(config, "go", "env");
 }
 
 /** `NAME=VALUE` lines of Go's settings file (what `go env -w` writes); empty when there is none. */

@@ -131,7 +131,7 @@ export function sandboxLaunch(
     // Not there: the spawn reports it.
   }
   const host = hostLayout();
-  const planned = withCaches(planProfile(host, run.request, executable, cwd, real));
+  const planned = withLaunchTimeMounts(planProfile(host, run.request, executable, cwd, real));
   const limits = run.limits && hasLimits(run.limits) ? run.limits : undefined;
   if (limits && !host.prlimit)
     throw new ToolError(
@@ -140,6 +140,13 @@ export function sandboxLaunch(
     );
   const profile = limits && host.prlimit ? { ...planned, limits, prlimit: host.prlimit } : planned;
   return { program: status.bwrap, args: bwrapArgv(profile, executable, args), profile };
+}
+
+/** The profile as this launch finds the host: its caches made, its optional files bound if they exist now. */
+export function withLaunchTimeMounts(profile: SandboxProfile): SandboxProfile {
+  const cached = withCaches(profile);
+  const present = (cached.readOnlyIfPresent ?? []).filter((f) => fs.existsSync(f));
+  return present.length ? { ...cached, readOnly: [...cached.readOnly, ...present] } : cached;
 }
 
 /**

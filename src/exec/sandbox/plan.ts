@@ -48,6 +48,8 @@ export interface HostLayout {
   caches: Readonly<Record<CacheFamily, readonly string[]>>;
   /** A tool's own caches (by facts key: staticcheck's), read-write for that tool alone, made when missing. */
   toolCaches?: Readonly<Record<string, readonly string[]>>;
+  /** Go's settings file (`go env -w`), read-only for the go family when it exists at launch. */
+  goEnvFile?: string;
   /** Git's programs and the shells, hidden from a provider. */
   gitAndShells: readonly { path: string; dir: boolean }[];
   /** util-linux's prlimit (system folder, so visible inside), for resource limits. */
@@ -109,12 +111,14 @@ export function planProfile(
   const readOnly = new Set<string>([host.install, ...host.toolchains.common]);
   const readWrite = new Set<string>();
   const caches = new Set<string>();
+  const optional = new Set<string>();
   if (provider) {
     for (const p of host.toolchains.provider) readOnly.add(p);
     for (const f of request.files ?? []) readOnly.add(f);
   } else {
     readWrite.add(host.scratch);
     if (family) for (const t of host.toolchains[family]) readOnly.add(t);
+    if (family === "go" && host.goEnvFile) optional.add(host.goEnvFile);
     // Caches only for a tool that declares it fills one (gofmt and rustfmt get none).
     if (!facts || facts.writes.includes("cache")) {
       for (const c of family ? host.caches[family] : []) caches.add(c);
@@ -153,6 +157,7 @@ export function planProfile(
     hidden: provider ? host.gitAndShells : [],
     cwd: provider ? "/tmp" : cwd,
     ...(caches.size ? { caches: [...caches] } : {}),
+    ...(optional.size ? { readOnlyIfPresent: [...optional] } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ export interface SandboxProfile {
   cwd: string;
   /** The tools' caches among readWrite: made (owner-only) when missing, dropped when they cannot be. */
   caches?: readonly string[];
+  /** Files shown read-only when they exist at launch (Go's settings file, which `go env -w` may make later). */
+  readOnlyIfPresent?: readonly string[];
   /** Environment set inside (on top of what the process is given). */
   setenv?: Readonly<Record<string, string>>;
   /** Resource limits, set by `prlimit` (its path in `prlimit`) between bwrap and the tool. */
