@@ -6,6 +6,7 @@
  * in its identity (version, environment variables that change its results).
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { ResultCache } from "../cache/result-cache.js";
 import { ALWAYS_SKIPPED } from "../cache/tree-scan.js";
@@ -95,12 +96,27 @@ export function wholeProgramInputs(
     env: spec.env.map((v) => process.env[v] ?? null),
   };
   if (language === "python") facts.sitePackages = sitePackages(cache, project);
-  // go reads its own settings file (`go env -w GOFLAGS=...`) under the environment.
+  // Settings the toolchain reads from the user's home, which the sandbox shows it: go's own file
+  // (`go env -w GOFLAGS=...`) and cargo's config in $CARGO_HOME (`[build] rustflags`, `[target.*]`).
   if (language === "go") {
     const file = goEnvFilePath();
     facts.goEnvFile = file ? readGoEnvFile(file) : null;
   }
+  if (language === "rust") facts.cargoHomeConfig = cargoHomeConfig();
   return { project, files, facts };
+}
+
+/** The text of $CARGO_HOME's config files (`config.toml`, and `config`, its older name); null where absent. */
+function cargoHomeConfig(env: NodeJS.ProcessEnv = process.env): (string | null)[] {
+  const home =
+    env.CARGO_HOME && path.isAbsolute(env.CARGO_HOME) ? env.CARGO_HOME : path.join(os.homedir(), ".cargo");
+  return ["config.toml", "config"].map((name) => {
+    try {
+      return fs.readFileSync(path.join(home, name), "utf8");
+    } catch {
+      return null;
+    }
+  });
 }
 
 function isVenv(dir: string): boolean {
