@@ -48,7 +48,7 @@ const SPEC: Record<WholeLanguage, { markers: string[]; files: RegExp; skip: Set<
     files:
       /\.rs$|^(?:Cargo\.toml|Cargo\.lock|build\.rs|rust-toolchain(?:\.toml)?|config\.toml|clippy\.toml|\.clippy\.toml|rustfmt\.toml|\.rustfmt\.toml)$/,
     skip: new Set(["target"]),
-    env: ["RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WRAPPER"],
+    env: ["RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WRAPPER", "RUSTUP_TOOLCHAIN"],
   },
 };
 
@@ -97,22 +97,34 @@ export function wholeProgramInputs(
   };
   if (language === "python") facts.sitePackages = sitePackages(cache, project);
   // Settings the toolchain reads from the user's home, which the sandbox shows it: go's own file
-  // (`go env -w GOFLAGS=...`) and cargo's config in $CARGO_HOME (`[build] rustflags`, `[target.*]`).
+  // (`go env -w GOFLAGS=...`); cargo's config in $CARGO_HOME (`[build] rustflags`, `[target.*]`) and rustup's
+  // settings (the default toolchain, `rustup override set` per folder), which pick the toolchain.
   if (language === "go") {
     const file = goEnvFilePath();
     facts.goEnvFile = file ? readGoEnvFile(file) : null;
   }
-  if (language === "rust") facts.cargoHomeConfig = cargoHomeConfig();
+  if (language === "rust") facts.rustHomeSettings = rustHomeSettings();
   return { project, files, facts };
 }
 
-/** The text of $CARGO_HOME's config files (`config.toml`, and `config`, its older name); null where absent. */
-function cargoHomeConfig(env: NodeJS.ProcessEnv = process.env): (string | null)[] {
-  const home =
-    env.CARGO_HOME && path.isAbsolute(env.CARGO_HOME) ? env.CARGO_HOME : path.join(os.homedir(), ".cargo");
-  return ["config.toml", "config"].map((name) => {
+/**
+ * The text of $CARGO_HOME's config files (`config.toml`, and `config`, its older name) and of rustup's
+ * `settings.toml`; null where absent.
+ */
+export function rustHomeSettings(env: NodeJS.ProcessEnv = process.env): (string | null)[] {
+  const home = (name: string, fallback: string) => {
+    const v = env[name];
+    return v && path.isAbsolute(v) ? v : path.join(os.homedir(), fallback);
+  };
+  const cargo = home("CARGO_HOME", ".cargo");
+  const files = [
+    path.join(cargo, "config.toml"),
+    path.join(cargo, "config"),
+    path.join(home("RUSTUP_HOME", ".rustup"), "settings.toml"),
+  ];
+  return files.map((file) => {
     try {
-      return fs.readFileSync(path.join(home, name), "utf8");
+      return fs.readFileSync(file, "utf8");
     } catch {
       return null;
     }

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { rustHomeSettings } from "../../src/adapters/whole-program.js";
 import { connectStdio } from "../helpers/server.js";
 import { missing, tempDir } from "../helpers/tools.js";
 
@@ -44,4 +45,22 @@ describe("cargo's own config and the result cache", () => {
       }
     },
   );
+});
+
+describe("rustHomeSettings", () => {
+  it("reads cargo's config and rustup's settings (the default toolchain, folder overrides), null where absent", () => {
+    const cargo = tempDir("mcq-cargo-home-");
+    const rustup = tempDir("mcq-rustup-home-");
+    const env = { CARGO_HOME: cargo, RUSTUP_HOME: rustup };
+    expect(rustHomeSettings(env)).toEqual([null, null, null]);
+    fs.writeFileSync(path.join(rustup, "settings.toml"), 'default_toolchain = "stable"\n\n[overrides]\n');
+    const before = rustHomeSettings(env);
+    fs.writeFileSync(
+      path.join(rustup, "settings.toml"),
+      'default_toolchain = "stable"\n\n[overrides]\n"/srv/p" = "nightly"\n',
+    );
+    expect(rustHomeSettings(env)).not.toEqual(before);
+    fs.writeFileSync(path.join(cargo, "config"), "[build]\n");
+    expect(rustHomeSettings(env)[1]).toBe("[build]\n");
+  });
 });
