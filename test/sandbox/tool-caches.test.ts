@@ -38,6 +38,14 @@ function goModule(files: Record<string, string>): string {
 
 const SELF_ASSIGN = "package main\n\nfunc main() {\n\tx := 1\n\tx = x\n\t_ = x\n}\n";
 
+/** A module whose vet finding (tagged.go:7) is in a file only the build tag `mcqtag` compiles. */
+function taggedModule(): string {
+  return goModule({
+    "main.go": "package main\n\nfunc main() {}\n",
+    "tagged.go": `//go:build mcqtag\n\n${SELF_ASSIGN.replace("func main()", "func tagged()")}`,
+  });
+}
+
 describe("a tool's own cache in the sandbox", () => {
   it.skipIf(missing("go") || missing("staticcheck", [TOOLS_GO_BIN]))(
     "staticcheck fills its cache on the host, made when it did not exist, and finds the same on the next call",
@@ -71,11 +79,7 @@ describe("a tool's own cache in the sandbox", () => {
   it.skipIf(missing("go"))(
     "go runs with the user's own settings file (go env -w), as it does outside the sandbox",
     async () => {
-      // vet's finding is in a file only the build tag of GOFLAGS compiles.
-      const project = goModule({
-        "main.go": "package main\n\nfunc main() {}\n",
-        "tagged.go": `//go:build mcqtag\n\n${SELF_ASSIGN.replace("package main\n\nfunc main()", "package main\n\nfunc tagged()")}`,
-      });
+      const project = taggedModule();
       const goenv = path.join(tempDir("mcq-go-caches-env-"), "env");
       fs.writeFileSync(goenv, "GOFLAGS=-tags=mcqtag\n");
       const env = { GOENV: goenv, GOCACHE: hostGoCache(), GOFLAGS: undefined };
@@ -112,10 +116,7 @@ describe("go's settings file and the result cache", () => {
   it.skipIf(missing("go"))(
     "a go env -w made while the server runs is seen by the next call, not served from the cache",
     async () => {
-      const project = goModule({
-        "main.go": "package main\n\nfunc main() {}\n",
-        "tagged.go": `//go:build mcqtag\n\n${SELF_ASSIGN.replace("package main\n\nfunc main()", "package main\n\nfunc tagged()")}`,
-      });
+      const project = taggedModule();
       // Not there when the server starts: `go env -w` makes it later.
       const goenv = path.join(tempDir("mcq-go-caches-env-"), "go", "env");
       const s = await connectStdio({
