@@ -3,6 +3,7 @@
  * and the tools that attach advice to findings (SARIF remediation, lint_check, lint_advice, remediation_advice).
  * Until a bundle is loaded the advisor is empty: every answer is well-formed and says `mapped: false`.
  */
+import type { BundleSpec } from "./bundle-spec.js";
 
 /** A diagnostic as a tool reported it. */
 export interface DiagnosticRef {
@@ -57,6 +58,8 @@ export interface DiagnosticAdvice {
 export interface PolicyAdvisor {
   readonly bundleHash: string;
   adviseDiagnostic(diagnostic: DiagnosticRef): DiagnosticAdvice;
+  /** Where its bundle comes from, so a worker thread can compile the same one; none for an empty advisor. */
+  readonly spec?: BundleSpec;
 }
 
 /** The advisor of a server with no bundle: nothing is mapped. */

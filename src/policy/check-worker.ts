@@ -6,18 +6,11 @@
  */
 import { parentPort } from "node:worker_threads";
 import path from "node:path";
-import type { Bundle } from "./bundle.js";
 import { checkCommand, checkDiff, checkEdit, type CheckSite, type EditCheckOptions } from "./checks.js";
-import { compileBundle } from "./compile.js";
+import { bundleOfSpec, type BundleSpec } from "./bundle-spec.js";
 import type { EditInput } from "./edit-context.js";
 
-/** Where a bundle comes from: enough for the worker to compile the very same one. */
-export interface BundleSpec {
-  projectFile?: string;
-  projectText?: string;
-  allowLoosening: boolean;
-  hash: string;
-}
+export type { BundleSpec };
 
 export type WorkerRequest =
   | {
@@ -40,26 +33,6 @@ export type WorkerRequest =
 export type WorkerReply =
   { id: number; ok: true; outcome: unknown } | { id: number; ok: false; error: string };
 
-const bundles = new Map<string, Promise<Bundle>>();
-
-async function bundleOf(spec: BundleSpec): Promise<Bundle> {
-  const key = JSON.stringify([spec.projectFile, spec.projectText, spec.allowLoosening]);
-  let bundle = bundles.get(key);
-  if (!bundle) {
-    bundle = compileBundle({
-      ...(spec.projectFile !== undefined ? { projectFile: spec.projectFile } : {}),
-      ...(spec.projectText !== undefined ? { projectText: spec.projectText } : {}),
-      allowLoosening: spec.allowLoosening,
-    });
-    if (bundles.size > 16) bundles.clear();
-    bundles.set(key, bundle);
-  }
-  const b = await bundle;
-  if (b.hash !== spec.hash)
-    throw new Error(`the worker compiled bundle ${b.hash}, the server runs ${spec.hash}`);
-  return b;
-}
-
 const relativeTo = (roots: readonly string[]) => (absolute: string) => {
   const root = roots
     .filter((r) => absolute === r || absolute.startsWith(r + path.sep))
@@ -70,7 +43,7 @@ const relativeTo = (roots: readonly string[]) => (absolute: string) => {
 };
 
 async function answer(request: WorkerRequest): Promise<unknown> {
-  const bundle = await bundleOf(request.spec);
+  const bundle = await bundleOfSpec(request.spec);
   if (request.op === "command") return checkCommand(bundle, request.input, request.site);
   if (request.op === "edit") return checkEdit(bundle, request.edit, request.options);
   return checkDiff(bundle, request.edit, request.base, relativeTo(request.options.roots), request.options);

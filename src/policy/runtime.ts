@@ -209,9 +209,13 @@ export class PolicyRuntime {
   /** Answers from the first root's bundle as it is at each call. */
   advisor(): PolicyAdvisor {
     const current = () => this.defaultBundle();
+    const specOf = (b: Bundle) => this.specOf(b);
     return {
       get bundleHash() {
         return current().hash;
+      },
+      get spec() {
+        return specOf(current());
       },
       adviseDiagnostic: (d) => current().adviseDiagnostic(d),
     };

@@ -1,66 +1,56 @@
 /**
- * Runs a trend job in a worker thread of its own (ended once it answers, on timeout or cancellation), so a
- * large comparison never blocks the event loop. Small jobs are cheaper inline: the caller decides.
+ * Runs SARIF analyses in worker threads (piscina), so a large log never blocks the event loop: the server
+ * answers other calls while one is summarised. A timed-out or cancelled analysis ends its thread (piscina
+ * terminates a thread whose task is aborted). Idle threads stay warm for a while, then exit; they never keep
+ * the process alive. Small inputs are cheaper inline: the caller decides.
  */
-import { Worker } from "node:worker_threads";
+import { Piscina } from "piscina";
 import { ToolError } from "../errors.js";
-import type { TrendJob, TrendReply } from "./trend-job.js";
 import { codePath } from "../package-root.js";
+import type { AnalyticsReply } from "./analytics-job.js";
+import type { AnalyticsTask } from "./analytics-thread.js";
 
-const THREAD_SCRIPT = codePath("sarif-analytics", "trend-thread.js");
+const THREAD_SCRIPT = codePath("sarif-analytics", "analytics-thread.js");
+const MAX_THREADS = 2;
+const IDLE_MS = 30_000;
 
 export interface OffThreadOptions {
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Heap cap of the thread (MB). */
-  maxHeapMb?: number;
 }
 
-export function runTrendOffThread(job: TrendJob, options: OffThreadOptions): Promise<TrendReply> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(THREAD_SCRIPT, {
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 2048 },
-      stdout: false,
-      stderr: false,
-    });
-    let settled = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      void worker.terminate();
-      fn();
-    };
-    const timer = setTimeout(
-      () =>
-        finish(() =>
-          reject(
-            new ToolError(
-              "timeout",
-              `the trend analysis exceeded the ${Math.round(options.timeoutMs / 1000)} s timeout and was stopped`,
-            ),
-          ),
-        ),
-      options.timeoutMs,
-    );
-    const onAbort = () => finish(() => reject(new ToolError("tool_error", "the call was cancelled")));
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    worker.once("message", (reply: TrendReply | { crashed: string }) =>
-      finish(() =>
-        "crashed" in reply
-          ? reject(new Error(`the trend analysis failed: ${reply.crashed}`))
-          : resolve(reply),
-      ),
-    );
-    worker.once("error", (err) =>
-      finish(() => reject(new ToolError("tool_error", `the trend analysis thread failed: ${err.message}`))),
-    );
-    worker.once("exit", (code) =>
-      finish(() =>
-        reject(new ToolError("tool_error", `the trend analysis thread ended (exit code ${code})`)),
-      ),
-    );
-    worker.postMessage(job);
+let pool: Piscina | undefined;
+
+function poolOf(): Piscina {
+  pool ??= new Piscina({
+    filename: THREAD_SCRIPT,
+    minThreads: 0,
+    maxThreads: MAX_THREADS,
+    idleTimeout: IDLE_MS,
+    // Normalizing a 16 MiB log holds several copies of it.
+    resourceLimits: { maxOldGenerationSizeMb: 2048 },
   });
+  return pool;
+}
+
+export async function runAnalyticsOffThread(
+  task: AnalyticsTask,
+  options: OffThreadOptions,
+): Promise<AnalyticsReply> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  try {
+    return (await poolOf().run(task, { signal })) as AnalyticsReply;
+  } catch (err) {
+    if (timeout.aborted)
+      throw new ToolError(
+        "timeout",
+        `the SARIF analysis exceeded the ${Math.round(options.timeoutMs / 1000)} s timeout and was stopped`,
+      );
+    if (options.signal?.aborted) throw new ToolError("tool_error", "the call was cancelled");
+    throw new ToolError(
+      "tool_error",
+      `the SARIF analysis thread failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
 }

@@ -9,20 +9,15 @@ import { ToolError } from "../../errors.js";
 import { projectRootOf } from "../../paths/project-root.js";
 import { EMPTY_ADVISOR, POLICY_ADVISOR_SERVICE, type PolicyAdvisor } from "../../policy/advisor.js";
 import { linterNames } from "../../adapters/linters.js";
-import { policyFeedback } from "../../sarif-analytics/feedback.js";
 import {
-  normalizeSarif,
-  SarifInputError,
-  type NormalizedLog,
-  type NormalizedResult,
-} from "../../sarif-analytics/normalize.js";
-import { remediationPacket, type RecordedCall } from "../../sarif-analytics/remediation.js";
-import { riskSummary } from "../../sarif-analytics/risk.js";
-import { adviceOf, type ResultAdvice } from "../../sarif-analytics/advice.js";
-import { runTrendOffThread } from "../../sarif-analytics/off-thread.js";
-import { runTrendJob, type TrendJob } from "../../sarif-analytics/trend-job.js";
+  runAnalyticsJob,
+  type AnalyticsInput,
+  type AnalyticsJob,
+  type AnalyticsReply,
+} from "../../sarif-analytics/analytics-job.js";
+import { runAnalyticsOffThread } from "../../sarif-analytics/off-thread.js";
 import { LISTING_ARGS } from "./listing.js";
-import { parseTraceId, readTrace, TRACE_PROPERTY, type TraceMeta } from "../../traces/lint-runs.js";
+import { parseTraceId, readTrace } from "../../traces/lint-runs.js";
 
 // Any JSON: the normalizer checks it (and names the JSON path of what is wrong), which a schema here could not.
 const SARIF_ARG = z.unknown().describe("SARIF 2.1.0 log");
@@ -32,38 +27,17 @@ const PATH_ARG = z.string().optional().describe("Project of the traces");
 /** Type checkers a rerun can name (type_check's `checker`). */
 const CHECKERS = ["mypy", "pyright", "ty", "tsc"];
 
-interface Loaded {
-  log: NormalizedLog;
-  trace?: TraceMeta;
-  traceId?: string;
-}
-
 /** The project root whose .mcp-cache holds the traces: that of `path` (default the working directory). */
 function projectRoot(ctx: ToolContext, given: string | undefined): string {
   const dir = ctx.allowlist.resolve(given ?? ".", { kind: "directory", label: "path" });
   return projectRootOf(dir, ctx.allowlist.rootOf(dir) ?? dir);
 }
 
-function normalized(input: unknown, label: string): NormalizedLog {
-  try {
-    return normalizeSarif(input);
-  } catch (err) {
-    if (err instanceof SarifInputError)
-      throw new ToolError("invalid_input", `${label} is not valid SARIF at ${err.message}`, {
-        argument: label,
-        json_path: err.jsonPath,
-      });
-    throw err;
-  }
-}
-
-function sizeOf(input: unknown): number {
-  return Buffer.byteLength(typeof input === "string" ? input : JSON.stringify(input));
-}
-
 interface Raw {
   /** Parsed SARIF or its JSON text. */
   sarif: unknown;
+  /** Its JSON text: what a worker thread is sent (one string, not a graph of objects to clone). */
+  text: string;
   label: string;
   bytes: number;
   traceId?: string;
@@ -83,39 +57,64 @@ function fetchInput(
   if (traceId !== undefined) {
     const id = parseTraceId(traceId);
     const text = readTrace(projectRoot(ctx, path), id, max);
-    return { sarif: text, label: `${labels[1]} ${id}`, bytes: text.length, traceId: id };
+    return { sarif: text, text, label: `${labels[1]} ${id}`, bytes: text.length, traceId: id };
   }
-  const bytes = sizeOf(sarif);
+  const text = typeof sarif === "string" ? sarif : JSON.stringify(sarif);
+  const bytes = Buffer.byteLength(text);
   if (bytes > max)
     throw new ToolError(
       "invalid_input",
       `${labels[0]} is ${bytes} bytes, over --sarif-max-bytes ${max}: pass a larger limit, or the log as a retained trace_id`,
     );
-  return { sarif, label: labels[0], bytes };
+  return { sarif, text, label: labels[0], bytes };
 }
 
-/** One log from `sarif` or `trace_id` (exactly one of them), normalized. */
-function load(
+/** Inputs past this many bytes in all are analysed in a worker thread, off the event loop. */
+const OFF_THREAD_BYTES = 256 * 1024;
+
+const inline = (r: Raw): AnalyticsInput => ({ label: r.label, sarif: r.sarif });
+const asText = (i: AnalyticsInput, r: Raw): AnalyticsInput => ({ label: i.label, sarif: r.text });
+
+/**
+ * Runs one analysis: in a worker thread when its inputs are large (the server keeps answering; a timeout or a
+ * cancellation ends the thread), inline otherwise. An input that is not SARIF is invalid_input naming it.
+ */
+async function analyze(
   ctx: ToolContext,
-  sarif: unknown,
-  traceId: string | undefined,
-  path: string | undefined,
-  labels: [string, string],
-): Loaded {
-  const raw = fetchInput(ctx, sarif, traceId, path, labels);
-  const log = normalized(raw.sarif, raw.label);
-  if (raw.traceId === undefined) return { log };
-  return { log, trace: log.properties?.[TRACE_PROPERTY] as TraceMeta | undefined, traceId: raw.traceId };
+  job: AnalyticsJob,
+  raws: readonly Raw[],
+): Promise<Extract<AnalyticsReply, { ok: true }>> {
+  const advisor = ctx.services.get<PolicyAdvisor>(POLICY_ADVISOR_SERVICE, () => EMPTY_ADVISOR);
+  const bytes = raws.reduce((n, r) => n + r.bytes, 0);
+  // An advisor that cannot say where its bundle comes from answers on this thread only.
+  const offThread = bytes > OFF_THREAD_BYTES && (advisor.spec !== undefined || advisor === EMPTY_ADVISOR);
+  const reply = offThread
+    ? await runAnalyticsOffThread(
+        { job: withTexts(job, raws), ...(advisor.spec ? { advisor: advisor.spec } : {}) },
+        { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal },
+      )
+    : runAnalyticsJob(job, advisor);
+  if (!reply.ok)
+    throw new ToolError("invalid_input", `${reply.label} is not valid SARIF at ${reply.message}`, {
+      argument: reply.label,
+      json_path: reply.jsonPath,
+    });
+  return reply;
 }
 
-/** Inputs past this many bytes in all are compared in a worker thread, off the event loop. */
-const OFF_THREAD_BYTES = 1024 * 1024;
-
-function advisorOf(ctx: ToolContext): (r: NormalizedResult) => ResultAdvice {
-  return adviceOf(ctx.services.get<PolicyAdvisor>(POLICY_ADVISOR_SERVICE, () => EMPTY_ADVISOR));
+/** The job with each input as its JSON text, in the order the job names them. */
+function withTexts(job: AnalyticsJob, raws: readonly Raw[]): AnalyticsJob {
+  if (job.op !== "trend") return { ...job, input: asText(job.input, raws[0]!) };
+  const [b, c, ...h] = raws;
+  return {
+    ...job,
+    baseline: asText(job.baseline, b!),
+    current: asText(job.current, c!),
+    history: job.history.map((x, i) => asText(x, h[i]!)),
+  };
 }
 
-const source = (l: Loaded) => (l.traceId ? { trace_id: l.traceId } : { sarif: "argument" });
+const source = (r: Raw) => (r.traceId ? { trace_id: r.traceId } : { sarif: "argument" });
 
 /** The remediation call for a result of a loaded log. */
 function adviceCall(traceId: string | undefined, index: number, path: string | undefined) {
@@ -137,16 +136,18 @@ export const sarifRiskSummaryTool = () =>
     input: z.strictObject(INPUT),
     annotations: { title: "SARIF risk summary", ...READ_ONLY },
     async handler(args, ctx) {
-      const l = load(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
-      const summary = riskSummary(l.log, advisorOf(ctx));
+      const raw = fetchInput(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+      const reply = await analyze(ctx, { op: "risk", input: inline(raw) }, [raw]);
+      if (reply.value.op !== "risk") throw new Error("the analysis answered another question");
+      const summary = reply.value.summary;
       return {
         success: true,
-        source: source(l),
+        source: source(raw),
         ...summary,
         next_call: summary.top_item
-          ? adviceCall(l.traceId, summary.top_item.result_index, args.path)
+          ? adviceCall(raw.traceId, summary.top_item.result_index, args.path)
           : undefined,
-        notes: l.log.notes,
+        notes: reply.notes,
       };
     },
   });
@@ -184,30 +185,21 @@ export const sarifTrendAnalysisTool = () =>
           fetchInput(ctx, undefined, t, args.path, ["", `history_trace_ids[${i}]`]),
         ),
       ];
-      const input = (r: Raw) => ({ label: r.label, sarif: r.sarif });
-      const job: TrendJob = {
-        baseline: input(baseline),
-        current: input(current),
-        history: history.map(input),
+      const job: AnalyticsJob = {
+        op: "trend",
+        baseline: inline(baseline),
+        current: inline(current),
+        history: history.map(inline),
         // The lists are cut to the result budget (repair queue first); the counts stay full.
         maxTokens: (args.max_result_tokens ?? ctx.config.maxResultTokens) - 300,
       };
-      const bytes = [baseline, current, ...history].reduce((n, r) => n + r.bytes, 0);
-      const reply =
-        bytes > OFF_THREAD_BYTES
-          ? await runTrendOffThread(job, { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal })
-          : runTrendJob(job);
-      if (!reply.ok)
-        throw new ToolError("invalid_input", `${reply.label} is not valid SARIF at ${reply.message}`, {
-          argument: reply.label,
-          json_path: reply.jsonPath,
-        });
-      const { notes: trendNotes, ...trend } = reply.trend;
-      const from = (r: Raw) => (r.traceId ? { trace_id: r.traceId } : { sarif: "argument" });
+      const reply = await analyze(ctx, job, [baseline, current, ...history]);
+      if (reply.value.op !== "trend") throw new Error("the analysis answered another question");
+      const { notes: trendNotes, ...trend } = reply.value.trend;
       return {
         success: true,
-        baseline: from(baseline),
-        current: from(current),
+        baseline: source(baseline),
+        current: source(current),
         ...trend,
         next_call: trend.top_item
           ? adviceCall(current.traceId, trend.top_item.result_index, args.path)
@@ -228,32 +220,27 @@ export const sarifRemediationAdviceTool = () =>
     }),
     annotations: { title: "SARIF remediation advice", ...READ_ONLY },
     async handler(args, ctx) {
-      const l = load(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+      const raw = fetchInput(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
       const index = args.result_index ?? 0;
-      if (index >= l.log.results.length)
+      const job: AnalyticsJob = {
+        op: "remediation",
+        input: inline(raw),
+        index,
+        context: { linters: linterNames(), checkers: CHECKERS },
+        fromTrace: raw.traceId !== undefined,
+        ...(args.path ? { fallbackRoot: projectRoot(ctx, args.path) } : {}),
+      };
+      const reply = await analyze(ctx, job, [raw]);
+      if (reply.value.op !== "remediation") throw new Error("the analysis answered another question");
+      const found = reply.value.remediation;
+      if (!found.found)
         throw new ToolError(
           "invalid_input",
-          l.log.results.length
-            ? `result_index ${index} is out of range: the log has ${l.log.results.length} results`
+          found.resultCount
+            ? `result_index ${index} is out of range: the log has ${found.resultCount} results`
             : "the log has no results",
         );
-      const r = l.log.results[index]!;
-      const recorded: RecordedCall | undefined = l.trace
-        ? { tool: l.trace.tool, arguments: l.trace.arguments }
-        : undefined;
-      // The root only names paths; nothing under it is read.
-      const root = l.log.runs[r.run_index]?.root ?? (args.path ? projectRoot(ctx, args.path) : undefined);
-      return {
-        success: true,
-        source: source(l),
-        ...remediationPacket(l.log, index, advisorOf(ctx)(r), {
-          linters: linterNames(),
-          checkers: CHECKERS,
-          recorded,
-          projectRoot: root,
-        }),
-        notes: l.log.notes,
-      };
+      return { success: true, source: source(raw), ...found.packet, notes: reply.notes };
     },
   });
 
@@ -265,13 +252,10 @@ export const sarifPolicyFeedbackTool = () =>
     input: z.strictObject(INPUT),
     annotations: { title: "SARIF policy feedback", ...READ_ONLY },
     async handler(args, ctx) {
-      const l = load(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
-      return {
-        success: true,
-        source: source(l),
-        ...policyFeedback(l.log, advisorOf(ctx)),
-        notes: l.log.notes,
-      };
+      const raw = fetchInput(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+      const reply = await analyze(ctx, { op: "feedback", input: inline(raw) }, [raw]);
+      if (reply.value.op !== "feedback") throw new Error("the analysis answered another question");
+      return { success: true, source: source(raw), ...reply.value.feedback, notes: reply.notes };
     },
   });
 
