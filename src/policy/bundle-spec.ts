@@ -1,34 +1,10 @@
 /**
  * Where a policy bundle comes from, as plain data: enough for a worker thread to compile the very same bundle
- * (same sources, so the same hash) as the server's. Compiled bundles are kept per thread.
+ * (same sources, so the same hash) as the server's (compiled-bundles.ts).
  */
-import type { Bundle } from "./bundle.js";
-import { compileBundle } from "./compile.js";
-
 export interface BundleSpec {
   projectFile?: string;
   projectText?: string;
   allowLoosening: boolean;
   hash: string;
-}
-
-const bundles = new Map<string, Promise<Bundle>>();
-
-/** The bundle `spec` describes, compiled once per thread; throws when it is not the server's (another hash). */
-export async function bundleOfSpec(spec: BundleSpec): Promise<Bundle> {
-  const key = JSON.stringify([spec.projectFile, spec.projectText, spec.allowLoosening]);
-  let bundle = bundles.get(key);
-  if (!bundle) {
-    bundle = compileBundle({
-      ...(spec.projectFile !== undefined ? { projectFile: spec.projectFile } : {}),
-      ...(spec.projectText !== undefined ? { projectText: spec.projectText } : {}),
-      allowLoosening: spec.allowLoosening,
-    });
-    if (bundles.size > 16) bundles.clear();
-    bundles.set(key, bundle);
-  }
-  const b = await bundle;
-  if (b.hash !== spec.hash)
-    throw new Error(`the worker compiled bundle ${b.hash}, the server runs ${spec.hash}`);
-  return b;
 }

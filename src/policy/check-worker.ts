@@ -7,7 +7,8 @@
 import { parentPort } from "node:worker_threads";
 import path from "node:path";
 import { checkCommand, checkDiff, checkEdit, type CheckSite, type EditCheckOptions } from "./checks.js";
-import { bundleOfSpec, type BundleSpec } from "./bundle-spec.js";
+import type { BundleSpec } from "./bundle-spec.js";
+import { bundleOfSpec } from "./compiled-bundles.js";
 import type { EditInput } from "./edit-context.js";
 
 export type { BundleSpec };

@@ -5,7 +5,8 @@
  */
 import fs from "node:fs";
 import { EMPTY_ADVISOR, type PolicyAdvisor } from "../policy/advisor.js";
-import { bundleOfSpec, type BundleSpec } from "../policy/bundle-spec.js";
+import type { BundleSpec } from "../policy/bundle-spec.js";
+import { bundleOfSpec } from "../policy/compiled-bundles.js";
 import { runAnalyticsJob, type AnalyticsJob, type AnalyticsReply } from "./analytics-job.js";
 import { holdForTest } from "./test-hold.js";
 
