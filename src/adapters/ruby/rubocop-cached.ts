@@ -17,6 +17,7 @@ import { configIdentity, executableIdentity, listingOf, relPath, scanTarget } fr
 import type { RubocopFileReport, RubocopJob, RubocopRunResult, WorkerFileRun } from "./rubocop-run.js";
 import { rubocopRequest, rubocopRuntime, rubyProjectRoot } from "./rubocop-worker.js";
 import { packagePath } from "../../package-root.js";
+import { markerOf } from "../cached-findings.js";
 
 /** RuboCop's default excludes (AllCops Exclude) that the project scan skips. */
 const RUBOCOP_SKIPPED = new Set(["vendor", "tmp"]);
@@ -139,7 +140,7 @@ export async function cachedRubocopRun(
     files: reports,
     notes: [runtimeNote, ...(workerNote ? [workerNote] : [])],
     command,
-    cache: { cached: outcome.cached, total: outcome.total },
+    cache: markerOf(outcome),
     version: version.version,
   };
 }
