@@ -39,6 +39,11 @@ export interface WorkerSpec {
   /** Files whose change (presence, size, mtime) means the warm state is stale. */
   watch: readonly string[];
   /**
+   * Files the worker was found to have read after it started (the modules an ESLint config imports): one
+   * changed since the worker started, or since it was first named, restarts it; naming one more does not.
+   */
+  loaded?: readonly string[];
+  /**
    * The program that runs `script` (default: this Node with the heap cap). Any runtime that speaks Node's
    * JSON IPC (one JSON object a line on the descriptor in NODE_CHANNEL_FD) can be a worker: RuboCop's is Ruby.
    */
@@ -141,6 +146,9 @@ interface Pending {
   reject(err: Error): void;
 }
 
+/** A file changed this close to a worker's start may have changed after the worker read it. */
+const RACY_MS = 50;
+
 class WarmWorker {
   readonly child: ChildProcess;
   readonly pid: number;
@@ -148,6 +156,24 @@ class WarmWorker {
   queued = 0;
   readonly startedAt = Date.now();
   lastUsed = this.startedAt;
+  /** Each `loaded` file's signature when first named (see WorkerSpec.loaded). */
+  private readonly loadedSignatures = new Map<string, string>();
+
+  /** Whether the `loaded` files are as the worker read them (each is remembered when first named). */
+  loadedUnchanged(files: readonly string[]): boolean {
+    for (const f of files) {
+      const known = this.loadedSignatures.get(f);
+      const now = fileSignature([f]);
+      if (known !== undefined) {
+        if (known !== now) return false;
+        continue;
+      }
+      const mtimeMs = fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs;
+      if (mtimeMs === undefined || mtimeMs >= this.startedAt - RACY_MS) return false;
+      this.loadedSignatures.set(f, now);
+    }
+    return true;
+  }
   /** Killed (or exited): it takes no more requests, even before its exit event arrives. */
   dead = false;
   private tail = "";
@@ -332,7 +358,7 @@ export class WorkerPool implements BudgetMember {
     const signature = fileSignature(spec.watch);
     let worker = this.workers.get(key);
     let restartedBecause: string | undefined;
-    if (worker && worker.signature !== signature) {
+    if (worker && (worker.signature !== signature || !worker.loadedUnchanged(spec.loaded ?? []))) {
       restartedBecause = "a watched config file changed";
       this.retire(key, worker);
       worker = undefined;

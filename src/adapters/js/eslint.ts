@@ -16,7 +16,12 @@ import {
   type FileView,
 } from "./eslint-results.js";
 import { eslintScope, type DefaultScope, type EslintScope } from "./eslint-scope.js";
-import type { EslintFixParams, EslintRequestParams, WireFileReport } from "./eslint-wire.js";
+import type {
+  EslintFixParams,
+  EslintRequestParams,
+  WireConfigInputs,
+  WireFileReport,
+} from "./eslint-wire.js";
 import { loadableEntry, toolNote } from "./project.js";
 import { unifiedDiff, type Rewrite } from "./unified-diff.js";
 import { diffBudget } from "../../findings/diff-caps.js";
@@ -48,21 +53,51 @@ export function params(scope: EslintScope): EslintRequestParams {
   };
 }
 
-export function eslintCall<T>(
+/**
+ * The modules each config loaded (its own file and what it imports), as its worker last reported them: a
+ * change of one restarts the worker, since ESLint reloads a changed config file but Node keeps the modules
+ * it imported.
+ */
+const configModules = new Map<string, string[]>();
+const modulesKey = (scope: EslintScope) => `${scope.root}\0${scope.configFile ?? ""}`;
+
+export async function eslintCall<T>(
   ctx: ToolContext,
   scope: EslintScope,
   method: string,
   p: unknown,
   command: string,
 ) {
-  return warmRequest<T>(
+  const reply = await warmRequest<T>(
     ctx,
-    { tool: "eslint", root: scope.root, watch: scope.watch },
+    { tool: "eslint", root: scope.root, watch: scope.watch, loaded: configModules.get(modulesKey(scope)) },
     method,
     p,
     command,
     `ESLint failed (config: ${scope.configFile ?? "bundled default"})`,
   );
+  // A new worker has loaded the config: what that read is asked once.
+  if (method !== "configInputs" && reply.note.startsWith("cold start"))
+    await eslintConfigInputs(ctx, scope, [], command);
+  return reply;
+}
+
+/** What the config of `scope` reads, once loaded for `files` (see the worker's configInputs); remembered. */
+export async function eslintConfigInputs(
+  ctx: ToolContext,
+  scope: EslintScope,
+  files: string[],
+  command: string,
+): Promise<WireConfigInputs> {
+  const { result } = await eslintCall<WireConfigInputs>(
+    ctx,
+    scope,
+    "configInputs",
+    { ...params(scope), files },
+    command,
+  );
+  configModules.set(modulesKey(scope), result.modules);
+  return result;
 }
 
 /** What ESLint does of seed 003's options: inline code, contextual suggestions, corrections, rule meta. */
@@ -140,6 +175,7 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
       (s) => eslintCall<WireFileReport[]>(ctx, s, "lint", { ...params(s), corrections: true }, command),
       async (s, sample) =>
         (await eslintCall<boolean>(ctx, s, "typeAware", { ...params(s), files: sample }, command)).result,
+      (s, sample) => eslintConfigInputs(ctx, s, sample, command),
     );
     if (cached)
       return {
