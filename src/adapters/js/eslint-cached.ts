@@ -65,7 +65,7 @@ export async function cachedEslintReports(
     eslint: [
       scope.eslint.version,
       scope.eslint.source,
-      scope.eslint.source === "project" ? relPath(root, scope.eslint.dir) : null,
+      scope.eslint.source === "project" ? path.relative(scope.root, scope.eslint.dir) : null,
     ],
     cwd: relPath(root, scope.root),
     configFile: scope.configFile ? relPath(root, scope.configFile) : null,

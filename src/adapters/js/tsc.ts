@@ -100,12 +100,13 @@ function tscIdentity(ctx: ToolContext, req: Pick<TypeCheckRequest, "target" | "c
     return null; // the run fails the same way, and a failure is not kept
   }
   const { mod, cli } = typescriptFor(ctx, configFile);
-  const allowedRoot = ctx.allowlist.rootOf(configFile) ?? path.dirname(configFile);
+  // Relative to the project, so that another checkout of it shares the key.
+  const project = path.dirname(configFile);
   return {
     typescript: mod.source,
     version: mod.version,
     cli,
-    dir: mod.source === "project" ? path.relative(allowedRoot, mod.dir).split(path.sep).join("/") : null,
+    dir: mod.source === "project" ? path.relative(project, mod.dir).split(path.sep).join("/") : null,
   };
 }
 
@@ -129,10 +130,11 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
           .filter((f) => /^tsconfig.*\.json$/.test(f))
           .map((f) => path.join(root, f)),
         configFile,
-        ...(extendedConfigs.get(configFile) ?? []),
         path.join(root, "package.json"),
         path.join(mod.dir, "package.json"),
       ],
+      // Learnt from a run: naming them later does not restart the worker, a change of one does.
+      loaded: extendedConfigs.get(configFile) ?? [],
     },
     "check",
     params,
