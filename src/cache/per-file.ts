@@ -301,6 +301,6 @@ async function wholeRun<V, M>(
     ...base,
     files: mine,
     total: mine.length,
-    uncached: changed ? "a file changed during the run" : undefined,
+    uncached: changed ? "a file changed during the run or just before it" : undefined,
   };
 }
