@@ -69,9 +69,6 @@ interface EslintModule {
   loadESLint?: (options: { useFlatConfig: boolean }) => Promise<EslintClass>;
 }
 
-// Before ESLint loads any config: the loader hook sees only what is loaded after it is registered.
-recordLoadedModules();
-
 /** Passes of "apply suggestions, re-fix" before giving up on convergence. */
 const MAX_SUGGESTION_PASSES = 5;
 
@@ -127,6 +124,9 @@ async function createInstance(
   };
   const extra = around?.off?.length ? [{ rules: Object.fromEntries(around.off.map((r) => [r, "off"])) }] : [];
   if (params.configFile) {
+    // Before ESLint loads the config: the loader hook sees what is loaded after it is registered (a
+    // project without a config loads only packages, and pays nothing for the hook's thread).
+    recordLoadedModules();
     options.overrideConfigFile = params.configFile;
     if (extra.length) options.overrideConfig = extra;
   } else {
@@ -413,7 +413,7 @@ serveWorker({
     const typescriptConfig = params.configFile !== null && /\.[cm]?ts$/.test(params.configFile);
     const incomplete = typescriptConfig
       ? "the ESLint config is TypeScript, which ESLint loads through jiti: the modules it imports cannot be listed"
-      : recordingModules()
+      : params.configFile === null || recordingModules()
         ? undefined
         : "this Node.js has no module.register: the modules the ESLint config imports cannot be listed";
     return { modules, ...(incomplete && { incomplete }), patterns: await configFilePatterns(params) };
