@@ -39,8 +39,9 @@ export interface WorkerSpec {
   /** Files whose change (presence, size, mtime) means the warm state is stale. */
   watch: readonly string[];
   /**
-   * Files the worker was found to have read after it started (the modules an ESLint config imports): one
-   * changed since the worker started, or since it was first named, restarts it; naming one more does not.
+   * Files the adapter learnt the worker read after it started (the configs a tsconfig extends): one changed
+   * since the worker started, or since it was first named, restarts it; naming one more does not. The
+   * worker can report such files itself (WorkerReplyMessage.loaded): they count the same.
    */
   loaded?: readonly string[];
   /**
@@ -159,9 +160,13 @@ class WarmWorker {
   /** Each `loaded` file's signature when first named (see WorkerSpec.loaded). */
   private readonly loadedSignatures = new Map<string, string>();
 
-  /** Whether the `loaded` files are as the worker read them (each is remembered when first named). */
+  /**
+   * Whether the `loaded` files (and those the worker reported) are as the worker read them: each is
+   * remembered when first named, and one modified since the worker started may have changed after it read it.
+   */
   loadedUnchanged(files: readonly string[]): boolean {
-    for (const f of files) {
+    if (this.loadedChanged) return false;
+    for (const f of [...files, ...this.loadedSignatures.keys()]) {
       const known = this.loadedSignatures.get(f);
       const now = fileSignature([f]);
       if (known !== undefined) {
@@ -169,11 +174,27 @@ class WarmWorker {
         continue;
       }
       const mtimeMs = fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs;
-      if (mtimeMs === undefined || mtimeMs >= this.startedAt - RACY_MS) return false;
+      if (mtimeMs === undefined || (mtimeMs >= this.startedAt - RACY_MS && mtimeMs <= Date.now()))
+        return false;
       this.loadedSignatures.set(f, now);
     }
     return true;
   }
+  /** Set when a file the worker loaded was modified after it started: the next request restarts it. */
+  private loadedChanged = false;
+
+  /** Files the worker reported loading: remembered as they are now (see loadedUnchanged). */
+  private rememberLoaded(files: readonly string[]): void {
+    for (const f of files) {
+      if (typeof f !== "string" || this.loadedSignatures.has(f)) continue;
+      const mtimeMs = fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs;
+      // A date in the future (a clock set back) says nothing of when it changed: it is taken as it is.
+      if (mtimeMs === undefined || (mtimeMs >= this.startedAt - RACY_MS && mtimeMs <= Date.now()))
+        this.loadedChanged = true;
+      this.loadedSignatures.set(f, fileSignature([f]));
+    }
+  }
+
   /** Killed (or exited): it takes no more requests, even before its exit event arrives. */
   dead = false;
   private tail = "";
@@ -218,6 +239,7 @@ class WarmWorker {
       this.tail = (this.tail + c.toString()).slice(-STDERR_TAIL_BYTES);
     });
     this.child.on("message", (msg: WorkerReplyMessage) => {
+      if (Array.isArray(msg.loaded)) this.rememberLoaded(msg.loaded);
       const p = this.pending.get(msg.id);
       if (!p) return;
       this.pending.delete(msg.id);

@@ -53,36 +53,24 @@ export function params(scope: EslintScope): EslintRequestParams {
   };
 }
 
-/**
- * The modules each config loaded (its own file and what it imports), as its worker last reported them: a
- * change of one restarts the worker, since ESLint reloads a changed config file but Node keeps the modules
- * it imported.
- */
-const configModules = new Map<string, string[]>();
-const modulesKey = (scope: EslintScope) => `${scope.root}\0${scope.configFile ?? ""}`;
-
-export async function eslintCall<T>(
+export function eslintCall<T>(
   ctx: ToolContext,
   scope: EslintScope,
   method: string,
   p: unknown,
   command: string,
 ) {
-  const reply = await warmRequest<T>(
+  return warmRequest<T>(
     ctx,
-    { tool: "eslint", root: scope.root, watch: scope.watch, loaded: configModules.get(modulesKey(scope)) },
+    { tool: "eslint", root: scope.root, watch: scope.watch },
     method,
     p,
     command,
     `ESLint failed (config: ${scope.configFile ?? "bundled default"})`,
   );
-  // A new worker has loaded the config: what that read is asked once.
-  if (method !== "configInputs" && reply.note.startsWith("cold start"))
-    await eslintConfigInputs(ctx, scope, [], command);
-  return reply;
 }
 
-/** What the config of `scope` reads, once loaded for `files` (see the worker's configInputs); remembered. */
+/** What the config of `scope` reads, once loaded for `files` (see the worker's configInputs). */
 export async function eslintConfigInputs(
   ctx: ToolContext,
   scope: EslintScope,
@@ -96,7 +84,6 @@ export async function eslintConfigInputs(
     { ...params(scope), files },
     command,
   );
-  configModules.set(modulesKey(scope), result.modules);
   return result;
 }
 

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { serveWorker } from "../../../exec/worker-host.js";
+import { reportLoadedFiles, serveWorker } from "../../../exec/worker-host.js";
 import { WorkerHandlerError } from "../../../exec/worker-protocol.js";
 import {
   lineStarts,
@@ -365,6 +365,14 @@ async function knownRules(
 /** This server's own compiled code (the worker, its helpers): never part of a project's config. */
 const OWN_CODE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
+/** The modules loaded outside any node_modules and this server's code: project configs and their imports. */
+async function configModules(): Promise<string[]> {
+  if (!recordingModules()) return [];
+  return (await loadedModules()).filter(
+    (f) => !f.split(path.sep).includes("node_modules") && !f.startsWith(OWN_CODE + path.sep),
+  );
+}
+
 /** The `files` patterns of a config's objects (nested arrays too); false where one is not a string. */
 function collectFilePatterns(config: unknown, out: Set<string>, depth = 0): boolean {
   if (depth > 64) return false;
@@ -398,6 +406,10 @@ async function configFilePatterns(params: EslintRequestParams): Promise<string[]
   return collectFilePatterns(config, out) ? [...out] : null;
 }
 
+// A change of a module the config loaded ends the worker: ESLint reloads a changed config file, but Node
+// keeps the modules it imported.
+reportLoadedFiles(configModules);
+
 serveWorker({
   /**
    * What the config of `params` reads, once ESLint has loaded it for these files: the modules this process
@@ -407,9 +419,7 @@ serveWorker({
   async configInputs(params: EslintRequestParams & { files: string[] }): Promise<WireConfigInputs> {
     const eslint = await instance(params, false);
     for (const file of params.files) await eslint.calculateConfigForFile(file);
-    const modules = (await loadedModules()).filter(
-      (f) => !f.split(path.sep).includes("node_modules") && !f.startsWith(OWN_CODE + path.sep),
-    );
+    const modules = await configModules();
     const typescriptConfig = params.configFile !== null && /\.[cm]?ts$/.test(params.configFile);
     const incomplete = typescriptConfig
       ? "the ESLint config is TypeScript, which ESLint loads through jiti: the modules it imports cannot be listed"
