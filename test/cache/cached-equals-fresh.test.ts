@@ -263,13 +263,6 @@ const CASES: Case[] = [
     edit: ["src/a.ts", "export const n: number = 'no';\n"],
     changes: [
       [NEW_FILE, { "project/src/added.ts": "export const s: string = 1;\n" }],
-      [
-        CONFIG,
-        {
-          "project/tsconfig.json":
-            '{ "extends": "../shared/tsconfig.json", "include": ["src"], "exclude": ["src/added.ts"] }\n',
-        },
-      ],
       [OUTSIDE, { "shared/tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n' }],
     ],
   },
@@ -380,5 +373,7 @@ describe.concurrent.each(runnable)("$name: cached equals fresh", (c) => {
       expect(comparable(await cached.call(c.tool, args)), `${kind}: again`).toBe(comparable(after));
       before = after;
     }
-  });
+    // Each config change restarts a warm worker (tsc, ESLint) on both servers: cold starts, past the default
+    // 60 s on a busy machine.
+  }, 180_000);
 });

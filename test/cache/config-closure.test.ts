@@ -168,7 +168,7 @@ describe.concurrent("a configuration that reaches outside the project, and file 
     expect(strict.passed).toBe(false);
     expect(issueIds(strict)).toEqual(["src/a.ts TS7006"]);
     expect(direct()).toBe(2);
-  });
+  }, 180_000);
 
   it("eslint: a rule module the config imports from ../shared, and files: **/*.es6", async () => {
     const dir = path.join(root, "eslint");
@@ -205,30 +205,36 @@ describe.concurrent("a configuration that reaches outside the project, and file 
     expect(issueIds(added)).toContain("src/b.es6 no-console");
   });
 
-  it.skipIf(NO_GO)("go: replace example.com/lib => ../lib", async () => {
-    const dir = path.join(root, "go");
-    write(path.join(dir, "lib", "go.mod"), "module example.com/lib\n\ngo 1.21\n");
-    write(path.join(dir, "lib", "lib.go"), "package lib\n\nfunc Answer() int { return 42 }\n");
-    write(
-      path.join(dir, "app", "go.mod"),
-      "module example.com/app\n\ngo 1.21\n\nrequire example.com/lib v0.0.0\n\nreplace example.com/lib => ../lib\n",
-    );
-    write(
-      path.join(dir, "app", "main.go"),
-      'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/lib"\n)\n\nfunc main() { fmt.Println(lib.Answer()) }\n',
-    );
-    const args = { path: path.join(dir, "app"), checker: "go" };
-    const direct = () =>
-      spawnSync("go", ["build", "-o", "/dev/null", "./..."], { cwd: path.join(dir, "app"), encoding: "utf8" })
-        .status;
+  it.skipIf(NO_GO)(
+    "go: replace example.com/lib => ../lib",
+    async () => {
+      const dir = path.join(root, "go");
+      write(path.join(dir, "lib", "go.mod"), "module example.com/lib\n\ngo 1.21\n");
+      write(path.join(dir, "lib", "lib.go"), "package lib\n\nfunc Answer() int { return 42 }\n");
+      write(
+        path.join(dir, "app", "go.mod"),
+        "module example.com/app\n\ngo 1.21\n\nrequire example.com/lib v0.0.0\n\nreplace example.com/lib => ../lib\n",
+      );
+      write(
+        path.join(dir, "app", "main.go"),
+        'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/lib"\n)\n\nfunc main() { fmt.Println(lib.Answer()) }\n',
+      );
+      const args = { path: path.join(dir, "app"), checker: "go" };
+      const direct = () =>
+        spawnSync("go", ["build", "-o", "/dev/null", "./..."], {
+          cwd: path.join(dir, "app"),
+          encoding: "utf8",
+        }).status;
 
-    expect((await both("type_check", args)).passed).toBe(true);
-    expect((await both("type_check", args)).cached).toBe("2 of 2 files");
-    write(path.join(dir, "lib", "lib.go"), "package lib\n\nfunc Renamed() int { return 42 }\n");
-    const broken = await both("type_check", args);
-    expect(broken.passed).toBe(false);
-    expect(direct()).not.toBe(0);
-  });
+      expect((await both("type_check", args)).passed).toBe(true);
+      expect((await both("type_check", args)).cached).toBe("2 of 2 files");
+      write(path.join(dir, "lib", "lib.go"), "package lib\n\nfunc Renamed() int { return 42 }\n");
+      const broken = await both("type_check", args);
+      expect(broken.passed).toBe(false);
+      expect(direct()).not.toBe(0);
+    },
+    180_000,
+  );
 
   it.skipIf(NO_CARGO)("cargo: a path dependency ../dep", async () => {
     const dir = path.join(root, "rust");
@@ -304,5 +310,5 @@ describe("two clones of one tree, one with its dependencies installed", () => {
     // Installing in clone a turns its verdict too.
     execFileSync("cp", ["-r", path.join(b, "node_modules"), a]);
     expect((await both("type_check", { path: a, checker: "tsc" })).passed).toBe(true);
-  });
+  }, 180_000);
 });
