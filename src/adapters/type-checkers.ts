@@ -38,7 +38,7 @@ export interface TypeCheckOutcome {
    * What the run read besides the project's files, for the result cache's key (tsc: the config chain,
    * the program's sources and the `include` folders); never part of a result.
    */
-  reads?: { configs?: string[]; sources?: string[]; dirs?: string[] };
+  reads?: { configs?: string[]; sources?: string[]; dirs?: string[]; unknown?: string };
 }
 
 export interface TypeCheckerAdapter {

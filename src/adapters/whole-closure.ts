@@ -153,10 +153,16 @@ export function nothingBeforeTheRun(watch: string[]): ClosureSpec["resolve"] {
  * by the project's node_modules state) and the compiler's own lib files.
  */
 export function tscReads(
-  read: { configs?: readonly string[]; sources?: readonly string[]; dirs?: readonly string[] },
+  read: {
+    configs?: readonly string[];
+    sources?: readonly string[];
+    dirs?: readonly string[];
+    unknown?: string;
+  },
   project: string,
   rule: InputRule,
 ): Closure {
+  if (read.unknown) return { files: [], uncached: read.unknown };
   const outside = (f: string) => !isWithin(project, f) && !f.split(path.sep).includes("node_modules");
   const configs = (read.configs ?? []).filter(outside);
   return {

@@ -224,6 +224,7 @@ function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | 
     .map((f) => [relativeKey(call.root, f), call.cache.hashes.hashOf(f, true) ?? null]);
   const id = {
     kind: call.kind,
+    tool: call.identity,
     language: call.language,
     project: relativeKey(call.root, inputs.project),
     manifests,

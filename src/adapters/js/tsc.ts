@@ -79,6 +79,7 @@ async function checkWithCli(
       "TypeScript 7 has no JavaScript compiler API: ran its native tsc (no warm worker)",
       `config: ${configFile}`,
     ],
+    reads: { unknown: "TypeScript 7's native tsc does not say which configs and sources it read" },
   };
 }
 
