@@ -3,13 +3,14 @@
  * configuration) only: ruff, flake8, ESLint without type information, Prettier, RuboCop, gofmt, black.
  *
  * A request names its files (in the tool's order) and its identity: the tool, its version, the resolved
- * configuration (config files' content, arguments) and the server's build. A request's values are kept
+ * configuration (config files' content, arguments, and its closure: what the configuration reads beyond the
+ * tree, closure.ts) and the server's build. A request's values are kept
  * as one bundle: per file, its path relative to the project root, the SHA-256 of its content and its value.
  * A file whose content hash matches the bundle of the same file list (else this project's latest bundle;
  * else, with a shared cache, the team's bundle of that file list) is not run; the rest run as one subset
  * call of the tool, or, when more than half are missing, the request runs whole, as it would without a
- * cache. A run that reports a file outside the list (the server's listing missed it) is returned as it
- * is and nothing is stored.
+ * cache. A run that reports a file outside the list (the server's listing missed it), or whose closure
+ * the server cannot read, is returned as it is, nothing is stored, and the outcome says why (`uncached`).
  */
 import fs from "node:fs";
 import path from "node:path";
