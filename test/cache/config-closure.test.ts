@@ -7,7 +7,7 @@
  * each change the cached server answers what a server without the cache answers, which is what the tool
  * itself says on the command line.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,6 +49,17 @@ let root: string;
 let outside: string;
 let cached: Connected;
 let fresh: Connected;
+
+/**
+ * The call on the cached server only: the shapes whose cached result is compared with an uncached server's
+ * after each change in cached-equals-fresh.test.ts (tsc's extends, go's replace) are compared here with the
+ * tool's own command, which spares two cold starts of a slow toolchain.
+ */
+async function cachedCall(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const c = await cached.call(tool, args);
+  expect(c.success, JSON.stringify(c)).toBe(true);
+  return c;
+}
 
 /** The call on both servers: equal results (the cached one's marker returned for the caller to check). */
 async function both(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -155,19 +166,25 @@ describe.concurrent("a configuration that reaches outside the project, and file 
     );
     write(path.join(dir, "app", "src", "a.ts"), "export function f(x) {\n  return x;\n}\n");
     const args = { path: path.join(dir, "app"), checker: "tsc" };
+    // tsc's own diagnostics: `src/a.ts(1,19): error TS7006: ...` → `src/a.ts TS7006`.
     const direct = () =>
-      spawnSync(TSC, ["--noEmit", "-p", path.join(dir, "app")], { encoding: "utf8" }).status;
+      [
+        ...spawnSync(TSC, ["--noEmit", "-p", "."], {
+          cwd: path.join(dir, "app"),
+          encoding: "utf8",
+        }).stdout.matchAll(/^(\S+)\(\d+,\d+\): error (TS\d+)/gm),
+      ].map((m) => `${m[1]} ${m[2]}`);
 
-    expect((await both("type_check", args)).passed).toBe(true);
-    expect((await both("type_check", args)).cached).toBe("2 of 2 files");
+    expect((await cachedCall("type_check", args)).passed).toBe(true);
+    expect((await cachedCall("type_check", args)).cached).toBe("2 of 2 files");
     write(
       path.join(dir, "base", "tsconfig.json"),
       '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
     );
-    const strict = await both("type_check", args);
+    const strict = await cachedCall("type_check", args);
     expect(strict.passed).toBe(false);
+    expect(issueIds(strict)).toEqual(direct());
     expect(issueIds(strict)).toEqual(["src/a.ts TS7006"]);
-    expect(direct()).toBe(2);
   }, 180_000);
 
   it("eslint: a rule module the config imports from ../shared, and files: **/*.es6", async () => {
@@ -226,10 +243,10 @@ describe.concurrent("a configuration that reaches outside the project, and file 
           encoding: "utf8",
         }).status;
 
-      expect((await both("type_check", args)).passed).toBe(true);
-      expect((await both("type_check", args)).cached).toBe("2 of 2 files");
+      expect((await cachedCall("type_check", args)).passed).toBe(true);
+      expect((await cachedCall("type_check", args)).cached).toBe("2 of 2 files");
       write(path.join(dir, "lib", "lib.go"), "package lib\n\nfunc Renamed() int { return 42 }\n");
-      const broken = await both("type_check", args);
+      const broken = await cachedCall("type_check", args);
       expect(broken.passed).toBe(false);
       expect(direct()).not.toBe(0);
     },
@@ -299,16 +316,15 @@ describe("two clones of one tree, one with its dependencies installed", () => {
     const direct = (dir: string) =>
       spawnSync(TSC, ["--noEmit", "-p", dir], { encoding: "utf8" }).stdout.match(/TS\d+/g)?.sort() ?? [];
 
+    // Clone a, without its dependencies: tsc cannot find @types/node (TS2688), as tsc itself says.
     const withoutDeps = await both("type_check", { path: a, checker: "tsc" });
-    expect(withoutDeps.passed).toBe(false);
+    expect(issueIds(withoutDeps)).toContain("tsconfig.json TS2688");
+    expect(direct(a)).toContain("TS2688");
+    // Clone b, the same tree: never clone a's result, but its own TypeScript's, as its tsc says.
     const withDeps = await both("type_check", { path: b, checker: "tsc" });
     expect(withDeps.cached).toBe("0 of 3 files");
     expect(withDeps.passed).toBe(true);
     expect(direct(b)).toEqual([]);
-    expect(direct(a)).toContain("TS2688");
-    expect((withDeps.notes as string[]).some((n) => n.includes("bundled"))).toBe(false);
-    // Installing in clone a turns its verdict too.
-    execFileSync("cp", ["-r", path.join(b, "node_modules"), a]);
-    expect((await both("type_check", { path: a, checker: "tsc" })).passed).toBe(true);
+    expect((withDeps.notes as string[]).some((n) => n.includes("from the project"))).toBe(true);
   }, 180_000);
 });
