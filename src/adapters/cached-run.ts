@@ -78,14 +78,21 @@ function contentHashInside(cache: ResultCache, file: string, root: string): stri
 
 /**
  * The executable that runs, by name, version and size (an upgrade in place changes the size even while
- * the server still knows the old version); not by path or time, so that other machines share entries.
+ * the server still knows the old version), and where it comes from: the project's own (inside `root`: its
+ * path relative to it, a virtualenv's `ruff` say) or the system's. Not by absolute path or time, so that
+ * other checkouts and machines share entries.
  */
-export function executableIdentity(executable: string | undefined, version: string | undefined): unknown {
+export function executableIdentity(
+  executable: string | undefined,
+  version: string | undefined,
+  root?: string,
+): unknown {
   if (!executable) return null;
+  const origin = root && isWithin(root, executable) ? relPath(root, executable) : "system";
   try {
-    return [path.basename(executable), version ?? null, fs.statSync(executable).size];
+    return [path.basename(executable), version ?? null, fs.statSync(executable).size, origin];
   } catch {
-    return [path.basename(executable), version ?? null];
+    return [path.basename(executable), version ?? null, origin];
   }
 }
 

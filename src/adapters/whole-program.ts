@@ -317,7 +317,10 @@ export async function toolIdentity(
   const executable =
     spec?.python || pyright ? resolvePythonTool(ctx, program, target).executable : findExecutable(program);
   const version = executable && spec ? await cachedVersion(ctx, executable, spec.versionArgs) : undefined;
-  return { name, executable: executableIdentity(executable, version) };
+  return {
+    name,
+    executable: executableIdentity(executable, version, ctx.allowlist.rootOf(target) ?? undefined),
+  };
 }
 
 /** The whole-program language of a tool's languages (undefined: not one of them). */

@@ -349,7 +349,7 @@ async function cachedBlackCheck(
     cache,
     kind: "black --check",
     identity: {
-      black: executableIdentity(executable, version),
+      black: executableIdentity(executable, version, root),
       target: relPath(root, req.target),
       // The project's config, or the server's own empty one (a temp file, the same for every server).
       configArgs: configArgs.map((a) =>

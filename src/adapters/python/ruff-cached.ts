@@ -72,7 +72,7 @@ export async function ruffJobBasics(ctx: ToolContext, cache: ResultCache, run: R
     configFiles(cache, w.walk, w.target, run.root, RUFF_CONFIGS, [run.config]),
   );
   const identity = {
-    ruff: executableIdentity(run.executable, version),
+    ruff: executableIdentity(run.executable, version, run.root),
     kind,
     targets: run.targets.map((t) => relPath(run.root, t)),
     scope: portableScope(run.scope, run.root),
