@@ -11,6 +11,13 @@ export interface CacheMarker {
   /** Files whose result came from the cache, of `total`. */
   cached: number;
   total: number;
+  /** Set when the run could not be stored, and why. */
+  uncached?: string;
+}
+
+/** The marker of a per-file outcome: how much came from the cache, and why nothing was stored if so. */
+export function markerOf(o: { cached: number; total: number; uncached?: string }): CacheMarker {
+  return { cached: o.cached, total: o.total, ...(o.uncached && { uncached: o.uncached }) };
 }
 
 /** A finding as stored: its file relative to the root (and `path`, set by views, never stored). */

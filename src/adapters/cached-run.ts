@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import picomatch from "picomatch";
 import type { ResultCache } from "../cache/result-cache.js";
 import { ALWAYS_SKIPPED, type TreeWalk } from "../cache/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
@@ -36,6 +37,21 @@ export function configIdentity(
   names: RegExp,
   extra: readonly (string | undefined)[] = [],
 ): [string, string | null][] {
+  return configFiles(cache, walk, target, root, names, extra).map((f) => [
+    relPath(root, f),
+    contentHashInside(cache, f, root),
+  ]);
+}
+
+/** The config files configIdentity keys (absolute, sorted). */
+export function configFiles(
+  cache: ResultCache,
+  walk: TreeWalk,
+  target: string,
+  root: string,
+  names: RegExp,
+  extra: readonly (string | undefined)[] = [],
+): string[] {
   const found = new Set<string>(walk.files.filter((f) => names.test(path.basename(f))));
   const start = walk.dirs.length ? target : path.dirname(target);
   for (let dir = path.dirname(start); isWithin(root, dir); dir = path.dirname(dir)) {
@@ -47,7 +63,7 @@ export function configIdentity(
     for (const e of cache.tree.entries(target) ?? [])
       if (e.kind === "link" && names.test(e.name)) found.add(path.join(target, e.name));
   for (const f of extra) if (f) found.add(f);
-  return [...found].sort().map((f) => [relPath(root, f), contentHashInside(cache, f, root)]);
+  return [...found].sort();
 }
 
 /** The hash of a file's content, read only when its real location is inside `root` (else null). */
@@ -62,18 +78,67 @@ function contentHashInside(cache: ResultCache, file: string, root: string): stri
 
 /**
  * The executable that runs, by name, version and size (an upgrade in place changes the size even while
- * the server still knows the old version); not by path or time, so that other machines share entries.
+ * the server still knows the old version), and where it comes from: the project's own (inside `root`: its
+ * path relative to it, a virtualenv's `ruff` say) or the system's. Not by absolute path or time, so that
+ * other checkouts and machines share entries.
  */
-export function executableIdentity(executable: string | undefined, version: string | undefined): unknown {
+export function executableIdentity(
+  executable: string | undefined,
+  version: string | undefined,
+  root?: string,
+): unknown {
   if (!executable) return null;
+  const origin = root && isWithin(root, executable) ? relPath(root, executable) : "system";
   try {
-    return [path.basename(executable), version ?? null, fs.statSync(executable).size];
+    return [path.basename(executable), version ?? null, fs.statSync(executable).size, origin];
   } catch {
-    return [path.basename(executable), version ?? null];
+    return [path.basename(executable), version ?? null, origin];
   }
 }
 
-/** The walk's files relative to `root`, filtered by name: a listing whose change means files came or went. */
-export function listingOf(walk: TreeWalk, root: string, names: RegExp): string[] {
-  return walk.files.filter((f) => names.test(path.basename(f))).map((f) => relPath(root, f));
+/**
+ * The walk's files relative to `root` whose name the tool takes by default (`names`) or by a file kind its
+ * configuration adds (`kinds`: name globs, see kindOfPattern in closure.ts): a listing whose change means
+ * files of the tool's file set came or went.
+ */
+export function listingOf(
+  walk: TreeWalk,
+  root: string,
+  names: RegExp,
+  kinds: readonly string[] = [],
+): string[] {
+  const added = kinds.length ? picomatch([...kinds], { dot: true }) : undefined;
+  return walk.files
+    .filter((f) => {
+      const name = path.basename(f);
+      return names.test(name) || (added !== undefined && added(name));
+    })
+    .map((f) => relPath(root, f));
+}
+
+/** Package managers' own record of what they installed in a node_modules (npm, pnpm, yarn). */
+const INSTALL_RECORDS = [".package-lock.json", ".modules.yaml", ".yarn-state.yml", ".yarn-integrity"];
+
+/**
+ * Each node_modules from the project up to the root (where Node resolves packages): its entries' names
+ * (`@types/*` and other scopes listed too) and the hash of the install record; null where there is none.
+ * Two clones of one commit, one with its dependencies installed and one without, differ here.
+ */
+export function nodeModulesState(cache: ResultCache, project: string, root: string): unknown[] {
+  const out: unknown[] = [];
+  for (let dir = project; isWithin(root, dir); dir = path.dirname(dir)) {
+    const nm = path.join(dir, "node_modules");
+    const entries = cache.tree.entries(nm);
+    if (entries) {
+      const names = entries.flatMap((e) =>
+        e.name.startsWith("@") && e.kind === "dir"
+          ? (cache.tree.entries(path.join(nm, e.name)) ?? []).map((x) => `${e.name}/${x.name}`)
+          : [e.name],
+      );
+      const records = INSTALL_RECORDS.map((r) => cache.hashes.hashOf(path.join(nm, r), true) ?? null);
+      out.push([relativeKey(root, nm), names, records]);
+    }
+    if (dir === root || dir === path.dirname(dir)) break;
+  }
+  return out;
 }

@@ -15,7 +15,7 @@ export interface FormatCheckOutcome {
   truncated?: boolean;
   notes: string[];
   /** How much of the result came from the result cache (absent: not cached). */
-  cache?: { cached: number; total: number };
+  cache?: { cached: number; total: number; uncached?: string };
   /**
    * The first changed line of each unformatted file (absolute path), where the formatter knows it without
    * a diff: SARIF and `check` place their findings there instead of asking for the whole diff again.

@@ -25,7 +25,7 @@ export interface LintOutcome {
   /** Extra result fields. */
   extra?: Record<string, unknown>;
   /** How much of the result came from the result cache (absent: not cached). */
-  cache?: { cached: number; total: number };
+  cache?: { cached: number; total: number; uncached?: string };
 }
 
 export interface LintRequest {

@@ -34,6 +34,11 @@ export interface TypeCheckOutcome {
    * view keeps only the findings within this path (summary.scope "filtered").
    */
   viewWithin?: string;
+  /**
+   * What the run read besides the project's files, for the result cache's key (tsc: the config chain,
+   * the program's sources and the `include` folders); never part of a result.
+   */
+  reads?: { configs?: string[]; sources?: string[]; dirs?: string[]; unknown?: string };
 }
 
 export interface TypeCheckerAdapter {
@@ -44,6 +49,11 @@ export interface TypeCheckerAdapter {
   check(ctx: ToolContext, request: TypeCheckRequest): Promise<TypeCheckOutcome>;
   /** Whether the checker can run for this target (installed in the project or on PATH); default true. */
   isAvailable?(ctx: ToolContext, target: string): boolean;
+  /**
+   * Which copy of the checker a request runs, for the result cache's key, where the project's own and the
+   * bundled one can both run it (tsc): by origin, version and folder.
+   */
+  identity?(ctx: ToolContext, request: Pick<TypeCheckRequest, "target" | "config">): unknown;
 }
 
 const checkers: TypeCheckerAdapter[] = [];

@@ -13,16 +13,29 @@ import { ALWAYS_SKIPPED } from "../cache/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
 import { RUFF_DEFAULT_EXCLUDES } from "./python/python-files.js";
 import { runWhole } from "../cache/whole.js";
+import type { Closure, ClosureSpec } from "../cache/closure.js";
+import { relativeKey } from "../cache/rel-key.js";
 import type { ToolContext } from "../engine/tool.js";
 import { goEnvFilePath, readGoEnvFile } from "../exec/sandbox/host.js";
 import { findExecutable } from "../exec/which.js";
-import { executableIdentity } from "./cached-run.js";
+import { executableIdentity, nodeModulesState } from "./cached-run.js";
 import { resolvePythonTool } from "./python/resolve.js";
 import { cachedVersion } from "./tool-version.js";
+import { findTypeChecker } from "./type-checkers.js";
+import { cargoClosure, goClosure, nothingBeforeTheRun, type InputRule } from "./whole-closure.js";
 
 export type WholeLanguage = "python" | "typescript" | "go" | "rust";
 
-const SPEC: Record<WholeLanguage, { markers: string[]; files: RegExp; skip: Set<string>; env: string[] }> = {
+interface LanguageSpec {
+  markers: string[];
+  files: RegExp;
+  skip: Set<string>;
+  env: string[];
+  /** The files that decide what the toolchain reads beyond the project (its closure). */
+  manifests?: RegExp;
+}
+
+const SPEC: Record<WholeLanguage, LanguageSpec> = {
   python: {
     markers: ["pyproject.toml", "setup.cfg", "setup.py", "mypy.ini", "pyrightconfig.json", "ty.toml"],
     files:
@@ -36,12 +49,14 @@ const SPEC: Record<WholeLanguage, { markers: string[]; files: RegExp; skip: Set<
       /\.(?:[cm]?[jt]sx?|json)$|^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?)$/,
     skip: new Set(["dist", "build", "coverage"]),
     env: ["NODE_OPTIONS"],
+    manifests: /^(?:tsconfig[\w.-]*\.json|package\.json)$/,
   },
   go: {
     markers: ["go.work", "go.mod"],
     files: /\.(?:go|s|c|h)$|^(?:go\.mod|go\.sum|go\.work|go\.work\.sum)$/,
     skip: new Set<string>(),
     env: ["GOFLAGS", "GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT", "GOWORK"],
+    manifests: /^go\.(?:mod|work)$/,
   },
   rust: {
     markers: ["Cargo.toml"],
@@ -49,6 +64,7 @@ const SPEC: Record<WholeLanguage, { markers: string[]; files: RegExp; skip: Set<
       /\.rs$|^(?:Cargo\.toml|Cargo\.lock|build\.rs|rust-toolchain(?:\.toml)?|config\.toml|clippy\.toml|\.clippy\.toml|rustfmt\.toml|\.rustfmt\.toml)$/,
     skip: new Set(["target"]),
     env: ["RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WRAPPER", "RUSTUP_TOOLCHAIN"],
+    manifests: /^Cargo\.toml$/,
   },
 };
 
@@ -96,6 +112,9 @@ export function wholeProgramInputs(
     env: spec.env.map((v) => process.env[v] ?? null),
   };
   if (language === "python") facts.sitePackages = sitePackages(cache, project);
+  // The installed packages a TypeScript program reads (`@types/*`, each dependency's typings): what the
+  // package manager installed, by the names in each node_modules and its own record of the install.
+  if (language === "typescript") facts.nodeModules = nodeModulesState(cache, project, root);
   // Settings the toolchain reads from the user's home, which the sandbox shows it: go's own file
   // (`go env -w GOFLAGS=...`); cargo's config in $CARGO_HOME (`[build] rustflags`, `[target.*]`) and rustup's
   // settings (the default toolchain, `rustup override set` per folder), which pick the toolchain.
@@ -175,6 +194,7 @@ export function keyArgs(args: Record<string, unknown>, root: string): unknown {
 }
 
 export interface WholeCall<T> {
+  ctx: ToolContext;
   cache: ResultCache;
   /** The tool (and what it does): "type_check ty", "lint govet". */
   kind: string;
@@ -187,26 +207,82 @@ export interface WholeCall<T> {
   keep?(value: T): boolean;
   /** Takes the run-describing notes out of a cached value. */
   onHit?(value: T): T;
+  /**
+   * What a run reports it read beyond the project (tsc: its config chain and sources), given the
+   * project folder; taken out of the value before it is stored or returned.
+   */
+  reads?(value: T, project: string, rule: InputRule): { value: T; read: Closure | undefined };
 }
 
-/** A whole-program call through the result cache; `cache` says how many input files the key covered. */
+/** The closure of a whole-program call (what the toolchain reads beyond the project), by language. */
+function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | undefined {
+  const spec = SPEC[call.language];
+  if (!spec.manifests) return undefined;
+  const rule: InputRule = { files: inputFiles(spec), skip: spec.skip };
+  const manifests = inputs.files
+    .filter((f) => spec.manifests?.test(path.basename(f)))
+    .map((f) => [relativeKey(call.root, f), call.cache.hashes.hashOf(f, true) ?? null]);
+  const id = {
+    kind: call.kind,
+    tool: call.identity,
+    language: call.language,
+    project: relativeKey(call.root, inputs.project),
+    manifests,
+    env: spec.env.map((v) => process.env[v] ?? null),
+  };
+  const resolve =
+    call.language === "go"
+      ? goClosure(call.ctx, inputs.project, rule)
+      : call.language === "rust"
+        ? cargoClosure(call.ctx, inputs.project, rule)
+        : nothingBeforeTheRun([]);
+  return { id, resolve };
+}
+
+/** The files of a folder that are a language's inputs (as in the project: sources and configs). */
+function inputFiles(spec: LanguageSpec): RegExp {
+  return new RegExp(`${spec.files.source}|${CONFIG_LIKE.source}`);
+}
+
+/**
+ * A whole-program call through the result cache; `cache` says how many input files the key covered (and,
+ * when the result could not be stored, why).
+ */
 export async function cachedWholeCall<T>(
   call: WholeCall<T>,
-): Promise<{ value: T; cache: { cached: number; total: number } }> {
+): Promise<{ value: T; cache: { cached: number; total: number; uncached?: string } }> {
   const inputs = wholeProgramInputs(call.cache, call.language, call.target, call.root);
+  const spec = SPEC[call.language];
+  const rule: InputRule = { files: inputFiles(spec), skip: spec.skip };
+  const reads = new WeakMap<object, Closure | undefined>();
   const outcome = await runWhole<T>({
     cache: call.cache,
     kind: call.kind,
     identity: { tool: call.identity, facts: inputs.facts, project: path.relative(call.root, inputs.project) },
     root: call.root,
     inputs: inputs.files,
-    run: call.run,
+    closure: closureSpec(call, inputs),
+    async run() {
+      const value = await call.run();
+      if (!call.reads) return value;
+      const { value: kept, read } = call.reads(value, inputs.project, rule);
+      reads.set(kept as object, read);
+      return kept;
+    },
+    reads: (v) => reads.get(v as object),
     keep: call.keep,
     encode: (v, root) => rootRelative(v, root),
     decode: (s, root) => rootAbsolute<T>(s, root),
   });
   const value = outcome.hit && call.onHit ? call.onHit(outcome.value) : outcome.value;
-  return { value, cache: { cached: outcome.hit ? outcome.total : 0, total: outcome.total } };
+  return {
+    value,
+    cache: {
+      cached: outcome.hit ? outcome.total : 0,
+      total: outcome.total,
+      ...(outcome.uncached && { uncached: outcome.uncached }),
+    },
+  };
 }
 
 /** The program behind a tool name (undefined: bundled with the server, which the build id covers). */
@@ -222,8 +298,18 @@ const PROGRAM: Record<string, { program: string; versionArgs: string[]; python?:
   clippy: { program: "cargo", versionArgs: ["clippy", "--version"] },
 };
 
-/** Which executable a tool call runs and its version (asked once per server), for the key. */
-export async function toolIdentity(ctx: ToolContext, name: string, target: string): Promise<unknown> {
+/**
+ * Which executable a tool call runs and its version (asked once per server), for the key; a checker that
+ * runs either the project's own copy or the bundled one (tsc) says which, with its version.
+ */
+export async function toolIdentity(
+  ctx: ToolContext,
+  name: string,
+  target: string,
+  config?: string,
+): Promise<unknown> {
+  const declared = findTypeChecker(name)?.identity;
+  if (declared) return { name, runs: declared(ctx, { target, config }) };
   const spec = PROGRAM[name];
   const pyright = name === "pyright" ? resolvePythonTool(ctx, "pyright", target).executable : undefined;
   if (!spec && !pyright) return { name, bundled: true, PATH: process.env.PATH ?? null };
@@ -231,7 +317,10 @@ export async function toolIdentity(ctx: ToolContext, name: string, target: strin
   const executable =
     spec?.python || pyright ? resolvePythonTool(ctx, program, target).executable : findExecutable(program);
   const version = executable && spec ? await cachedVersion(ctx, executable, spec.versionArgs) : undefined;
-  return { name, executable: executableIdentity(executable, version) };
+  return {
+    name,
+    executable: executableIdentity(executable, version, ctx.allowlist.rootOf(target) ?? undefined),
+  };
 }
 
 /** The whole-program language of a tool's languages (undefined: not one of them). */

@@ -3,13 +3,14 @@
  * configuration) only: ruff, flake8, ESLint without type information, Prettier, RuboCop, gofmt, black.
  *
  * A request names its files (in the tool's order) and its identity: the tool, its version, the resolved
- * configuration (config files' content, arguments) and the server's build. A request's values are kept
+ * configuration (config files' content, arguments, and its closure: what the configuration reads beyond the
+ * tree, closure.ts) and the server's build. A request's values are kept
  * as one bundle: per file, its path relative to the project root, the SHA-256 of its content and its value.
  * A file whose content hash matches the bundle of the same file list (else this project's latest bundle;
  * else, with a shared cache, the team's bundle of that file list) is not run; the rest run as one subset
  * call of the tool, or, when more than half are missing, the request runs whole, as it would without a
- * cache. A run that reports a file outside the list (the server's listing missed it) is returned as it
- * is and nothing is stored.
+ * cache. A run that reports a file outside the list (the server's listing missed it), or whose closure
+ * the server cannot read, is returned as it is, nothing is stored, and the outcome says why (`uncached`).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -18,6 +19,14 @@ import { relativeKey } from "./rel-key.js";
 import { keyOf } from "./hash.js";
 import type { ResultCache } from "./result-cache.js";
 import { inShard } from "./shard.js";
+import {
+  changedBetween,
+  closureKey,
+  closureOf,
+  type Closure,
+  type ClosureKey,
+  type ClosureSpec,
+} from "./closure.js";
 
 /** What a run of the tool gave: the values of the files that have one, and what the whole run says. */
 export interface PerFileRun<V, M> {
@@ -37,9 +46,12 @@ export interface PerFileJob<V, M> {
   root: string;
   /**
    * The files, or for a tool that names every file it checks, the listing of the tree its file list
-   * depends on: the list learned from its last whole run on that listing is used.
+   * depends on (given the closure: the file kinds its configuration adds): the list learned from its last
+   * whole run on that listing is used.
    */
-  files: readonly string[] | { listing: unknown };
+  files: readonly string[] | { listing: unknown | ((closure: Closure) => unknown) };
+  /** What the tool resolves besides the files and `identity` (closure.ts): part of the key. */
+  closure?: ClosureSpec;
   isEmpty(value: V): boolean;
   /**
    * Runs the tool on these files, or on the whole request (undefined); `needFiles` says that a whole run
@@ -68,6 +80,11 @@ export interface PerFileOutcome<V, M> {
   /** Set when the run could not be stored (and why). */
   uncached?: string;
 }
+
+/** What a request is keyed by: its identity with the closure, or why it is not cached at all. */
+type Keys =
+  | { identity: string; latestKey: string; listKey?: string; closure?: Closure; closureKey: ClosureKey }
+  | { uncached: string };
 
 /** One request's values: aligned lists of relative paths, content hashes and stored values (null: empty). */
 interface Bundle {
@@ -108,25 +125,32 @@ function isBundle(b: unknown): b is Bundle {
 /** Values of every file of the job, from the cache where it has them and from the tool for the rest. */
 export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOutcome<V, M>> {
   const { cache } = job;
-  const identity = keyOf(job.kind, buildId(), job.identity);
+  const closure = job.closure ? await closureOf(cache, job.closure, job.root) : undefined;
+  const closurePart = closureKey(cache, closure, job.root);
+  if ("uncached" in closurePart) return wholeRun(job, { uncached: closurePart.uncached });
+  const identity = keyOf(job.kind, buildId(), job.identity, closurePart.parts);
   const latestKey = keyOf("latest", identity, job.root);
   let files: string[] | undefined;
   let listKey: string | undefined;
   if (Array.isArray(job.files)) files = [...(job.files as readonly string[])];
   else {
-    listKey = keyOf("list", identity, (job.files as { listing: unknown }).listing);
+    const given = (job.files as { listing: unknown }).listing;
+    const listing =
+      typeof given === "function" ? (given as (c: Closure) => unknown)(closure ?? { files: [] }) : given;
+    listKey = keyOf("list", identity, listing);
     const rels = cache.getLocal<string[]>(listKey) ?? (await cache.getRemote<string[]>(listKey));
     if (Array.isArray(rels)) files = rels.map((r) => path.join(job.root, r));
   }
+  const keys: Keys = { identity, latestKey, listKey, closure, closureKey: closurePart };
   if (!files && job.listFiles && cache.shard) files = await job.listFiles();
-  if (!files) return wholeRun(job, { identity, latestKey, listKey });
+  if (!files) return wholeRun(job, keys);
   const all = files;
   // check --shard: this shard's files only (the list stays whole under its key).
   const shard = cache.shard;
   if (shard) files = files.filter((f) => inShard(shard, job.root, f));
   const rels = files.map((f) => relOf(job.root, f));
   const hashes = files.map((f) => cache.hashes.hashOf(f, true));
-  if (hashes.some((h) => h === undefined)) return wholeRun(job, { identity, latestKey, listKey }, all);
+  if (hashes.some((h) => h === undefined)) return wholeRun(job, keys, all);
 
   const exactKey = keyOf("bundle", identity, rels);
   const values = new Map<string, V>();
@@ -158,15 +182,14 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
     missing.length > maxSubset ||
     subsetBytes > MAX_SUBSET_BYTES
   )
-    return wholeRun(job, { identity, latestKey, listKey }, all);
+    return wholeRun(job, keys, all);
 
   let ran: PerFileOutcome<V, M>["ran"] = "none";
   if (missing.length) {
     const subset = missing.map((i) => files[i] as string);
     const run = await job.run(subset);
     const asked = new Set(subset);
-    if ([...run.values.keys()].some((f) => !asked.has(f)))
-      return wholeRun(job, { identity, latestKey, listKey }, all);
+    if ([...run.values.keys()].some((f) => !asked.has(f))) return wholeRun(job, keys, all);
     meta ??= run.meta;
     for (const f of subset) {
       const v = run.values.get(f);
@@ -175,7 +198,10 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
     ran = "subset";
     // A file that changed while the tool read it is not stored (its hash would not match what ran).
     const after = missing.map((i) => cache.hashes.hashOf(files[i] as string));
-    if (after.some((h, n) => h !== hashes[missing[n] as number]))
+    if (
+      after.some((h, n) => h !== hashes[missing[n] as number]) ||
+      changedBetween(closurePart, closureKey(cache, closure, job.root, false))
+    )
       return {
         files,
         values,
@@ -210,21 +236,34 @@ function makeBundle<V, M>(
   return { meta, r: rels, h: hashes, v };
 }
 
-/** The whole request, as without a cache; its values are stored when its files are known and match. */
+/**
+ * The whole request, as without a cache; its values are stored when its files are known and match (and
+ * never when the request is not cached: `keys.uncached` says why, and so does the outcome).
+ */
 async function wholeRun<V, M>(
   job: PerFileJob<V, M>,
-  keys: { identity: string; latestKey: string; listKey?: string },
+  keys: Keys,
   listed?: string[],
 ): Promise<PerFileOutcome<V, M>> {
   const { cache } = job;
   const known = listed ?? (Array.isArray(job.files) ? [...(job.files as string[])] : undefined);
-  const before = known?.map((f) => cache.hashes.hashOf(f, true));
+  const before = "uncached" in keys ? undefined : known?.map((f) => cache.hashes.hashOf(f, true));
   const startedMs = Date.now();
   const run = await job.run(undefined, known === undefined);
   const files = run.files ?? known;
   const values = new Map<string, V>();
   for (const [f, v] of run.values) if (!job.isEmpty(v)) values.set(f, v);
   const base = { values, meta: run.meta, cached: 0, ran: "whole" as const };
+  const shard = cache.shard;
+  const mineOf = (all: string[]) => (shard ? all.filter((f) => inShard(shard, job.root, f)) : all);
+  const dropOthers = () => {
+    if (shard) for (const f of [...values.keys()]) if (!inShard(shard, job.root, f)) values.delete(f);
+  };
+  if ("uncached" in keys) {
+    dropOthers();
+    const all = files ?? [...run.values.keys()];
+    return { ...base, files: mineOf(all), total: mineOf(all).length, uncached: keys.uncached };
+  }
   if (!files)
     return {
       ...base,
@@ -233,22 +272,21 @@ async function wholeRun<V, M>(
       uncached: "the tool did not list its files",
     };
   const inList = new Set(files);
-  const strays = [...values.keys()].filter((f) => !inList.has(f));
-  const shard = cache.shard;
+  const strays = [...run.values.keys()].filter((f) => !inList.has(f) && !job.isEmpty(run.values.get(f) as V));
   if (strays.length)
     return {
       ...base,
       files: [...files, ...strays],
       total: files.length + strays.length,
-      uncached: `the tool reported ${strays[0]}, which the server's listing did not have`,
+      uncached: `the tool reported ${relOf(job.root, strays[0] as string)}, which its file list did not have`,
     };
   const hashes = files.map((f) => cache.hashes.hashOf(f));
   const changed =
-    before && !run.files
+    (before && !run.files
       ? hashes.some((h, i) => h !== before[i])
       : files.some(
           (f) => (fs.lstatSync(f, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) >= startedMs - 50,
-        );
+        )) || changedBetween(keys.closureKey, closureKey(cache, keys.closure, job.root, false));
   if (!changed && !hashes.some((h) => h === undefined)) {
     const rels = files.map((f) => relOf(job.root, f));
     if (keys.listKey && run.files) cache.put(keys.listKey, rels);
@@ -258,12 +296,12 @@ async function wholeRun<V, M>(
     cache.put(keys.latestKey, bundle, { local: true, json });
   }
   // A shard reports its own files (the others' values were stored too: they cost nothing more).
-  const mine = shard ? files.filter((f) => inShard(shard, job.root, f)) : files;
-  if (shard) for (const f of [...values.keys()]) if (!inShard(shard, job.root, f)) values.delete(f);
+  dropOthers();
+  const mine = mineOf(files);
   return {
     ...base,
     files: mine,
     total: mine.length,
-    uncached: changed ? "a file changed during the run" : undefined,
+    uncached: changed ? "a file changed during the run or just before it" : undefined,
   };
 }

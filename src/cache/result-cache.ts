@@ -18,7 +18,10 @@ export interface ResultCacheOptions {
   dir?: string;
   maxBytes: number;
   remote?: RemoteOptions;
-  /** The allowed roots: the content hashes of each are remembered on disk (see FileHashes). */
+  /**
+   * The allowed roots: the content hashes of each are remembered on disk (see FileHashes), and no file
+   * outside them is read for a key (closure.ts).
+   */
   roots?: readonly string[];
   /** Per-file tools run on, and report, this shard's files only (`check --shard`). */
   shard?: Shard;
@@ -64,6 +67,18 @@ class MemoryLru {
   }
 }
 
+/** A Map that forgets its oldest entry past `max`. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+
+  override set(key: K, value: V): this {
+    if (!this.has(key) && this.size >= this.max) this.delete(this.keys().next().value as K);
+    return super.set(key, value);
+  }
+}
+
 export class ResultCache {
   readonly tree: TreeScanner = sharedTree;
   readonly hashes: FileHashes;
@@ -71,11 +86,16 @@ export class ResultCache {
   readonly remote: RemoteStore | undefined;
   readonly stats: CacheStats = { memory_hits: 0, local_hits: 0, remote_hits: 0, misses: 0 };
   readonly shard: Shard | undefined;
+  /** The allowed roots: a closure file outside them is never read (see closure.ts). */
+  readonly roots: readonly string[];
+  /** Configuration closures by what they were resolved for (closure.ts), as remembered. */
+  readonly closures = new BoundedMap<string, unknown>(10_000);
   private readonly memory = new MemoryLru(MEMORY_BYTES);
   private readonly saveTimer: NodeJS.Timeout | undefined;
 
   constructor(options: ResultCacheOptions) {
     this.shard = options.shard;
+    this.roots = options.roots ?? [];
     this.local = options.dir ? new LocalStore(options.dir, options.maxBytes, options.onError) : undefined;
     this.hashes = new FileHashes(
       this.local && options.roots ? { store: this.local, roots: options.roots } : undefined,

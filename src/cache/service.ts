@@ -66,3 +66,16 @@ export function cachedField(c: { cached: number; total: number } | undefined): s
   if (!c || c.total === 0) return undefined;
   return `${c.cached} of ${c.total} file${c.total === 1 ? "" : "s"}`;
 }
+
+/**
+ * A result's cache fields: `cached` (see cachedField) and, when the run could not be stored, `uncached`
+ * with the reason (so a result that will never be served from the cache says so).
+ */
+export function cacheFields(c: { cached: number; total: number; uncached?: string } | undefined): {
+  cached?: string;
+  uncached?: string;
+} {
+  if (!c) return {};
+  const cached = cachedField(c);
+  return { ...(cached !== undefined && { cached }), ...(c.uncached && { uncached: c.uncached }) };
+}

@@ -1,10 +1,21 @@
 /**
  * The result cache for tools that read the whole program (type checkers, go vet, staticcheck, clippy,
- * cargo check): one entry per project input set, keyed by the tool's identity and the content of every
- * input file. A one-file edit is a miss (the tool's warm worker or incremental state makes that cheap);
- * the same tree again, in this server, another one or another machine, is a hit.
+ * cargo check): one entry per project input set, keyed by the tool's identity, the content of every
+ * input file and the configuration closure (closure.ts: what the tool reads beyond the project, as it
+ * resolves it, and what a run of it reported reading). A one-file edit is a miss (the tool's warm worker
+ * or incremental state makes that cheap); the same tree again, in this server, another one or another
+ * machine, is a hit.
  */
 import { buildId } from "./build-id.js";
+import {
+  changedBetween,
+  closureKey,
+  closureOf,
+  mergeClosures,
+  rememberClosure,
+  type Closure,
+  type ClosureSpec,
+} from "./closure.js";
 import { keyOf } from "./hash.js";
 import { relativeKey } from "./rel-key.js";
 import type { ResultCache } from "./result-cache.js";
@@ -14,8 +25,15 @@ export interface WholeJob<T> {
   kind: string;
   identity: unknown;
   root: string;
-  /** Every file the result can depend on (absolute). */
+  /** Every file of the project the result can depend on (absolute). */
   inputs: readonly string[];
+  /** What the tool resolves beyond the project (closure.ts). */
+  closure?: ClosureSpec;
+  /**
+   * What a run reports it read beyond the closure resolved before it (a TypeScript program's sources
+   * outside the project): remembered with the closure, and the result is stored under the whole of it.
+   */
+  reads?(value: T): Closure | undefined;
   run(): Promise<T>;
   /** As stored (paths relative to root) and back. */
   encode(value: T, root: string): unknown;
@@ -29,19 +47,35 @@ export interface WholeOutcome<T> {
   /** Files the key covered, and whether the result came from the cache. */
   total: number;
   hit: boolean;
+  /** Set when the result could not be stored, and why. */
+  uncached?: string;
 }
 
 export async function runWhole<T>(job: WholeJob<T>): Promise<WholeOutcome<T>> {
   const { cache } = job;
+  const closure = job.closure ? await closureOf(cache, job.closure, job.root) : undefined;
+  const before = closureKey(cache, closure, job.root);
+  if ("uncached" in before)
+    return { value: await job.run(), total: job.inputs.length, hit: false, uncached: before.uncached };
   const rels = job.inputs.map((f) => relativeKey(job.root, f));
   const hashes = job.inputs.map((f) => cache.hashes.hashOf(f, true) ?? null);
-  const key = keyOf("whole", job.kind, buildId(), job.identity, rels, hashes);
+  const keyWith = (parts: unknown) => keyOf("whole", job.kind, buildId(), job.identity, rels, hashes, parts);
+  const key = keyWith(before.parts);
   const stored = cache.getLocal<{ s: unknown }>(key) ?? (await cache.getRemote<{ s: unknown }>(key));
   if (stored) return { value: job.decode(stored.s, job.root), total: job.inputs.length, hit: true };
   const value = await job.run();
+  const outcome = { value, total: job.inputs.length, hit: false };
+  if (!(job.keep?.(value) ?? true)) return outcome;
+  // What the run read besides: remembered, and part of the key the result is stored under.
+  const reported = job.reads?.(value);
+  const read = reported ? mergeClosures(closure, reported) : closure;
+  if (reported && job.closure) rememberClosure(cache, job.closure, job.root, read as Closure);
+  const after = closureKey(cache, read, job.root, false);
+  if ("uncached" in after) return { ...outcome, uncached: after.uncached };
   // Kept only if no input changed while the tool read them.
-  const after = job.inputs.map((f) => cache.hashes.hashOf(f) ?? null);
-  if ((job.keep?.(value) ?? true) && after.every((h, i) => h === hashes[i]))
-    cache.put(key, { s: job.encode(value, job.root) });
-  return { value, total: job.inputs.length, hit: false };
+  const now = job.inputs.map((f) => cache.hashes.hashOf(f) ?? null);
+  if (now.some((h, i) => h !== hashes[i]) || changedBetween(before, after))
+    return { ...outcome, uncached: "a file changed during the run" };
+  cache.put(keyWith(after.parts), { s: job.encode(value, job.root) });
+  return outcome;
 }

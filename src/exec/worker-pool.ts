@@ -39,6 +39,12 @@ export interface WorkerSpec {
   /** Files whose change (presence, size, mtime) means the warm state is stale. */
   watch: readonly string[];
   /**
+   * Files the adapter learnt the worker read after it started (the configs a tsconfig extends): one changed
+   * since the worker started, or since it was first named, restarts it; naming one more does not. The
+   * worker can report such files itself (WorkerReplyMessage.loaded): they count the same.
+   */
+  loaded?: readonly string[];
+  /**
    * The program that runs `script` (default: this Node with the heap cap). Any runtime that speaks Node's
    * JSON IPC (one JSON object a line on the descriptor in NODE_CHANNEL_FD) can be a worker: RuboCop's is Ruby.
    */
@@ -141,6 +147,9 @@ interface Pending {
   reject(err: Error): void;
 }
 
+/** A file changed this close to a worker's start may have changed after the worker read it. */
+const RACY_MS = 50;
+
 class WarmWorker {
   readonly child: ChildProcess;
   readonly pid: number;
@@ -148,6 +157,44 @@ class WarmWorker {
   queued = 0;
   readonly startedAt = Date.now();
   lastUsed = this.startedAt;
+  /** Each `loaded` file's signature when first named (see WorkerSpec.loaded). */
+  private readonly loadedSignatures = new Map<string, string>();
+
+  /**
+   * Whether the `loaded` files (and those the worker reported) are as the worker read them: each is
+   * remembered when first named, and one modified since the worker started may have changed after it read it.
+   */
+  loadedUnchanged(files: readonly string[]): boolean {
+    if (this.loadedChanged) return false;
+    for (const f of [...files, ...this.loadedSignatures.keys()]) {
+      const known = this.loadedSignatures.get(f);
+      const now = fileSignature([f]);
+      if (known !== undefined) {
+        if (known !== now) return false;
+        continue;
+      }
+      const mtimeMs = fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs;
+      if (mtimeMs === undefined || (mtimeMs >= this.startedAt - RACY_MS && mtimeMs <= Date.now()))
+        return false;
+      this.loadedSignatures.set(f, now);
+    }
+    return true;
+  }
+  /** Set when a file the worker loaded was modified after it started: the next request restarts it. */
+  private loadedChanged = false;
+
+  /** Files the worker reported loading: remembered as they are now (see loadedUnchanged). */
+  private rememberLoaded(files: readonly string[]): void {
+    for (const f of files) {
+      if (typeof f !== "string" || this.loadedSignatures.has(f)) continue;
+      const mtimeMs = fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs;
+      // A date in the future (a clock set back) says nothing of when it changed: it is taken as it is.
+      if (mtimeMs === undefined || (mtimeMs >= this.startedAt - RACY_MS && mtimeMs <= Date.now()))
+        this.loadedChanged = true;
+      this.loadedSignatures.set(f, fileSignature([f]));
+    }
+  }
+
   /** Killed (or exited): it takes no more requests, even before its exit event arrives. */
   dead = false;
   private tail = "";
@@ -192,6 +239,7 @@ class WarmWorker {
       this.tail = (this.tail + c.toString()).slice(-STDERR_TAIL_BYTES);
     });
     this.child.on("message", (msg: WorkerReplyMessage) => {
+      if (Array.isArray(msg.loaded)) this.rememberLoaded(msg.loaded);
       const p = this.pending.get(msg.id);
       if (!p) return;
       this.pending.delete(msg.id);
@@ -332,7 +380,7 @@ export class WorkerPool implements BudgetMember {
     const signature = fileSignature(spec.watch);
     let worker = this.workers.get(key);
     let restartedBecause: string | undefined;
-    if (worker && worker.signature !== signature) {
+    if (worker && (worker.signature !== signature || !worker.loadedUnchanged(spec.loaded ?? []))) {
       restartedBecause = "a watched config file changed";
       this.retire(key, worker);
       worker = undefined;

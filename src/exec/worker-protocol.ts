@@ -12,8 +12,15 @@ export interface WorkerErrorPayload {
   kind?: string;
 }
 
-export type WorkerReplyMessage =
-  { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WorkerErrorPayload };
+export type WorkerReplyMessage = (
+  { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WorkerErrorPayload }
+) & {
+  /**
+   * Files the worker loaded since its last reply that its warm state depends on (the modules of a project's
+   * config): one that changes afterwards ends the worker before its next request.
+   */
+  loaded?: string[];
+};
 
 /** An error a worker handler throws on purpose: its `kind` travels to the adapter. */
 export class WorkerHandlerError extends Error {

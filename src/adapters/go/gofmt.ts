@@ -21,6 +21,7 @@ import { findExecutable } from "../../exec/which.js";
 import { executableIdentity, scanTarget } from "../cached-run.js";
 import { cachedVersion } from "../tool-version.js";
 import { FirstChangedLines } from "../../findings/format-findings.js";
+import { markerOf } from "../cached-findings.js";
 
 registerExternalTool({
   name: "gofmt",
@@ -125,7 +126,7 @@ async function cachedCheck(
     returncode: 0,
     truncated: false,
     notes: req.config ? ["gofmt has no configuration file: config was not used"] : [],
-    cache: { cached: outcome.cached, total: outcome.total },
+    cache: markerOf(outcome),
     first_lines: new Map(files.map((f) => [f, outcome.values.get(f) as number])),
   };
 }

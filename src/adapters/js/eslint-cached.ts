@@ -1,19 +1,23 @@
 /**
  * ESLint's `lint` through the result cache, per file, unless the config gives files type information
  * (typescript-eslint's project service: a file's findings then depend on others). Keyed by ESLint's
- * version, the config and patterns, the content of the project's ESLint configs, package.json and lock
- * files (plugins' versions) and .gitignore files, and each file's content. The file list is ESLint's own:
- * the files of its last whole run, kept while the tree's JavaScript/TypeScript files stay the same.
+ * version and origin, the config and patterns, the content of the project's ESLint configs, package.json
+ * and lock files and what is installed (plugins' versions), .gitignore files, the modules the config
+ * loaded (its closure, as the worker reports it: the config and what it imports, inside the project or
+ * not), and each file's content. The file list is ESLint's own: the files of its last whole run, kept
+ * while the tree's files of the kinds ESLint lints (its defaults and the config's `files` patterns) stay
+ * the same.
  */
 import path from "node:path";
 import type { ToolContext } from "../../engine/tool.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { runPerFile, type PerFileRun } from "../../cache/per-file.js";
 import { keyOf } from "../../cache/hash.js";
-import { configIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
-import type { CacheMarker } from "../cached-findings.js";
+import { configIdentity, listingOf, nodeModulesState, relPath, scanTarget } from "../cached-run.js";
+import { kindOfPattern, type Closure } from "../../cache/closure.js";
+import { type CacheMarker, markerOf } from "../cached-findings.js";
 import type { EslintScope } from "./eslint-scope.js";
-import type { WireFileReport } from "./eslint-wire.js";
+import type { WireConfigInputs, WireFileReport } from "./eslint-wire.js";
 
 /** Files ESLint lints by default, and those of common plugins' languages. */
 const ESLINT_LISTED = /\.(?:[cm]?[jt]sx?|vue|svelte|astro)$/;
@@ -52,16 +56,22 @@ export async function cachedEslintReports(
   target: string,
   call: EslintCall,
   typeAware: (scope: EslintScope, files: string[]) => Promise<boolean>,
+  configInputs: (scope: EslintScope, files: string[]) => Promise<WireConfigInputs>,
 ): Promise<CachedReports | undefined> {
   const root = ctx.allowlist.rootOf(target) ?? scope.root;
   const walk = scanTarget(cache, scope.base);
   const listing = listingOf(walk, root, ESLINT_LISTED);
   const identity = {
-    eslint: [scope.eslint.version, scope.eslint.source],
+    eslint: [
+      scope.eslint.version,
+      scope.eslint.source,
+      scope.eslint.source === "project" ? path.relative(scope.root, scope.eslint.dir) : null,
+    ],
     cwd: relPath(root, scope.root),
     configFile: scope.configFile ? relPath(root, scope.configFile) : null,
     patterns: scope.patterns,
     configs: configIdentity(cache, walk, scope.base, root, ESLINT_CONFIGS, scope.watch),
+    nodeModules: nodeModulesState(cache, scope.root, root),
   };
   // One question to the worker per config: does it use type information?
   const memo = ctx.services.get("eslint-type-aware", () => new Map<string, Promise<boolean>>());
@@ -79,8 +89,17 @@ export async function cachedEslintReports(
     cache,
     kind: "eslint",
     identity,
+    // What the config loaded and the file kinds its `files` patterns add, as the worker reports them.
+    closure: {
+      id: ["eslint", identity],
+      async resolve(): Promise<Closure> {
+        const r = await configInputs(scope, sampleFiles(listing.map((f) => path.join(root, f))));
+        const kinds = r.patterns?.map(kindOfPattern).filter((k): k is string => k !== undefined);
+        return { files: r.modules, kinds: kinds ?? ["*"], ...(r.incomplete && { uncached: r.incomplete }) };
+      },
+    },
     root,
-    files: { listing },
+    files: { listing: (c: Closure) => listingOf(walk, root, ESLINT_LISTED, c.kinds) },
     isEmpty,
     encode: (r, base) => ({ ...r, file: relPath(base, r.file) }),
     decode: (s, file) => ({ ...(s as WireFileReport), file }),
@@ -95,7 +114,7 @@ export async function cachedEslintReports(
   return {
     reports: outcome.files.map((f) => outcome.values.get(f) ?? cleanReport(f)),
     note,
-    cache: { cached: outcome.cached, total: outcome.total },
+    cache: markerOf(outcome),
   };
 }
 

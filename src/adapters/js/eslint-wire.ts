@@ -44,6 +44,16 @@ export interface WireCorrections {
   suggestions?: { desc?: string; edit: WireEdit }[];
 }
 
+/** What a config reads besides the files it lints (the worker's `configInputs`). */
+export interface WireConfigInputs {
+  /** Modules loaded outside any node_modules and this server's code: the config and what it imports. */
+  modules: string[];
+  /** Why the list is not complete (then results are not cached), if it is not. */
+  incomplete?: string;
+  /** Its objects' `files` patterns; null when they cannot be known. */
+  patterns: string[] | null;
+}
+
 export interface EslintRequestParams {
   /** Entry file of the ESLint module to load (the project's or the bundled one). */
   entry: string;

@@ -16,7 +16,12 @@ import {
   type FileView,
 } from "./eslint-results.js";
 import { eslintScope, type DefaultScope, type EslintScope } from "./eslint-scope.js";
-import type { EslintFixParams, EslintRequestParams, WireFileReport } from "./eslint-wire.js";
+import type {
+  EslintFixParams,
+  EslintRequestParams,
+  WireConfigInputs,
+  WireFileReport,
+} from "./eslint-wire.js";
 import { loadableEntry, toolNote } from "./project.js";
 import { unifiedDiff, type Rewrite } from "./unified-diff.js";
 import { diffBudget } from "../../findings/diff-caps.js";
@@ -63,6 +68,23 @@ export function eslintCall<T>(
     command,
     `ESLint failed (config: ${scope.configFile ?? "bundled default"})`,
   );
+}
+
+/** What the config of `scope` reads, once loaded for `files` (see the worker's configInputs). */
+export async function eslintConfigInputs(
+  ctx: ToolContext,
+  scope: EslintScope,
+  files: string[],
+  command: string,
+): Promise<WireConfigInputs> {
+  const { result } = await eslintCall<WireConfigInputs>(
+    ctx,
+    scope,
+    "configInputs",
+    { ...params(scope), files },
+    command,
+  );
+  return result;
 }
 
 /** What ESLint does of seed 003's options: inline code, contextual suggestions, corrections, rule meta. */
@@ -140,6 +162,7 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
       (s) => eslintCall<WireFileReport[]>(ctx, s, "lint", { ...params(s), corrections: true }, command),
       async (s, sample) =>
         (await eslintCall<boolean>(ctx, s, "typeAware", { ...params(s), files: sample }, command)).result,
+      (s, sample) => eslintConfigInputs(ctx, s, sample, command),
     );
     if (cached)
       return {

@@ -29,8 +29,9 @@ import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
 import { resultCacheOf } from "../../cache/service.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { runPerFile } from "../../cache/per-file.js";
-import { configIdentity, relPath, scanTarget } from "../cached-run.js";
+import { configIdentity, nodeModulesState, relPath, scanTarget } from "../cached-run.js";
 import { relativeTo } from "../../paths/fast-relative.js";
+import { markerOf } from "../cached-findings.js";
 
 const EXTENSIONS: Record<string, string[]> = {
   javascript: [".js", ".jsx", ".mjs", ".cjs"],
@@ -230,6 +231,8 @@ async function cachedPrettierCheck(
     kind: `prettier --check ${language} (first line)`,
     identity: {
       prettier: [setup.prettier.version, setup.prettier.source],
+      // Plugins and shared configs come from node_modules: what is installed there.
+      nodeModules: nodeModulesState(cache, directoryOf(target), setup.allowedRoot),
       configFile: setup.configFile ? relPath(setup.allowedRoot, setup.configFile) : null,
       ignoreFiles: setup.ignoreFiles.map((f) => relPath(setup.allowedRoot, f)),
       configs: configIdentity(cache, walk, target, setup.allowedRoot, PRETTIER_CONFIGS, [
@@ -271,7 +274,7 @@ async function cachedPrettierCheck(
     unformatted_files: changed.map((f) => display(ctx, f)),
     command,
     notes: prettierNotes(ctx, setup, language, { checked, failed }, note),
-    cache: { cached: outcome.cached, total: outcome.total },
+    cache: markerOf(outcome),
     first_lines: firstLines,
   };
 }

@@ -26,6 +26,10 @@ export interface TscReply {
   rootFiles: number;
   /** Config files the tsconfig extends (watched from then on). */
   extendedConfigs: string[];
+  /** The program's source files (the result cache keys those outside the project by content). */
+  sourceFiles?: string[];
+  /** The folders the config's `include` patterns search (a new file there joins the program). */
+  includeDirs?: string[];
 }
 
 /** A finding from a diagnostic; program-wide ones are attributed to the tsconfig. */

@@ -27,7 +27,7 @@ import { warmRequest } from "./warm.js";
 const extendedConfigs = new Map<string, string[]>();
 
 /** The tsconfig a request means: the `config` argument, a tsconfig given as path, or the nearest one. */
-function tsconfigFor(ctx: ToolContext, req: TypeCheckRequest): string {
+function tsconfigFor(ctx: ToolContext, req: Pick<TypeCheckRequest, "target" | "config">): string {
   if (req.config) return req.config;
   if (/^tsconfig.*\.json$/.test(path.basename(req.target))) return req.target;
   const allowedRoot = ctx.allowlist.rootOf(req.target) ?? req.target;
@@ -79,6 +79,35 @@ async function checkWithCli(
       "TypeScript 7 has no JavaScript compiler API: ran its native tsc (no warm worker)",
       `config: ${configFile}`,
     ],
+    reads: { unknown: "TypeScript 7's native tsc does not say which configs and sources it read" },
+  };
+}
+
+/** The TypeScript a tsconfig's check runs: the project's own (its native tsc from 7 on), else the bundled one. */
+function typescriptFor(ctx: ToolContext, configFile: string): { mod: ToolModule; cli: boolean } {
+  const root = path.dirname(configFile);
+  const allowedRoot = ctx.allowlist.rootOf(configFile) ?? root;
+  const own = projectPackage("typescript", root, allowedRoot);
+  if (own && majorVersion(own.version) >= 7) return { mod: own, cli: true };
+  return { mod: own?.entry ? own : bundledPackage("typescript"), cli: false };
+}
+
+/** Which TypeScript a request runs, for the result cache: origin, version, and the project's folder of it. */
+function tscIdentity(ctx: ToolContext, req: Pick<TypeCheckRequest, "target" | "config">): unknown {
+  let configFile: string;
+  try {
+    configFile = tsconfigFor(ctx, req);
+  } catch {
+    return null; // the run fails the same way, and a failure is not kept
+  }
+  const { mod, cli } = typescriptFor(ctx, configFile);
+  // Relative to the project, so that another checkout of it shares the key.
+  const project = path.dirname(configFile);
+  return {
+    typescript: mod.source,
+    version: mod.version,
+    cli,
+    dir: mod.source === "project" ? path.relative(project, mod.dir).split(path.sep).join("/") : null,
   };
 }
 
@@ -87,10 +116,8 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
   const root = path.dirname(configFile);
   // tsc compiles symlinked sources it finds under the project, wherever they lead.
   refuseLinksLeaving(root, ctx.allowlist);
-  const allowedRoot = ctx.allowlist.rootOf(configFile) ?? root;
-  const own = projectPackage("typescript", root, allowedRoot);
-  if (own && majorVersion(own.version) >= 7) return checkWithCli(ctx, own, configFile);
-  const mod = own?.entry ? own : bundledPackage("typescript");
+  const { mod, cli } = typescriptFor(ctx, configFile);
+  if (cli) return checkWithCli(ctx, mod, configFile);
   const command = displayCommand("tsc", ["--noEmit", "-p", configFile]);
   const params: TscParams = { entry: loadableEntry(mod), configFile };
   const { result, note } = await warmRequest<TscReply>(
@@ -104,10 +131,11 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
           .filter((f) => /^tsconfig.*\.json$/.test(f))
           .map((f) => path.join(root, f)),
         configFile,
-        ...(extendedConfigs.get(configFile) ?? []),
         path.join(root, "package.json"),
         path.join(mod.dir, "package.json"),
       ],
+      // Learnt from a run: naming them later does not restart the worker, a change of one does.
+      loaded: extendedConfigs.get(configFile) ?? [],
     },
     "check",
     params,
@@ -120,6 +148,11 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
     command,
     passed: !findings.some((f) => f.severity === "error"),
     notes: [toolNote(mod), `config: ${configFile} (${result.rootFiles} root files)`, note],
+    reads: {
+      configs: [configFile, ...result.extendedConfigs],
+      sources: result.sourceFiles ?? [],
+      dirs: result.includeDirs ?? [],
+    },
   };
 }
 
@@ -130,4 +163,5 @@ registerTypeChecker({
   claims: (target) =>
     /\.[cm]?tsx?$/.test(target) || fs.existsSync(path.join(directoryOf(target), "tsconfig.json")),
   check: tscCheck,
+  identity: tscIdentity,
 });

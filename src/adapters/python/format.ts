@@ -37,6 +37,7 @@ import { isWithin } from "../../paths/allowlist.js";
 import { resultCacheOf } from "../../cache/service.js";
 import { rewriteSource } from "../../paths/safe-fs.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
+import { markerOf } from "../cached-findings.js";
 
 export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
   return ctx.services.get(EMBEDDED_RUFF_SERVICE, () => {
@@ -348,7 +349,7 @@ async function cachedBlackCheck(
     cache,
     kind: "black --check",
     identity: {
-      black: executableIdentity(executable, version),
+      black: executableIdentity(executable, version, root),
       target: relPath(root, req.target),
       // The project's config, or the server's own empty one (a temp file, the same for every server).
       configArgs: configArgs.map((a) =>
@@ -376,7 +377,7 @@ async function cachedBlackCheck(
     returncode: files.length ? 1 : 0,
     truncated: false,
     notes: [...(cli.note ? [cli.note] : []), ...outcome.meta.notes],
-    cache: { cached: outcome.cached, total: outcome.total },
+    cache: markerOf(outcome),
   };
 }
 

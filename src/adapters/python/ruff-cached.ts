@@ -11,8 +11,17 @@ import type { ToolContext } from "../../engine/tool.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import type { PerFileRun } from "../../cache/per-file.js";
 import type { Finding } from "../../findings/model.js";
-import { configIdentity, executableIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
-import { byFile, joinFindings, runFindingsPerFile, type CacheMarker } from "../cached-findings.js";
+import {
+  configFiles,
+  configIdentity,
+  executableIdentity,
+  listingOf,
+  relPath,
+  scanTarget,
+} from "../cached-run.js";
+import type { Closure, ClosureSpec } from "../../cache/closure.js";
+import { ruffClosure } from "./ruff-closure.js";
+import { byFile, joinFindings, runFindingsPerFile, type CacheMarker, markerOf } from "../cached-findings.js";
 import type { LintOutcome } from "../linters.js";
 import { cachedVersion } from "../tool-version.js";
 import { insideGitRepository, RUFF_DEFAULT_EXCLUDES } from "./python-files.js";
@@ -26,8 +35,10 @@ import { projectFirst } from "./tree-excludes.js";
 export const RUFF_SKIPPED = new Set([...RUFF_DEFAULT_EXCLUDES, "__pycache__"]);
 /** Files that make ruff's file list: what it checks, and what decides which it checks. */
 const RUFF_LISTED = /\.(?:pyi?|ipynb)$|^pyproject\.toml$/;
-/** Files ruff formats. */
-const RUFF_FORMATS = /\.(?:pyi?|ipynb)$/;
+/** The same for ruff format, which also formats Markdown's Python code blocks (ruff 0.17 on). */
+const RUFF_FORMAT_LISTED = /\.(?:pyi?|ipynb|md)$|^pyproject\.toml$/;
+/** Files ruff formats (as --show-files names them: the fallback when its own list is not printed). */
+const RUFF_FORMATS = /\.(?:pyi?|ipynb|md)$/;
 /** Files whose content changes ruff's results. */
 export const RUFF_CONFIGS = /^(?:pyproject\.toml|ruff\.toml|\.ruff\.toml|\.gitignore|\.ignore)$/;
 
@@ -49,23 +60,35 @@ function portableScope(scope: RuffCliScope, root: string) {
   };
 }
 
-/** What a cached ruff request is keyed by, and the listing its file list depends on. */
+/**
+ * What a cached ruff request is keyed by: the executable, the scope, the configs of the tree by content
+ * and, as its closure, what they `extend` (wherever it lies) and the file kinds they add; and the listing
+ * its file list depends on (the tree's files of the kinds ruff takes, its defaults and the config's).
+ */
 export async function ruffJobBasics(ctx: ToolContext, cache: ResultCache, run: RuffCliRun, kind: string) {
   const version = await cachedVersion(ctx, run.executable);
   const walks = run.targets.map((t) => ({ target: t, walk: scanTarget(cache, t, RUFF_SKIPPED) }));
+  const configs = walks.map((w) =>
+    configFiles(cache, w.walk, w.target, run.root, RUFF_CONFIGS, [run.config]),
+  );
+  const identity = {
+    ruff: executableIdentity(run.executable, version, run.root),
+    kind,
+    targets: run.targets.map((t) => relPath(run.root, t)),
+    scope: portableScope(run.scope, run.root),
+    configs: walks.map((w) => configIdentity(cache, w.walk, w.target, run.root, RUFF_CONFIGS, [run.config])),
+    // ruff honours .gitignore only inside a git repository: the same tree lists other files outside one.
+    git: run.targets.map((t) => insideGitRepository(t)),
+  };
+  const closure: ClosureSpec = {
+    id: ["ruff", identity],
+    resolve: () => Promise.resolve(ruffClosure(cache, [...new Set(configs.flat())])),
+  };
+  const names = kind === "format" ? RUFF_FORMAT_LISTED : RUFF_LISTED;
   return {
-    identity: {
-      ruff: executableIdentity(run.executable, version),
-      kind,
-      targets: run.targets.map((t) => relPath(run.root, t)),
-      scope: portableScope(run.scope, run.root),
-      configs: walks.map((w) =>
-        configIdentity(cache, w.walk, w.target, run.root, RUFF_CONFIGS, [run.config]),
-      ),
-      // ruff honours .gitignore only inside a git repository: the same tree lists other files outside one.
-      git: run.targets.map((t) => insideGitRepository(t)),
-    },
-    listing: walks.map((w) => listingOf(w.walk, run.root, RUFF_LISTED)),
+    identity,
+    closure,
+    listing: (c: Closure) => walks.map((w) => listingOf(w.walk, run.root, names, c.kinds)),
   };
 }
 
@@ -87,6 +110,35 @@ export async function ruffShowFiles(ctx: ToolContext, run: RuffCliRun): Promise<
       output: combinedOutput(result.stdout, result.stderr),
     });
   return files;
+}
+
+/** The line of `ruff format -v`'s log that names a file it formats. */
+const FORMAT_PATH = /\bformat_path; path=(\/.*)$/;
+
+/**
+ * The files `ruff format` formats, as ruff lists them: its verbose log names each (`format_path;
+ * path=...`), Markdown files included, which `--show-files` (the linter's list) leaves out. A ruff whose log
+ * says nothing of the kind gets the files of `--show-files` that ruff formats. Sorted.
+ */
+export async function ruffFormatFiles(ctx: ToolContext, run: RuffCliRun): Promise<string[]> {
+  const args = ["-v", ...ruffFormatArgs(run.targets, { check: true, ...run.scope })];
+  const files: string[] = [];
+  const result = await ctx.run({
+    program: run.executable,
+    args,
+    onStderrLine: (line) => {
+      const m = FORMAT_PATH.exec(line);
+      if (m) files.push(m[1] as string);
+    },
+  });
+  if (result.returncode !== 0 && result.returncode !== 1)
+    throw new ToolError("tool_error", `ruff format -v failed (exit ${result.returncode}); see output`, {
+      command: displayCommand("ruff", args),
+      returncode: result.returncode,
+      output: combinedOutput(result.stdout, result.stderr),
+    });
+  if (files.length) return [...new Set(files)].sort();
+  return (await ruffShowFiles(ctx, run)).filter((f) => RUFF_FORMATS.test(f)).sort();
 }
 
 interface LintMeta {
@@ -113,6 +165,7 @@ export async function cachedRuffLint(
     cache,
     kind: "ruff check",
     identity: basics.identity,
+    closure: basics.closure,
     root: run.root,
     files: { listing: basics.listing },
     listFiles: async () => (await ruffShowFiles(ctx, run)).sort(),
@@ -139,7 +192,7 @@ export async function cachedRuffLint(
     command,
     returncode: findings.length ? 1 : 0,
     notes: [...cliNotes, ...outcome.meta.notes],
-    cache: { cached: outcome.cached, total: outcome.total },
+    cache: markerOf(outcome),
   };
 }
 
@@ -179,12 +232,13 @@ export async function cachedRuffFormatCheck(
     cache,
     kind: "ruff format --check --diff (first changed line)",
     identity: basics.identity,
+    closure: basics.closure,
     root: run.root,
     files: { listing: basics.listing },
     isEmpty: (v) => !v,
     encode: (v) => v,
     decode: (stored) => (typeof stored === "number" && stored >= 1 ? stored : 1),
-    listFiles: async () => (await ruffShowFiles(ctx, run)).filter((f) => RUFF_FORMATS.test(f)).sort(),
+    listFiles: () => ruffFormatFiles(ctx, run),
     async run(subset, needFiles): Promise<PerFileRun<number, FormatMeta>> {
       if (subset) {
         const r = await check(
@@ -194,13 +248,9 @@ export async function cachedRuffFormatCheck(
       }
       const [r, files] = await Promise.all([
         check(ruffFormatArgs(run.targets, { check: true, diff: true, ...run.scope })),
-        needFiles ? ruffShowFiles(ctx, run) : undefined,
+        needFiles ? ruffFormatFiles(ctx, run) : undefined,
       ]);
-      return {
-        values: asValues(r),
-        meta: { notes: warnings(r.notes), truncated: r.truncated },
-        files: files?.filter((f) => RUFF_FORMATS.test(f)).sort(),
-      };
+      return { values: asValues(r), meta: { notes: warnings(r.notes), truncated: r.truncated }, files };
     },
   });
   // As ruff prints them: relative to the working directory when inside it, sorted.
@@ -215,7 +265,7 @@ export async function cachedRuffFormatCheck(
     returncode: unformatted.length ? 1 : 0,
     truncated: outcome.meta.truncated,
     notes: [...cliNotes, ...outcome.meta.notes],
-    cache: { cached: outcome.cached, total: outcome.total },
+    cache: markerOf(outcome),
     first_lines: new Map([...outcome.values].filter(([, line]) => line)),
   };
 }

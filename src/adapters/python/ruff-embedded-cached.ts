@@ -13,7 +13,7 @@ import type { TreeWalk } from "../../cache/tree-scan.js";
 import { byPosition, type Finding } from "../../findings/model.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { configIdentity, relPath, scanTarget } from "../cached-run.js";
-import { byFile, joinFindings, runFindingsPerFile, type CacheMarker } from "../cached-findings.js";
+import { byFile, joinFindings, runFindingsPerFile, type CacheMarker, markerOf } from "../cached-findings.js";
 import { embeddedRuffBuild, type EmbeddedCallOptions, type EmbeddedRuff } from "./ruff-embedded.js";
 import type { RuffSettings } from "./ruff-settings.js";
 import { RUFF_CONFIGS, RUFF_SKIPPED } from "./ruff-cached.js";
@@ -91,7 +91,7 @@ export async function cachedEmbeddedLint(
   });
   // By file, line, column, as the uncached run sorts them (a stable sort: each file's order is kept).
   const findings = joinFindings(outcome).sort(byPosition);
-  return { findings, cache: { cached: outcome.cached, total: outcome.total } };
+  return { findings, cache: markerOf(outcome) };
 }
 
 /** The embedded `format --check` (no diff) of the job's files: those that would change, in its order. */
@@ -115,6 +115,6 @@ export async function cachedEmbeddedFormatCheck(
   });
   return {
     unformatted: outcome.files.filter((f) => outcome.values.get(f)),
-    cache: { cached: outcome.cached, total: outcome.total },
+    cache: markerOf(outcome),
   };
 }

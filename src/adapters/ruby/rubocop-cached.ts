@@ -13,10 +13,19 @@ import { keyOf, sha256 } from "../../cache/hash.js";
 import { runPerFile } from "../../cache/per-file.js";
 import { readSourceText, readSourceTexts } from "../../paths/safe-fs.js";
 import { findExecutable } from "../../exec/which.js";
-import { configIdentity, executableIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
+import {
+  configFiles,
+  configIdentity,
+  executableIdentity,
+  listingOf,
+  relPath,
+  scanTarget,
+} from "../cached-run.js";
+import { rubocopClosure } from "./rubocop-closure.js";
 import type { RubocopFileReport, RubocopJob, RubocopRunResult, WorkerFileRun } from "./rubocop-run.js";
 import { rubocopRequest, rubocopRuntime, rubyProjectRoot } from "./rubocop-worker.js";
 import { packagePath } from "../../package-root.js";
+import { markerOf } from "../cached-findings.js";
 
 /** RuboCop's default excludes (AllCops Exclude) that the project scan skips. */
 const RUBOCOP_SKIPPED = new Set(["vendor", "tmp"]);
@@ -94,20 +103,24 @@ export async function cachedRubocopRun(
   const walk = scanTarget(cache, job.target, RUBOCOP_SKIPPED);
   const rules = job.options?.rules;
   let workerNote: string | undefined;
+  const identity = {
+    rubocop: version,
+    worker: workerScripts(),
+    only: rules?.only ?? null,
+    except: rules?.except ?? null,
+    contextual: job.options?.contextual === true,
+    corrections: job.corrections !== false,
+    config: job.config ? relPath(allowedRoot, job.config) : null,
+    root: relPath(allowedRoot, root),
+    configs: configIdentity(cache, walk, job.target, allowedRoot, RUBOCOP_CONFIGS, [job.config]),
+  };
+  const configs = configFiles(cache, walk, job.target, allowedRoot, RUBOCOP_CONFIGS, [job.config]);
   const outcome = await runPerFile<WorkerFileRun, null>({
     cache,
     kind: "rubocop inspect",
-    identity: {
-      rubocop: version,
-      worker: workerScripts(),
-      only: rules?.only ?? null,
-      except: rules?.except ?? null,
-      contextual: job.options?.contextual === true,
-      corrections: job.corrections !== false,
-      config: job.config ? relPath(allowedRoot, job.config) : null,
-      root: relPath(allowedRoot, root),
-      configs: configIdentity(cache, walk, job.target, allowedRoot, RUBOCOP_CONFIGS, [job.config]),
-    },
+    identity,
+    // What the configs inherit from (wherever it lies) and the custom cops they require.
+    closure: { id: ["rubocop", identity], resolve: () => Promise.resolve(rubocopClosure(cache, configs)) },
     root: allowedRoot,
     files: { listing: [listingOf(walk, allowedRoot, /./), job.options?.changedFiles ?? null] },
     isEmpty: () => false,
@@ -139,7 +152,7 @@ export async function cachedRubocopRun(
     files: reports,
     notes: [runtimeNote, ...(workerNote ? [workerNote] : [])],
     command,
-    cache: { cached: outcome.cached, total: outcome.total },
+    cache: markerOf(outcome),
     version: version.version,
   };
 }

@@ -142,6 +142,7 @@ async function verdictOf(
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const version = await cachedVersion(ctx, "cargo", ["fmt", "--version"]);
   const { value, cache: marker } = await cachedWholeCall<RustfmtVerdict>({
+    ctx,
     cache,
     kind: "format_check cargo fmt --check",
     language: "rust",

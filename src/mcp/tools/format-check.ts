@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
-import { cachedField } from "../../cache/service.js";
+import { cacheFields } from "../../cache/service.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
 import { displayPaths, rebaseDiff, showFromCwd, type DisplayPaths } from "../../findings/display-path.js";
 import { formatFindings } from "../../findings/format-findings.js";
@@ -81,7 +81,7 @@ export const formatCheckTool = () =>
       let checked = 0;
       let returncode: number | null | undefined;
       let truncated = false;
-      let cache: { cached: number; total: number } | undefined;
+      let cache: { cached: number; total: number; uncached?: string } | undefined;
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const sarifRuns: SarifRunSource[] = [];
       for (const { language, formatter } of pairs) {
@@ -105,6 +105,7 @@ export const formatCheckTool = () =>
           cache = {
             cached: (cache?.cached ?? 0) + outcome.cache.cached,
             total: (cache?.total ?? 0) + outcome.cache.total,
+            uncached: cache?.uncached ?? outcome.cache.uncached,
           };
         notes.push(...outcome.notes);
         if (args.output === "sarif")
@@ -121,7 +122,7 @@ export const formatCheckTool = () =>
         unformatted_count: unformatted.length,
         summary_text: formatSummary(commands, checked, unformatted.length),
         returncode,
-        ...(cache && { cached: cachedField(cache) }),
+        ...cacheFields(cache),
         output: outputs.length ? outputs.join("\n") : undefined,
         truncated: truncated || files.view.capped,
         ...pageFields(files.view, { lists: ["unformatted_files"] }),

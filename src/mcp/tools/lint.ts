@@ -27,7 +27,7 @@ import {
   wholeLanguageOf,
 } from "../../adapters/whole-program.js";
 import { ToolError } from "../../errors.js";
-import { cachedField, resultCacheOf } from "../../cache/service.js";
+import { cacheFields, resultCacheOf } from "../../cache/service.js";
 import type { LinterCapabilities, LintOptions } from "../../adapters/lint-options.js";
 import { hasFilesOf, languageOfFile, type ProjectLanguage } from "../../adapters/project-languages.js";
 import {
@@ -142,6 +142,7 @@ async function lintThroughCache(
   const root = ctx.allowlist.rootOf(request.target) ?? request.target;
   type Stored = Omit<LintOutcome, "version" | "issueText"> & { versionText?: string };
   const { value, cache: marker } = await cachedWholeCall<Stored>({
+    ctx,
     cache,
     kind: `lint ${linter.name}`,
     language,
@@ -275,7 +276,7 @@ async function singleResult(ctx: ToolContext, args: LintArgs, run: RanLint, pick
       unreported_offenses: capped.unreported,
     },
     returncode: outcome.returncode,
-    ...(outcome.cache && { cached: cachedField(outcome.cache) }),
+    ...cacheFields(outcome.cache),
     output: outcome.output,
     truncated: outcome.truncated || view.capped || perFile?.capped,
     ...listingFields(linter.name, view, {
@@ -322,7 +323,7 @@ async function mergedResult(ctx: ToolContext, args: LintArgs, runs: RanLint[], p
       returncode: run.outcome.returncode,
       issue_count: count,
       passed: (run.outcome.returncode ?? 0) === 0 && count === 0,
-      ...(run.outcome.cache && { cached: cachedField(run.outcome.cache) }),
+      ...cacheFields(run.outcome.cache),
     });
   }
   const listing = listingOf(ctx, args, {

@@ -13,7 +13,7 @@ import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { fileFilter } from "../../findings/file-filter.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { isWithin } from "../../paths/allowlist.js";
-import { cachedField, resultCacheOf } from "../../cache/service.js";
+import { cacheFields, resultCacheOf } from "../../cache/service.js";
 import {
   cachedWholeCall,
   keyArgs,
@@ -21,6 +21,14 @@ import {
   toolIdentity,
   wholeLanguageOf,
 } from "../../adapters/whole-program.js";
+import { tscReads, type InputRule } from "../../adapters/whole-closure.js";
+import type { TypeCheckOutcome } from "../../adapters/type-checkers.js";
+
+/** What a checker's run reports it read (tsc: its config chain and sources), out of the outcome kept. */
+function readsOf(outcome: TypeCheckOutcome, project: string, rule: InputRule) {
+  const { reads, ...value } = outcome;
+  return { value, read: reads ? tscReads(reads, project, rule) : undefined };
+}
 
 /** Listed only once a type checker is registered. */
 export const typeCheckTool = () => {
@@ -82,13 +90,18 @@ export const typeCheckTool = () => {
       const cached =
         cache && language
           ? await cachedWholeCall({
+              ctx,
               cache,
               kind: `type_check ${checker.name}`,
               language,
               target: args.path,
               root,
-              identity: { tool: await toolIdentity(ctx, checker.name, args.path), args: keyArgs(args, root) },
+              identity: {
+                tool: await toolIdentity(ctx, checker.name, args.path, args.config),
+                args: keyArgs(args, root),
+              },
               run: () => checker.check(ctx, request),
+              reads: readsOf,
               onHit: (o) => ({ ...o, notes: o.notes.filter((n) => !RUN_NOTE.test(n)) }),
             })
           : undefined;
@@ -126,7 +139,7 @@ export const typeCheckTool = () => {
           scope: filtered ? "filtered" : "full",
         },
         returncode: outcome.returncode,
-        ...(cached && { cached: cachedField(cached.cache) }),
+        ...cacheFields(cached?.cache),
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
         truncated: outcome.truncated || view.capped,
         ...listingFields(checker.name, view, { lists: ["issues", "findings"] }),

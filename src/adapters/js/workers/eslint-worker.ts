@@ -3,13 +3,14 @@
  * Files are re-read on every request, so edits always show. Nothing is written here: fixed text goes
  * back to the server, which writes inside its transaction.
  */
+import { loadedModules, recordLoadedModules, recordingModules } from "./loaded-modules.js";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { serveWorker } from "../../../exec/worker-host.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { reportLoadedFiles, serveWorker } from "../../../exec/worker-host.js";
 import { WorkerHandlerError } from "../../../exec/worker-protocol.js";
 import {
   lineStarts,
@@ -18,6 +19,7 @@ import {
   type EslintFixParams,
   type EslintMessage,
   type EslintRequestParams,
+  type WireConfigInputs,
   type WireFileReport,
 } from "../eslint-wire.js";
 import { applyEdits, type TextEdit } from "../suggestions.js";
@@ -122,6 +124,9 @@ async function createInstance(
   };
   const extra = around?.off?.length ? [{ rules: Object.fromEntries(around.off.map((r) => [r, "off"])) }] : [];
   if (params.configFile) {
+    // Before ESLint loads the config: the loader hook sees what is loaded after it is registered (a
+    // project without a config loads only packages, and pays nothing for the hook's thread).
+    recordLoadedModules();
     options.overrideConfigFile = params.configFile;
     if (extra.length) options.overrideConfig = extra;
   } else {
@@ -357,7 +362,73 @@ async function knownRules(
   return { config, core, names };
 }
 
+/** This server's own compiled code (the worker, its helpers): never part of a project's config. */
+const OWN_CODE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+/** The modules loaded outside any node_modules and this server's code: project configs and their imports. */
+async function configModules(): Promise<string[]> {
+  if (!recordingModules()) return [];
+  return (await loadedModules()).filter(
+    (f) => !f.split(path.sep).includes("node_modules") && !f.startsWith(OWN_CODE + path.sep),
+  );
+}
+
+/** The `files` patterns of a config's objects (nested arrays too); false where one is not a string. */
+function collectFilePatterns(config: unknown, out: Set<string>, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (Array.isArray(config)) return config.every((c) => collectFilePatterns(c, out, depth + 1));
+  if (!config || typeof config !== "object") return true;
+  const files = (config as { files?: unknown }).files;
+  if (files === undefined) return true;
+  if (!Array.isArray(files)) return false;
+  for (const f of files.flat()) {
+    if (typeof f !== "string") return false;
+    out.add(f);
+  }
+  return true;
+}
+
+/**
+ * The `files` patterns of the config ESLint loaded: the module ESLint imported (the same URL, with its
+ * `mtime` query, so Node's module cache hands back the same module) or the bundled default. Null when
+ * they cannot be known (a TypeScript config, loaded through jiti; a pattern that is a function).
+ */
+async function configFilePatterns(params: EslintRequestParams): Promise<string[] | null> {
+  let config: unknown;
+  if (!params.configFile) config = await (defaultConfig ??= bundledDefaultConfig());
+  else {
+    if (!/\.[cm]?js$/.test(params.configFile)) return null;
+    const url = pathToFileURL(params.configFile);
+    url.searchParams.append("mtime", String(fs.statSync(params.configFile).mtime.getTime()));
+    config = await ((await import(url.href)) as { default?: unknown }).default;
+  }
+  const out = new Set<string>();
+  return collectFilePatterns(config, out) ? [...out] : null;
+}
+
+// A change of a module the config loaded ends the worker: ESLint reloads a changed config file, but Node
+// keeps the modules it imported.
+reportLoadedFiles(configModules);
+
 serveWorker({
+  /**
+   * What the config of `params` reads, once ESLint has loaded it for these files: the modules this process
+   * loaded (ES modules through the loader hook, CommonJS from the require cache) outside node_modules and
+   * the server's own code, and its `files` patterns.
+   */
+  async configInputs(params: EslintRequestParams & { files: string[] }): Promise<WireConfigInputs> {
+    const eslint = await instance(params, false);
+    for (const file of params.files) await eslint.calculateConfigForFile(file);
+    const modules = await configModules();
+    const typescriptConfig = params.configFile !== null && /\.[cm]?ts$/.test(params.configFile);
+    const incomplete = typescriptConfig
+      ? "the ESLint config is TypeScript, which ESLint loads through jiti: the modules it imports cannot be listed"
+      : params.configFile === null || recordingModules()
+        ? undefined
+        : "this Node.js has no module.register: the modules the ESLint config imports cannot be listed";
+    return { modules, ...(incomplete && { incomplete }), patterns: await configFilePatterns(params) };
+  },
+
   async rules(params: EslintRequestParams & { file: string }): Promise<string[]> {
     return (await knownRules(params)).names;
   },

@@ -164,6 +164,8 @@ async function check(params: TscParams): Promise<TscReply> {
     diagnostics: diagnostics.map((d) => toWire(ts, d)),
     rootFiles: parsed.fileNames.length,
     extendedConfigs: [...(source.extendedSourceFiles ?? [])],
+    sourceFiles: program.getSourceFiles().map((f) => path.resolve(f.fileName)),
+    includeDirs: Object.keys(parsed.wildcardDirectories ?? {}).map((d) => path.resolve(d)),
   };
 }
 

@@ -1,0 +1,173 @@
+/**
+ * What a whole-program tool reads beyond its project folder, as the toolchain resolves it (the result
+ * cache's configuration closure, src/cache/closure.ts):
+ * - Go: the workspace file `go env GOWORK` names, the modules it `use`s, and every local `replace` target
+ *   of go.work and of each module's go.mod (`go work edit -json`, `go mod edit -json`: parsed by go, with
+ *   no network and no module download);
+ * - Rust: each path dependency of the workspace's packages, and theirs (`cargo metadata --no-deps`);
+ * - TypeScript: what the run itself reports (the tsconfig's `extends` chain, the program's sources and
+ *   `include` folders outside the project), learnt from each run (see WholeJob.reads).
+ * The folders found are read as the project is (their sources and configs by content). Each resolution is
+ * remembered with the manifests that decided it and runs again only when one changes.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Closure, ClosureDir, ClosureSpec } from "../cache/closure.js";
+import type { ToolContext } from "../engine/tool.js";
+import { isWithin } from "../paths/allowlist.js";
+import { GO_ENV, goBinDirs } from "./go/go-env.js";
+
+/** The files of a folder that are inputs, and the folders not walked: as for the project itself. */
+export interface InputRule {
+  files: RegExp;
+  skip: ReadonlySet<string>;
+}
+
+/** Most folders a closure follows (path dependencies of path dependencies...). */
+const MAX_DIRS = 64;
+
+/** Folders outside the project (and its own sub-folders) as closure folders read by `rule`. */
+function outsideDirs(dirs: Iterable<string>, project: string, rule: InputRule): ClosureDir[] {
+  const out = new Map<string, ClosureDir>();
+  for (const d of dirs)
+    if (!isWithin(project, d) && ![...out.keys()].some((o) => isWithin(o, d)))
+      out.set(d, { dir: d, names: rule.files.source, skip: [...rule.skip] });
+  return [...out.values()];
+}
+
+/** Runs a short, read-only query of the toolchain; its stdout, or an Error with its stderr. */
+async function query(
+  ctx: ToolContext,
+  program: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  searchDirs: string[] = [],
+): Promise<string> {
+  const run = await ctx.run({ program, args, cwd, env, searchDirs });
+  if (run.returncode !== 0)
+    throw new Error(`${program} ${args.join(" ")} failed: ${run.stderr.trim().split("\n")[0] ?? ""}`);
+  return run.stdout;
+}
+
+interface GoModEdit {
+  Replace?: { New?: { Path?: string; Version?: string } }[] | null;
+  Use?: { DiskPath?: string }[] | null;
+}
+
+/** The local targets of a go.mod's or go.work's replace directives (paths, not module versions). */
+function localReplaces(json: GoModEdit, dir: string): string[] {
+  return (json.Replace ?? [])
+    .map((r) => r.New)
+    .filter((n) => n?.Path && !n.Version && /^(?:\.{1,2}(?:\/|$)|\/)/.test(n.Path))
+    .map((n) => path.resolve(dir, n?.Path as string));
+}
+
+/**
+ * Go: go.work (when `go env GOWORK` names one), its modules, and the local replace targets. A failure of
+ * go itself leaves the closure empty beside the project (the tool run reports the same failure).
+ */
+export function goClosure(ctx: ToolContext, project: string, rule: InputRule): ClosureSpec["resolve"] {
+  return async () => {
+    const env = GO_ENV;
+    const bins = goBinDirs();
+    const files: string[] = [];
+    // A go.work put in the project later: go then works in workspace mode.
+    const watch: string[] = [path.join(project, "go.work")];
+    const dirs = new Set<string>();
+    let modules = [project];
+    try {
+      const gowork = (await query(ctx, "go", ["env", "GOWORK"], project, env, bins)).trim();
+      if (gowork && gowork !== "off") {
+        files.push(gowork, `${gowork}.sum`);
+        const work = JSON.parse(
+          await query(ctx, "go", ["work", "edit", "-json", gowork], project, env, bins),
+        ) as GoModEdit;
+        const base = path.dirname(gowork);
+        modules = (work.Use ?? []).map((u) => path.resolve(base, u.DiskPath ?? "."));
+        for (const r of localReplaces(work, base)) dirs.add(r);
+      }
+      for (const mod of modules.slice(0, MAX_DIRS)) {
+        dirs.add(mod);
+        const gomod = path.join(mod, "go.mod");
+        watch.push(gomod);
+        if (!fs.existsSync(gomod)) continue;
+        const json = JSON.parse(
+          await query(ctx, "go", ["mod", "edit", "-json", gomod], mod, env, bins),
+        ) as GoModEdit;
+        for (const r of localReplaces(json, mod)) dirs.add(r);
+      }
+    } catch {
+      return { files: [], watch };
+    }
+    return { files, dirs: outsideDirs(dirs, project, rule), watch: [...watch, ...files] };
+  };
+}
+
+interface CargoMetadata {
+  packages?: { manifest_path?: string; dependencies?: { path?: string }[] }[];
+}
+
+/** Rust: the path dependencies of the workspace's packages, and of theirs, by `cargo metadata --no-deps`. */
+export function cargoClosure(ctx: ToolContext, project: string, rule: InputRule): ClosureSpec["resolve"] {
+  return async () => {
+    const seen = new Set<string>([project]);
+    const manifests: string[] = [];
+    const queue = [project];
+    try {
+      while (queue.length && seen.size <= MAX_DIRS) {
+        const dir = queue.shift() as string;
+        const meta = JSON.parse(
+          await query(ctx, "cargo", ["metadata", "--no-deps", "--format-version", "1", "--offline"], dir, {
+            CARGO_TERM_COLOR: "never",
+          }),
+        ) as CargoMetadata;
+        for (const pkg of meta.packages ?? []) {
+          if (pkg.manifest_path) manifests.push(pkg.manifest_path);
+          for (const dep of pkg.dependencies ?? [])
+            if (dep.path && !seen.has(dep.path)) {
+              seen.add(dep.path);
+              queue.push(dep.path);
+            }
+        }
+      }
+    } catch {
+      return { files: [] };
+    }
+    const watch = manifests.filter((m) => !isWithin(project, m));
+    return { files: [], dirs: outsideDirs(seen, project, rule), watch };
+  };
+}
+
+/**
+ * TypeScript: nothing before a run (the worker reports what each run read; see tscReads), remembered with
+ * the project's tsconfig files so that a new `extends` resolves again.
+ */
+export function nothingBeforeTheRun(watch: string[]): ClosureSpec["resolve"] {
+  return () => Promise.resolve({ files: [], watch });
+}
+
+/**
+ * What a TypeScript run read outside the project: its config chain, and the program's sources and
+ * `include` folders outside the project folder and outside any node_modules (installed packages are keyed
+ * by the project's node_modules state) and the compiler's own lib files.
+ */
+export function tscReads(
+  read: {
+    configs?: readonly string[];
+    sources?: readonly string[];
+    dirs?: readonly string[];
+    unknown?: string;
+  },
+  project: string,
+  rule: InputRule,
+): Closure {
+  if (read.unknown) return { files: [], uncached: read.unknown };
+  const outside = (f: string) => !isWithin(project, f) && !f.split(path.sep).includes("node_modules");
+  const configs = (read.configs ?? []).filter(outside);
+  return {
+    files: [...configs, ...(read.sources ?? []).filter(outside)],
+    dirs: outsideDirs((read.dirs ?? []).filter(outside), project, rule),
+    watch: configs,
+  };
+}
