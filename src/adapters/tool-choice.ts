@@ -12,6 +12,7 @@ import { findFormatter } from "./formatters.js";
 import { findLinter } from "./linters.js";
 import { dirOf, pythonTools, usesPrettier } from "./project-configs.js";
 import { hasFilesOf, languageOfFile, projectLanguages, type ProjectLanguage } from "./project-languages.js";
+import { projectLayout, type ProjectLayout, type ProjectUnit } from "./projects.js";
 import { claimingTestRunners, type TestRunnerAdapter } from "./test-runners.js";
 import { securityScanners, type SecurityScanner } from "./security-scanners.js";
 import { findTypeChecker } from "./type-checkers.js";
@@ -29,6 +30,11 @@ export interface Choice<T> {
 export interface LanguageTool {
   name: string;
   language: ProjectLanguage;
+  /**
+   * Where it runs (projects.ts): the call's path, or a project below it when the path holds several
+   * projects, or a project of another language (a monorepo root). Unset: the call's path.
+   */
+  target?: string;
 }
 
 const list = (xs: readonly string[]) => xs.join(", ");
@@ -131,22 +137,93 @@ function perLanguage(
   return picks;
 }
 
+/** Whether a layout is anything but the path itself as one project (then each pick says where it runs). */
+export function holdsSeveral(target: string, layout: ProjectLayout): boolean {
+  return layout.units.some((u) => u.dir !== target);
+}
+
+/** "projects: py (python), go (go)": where a call's tools ran when its path holds several projects. */
+function projectsNote(target: string, units: readonly ProjectUnit[]): string {
+  const where = (u: ProjectUnit) => path.relative(target, u.dir) || ".";
+  return `projects under ${target}: ${list(units.map((u) => `${where(u)} (${u.languages.join(", ")})`))}`;
+}
+
+/** One pick per unit and language, deduplicated per unit (ESLint lints TypeScript and JavaScript at once). */
+function perUnit(
+  target: string,
+  units: readonly ProjectUnit[],
+  pick: (l: ProjectLanguage, dir: string) => string | undefined,
+  firstOnly = false,
+): LanguageTool[] {
+  const picks: LanguageTool[] = [];
+  for (const unit of units)
+    for (const language of unit.languages) {
+      const name = pick(language, unit.dir);
+      if (!name) continue;
+      if (!picks.some((p) => p.name === name && p.target === unit.dir))
+        picks.push({ name, language, target: unit.dir });
+      if (firstOnly) break;
+    }
+  return picks;
+}
+
 /**
- * lint (and lint_check): one linter per language of the target (`inlineFile`: inline code's own language).
+ * lint (and lint_check): one linter per language of the target (`inlineFile`: inline code's own language),
+ * run at each of its projects when the target holds several (projects.ts), each `target` set then.
  * No note for a Python-only project's ruff, the long-standing default.
  */
 export function chooseLinters(target: string, root?: string, inlineFile?: string): Choice<LanguageTool> {
-  const languages = inlineFile ? inlineLanguages(target, inlineFile) : projectLanguages(target);
-  const picks = perLanguage(languages, (l) => registered(linterFor(l, target, root), findLinter));
+  if (inlineFile) {
+    const languages = inlineLanguages(target, inlineFile);
+    const picks = perLanguage(languages, (l) => registered(linterFor(l, target, root), findLinter));
+    return picks.length
+      ? {
+          picks,
+          languages,
+          notes: picks.length > 1 || picks[0]?.name !== "ruff" ? [lintersNote(picks, languages)] : [],
+        }
+      : { picks, languages, notes: [], nothing: `no linter lints ${languagesNote(languages)}` };
+  }
+  const layout = projectLayout(target, root ?? target);
+  const languages = projectLanguages(target);
+  const several = holdsSeveral(target, layout);
+  const picks = perUnit(target, layout.units, (l, dir) => registered(linterFor(l, dir, root), findLinter));
+  for (const p of picks) if (!several) delete p.target;
+  const layoutNotes = [...(several ? [projectsNote(target, layout.units)] : []), ...layout.notes];
   if (picks.length === 0)
-    return { picks, languages, notes: [], nothing: `no linter lints ${languagesNote(languages)}` };
-  const quiet = picks.length === 1 && picks[0]?.name === "ruff" && languages.every((l) => l === "python");
-  const notes = quiet
-    ? []
-    : [
-        `${picks.length > 1 ? "linters" : "linter"}: ${list(picks.map((p) => p.name))} (${languagesNote(languages)})`,
-      ];
-  return { picks, languages, notes };
+    return { picks, languages, notes: layoutNotes, nothing: `no linter lints ${languagesNote(languages)}` };
+  const quiet =
+    !several && picks.length === 1 && picks[0]?.name === "ruff" && languages.every((l) => l === "python");
+  return { picks, languages, notes: [...(quiet ? [] : [lintersNote(picks, languages)]), ...layoutNotes] };
+}
+
+/**
+ * Where a tool the call names runs: at each project of its languages when the target holds several
+ * (projects.ts), else at the target (`target` unset) as before.
+ */
+export function placeNamed(
+  name: string,
+  toolLanguages: readonly string[],
+  target: string,
+  root?: string,
+): { picks: LanguageTool[]; notes: string[] } {
+  const layout = projectLayout(target, root ?? target);
+  const units = layout.units.filter((u) => u.languages.some((l) => toolLanguages.includes(l)));
+  if (!holdsSeveral(target, layout) || units.length === 0)
+    return { picks: [{ name, language: (toolLanguages[0] ?? "python") as ProjectLanguage }], notes: [] };
+  return {
+    picks: units.map((u) => ({
+      name,
+      language: u.languages.find((l) => toolLanguages.includes(l)) as ProjectLanguage,
+      target: u.dir,
+    })),
+    notes: [projectsNote(target, units), ...layout.notes],
+  };
+}
+
+function lintersNote(picks: readonly LanguageTool[], languages: readonly ProjectLanguage[]): string {
+  const names = [...new Set(picks.map((p) => p.name))];
+  return `${names.length > 1 ? "linters" : "linter"}: ${list(names)} (${languagesNote(languages)})`;
 }
 
 /** The first language that has a tool, with a note naming the languages left to other calls. */
@@ -177,11 +254,26 @@ export function chooseFixer(target: string, inlineFile?: string): Choice<Languag
   return firstFitting("lint fixer", "linter", languages, (l) => registered(fixerFor(l), findFixer));
 }
 
-/** type_check: the first checker of the weightiest language that has one. */
+/**
+ * type_check: the first checker of the weightiest language that has one; when the target holds several
+ * projects (projects.ts), that of each project, each pick's `target` saying where it runs.
+ */
 export function chooseTypeChecker(target: string, root?: string): Choice<LanguageTool> {
-  return firstFitting("type checker", "checker", projectLanguages(target), (l) =>
-    typeCheckersFor(l, target, root).find((n) => findTypeChecker(n)),
-  );
+  const layout = projectLayout(target, root ?? target);
+  const checkerOf = (l: ProjectLanguage, dir: string) =>
+    typeCheckersFor(l, dir, root).find((n) => findTypeChecker(n));
+  if (!holdsSeveral(target, layout)) {
+    const choice = firstFitting("type checker", "checker", projectLanguages(target), (l) =>
+      checkerOf(l, target),
+    );
+    return { ...choice, notes: [...choice.notes, ...layout.notes] };
+  }
+  const languages = projectLanguages(target);
+  const picks = perUnit(target, layout.units, checkerOf, true);
+  const notes = [projectsNote(target, layout.units), ...layout.notes];
+  if (picks.length === 0)
+    return { picks, languages, notes, nothing: `no type checker for ${languagesNote(languages)}` };
+  return { picks, languages, notes: [`checkers: ${list([...new Set(picks.map((p) => p.name))])}`, ...notes] };
 }
 
 /**
