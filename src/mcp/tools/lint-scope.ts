@@ -156,7 +156,7 @@ export async function resolveAgentArgs(
 
 /**
  * A call's `files` (relative to `from`, its path) as a run at `to` (a project below it, projects.ts) takes
- * them: plain paths and globs inside `to` relative to it, globs that match at any depth (`**​/x.py`)
+ * them: plain paths and globs inside `to` relative to it, globs that match at any depth (starting with `**`)
  * as they are, the rest (outside `to`) left out. undefined when the call has no `files`; [] when none
  * reaches `to` (the run is not made).
  */
