@@ -300,14 +300,47 @@ export function chooseFormatters(target: string, root?: string): Choice<Language
 }
 
 /** security_scan: every scanner of the target's languages and those for any project, in registration order. */
-export function chooseScanners(target: string): Choice<SecurityScanner> {
+export function chooseScanners(
+  target: string,
+  root?: string,
+): Choice<SecurityScanner> & { runs: { scanner: SecurityScanner; target: string }[] } {
   const languages = projectLanguages(target);
   const picks: SecurityScanner[] = securityScanners().filter(
     (s) => s.languages === "any" || s.languages.some((l) => languages.includes(l)),
   );
   if (picks.length === 0)
-    return { picks, languages, notes: [], nothing: `no security scanner for ${languagesNote(languages)}` };
-  return { picks, languages, notes: [] };
+    return {
+      picks,
+      runs: [],
+      languages,
+      notes: [],
+      nothing: `no security scanner for ${languagesNote(languages)}`,
+    };
+  // A path holding several projects: each language's scanners at each of its projects (projects.ts), the
+  // scanners for any project once over the whole path.
+  const layout = projectLayout(target, root ?? target);
+  const several = holdsSeveral(target, layout);
+  const runs = picks.flatMap((scanner) => {
+    const own = scanner.languages;
+    if (!several || own === "any") return [{ scanner, target }];
+    const units = layout.units.filter((u) => u.languages.some((l) => own.includes(l)));
+    return units.length ? units.map((u) => ({ scanner, target: u.dir })) : [{ scanner, target }];
+  });
+  return { picks, runs, languages, notes: several ? [projectsNote(target, layout.units)] : [] };
+}
+
+/**
+ * run_tests on a folder holding several projects (projects.ts): the folders whose tests run, each with its
+ * own runner at its own root (the projects, and folders of loose code outside them; loose files are no
+ * test suites). Undefined when the folder is one project (or inside one): its runner runs as before.
+ */
+export function testProjects(target: string, root: string): string[] | undefined {
+  const layout = projectLayout(target, root);
+  if (!holdsSeveral(target, layout)) return undefined;
+  const dirs = layout.units
+    .filter((u) => u.kind !== "loose" || fs.statSync(u.dir).isDirectory())
+    .map((u) => u.dir);
+  return [...new Set(dirs)];
 }
 
 export type TestRunnerChoice =
