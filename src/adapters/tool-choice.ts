@@ -58,11 +58,28 @@ export function linterFor(language: ProjectLanguage, target: string, root?: stri
   }[language]();
 }
 
-/** The fixer of one language (lint_fix, fix_all): ruff, eslint, clippy, rubocop; Go has none (gofmt formats). */
-export function fixerFor(language: ProjectLanguage): string | undefined {
-  return { python: "ruff", typescript: "eslint", javascript: "eslint", rust: "clippy", ruby: "rubocop" }[
-    language as string
-  ];
+/**
+ * The lint fixer of one language in a project (lint_fix, fix_all), or why it has none: the fixer of the
+ * project's own linter only (ruff, eslint, clippy, rubocop). A project linted with flake8 has none (flake8
+ * fixes nothing, and ruff's defaults are not the project's rules); neither has Go (gofmt formats).
+ */
+export function fixerFor(
+  language: ProjectLanguage,
+  target = ".",
+  root?: string,
+): { name?: string; reason?: string } {
+  if (language === "go") return { reason: "go: go vet fixes nothing (gofmt formats: autoformat)" };
+  if (language === "python") {
+    const linter = pythonTools(target, root).linter;
+    return linter === "ruff"
+      ? { name: "ruff" }
+      : {
+          reason:
+            `python: the project lints with ${linter}, which has no fixer (ruff's fixes would apply ruff's ` +
+            'rules, not the project\'s; linter: "ruff" runs them anyway)',
+        };
+  }
+  return { name: { typescript: "eslint", javascript: "eslint", rust: "clippy", ruby: "rubocop" }[language] };
 }
 
 const FORMATTERS: Record<ProjectLanguage, string> = {
@@ -246,12 +263,41 @@ function firstFitting(
   return { picks: [first], languages, notes };
 }
 
-/** lint_fix and fix_all: the fixer of the weightiest language that has one. */
-export function chooseFixer(target: string, inlineFile?: string): Choice<LanguageTool> {
-  const languages = inlineFile
-    ? inlineLanguages(path.dirname(inlineFile), inlineFile)
-    : projectLanguages(target);
-  return firstFitting("lint fixer", "linter", languages, (l) => registered(fixerFor(l), findFixer));
+/**
+ * lint_fix and fix_all: the fixer of the weightiest language that has one (fixerFor: the project's own
+ * linter's); when the target holds several projects (projects.ts), that of each project, each pick's
+ * `target` saying where it runs. Where a language has none, a note (or `nothing`) says why.
+ */
+export function chooseFixer(target: string, inlineFile?: string, root?: string): Choice<LanguageTool> {
+  const reasons = new Set<string>();
+  const fixerOf = (l: ProjectLanguage, dir: string) => {
+    const own = fixerFor(l, dir, root);
+    if (own.reason) reasons.add(own.reason);
+    return registered(own.name, findFixer);
+  };
+  const withReasons = (choice: Choice<LanguageTool>, nothing = `no lint fixer`) =>
+    choice.picks.length
+      ? { ...choice, notes: [...choice.notes, ...[...reasons].map((r) => `no lint fix for ${r}`)] }
+      : { ...choice, nothing: [choice.nothing ?? nothing, ...reasons].join("; ") };
+  if (inlineFile) {
+    const languages = inlineLanguages(path.dirname(inlineFile), inlineFile);
+    return withReasons(firstFitting("lint fixer", "linter", languages, (l) => fixerOf(l, target)));
+  }
+  const layout = projectLayout(target, root ?? target);
+  if (!holdsSeveral(target, layout))
+    return withReasons(
+      firstFitting("lint fixer", "linter", projectLanguages(target), (l) => fixerOf(l, target)),
+    );
+  const languages = projectLanguages(target);
+  const picks = perUnit(target, layout.units, fixerOf, true);
+  const notes = [projectsNote(target, layout.units), ...layout.notes];
+  if (picks.length === 0)
+    return withReasons({ picks, languages, notes }, `no lint fixer for ${languagesNote(languages)}`);
+  return withReasons({
+    picks,
+    languages,
+    notes: [`linters: ${list([...new Set(picks.map((p) => p.name))])}`, ...notes],
+  });
 }
 
 /**

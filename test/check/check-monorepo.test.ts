@@ -254,6 +254,24 @@ describe.skipIf(skip)("the MCP tools on the monorepo root", () => {
     expect(vet).toMatchObject({ success: true, passed: false, issue_count: 2 });
   });
 
+  it("lint_fix (dry run) runs each project's own fixer at its root with its settings, in one call", async () => {
+    const before = treeHash(MONO);
+    const r = await s.call("lint_fix", { path: ".", dry_run: true });
+    expect(treeHash(MONO)).toEqual(before);
+    expect(r).toMatchObject({ success: true, dry_run: true });
+    expect(r.projects).toEqual([
+      { path: "py", linter: "ruff" },
+      { path: "js", linter: "eslint" },
+      { path: "rs", linter: "clippy" },
+      { path: "rb", linter: "rubocop" },
+    ]);
+    expect((r.notes as string[]).join("\n")).toContain("no lint fix for go: go vet fixes nothing");
+    // ruff with py/pyproject.toml's settings: the excluded and the F401-ignored file are not touched.
+    const diff = String(r.diff);
+    expect(diff).toContain("py/src/mono/app.py");
+    expect(diff).not.toMatch(/generated\.py|legacy\.py/);
+  });
+
   it("type_check runs each project's checker at its root", async () => {
     const r = await s.call("type_check", { path: "." });
     expect(r).toMatchObject({ success: true, passed: false, issue_count: 2 });
