@@ -164,7 +164,8 @@ function planUnit(
           kind: "format",
           language,
           call: { tool: "format_check", args: { formatter: "prettier" } },
-          fix: languages.map((l) => ({ tool: "autoformat", args: { language: l, formatter: "prettier" } })),
+          // One call over the project's scope: every file Prettier formats there (JSON, CSS too).
+          fix: [{ tool: "autoformat", args: { formatter: "prettier" } }],
         });
       add({
         id: "eslint",

@@ -50,7 +50,7 @@ function formatterOfCall(
     formatter: pick.name,
     notes: [
       ...(quiet ? [] : [`formatter: ${pick.name} (the project's languages: ${choice.languages.join(", ")})`]),
-      ...(others.length ? [`${others.join(", ")} too: pass language`] : []),
+      ...(others.length && pick.name !== "prettier" ? [`${others.join(", ")} too: pass language`] : []),
       ...choice.notes.filter((n) => !n.startsWith("languages detected")),
     ],
   };
@@ -78,7 +78,16 @@ export const autoformatTool = () =>
       if (!hasFilesOf(args.path, picked.language as ProjectLanguage))
         return nothingToFix(args.dry_run, picked.notes, `no ${picked.language} files under ${args.path}`);
       const adapter = pickFormatter(picked.language, args.formatter ?? picked.formatter);
-      const request = { target: args.path, diff: args.dry_run, dryRun: args.dry_run, config: args.config };
+      // Without a language, the formatter's scope is the project's: all it formats there (Prettier: JSON, CSS
+      // and every JavaScript/TypeScript file, as the project's `prettier --write .`), not one language's files.
+      const all = args.language === undefined;
+      const request = {
+        target: args.path,
+        diff: args.dry_run,
+        dryRun: args.dry_run,
+        config: args.config,
+        all,
+      };
       let outcome: FormatWriteOutcome;
       let transaction: unknown;
       let txNotes: string[] = [];
@@ -89,7 +98,12 @@ export const autoformatTool = () =>
           target: args.path,
           // The formatter's own check names exactly the files it will rewrite.
           candidates: async () => {
-            const check = await adapter.check(ctx, { target: args.path, diff: false, config: args.config });
+            const check = await adapter.check(ctx, {
+              target: args.path,
+              diff: false,
+              config: args.config,
+              all,
+            });
             return check.unformatted_files.map((f) => path.resolve(ctx.config.cwd, f));
           },
           work: async (handle) => {
