@@ -64,6 +64,17 @@ function checkConfig(options: CheckOptions, io: CheckIo): Config {
   return loadConfig(["--mode", "stdio", ...defaults, ...options.configArgs], io.env, io.cwd);
 }
 
+/** The git work tree around a path (the nearest folder holding `.git`), canonical; undefined outside one. */
+function enclosingWorkTree(p: string): string | undefined {
+  let dir = fs.statSync(p).isDirectory() ? p : path.dirname(p);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, ".git"))) return fs.realpathSync.native(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
 /** The allowed root a path is in (the deepest), else the path. */
 function allowedRootOf(config: Config, p: string): string {
   const roots = config.allowedPaths.filter((r) => p === r || p.startsWith(r + path.sep));
@@ -109,6 +120,8 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   const sarifProblem = options.sarif && outputPathProblem(options.sarif, io.cwd);
   if (sarifProblem) return usage(io, `--sarif: ${sarifProblem}`);
   config.shard = options.shard;
+  // Links from the paths into the rest of their repository (docs/ to ../README.md) resolve, read-only.
+  config.linkReadRoots = [...new Set(options.paths.map(enclosingWorkTree).filter((r) => r !== undefined))];
   config.sarifWithoutFixes = options.sarif === undefined;
 
   // Each path's projects (projects.ts), each checked at its own root; the allowed root bounds the search
