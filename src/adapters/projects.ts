@@ -6,10 +6,10 @@
  * theirs (a monorepo root with `py/`, `go/`, `rs/`, `js/` and no manifest of its own).
  *
  * A project of a language is a folder holding its manifest: `pyproject.toml`, `setup.cfg`, `setup.py`,
- * `Pipfile`; `package.json` (one that declares workspaces is their container, not a project) or
- * `tsconfig.json`; `go.mod`; `Cargo.toml`; `Gemfile`, `.rubocop.yml` or a `.gemspec`. How far one reaches
+ * `Pipfile`; `package.json` or `tsconfig.json`; `go.mod`; `Cargo.toml`; `Gemfile`, `.rubocop.yml` or a `.gemspec`. How far one reaches
  * is the language's own rule: a Python, JavaScript or Ruby project covers the folders below it (its tools
- * read nested configs themselves); every Go module is its own (`./...` stops at a nested go.mod, and a
+ * read nested configs themselves; an npm workspace's root lints and formats its packages, as its own
+ * `eslint .` and `prettier --check .` do); every Go module is its own (`./...` stops at a nested go.mod, and a
  * go.work root is no module); a Cargo workspace covers the crates below it that have no workspace of
  * their own. Folders no tool walks are not searched: dependencies and builds (`node_modules`, `target`...),
  * hidden folders, virtualenvs (by their `pyvenv.cfg`), test data and vendored code (`fixtures`,
@@ -144,25 +144,13 @@ function readSmall(file: string): string {
 const hasWorkspaceSection = (dir: string) =>
   /^\s*\[workspace\]/m.test(readSmall(path.join(dir, "Cargo.toml")));
 
-/** A package.json declaring workspaces (or a pnpm workspace): the container of its packages, not a project. */
-function isJsWorkspaceRoot(dir: string, names: ReadonlySet<string>): boolean {
-  if (names.has("pnpm-workspace.yaml")) return true;
-  if (!names.has("package.json")) return false;
-  try {
-    const pkg = JSON.parse(readSmall(path.join(dir, "package.json"))) as { workspaces?: unknown };
-    return pkg !== null && typeof pkg === "object" && pkg.workspaces !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 /** Whether a folder (by the names of its files) is a project of `ecosystem`. */
-function isProjectOf(ecosystem: Ecosystem, dir: string, names: ReadonlySet<string>): boolean {
+function isProjectOf(ecosystem: Ecosystem, names: ReadonlySet<string>): boolean {
   switch (ecosystem) {
     case "python":
       return ["pyproject.toml", "setup.cfg", "setup.py", "Pipfile"].some((n) => names.has(n));
     case "js":
-      return !isJsWorkspaceRoot(dir, names) && (names.has("package.json") || names.has("tsconfig.json"));
+      return names.has("package.json") || names.has("tsconfig.json");
     case "go":
       return names.has("go.mod");
     case "rust":
@@ -188,7 +176,7 @@ function namesOf(dir: string): Set<string> {
 /** The nearest project of `ecosystem` at `target` or above it, up to `root`. */
 function projectAbove(ecosystem: Ecosystem, target: string, root: string): string | undefined {
   for (let d = target; isWithin(root, d); d = path.dirname(d)) {
-    if (isProjectOf(ecosystem, d, namesOf(d))) return d;
+    if (isProjectOf(ecosystem, namesOf(d))) return d;
     if (d === path.dirname(d)) break;
   }
   return undefined;
@@ -240,7 +228,7 @@ export function projectLayout(target: string, root: string = target): ProjectLay
   for (const e of order) {
     const above = projectAbove(e, target, root);
     const found = [...tree.keys()].filter(
-      (d) => d !== target && isProjectOf(e, d, (tree.get(d) as WalkedDir).names),
+      (d) => d !== target && isProjectOf(e, (tree.get(d) as WalkedDir).names),
     );
     const coverers = above ? [above, ...found] : found;
     const projects = found.filter(

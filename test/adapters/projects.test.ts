@@ -82,7 +82,7 @@ describe("projectLayout", () => {
     );
   });
 
-  it("an npm workspace root is its packages' container: each package is a project, its own files loose", () => {
+  it("an npm workspace root covers its packages, as its own `eslint .` and `prettier --check .` do", () => {
     const dir = tree({
       "package.json": JSON.stringify({ workspaces: ["packages/*"] }),
       "eslint.config.js": "export default [];\n",
@@ -92,11 +92,10 @@ describe("projectLayout", () => {
       "packages/b/package.json": "{}",
       "packages/b/b.js": "",
     });
-    expect(layoutOf(dir).units).toEqual([
-      "project js packages/a",
-      "project js packages/b",
-      "loose js eslint.config.js",
-    ]);
+    expect(layoutOf(dir).units).toEqual(["target js ."]);
+    expect(layoutOf(path.dirname(dir), path.dirname(dir)).units).toContain(
+      `project js ${path.basename(dir)}`,
+    );
   });
 
   it("skips dependencies, virtualenvs (by pyvenv.cfg), hidden folders, test data and vendored code", () => {
