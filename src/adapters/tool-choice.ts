@@ -330,11 +330,19 @@ export function chooseFormatters(target: string, root?: string): Choice<Language
   const languages = projectLanguages(target);
   const picks: LanguageTool[] = [];
   const notes: string[] = [];
-  for (const language of languages) {
-    const f = formatterFor(language, target, root);
-    if (f.name && findFormatter(language, f.name)) picks.push({ name: f.name, language });
+  // A path holding several projects: each language's formatter at each of its projects (projects.ts).
+  const layout = projectLayout(target, root ?? target);
+  const several = holdsSeveral(target, layout);
+  const places = several
+    ? layout.units.flatMap((u) => u.languages.map((language) => ({ language, dir: u.dir })))
+    : languages.map((language) => ({ language, dir: target }));
+  for (const { language, dir } of places) {
+    const f = formatterFor(language, dir, root);
+    if (f.name && findFormatter(language, f.name))
+      picks.push({ name: f.name, language, ...(several && { target: dir }) });
     else notes.push(f.reason ?? `${language}: no formatter is registered`);
   }
+  if (several) notes.push(projectsNote(target, layout.units), ...layout.notes);
   if (picks.length === 0)
     return {
       picks,
@@ -342,7 +350,7 @@ export function chooseFormatters(target: string, root?: string): Choice<Language
       notes,
       nothing: `no formatter for ${languagesNote(languages)}`,
     };
-  return { picks, languages, notes: [`languages detected: ${list(languages)}`, ...notes] };
+  return { picks, languages, notes: [`languages detected: ${list(languages)}`, ...new Set(notes)] };
 }
 
 /** security_scan: every scanner of the target's languages and those for any project, in registration order. */

@@ -272,6 +272,21 @@ describe.skipIf(skip)("the MCP tools on the monorepo root", () => {
     expect(diff).not.toMatch(/generated\.py|legacy\.py/);
   });
 
+  it("format_check and a dry autoformat run each project's formatter at its root, as check's format checks", async () => {
+    const before = treeHash(MONO);
+    const check = await s.call("format_check", { path: "." });
+    const dry = await s.call("autoformat", { path: ".", dry_run: true });
+    expect(treeHash(MONO)).toEqual(before);
+    const files = ["go/messy.go", "js/src/index.ts", "py/src/mono/app.py", "rs/src/lib.rs"];
+    expect(check).toMatchObject({ success: true, formatted: false, unformatted_count: 4 });
+    expect([...(check.unformatted_files as string[])].sort()).toEqual(files);
+    expect(dry).toMatchObject({ success: true, formatted: false, changed_count: 4 });
+    expect([...(dry.changed_files as string[])].sort()).toEqual(files);
+    expect(
+      (dry.projects as { path: string; formatter: string }[]).map((p) => `${p.path} ${p.formatter}`),
+    ).toEqual(["py ruff", "go gofmt", "js prettier", "rs rustfmt", "rb rubocop"]);
+  });
+
   it("type_check runs each project's checker at its root", async () => {
     const r = await s.call("type_check", { path: "." });
     expect(r).toMatchObject({ success: true, passed: false, issue_count: 2 });

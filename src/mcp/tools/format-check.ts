@@ -85,14 +85,14 @@ export const formatCheckTool = () =>
       let cache: { cached: number; total: number } | undefined;
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const sarifRuns: SarifRunSource[] = [];
-      for (const { language, formatter, all } of pairs) {
+      for (const { language, formatter, all, target = args.path } of pairs) {
         const adapter = pickFormatter(language, formatter);
-        if (!hasFilesOf(args.path, language as ProjectLanguage)) {
-          notes.push(`checked nothing with ${adapter.formatter}: no ${language} files under ${args.path}`);
+        if (!hasFilesOf(target, language as ProjectLanguage)) {
+          notes.push(`checked nothing with ${adapter.formatter}: no ${language} files under ${target}`);
           continue;
         }
         const outcome = await adapter.check(ctx, {
-          target: args.path,
+          target,
           diff: args.diff,
           config: args.config,
           all,
@@ -114,7 +114,9 @@ export const formatCheckTool = () =>
           };
         notes.push(...outcome.notes);
         if (args.output === "sarif")
-          sarifRuns.push(await formatSarifRun(ctx, adapter, { ...args, all }, outcome, display));
+          sarifRuns.push(
+            await formatSarifRun(ctx, adapter, { ...args, path: target, all }, outcome, display),
+          );
       }
       const files = listEntries(ctx, args, unformatted, findings, { display });
       return {
@@ -165,6 +167,8 @@ function formatPairs(
 interface FormatPair {
   language: string;
   formatter?: string;
+  /** Where it runs: a project below the call's path when that holds several (tool-choice.ts). */
+  target?: string;
   /** The formatter's whole scope (every kind of file it formats), not the language's files. */
   all?: boolean;
 }
@@ -181,7 +185,8 @@ function projectScope(
   const pairs: FormatPair[] = [];
   for (const p of found.pairs)
     if (p.formatter !== "prettier") pairs.push(p);
-    else if (!pairs.some((q) => q.formatter === "prettier")) pairs.push({ ...p, all: true });
+    else if (!pairs.some((q) => q.formatter === "prettier" && q.target === p.target))
+      pairs.push({ ...p, all: true });
   return { pairs, notes: found.notes };
 }
 
@@ -215,7 +220,7 @@ function formatPairsOf(
       notes: [...choice.notes, `${choice.nothing} under ${target}: nothing was checked`],
     };
   return {
-    pairs: choice.picks.map((p) => ({ language: p.language, formatter: p.name })),
+    pairs: choice.picks.map((p) => ({ language: p.language, formatter: p.name, target: p.target })),
     notes: [...choice.notes],
   };
 }
