@@ -101,6 +101,11 @@ export interface Config {
   toolMaxCpuSeconds: number;
   /** Memory one sandboxed process may allocate, MiB (RLIMIT_DATA through prlimit); 0: no limit. */
   toolMaxMemoryMb: number;
+  /**
+   * `check` only (no server flag): folders Markdown link targets may also be read in, read-only, beyond the
+   * allowed paths (the git work tree around each path checked).
+   */
+  linkReadRoots?: string[];
   /** `check --shard i/n` only (no server flag): per-file tools run on this shard's files. */
   shard?: { index: number; count: number };
   /**

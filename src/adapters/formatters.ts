@@ -40,6 +40,12 @@ export interface FormatRequest {
   target: string;
   diff: boolean;
   config?: string;
+  /**
+   * The project's scope rather than the language's files: every file the formatter handles under the
+   * target (Prettier: all it formats, JSON and CSS too, as `prettier --check .`). Formatters of one
+   * language ignore it.
+   */
+  all?: boolean;
 }
 
 export interface FormatterAdapter {

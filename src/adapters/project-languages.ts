@@ -42,7 +42,7 @@ const MANIFESTS: Record<ProjectLanguage, RegExp> = {
 };
 
 /** Folders no tool should walk for a project's own files (virtualenvs, dependencies, builds, VCS). */
-const SKIPPED = new Set([
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   "node_modules",
   ".git",
   ".hg",
@@ -105,7 +105,7 @@ function* walk(dir: string, maxDirs = 20_000, filesPerDir = 1_000): Generator<Wa
     let files = 0;
     for (const e of entries) {
       if (e.kind === "dir") {
-        if (!SKIPPED.has(e.name) && !e.name.startsWith("."))
+        if (!SKIPPED_DIRS.has(e.name) && !e.name.startsWith("."))
           queue.push({ dir: path.join(d.dir, e.name), aside: d.aside || NOT_THE_CODE.has(e.name) });
       } else if (e.kind === "file" && ++files <= filesPerDir) yield { name: e.name, aside: d.aside };
     }

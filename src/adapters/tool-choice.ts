@@ -12,6 +12,7 @@ import { findFormatter } from "./formatters.js";
 import { findLinter } from "./linters.js";
 import { dirOf, pythonTools, usesPrettier } from "./project-configs.js";
 import { hasFilesOf, languageOfFile, projectLanguages, type ProjectLanguage } from "./project-languages.js";
+import { projectLayout, type ProjectLayout, type ProjectUnit } from "./projects.js";
 import { claimingTestRunners, type TestRunnerAdapter } from "./test-runners.js";
 import { securityScanners, type SecurityScanner } from "./security-scanners.js";
 import { findTypeChecker } from "./type-checkers.js";
@@ -29,6 +30,11 @@ export interface Choice<T> {
 export interface LanguageTool {
   name: string;
   language: ProjectLanguage;
+  /**
+   * Where it runs (projects.ts): the call's path, or a project below it when the path holds several
+   * projects, or a project of another language (a monorepo root). Unset: the call's path.
+   */
+  target?: string;
 }
 
 const list = (xs: readonly string[]) => xs.join(", ");
@@ -52,11 +58,28 @@ export function linterFor(language: ProjectLanguage, target: string, root?: stri
   }[language]();
 }
 
-/** The fixer of one language (lint_fix, fix_all): ruff, eslint, clippy, rubocop; Go has none (gofmt formats). */
-export function fixerFor(language: ProjectLanguage): string | undefined {
-  return { python: "ruff", typescript: "eslint", javascript: "eslint", rust: "clippy", ruby: "rubocop" }[
-    language as string
-  ];
+/**
+ * The lint fixer of one language in a project (lint_fix, fix_all), or why it has none: the fixer of the
+ * project's own linter only (ruff, eslint, clippy, rubocop). A project linted with flake8 has none (flake8
+ * fixes nothing, and ruff's defaults are not the project's rules); neither has Go (gofmt formats).
+ */
+export function fixerFor(
+  language: ProjectLanguage,
+  target = ".",
+  root?: string,
+): { name?: string; reason?: string } {
+  if (language === "go") return { reason: "go: go vet fixes nothing (gofmt formats: autoformat)" };
+  if (language === "python") {
+    const linter = pythonTools(target, root).linter;
+    return linter === "ruff"
+      ? { name: "ruff" }
+      : {
+          reason:
+            `python: the project lints with ${linter}, which has no fixer (ruff's fixes would apply ruff's ` +
+            'rules, not the project\'s; linter: "ruff" runs them anyway)',
+        };
+  }
+  return { name: { typescript: "eslint", javascript: "eslint", rust: "clippy", ruby: "rubocop" }[language] };
 }
 
 const FORMATTERS: Record<ProjectLanguage, string> = {
@@ -131,22 +154,93 @@ function perLanguage(
   return picks;
 }
 
+/** Whether a layout is anything but the path itself as one project (then each pick says where it runs). */
+export function holdsSeveral(target: string, layout: ProjectLayout): boolean {
+  return layout.units.some((u) => u.dir !== target);
+}
+
+/** "projects: py (python), go (go)": where a call's tools ran when its path holds several projects. */
+function projectsNote(target: string, units: readonly ProjectUnit[]): string {
+  const where = (u: ProjectUnit) => path.relative(target, u.dir) || ".";
+  return `projects under ${target}: ${list(units.map((u) => `${where(u)} (${u.languages.join(", ")})`))}`;
+}
+
+/** One pick per unit and language, deduplicated per unit (ESLint lints TypeScript and JavaScript at once). */
+function perUnit(
+  target: string,
+  units: readonly ProjectUnit[],
+  pick: (l: ProjectLanguage, dir: string) => string | undefined,
+  firstOnly = false,
+): LanguageTool[] {
+  const picks: LanguageTool[] = [];
+  for (const unit of units)
+    for (const language of unit.languages) {
+      const name = pick(language, unit.dir);
+      if (!name) continue;
+      if (!picks.some((p) => p.name === name && p.target === unit.dir))
+        picks.push({ name, language, target: unit.dir });
+      if (firstOnly) break;
+    }
+  return picks;
+}
+
 /**
- * lint (and lint_check): one linter per language of the target (`inlineFile`: inline code's own language).
+ * lint (and lint_check): one linter per language of the target (`inlineFile`: inline code's own language),
+ * run at each of its projects when the target holds several (projects.ts), each `target` set then.
  * No note for a Python-only project's ruff, the long-standing default.
  */
 export function chooseLinters(target: string, root?: string, inlineFile?: string): Choice<LanguageTool> {
-  const languages = inlineFile ? inlineLanguages(target, inlineFile) : projectLanguages(target);
-  const picks = perLanguage(languages, (l) => registered(linterFor(l, target, root), findLinter));
+  if (inlineFile) {
+    const languages = inlineLanguages(target, inlineFile);
+    const picks = perLanguage(languages, (l) => registered(linterFor(l, target, root), findLinter));
+    return picks.length
+      ? {
+          picks,
+          languages,
+          notes: picks.length > 1 || picks[0]?.name !== "ruff" ? [lintersNote(picks, languages)] : [],
+        }
+      : { picks, languages, notes: [], nothing: `no linter lints ${languagesNote(languages)}` };
+  }
+  const layout = projectLayout(target, root ?? target);
+  const languages = projectLanguages(target);
+  const several = holdsSeveral(target, layout);
+  const picks = perUnit(target, layout.units, (l, dir) => registered(linterFor(l, dir, root), findLinter));
+  for (const p of picks) if (!several) delete p.target;
+  const layoutNotes = [...(several ? [projectsNote(target, layout.units)] : []), ...layout.notes];
   if (picks.length === 0)
-    return { picks, languages, notes: [], nothing: `no linter lints ${languagesNote(languages)}` };
-  const quiet = picks.length === 1 && picks[0]?.name === "ruff" && languages.every((l) => l === "python");
-  const notes = quiet
-    ? []
-    : [
-        `${picks.length > 1 ? "linters" : "linter"}: ${list(picks.map((p) => p.name))} (${languagesNote(languages)})`,
-      ];
-  return { picks, languages, notes };
+    return { picks, languages, notes: layoutNotes, nothing: `no linter lints ${languagesNote(languages)}` };
+  const quiet =
+    !several && picks.length === 1 && picks[0]?.name === "ruff" && languages.every((l) => l === "python");
+  return { picks, languages, notes: [...(quiet ? [] : [lintersNote(picks, languages)]), ...layoutNotes] };
+}
+
+/**
+ * Where a tool the call names runs: at each project of its languages when the target holds several
+ * (projects.ts), else at the target (`target` unset) as before.
+ */
+export function placeNamed(
+  name: string,
+  toolLanguages: readonly string[],
+  target: string,
+  root?: string,
+): { picks: LanguageTool[]; notes: string[] } {
+  const layout = projectLayout(target, root ?? target);
+  const units = layout.units.filter((u) => u.languages.some((l) => toolLanguages.includes(l)));
+  if (!holdsSeveral(target, layout) || units.length === 0)
+    return { picks: [{ name, language: (toolLanguages[0] ?? "python") as ProjectLanguage }], notes: [] };
+  return {
+    picks: units.map((u) => ({
+      name,
+      language: u.languages.find((l) => toolLanguages.includes(l)) as ProjectLanguage,
+      target: u.dir,
+    })),
+    notes: [projectsNote(target, units), ...layout.notes],
+  };
+}
+
+function lintersNote(picks: readonly LanguageTool[], languages: readonly ProjectLanguage[]): string {
+  const names = [...new Set(picks.map((p) => p.name))];
+  return `${names.length > 1 ? "linters" : "linter"}: ${list(names)} (${languagesNote(languages)})`;
 }
 
 /** The first language that has a tool, with a note naming the languages left to other calls. */
@@ -169,19 +263,63 @@ function firstFitting(
   return { picks: [first], languages, notes };
 }
 
-/** lint_fix and fix_all: the fixer of the weightiest language that has one. */
-export function chooseFixer(target: string, inlineFile?: string): Choice<LanguageTool> {
-  const languages = inlineFile
-    ? inlineLanguages(path.dirname(inlineFile), inlineFile)
-    : projectLanguages(target);
-  return firstFitting("lint fixer", "linter", languages, (l) => registered(fixerFor(l), findFixer));
+/**
+ * lint_fix and fix_all: the fixer of the weightiest language that has one (fixerFor: the project's own
+ * linter's); when the target holds several projects (projects.ts), that of each project, each pick's
+ * `target` saying where it runs. Where a language has none, a note (or `nothing`) says why.
+ */
+export function chooseFixer(target: string, inlineFile?: string, root?: string): Choice<LanguageTool> {
+  const reasons = new Set<string>();
+  const fixerOf = (l: ProjectLanguage, dir: string) => {
+    const own = fixerFor(l, dir, root);
+    if (own.reason) reasons.add(own.reason);
+    return registered(own.name, findFixer);
+  };
+  const withReasons = (choice: Choice<LanguageTool>, nothing = `no lint fixer`) =>
+    choice.picks.length
+      ? { ...choice, notes: [...choice.notes, ...[...reasons].map((r) => `no lint fix for ${r}`)] }
+      : { ...choice, nothing: [choice.nothing ?? nothing, ...reasons].join("; ") };
+  if (inlineFile) {
+    const languages = inlineLanguages(path.dirname(inlineFile), inlineFile);
+    return withReasons(firstFitting("lint fixer", "linter", languages, (l) => fixerOf(l, target)));
+  }
+  const layout = projectLayout(target, root ?? target);
+  if (!holdsSeveral(target, layout))
+    return withReasons(
+      firstFitting("lint fixer", "linter", projectLanguages(target), (l) => fixerOf(l, target)),
+    );
+  const languages = projectLanguages(target);
+  const picks = perUnit(target, layout.units, fixerOf, true);
+  const notes = [projectsNote(target, layout.units), ...layout.notes];
+  if (picks.length === 0)
+    return withReasons({ picks, languages, notes }, `no lint fixer for ${languagesNote(languages)}`);
+  return withReasons({
+    picks,
+    languages,
+    notes: [`linters: ${list([...new Set(picks.map((p) => p.name))])}`, ...notes],
+  });
 }
 
-/** type_check: the first checker of the weightiest language that has one. */
+/**
+ * type_check: the first checker of the weightiest language that has one; when the target holds several
+ * projects (projects.ts), that of each project, each pick's `target` saying where it runs.
+ */
 export function chooseTypeChecker(target: string, root?: string): Choice<LanguageTool> {
-  return firstFitting("type checker", "checker", projectLanguages(target), (l) =>
-    typeCheckersFor(l, target, root).find((n) => findTypeChecker(n)),
-  );
+  const layout = projectLayout(target, root ?? target);
+  const checkerOf = (l: ProjectLanguage, dir: string) =>
+    typeCheckersFor(l, dir, root).find((n) => findTypeChecker(n));
+  if (!holdsSeveral(target, layout)) {
+    const choice = firstFitting("type checker", "checker", projectLanguages(target), (l) =>
+      checkerOf(l, target),
+    );
+    return { ...choice, notes: [...choice.notes, ...layout.notes] };
+  }
+  const languages = projectLanguages(target);
+  const picks = perUnit(target, layout.units, checkerOf, true);
+  const notes = [projectsNote(target, layout.units), ...layout.notes];
+  if (picks.length === 0)
+    return { picks, languages, notes, nothing: `no type checker for ${languagesNote(languages)}` };
+  return { picks, languages, notes: [`checkers: ${list([...new Set(picks.map((p) => p.name))])}`, ...notes] };
 }
 
 /**
@@ -192,11 +330,19 @@ export function chooseFormatters(target: string, root?: string): Choice<Language
   const languages = projectLanguages(target);
   const picks: LanguageTool[] = [];
   const notes: string[] = [];
-  for (const language of languages) {
-    const f = formatterFor(language, target, root);
-    if (f.name && findFormatter(language, f.name)) picks.push({ name: f.name, language });
+  // A path holding several projects: each language's formatter at each of its projects (projects.ts).
+  const layout = projectLayout(target, root ?? target);
+  const several = holdsSeveral(target, layout);
+  const places = several
+    ? layout.units.flatMap((u) => u.languages.map((language) => ({ language, dir: u.dir })))
+    : languages.map((language) => ({ language, dir: target }));
+  for (const { language, dir } of places) {
+    const f = formatterFor(language, dir, root);
+    if (f.name && findFormatter(language, f.name))
+      picks.push({ name: f.name, language, ...(several && { target: dir }) });
     else notes.push(f.reason ?? `${language}: no formatter is registered`);
   }
+  if (several) notes.push(projectsNote(target, layout.units), ...layout.notes);
   if (picks.length === 0)
     return {
       picks,
@@ -204,18 +350,51 @@ export function chooseFormatters(target: string, root?: string): Choice<Language
       notes,
       nothing: `no formatter for ${languagesNote(languages)}`,
     };
-  return { picks, languages, notes: [`languages detected: ${list(languages)}`, ...notes] };
+  return { picks, languages, notes: [`languages detected: ${list(languages)}`, ...new Set(notes)] };
 }
 
 /** security_scan: every scanner of the target's languages and those for any project, in registration order. */
-export function chooseScanners(target: string): Choice<SecurityScanner> {
+export function chooseScanners(
+  target: string,
+  root?: string,
+): Choice<SecurityScanner> & { runs: { scanner: SecurityScanner; target: string }[] } {
   const languages = projectLanguages(target);
   const picks: SecurityScanner[] = securityScanners().filter(
     (s) => s.languages === "any" || s.languages.some((l) => languages.includes(l)),
   );
   if (picks.length === 0)
-    return { picks, languages, notes: [], nothing: `no security scanner for ${languagesNote(languages)}` };
-  return { picks, languages, notes: [] };
+    return {
+      picks,
+      runs: [],
+      languages,
+      notes: [],
+      nothing: `no security scanner for ${languagesNote(languages)}`,
+    };
+  // A path holding several projects: each language's scanners at each of its projects (projects.ts), the
+  // scanners for any project once over the whole path.
+  const layout = projectLayout(target, root ?? target);
+  const several = holdsSeveral(target, layout);
+  const runs = picks.flatMap((scanner) => {
+    const own = scanner.languages;
+    if (!several || own === "any") return [{ scanner, target }];
+    const units = layout.units.filter((u) => u.languages.some((l) => own.includes(l)));
+    return units.length ? units.map((u) => ({ scanner, target: u.dir })) : [{ scanner, target }];
+  });
+  return { picks, runs, languages, notes: several ? [projectsNote(target, layout.units)] : [] };
+}
+
+/**
+ * run_tests on a folder holding several projects (projects.ts): the folders whose tests run, each with its
+ * own runner at its own root (the projects, and folders of loose code outside them; loose files are no
+ * test suites). Undefined when the folder is one project (or inside one): its runner runs as before.
+ */
+export function testProjects(target: string, root: string): string[] | undefined {
+  const layout = projectLayout(target, root);
+  if (!holdsSeveral(target, layout)) return undefined;
+  const dirs = layout.units
+    .filter((u) => u.kind !== "loose" || fs.statSync(u.dir).isDirectory())
+    .map((u) => u.dir);
+  return [...new Set(dirs)];
 }
 
 export type TestRunnerChoice =

@@ -8,8 +8,8 @@ import { ConfigError, loadConfig, type Config } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { VERSION } from "../version.js";
 import { CHANGED_FILES_TOOL } from "./changed-files-tool.js";
-import { planChecks, type PlannedCheck } from "./detect.js";
-import { EXIT, exitCode } from "./exit-code.js";
+import { planPath, type PlannedCheck } from "./detect.js";
+import { EXIT, exitCode, uncheckedLine, uncheckedProjects } from "./exit-code.js";
 import { checkHelp, parseCheckArgs, UsageError, type CheckOptions } from "./options.js";
 import type { CheckOutcome } from "./outcome.js";
 import { ProgressDisplay, type ProgressSink } from "./progress.js";
@@ -64,6 +64,23 @@ function checkConfig(options: CheckOptions, io: CheckIo): Config {
   return loadConfig(["--mode", "stdio", ...defaults, ...options.configArgs], io.env, io.cwd);
 }
 
+/** The git work tree around a path (the nearest folder holding `.git`), canonical; undefined outside one. */
+function enclosingWorkTree(p: string): string | undefined {
+  let dir = fs.statSync(p).isDirectory() ? p : path.dirname(p);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, ".git"))) return fs.realpathSync.native(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** The allowed root a path is in (the deepest), else the path. */
+function allowedRootOf(config: Config, p: string): string {
+  const roots = config.allowedPaths.filter((r) => p === r || p.startsWith(r + path.sep));
+  return roots.sort((a, b) => b.length - a.length)[0] ?? p;
+}
+
 function usage(io: CheckIo, message: string): number {
   io.stderr.write(`mcp-code-quality check: ${message}\n`);
   return EXIT.usage;
@@ -103,9 +120,15 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   const sarifProblem = options.sarif && outputPathProblem(options.sarif, io.cwd);
   if (sarifProblem) return usage(io, `--sarif: ${sarifProblem}`);
   config.shard = options.shard;
+  // Links from the paths into the rest of their repository (docs/ to ../README.md) resolve, read-only.
+  config.linkReadRoots = [...new Set(options.paths.map(enclosingWorkTree).filter((r) => r !== undefined))];
   config.sarifWithoutFixes = options.sarif === undefined;
 
-  const planned: PlannedCheck[] = options.paths.flatMap((p) => planChecks(p, options));
+  // Each path's projects (projects.ts), each checked at its own root; the allowed root bounds the search
+  // for their configuration.
+  const plans = options.paths.map((p) => planPath(p, options, allowedRootOf(config, p)));
+  const planned: PlannedCheck[] = plans.flatMap((p) => p.checks);
+  const layoutNotes = plans.flatMap((p) => p.notes);
   const { selected, unmatched } = selectChecks(planned, options.only, options.skip);
   if (unmatched.length)
     return usage(
@@ -114,6 +137,7 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     );
 
   if (planned.length === 0) {
+    for (const note of layoutNotes) io.stderr.write(`mcp-code-quality check: not checked: ${note}\n`);
     io.stderr.write(
       `mcp-code-quality check: nothing to check: no Python, JavaScript/TypeScript, Go, Rust, Ruby or Markdown files in ${options.paths.join(", ")}\n`,
     );
@@ -152,7 +176,7 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     try {
       const changed =
         options.changed !== undefined
-          ? await changedByTarget(engine, [...new Set(selected.map((c) => c.target))], options.changed)
+          ? await changedByTarget(engine, [...new Set(selected.map((c) => c.path))], options.changed)
           : undefined;
       const labelTargets = new Set(selected.map((c) => c.target)).size > 1;
       const runOptions = {
@@ -185,7 +209,7 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
       options.only,
       fixes.some((f) => !f.success),
     );
-    return await writeResults(io, options, { outcomes, fixes, elapsedMs, code });
+    return await writeResults(io, options, { outcomes, fixes, elapsedMs, code, notes: layoutNotes });
   } catch (err) {
     if (err instanceof UsageError) return usage(io, err.message);
     throw err;
@@ -231,6 +255,8 @@ interface Results {
   fixes: FixLine[];
   elapsedMs: number;
   code: number;
+  /** What the paths hold that no check covers (projects.ts' notes). */
+  notes: string[];
 }
 
 /**
@@ -269,11 +295,19 @@ async function writeResults(io: CheckIo, options: CheckOptions, r: Results): Pro
         finding_count: findings.length,
       })),
       findings: r.outcomes.flatMap((o) => o.findings.map((f) => ({ check: o.id, ...f }))),
+      not_checked: uncheckedProjects(r.outcomes),
+      notes: r.notes,
     });
   } else {
     const paint = wantsColor(io.stdout, io.env) ? ansi : plain;
     const report = renderReport(
-      { outcomes: r.outcomes, fixes: r.fixes, elapsedMs: r.elapsedMs, cwd: io.cwd },
+      {
+        outcomes: r.outcomes,
+        fixes: r.fixes,
+        elapsedMs: r.elapsedMs,
+        cwd: io.cwd,
+        notChecked: [...uncheckedProjects(r.outcomes).map((u) => uncheckedLine(u, io.cwd)), ...r.notes],
+      },
       paint,
     );
     await writeText(io.stdout, report);

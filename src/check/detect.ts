@@ -6,7 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { hasFilesMatching, projectLanguages } from "../adapters/project-languages.js";
+import { hasFilesMatching, type ProjectLanguage } from "../adapters/project-languages.js";
+import { projectLayout, type Ecosystem } from "../adapters/projects.js";
 import { formatterFor, linterFor, typeCheckersFor } from "../adapters/tool-choice.js";
 
 export type CheckKind = "format" | "lint" | "types" | "links";
@@ -23,8 +24,10 @@ export interface PlannedCheck {
   id: string;
   kind: CheckKind;
   language: CheckLanguage;
-  /** The path given on the command line, absolute. */
+  /** Where the check runs: a project below the path given (or that path itself, or loose files in it). */
   target: string;
+  /** The path given on the command line, absolute. */
+  path: string;
   call: EngineCall;
   /** The transactional calls --fix makes before the check (lint_fix, autoformat). */
   fix?: EngineCall[];
@@ -64,134 +67,168 @@ export function installAdvice(id: string): string {
   return INSTALL[id] ?? "see the tool's documentation";
 }
 
-/** The languages of a path as check groups them (TypeScript and JavaScript are one group). */
-export function checkLanguages(target: string): CheckLanguage[] {
-  const found = new Set<CheckLanguage>();
-  for (const l of projectLanguages(target)) found.add(l === "typescript" || l === "javascript" ? "js" : l);
-  const dir = directoryOf(target);
-  if (!found.has("python") && fs.statSync(target).isDirectory())
-    if (fs.readdirSync(dir).some((n) => /^requirements.*\.txt$/.test(n)) && hasFilesMatching(target, /\.py$/))
-      found.add("python");
-  if (hasFilesMatching(target, MARKDOWN_FILES)) found.add("markdown");
-  // clippy and cargo need a crate: .rs files without a Cargo.toml are not a Rust project check can run.
-  if (found.has("rust") && !findUp(dir, "Cargo.toml")) found.delete("rust");
-  return [...found];
+/** check's language of a project unit (TypeScript and JavaScript are one group, as in projects.ts). */
+const CHECK_LANGUAGE: Record<Ecosystem, CheckLanguage> = {
+  python: "python",
+  js: "js",
+  go: "go",
+  rust: "rust",
+  ruby: "ruby",
+};
+
+/** Whether a unit is a Python one only by `requirements*.txt` beside its `.py` files (no other manifest). */
+function hasPythonFiles(target: string): boolean {
+  return fs.statSync(target).isDirectory()
+    ? fs.readdirSync(target).some((n) => /^requirements.*\.txt$/.test(n)) && hasFilesMatching(target, /\.py$/)
+    : false;
+}
+
+export interface CheckPlan {
+  checks: PlannedCheck[];
+  /** What the path holds that no check covers, and why (Go or Rust files outside any module or crate). */
+  notes: string[];
+}
+
+/**
+ * The checks of one path, in report order: per project unit below it (projects.ts: each language's tools
+ * at each of its project roots, with the project's own configuration) its format check, lint and type
+ * check; the Markdown link check of the whole path last. `root` is the allowed root the path is in.
+ */
+export function planPath(target: string, options: { externalLinks: boolean }, root = target): CheckPlan {
+  const layout = projectLayout(target, root);
+  const checks: PlannedCheck[] = [];
+  const units = [...layout.units];
+  // A folder with requirements*.txt and .py files only under vendored-looking names is still Python.
+  if (!units.some((u) => u.ecosystem === "python") && hasPythonFiles(target))
+    units.push({ dir: target, ecosystem: "python", languages: ["python"], kind: "target" });
+  for (const unit of units)
+    checks.push(...planUnit(unit.dir, CHECK_LANGUAGE[unit.ecosystem], unit.languages, root, options));
+  if (hasFilesMatching(target, MARKDOWN_FILES))
+    checks.push(...planUnit(target, "markdown", [], root, options));
+  for (const c of checks) c.path = target;
+  return { checks, notes: layout.notes };
 }
 
 function directoryOf(target: string): string {
   return fs.statSync(target).isDirectory() ? target : path.dirname(target);
 }
 
-function findUp(dir: string, name: string): string | undefined {
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, name))) return d;
-    if (path.dirname(d) === d) return undefined;
-  }
+/** The checks of one path (planPath's). */
+export function planChecks(
+  target: string,
+  options: { externalLinks: boolean },
+  root = target,
+): PlannedCheck[] {
+  return planPath(target, options, root).checks;
 }
 
-/** The checks of one path, in report order: per language format, lint, types; links last. */
-export function planChecks(target: string, options: { externalLinks: boolean }): PlannedCheck[] {
+/** One unit's checks: the format check, lint and type check of its language, run at `target`. */
+function planUnit(
+  target: string,
+  language: CheckLanguage,
+  languages: readonly ProjectLanguage[],
+  root: string,
+  options: { externalLinks: boolean },
+): PlannedCheck[] {
   const dir = directoryOf(target);
   const out: PlannedCheck[] = [];
-  const add = (c: Omit<PlannedCheck, "target" | "install" | "files">) =>
-    out.push({ ...c, target, install: installAdvice(c.id), files: LANGUAGE_FILES[c.language] });
-  for (const language of checkLanguages(target)) {
-    switch (language) {
-      case "python": {
-        // The same tools a call without a tool name uses (tool-choice.ts), and each configured type checker.
-        const formatter = formatterFor("python", dir).name ?? "ruff";
-        const linter = linterFor("python", dir);
-        add({
-          id: `${formatter}-format`,
-          kind: "format",
-          language,
-          call: { tool: "format_check", args: { language: "python", formatter } },
-          fix: [{ tool: "autoformat", args: { language: "python", formatter } }],
-        });
-        add({
-          id: linter,
-          kind: "lint",
-          language,
-          call: { tool: "lint", args: { linter } },
-          fix: linter === "ruff" ? [{ tool: "lint_fix", args: { linter: "ruff" } }] : undefined,
-        });
-        for (const checker of typeCheckersFor("python", dir))
-          add({ id: checker, kind: "types", language, call: { tool: "type_check", args: { checker } } });
-        break;
-      }
-      case "js": {
-        const languages = projectLanguages(target).filter((l) => l === "typescript" || l === "javascript");
-        if (languages.some((l) => formatterFor(l, dir).name === "prettier"))
-          add({
-            id: "prettier",
-            kind: "format",
-            language,
-            call: { tool: "format_check", args: { formatter: "prettier" } },
-            fix: languages.map((l) => ({ tool: "autoformat", args: { language: l, formatter: "prettier" } })),
-          });
-        add({
-          id: "eslint",
-          kind: "lint",
-          language,
-          call: { tool: "lint", args: { linter: "eslint" } },
-          fix: [{ tool: "lint_fix", args: { linter: "eslint" } }],
-        });
-        if (typeCheckersFor("typescript", dir).length && fs.existsSync(path.join(dir, "tsconfig.json")))
-          add({ id: "tsc", kind: "types", language, call: { tool: "type_check", args: { checker: "tsc" } } });
-        break;
-      }
-      case "go":
-        add({
-          id: "gofmt",
-          kind: "format",
-          language,
-          call: { tool: "format_check", args: { language: "go" } },
-          fix: [{ tool: "autoformat", args: { language: "go" } }],
-        });
-        add({ id: "govet", kind: "lint", language, call: { tool: "lint", args: { linter: "govet" } } });
-        add({ id: "go", kind: "types", language, call: { tool: "type_check", args: { checker: "go" } } });
-        break;
-      case "rust":
-        add({
-          id: "rustfmt",
-          kind: "format",
-          language,
-          call: { tool: "format_check", args: { language: "rust" } },
-          fix: [{ tool: "autoformat", args: { language: "rust" } }],
-        });
-        add({
-          id: "clippy",
-          kind: "lint",
-          language,
-          call: { tool: "lint", args: { linter: "clippy" } },
-          fix: [{ tool: "lint_fix", args: { linter: "clippy" } }],
-        });
-        add({
-          id: "cargo",
-          kind: "types",
-          language,
-          call: { tool: "type_check", args: { checker: "cargo" } },
-        });
-        break;
-      case "ruby":
-        // RuboCop's lint covers its Layout cops, which are all its format check would run.
-        add({
-          id: "rubocop",
-          kind: "lint",
-          language,
-          call: { tool: "lint", args: { linter: "rubocop" } },
-          fix: [{ tool: "lint_fix", args: { linter: "rubocop" } }],
-        });
-        break;
-      case "markdown":
-        add({
-          id: "markdown-links",
-          kind: "links",
-          language,
-          call: { tool: "check_markdown_links", args: { check_external: options.externalLinks } },
-        });
-        break;
+  const add = (c: Omit<PlannedCheck, "target" | "path" | "install" | "files">) =>
+    out.push({ ...c, target, path: target, install: installAdvice(c.id), files: LANGUAGE_FILES[c.language] });
+  switch (language) {
+    case "python": {
+      // The same tools a call without a tool name uses (tool-choice.ts), and each configured type checker.
+      const formatter = formatterFor("python", dir, root).name ?? "ruff";
+      const linter = linterFor("python", dir, root);
+      add({
+        id: `${formatter}-format`,
+        kind: "format",
+        language,
+        call: { tool: "format_check", args: { language: "python", formatter } },
+        fix: [{ tool: "autoformat", args: { language: "python", formatter } }],
+      });
+      add({
+        id: linter,
+        kind: "lint",
+        language,
+        call: { tool: "lint", args: { linter } },
+        fix: linter === "ruff" ? [{ tool: "lint_fix", args: { linter: "ruff" } }] : undefined,
+      });
+      for (const checker of typeCheckersFor("python", dir, root))
+        add({ id: checker, kind: "types", language, call: { tool: "type_check", args: { checker } } });
+      break;
     }
+    case "js": {
+      if (languages.some((l) => formatterFor(l, dir, root).name === "prettier"))
+        add({
+          id: "prettier",
+          kind: "format",
+          language,
+          call: { tool: "format_check", args: { formatter: "prettier" } },
+          // One call over the project's scope: every file Prettier formats there (JSON, CSS too).
+          fix: [{ tool: "autoformat", args: { formatter: "prettier" } }],
+        });
+      add({
+        id: "eslint",
+        kind: "lint",
+        language,
+        call: { tool: "lint", args: { linter: "eslint" } },
+        fix: [{ tool: "lint_fix", args: { linter: "eslint" } }],
+      });
+      if (typeCheckersFor("typescript", dir, root).length && fs.existsSync(path.join(dir, "tsconfig.json")))
+        add({ id: "tsc", kind: "types", language, call: { tool: "type_check", args: { checker: "tsc" } } });
+      break;
+    }
+    case "go":
+      add({
+        id: "gofmt",
+        kind: "format",
+        language,
+        call: { tool: "format_check", args: { language: "go" } },
+        fix: [{ tool: "autoformat", args: { language: "go" } }],
+      });
+      add({ id: "govet", kind: "lint", language, call: { tool: "lint", args: { linter: "govet" } } });
+      add({ id: "go", kind: "types", language, call: { tool: "type_check", args: { checker: "go" } } });
+      break;
+    case "rust":
+      add({
+        id: "rustfmt",
+        kind: "format",
+        language,
+        call: { tool: "format_check", args: { language: "rust" } },
+        fix: [{ tool: "autoformat", args: { language: "rust" } }],
+      });
+      add({
+        id: "clippy",
+        kind: "lint",
+        language,
+        call: { tool: "lint", args: { linter: "clippy" } },
+        fix: [{ tool: "lint_fix", args: { linter: "clippy" } }],
+      });
+      add({
+        id: "cargo",
+        kind: "types",
+        language,
+        call: { tool: "type_check", args: { checker: "cargo" } },
+      });
+      break;
+    case "ruby":
+      // RuboCop's lint covers its Layout cops, which are all its format check would run.
+      add({
+        id: "rubocop",
+        kind: "lint",
+        language,
+        call: { tool: "lint", args: { linter: "rubocop" } },
+        fix: [{ tool: "lint_fix", args: { linter: "rubocop" } }],
+      });
+      break;
+    case "markdown":
+      add({
+        id: "markdown-links",
+        kind: "links",
+        language,
+        call: { tool: "check_markdown_links", args: { check_external: options.externalLinks } },
+      });
+      break;
   }
   return out;
 }

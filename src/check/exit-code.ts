@@ -1,5 +1,6 @@
 /** check's exit code from its outcomes. Pure. */
-import type { CheckOutcome } from "./outcome.js";
+import path from "node:path";
+import { leftToOthers, type CheckOutcome } from "./outcome.js";
 
 export const EXIT = { clean: 0, findings: 1, usage: 2, failed: 3 } as const;
 
@@ -13,10 +14,45 @@ export function missingButNamed(outcomes: readonly CheckOutcome[], only: readonl
   );
 }
 
+/** A project (or other unit) check planned checks for, none of which checked it, and why. */
+export interface UncheckedProject {
+  target: string;
+  reasons: string[];
+}
+
+/**
+ * The units whose checks all came to nothing: not installed, failed, or nothing checked (the tool found
+ * nothing of its own there), --changed and --shard's own choices apart. The link check is the path's, not a
+ * project's. Pure.
+ */
+export function uncheckedProjects(outcomes: readonly CheckOutcome[]): UncheckedProject[] {
+  const byTarget = new Map<string, CheckOutcome[]>();
+  for (const o of outcomes) {
+    if (o.kind === "links" || leftToOthers(o)) continue;
+    byTarget.set(o.target, [...(byTarget.get(o.target) ?? []), o]);
+  }
+  const out: UncheckedProject[] = [];
+  for (const [target, list] of byTarget)
+    if (!list.some((o) => o.status === "passed" || o.status === "findings"))
+      out.push({
+        target,
+        reasons: list.map(
+          (o) =>
+            `${o.id} ${o.status === "nothing" ? "checked nothing" : o.status}${o.reason ? `: ${o.reason}` : ""}`,
+        ),
+      });
+  return out;
+}
+
+/** "py (python): ruff skipped: not installed; ..." */
+export const uncheckedLine = (u: UncheckedProject, cwd: string) =>
+  `${path.relative(cwd, u.target) || "."}: ${u.reasons.join("; ")}`;
+
 /**
  * 2 when a tool named with --only is not installed (a configuration error), else 3 when a tool that ran
- * (or a --fix transaction) failed (crash, timeout, bad config: its results are missing), else 1 on findings, else 0.
- * Other skipped tools change nothing.
+ * (or a --fix transaction) failed (crash, timeout, bad config: its results are missing), or a project was
+ * not checked at all (every check of it skipped, failed or checked nothing: uncheckedProjects), else 1 on
+ * findings, else 0. Other skipped tools change nothing.
  */
 export function exitCode(
   outcomes: readonly CheckOutcome[],
@@ -25,6 +61,7 @@ export function exitCode(
 ): number {
   if (missingButNamed(outcomes, only).length) return EXIT.usage;
   if (fixFailed || outcomes.some((o) => o.status === "failed")) return EXIT.failed;
+  if (uncheckedProjects(outcomes).length) return EXIT.failed;
   if (outcomes.some((o) => o.status === "findings")) return EXIT.findings;
   return EXIT.clean;
 }

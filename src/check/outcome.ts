@@ -85,6 +85,13 @@ export function countLevels(rows: readonly FindingRow[]): Record<Level, number> 
   return counts;
 }
 
+/** Why a check had nothing to do by the command's own choice (--changed, --shard): no project left unchecked. */
+export const NO_CHANGED_FILES = "no changed files";
+export const otherShard = (index: number, count: number) => `runs in shard ${index}/${count}`;
+export const leftToOthers = (o: CheckOutcome) =>
+  o.status === "nothing" &&
+  (o.reason === NO_CHANGED_FILES || /^runs in shard \d+\/\d+$/.test(o.reason ?? ""));
+
 /** A check that did not run (not installed, nothing changed...). */
 export function skippedOutcome(
   check: PlannedCheck,

@@ -5,6 +5,7 @@
 import path from "node:path";
 import { styleText } from "node:util";
 import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
+import { uncheckedProjects } from "./exit-code.js";
 
 /** The largest width of the items (0 for none): a loop, since a report can have more rows than a call has room for arguments. */
 function widest<T>(items: readonly T[], width: (item: T) => number): number {
@@ -19,6 +20,8 @@ export interface ReportInput {
   fixes?: readonly FixLine[];
   elapsedMs: number;
   cwd: string;
+  /** Projects no check covered, and what the paths hold that no check could (one line each). */
+  notChecked?: readonly string[];
 }
 
 export interface FixLine {
@@ -163,9 +166,13 @@ export function summaryLine(input: ReportInput, paint: Painter): string {
     (input.fixes ?? []).filter((f) => !f.success).length;
   const notPassing = input.outcomes.filter((o) => o.status === "findings").length;
   const files = new Set(rows.map((r) => r.file)).size;
-  const tools = `${plural(ran, "check")} ran, ${skipped} skipped, ${failed} failed`;
+  const unchecked = uncheckedProjects(input.outcomes).length;
+  const tools =
+    `${plural(ran, "check")} ran, ${skipped} skipped, ${failed} failed` +
+    (unchecked ? `, ${plural(unchecked, "project")} not checked` : "");
   const time = seconds(input.elapsedMs);
-  if (failed) return paint(["red", "bold"], `✗ ${plural(rows.length, "finding")}; ${tools} · ${time}`);
+  if (failed || unchecked)
+    return paint(["red", "bold"], `✗ ${plural(rows.length, "finding")}; ${tools} · ${time}`);
   if (rows.length || notPassing) {
     const detail = rows.length ? ` (${levelCounts(counts)}) in ${plural(files, "file")}` : "";
     return paint(
@@ -183,6 +190,9 @@ export function renderReport(input: ReportInput, paint: Painter = plain): string
     ...(input.fixes?.length ? [paint("bold", "Fixes:"), ...fixLines(input.fixes, input.cwd, paint), ""] : []),
     paint("bold", "Checks:"),
     ...toolLines(input, paint),
+    ...(input.notChecked?.length
+      ? ["", paint(["bold", "red"], "Not checked:"), ...input.notChecked.map((l) => `  ${l}`)]
+      : []),
     ...findingLines(rows, paint),
     ...ruleDocLines(rows, paint),
     "",

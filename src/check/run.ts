@@ -6,9 +6,17 @@ import path from "node:path";
 import type { Engine } from "../engine/engine.js";
 import { Semaphore } from "../exec/semaphore.js";
 import type { EngineCall, PlannedCheck } from "./detect.js";
-import { outcomeOf, skippedOutcome, type CheckOutcome, type EngineResult } from "./outcome.js";
+import {
+  NO_CHANGED_FILES,
+  otherShard,
+  outcomeOf,
+  skippedOutcome,
+  type CheckOutcome,
+  type EngineResult,
+} from "./outcome.js";
 import type { FixLine } from "./report.js";
 import { inShard, shardOfKey, type Shard } from "../cache/shard.js";
+import { isWithin } from "../paths/allowlist.js";
 
 export interface RunEvents {
   start(label: string): void;
@@ -46,12 +54,16 @@ async function call(
   }
 }
 
-/** The changed files a check looks at: those under its target of its language. */
+/** The changed files a check looks at: those of its language in what it checks (its project, or file). */
 function relevantChanged(
   check: PlannedCheck,
   changed: ReadonlyMap<string, ReadonlySet<string>>,
 ): Set<string> {
-  return new Set([...(changed.get(check.target) ?? [])].filter((f) => check.files.test(f)));
+  return new Set(
+    [...(changed.get(check.path) ?? [])].filter(
+      (f) => check.files.test(f) && (f === check.target || isWithin(check.target, f)),
+    ),
+  );
 }
 
 export interface RunOptions {
@@ -59,7 +71,7 @@ export interface RunOptions {
   cwd: string;
   /** Progress labels name the path (several were given). */
   labelTargets: boolean;
-  /** --changed: per target, the absolute files git says changed. */
+  /** --changed: per path given, the absolute files git says changed. */
   changed?: ReadonlyMap<string, ReadonlySet<string>>;
   /** --shard: this job's share of the files and of the whole-program checks. */
   shard?: Shard;
@@ -113,7 +125,7 @@ export async function runChecks(
       const label = checkLabel(check, options.cwd, options.labelTargets);
       const changed = options.changed ? relevantChanged(check, options.changed) : undefined;
       if (changed && changed.size === 0) {
-        const outcome = skippedOutcome(check, "no changed files", "nothing");
+        const outcome = skippedOutcome(check, NO_CHANGED_FILES, "nothing");
         events.done(label, { status: outcome.status });
         return outcome;
       }
@@ -121,7 +133,7 @@ export async function runChecks(
       if (shard && isWholeCheck(check)) {
         const own = shardOfCheck(check, options.cwd, shard.count);
         if (own !== shard.index) {
-          const outcome = skippedOutcome(check, `runs in shard ${own}/${shard.count}`, "nothing");
+          const outcome = skippedOutcome(check, otherShard(own, shard.count), "nothing");
           events.done(label, { status: outcome.status });
           return outcome;
         }

@@ -52,17 +52,28 @@ describe.skipIf(missing("go"))("a Go module", () => {
   });
   afterAll(() => s?.close());
 
-  it("lint_fix and fix_all fit nothing (Go has no lint fixer): no pass, no transaction, no .mcp-cache", async () => {
-    for (const tool of ["lint_fix", "fix_all"]) {
-      const r = await readOnly(s, dir, tool, { path: "." });
-      expect(r).toMatchObject({ success: true, nothing_checked: true, changed_files: [] });
-      expect("passed" in r).toBe(false);
-      expect("transaction" in r).toBe(false);
-      expect(r.notes).toEqual([
-        "checked nothing: no lint fixer for the project's languages: go; nothing was written",
-      ]);
-    }
+  it("lint_fix fits nothing (Go has no lint fixer): no pass, no transaction, no .mcp-cache", async () => {
+    const r = await readOnly(s, dir, "lint_fix", { path: "." });
+    expect(r).toMatchObject({ success: true, nothing_checked: true, changed_files: [] });
+    expect("passed" in r).toBe(false);
+    expect("transaction" in r).toBe(false);
+    expect(r.notes).toEqual([
+      "checked nothing: no lint fixer for the project's languages: go; go: go vet fixes nothing (gofmt formats: autoformat); nothing was written",
+    ]);
     expect(fs.existsSync(path.join(dir, ".mcp-cache"))).toBe(false);
+  });
+
+  it("fix_all has no lint fix for Go: it formats with gofmt only (what gofmt -l lists), nothing else", async () => {
+    const own = direct("gofmt", ["-l", "."], dir).stdout.trim().split("\n");
+    const r = await readOnly(s, dir, "fix_all", { path: ".", dry_run: true });
+    expect(r).toMatchObject({ success: true, dry_run: true, changed_files: [] });
+    expect(r.format).toMatchObject({ formatter: "gofmt" });
+    expect((r.format as { changed_files: string[] }).changed_files).toEqual(
+      own.map((f) => path.join(dir, f)),
+    );
+    expect((r.notes as string[]).join("\n")).toContain(
+      "no lint fix: no lint fixer for the project's languages: go",
+    );
   });
 
   it("autoformat uses gofmt: a dry run is not `formatted` and lists what gofmt -l lists", async () => {

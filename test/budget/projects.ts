@@ -24,7 +24,8 @@ export function pythonProject(dir: string, files = 200): void {
 /** 150 JavaScript and 150 TypeScript files Prettier cannot parse (a note each), and 2 it would reformat. */
 export function prettierProject(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "package.json"), '{ "name": "fmt", "private": true }\n');
+  // Formatted as Prettier formats it: its scope is the project's, package.json included.
+  fs.writeFileSync(path.join(dir, "package.json"), '{\n  "name": "fmt",\n  "private": true\n}\n');
   // A project that uses Prettier (format_check runs it only there, issue 26).
   fs.writeFileSync(path.join(dir, ".prettierrc.json"), "{}\n");
   for (let i = 0; i < 150; i++) {

@@ -46,6 +46,7 @@ const planned = (
   kind,
   language,
   target: "/w/p",
+  path: "/w/p",
   call: { tool: "lint", args: {} },
   install: `pip install ${id}`,
   files: /\.py$/,

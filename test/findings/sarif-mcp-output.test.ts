@@ -98,7 +98,8 @@ describe("one SARIF run per tool", () => {
     dir = tempDir("mcq-sarif-prettier-");
     fs.writeFileSync(
       path.join(dir, "package.json"),
-      '{ "name": "p", "private": true, "type": "module", "prettier": {} }\n',
+      // Formatted as Prettier formats it: its scope is the project's, package.json included.
+      '{\n  "name": "p",\n  "private": true,\n  "type": "module",\n  "prettier": {}\n}\n',
     );
     fs.writeFileSync(path.join(dir, "a.js"), "const a  =  1\nexport default a\n");
     fs.writeFileSync(path.join(dir, "b.ts"), "const b : number =  2\nexport default b\n");
@@ -106,13 +107,13 @@ describe("one SARIF run per tool", () => {
   });
   afterAll(() => s?.close());
 
-  it("format_check on JavaScript and TypeScript is one prettier run with an invocation each", async () => {
+  it("format_check on JavaScript and TypeScript is one prettier run over the project's scope", async () => {
     const r = await s.call("format_check", { path: ".", output: "sarif" });
     expect(r.unformatted_count).toBe(2);
     const log = r.sarif as Log;
     expect(sarifErrors(log)).toEqual([]);
     expect(log.runs.map((x) => x.tool.driver.name)).toEqual(["prettier"]);
-    expect(log.runs[0]!.invocations).toHaveLength(2);
+    expect(log.runs[0]!.invocations).toHaveLength(1);
     expect(log.runs[0]!.results).toHaveLength(2);
   });
 });

@@ -46,19 +46,20 @@ describe("a TypeScript project with no Python", () => {
     expect(r.notes).toContain(
       'typescript: the project does not use Prettier (no config, no dependency, no script), so it is not formatted by default; formatter: "prettier" uses the bundled one',
     );
+    // Its scope is the project's, as `prettier --list-different .`: every kind of file Prettier formats.
     const direct = spawnSync(
       path.join(REPO_ROOT, "node_modules", ".bin", "prettier"),
-      ["--list-different", "**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}"],
-      { cwd: dir, encoding: "utf8" },
+      ["--list-different", "."],
+      {
+        cwd: dir,
+        encoding: "utf8",
+      },
     );
-    expect(direct.stdout.trim().split("\n")).toEqual(["src/b.ts"]);
+    const own = direct.stdout.trim().split("\n").sort();
+    expect(own).toEqual(["pnpm-lock.yaml", "src/b.ts", "tsconfig.json"]);
     const asked = await s.call("format_check", { path: ".", formatter: "prettier" });
-    expect(asked).toMatchObject({
-      success: true,
-      formatted: false,
-      unformatted_files: ["src/b.ts"],
-      unformatted_count: 1,
-    });
+    expect(asked).toMatchObject({ success: true, formatted: false, unformatted_count: own.length });
+    expect([...(asked.unformatted_files as string[])].sort()).toEqual(own);
   });
 
   it("format_check of Python here checked nothing: no formatted verdict, and a note says why", async () => {

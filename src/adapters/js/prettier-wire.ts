@@ -7,6 +7,11 @@ export interface PrettierParams {
   targets: string[];
   /** Extensions (with the dot) of the language's files, used when walking a directory. */
   extensions: string[];
+  /**
+   * The project's scope (`prettier --check .`): also these file names (Prettier's `.prettierrc`, ...), and
+   * hidden files and folders, as Prettier's own CLI walks them (all but VCS folders and node_modules).
+   */
+  everything?: { filenames: string[] };
   /** The Prettier config file, or null for Prettier's defaults. */
   configFile: string | null;
   /** .prettierignore / .gitignore files to honour. */
@@ -32,4 +37,10 @@ export interface PrettierReply {
   checked: number;
   /** Files the ignore files (or a missing parser) left out. */
   ignored?: string[];
+}
+
+/** What Prettier formats (its getSupportInfo): every language's extensions and file names. */
+export interface PrettierSupport {
+  extensions: string[];
+  filenames: string[];
 }

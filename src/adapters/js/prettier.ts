@@ -19,7 +19,8 @@ import {
   resolveTool,
   toolNote,
 } from "./project.js";
-import type { PrettierParams, PrettierReply } from "./prettier-wire.js";
+import type { PrettierParams, PrettierReply, PrettierSupport } from "./prettier-wire.js";
+import { PRETTIER_SKIPPED_DIRS } from "./prettier-scope.js";
 import { unifiedDiff } from "./unified-diff.js";
 import { FORMAT_SCRIPT_NAMES, prettierScriptTargets } from "./lint-script.js";
 import { isWithin } from "../../paths/allowlist.js";
@@ -135,6 +136,39 @@ function prettierSetup(ctx: ToolContext, req: FormatRequest) {
 
 type PrettierSetup = ReturnType<typeof prettierSetup>;
 
+/** The warm worker of a setup: one per project root, retired when its config or ignore files change. */
+const workerSpec = ({ root, prettier, configFile, ignoreFiles }: PrettierSetup) => ({
+  tool: "prettier" as const,
+  root,
+  watch: [
+    ...(configFile ? [configFile] : []),
+    ...ignoreFiles,
+    path.join(root, "package.json"),
+    path.join(prettier.dir, "package.json"),
+  ],
+});
+
+/**
+ * The files a request covers, by name: its language's extensions; or, for the project's scope (`all`),
+ * every extension and file name this Prettier formats (its getSupportInfo), as `prettier --check .` does.
+ */
+async function fileKinds(
+  ctx: ToolContext,
+  req: FormatRequest,
+  language: string,
+  setup: PrettierSetup,
+): Promise<Pick<PrettierParams, "extensions" | "everything">> {
+  if (!req.all) return { extensions: EXTENSIONS[language] ?? [] };
+  const { result } = await warmRequest<PrettierSupport>(
+    ctx,
+    workerSpec(setup),
+    "support",
+    { entry: loadableEntry(setup.prettier) },
+    "prettier --support-info",
+  );
+  return { extensions: result.extensions, everything: { filenames: result.filenames } };
+}
+
 async function runPrettier(
   ctx: ToolContext,
   req: FormatRequest,
@@ -143,11 +177,11 @@ async function runPrettier(
   setup: PrettierSetup = prettierSetup(ctx, req),
   extra: Pick<PrettierParams, "files" | "withoutText"> = {},
 ) {
-  const { root, targets, prettier, configFile, ignoreFiles } = setup;
+  const { targets, prettier, configFile, ignoreFiles } = setup;
   const params: PrettierParams = {
     entry: loadableEntry(prettier),
     targets,
-    extensions: EXTENSIONS[language] ?? [],
+    ...(await fileKinds(ctx, req, language, setup)),
     configFile,
     ignoreFiles,
     ...extra,
@@ -155,21 +189,13 @@ async function runPrettier(
   const command = displayCommand("prettier", [check ? "--check" : "--write", "--", ...targets]);
   const { result, note } = await warmRequest<PrettierReply>(
     ctx,
-    {
-      tool: "prettier",
-      root,
-      watch: [
-        ...(configFile ? [configFile] : []),
-        ...ignoreFiles,
-        path.join(root, "package.json"),
-        path.join(prettier.dir, "package.json"),
-      ],
-    },
+    workerSpec(setup),
     "format",
     params,
     command,
   );
-  return { result, notes: prettierNotes(ctx, setup, language, result, note), command, note };
+  const kind = req.all ? "" : language;
+  return { result, notes: prettierNotes(ctx, setup, kind, result, note), command, note };
 }
 
 function prettierNotes(
@@ -184,7 +210,9 @@ function prettierNotes(
     ...(setup.scopeNote ? [setup.scopeNote] : []),
     setup.configFile ? `config: ${setup.configFile}` : "no Prettier config found: Prettier's defaults",
     ...(setup.ignoreFiles.length ? [`ignore files: ${setup.ignoreFiles.join(", ")}`] : []),
-    `${result.checked} ${language} file(s) checked`,
+    language
+      ? `${result.checked} ${language} file(s) checked`
+      : `${result.checked} file(s) checked (every kind Prettier formats)`,
     ...result.failed.map(
       (f) => `could not format ${path.relative(ctx.config.cwd, f.file) || f.file}: ${f.message}`,
     ),
@@ -211,14 +239,21 @@ async function cachedPrettierCheck(
   language: string,
 ): Promise<FormatCheckOutcome> {
   const setup = prettierSetup(ctx, req);
-  const extensions = EXTENSIONS[language] ?? [];
+  const kinds = await fileKinds(ctx, req, language, setup);
+  const extensions = kinds.extensions;
+  const names = new Set(kinds.everything?.filenames ?? []);
+  // The worker's own walk: the language's files outside hidden folders, or everything Prettier's CLI walks.
+  const skipDir = kinds.everything
+    ? (name: string) => PRETTIER_SKIPPED_DIRS.has(name)
+    : (name: string) => name === "node_modules" || name.startsWith(".");
+  const wanted = (f: string) =>
+    (kinds.everything || !path.basename(f).startsWith(".")) &&
+    (extensions.includes(path.extname(f)) || names.has(path.basename(f)));
   const target = req.target;
   const found = setup.targets.flatMap((t) =>
     fs.statSync(t).isDirectory()
-      ? cache.tree
-          .walk(t, (name) => name === "node_modules" || name.startsWith("."))
-          .files.filter((f) => !path.basename(f).startsWith(".") && extensions.includes(path.extname(f)))
-      : extensions.includes(path.extname(t))
+      ? cache.tree.walk(t, skipDir).files.filter(wanted)
+      : kinds.everything || extensions.includes(path.extname(t))
         ? [t]
         : [],
   );
@@ -228,7 +263,7 @@ async function cachedPrettierCheck(
   let command = displayCommand("prettier", ["--check", "--", ...setup.targets]);
   const outcome = await runPerFile<PrettierFileValue, null>({
     cache,
-    kind: `prettier --check ${language} (first line)`,
+    kind: `prettier --check ${req.all ? "(every kind)" : language} (first line)`,
     identity: {
       prettier: [setup.prettier.version, setup.prettier.source],
       // Plugins and shared configs come from node_modules: what is installed there.
@@ -273,7 +308,7 @@ async function cachedPrettierCheck(
     formatted: changed.length === 0,
     unformatted_files: changed.map((f) => display(ctx, f)),
     command,
-    notes: prettierNotes(ctx, setup, language, { checked, failed }, note),
+    notes: prettierNotes(ctx, setup, req.all ? "" : language, { checked, failed }, note),
     cache: markerOf(outcome),
     first_lines: firstLines,
   };

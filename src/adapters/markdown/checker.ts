@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { Semaphore } from "../../exec/semaphore.js";
-import type { Allowlist } from "../../paths/allowlist.js";
+import { isWithin, type Allowlist } from "../../paths/allowlist.js";
 import { anchorProblem, closestAnchor, decodeFragment, type AnchorIndex } from "./anchors.js";
 import { analyzeMarkdown, type ExtractedLink } from "./extract.js";
 import { isMarkdownFile, walkMarkdownFiles } from "./files.js";
@@ -52,6 +52,11 @@ export interface CheckOptions {
   githubLinksOnDisk?: boolean;
   /** Paths in the report are relative to this directory when inside it. */
   displayBase: string;
+  /**
+   * Folders link targets may also be looked up in, read-only, beyond the allowed paths (`check`: the git
+   * work tree around the path checked, so `docs/`'s links to `../README.md` resolve).
+   */
+  readRoots?: readonly string[];
   signal?: AbortSignal;
   /** Files read and parsed at once. */
   fileConcurrency?: number;
@@ -111,16 +116,17 @@ class LinkCheckRun {
     private readonly isFile: boolean,
   ) {
     this.root = options.allowlist.rootOf(options.target) ?? options.target;
-    this.repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, this.root);
-    this.targets = new LocalTargets(options.allowlist, options.caseSensitive);
+    const readable = readableRoots(options.allowlist, options.readRoots ?? []);
+    const linkRoot = options.readRoots?.find((r) => isWithin(r, options.target)) ?? this.root;
+    this.repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, linkRoot);
+    this.targets = new LocalTargets(readable, options.caseSensitive);
     this.external = new ExternalLinkChecker({
       timeoutMs: options.timeoutMs,
       concurrent: options.concurrent,
       signal: options.signal,
       refuseAddress: options.allowPrivateLinks ? () => false : undefined,
     });
-    this.github =
-      options.githubLinksOnDisk === false ? undefined : readGithubRemote(this.repoRoot, options.allowlist);
+    this.github = options.githubLinksOnDisk === false ? undefined : readGithubRemote(this.repoRoot, readable);
     this.fileConcurrency = options.fileConcurrency ?? DEFAULT_FILE_CONCURRENCY;
   }
 
@@ -368,6 +374,11 @@ interface LinkSource {
 }
 
 /** The nearest directory from `start` up to `root` holding `.git`; else `root`. `/links` resolve here. */
+/** Where link targets may be read: the allowed roots, and the extra read-only ones. */
+function readableRoots(allowlist: Allowlist, extra: readonly string[]): Pick<Allowlist, "rootOf"> {
+  return { rootOf: (p) => allowlist.rootOf(p) ?? extra.find((r) => isWithin(r, p)) };
+}
+
 function findRepoRoot(start: string, root: string): string {
   for (let d = start; ; d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, ".git"))) return d;

@@ -49,7 +49,10 @@ export function githubRemoteOf(gitConfig: string): GithubRepository | undefined 
  * Reads `<repoRoot>/.git/config` when `.git` is a real directory inside the allowed roots (a `.git`
  * file or link, as in worktrees, may point anywhere: it is not followed).
  */
-export function readGithubRemote(repoRoot: string, allowlist: Allowlist): GithubRepository | undefined {
+export function readGithubRemote(
+  repoRoot: string,
+  allowlist: Pick<Allowlist, "rootOf">,
+): GithubRepository | undefined {
   try {
     const gitDir = path.join(repoRoot, ".git");
     const config = path.join(gitDir, "config");

@@ -30,7 +30,7 @@ export class LocalTargets {
   private readonly listings = new Map<string, Promise<string[]>>();
 
   constructor(
-    private readonly allowlist: Allowlist,
+    private readonly allowlist: Pick<Allowlist, "rootOf">,
     private readonly caseSensitive = false,
   ) {}
 

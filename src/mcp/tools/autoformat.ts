@@ -29,7 +29,14 @@ function formatterOfCall(
   target: string,
   language: string | undefined,
   formatter: string | undefined,
-): { language?: string; formatter?: string; notes: string[]; nothing?: string } {
+): {
+  language?: string;
+  formatter?: string;
+  notes: string[];
+  nothing?: string;
+  /** A path holding several projects: each project's formatter at its root (tool-choice.ts). */
+  placements?: { language: string; formatter: string; target: string }[];
+} {
   const root = ctx.allowlist.rootOf(target);
   if (language) {
     const own = formatter ? undefined : formatterFor(language as ProjectLanguage, target, root).name;
@@ -43,6 +50,19 @@ function formatterOfCall(
   }
   const pick = choice.picks[0];
   if (!pick) return { notes: choice.notes, nothing: choice.nothing };
+  if (pick.target !== undefined) {
+    // One run per formatter and project: Prettier's covers both of its languages there.
+    const placements: { language: string; formatter: string; target: string }[] = [];
+    for (const p of choice.picks)
+      if (!placements.some((q) => q.formatter === p.name && q.target === p.target))
+        placements.push({ language: p.language, formatter: p.name, target: p.target as string });
+    return {
+      language: pick.language,
+      formatter: pick.name,
+      notes: choice.notes.filter((n) => !n.startsWith("languages detected")),
+      placements,
+    };
+  }
   const others = choice.picks.slice(1).map((p) => p.language);
   const quiet = pick.language === "python" && choice.languages.length === 1;
   return {
@@ -50,9 +70,90 @@ function formatterOfCall(
     formatter: pick.name,
     notes: [
       ...(quiet ? [] : [`formatter: ${pick.name} (the project's languages: ${choice.languages.join(", ")})`]),
-      ...(others.length ? [`${others.join(", ")} too: pass language`] : []),
+      ...(others.length && pick.name !== "prettier" ? [`${others.join(", ")} too: pass language`] : []),
       ...choice.notes.filter((n) => !n.startsWith("languages detected")),
     ],
+  };
+}
+
+interface AutoformatArgs {
+  path: string;
+  dry_run: boolean;
+  config?: string;
+  max_result_tokens?: number;
+  diff_offset?: number;
+}
+
+/**
+ * autoformat on a path holding several projects: each project's formatter at its root, over its scope,
+ * with its configuration, all in one transaction on the path (one rollback undoes them all).
+ */
+async function formatProjects(
+  ctx: ToolContext,
+  args: AutoformatArgs,
+  placements: readonly { language: string; formatter: string; target: string }[],
+  notes: string[],
+) {
+  const runs = placements
+    .filter((p) => hasFilesOf(p.target, p.language as ProjectLanguage))
+    .map((p) => ({ ...p, adapter: pickFormatter(p.language, p.formatter) }));
+  if (runs.length === 0) return nothingToFix(args.dry_run, notes, `nothing to format under ${args.path}`);
+  const request = (target: string) => ({
+    target,
+    diff: args.dry_run,
+    dryRun: args.dry_run,
+    config: args.config,
+    all: true,
+  });
+  const writeAll = async () => {
+    const outcomes: FormatWriteOutcome[] = [];
+    for (const r of runs) outcomes.push(await r.adapter.write(ctx, request(r.target)));
+    return outcomes;
+  };
+  let outcomes: FormatWriteOutcome[];
+  let transaction: unknown;
+  let txNotes: string[] = [];
+  if (args.dry_run) outcomes = await writeAll();
+  else {
+    const tx = await runTransaction(ctx, {
+      tool: "autoformat",
+      target: args.path,
+      candidates: async () => {
+        const files: string[] = [];
+        for (const r of runs) {
+          const check = await r.adapter.check(ctx, { ...request(r.target), diff: false });
+          for (const f of check.unformatted_files) files.push(path.resolve(ctx.config.cwd, f));
+        }
+        return files;
+      },
+      work: async (handle) => {
+        const written = await writeAll();
+        await handle.afterWriteStep();
+        return written;
+      },
+    });
+    outcomes = tx.value;
+    transaction = tx.transaction;
+    txNotes = tx.notes;
+  }
+  const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+  const changed = outcomes.flatMap((o) => o.changed_files);
+  const files = capList(changed.map((f) => showFromCwd(display, ctx.config.cwd, f)));
+  const diffs = outcomes.map((o) => o.diff && rebaseDiff(o.diff, ctx.config.cwd, display)).filter(Boolean);
+  return {
+    success: true,
+    formatted: args.dry_run ? changed.length === 0 : true,
+    dry_run: args.dry_run,
+    projects: runs.map((r) => ({ path: display.show(r.target) || ".", formatter: r.formatter })),
+    command: outcomes.map((o) => o.command).join(" && "),
+    changed_files: files.items,
+    changed_count: changed.length,
+    ...(diffs.length
+      ? diffFields([diffs.join("")], budgetLeft(listingOf(ctx, args).maxTokens), args).fields
+      : {}),
+    truncated: outcomes.some((o) => o.truncated) || files.capped,
+    transaction,
+    notes: [...notes, ...outcomes.flatMap((o) => o.notes), ...txNotes],
   };
 }
 
@@ -75,10 +176,20 @@ export const autoformatTool = () =>
     async handler(args, ctx) {
       const picked = formatterOfCall(ctx, args.path, args.language, args.formatter);
       if (!picked.language) return nothingToFix(args.dry_run, picked.notes, picked.nothing);
+      if (picked.placements) return formatProjects(ctx, args, picked.placements, picked.notes);
       if (!hasFilesOf(args.path, picked.language as ProjectLanguage))
         return nothingToFix(args.dry_run, picked.notes, `no ${picked.language} files under ${args.path}`);
       const adapter = pickFormatter(picked.language, args.formatter ?? picked.formatter);
-      const request = { target: args.path, diff: args.dry_run, dryRun: args.dry_run, config: args.config };
+      // Without a language, the formatter's scope is the project's: all it formats there (Prettier: JSON, CSS
+      // and every JavaScript/TypeScript file, as the project's `prettier --write .`), not one language's files.
+      const all = args.language === undefined;
+      const request = {
+        target: args.path,
+        diff: args.dry_run,
+        dryRun: args.dry_run,
+        config: args.config,
+        all,
+      };
       let outcome: FormatWriteOutcome;
       let transaction: unknown;
       let txNotes: string[] = [];
@@ -89,7 +200,12 @@ export const autoformatTool = () =>
           target: args.path,
           // The formatter's own check names exactly the files it will rewrite.
           candidates: async () => {
-            const check = await adapter.check(ctx, { target: args.path, diff: false, config: args.config });
+            const check = await adapter.check(ctx, {
+              target: args.path,
+              diff: false,
+              config: args.config,
+              all,
+            });
             return check.unformatted_files.map((f) => path.resolve(ctx.config.cwd, f));
           },
           work: async (handle) => {

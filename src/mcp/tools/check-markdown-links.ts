@@ -156,6 +156,7 @@ export const checkMarkdownLinksTool = () =>
           githubLinksOnDisk: pick("github_links_on_disk"),
           allowPrivateLinks: ctx.config.allowPrivateLinks,
           displayBase: display.root,
+          readRoots: ctx.config.linkReadRoots,
           signal,
         });
       } catch (err) {

@@ -31,6 +31,8 @@ import {
 } from "./lint-fix.js";
 import { listingOf, type ListingArgs } from "./listing.js";
 import { listWithin } from "../../findings/budget.js";
+import { fileFilter } from "../../findings/file-filter.js";
+import { matchedFiles } from "./files-matched.js";
 
 /**
  * The checker that verifies a fix: the one named, else the language's default (the first that claims the
@@ -102,37 +104,46 @@ export const fixAllTool = () => {
     annotations: { title: "Fix, format and verify", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const chosen = fixerOfCall(args.path, args.linter);
-      if (!chosen.fixer) return nothingToFix(args.dry_run, chosen.notes, chosen.nothing);
+      const root = ctx.allowlist.rootOf(args.path);
+      const chosen = fixerOfCall(args.path, args.linter, false, root);
+      // One transaction verified by one type check: a path holding several projects is fixed per project.
+      if (chosen.placements)
+        return nothingToFix(
+          args.dry_run,
+          chosen.notes,
+          `${args.path} holds several projects (${chosen.placements.map((p) => path.relative(args.path, p.target) || ".").join(", ")}): fix_all fixes, formats and verifies one; call it with each project's path`,
+        );
       const fixer = chosen.fixer;
-      if (!fixer.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+      if (fixer && !fixer.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
         return nothingToFix(
           args.dry_run,
           chosen.notes,
           `${fixer.name} fixes ${fixer.languages.join(", ")} and there are no such files under ${args.path}`,
         );
+      // Without a lint fixer of the project's own (flake8, go vet), fix_all still formats with the project's
+      // formatter and verifies: never another tool's fixes.
+      const own = fixer ? fixer.languages : projectLanguages(args.path).slice(0, 1);
       // The language whose checker verifies: the project's weightiest one among the fixer's.
       const language =
-        projectLanguages(args.path).find((l) => fixer.languages.includes(l)) ??
-        (fixer.languages[0] as string);
-      const scope = formattersInScope(
-        fixer.languages,
-        args.path,
-        args.formatter,
-        ctx.allowlist.rootOf(args.path),
-      );
+        projectLanguages(args.path).find((l) => own.includes(l)) ?? (own[0] as string | undefined);
+      if (!language) return nothingToFix(args.dry_run, chosen.notes, chosen.nothing);
+      const scope = formattersInScope(own, args.path, args.formatter, root);
       const formatters = scope.formatters;
       if (args.formatter && formatters.length === 0)
-        throw new ToolError(
-          "invalid_input",
-          `formatter ${args.formatter} does not format ${fixer.languages.join("/")}`,
-        );
+        throw new ToolError("invalid_input", `formatter ${args.formatter} does not format ${own.join("/")}`);
+      if (!fixer && formatters.length === 0)
+        return nothingToFix(args.dry_run, [...chosen.notes, ...scope.skipped], chosen.nothing);
       const picked = args.skip_typecheck
         ? { checker: undefined }
         : typeCheckerFor(ctx, language, args.path, args.checker);
       const checker = picked.checker;
       if (args.checker && !checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
-      const notes: string[] = [...chosen.notes];
+      const notes: string[] = [
+        ...chosen.notes,
+        ...(fixer
+          ? []
+          : [`no lint fix: ${chosen.nothing ?? "no lint fixer"}; formatting and verifying only`]),
+      ];
       for (const reason of scope.skipped) notes.push(`formatting skipped for ${reason}`);
       if (formatters.length === 0 && scope.skipped.length === 0)
         notes.push(`no formatter is registered for ${language}: formatting skipped`);
@@ -166,7 +177,7 @@ export const fixAllTool = () => {
           ...fields,
           format: format && formatFields(ctx, args, format, other_diffs[0] || undefined),
           notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes])],
-          ...(await leftoverSarif(ctx, args.output, fixer.name, lint, request.target)),
+          ...(await leftoverSarif(ctx, args.output, fixer?.name ?? "fix_all", lint, request.target)),
         };
       }
       // Only now did the check run: say which checker verified the fix.
@@ -198,7 +209,7 @@ export const fixAllTool = () => {
         restored_files: transaction.restored_files,
         transaction,
         notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes, ...(run.txNotes ?? [])])],
-        ...(await leftoverSarif(ctx, args.output, fixer.name, lint, request.target)),
+        ...(await leftoverSarif(ctx, args.output, fixer?.name ?? "fix_all", lint, request.target)),
       };
     },
   });
@@ -254,7 +265,8 @@ export function formattersInScope(
 }
 
 export interface FixAllSteps {
-  fixer: FixerAdapter;
+  /** Omitted: no lint fix step (the project's linter has no fixer); formatting and verification only. */
+  fixer?: FixerAdapter;
   /** Empty or omitted: no format step (the eslint-typescript drop-in: lint_fix then typecheck). */
   formatters?: FormatterAdapter[];
   /** Omitted: no verification. */
@@ -294,10 +306,12 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
   // With `files`, the formatter covers every file in that scope, not only the ones the lint fix changes.
   const formatTargets = async () =>
     request.files
-      ? ((await fixer.scope?.(ctx, request)) ?? (await fixer.candidates(ctx, request)))
+      ? fixer
+        ? ((await fixer.scope?.(ctx, request)) ?? (await fixer.candidates(ctx, request)))
+        : filesOfRequest(ctx, request)
       : [request.target];
   const steps = async (step: Pick<TxHandle, "afterWriteStep" | "beforeWriteStep">) => {
-    const lint = await fixer.fix(ctx, request);
+    const lint = fixer ? await fixer.fix(ctx, request) : noLintFix();
     await step.afterWriteStep();
     let format: Awaited<ReturnType<typeof runFormatters>> | undefined;
     if (formatters.length) {
@@ -321,7 +335,7 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
     target: request.target,
     autoRollback: spec.autoRollback,
     candidates: async () => {
-      const files = new Set(await fixer.candidates(ctx, request));
+      const files = new Set(fixer ? await fixer.candidates(ctx, request) : []);
       for (const formatter of formatters)
         for (const target of await formatTargets()) {
           const check = await formatter.check(ctx, { target, diff: false });
@@ -380,6 +394,17 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
     txNotes: tx.notes,
     baselineNote,
   };
+}
+
+/** The lint step of a fix_all without a lint fixer: nothing fixed, nothing left to report. */
+function noLintFix(): FixOutcome {
+  return { files: [], changed_files: [], command: "", notes: [] };
+}
+
+/** The files a request's `files` names (plain paths or globs under its target), for the format step. */
+function filesOfRequest(ctx: ToolContext, request: FixRequest): string[] {
+  const filter = fileFilter(ctx, request.target, request.files) as (file: string) => boolean;
+  return matchedFiles(request.target, filter, request.files ?? [], "fix_all");
 }
 
 /** A diagnostic's identity across a fix: file, rule and message, not its line (fixes shift lines). */

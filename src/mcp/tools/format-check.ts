@@ -34,7 +34,7 @@ export function pickFormatter(language: string, formatter: string | undefined) {
 async function formatSarifRun(
   ctx: ToolContext,
   adapter: FormatterAdapter,
-  args: { path: string; diff: boolean; config?: string },
+  args: { path: string; diff: boolean; config?: string; all?: boolean },
   outcome: FormatCheckOutcome,
   display: DisplayPaths,
 ): Promise<SarifRunSource> {
@@ -44,7 +44,8 @@ async function formatSarifRun(
   const diff =
     outcome.formatted || args.diff || known
       ? outcome.output
-      : (await adapter.check(ctx, { target: args.path, diff: true, config: args.config })).output;
+      : (await adapter.check(ctx, { target: args.path, diff: true, config: args.config, all: args.all }))
+          .output;
   const findings = formatFindings(adapter.formatter, outcome.unformatted_files, diff, ctx.config.cwd, known);
   const view = findingsView(findings, { display, fingerprints: true });
   return { tool: adapter.formatter, findings: view.all, notes: outcome.notes, command: outcome.command };
@@ -84,13 +85,18 @@ export const formatCheckTool = () =>
       let cache: { cached: number; total: number; uncached?: string } | undefined;
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const sarifRuns: SarifRunSource[] = [];
-      for (const { language, formatter } of pairs) {
+      for (const { language, formatter, all, target = args.path } of pairs) {
         const adapter = pickFormatter(language, formatter);
-        if (!hasFilesOf(args.path, language as ProjectLanguage)) {
-          notes.push(`checked nothing with ${adapter.formatter}: no ${language} files under ${args.path}`);
+        if (!hasFilesOf(target, language as ProjectLanguage)) {
+          notes.push(`checked nothing with ${adapter.formatter}: no ${language} files under ${target}`);
           continue;
         }
-        const outcome = await adapter.check(ctx, { target: args.path, diff: args.diff, config: args.config });
+        const outcome = await adapter.check(ctx, {
+          target,
+          diff: args.diff,
+          config: args.config,
+          all,
+        });
         checked++;
         // Loops, not push(...spread): a project can have more files than a call has room for arguments.
         for (const f of outcome.unformatted_files) unformatted.push(showFromCwd(display, ctx.config.cwd, f));
@@ -109,7 +115,9 @@ export const formatCheckTool = () =>
           };
         notes.push(...outcome.notes);
         if (args.output === "sarif")
-          sarifRuns.push(await formatSarifRun(ctx, adapter, args, outcome, display));
+          sarifRuns.push(
+            await formatSarifRun(ctx, adapter, { ...args, path: target, all }, outcome, display),
+          );
       }
       const files = listEntries(ctx, args, unformatted, findings, { display });
       return {
@@ -152,7 +160,43 @@ function formatPairs(
   root: string | undefined,
   language: string | undefined,
   formatter: string | undefined,
-): { pairs: { language: string; formatter?: string }[]; notes: string[] } {
+): { pairs: FormatPair[]; notes: string[] } {
+  const scoped = projectScope(formatPairsOf(target, root, language, formatter), language);
+  return scoped;
+}
+
+interface FormatPair {
+  language: string;
+  formatter?: string;
+  /** Where it runs: a project below the call's path when that holds several (tool-choice.ts). */
+  target?: string;
+  /** The formatter's whole scope (every kind of file it formats), not the language's files. */
+  all?: boolean;
+}
+
+/**
+ * Without a language, a formatter of several languages (Prettier) runs once over the project's scope: all
+ * it formats there, as the project's `prettier --check .` (not once per language, each seeing part).
+ */
+function projectScope(
+  found: { pairs: FormatPair[]; notes: string[] },
+  language: string | undefined,
+): { pairs: FormatPair[]; notes: string[] } {
+  if (language) return found;
+  const pairs: FormatPair[] = [];
+  for (const p of found.pairs)
+    if (p.formatter !== "prettier") pairs.push(p);
+    else if (!pairs.some((q) => q.formatter === "prettier" && q.target === p.target))
+      pairs.push({ ...p, all: true });
+  return { pairs, notes: found.notes };
+}
+
+function formatPairsOf(
+  target: string,
+  root: string | undefined,
+  language: string | undefined,
+  formatter: string | undefined,
+): { pairs: FormatPair[]; notes: string[] } {
   if (language)
     return {
       pairs: [
@@ -177,7 +221,7 @@ function formatPairs(
       notes: [...choice.notes, `${choice.nothing} under ${target}: nothing was checked`],
     };
   return {
-    pairs: choice.picks.map((p) => ({ language: p.language, formatter: p.name })),
+    pairs: choice.picks.map((p) => ({ language: p.language, formatter: p.name, target: p.target })),
     notes: [...choice.notes],
   };
 }

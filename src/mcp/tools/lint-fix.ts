@@ -10,7 +10,7 @@ import { estimateTokens, listWithin, reserveFor } from "../../findings/budget.js
 import { pageDiffs } from "../../findings/diff-budget.js";
 import type { FixOptions } from "../../adapters/lint-options.js";
 import { inRuleScope } from "../../adapters/rule-scope.js";
-import { AGENT_ARGS, changedAsFiles, resolveAgentArgs } from "./lint-scope.js";
+import { AGENT_ARGS, changedAsFiles, filesFrom, resolveAgentArgs } from "./lint-scope.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
   findFixer,
@@ -20,7 +20,7 @@ import {
   type FixRequest,
 } from "../../adapters/fixers.js";
 import { runTransaction, type TransactionReport } from "../../fix/transaction.js";
-import { chooseFixer } from "../../adapters/tool-choice.js";
+import { chooseFixer, placeNamed } from "../../adapters/tool-choice.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 
 /**
@@ -168,7 +168,10 @@ export function lintFixFields(
     returncode: outcome.returncode,
     truncated: outcome.truncated || files.capped || remaining.capped || changed.capped,
     ...(listing &&
-      listingFields(outcome.command.split(" ")[0] ?? "", remaining, { lists: ["issues"], perFile: "files" })),
+      listingFields(outcome.command.split(" ")[0] || "lint_fix", remaining, {
+        lists: ["issues"],
+        perFile: "files",
+      })),
     /** The listed part of each of `otherDiffs` (fix_all's format diff), for the caller to place. */
     other_diffs: diffPage ? diffPage.diffs.slice(1) : diffs.slice(1),
   };
@@ -287,15 +290,153 @@ export function fixerOfCall(
   target: string,
   named: string | undefined,
   inline = false,
-): { fixer?: FixerAdapter; notes: string[]; nothing?: string } {
-  if (named) return { fixer: requireFixer(named), notes: [] };
-  const choice = chooseFixer(target, inline ? target : undefined);
+  root?: string,
+): { fixer?: FixerAdapter; notes: string[]; nothing?: string; placements?: FixerPlacement[] } {
+  if (named) {
+    const fixer = requireFixer(named);
+    if (inline) return { fixer, notes: [] };
+    // A path holding several projects: the named fixer at each of its projects (tool-choice.ts).
+    const placed = placeNamed(named, fixer.languages, target, root);
+    const several = placed.picks.filter((p) => p.target !== undefined);
+    return several.length
+      ? {
+          fixer,
+          notes: placed.notes,
+          placements: several.map((p) => ({ fixer, target: p.target as string })),
+        }
+      : { fixer, notes: [] };
+  }
+  const choice = chooseFixer(target, inline ? target : undefined, root);
   const pick = choice.picks[0];
   if (!pick) return { notes: choice.notes, nothing: choice.nothing };
+  if (pick.target !== undefined)
+    return {
+      fixer: requireFixer(pick.name),
+      notes: choice.notes,
+      placements: choice.picks.map((p) => ({ fixer: requireFixer(p.name), target: p.target as string })),
+    };
   // A Python project's ruff is the long-standing default: no note for it.
   const quiet = pick.name === "ruff" && choice.languages.every((l) => l === "python");
   return { fixer: requireFixer(pick.name), notes: quiet ? [] : choice.notes };
 }
+
+/** A fixer and the project it fixes, when the call's path holds several. */
+export interface FixerPlacement {
+  fixer: FixerAdapter;
+  target: string;
+}
+
+/** Fix outcomes of several projects as one (each file's results are its own fixer's). */
+export function mergeFixOutcomes(outcomes: readonly FixOutcome[]): FixOutcome {
+  const diffs = outcomes.map((o) => o.diff).filter(Boolean);
+  return {
+    files: outcomes.flatMap((o) => o.files),
+    filesInScope: outcomes.reduce((n, o) => n + (o.filesInScope ?? o.files.length), 0),
+    scope: outcomes.every((o) => o.scope !== "filtered") ? "full" : "filtered",
+    changed_files: outcomes.flatMap((o) => o.changed_files),
+    ...(diffs.length && { diff: diffs.join("") }),
+    command: outcomes.map((o) => o.command).join(" && "),
+    returncode: Math.max(...outcomes.map((o) => o.returncode ?? 0)),
+    truncated: outcomes.some((o) => o.truncated),
+    notes: outcomes.flatMap((o) => o.notes),
+  };
+}
+
+/**
+ * lint_fix on a path holding several projects: each project's fixer at its own root with its own
+ * configuration, all in one transaction on the path (one rollback undoes them all); the result is one
+ * lint_fix result over them, `projects` saying which fixer ran where.
+ */
+async function fixProjects(
+  ctx: ToolContext,
+  args: LintFixArgs,
+  placements: readonly FixerPlacement[],
+  pickNotes: string[],
+) {
+  const started = performance.now();
+  const notes = [...pickNotes];
+  const runs: { fixer: FixerAdapter; request: FixRequest }[] = [];
+  for (const { fixer, target } of placements) {
+    const files = filesFrom(args.files, args.path, target);
+    if (files?.length === 0 || !fixer.languages.some((l) => hasFilesOf(target, l as ProjectLanguage)))
+      continue;
+    const own = { ...args, path: target, files };
+    const agent = await resolveAgentArgs(ctx, own, fixer, {
+      fixing: true,
+      takesFiles: FIXERS_TAKING_FILES.has(fixer.name),
+    });
+    notes.push(...agent.notes);
+    if (agent.nothingChanged) continue;
+    const options: FixOptions = { ...agent.options, contextual: args.contextual };
+    const request: FixRequest = { ...fixRequestOf(own), options };
+    if (options.changedFiles) {
+      if (FIXERS_TAKING_FILES.has(fixer.name)) request.files = changedAsFiles(target, options.changedFiles);
+      else if (fixer.name !== "rubocop" && fixer.name !== "clippy")
+        throw new ToolError("invalid_input", `${fixer.name} cannot limit its fixes to the changed files`);
+    }
+    runs.push({ fixer, request });
+  }
+  if (runs.length === 0)
+    return nothingToFix(args.dry_run, notes, "nothing to fix in the projects under the path");
+  const fixAll = async () => {
+    const outcomes: FixOutcome[] = [];
+    for (const r of runs) outcomes.push(await r.fixer.fix(ctx, r.request));
+    return mergeFixOutcomes(outcomes);
+  };
+  let outcome: FixOutcome;
+  let transaction: TransactionReport | undefined;
+  let txNotes: string[] = [];
+  if (args.dry_run) outcome = await fixAll();
+  else {
+    const tx = await runTransaction(ctx, {
+      tool: "lint_fix",
+      target: args.path,
+      candidates: async () => (await Promise.all(runs.map((r) => r.fixer.candidates(ctx, r.request)))).flat(),
+      work: async (handle) => {
+        const merged = await fixAll();
+        await handle.afterWriteStep();
+        return merged;
+      },
+    });
+    outcome = tx.value;
+    transaction = tx.transaction;
+    txNotes = tx.notes;
+  }
+  const request: FixRequest = fixRequestOf(args);
+  const rules = runs[0]?.request.options;
+  const left = capLeftovers(outcome, rules ?? {}, args.max_per_rule ?? Infinity);
+  const { other_diffs: _none, ...fields } = lintFixFields(ctx, left.outcome, request, started);
+  const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+  return {
+    success: true,
+    dry_run: args.dry_run,
+    projects: runs.map((r) => ({ path: display.show(r.request.target) || ".", linter: r.fixer.name })),
+    ...fields,
+    issue_count: left.total,
+    summary: {
+      ...fields.summary,
+      target_file_count: outcome.filesInScope ?? outcome.files.length,
+      offense_count: left.total,
+      unreported_offenses: left.unreported,
+      error_count: outcome.files.reduce((n, f) => n + (f.errors?.length ?? 0), 0),
+    },
+    transaction,
+    notes: [...notes, ...outcome.notes, ...txNotes],
+    ...(await leftoverSarif(ctx, args.output, "lint_fix", left.outcome, args.path)),
+  };
+}
+
+type LintFixArgs = {
+  path: string;
+  files?: string[];
+  safety: FixRequest["safety"];
+  dry_run: boolean;
+  config?: string;
+  output: "json" | "sarif";
+  contextual?: boolean;
+  max_per_rule?: number;
+} & ListingArgs &
+  Record<string, unknown>;
 
 /** A write tool that found nothing to work on: no pass, no transaction, nothing written. */
 export function nothingToFix(dryRun: boolean, notes: string[], why: string | undefined) {
@@ -356,8 +497,14 @@ export const lintFixTool = () => {
     annotations: { title: "Apply lint fixes", ...WRITES_FILES },
     paths: [{ arg: "path", kind: "any", mayBeMissing: true }, PATH_AND_CONFIG[1]!],
     async handler(args, ctx) {
-      const picked = fixerOfCall(args.path, args.linter, args.source_code !== undefined);
+      const picked = fixerOfCall(
+        args.path,
+        args.linter,
+        args.source_code !== undefined,
+        ctx.allowlist.rootOf(args.path),
+      );
       if (!picked.fixer) return nothingToFix(args.dry_run, picked.notes, picked.nothing);
+      if (picked.placements) return fixProjects(ctx, args, picked.placements, picked.notes);
       const fixer = picked.fixer;
       const started = performance.now();
       const agent = await resolveAgentArgs(ctx, args, fixer, {

@@ -154,6 +154,33 @@ export async function resolveAgentArgs(
   return { options, notes, nothingChanged: options.changedFiles?.length === 0 };
 }
 
+/**
+ * A call's `files` (relative to `from`, its path) as a run at `to` (a project below it, projects.ts) takes
+ * them: plain paths and globs inside `to` relative to it, globs that match at any depth (starting with `**`)
+ * as they are, the rest (outside `to`) left out. undefined when the call has no `files`; [] when none
+ * reaches `to` (the run is not made).
+ */
+export function filesFrom(
+  files: readonly string[] | undefined,
+  from: string,
+  to: string,
+): string[] | undefined {
+  if (!files || from === to) return files && [...files];
+  const out: string[] = [];
+  for (const f of files) {
+    const posix = f.split(path.sep).join("/");
+    if (posix.startsWith("**/")) {
+      out.push(posix);
+      continue;
+    }
+    const absolute = path.resolve(from, f);
+    if (absolute === to || to.startsWith(absolute + path.sep)) out.push(".");
+    else if (absolute.startsWith(to + path.sep))
+      out.push(path.relative(to, absolute).split(path.sep).join("/"));
+  }
+  return out;
+}
+
 /** `changedFiles` as `files` relative to the target (glob characters escaped), for adapters that take files. */
 export function changedAsFiles(target: string, changed: readonly string[]): string[] {
   return changed.map((f) =>

@@ -16,7 +16,7 @@ import {
   type LintOutcome,
   type LintRequest,
 } from "../../adapters/linters.js";
-import { chooseLinters } from "../../adapters/tool-choice.js";
+import { chooseLinters, placeNamed } from "../../adapters/tool-choice.js";
 import { addTallies, type FindingTally } from "../../findings/collector.js";
 import { fileFilter } from "../../findings/file-filter.js";
 import {
@@ -34,6 +34,7 @@ import {
   AGENT_ARGS,
   capPerRule,
   changedAsFiles,
+  filesFrom,
   offenseOf,
   resolveAgentArgs,
   scopeFindings,
@@ -71,7 +72,7 @@ export const lintTool = () =>
         });
       const base = inline && !existsSync(args.path) ? path.dirname(args.path) : args.path;
       const choice = args.linter
-        ? { picks: [{ name: args.linter }], notes: [] as string[], nothing: undefined }
+        ? { ...namedLinter(ctx, args.linter, base, inline), nothing: undefined }
         : lintersForCall(ctx, base, args);
       if (choice.picks.length === 0) {
         const notes = [...choice.notes, `checked nothing: ${choice.nothing}`];
@@ -87,9 +88,15 @@ export const lintTool = () =>
         };
       }
       const runs: LintRun[] = [];
-      for (const pick of choice.picks) runs.push(await runLinter(ctx, args, pick.name));
+      // A path holding several projects: each linter at each of its projects (tool-choice.ts).
+      for (const pick of choice.picks) {
+        const target = pick.target;
+        const files = target ? filesFrom(args.files, args.path, target) : args.files;
+        if (files?.length === 0) continue;
+        runs.push(await runLinter(ctx, target ? { ...args, path: target, files } : args, pick.name));
+      }
       const ran = runs.filter((r): r is RanLint => r.outcome !== undefined);
-      if (runs.length === 1 && ran.length === 1)
+      if (runs.length === 1 && ran.length === 1 && ran[0]?.path === args.path)
         return singleResult(ctx, args, ran[0] as RanLint, choice.notes);
       if (ran.length === 0) {
         const notes = [...choice.notes, ...runs.flatMap((r) => r.notes)];
@@ -120,6 +127,8 @@ export const lintTool = () =>
 
 interface LintRun {
   linter: LinterAdapter;
+  /** Where it ran: the call's path or a project below it. */
+  path: string;
   notes: string[];
   outcome?: LintOutcome;
   options?: LintOptions;
@@ -181,6 +190,14 @@ function lintersForCall(ctx: ToolContext, base: string, args: LintArgs) {
   return picks.length ? { ...choice, picks } : choice;
 }
 
+/** A linter the call names: at each of its projects when the path holds several (tool-choice.ts). */
+function namedLinter(ctx: ToolContext, name: string, base: string, inline: boolean) {
+  const linter = findLinter(name);
+  if (inline || !linter)
+    return { picks: [{ name } as { name: string; target?: string }], notes: [] as string[] };
+  return placeNamed(name, linter.languages, base, ctx.allowlist.rootOf(base));
+}
+
 /** One linter's run over the call's target, or the notes saying why it checked nothing there. */
 async function runLinter(ctx: ToolContext, args: LintArgs, name: string): Promise<LintRun> {
   const linter = findLinter(name);
@@ -194,6 +211,7 @@ async function runLinter(ctx: ToolContext, args: LintArgs, name: string): Promis
   if (nothingThere || agent.nothingChanged)
     return {
       linter,
+      path: args.path,
       notes: [
         ...agent.notes,
         nothingThere
@@ -212,7 +230,7 @@ async function runLinter(ctx: ToolContext, args: LintArgs, name: string): Promis
     args: lintArgs,
     options,
   });
-  return { linter, notes: agent.notes, outcome, options };
+  return { linter, path: args.path, notes: agent.notes, outcome, options };
 }
 
 /** Offenses (seed 003's shape, with corrections) are listed when asked for or when seed 003's arguments are used. */
@@ -319,6 +337,7 @@ async function mergedResult(ctx: ToolContext, args: LintArgs, runs: RanLint[], p
       capped.kept.length + Object.values(capped.unreported).reduce((a, b) => a + b, 0) + (more?.count ?? 0);
     perLinter.push({
       linter: run.linter.name,
+      ...(run.path !== args.path && { path: display.show(run.path) || "." }),
       command: run.outcome.command,
       returncode: run.outcome.returncode,
       issue_count: count,

@@ -3,7 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
-import { defineTool, type ToolContext } from "../../engine/tool.js";
+import { defineTool, type ToolContext, type ToolDefinition } from "../../engine/tool.js";
 import { displayPaths } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
 import { estimateTokens, RESULT_OVERHEAD_TOKENS, tailWithinTokens } from "../../findings/budget.js";
@@ -11,7 +11,7 @@ import { listEntries, listingOf, pageFields, PAGING_ARGS, type ListingArgs } fro
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
 import type { TestFailureRecord, TestRunOutcome } from "../../adapters/test-runners.js";
-import { chooseTestRunner } from "../../adapters/tool-choice.js";
+import { chooseTestRunner, testProjects } from "../../adapters/tool-choice.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { inTestsNetworkScope } from "./tests-network.js";
 import {
@@ -143,8 +143,80 @@ function testsSummary(runner: string, passed: boolean, failures: number): string
   return `${runner}: ${passed ? "passed" : "failed"}`;
 }
 
-export const runTestsTool = () =>
-  defineTool({
+type RunTestsArgs = RunArgs & { path: string; working_dir?: string; max_result_tokens?: number };
+
+/**
+ * run_tests on a folder holding several projects: each project's own run (its runner, at its root), one
+ * after the other, as one result: `projects` says what each ran and found, `summary` adds them up, the
+ * failures are each run's (each listed within its share of the budget), `passed` only when every run passed.
+ */
+async function projectsRun(
+  ctx: ToolContext,
+  args: RunTestsArgs,
+  folder: string,
+  projects: readonly string[],
+  runOne: (args: RunTestsArgs) => Promise<Record<string, unknown>>,
+) {
+  const display = displayPaths(folder, ctx.allowlist.roots.effective);
+  const share = Math.max(500, Math.floor(listingOf(ctx, args).maxTokens / projects.length));
+  const runs: { path: string; result: Record<string, unknown> }[] = [];
+  for (const dir of projects) {
+    let result: Record<string, unknown>;
+    try {
+      result = await runOne({ ...args, path: dir, max_result_tokens: args.max_result_tokens ?? share });
+    } catch (err) {
+      // One project's runner failing (not installed, no result) is reported beside the others' runs.
+      if (!(err instanceof ToolError)) throw err;
+      result = { success: false, error: err.message, error_type: err.errorType, ...err.extra };
+    }
+    runs.push({ path: display.show(dir) || ".", result });
+  }
+  const summary: Record<string, number> = {};
+  for (const { result } of runs)
+    for (const [k, v] of Object.entries((result.summary ?? {}) as Record<string, unknown>))
+      if (typeof v === "number") summary[k] = (summary[k] ?? 0) + v;
+  const ran = runs.filter((r) => r.result.success && !r.result.nothing_checked);
+  const failureCount = runs.reduce((n, r) => n + ((r.result.failure_count as number | undefined) ?? 0), 0);
+  const passed = ran.length > 0 && runs.every((r) => r.result.passed === true || r.result.nothing_checked);
+  return {
+    success: true,
+    ...(ran.length ? { passed } : { nothing_checked: true }),
+    projects: runs.map(({ path: where, result }) => ({
+      path: where,
+      runner: result.runner ?? (result.command ? String(result.command).split(" ")[0] : undefined),
+      ...(result.success
+        ? {
+            passed: result.passed,
+            ...(result.nothing_checked ? { nothing_checked: true } : {}),
+            command: result.command,
+            returncode: result.returncode,
+            summary: result.summary,
+            failure_count: result.failure_count,
+          }
+        : { error: result.error, error_type: result.error_type, command: result.command }),
+    })),
+    command: ran.map((r) => r.result.command).join(" && "),
+    summary,
+    failures: runs.flatMap((r) => (Array.isArray(r.result.failures) ? r.result.failures : [])),
+    failure_count: failureCount,
+    summary_text: testsSummary("run_tests", passed, failureCount),
+    truncated: runs.some((r) => r.result.truncated === true),
+    notes: [
+      `projects under ${folder}: ${projects.map((p) => display.show(p) || ".").join(", ")}: each ran its own tests`,
+      ...runs.flatMap((r) =>
+        [
+          ...(r.result.success
+            ? []
+            : [`${r.path}: ${String(r.result.error_type)}: ${String(r.result.error)}`]),
+          ...((r.result.notes as string[] | undefined) ?? []),
+        ].map((n) => (n.startsWith(`${r.path}:`) ? n : `${r.path}: ${n}`)),
+      ),
+    ],
+  };
+}
+
+export const runTestsTool = () => {
+  const tool: ToolDefinition = defineTool({
     name: "run_tests",
     description:
       "Run the project's tests (it runs project code): `passed`, counts, each failure with file, line and message.",
@@ -175,6 +247,19 @@ export const runTestsTool = () =>
       if (rest !== undefined && (rest === "" || rest.startsWith("-") || /[\0\n]/.test(rest)))
         throw new ToolError("invalid_input", `path: not a valid pytest node id: ${args.path}`);
       const testPath = ctx.allowlist.resolve(file, { base: args.working_dir, label: "path" });
+      // A folder holding several projects runs each one's own tests at its own root (tool-choice.ts).
+      const projects =
+        rest === undefined && !args.working_dir && fs.statSync(testPath).isDirectory()
+          ? testProjects(testPath, ctx.allowlist.rootOf(testPath) ?? testPath)
+          : undefined;
+      if (projects)
+        return projectsRun(
+          ctx,
+          args,
+          testPath,
+          projects,
+          async (one) => (await tool.handler({ ...one }, ctx)) as Record<string, unknown>,
+        );
       return inTestsNetworkScope(ctx, args.working_dir ?? testPath, async () => {
         // A Go module, a crate, a JS or Ruby project runs its own runner; pytest node ids are pytest's.
         const choice =
@@ -342,3 +427,5 @@ export const runTestsTool = () =>
       });
     },
   });
+  return tool;
+};

@@ -14,6 +14,8 @@ const LEVEL = z.enum(["low", "medium", "high"]);
 /** What a result says of each scanner of the project: ran (with its counts), or why it did not. */
 interface ScannerEntry {
   name: string;
+  /** Where it ran, when the path holds several projects (relative to the path's project root). */
+  path?: string;
   kind: SecurityScanner["kind"];
   ran: boolean;
   command?: string;
@@ -45,15 +47,18 @@ export const securityScanTool = () =>
     annotations: { title: "Security scan", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
-      const choice = chooseScanners(args.path);
+      const choice = chooseScanners(args.path, ctx.allowlist.rootOf(args.path));
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const entries: ScannerEntry[] = [];
       const ran: { scanner: SecurityScanner; outcome: ScanOutcome }[] = [];
-      for (const scanner of choice.picks) {
-        const reason = scanner.unavailable(ctx, args.path);
+      // Each scanner where it runs: the path, or each project of its languages below it (tool-choice.ts).
+      for (const { scanner, target } of choice.runs) {
+        const where = target === args.path ? {} : { path: display.show(target) || "." };
+        const reason = scanner.unavailable(ctx, target);
         if (reason || !scanner.scan) {
           entries.push({
             name: scanner.name,
+            ...where,
             kind: scanner.kind,
             ran: false,
             reason: reason ?? `${scanner.name} is not run by this server yet`,
@@ -62,13 +67,14 @@ export const securityScanTool = () =>
           continue;
         }
         const outcome = await scanner.scan(ctx, {
-          target: args.path,
+          target,
           severity: args.severity,
           confidence: args.confidence,
         });
         ran.push({ scanner, outcome });
         entries.push({
           name: scanner.name,
+          ...where,
           kind: scanner.kind,
           ran: true,
           command: outcome.command,
@@ -118,6 +124,7 @@ export const securityScanTool = () =>
       const codeUnscanned =
         !ran.some((r) => r.scanner.languages !== "any") && choice.picks.some((p) => p.languages !== "any");
       const notes = [
+        ...choice.notes,
         ...ran.flatMap((r) => r.outcome.notes),
         ...(codeUnscanned && all.length === 0
           ? [

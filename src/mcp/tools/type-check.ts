@@ -2,9 +2,14 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { requireFilesMatch } from "./files-matched.js";
-import { defineTool, READ_ONLY, PATH_AND_CONFIG } from "../../engine/tool.js";
-import { findTypeChecker, typeCheckerNames } from "../../adapters/type-checkers.js";
-import { chooseTypeChecker } from "../../adapters/tool-choice.js";
+import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
+import {
+  findTypeChecker,
+  typeCheckerNames,
+  type TypeCheckerAdapter,
+  type TypeCheckOutcome,
+} from "../../adapters/type-checkers.js";
+import { chooseTypeChecker, placeNamed } from "../../adapters/tool-choice.js";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView, issueString } from "../../findings/views.js";
 import { estimateTokens } from "../../findings/budget.js";
@@ -13,7 +18,8 @@ import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { fileFilter } from "../../findings/file-filter.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { isWithin } from "../../paths/allowlist.js";
-import { cacheFields, resultCacheOf } from "../../cache/service.js";
+import { addTallies, type FindingTally } from "../../findings/collector.js";
+import { cacheFields, cachedField, resultCacheOf } from "../../cache/service.js";
 import {
   cachedWholeCall,
   keyArgs,
@@ -22,12 +28,101 @@ import {
   wholeLanguageOf,
 } from "../../adapters/whole-program.js";
 import { tscReads, type InputRule } from "../../adapters/whole-closure.js";
-import type { TypeCheckOutcome } from "../../adapters/type-checkers.js";
 
 /** What a checker's run reports it read (tsc: its config chain and sources), out of the outcome kept. */
 function readsOf(outcome: TypeCheckOutcome, project: string, rule: InputRule) {
   const { reads, ...value } = outcome;
   return { value, read: reads ? tscReads(reads, project, rule) : undefined };
+}
+
+/** The validated arguments of a call, as far as a checker's run reads them. */
+type TypeCheckArgs = { path: string; strict: boolean; config?: string } & Record<string, unknown>;
+
+interface CheckerRun {
+  checker: TypeCheckerAdapter;
+  /** Where it ran: the call's path or a project below it. */
+  target: string;
+  outcome: TypeCheckOutcome;
+  cached?: { cache: { cached: number; total: number } };
+}
+
+/** One checker's run at `target`, through the result cache when it keeps whole runs of its language. */
+async function runChecker(
+  ctx: ToolContext,
+  checker: TypeCheckerAdapter,
+  target: string,
+  callArgs: TypeCheckArgs,
+  shown: ((file: string) => boolean) | undefined,
+): Promise<CheckerRun> {
+  const args = { ...callArgs, path: target };
+  const request = { target, strict: args.strict, config: args.config, args, shown };
+  const cache = resultCacheOf(ctx);
+  const language = wholeLanguageOf(checker.languages);
+  const root = ctx.allowlist.rootOf(target) ?? target;
+  const cached =
+    cache && language
+      ? await cachedWholeCall({
+          ctx,
+          cache,
+          kind: `type_check ${checker.name}`,
+          language,
+          target,
+          root,
+          identity: {
+            tool: await toolIdentity(ctx, checker.name, target, args.config),
+            args: keyArgs(args, root),
+          },
+          run: () => checker.check(ctx, request),
+          reads: readsOf,
+          onHit: (o) => ({ ...o, notes: o.notes.filter((n) => !RUN_NOTE.test(n)) }),
+        })
+      : undefined;
+  const outcome = cached ? cached.value : await checker.check(ctx, request);
+  return { checker, target, outcome, cached };
+}
+
+/** The runs of a path holding several projects as one: every finding, passed only when each passed. */
+function mergedRun(runs: readonly CheckerRun[]): { outcome: TypeCheckOutcome; cached: undefined } {
+  const outcomes = runs.map((r) => r.outcome);
+  // Each run's view stays within its own target (a checker that ran on more than it says so).
+  const inView = (o: TypeCheckOutcome) =>
+    o.viewWithin
+      ? o.findings.filter((f) => f.file === o.viewWithin || isWithin(o.viewWithin as string, f.file))
+      : o.findings;
+  let beyond: FindingTally | undefined;
+  for (const o of outcomes) if (o.beyond) beyond = addTallies(beyond, o.beyond);
+  return {
+    cached: undefined,
+    outcome: {
+      findings: outcomes.flatMap(inView),
+      beyond,
+      totalInProject: outcomes.reduce((n, o) => n + (o.totalInProject ?? o.findings.length), 0),
+      command: outcomes.map((o) => o.command).join(" && "),
+      returncode: Math.max(...outcomes.map((o) => o.returncode ?? 0)),
+      output:
+        outcomes
+          .map((o) => (o.findings.length === 0 && !o.passed ? o.output : undefined))
+          .filter(Boolean)
+          .join("\n") || undefined,
+      truncated: outcomes.some((o) => o.truncated),
+      notes: outcomes.flatMap((o) => o.notes),
+      passed: outcomes.every((o) => o.passed),
+    },
+  };
+}
+
+/** What a result says of each checker of a path holding several projects. */
+function checkerEntry(run: CheckerRun, shownPath: string) {
+  const errors = run.outcome.findings.filter((f) => f.severity === "error").length;
+  return {
+    checker: run.checker.name,
+    path: shownPath,
+    command: run.outcome.command,
+    returncode: run.outcome.returncode,
+    passed: run.outcome.passed && errors === 0,
+    issue_count: run.outcome.findings.filter((f) => f.severity !== "info").length,
+    ...(run.cached && { cached: cachedField(run.cached.cache) }),
+  };
 }
 
 /** Listed only once a type checker is registered. */
@@ -50,16 +145,26 @@ export const typeCheckTool = () => {
     annotations: { title: "Type check", ...READ_ONLY },
     paths: PATH_AND_CONFIG,
     async handler(args, ctx) {
-      const choice = args.checker
-        ? undefined
-        : chooseTypeChecker(args.path, ctx.allowlist.rootOf(args.path) ?? undefined);
+      const root0 = ctx.allowlist.rootOf(args.path) ?? undefined;
+      const choice = args.checker ? undefined : chooseTypeChecker(args.path, root0);
       const name = args.checker ?? choice?.picks[0]?.name;
       const checker = name ? findTypeChecker(name) : undefined;
       if (args.checker && !checker) throw new ToolError("invalid_input", `unknown checker ${args.checker}`);
+      // Where each checker runs: the path, or each project below it when it holds several (tool-choice.ts).
+      const placed = args.checker
+        ? placeNamed(args.checker, (checker as TypeCheckerAdapter).languages, args.path, root0)
+        : undefined;
+      const picks = placed?.picks ?? choice?.picks ?? [];
+      const several = picks.some((p) => p.target !== undefined);
       // A Python project's default checker needs no note; any other choice says why it was made.
-      const pickNotes =
-        choice && !(choice.languages.every((l) => l === "python") && name === "ty") ? choice.notes : [];
-      if (!checker || !checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage))) {
+      const pickNotes = [
+        ...(choice && !(choice.languages.every((l) => l === "python") && name === "ty") ? choice.notes : []),
+        ...(placed?.notes ?? []),
+      ];
+      if (
+        !checker ||
+        (!several && !checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+      ) {
         const notes = [
           ...pickNotes,
           checker
@@ -83,29 +188,25 @@ export const typeCheckTool = () => {
       const base = path.extname(args.path) ? path.dirname(args.path) : args.path;
       const filter = fileFilter(ctx, base, args.files);
       if (filter && args.files) requireFilesMatch(base, filter, args.files, `type_check ${checker.name}`);
-      const request = { target: args.path, strict: args.strict, config: args.config, args, shown: filter };
-      const cache = resultCacheOf(ctx);
-      const language = wholeLanguageOf(checker.languages);
-      const root = ctx.allowlist.rootOf(args.path) ?? args.path;
-      const cached =
-        cache && language
-          ? await cachedWholeCall({
-              ctx,
-              cache,
-              kind: `type_check ${checker.name}`,
-              language,
-              target: args.path,
-              root,
-              identity: {
-                tool: await toolIdentity(ctx, checker.name, args.path, args.config),
-                args: keyArgs(args, root),
-              },
-              run: () => checker.check(ctx, request),
-              reads: readsOf,
-              onHit: (o) => ({ ...o, notes: o.notes.filter((n) => !RUN_NOTE.test(n)) }),
-            })
-          : undefined;
-      const outcome = cached ? cached.value : await checker.check(ctx, request);
+      const runs: CheckerRun[] = [];
+      // With several projects, one checker's failure (not installed, a broken config) is reported beside
+      // the others' results, and the call does not pass; alone, it is the call's error.
+      const failed: { checker: string; path: string; error: string; error_type: string }[] = [];
+      let firstError: ToolError | undefined;
+      for (const pick of several ? picks : [{ name: checker.name, target: args.path }]) {
+        const own = findTypeChecker(pick.name) as TypeCheckerAdapter;
+        const target = pick.target ?? args.path;
+        try {
+          runs.push(await runChecker(ctx, own, target, args, filter));
+        } catch (err) {
+          if (!several || !(err instanceof ToolError)) throw err;
+          firstError ??= err;
+          failed.push({ checker: own.name, path: target, error: err.message, error_type: err.errorType });
+        }
+      }
+      if (runs.length === 0 && firstError) throw firstError;
+      const run = runs.length === 1 ? (runs[0] as CheckerRun) : mergedRun(runs);
+      const { outcome, cached } = run;
       const within = outcome.viewWithin;
       const inView = (file: string) =>
         (!within || file === within || isWithin(within, file)) && (!filter || filter(file));
@@ -125,8 +226,15 @@ export const typeCheckTool = () => {
       const blocking = counts.error + (args.strict ? counts.warning : 0);
       return {
         success: true,
-        passed: outcome.passed && blocking === 0,
-        checker: checker.name,
+        passed: outcome.passed && blocking === 0 && failed.length === 0,
+        ...(several
+          ? {
+              checkers: [
+                ...runs.map((r) => checkerEntry(r, display.show(r.target) || ".")),
+                ...failed.map((f) => ({ ...f, path: display.show(f.path) || "." })),
+              ],
+            }
+          : { checker: checker.name }),
         command: outcome.command,
         issues: view.issues,
         issue_count: view.count,
@@ -142,11 +250,25 @@ export const typeCheckTool = () => {
         ...cacheFields(cached?.cache),
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
         truncated: outcome.truncated || view.capped,
-        ...listingFields(checker.name, view, { lists: ["issues", "findings"] }),
-        notes: [...pickNotes, ...outcome.notes],
-        ...(await sarifField(ctx, args.output, display, [
-          { tool: checker.name, findings: view.all, notes: outcome.notes, command: outcome.command },
-        ])),
+        ...listingFields(several ? "type_check" : checker.name, view, { lists: ["issues", "findings"] }),
+        notes: [
+          ...pickNotes,
+          ...failed.map(
+            (f) => `${f.checker} failed at ${display.show(f.path) || "."} (${f.error_type}): ${f.error}`,
+          ),
+          ...outcome.notes,
+        ],
+        ...(await sarifField(
+          ctx,
+          args.output,
+          display,
+          runs.map((r) => ({
+            tool: r.checker.name,
+            findings: ((own) => view.all.filter((f) => own.has(f)))(new Set(r.outcome.findings)),
+            notes: r.outcome.notes,
+            command: r.outcome.command,
+          })),
+        )),
       };
     },
   });

@@ -5,9 +5,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { serveWorker } from "../../../exec/worker-host.js";
-import type { PrettierChange, PrettierParams, PrettierReply } from "../prettier-wire.js";
+import type { PrettierChange, PrettierParams, PrettierReply, PrettierSupport } from "../prettier-wire.js";
 import { firstChangedLine } from "../../../findings/format-findings.js";
 import { loadModule } from "./load-module.js";
+import { PRETTIER_SKIPPED_DIRS } from "../prettier-scope.js";
 
 interface PrettierApi {
   format(source: string, options: Record<string, unknown>): Promise<string>;
@@ -17,15 +18,37 @@ interface PrettierApi {
     options: Record<string, unknown>,
   ): Promise<{ ignored: boolean; inferredParser: string | null }>;
   clearConfigCache?(): Promise<void>;
+  getSupportInfo(): Promise<{ languages: { extensions?: string[]; filenames?: string[] }[] }>;
 }
 
-function walk(dir: string, extensions: readonly string[], out: string[]): void {
+function walk(dir: string, params: PrettierParams, out: string[]): void {
+  const everything = params.everything;
+  const names = everything && new Set(everything.filenames);
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+    if (
+      everything
+        ? PRETTIER_SKIPPED_DIRS.has(entry.name)
+        : entry.name === "node_modules" || entry.name.startsWith(".")
+    )
+      continue;
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) walk(full, extensions, out);
-    else if (entry.isFile() && extensions.includes(path.extname(entry.name))) out.push(full);
+    if (entry.isDirectory()) walk(full, params, out);
+    else if (
+      entry.isFile() &&
+      (params.extensions.includes(path.extname(entry.name)) || names?.has(entry.name))
+    )
+      out.push(full);
   }
+}
+
+/** What this Prettier formats: its languages' extensions and file names. */
+async function support(params: { entry: string }): Promise<PrettierSupport> {
+  const prettier = (await loadModule(params.entry)) as PrettierApi;
+  const { languages } = await prettier.getSupportInfo();
+  return {
+    extensions: [...new Set(languages.flatMap((l) => l.extensions ?? []))].sort(),
+    filenames: [...new Set(languages.flatMap((l) => l.filenames ?? []))].sort(),
+  };
 }
 
 async function format(params: PrettierParams): Promise<PrettierReply> {
@@ -36,8 +59,8 @@ async function format(params: PrettierParams): Promise<PrettierReply> {
   if (params.files) found.push(...params.files);
   else
     for (const target of params.targets)
-      if (fs.statSync(target).isDirectory()) walk(target, params.extensions, found);
-      else if (params.extensions.includes(path.extname(target))) found.push(target);
+      if (fs.statSync(target).isDirectory()) walk(target, params, found);
+      else if (params.everything || params.extensions.includes(path.extname(target))) found.push(target);
   const files = [...new Set(found)].sort();
   const changed: PrettierChange[] = [];
   const failed: PrettierReply["failed"] = [];
@@ -65,4 +88,4 @@ async function format(params: PrettierParams): Promise<PrettierReply> {
   return { changed, failed, checked, ignored };
 }
 
-serveWorker({ format });
+serveWorker({ format, support });

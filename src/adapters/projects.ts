@@ -1,0 +1,325 @@
+/**
+ * The projects a path holds (DESIGN.md principle 10: a path that holds several projects is checked as
+ * several projects, each at its own root). Decided here, once, for `check` and every MCP tool that picks
+ * its tools by language (tool-choice.ts): each language's tools run at each of its project roots below the
+ * path, where they find the project's own configuration, never once at a folder that is no project of
+ * theirs (a monorepo root with `py/`, `go/`, `rs/`, `js/` and no manifest of its own).
+ *
+ * A project of a language is a folder holding its manifest: `pyproject.toml`, `setup.cfg`, `setup.py`,
+ * `Pipfile`; `package.json` or `tsconfig.json`; `go.mod`; `Cargo.toml`; `Gemfile`, `.rubocop.yml` or a `.gemspec`. How far one reaches
+ * is the language's own rule: a Python, JavaScript or Ruby project covers the folders below it (its tools
+ * read nested configs themselves; an npm workspace's root lints and formats its packages, as its own
+ * `eslint .` and `prettier --check .` do); every Go module is its own (`./...` stops at a nested go.mod, and a
+ * go.work root is no module); a Cargo workspace covers the crates below it that have no workspace of
+ * their own. Folders no tool walks are not searched: dependencies and builds (`node_modules`, `target`...),
+ * hidden folders, virtualenvs (by their `pyvenv.cfg`), test data and vendored code (`fixtures`,
+ * `testdata`, `vendor`, `third_party`), and, in a git repository, .gitignore'd folders.
+ *
+ * Files of a language outside its projects below the path (a monorepo root's `tools/gen.py` beside
+ * `py/pyproject.toml`) are checked where they are: each such folder, or file, is a unit of its own. Go and
+ * Rust files outside any module or crate cannot be checked by their tools; the layout's notes say which.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { sharedTree } from "../cache/tree-scan.js";
+import { isWithin } from "../paths/allowlist.js";
+import {
+  gitignored,
+  insideGitRepository,
+  isVirtualenv,
+  readGitignore,
+  type GitignoreLayer,
+} from "./python/python-files.js";
+import {
+  ALL_LANGUAGES,
+  isFileOf,
+  languageOfFile,
+  projectLanguages,
+  SKIPPED_DIRS,
+  type ProjectLanguage,
+} from "./project-languages.js";
+
+/** A language family whose tools run together: JavaScript and TypeScript are one. */
+export type Ecosystem = "python" | "js" | "go" | "rust" | "ruby";
+
+export const ECOSYSTEM_OF: Record<ProjectLanguage, Ecosystem> = {
+  python: "python",
+  typescript: "js",
+  javascript: "js",
+  go: "go",
+  rust: "rust",
+  ruby: "ruby",
+};
+
+const LANGUAGES_OF: Record<Ecosystem, ProjectLanguage[]> = {
+  python: ["python"],
+  js: ["typescript", "javascript"],
+  go: ["go"],
+  rust: ["rust"],
+  ruby: ["ruby"],
+};
+
+export interface ProjectUnit {
+  /** Where the language's tools run: a project's root, the path itself, or loose files' folder (or file). */
+  dir: string;
+  ecosystem: Ecosystem;
+  /** The unit's languages with files, weightiest first (TypeScript and JavaScript for js). */
+  languages: ProjectLanguage[];
+  /**
+   * project: a project found below the path; target: the path itself (a project, inside one, or holding
+   * no project of the language at all); loose: files of the language outside its projects below the path.
+   */
+  kind: "project" | "target" | "loose";
+}
+
+export interface ProjectLayout {
+  /** In order: the path's languages by weight, then each language's units by folder. */
+  units: ProjectUnit[];
+  /** What is below the path but is no unit, and why (Go or Rust files outside any module or crate). */
+  notes: string[];
+}
+
+/** Test data and vendored code: projects in them are not the path's own. */
+const NOT_PROJECTS = new Set(["fixtures", "__fixtures__", "testdata", "test_data", "vendor", "third_party"]);
+
+/** At most this many folders are walked; at most this many loose files per language become units. */
+const MAX_DIRS = 20_000;
+const MAX_LOOSE_FILES = 50;
+
+interface WalkedDir {
+  names: Set<string>;
+  /** Folders below it that are walked (not skipped). */
+  children: string[];
+  /** Languages of the files directly in it. */
+  languages: Set<ProjectLanguage>;
+}
+
+/** The folders under `target` that a project search looks into, with what each holds. */
+function walkTree(target: string, root: string): Map<string, WalkedDir> {
+  const out = new Map<string, WalkedDir>();
+  const useGitignore = insideGitRepository(target);
+  const inherited: GitignoreLayer[] = [];
+  if (useGitignore)
+    for (let d = path.dirname(target); isWithin(root, d); d = path.dirname(d)) {
+      const layer = readGitignore(d, root);
+      if (layer) inherited.unshift(layer);
+      if (d === path.dirname(d)) break;
+    }
+  const queue: { dir: string; layers: GitignoreLayer[] }[] = [{ dir: target, layers: inherited }];
+  for (let next = 0; next < queue.length && next < MAX_DIRS; next++) {
+    const { dir, layers } = queue[next] as (typeof queue)[number];
+    const entries = sharedTree.entries(dir);
+    if (!entries) continue;
+    const own = useGitignore ? readGitignore(dir, root) : undefined;
+    const active = own ? [...layers, own] : layers;
+    const walked: WalkedDir = { names: new Set(), children: [], languages: new Set() };
+    out.set(dir, walked);
+    for (const e of entries) {
+      const abs = path.join(dir, e.name);
+      if (e.kind === "dir") {
+        if (SKIPPED_DIRS.has(e.name) || e.name.startsWith(".") || NOT_PROJECTS.has(e.name)) continue;
+        if (gitignored(active, abs, true) || isVirtualenv(abs)) continue;
+        walked.children.push(abs);
+        queue.push({ dir: abs, layers: active });
+      } else if (e.kind === "file") {
+        walked.names.add(e.name);
+        if (useGitignore && gitignored(active, abs, false)) continue;
+        const language = languageOfFile(e.name);
+        if (language) walked.languages.add(language);
+      }
+    }
+  }
+  return out;
+}
+
+function readSmall(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return st.isFile() && st.size < 1024 * 1024 ? fs.readFileSync(file, "utf8") : "";
+  } catch {
+    return "";
+  }
+}
+
+const hasWorkspaceSection = (dir: string) =>
+  /^\s*\[workspace\]/m.test(readSmall(path.join(dir, "Cargo.toml")));
+
+/** Whether a folder (by the names of its files) is a project of `ecosystem`. */
+function isProjectOf(ecosystem: Ecosystem, names: ReadonlySet<string>): boolean {
+  switch (ecosystem) {
+    case "python":
+      return ["pyproject.toml", "setup.cfg", "setup.py", "Pipfile"].some((n) => names.has(n));
+    case "js":
+      return names.has("package.json") || names.has("tsconfig.json");
+    case "go":
+      return names.has("go.mod");
+    case "rust":
+      return names.has("Cargo.toml");
+    case "ruby":
+      return (
+        names.has("Gemfile") || names.has(".rubocop.yml") || [...names].some((n) => n.endsWith(".gemspec"))
+      );
+  }
+}
+
+/** Whether the project at `outer` covers the one at `inner` below it (its tools check `inner` too). */
+function covers(ecosystem: Ecosystem, outer: string, inner: string): boolean {
+  if (ecosystem === "go") return false;
+  if (ecosystem === "rust") return hasWorkspaceSection(outer) && !hasWorkspaceSection(inner);
+  return true;
+}
+
+function namesOf(dir: string): Set<string> {
+  return new Set((sharedTree.entries(dir) ?? []).filter((e) => e.kind === "file").map((e) => e.name));
+}
+
+/** The nearest project of `ecosystem` at `target` or above it, up to `root`. */
+function projectAbove(ecosystem: Ecosystem, target: string, root: string): string | undefined {
+  for (let d = target; isWithin(root, d); d = path.dirname(d)) {
+    if (isProjectOf(ecosystem, namesOf(d))) return d;
+    if (d === path.dirname(d)) break;
+  }
+  return undefined;
+}
+
+function findUp(dir: string, name: string): boolean {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, name))) return true;
+    if (path.dirname(d) === d) return false;
+  }
+}
+
+/**
+ * The units of `target` (a file or folder inside `root`, the allowed root): per language, where its tools
+ * run. A file is one unit of its language. Reads folder listings (through the shared scan) and small
+ * manifests only.
+ */
+export function projectLayout(target: string, root: string = target): ProjectLayout {
+  const st = fs.statSync(target, { throwIfNoEntry: false });
+  if (!st) return { units: [], notes: [] };
+  if (!st.isDirectory()) {
+    const language = languageOfFile(target);
+    if (!language) return { units: [], notes: [] };
+    return {
+      units: [{ dir: target, ecosystem: ECOSYSTEM_OF[language], languages: [language], kind: "target" }],
+      notes: [],
+    };
+  }
+  const tree = walkTree(target, root);
+  const filesMemo = new Map<string, Set<ProjectLanguage>>();
+  /** Languages with files in a walked folder or below it. */
+  const languagesUnder = (dir: string): Set<ProjectLanguage> => {
+    let found = filesMemo.get(dir);
+    if (found) return found;
+    found = new Set(tree.get(dir)?.languages);
+    for (const child of tree.get(dir)?.children ?? []) for (const l of languagesUnder(child)) found.add(l);
+    filesMemo.set(dir, found);
+    return found;
+  };
+  const holds = (dir: string, e: Ecosystem) => LANGUAGES_OF[e].some((l) => languagesUnder(dir).has(l));
+  const weighed = projectLanguages(target);
+  const order = [...new Set([...weighed, ...ALL_LANGUAGES].map((l) => ECOSYSTEM_OF[l]))];
+  const units: ProjectUnit[] = [];
+  const notes: string[] = [];
+  const languagesAt = (dir: string, e: Ecosystem): ProjectLanguage[] => {
+    const own = projectLanguages(dir).filter((l) => ECOSYSTEM_OF[l] === e);
+    return own.length ? own : LANGUAGES_OF[e].filter((l) => languagesUnder(dir).has(l));
+  };
+  for (const e of order) {
+    const above = projectAbove(e, target, root);
+    const found = [...tree.keys()].filter(
+      (d) => d !== target && isProjectOf(e, (tree.get(d) as WalkedDir).names),
+    );
+    const coverers = above ? [above, ...found] : found;
+    const projects = found.filter(
+      (p) => holds(p, e) && !coverers.some((q) => q !== p && isWithin(q, p) && covers(e, q, p)),
+    );
+    const atTarget = weighed.some((l) => ECOSYSTEM_OF[l] === e);
+    if (above || projects.length === 0) {
+      if (atTarget && (e !== "rust" || findUp(target, "Cargo.toml")))
+        units.push({ dir: target, ecosystem: e, languages: languagesAt(target, e), kind: "target" });
+      else if (atTarget)
+        notes.push(`rust: ${target} is in no crate (no Cargo.toml): its Rust files are not checked`);
+    }
+    for (const p of projects)
+      units.push({ dir: p, ecosystem: e, languages: languagesAt(p, e), kind: "project" });
+    if (!above && projects.length) units.push(...looseUnits(e, target, projects, tree, holds, notes));
+  }
+  return { units, notes };
+}
+
+/**
+ * The files of `e` under `target` outside its `projects`: each folder holding some and no project a unit,
+ * each file directly in a folder that does hold one a unit (at most MAX_LOOSE_FILES; the rest noted).
+ * Go and Rust files outside any module or crate are only noted: their tools cannot check them.
+ */
+function looseUnits(
+  e: Ecosystem,
+  target: string,
+  projects: readonly string[],
+  tree: ReadonlyMap<string, WalkedDir>,
+  holds: (dir: string, e: Ecosystem) => boolean,
+  notes: string[],
+): ProjectUnit[] {
+  const found: { dir: string; languages: ProjectLanguage[] }[] = [];
+  let over = 0;
+  const visit = (dir: string) => {
+    const walked = tree.get(dir);
+    if (!walked) return;
+    for (const name of [...walked.names].sort()) {
+      const language = languageOfFile(name);
+      if (!language || ECOSYSTEM_OF[language] !== e || !isFileOf(name, language)) continue;
+      if (found.length >= MAX_LOOSE_FILES) over++;
+      else found.push({ dir: path.join(dir, name), languages: [language] });
+    }
+    for (const child of walked.children) {
+      if (projects.includes(child) || !holds(child, e)) continue;
+      if (projects.some((p) => isWithin(child, p))) visit(child);
+      else
+        found.push({ dir: child, languages: LANGUAGES_OF[e].filter((l) => holdsLanguage(tree, child, l)) });
+    }
+  };
+  visit(target);
+  const shown = (list: readonly { dir: string }[]) =>
+    list
+      .slice(0, 5)
+      .map((f) => path.relative(target, f.dir))
+      .join(", ") + (list.length > 5 ? ", ..." : "");
+  if (e === "go" || e === "rust") {
+    if (found.length)
+      notes.push(
+        `${e}: ${shown(found)} ${found.length === 1 ? "is" : "are"} in no ${e === "go" ? "Go module" : "crate"} ` +
+          `below ${target}: not checked`,
+      );
+    return [];
+  }
+  if (over)
+    notes.push(
+      `${e}: ${over} more files outside its projects below ${target} are not checked; check them by path`,
+    );
+  return found.map((f) => ({ dir: f.dir, ecosystem: e, languages: f.languages, kind: "loose" as const }));
+}
+
+function holdsLanguage(
+  tree: ReadonlyMap<string, WalkedDir>,
+  dir: string,
+  language: ProjectLanguage,
+): boolean {
+  const walked = tree.get(dir);
+  if (!walked) return false;
+  return walked.languages.has(language) || walked.children.some((c) => holdsLanguage(tree, c, language));
+}
+
+/** The units of `target` (projectLayout's), of the given languages' ecosystems only when given. */
+export function projectUnits(
+  target: string,
+  root: string = target,
+  languages?: readonly string[],
+): ProjectUnit[] {
+  const units = projectLayout(target, root).units;
+  if (!languages) return units;
+  const wanted = new Set(
+    languages.filter((l): l is ProjectLanguage => l in ECOSYSTEM_OF).map((l) => ECOSYSTEM_OF[l]),
+  );
+  return units.filter((u) => wanted.has(u.ecosystem));
+}
