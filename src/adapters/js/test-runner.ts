@@ -342,7 +342,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
             : ""),
       );
     const command = displayCommand(PROGRAM[runner], args);
-    const result = await ctx.run({ program, args, cwd: projectDir, env: { CI: "true", FORCE_COLOR: "0" } });
+    const result = await ctx.run({ program, args, cwd: projectDir, env: { CI: "true" } });
     const output = combinedOutput(result.stdout, result.stderr);
     const text = fs.existsSync(report) ? fs.readFileSync(report, "utf8") : undefined;
     const parsed =

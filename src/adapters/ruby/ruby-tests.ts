@@ -306,7 +306,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, dir: string): Promise<
     let program: string;
     let args: string[];
     // TEST and TESTOPTS from the server's environment would change what rake's test task runs.
-    let env: Record<string, string | undefined> = { NO_COLOR: "1", TEST: undefined, TESTOPTS: undefined };
+    let env: Record<string, string | undefined> = { TEST: undefined, TESTOPTS: undefined };
     if (found.runner === "rspec") {
       const l = launcher(dir, "rspec");
       program = l.program;
