@@ -270,7 +270,7 @@ describe.skipIf(missing("go"))("Go", () => {
       {
         node_id: "example.com/testsproject.TestAddFails",
         kind: "failed",
-        file: path.join(testsProject, "add_test.go"),
+        file: "add_test.go",
         line: 14,
         message: "add_test.go:14: Add(2, 2) = 4, want 5",
       },

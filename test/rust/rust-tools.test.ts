@@ -203,7 +203,7 @@ describe.skipIf(missing("cargo"))("Rust", () => {
       {
         node_id: "tests::fails",
         kind: "failed",
-        file: path.join(testsCrate, "src", "lib.rs"),
+        file: "src/lib.rs",
         line: 18,
         message: "assertion `left == right` failed: two plus two\n  left: 4\n right: 5",
       },

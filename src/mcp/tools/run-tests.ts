@@ -86,7 +86,8 @@ async function testRunResult(
     command: run.command,
     returncode: run.returncode,
     summary: run.summary,
-    failures: shown.items,
+    // Each failure's file by display path (relative to the project root), as every result shows files.
+    failures: shown.items.map((f) => (f.file ? { ...f, file: shown.display.show(f.file) } : f)),
     failure_count: run.failures.length,
     summary_text: testsSummary(tool, passed, run.failures.length),
     coverage_percent: run.coverage_percent,
@@ -351,7 +352,7 @@ export const runTestsTool = () =>
             failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir, cwd);
           } else if (run.returncode === 1)
             notes.push("pytest wrote no JUnit report, so failures are not itemized");
-          return testRunResult(ctx, args, args.path, {
+          return testRunResult(ctx, args, testPath, {
             passed: run.returncode === 0,
             command,
             returncode: run.returncode,
