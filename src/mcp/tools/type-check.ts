@@ -87,7 +87,11 @@ export const typeCheckTool = () => {
               language,
               target: args.path,
               root,
-              identity: { tool: await toolIdentity(ctx, checker.name, args.path), args: keyArgs(args, root) },
+              identity: {
+                tool: await toolIdentity(ctx, checker.name, args.path),
+                args: keyArgs(args, root),
+                ...(checker.keyFacts && { facts: checker.keyFacts(ctx, request) }),
+              },
               run: () => checker.check(ctx, request),
               onHit: (o) => ({ ...o, notes: o.notes.filter((n) => !RUN_NOTE.test(n)) }),
             })
