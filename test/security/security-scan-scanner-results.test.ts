@@ -49,7 +49,9 @@ describe("security_scan: each scanner's own result", () => {
         ran: true,
         error_type: "tool_error",
         command: "npm audit --json --package-lock-only",
-        error: expect.stringMatching(/^npm audit failed: ENOLOCK: This command requires an existing lockfile/),
+        error: expect.stringMatching(
+          /^npm audit failed: ENOLOCK: This command requires an existing lockfile/,
+        ),
       });
       expect(r.notes).toContainEqual(
         expect.stringMatching(/^npm-audit failed \(tool_error\): npm audit failed/),
