@@ -4,6 +4,11 @@
 # is written there as one JSON line (class, name, file, line, result, each failure's message and location),
 # beside Minitest's own output. Minitest finds it through its plugin search (minitest/*_plugin.rb on the load
 # path, which the server adds); without the variable it does nothing.
+#
+# Only the test processes the run starts report: the first Minitest process to load the plugin takes the
+# variable out of its environment, so Minitest runs its tests start in subprocesses (fixtures a suite expects
+# to fail, as rake's own tests have) do not write into the report. Sibling test processes (a `rake test`
+# whose task runs several) each append their lines.
 require "json"
 
 module Minitest
@@ -11,7 +16,7 @@ module Minitest
   class McqReporter < AbstractReporter
     def initialize(path)
       super()
-      @io = File.open(path, "w")
+      @io = File.open(path, "a")
       @io.sync = true
     end
 
@@ -36,7 +41,7 @@ module Minitest
   end
 
   def self.plugin_mcq_report_init(_options)
-    path = ENV["MCQ_MINITEST_REPORT"]
+    path = ENV.delete("MCQ_MINITEST_REPORT")
     reporter << McqReporter.new(path) if path && !path.empty?
   end
 end

@@ -47,6 +47,11 @@ export interface TypeCheckerAdapter {
   /** Whether this checker is the default for a target (e.g. tsc for a directory with tsconfig.json). */
   claims?(target: string): boolean;
   check(ctx: ToolContext, request: TypeCheckRequest): Promise<TypeCheckOutcome>;
+  /**
+   * What decides a run beyond the project's files and the call's arguments (the targets the project's CI
+   * names), for the result cache's key.
+   */
+  keyFacts?(ctx: ToolContext, request: TypeCheckRequest): unknown;
   /** Whether the checker can run for this target (installed in the project or on PATH); default true. */
   isAvailable?(ctx: ToolContext, target: string): boolean;
   /**

@@ -290,6 +290,9 @@ export class Engine {
         this.refuseLinksOut(options.args, options.cwd);
         const spec = {
           ...options,
+          // A test run gets the user's colour variables, as the project's own run does: its tests may
+          // assert what the code does under them.
+          colorEnv: options.colorEnv ?? (toolName === "run_tests" ? ("keep" as const) : ("off" as const)),
           cwd: options.cwd ?? config.cwd,
           timeoutMs: options.timeoutMs ?? config.timeout * 1000,
           maxOutputBytes: config.maxOutputBytes,

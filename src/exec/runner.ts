@@ -27,6 +27,12 @@ export interface RunSpec {
   maxOutputBytes: number;
   /** Extra environment variables (merged over the server's). */
   env?: Record<string, string | undefined>;
+  /**
+   * The colour variables. "off" (the default, for output the server parses): NO_COLOR=1, TERM=dumb, no
+   * FORCE_COLOR. "keep": the user's NO_COLOR, TERM and FORCE_COLOR as they are, for runs whose behaviour they
+   * are part of (a test suite asserting what its CLI does under NO_COLOR: commander.js's).
+   */
+  colorEnv?: "off" | "keep";
   /** Directories searched before PATH (e.g. a virtualenv's bin). */
   searchDirs?: readonly string[];
   signal?: AbortSignal;
@@ -93,14 +99,14 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
   if (!executable) throw new ProgramNotFoundError(spec.program);
   const started = performance.now();
   const runToken = newRunToken();
+  const colorsOff = spec.colorEnv !== "keep";
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NO_COLOR: "1",
-    TERM: "dumb",
+    ...(colorsOff ? { NO_COLOR: "1", TERM: "dumb" } : {}),
     ...spec.env,
     ...markedEnv(runToken),
   };
-  delete env.FORCE_COLOR;
+  if (colorsOff) delete env.FORCE_COLOR;
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
 
   // Throws (before anything starts) when the sandbox is required and cannot run.

@@ -15,6 +15,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import type { WorkerReplyMessage, WorkerRequestMessage } from "./worker-protocol.js";
 import { ageSeconds, rssMbOf, type WarmProcessInfo } from "./warm-processes.js";
@@ -419,6 +420,13 @@ export class WorkerPool implements BudgetMember {
       busy: w.queued > 0,
       rss_mb: rssMbOf(w.pid),
     }));
+  }
+
+  /** Retires every worker whose root is `dir` or below it (a scratch copy about to be removed). */
+  retireUnder(dir: string): void {
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+    for (const [key, w] of [...this.workers])
+      if (w.spec.root === dir || w.spec.root.startsWith(prefix)) this.retire(key, w);
   }
 
   /** Ends every worker (server shutdown). */

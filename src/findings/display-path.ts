@@ -2,7 +2,9 @@
  * Display paths, decided here only: relative to the project root of the call's target (see
  * paths/project-root.ts), so they read the same whatever directory the server was started in and never
  * climb with `../`. A file inside another allowed root is shown relative to that root; only a file
- * outside every allowed root (one a tool named by itself) is shown absolute.
+ * outside every allowed root (one a tool named by itself) is shown absolute. The way back is the allowlist's
+ * `locate` (paths/allowlist.ts): a path shown here, given to a later call (as `path`, or as a `files` entry of
+ * a call on a sub-folder), resolves against the same project root.
  */
 import path from "node:path";
 import { isWithin } from "../paths/allowlist.js";

@@ -95,13 +95,21 @@ export class Allowlist {
   }
 
   /**
-   * Where a user path points: against `base` when given; else against the working directory, and when nothing
-   * is there, against the project root of the working directory and then each allowed root (in that order):
-   * results show paths relative to the project root they are about, so every shown path is accepted back.
+   * Where a user path points: against `base` when given, and when nothing is there, against the project root
+   * of `base` (a call's `files` are relative to its `path`, but results on a sub-folder show files relative to
+   * the project root: `src/pkg/a.py`, given back to a call on `src`, is that file); without `base`, against the
+   * working directory, and when nothing is there, against the project root of the working directory and then
+   * each allowed root (in that order): results show paths relative to the project root they are about
+   * (findings/display-path.ts), so every shown path is accepted back.
    */
   locate(input: string, base: string | undefined): string {
     const direct = path.resolve(base ?? this.cwd, input);
-    if (base !== undefined || path.isAbsolute(input) || fs.existsSync(direct)) return direct;
+    if (path.isAbsolute(input) || fs.existsSync(direct)) return direct;
+    if (base !== undefined) {
+      const baseRoot = this.rootOf(base);
+      const shownFrom = baseRoot ? path.resolve(projectRootOf(base, baseRoot), input) : undefined;
+      return shownFrom && fs.existsSync(shownFrom) ? shownFrom : direct;
+    }
     const cwdRoot = this.rootOf(this.cwd);
     const bases = [...(cwdRoot ? [projectRootOf(this.cwd, cwdRoot)] : []), ...this.roots.effective];
     for (const b of bases) {

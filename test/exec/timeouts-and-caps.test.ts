@@ -142,6 +142,27 @@ describe("environment", () => {
     expect(stripAnsi("\u001b[1;32mok\u001b[0m")).toBe("ok");
   });
 
+  it('colorEnv: "keep" leaves the colour variables as the server has them (a test run)', async () => {
+    const script = `process.stdout.write([process.env.NO_COLOR, process.env.TERM, process.env.FORCE_COLOR].join("|"))`;
+    const saved = {
+      NO_COLOR: process.env.NO_COLOR,
+      TERM: process.env.TERM,
+      FORCE_COLOR: process.env.FORCE_COLOR,
+    };
+    Object.assign(process.env, { TERM: "xterm-256color", FORCE_COLOR: "2" });
+    delete process.env.NO_COLOR;
+    try {
+      const kept = await runBounded({ ...base, program: node, args: ["-e", script], colorEnv: "keep" });
+      expect(kept.stdout).toBe("|xterm-256color|2");
+      const off = await runBounded({ ...base, program: node, args: ["-e", script] });
+      expect(off.stdout).toBe("1|dumb|");
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+  });
+
   it("gives the child /dev/null as stdin (reads end at once)", async () => {
     const script = `let n = 0; process.stdin.on("data", (c) => (n += c.length)); process.stdin.on("end", () => process.stdout.write("eof " + n));`;
     const run = await runBounded({ ...base, program: node, args: ["-e", script], timeoutMs: 5000 });

@@ -227,7 +227,9 @@ describe("lint_fix with ruff", () => {
       await release();
       expect(cli.success).toBe(true);
       expect(all).toMatchObject({ success: true, dry_run: true, format: { formatter: "ruff" } });
-      expect(all.type_check).toBeUndefined();
+      // fix_all's dry run verifies as the real run does, on a scratch copy: its result names the project.
+      expect(all.type_check).toMatchObject({ command: expect.stringContaining(dir) });
+      expect(JSON.stringify(all)).not.toContain("mcq-dry-run-");
       expect(format).toMatchObject({ success: true, dry_run: true, changed_count: 8 });
       expect(cli.diff).toContain("-import os");
       expect(cli.diff).not.toContain("Would fix");

@@ -3,7 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseGoBuildJson } from "../../src/adapters/go/go-build.js";
-import { parseGoVetJson, parseGolint, parseStaticcheckJson } from "../../src/adapters/go/go-lint.js";
+import {
+  parseGoVetJson,
+  parseGoVetTypeErrors,
+  parseGolint,
+  parseStaticcheckJson,
+} from "../../src/adapters/go/go-lint.js";
 import { parseGoTestJson } from "../../src/adapters/go/go-test.js";
 import { splitJsonObjects } from "../../src/adapters/go/go-json.js";
 import { FIXTURES } from "../helpers/server.js";
@@ -46,6 +51,38 @@ describe("Go parsers", () => {
         end_line: 11,
         end_column: 25,
       },
+    ]);
+  });
+
+  it("staticcheck's compile error of a package and of its test variant is one finding", () => {
+    // The CLI prints it twice: `# example.com/brokendep/lib` and `# ... [example.com/brokendep/lib.test]`.
+    expect(captured("staticcheck-compile-twice.jsonl").trim().split("\n")).toHaveLength(2);
+    expect(parseStaticcheckJson(captured("staticcheck-compile-twice.jsonl"), "/proj")).toEqual([
+      {
+        tool: "staticcheck",
+        file: "/proj/lib/lib.go",
+        line: 5,
+        column: 9,
+        rule_id: "compile",
+        severity: "error",
+        message: 'cannot use "forty-two" (untyped string constant) as int value in return statement',
+      },
+    ]);
+  });
+
+  it("go vet's errors when the code does not build: its own `vet:` lines, a dependency's, go's own", () => {
+    expect(
+      parseGoVetTypeErrors(
+        '# example.com/x\n# [example.com/x]\nvet: ./main.go:5:27: cannot use "s" (untyped string constant) as int value',
+      ),
+    ).toEqual(['./main.go:5:27: cannot use "s" (untyped string constant) as int value']);
+    expect(
+      parseGoVetTypeErrors(
+        "main.go:3:8: no required module provides package example.com/nope; to add it:\n\tgo get example.com/nope",
+      ),
+    ).toEqual(["main.go:3:8: no required module provides package example.com/nope; to add it:"]);
+    expect(parseGoVetTypeErrors('# example.com/x/lib\nlib/lib.go:3:23: cannot use "x"')).toEqual([
+      'lib/lib.go:3:23: cannot use "x"',
     ]);
   });
 

@@ -17,15 +17,22 @@ describe.skipIf(missing("go"))("Go", () => {
   let testsProject: string;
   let typeErrors: string;
   let notGo: string;
+  let missingModule: string;
+  let brokenDependency: string;
   let s: Connected;
   beforeAll(async () => {
     lintProject = copyFixture(path.join(GO, "lint-project"));
     testsProject = copyFixture(path.join(GO, "tests-project"));
     typeErrors = copyFixture(path.join(GO, "type-errors"));
+    missingModule = copyFixture(path.join(GO, "missing-module"));
+    brokenDependency = copyFixture(path.join(GO, "broken-dependency"));
     notGo = tempDir();
     fs.writeFileSync(path.join(notGo, "x.go"), "package x\n");
     s = await connectStdio({
-      args: ["--allowed-paths", [lintProject, testsProject, typeErrors, notGo].join(",")],
+      args: [
+        "--allowed-paths",
+        [lintProject, testsProject, typeErrors, notGo, missingModule, brokenDependency].join(","),
+      ],
       cwd: lintProject,
       env: { PATH: PATH_WITH_GO_TOOLS },
     });
@@ -213,6 +220,40 @@ describe.skipIf(missing("go"))("Go", () => {
     expect(vet.error).toMatch(/could not type-check the code: \.\/main\.go:4:14: cannot use/);
   });
 
+  it("go vet on code whose import no module provides names go's error, as `go vet` prints it", async () => {
+    const direct = spawnSync("go", ["vet", "-json", "./..."], { cwd: missingModule, encoding: "utf8" });
+    expect(direct.status).toBe(1);
+    expect(direct.stderr).toMatch(
+      /^main\.go:3:8: no required module provides package example\.com\/notrequired\/greet/,
+    );
+    const vet = await s.call("lint", { path: missingModule, linter: "govet" });
+    expect(vet).toMatchObject({ success: false, error_type: "tool_error", returncode: 1 });
+    expect(vet.error).toMatch(
+      /^go vet could not type-check the code: main\.go:3:8: no required module provides package example\.com\/notrequired\/greet/,
+    );
+  });
+
+  it.skipIf(missing("staticcheck", [TOOLS_GO_BIN]))(
+    "staticcheck lists a compile error once, not once per package variant as its CLI prints it",
+    async () => {
+      const direct = spawnSync(path.join(TOOLS_GO_BIN, "staticcheck"), ["./..."], {
+        cwd: brokenDependency,
+        encoding: "utf8",
+      });
+      const printed = direct.stdout.split("\n").filter((l) => l.startsWith("lib/lib.go:5:9: cannot use"));
+      expect(printed).toHaveLength(2);
+      const r = await s.call("lint", { path: brokenDependency, linter: "staticcheck" });
+      expect(r).toMatchObject({
+        success: true,
+        passed: false,
+        issue_count: 1,
+        issues: [
+          'lib/lib.go:5:9: compile cannot use "forty-two" (untyped string constant) as int value in return statement',
+        ],
+      });
+    },
+  );
+
   it("run_tests runs go test -json: counts, the failure at its t.Errorf line, coverage, -run and -failfast", async () => {
     const r = await s.call("run_tests", { path: testsProject, coverage: true });
     expect(r).toMatchObject({
@@ -229,7 +270,7 @@ describe.skipIf(missing("go"))("Go", () => {
       {
         node_id: "example.com/testsproject.TestAddFails",
         kind: "failed",
-        file: path.join(testsProject, "add_test.go"),
+        file: "add_test.go",
         line: 14,
         message: "add_test.go:14: Add(2, 2) = 4, want 5",
       },

@@ -31,7 +31,7 @@ describe("run_tests with node --test", () => {
       {
         node_id: "test/math.test.js > fails",
         kind: "failed",
-        file: path.join(project, "test", "math.test.js"),
+        file: "test/math.test.js",
         line: 12,
         message: "Expected values to be strictly equal:\n\n4 !== 5",
       },
@@ -66,7 +66,7 @@ describe.skipIf(missing("npm"))("run_tests with the project's vitest", () => {
     expect(failure).toMatchObject({
       node_id: "test/math.test.js > add fails",
       kind: "failed",
-      file: path.join(project, "test", "math.test.js"),
+      file: "test/math.test.js",
       line: 12,
     });
     expect(failure?.message).toMatch(/^AssertionError: expected 4 to be 5/);
@@ -100,7 +100,7 @@ describe.skipIf(missing("npm"))("run_tests with the project's jest", () => {
     const failure = (r.failures as Record<string, unknown>[])[0];
     expect(failure).toMatchObject({
       node_id: "test/math.test.js > add fails",
-      file: path.join(project, "test", "math.test.js"),
+      file: "test/math.test.js",
       line: 10,
     });
     expect(failure?.message).toBe(

@@ -65,7 +65,7 @@ describe.skipIf(missing("pytest"))("run_tests on a src-layout project", () => {
     const before = treeHash(project);
     const r = await s.call("run_tests", { working_dir: project });
     expect(r).toMatchObject({ success: true, passed: false, summary: { failed: 2, passed: 1 } });
-    const file = path.join(project, "tests", "test_stock.py");
+    const file = "tests/test_stock.py";
     expect(r.failures).toEqual([
       // def on line 10; it fails in remove() (src/inventory/stock.py:3), called from line 13.
       {

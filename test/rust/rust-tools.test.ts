@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
-import { copyFixture, missing } from "../helpers/tools.js";
+import { copyFixture, missing, tempDir } from "../helpers/tools.js";
 
 const RUST = path.join(FIXTURES, "rust");
 
@@ -27,14 +27,25 @@ describe.skipIf(missing("cargo"))("Rust", () => {
   let testsCrate: string;
   let workspace: string;
   let compileError: string;
+  let docCrate: string;
   let s: Connected;
   beforeAll(async () => {
     lintCrate = copyFixture(path.join(RUST, "lint-crate"));
     testsCrate = copyFixture(path.join(RUST, "tests-crate"));
     workspace = copyFixture(path.join(RUST, "workspace"));
     compileError = copyFixture(path.join(RUST, "compile-error"));
+    docCrate = tempDir("mcq-doc-crate-");
+    fs.mkdirSync(path.join(docCrate, "src"));
+    fs.writeFileSync(
+      path.join(docCrate, "Cargo.toml"),
+      '[package]\nname = "doc-crate"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
+    );
+    fs.writeFileSync(
+      path.join(docCrate, "src", "lib.rs"),
+      "/// Adds one.\n///\n/// Doc comments sit in the diff rustfmt prints.\npub fn add_one( a:i32 )->i32{ a+1 }\n",
+    );
     s = await connectStdio({
-      args: ["--allowed-paths", [lintCrate, testsCrate, workspace, compileError].join(",")],
+      args: ["--allowed-paths", [lintCrate, testsCrate, workspace, compileError, docCrate].join(",")],
       cwd: lintCrate,
     });
   });
@@ -51,6 +62,17 @@ describe.skipIf(missing("cargo"))("Rust", () => {
     });
     expect(r.output).toContain("+pub fn messy(a: i32) -> i32 {");
     expect(snapshot(lintCrate)).toEqual(before);
+  });
+
+  it("a doc comment in cargo fmt's diff is no path the sandbox hid (`///` was one)", async () => {
+    const direct = spawnSync("cargo", ["fmt", "--check", "--", "--color", "never"], {
+      cwd: docCrate,
+      encoding: "utf8",
+    });
+    expect(direct.stdout).toContain(" /// Adds one.\n ///\n");
+    const r = await s.call("format_check", { path: docCrate, language: "rust" });
+    expect(r).toMatchObject({ success: true, formatted: false, unformatted_files: ["src/lib.rs"] });
+    expect(JSON.stringify(r.notes ?? [])).not.toContain("could not see");
   });
 
   it("a single file gets rustfmt with the edition of its workspace (edition.workspace = true)", async () => {
@@ -181,7 +203,7 @@ describe.skipIf(missing("cargo"))("Rust", () => {
       {
         node_id: "tests::fails",
         kind: "failed",
-        file: path.join(testsCrate, "src", "lib.rs"),
+        file: "src/lib.rs",
         line: 18,
         message: "assertion `left == right` failed: two plus two\n  left: 4\n right: 5",
       },

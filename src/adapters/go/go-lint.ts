@@ -75,12 +75,24 @@ export function parseGoVetJson(output: string): Finding[] {
   return findings;
 }
 
-/** `vet: ./a.go:4:14: message` lines: what go vet prints when a package does not type-check. */
+/**
+ * The errors go vet prints when the code does not build: `vet: ./a.go:4:14: message` for the package it
+ * vets, the compiler's `lib/lib.go:3:23: message` for a dependency that does not compile, and go's own
+ * `main.go:3:8: no required module provides package ...` for an import it cannot find.
+ */
 export function parseGoVetTypeErrors(stderr: string): string[] {
   return stderr
     .split("\n")
-    .filter((l) => l.startsWith("vet: "))
-    .map((l) => l.slice(5));
+    .map((l) => (l.startsWith("vet: ") ? l.slice(5) : l))
+    .filter((l) => /^\S+\.go:\d+(?::\d+)?: /.test(l));
+}
+
+/** The first line of go's own complaint (`go: cannot find main module ...`), skipping `# pkg` headers. */
+function firstErrorLine(stderr: string): string | undefined {
+  return stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => l !== "" && !l.startsWith("#"));
 }
 
 /** `staticcheck -f json <patterns>`. */
@@ -124,6 +136,24 @@ function compileFindings(message: string, cwd: string): Finding[] {
  * names (in a compile problem's message) are relative to `cwd`, where staticcheck ran.
  */
 export function parseStaticcheckJson(stdout: string, cwd = "/"): Finding[] {
+  return uniqueFindings(parseStaticcheckLines(stdout, cwd));
+}
+
+/**
+ * Each problem once: staticcheck checks a package and its test variant (`pkg [pkg.test]`) separately, so a
+ * compile error in a non-test file comes back once per variant, at the same place with the same words.
+ */
+function uniqueFindings(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = JSON.stringify([f.file, f.line, f.column, f.rule_id, f.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function parseStaticcheckLines(stdout: string, cwd: string): Finding[] {
   const findings: Finding[] = [];
   for (const raw of parseJsonLines(stdout) as StaticcheckLine[]) {
     if (raw.code === "compile" && !raw.location?.file) {
@@ -209,10 +239,14 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const run = await runGoTool(ctx, "go", args, mod, command, {}, full.lines);
   const findings = parseGoVetJson(`${full.stdout()}\n${full.stderr()}`);
   if (run.returncode !== 0) {
-    const typeErrors = parseGoVetTypeErrors(run.stderr);
+    const stderr = full.stderr();
+    const typeErrors = parseGoVetTypeErrors(stderr);
+    const first = firstErrorLine(stderr);
     const why = typeErrors.length
       ? `could not type-check the code: ${typeErrors[0]} (type_check with checker "go" lists every error)`
-      : "failed without a report";
+      : first
+        ? `failed: ${first}`
+        : "failed without a report";
     throw lintFailure("go vet", command, run, why);
   }
   return outcome(ctx, "govet", findings, command, run, configNote(req, "go vet"));

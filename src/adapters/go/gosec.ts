@@ -1,7 +1,8 @@
 /**
- * gosec, security_scan's Go scanner: `gosec -fmt json -quiet -severity S -confidence C <pattern>` in the module
+ * gosec, security_scan's Go scanner: `gosec -fmt json -severity S -confidence C <pattern>` in the module
  * root, its whole JSON report read into findings (rule G101..., gosec's severity HIGH → error). Packages gosec
- * could not build are listed as not scanned.
+ * could not build are listed as not scanned. Not `-quiet`: with it gosec prints nothing at all when it finds
+ * no issue, not even the packages it could not build (exit 0), so a scan that skipped code looked clean.
  */
 import path from "node:path";
 import { ToolError } from "../../errors.js";
@@ -25,7 +26,7 @@ export const GOSEC_INSTALL = "go install github.com/securego/gosec/v2/cmd/gosec@
 
 /** argv of a gosec scan of `pattern` (./..., ./sub/..., or one package's folder). */
 export function gosecArgs(pattern: string, severity: ScanLevel, confidence: ScanLevel): string[] {
-  return ["-fmt", "json", "-quiet", "-severity", severity, "-confidence", confidence, pattern];
+  return ["-fmt", "json", "-severity", severity, "-confidence", confidence, pattern];
 }
 
 interface GosecIssue {
@@ -46,8 +47,12 @@ export interface GosecReport {
   errors: Record<string, { line?: number; column?: number; error?: string }[]>;
 }
 
-/** gosec's `-fmt json` report; undefined when the output is not one. */
-export function parseGosecJson(text: string): GosecReport | undefined {
+/**
+ * gosec's `-fmt json` report; undefined when the output is not one. No output at all is gosec's clean run
+ * under `-quiet` (nothing found): an empty report, when the run exited 0.
+ */
+export function parseGosecJson(text: string, returncode: number | null = null): GosecReport | undefined {
+  if (text.trim() === "" && returncode === 0) return { issues: [], errors: {} };
   const start = text.indexOf("{");
   if (start === -1) return undefined;
   try {
@@ -96,7 +101,7 @@ async function scan(ctx: ToolContext, req: ScanRequest): Promise<ScanOutcome> {
   const command = displayCommand("gosec", args);
   const full = fullOutput();
   const run = await runGoTool(ctx, "gosec", args, moduleDir, command, {}, full.lines);
-  const report = parseGosecJson(full.stdout());
+  const report = parseGosecJson(full.stdout(), run.returncode);
   // 0: no issues, 1: issues found; any other exit, or no report, is a failure.
   if (!report || (run.returncode !== 0 && run.returncode !== 1))
     throw new ToolError("tool_error", `gosec failed without a report (exit ${run.returncode}); see output`, {
@@ -114,10 +119,11 @@ async function scan(ctx: ToolContext, req: ScanRequest): Promise<ScanOutcome> {
       parseInt(a.column) - parseInt(b.column),
   );
   const findings = issues.map(gosecToFinding);
-  const unscanned = Object.keys(report.errors);
+  // The "" entry is the package-level build error (`# command-line-arguments ...`) beside its files' entries.
+  const unscanned = Object.keys(report.errors).filter((file) => file !== "");
   const notes = [`gosec from ${run.executable}`];
   for (const [file, errs] of Object.entries(report.errors))
-    notes.push(`gosec could not scan ${file}: ${errs[0]?.error ?? "build error"}`);
+    if (file !== "") notes.push(`gosec could not scan ${file}: ${errs[0]?.error ?? "build error"}`);
   const count = (s: string) => issues.filter((i) => i.severity.toUpperCase() === s).length;
   return {
     findings,

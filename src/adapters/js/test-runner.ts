@@ -17,6 +17,7 @@ import {
 } from "../test-runners.js";
 import { findUp, projectPackage } from "./project.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
+import { installCommand } from "./dependencies.js";
 import { codePath } from "../../package-root.js";
 
 export type JsRunner = "vitest" | "jest" | "node";
@@ -314,7 +315,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
     if (!own || !fs.existsSync(bin))
       throw new ToolError(
         "tool_not_found",
-        `${runner} is the project's test runner (package.json) but it is not installed in node_modules; run npm install`,
+        `${runner} is the project's test runner (package.json) but it is not installed in node_modules; run \`${installCommand(projectDir)}\``,
       );
     program = bin;
     notes.push(`${runner} ${own.version} from the project (${own.dir})`);
@@ -342,7 +343,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
             : ""),
       );
     const command = displayCommand(PROGRAM[runner], args);
-    const result = await ctx.run({ program, args, cwd: projectDir, env: { CI: "true", FORCE_COLOR: "0" } });
+    const result = await ctx.run({ program, args, cwd: projectDir, env: { CI: "true" } });
     const output = combinedOutput(result.stdout, result.stderr);
     const text = fs.existsSync(report) ? fs.readFileSync(report, "utf8") : undefined;
     const parsed =

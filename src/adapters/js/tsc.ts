@@ -20,6 +20,8 @@ import {
   type ToolModule,
 } from "./project.js";
 import { parseTscOutput } from "./tsc-output.js";
+import { declaredButMissing, notInstalledError, packagesTscMisses } from "./dependencies.js";
+import type { Finding } from "../../findings/model.js";
 import { tscFinding, type TscParams, type TscReply } from "./tsc-wire.js";
 import { warmRequest } from "./warm.js";
 
@@ -48,6 +50,26 @@ function tscBin(mod: ToolModule): string {
   return path.join(mod.dir, bin);
 }
 
+/**
+ * tsc's diagnostics about packages the project declares but has not installed (`TS2688 Cannot find type
+ * definition file for 'node'` with @types/node in devDependencies) are the missing install, not type errors:
+ * the check stops there and says to install them.
+ */
+function refuseMissingInstall(
+  findings: readonly Finding[],
+  root: string,
+  stopAt: string,
+  command: string,
+): void {
+  const missing = declaredButMissing(packagesTscMisses(findings), root, stopAt);
+  if (!missing) return;
+  const first = findings.find((f) => f.rule_id === "TS2688" || f.rule_id === "TS2307");
+  const said = first
+    ? `${path.relative(root, first.file) || first.file}: ${first.rule_id} ${first.message}`
+    : "";
+  throw notInstalledError("tsc", missing, said, { command });
+}
+
 /** TypeScript 7: its native `tsc`, spawned through the bounded runner. */
 async function checkWithCli(
   ctx: ToolContext,
@@ -67,8 +89,10 @@ async function checkWithCli(
       output,
       truncated: run.truncated,
     });
+  const findings = diagnostics.map((d) => tscFinding(d, configFile));
+  refuseMissingInstall(findings, root, ctx.allowlist.rootOf(configFile) ?? root, command);
   return {
-    findings: diagnostics.map((d) => tscFinding(d, configFile)),
+    findings,
     command,
     returncode: run.returncode,
     output,
@@ -143,6 +167,7 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
   );
   extendedConfigs.set(configFile, result.extendedConfigs);
   const findings = result.diagnostics.map((d) => tscFinding(d, configFile));
+  refuseMissingInstall(findings, root, ctx.allowlist.rootOf(configFile) ?? root, command);
   return {
     findings,
     command,

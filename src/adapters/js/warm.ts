@@ -12,8 +12,16 @@ import {
 import { warmBudget } from "../../exec/warm-budget.js";
 import { readOnlySandbox } from "../warm-sandbox.js";
 import { codePath } from "../../package-root.js";
+import { declaredButMissing, notInstalledError, packageNotFound } from "./dependencies.js";
 
 export type WorkerTool = "eslint" | "tsc" | "prettier";
+
+const TOOL_NAMES: Record<WorkerTool | "rubocop", string> = {
+  eslint: "ESLint",
+  tsc: "tsc",
+  prettier: "Prettier",
+  rubocop: "RuboCop",
+};
 
 /** The entry script of a tool's worker (compiled to dist/adapters/js/workers/). */
 export function workerScript(tool: WorkerTool): string {
@@ -70,10 +78,18 @@ export async function warmRequest<T>(
     return { result: reply.result, note: state };
   } catch (err) {
     if (err instanceof WorkerTimeoutError) throw new ToolError("timeout", err.message, { command });
-    if (err instanceof WorkerRequestError)
-      throw err.kind === "invalid_input"
-        ? new ToolError("invalid_input", err.message, { command })
-        : new ToolError("tool_error", `${failure}: ${err.message}`, { command });
+    if (err instanceof WorkerRequestError) {
+      if (err.kind === "invalid_input") throw new ToolError("invalid_input", err.message, { command });
+      // A config or plugin importing a package the project declares but has not installed (ESLint's
+      // `Cannot find package '@eslint/js'`): the missing install, said once for every JS tool.
+      const name = packageNotFound(err.message);
+      const missing = name
+        ? declaredButMissing([name], spec.root, ctx.allowlist.rootOf(spec.root) ?? spec.root)
+        : undefined;
+      if (missing)
+        throw notInstalledError(TOOL_NAMES[spec.tool], missing, `${failure}: ${err.message}`, { command });
+      throw new ToolError("tool_error", `${failure}: ${err.message}`, { command });
+    }
     if (err instanceof WorkerExitError) throw new ToolError("tool_error", err.message, { command });
     throw err;
   }

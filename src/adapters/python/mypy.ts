@@ -1,5 +1,7 @@
 /** mypy: pure argv builder and parser of its one-line-per-diagnostic output. */
+import fs from "node:fs";
 import path from "node:path";
+import { isWithin } from "../../paths/allowlist.js";
 import { displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding } from "../../findings/model.js";
@@ -12,6 +14,9 @@ import { mypyConfig, planCheck } from "./checker-config.js";
 import { cacheKey, projectCacheDir } from "./server-cache.js";
 import { warmMypy } from "./mypy-warm.js";
 import { refuseLinksInArgs } from "../../paths/outside-links.js";
+import { mypyCiTargets } from "./ci-targets.js";
+import { findExcludedDirs } from "./tree-excludes.js";
+import type { CheckPlan } from "./checker-config.js";
 
 registerExternalTool({ name: "mypy", program: "mypy", versionArgs: ["--version"] });
 
@@ -25,6 +30,8 @@ export function mypyArgs(
   strict: boolean,
   config?: string,
   cacheDir = "/dev/null",
+  /** `--exclude` regexes (mypy adds them to its config's `exclude`). */
+  excludes: readonly string[] = [],
 ): string[] {
   return [
     "--show-column-numbers",
@@ -37,6 +44,7 @@ export function mypyArgs(
     cacheDir,
     ...(strict ? ["--strict"] : []),
     ...(config ? ["--config-file", config] : []),
+    ...excludes.flatMap((e) => ["--exclude", e]),
     ...(targets.length ? ["--", ...targets] : []),
   ];
 }
@@ -82,15 +90,74 @@ export function mypyLineParser(cwd: string, emit: (f: Finding) => void): (line: 
   };
 }
 
-export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
+/**
+ * The project itself, with no `files` in its config: the paths its CI runs mypy on (scripts/check's
+ * `mypy httpx tests`), when it names them; otherwise the plan as it was.
+ */
+function withCiTargets(target: string, plan: CheckPlan): CheckPlan {
+  if (plan.targets.length !== 1 || plan.targets[0] !== target || plan.cwd !== target) return plan;
+  const ci = mypyCiTargets(target);
+  if (!ci) return plan;
+  return {
+    cwd: plan.cwd,
+    targets: ci.targets,
+    note: `checked as the project's CI runs it: ${ci.source} runs \`${ci.command}\``,
+    sourceDirs: ci.targets.map((t) => (fs.statSync(t).isDirectory() ? t : path.dirname(t))),
+  };
+}
+
+const MYPY_SKIPS = /^(?:\..*|__pycache__|site-packages|node_modules)$/;
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Folders below the checked directories mypy would walk into but the project's own run never means to
+ * check: virtualenvs (`pyvenv.cfg`), dependency, build and cache folders (`node_modules`, `build`,
+ * `target/`...). Each is an `--exclude` regex on the path relative to where mypy runs, which mypy adds
+ * to its config's own `exclude`.
+ */
+function skippedFolders(plan: CheckPlan, root: string): { excludes: string[]; note?: string } {
+  const dirs = plan.targets
+    .filter((t) => fs.statSync(t, { throwIfNoEntry: false })?.isDirectory())
+    .flatMap((t) => findExcludedDirs(t, root, { gitignore: false }).dirs)
+    // mypy skips hidden folders, `__pycache__`, `site-packages` and `node_modules` by itself.
+    .filter((d) => isWithin(plan.cwd, d) && !MYPY_SKIPS.test(path.basename(d)));
+  if (!dirs.length) return { excludes: [] };
+  const rel = dirs.map((d) => path.relative(plan.cwd, d).split(path.sep).join("/"));
+  const shown = rel.slice(0, 5).join(", ") + (rel.length > 5 ? `, and ${rel.length - 5} more` : "");
+  return {
+    excludes: rel.map((r) => `^${escapeRegex(r)}/`),
+    note: `not checked (virtualenvs, dependency, build and cache folders): ${shown}`,
+  };
+}
+
+/** What mypy checks for a request: its config, the plan (targets, where it runs), the folders it skips. */
+function mypyPlan(ctx: ToolContext, req: TypeCheckRequest) {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const config = mypyConfig(req.target, root, req.config);
-  const plan = planCheck(req.target, config, "files");
+  const plan = withCiTargets(req.target, planCheck(req.target, config, "files"));
+  return { root, config, plan, skipped: skippedFolders(plan, root) };
+}
+
+/**
+ * What decides a mypy run beyond the project's files, for the result cache's key: the targets it checks
+ * (a CI script naming others is a new run) and the folders it skips, relative to the allowed root.
+ */
+export function mypyKeyFacts(ctx: ToolContext, req: TypeCheckRequest): unknown {
+  const { root, plan, skipped } = mypyPlan(ctx, req);
+  return {
+    cwd: path.relative(root, plan.cwd),
+    targets: plan.targets.map((t) => path.relative(root, t)),
+    excludes: skipped.excludes,
+  };
+}
+
+export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
+  const { root, config, plan, skipped } = mypyPlan(ctx, req);
   const cacheDir = projectCacheDir("mypy", cacheKey(root, plan.cwd, config?.file));
-  const args = mypyArgs(plan.targets, req.strict, config?.file, cacheDir);
+  const args = mypyArgs(plan.targets, req.strict, config?.file, cacheDir, skipped.excludes);
   const command = displayCommand("mypy", args);
   const cli = resolvePythonTool(ctx, "mypy", req.target);
-  const notes = [cli.note, plan.note].filter((n): n is string => n !== undefined);
+  const notes = [cli.note, plan.note, skipped.note].filter((n): n is string => n !== undefined);
   if (!cacheDir) notes.push("the server's cache folder could not be created: mypy ran without a cache");
 
   let run: { returncode: number | null; stdout: string; stderr: string; truncated: boolean };

@@ -1,6 +1,7 @@
 /**
  * Folders a Python tool walking a tree should skip by default: virtualenvs (named or found by their
- * `pyvenv.cfg`), dependency, build and VCS folders, caches, and folders .gitignore'd in a git repository.
+ * `pyvenv.cfg`), dependency, build and VCS folders, caches (by name, or tagged with `CACHEDIR.TAG`: cargo's
+ * `target/`), and folders .gitignore'd in a git repository.
  * ruff skips most of these itself; flake8 and bandit are handed them as absolute excludes, so a `.venv`
  * inside the project cannot drown the project's own findings.
  */
@@ -42,10 +43,14 @@ export interface ExcludedDirs {
  * a git repository, .gitignore'd folders (.gitignore files from `root` down are read; none above it).
  * Excluded folders are not descended into, so the walk costs only the project's own folders.
  */
-export function findExcludedDirs(target: string, root: string): ExcludedDirs {
+export function findExcludedDirs(
+  target: string,
+  root: string,
+  options: { gitignore?: boolean } = {},
+): ExcludedDirs {
   const out: ExcludedDirs = { dirs: [], unnamedVirtualenvs: [], capped: false };
   if (!fs.existsSync(target) || !fs.statSync(target).isDirectory()) return out;
-  const useGitignore = insideGitRepository(target);
+  const useGitignore = options.gitignore !== false && insideGitRepository(target);
   const inherited: GitignoreLayer[] = [];
   if (useGitignore)
     for (let d = target; isWithin(root, d); d = path.dirname(d)) {
@@ -66,7 +71,8 @@ export function findExcludedDirs(target: string, root: string): ExcludedDirs {
         return;
       }
       const abs = path.join(dir, entry.name);
-      if (VENDORED_DIR_NAMES.has(entry.name) || gitignored(active, abs, true)) out.dirs.push(abs);
+      if (VENDORED_DIR_NAMES.has(entry.name) || gitignored(active, abs, true) || isCacheDir(abs))
+        out.dirs.push(abs);
       else if (isVirtualenv(abs)) {
         out.dirs.push(abs);
         out.unnamedVirtualenvs.push(abs);
@@ -77,6 +83,17 @@ export function findExcludedDirs(target: string, root: string): ExcludedDirs {
   out.dirs.sort();
   out.unnamedVirtualenvs.sort();
   return out;
+}
+
+/**
+ * A folder tagged as a cache (`CACHEDIR.TAG`, https://bford.info/cachedir/): cargo's `target/`, and other
+ * tools' build caches. Never source.
+ */
+function isCacheDir(dir: string): boolean {
+  const entries = sharedTree.entries(dir);
+  return entries
+    ? entries.some((e) => e.name === "CACHEDIR.TAG")
+    : fs.existsSync(path.join(dir, "CACHEDIR.TAG"));
 }
 
 /** Whether `file` lies in a vendored folder below `base` (by name, or a virtualenv by `pyvenv.cfg`). */

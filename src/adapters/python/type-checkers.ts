@@ -1,6 +1,6 @@
 /** Registers the Python type checkers: ty first (the default for Python projects), then mypy and pyright. */
 import { registerTypeChecker } from "../type-checkers.js";
-import { mypyCheck } from "./mypy.js";
+import { mypyCheck, mypyKeyFacts } from "./mypy.js";
 import { pyrightCheck } from "./pyright.js";
 import { tyCheck } from "./ty.js";
 import { isPythonTarget } from "./type-check-common.js";
@@ -21,6 +21,7 @@ registerTypeChecker({
   name: "mypy",
   languages: ["python"],
   check: mypyCheck,
+  keyFacts: mypyKeyFacts,
   isAvailable: installed("mypy"),
 });
 registerTypeChecker({ name: "pyright", languages: ["python"], check: pyrightCheck });

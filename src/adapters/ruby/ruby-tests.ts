@@ -1,8 +1,10 @@
 /**
- * run_tests for Ruby projects: RSpec (`rspec --format json`) or Minitest (`rake test` where the Rakefile has a
- * test task, else `ruby -Itest -Ilib` on the test files), each with a machine-readable report in a temp dir:
- * RSpec's JSON formatter, and for Minitest the server's plugin (ruby/minitest/mcq_report_plugin.rb, one JSON
- * line per test). Through `bundle exec` when the project has a Gemfile.lock and Bundler is installed.
+ * run_tests for Ruby projects: RSpec (`rspec --format json`) or Minitest / test-unit (`rake test` where the
+ * Rakefile has a test task, else `ruby -Itest -Ilib` on the test files). RSpec's JSON formatter and, for
+ * Minitest, the server's plugin (ruby/minitest/mcq_report_plugin.rb, one JSON line per test) write a report in
+ * a temp dir; the final summary each test process prints (`N runs, ...` / test-unit's `N tests, ...`) is read
+ * too (ruby-test-output.ts): test-unit has no report, and the plugin's is checked against it. Through
+ * `bundle exec` when the project has a Gemfile.lock and Bundler is installed.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -14,6 +16,7 @@ import { isWithin } from "../../paths/allowlist.js";
 import { ProgramNotFoundError } from "../../exec/runner.js";
 import { registerExternalTool } from "../registry.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
+import { RubyTestOutput } from "./ruby-test-output.js";
 import { packagePath } from "../../package-root.js";
 import {
   registerTestRunner,
@@ -31,7 +34,8 @@ export type RubyRunner = "rspec" | "minitest";
 
 const MARKERS = ["Gemfile", ".rspec", "Rakefile", ".rubocop.yml"];
 const SPEC_FILE = /_spec\.rb$/;
-const TEST_FILE = /(?:_test|^test_.*)\.rb$/;
+/** Minitest's and test-unit's file names: `x_test.rb`, `test_x.rb`, Minitest::Spec's `spec_x.rb` (rack). */
+const TEST_FILE = /(?:_test|^test_.*|^spec_.*)\.rb$/;
 
 function isDir(p: string): boolean {
   return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
@@ -75,11 +79,13 @@ export function rubyTestProject(
     if (path.dirname(d) === d) break;
   }
   if (!dir) return undefined;
-  if (SPEC_FILE.test(target)) return { dir, runner: "rspec" };
+  if (SPEC_FILE.test(target) && !declaresTestTask(dir)) return { dir, runner: "rspec" };
   if (TEST_FILE.test(path.basename(target))) return { dir, runner: "minitest" };
   const within = isDir(target) ? target : dir;
-  if (fs.existsSync(path.join(dir, ".rspec")) || filesUnder(within, SPEC_FILE, 1).length)
-    return { dir, runner: "rspec" };
+  if (fs.existsSync(path.join(dir, ".rspec"))) return { dir, runner: "rspec" };
+  // A suite the Rakefile declares (Rake::TestTask, whatever its files are named) is what `rake test` runs.
+  if (declaresTestTask(dir) && (isDir(target) || /\.rb$/.test(target))) return { dir, runner: "minitest" };
+  if (filesUnder(within, SPEC_FILE, 1).length) return { dir, runner: "rspec" };
   if (filesUnder(within, TEST_FILE, 1).length) return { dir, runner: "minitest" };
   return undefined;
 }
@@ -234,14 +240,53 @@ export function parseMinitestReport(text: string, dir: string): RubyTestReport {
   return { summary, failures };
 }
 
+function rakefileText(dir: string): string {
+  try {
+    return fs.readFileSync(path.join(dir, "Rakefile"), "utf8");
+  } catch {
+    return "";
+  }
+}
+
 /** A Rakefile that defines a test task (Rake::TestTask or `task :test`). */
 function hasRakeTestTask(dir: string): boolean {
-  try {
-    const text = fs.readFileSync(path.join(dir, "Rakefile"), "utf8");
-    return /Rake::TestTask|task\s*\(?\s*[:"']test\b/.test(text);
-  } catch {
-    return false;
+  return /Rake::TestTask|task\s*\(?\s*[:"']test\b/.test(rakefileText(dir));
+}
+
+/** A Rakefile that declares a Minitest/test-unit suite with Rake::TestTask. */
+function declaresTestTask(dir: string): boolean {
+  return rakefileText(dir).includes("Rake::TestTask");
+}
+
+/**
+ * A Minitest or test-unit run's counts and failures. test-unit's summary (it has no report) wins: a
+ * Minitest report beside it comes from fixtures its tests run in subprocesses (rake's own suite). Otherwise
+ * the server's Minitest report, checked against Minitest's summaries; else the summaries and failure blocks.
+ */
+function minitestResult(
+  report: string | undefined,
+  printed: RubyTestOutput,
+  dir: string,
+  notes: string[],
+): { runner: string; summary: Record<string, number>; failures: TestFailureRecord[] } | undefined {
+  const said = printed.summary();
+  const reported = report?.trim() ? parseMinitestReport(report, dir) : undefined;
+  if (said?.framework === "test-unit" || (said && !reported)) {
+    if (said.framework === "test-unit" && reported)
+      notes.push("Minitest runs inside the tests (subprocesses of the suite) are not counted");
+    if (said.processes > 1) notes.push(`${said.processes} test processes: their summaries are added up`);
+    return { runner: said.framework, summary: said.summary, failures: printed.failures() };
   }
+  if (!reported) return undefined;
+  if (said) {
+    const [a, b] = [said.summary, reported.summary];
+    const differ = (Object.keys(a) as (keyof typeof a)[]).some((k) => a[k] !== b[k]);
+    if (differ)
+      notes.push(
+        `Minitest's own summaries add up to ${JSON.stringify(a)}; the per-test report (listed) has ${JSON.stringify(b)}`,
+      );
+  }
+  return { runner: "minitest", ...reported };
 }
 
 async function run(ctx: ToolContext, req: TestRunRequest, dir: string): Promise<TestRunOutcome> {
@@ -261,7 +306,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, dir: string): Promise<
     let program: string;
     let args: string[];
     // TEST and TESTOPTS from the server's environment would change what rake's test task runs.
-    let env: Record<string, string | undefined> = { NO_COLOR: "1", TEST: undefined, TESTOPTS: undefined };
+    let env: Record<string, string | undefined> = { TEST: undefined, TESTOPTS: undefined };
     if (found.runner === "rspec") {
       const l = launcher(dir, "rspec");
       program = l.program;
@@ -283,7 +328,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, dir: string): Promise<
         program = l.program;
         args = [...l.args, "test"];
         if (nameOption.length) env.TESTOPTS = nameOption.join(" ");
-        notes.push("minitest through the project's `rake test` task");
+        notes.push("the project's `rake test` task");
       } else {
         const files = isDir(req.target) ? filesUnder(req.target, TEST_FILE) : [req.target];
         const l = launcher(dir, "ruby");
@@ -303,9 +348,10 @@ async function run(ctx: ToolContext, req: TestRunRequest, dir: string): Promise<
       if (req.failFast) notes.push("minitest has no fail-fast option: every test ran");
     }
     const command = displayCommand(path.basename(program), args);
+    const printed = new RubyTestOutput(dir);
     let result;
     try {
-      result = await ctx.run({ program, args, cwd: dir, env });
+      result = await ctx.run({ program, args, cwd: dir, env, onStdoutLine: (l) => printed.push(l) });
     } catch (err) {
       if (err instanceof ProgramNotFoundError)
         throw new ToolError(
@@ -318,15 +364,15 @@ async function run(ctx: ToolContext, req: TestRunRequest, dir: string): Promise<
     const output = combinedOutput(result.stdout, result.stderr);
     const text = fs.existsSync(report) ? fs.readFileSync(report, "utf8") : undefined;
     const parsed =
-      text === undefined
-        ? undefined
-        : found.runner === "rspec"
-          ? parseRspecJson(text, dir)
-          : parseMinitestReport(text, dir);
-    if (!parsed)
+      found.runner === "rspec"
+        ? text === undefined
+          ? undefined
+          : { runner: "rspec", ...parseRspecJson(text, dir) }
+        : minitestResult(text, printed, dir, notes);
+    if (!parsed?.summary)
       throw new ToolError(
         "tool_error",
-        `${found.runner} failed (exit ${result.returncode}) without a test report; see output`,
+        `${found.runner === "rspec" ? "rspec" : "the tests"} failed (exit ${result.returncode}) without a test report or summary; see output`,
         {
           command,
           returncode: result.returncode,
@@ -334,16 +380,17 @@ async function run(ctx: ToolContext, req: TestRunRequest, dir: string): Promise<
           truncated: result.truncated,
         },
       );
-    if (req.coverage) notes.push(`coverage is not measured for ${found.runner} by run_tests yet`);
-    const total = parsed.summary.passed! + parsed.summary.failed! + parsed.summary.errors!;
+    const { summary, failures = [] } = parsed;
+    if (req.coverage) notes.push(`coverage is not measured for ${parsed.runner} by run_tests yet`);
+    const total = summary.passed! + summary.failed! + summary.errors!;
     if (total === 0) notes.push("no tests ran");
     return {
-      runner: found.runner,
+      runner: parsed.runner,
       command,
       returncode: result.returncode,
       passed: result.returncode === 0 && total > 0,
-      summary: parsed.summary,
-      failures: parsed.failures,
+      summary,
+      failures,
       output,
       truncated: result.truncated,
       notes,

@@ -205,6 +205,9 @@ export function invisiblePaths(profile: SandboxProfile, text: string, limit = 5)
   for (const m of text.matchAll(PATH_IN_TEXT)) {
     const p = m[1] ?? "";
     if (found.size >= limit) break;
+    // A path names a file or folder below the root: `//` and `///` are comment markers (a doc comment in a
+    // formatter's diff), and `/` exists everywhere.
+    if (p.startsWith("//") || !/[^/]/.test(p)) continue;
     if (visibleIn(profile, p)) continue;
     try {
       if (fs.existsSync(p)) found.add(p);

@@ -33,6 +33,10 @@ import { listingOf, type ListingArgs } from "./listing.js";
 import { listWithin } from "../../findings/budget.js";
 import { fileFilter } from "../../findings/file-filter.js";
 import { matchedFiles } from "./files-matched.js";
+import { Allowlist, isWithin } from "../../paths/allowlist.js";
+import { projectRootOf } from "../../paths/project-root.js";
+import { scratchProject, type ScratchProject } from "../../fix/scratch-project.js";
+import { workerPool } from "../../adapters/js/warm.js";
 
 /**
  * The checker that verifies a fix: the one named, else the language's default (the first that claims the
@@ -166,15 +170,53 @@ export const fixAllTool = () => {
       const { lint, format, typeCheck, transaction } = run;
       if (!transaction) {
         notes.push("dry run: nothing was written; the format diff is of the files before the lint fixes");
-        if (checker) notes.push(`dry run: the type check (${checker.name}) was not run`);
+        // The verification the real run makes, made on a scratch copy with the fixes and formatting applied.
+        const dry = checker
+          ? await verifyDryRun(ctx, {
+              fixer,
+              formatters,
+              checker,
+              request,
+              autoRollback: args.auto_rollback,
+              baseline: true,
+            })
+          : undefined;
+        if (checker && dry && "unverified" in dry)
+          notes.push(
+            `dry run: the type check (${checker.name}) could not be run on a copy: ${dry.unverified}`,
+          );
+        else if (checker && dry && !("unverified" in dry)) {
+          notes.push(
+            `dry run: the type check (${checker.name}) ran on a scratch copy of the project with the fixes and formatting applied, as the real run verifies`,
+          );
+          if (picked.note) notes.push(picked.note);
+          if (dry.baselineNote) notes.push(dry.baselineNote);
+          if (!dry.verification.passed)
+            notes.push(
+              `${dry.verification.check} failed: ${dry.verification.reason ?? "it did not pass"}; the real run would ` +
+                (args.auto_rollback ? "roll the fix back" : "keep the fix (auto_rollback: false)"),
+            );
+        }
         // The lint fix's and the formatter's diffs page together, within the budget.
         const { other_diffs, ...fields } = lintFixFields(ctx, lint, request, started, undefined, [
           format?.diff,
         ]);
+        const verified = dry && !("unverified" in dry) ? dry : undefined;
+        const wouldRollBack = verified ? !verified.verification.passed && args.auto_rollback : undefined;
+        // What the real run would say; never a pass that was not verified.
+        const passed = verified
+          ? !wouldRollBack && fields.passed && verified.typeCheck.passed
+          : checker
+            ? fields.passed
+              ? undefined
+              : false
+            : fields.passed;
         return {
           success: true,
           dry_run: true,
           ...fields,
+          passed,
+          ...(verified && { type_check: verified.typeCheck, would_roll_back: wouldRollBack }),
           format: format && formatFields(ctx, args, format, other_diffs[0] || undefined),
           notes: [...new Set([...lint.notes, ...(format?.notes ?? []), ...notes])],
           ...(await leftoverSarif(ctx, args.output, fixer?.name ?? "fix_all", lint, request.target)),
@@ -300,8 +342,9 @@ export interface FixAllRun {
  * back when the check fails and autoRollback is on. A dry run runs the fix steps without writing or
  * locking and skips the check. Shared by the core `fix_all` and the eslint-typescript drop-in.
  */
-export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<FixAllRun> {
-  const { fixer, checker, request } = spec;
+/** fix_all's write steps (the lint fix, then formatting) for a request, and what the formatters cover. */
+function fixSteps(ctx: ToolContext, spec: FixAllSteps) {
+  const { fixer, request } = spec;
   const formatters = spec.formatters ?? [];
   // With `files`, the formatter covers every file in that scope, not only the ones the lint fix changes.
   const formatTargets = async () =>
@@ -322,8 +365,143 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
     }
     return { lint, format };
   };
-  const noop = async () => {};
-  if (request.dryRun) return steps({ afterWriteStep: noop, beforeWriteStep: noop });
+  return { formatters, formatTargets, steps };
+}
+
+const NO_STEP_HOOKS = { afterWriteStep: async () => {}, beforeWriteStep: async () => {} };
+
+/**
+ * The verification of a fix: the type check after it, failing on errors the check `before` it did not
+ * report (by file, rule and message) when there is a baseline, else on any error (seed 001's rule).
+ */
+function verifyCheck(
+  ctx: ToolContext,
+  checker: TypeCheckerAdapter,
+  target: string,
+  after: TypeCheckOutcome,
+  before: TypeCheckOutcome | undefined,
+): { typeCheck: ReturnType<typeof typeCheckFields>; verification: Verification } {
+  const typeCheck = typeCheckFields(ctx, checker, after, target);
+  const check = `type check (${checker.name})`;
+  if (before) {
+    const introduced = newDiagnostics(before.findings, after.findings);
+    const first = introduced[0];
+    const display = displayPaths(target, ctx.allowlist.roots.effective);
+    return {
+      typeCheck,
+      verification: {
+        passed: introduced.length === 0,
+        check,
+        reason: first
+          ? `${introduced.length} new error(s), first: ${findingToIssue(first, display.show(first.file))}`
+          : undefined,
+      },
+    };
+  }
+  return {
+    typeCheck,
+    verification: {
+      passed: typeCheck.passed,
+      check,
+      reason: typeCheck.passed
+        ? undefined
+        : `${typeCheck.summary.errors} error(s)${typeCheck.issues[0] ? `, first: ${typeCheck.issues[0]}` : ""}`,
+    },
+  };
+}
+
+/** The note on the type errors a baseline found before the fix. */
+function baselineNoteOf(
+  ctx: ToolContext,
+  checker: TypeCheckerAdapter | undefined,
+  target: string,
+  before: TypeCheckOutcome | undefined,
+): string | undefined {
+  const existing = before?.findings.filter((f) => f.severity === "error") ?? [];
+  if (!before || !existing.length) return undefined;
+  const display = displayPaths(target, ctx.allowlist.roots.effective);
+  return (
+    `${existing.length} type error(s) were there before the fix and do not count against it (${checker?.name}): ` +
+    existing
+      .slice(0, 5)
+      .map((f) => findingToIssue(f, display.show(f.file)))
+      .join("; ") +
+    (existing.length > 5 ? "; ..." : "")
+  );
+}
+
+/** What a dry run's verification found: the real run's type check and verdict, or why it could not run. */
+export type DryRunVerification =
+  | {
+      typeCheck: ReturnType<typeof typeCheckFields>;
+      verification: Verification;
+      baselineNote?: string;
+    }
+  | { unverified: string };
+
+/**
+ * A dry run's verification, as the real run makes it: in a scratch copy of the project (scratch-project.ts)
+ * the baseline check, the fixes and formatting written, then the type check; its findings, command and
+ * notes put back in the project's paths. Nothing is written in the project; checkers run cold (no daemon
+ * is left for the copy) and the warm workers the copy started are retired with it.
+ */
+export async function verifyDryRun(ctx: ToolContext, spec: FixAllSteps): Promise<DryRunVerification> {
+  const checker = spec.checker as TypeCheckerAdapter;
+  const { request } = spec;
+  const root = ctx.allowlist.rootOf(request.target) ?? request.target;
+  const project = projectRootOf(request.target, root);
+  let copy: ScratchProject;
+  try {
+    copy = scratchProject(project);
+  } catch (err) {
+    return { unverified: err instanceof Error ? err.message : String(err) };
+  }
+  try {
+    const sctx: ToolContext = {
+      ...ctx,
+      allowlist: new Allowlist([...ctx.allowlist.roots.effective, copy.root], ctx.allowlist.cwd),
+      config: { ...ctx.config, warmCheckers: false },
+    };
+    const inCopy = (p: string | undefined) => (p && isWithin(project, p) ? copy.toScratch(p) : p);
+    const target = copy.toScratch(request.target);
+    const srequest: FixRequest = {
+      ...request,
+      target,
+      files: request.files?.map((f) => (path.isAbsolute(f) ? (inCopy(f) as string) : f)),
+      config: inCopy(request.config),
+      dryRun: false,
+      args: {
+        ...request.args,
+        path: target,
+        ...(request.config && { config: inCopy(request.config) }),
+        dry_run: false,
+      },
+    };
+    const check = () => checker.check(sctx, { target, strict: false, args: {} });
+    const before = spec.baseline ? await check().catch(() => undefined) : undefined;
+    await fixSteps(sctx, { ...spec, request: srequest }).steps(NO_STEP_HOOKS);
+    const after = await check();
+    const back = (o: TypeCheckOutcome | undefined): TypeCheckOutcome | undefined =>
+      o && (JSON.parse(copy.realText(JSON.stringify(o))) as TypeCheckOutcome);
+    const real = back(after) as TypeCheckOutcome;
+    const baseline = back(before);
+    return {
+      ...verifyCheck(ctx, checker, request.target, real, baseline),
+      baselineNote: baselineNoteOf(ctx, checker, request.target, baseline),
+    };
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    return { unverified: copy.realText(err.message) };
+  } finally {
+    workerPool(ctx).retireUnder(copy.root);
+    copy.remove();
+  }
+}
+
+export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<FixAllRun> {
+  const { fixer, checker, request } = spec;
+  const { formatters, formatTargets, steps } = fixSteps(ctx, spec);
+  if (request.dryRun) return steps(NO_STEP_HOOKS);
 
   let typeCheck: ReturnType<typeof typeCheckFields> | undefined;
   let typeCheckOutcome: TypeCheckOutcome | undefined;
@@ -351,41 +529,13 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
     verify: checker
       ? async (): Promise<Verification> => {
           typeCheckOutcome = await check();
-          typeCheck = typeCheckFields(ctx, checker, typeCheckOutcome, request.target);
-          if (before) {
-            const introduced = newDiagnostics(before.findings, typeCheckOutcome.findings);
-            const first = introduced[0];
-            const display = displayPaths(request.target, ctx.allowlist.roots.effective);
-            return {
-              passed: introduced.length === 0,
-              check: `type check (${checker.name})`,
-              reason: first
-                ? `${introduced.length} new error(s), first: ${findingToIssue(first, display.show(first.file))}`
-                : undefined,
-            };
-          }
-          return {
-            passed: typeCheck.passed,
-            check: `type check (${checker.name})`,
-            reason: typeCheck.passed
-              ? undefined
-              : `${typeCheck.summary.errors} error(s)${typeCheck.issues[0] ? `, first: ${typeCheck.issues[0]}` : ""}`,
-          };
+          const verified = verifyCheck(ctx, checker, request.target, typeCheckOutcome, before);
+          typeCheck = verified.typeCheck;
+          return verified.verification;
         }
       : undefined,
   });
-  const existing = before?.findings.filter((f) => f.severity === "error") ?? [];
-  const baselineNote =
-    before && existing.length
-      ? `${existing.length} type error(s) were there before the fix and do not count against it (${checker?.name}): ` +
-        existing
-          .slice(0, 5)
-          .map((f) =>
-            findingToIssue(f, displayPaths(request.target, ctx.allowlist.roots.effective).show(f.file)),
-          )
-          .join("; ") +
-        (existing.length > 5 ? "; ..." : "")
-      : undefined;
+  const baselineNote = baselineNoteOf(ctx, checker, request.target, before);
   return {
     ...tx.value,
     typeCheck,

@@ -37,31 +37,65 @@ function checkNotOption(value: string | undefined, label: string): void {
     );
 }
 
-/** A non-pytest runner's outcome in run_tests' result shape. */
+/** What every runner's run gives run_tests' one result shape. */
+interface TestRunShape {
+  /** Absent for pytest (its results never had a `runner` field). */
+  runner?: string;
+  /** The runner's own verdict (its exit code); counts that contradict it win (see testRunResult). */
+  passed: boolean;
+  command: string;
+  returncode: number | null;
+  summary: Record<string, number>;
+  failures: readonly TestFailureRecord[];
+  coverage_percent?: number;
+  output: string;
+  truncated: boolean;
+  notes: string[];
+}
+
+/** Failing or erroring tests the counts or the failure list name. */
+function failedCount(summary: Record<string, number>, failures: readonly TestFailureRecord[]): number {
+  return Math.max((summary.failed ?? 0) + (summary.errors ?? 0), failures.length);
+}
+
+/**
+ * The one place a run_tests result is shaped, for every runner. Its invariant: never `passed: true` beside a
+ * failure count or a listed failure, whatever the runner's exit code said (rake's `rake test` exited 0 with a
+ * count read from a fixture's failing run; the count was wrong, the contradiction is never shown).
+ */
 async function testRunResult(
   ctx: ToolContext,
   args: RunArgs,
   target: string,
-  outcome: TestRunOutcome,
+  run: TestRunShape,
   choiceNotes: string[] = [],
 ) {
-  const shown = listFailures(ctx, args, target, outcome.runner, outcome.failures, outcome.output);
+  const tool = run.runner ?? "pytest";
+  const failed = failedCount(run.summary, run.failures);
+  const passed = run.passed && failed === 0;
+  const notes = [...choiceNotes, ...run.notes];
+  if (run.passed && !passed)
+    notes.push(
+      `${tool} exited ${run.returncode} but reported ${failed} failing test${failed === 1 ? "" : "s"}: not a pass`,
+    );
+  const shown = listFailures(ctx, args, target, tool, run.failures, run.output);
   return {
     success: true,
-    passed: outcome.passed,
-    runner: outcome.runner,
-    command: outcome.command,
-    returncode: outcome.returncode,
-    summary: outcome.summary,
-    failures: shown.items,
-    failure_count: outcome.failures.length,
-    summary_text: testsSummary(outcome.runner, outcome.passed, outcome.failures.length),
-    coverage_percent: outcome.coverage_percent,
+    passed,
+    ...(run.runner !== undefined ? { runner: run.runner } : {}),
+    command: run.command,
+    returncode: run.returncode,
+    summary: run.summary,
+    // Each failure's file by display path (relative to the project root), as every result shows files.
+    failures: shown.items.map((f) => (f.file ? { ...f, file: shown.display.show(f.file) } : f)),
+    failure_count: run.failures.length,
+    summary_text: testsSummary(tool, passed, run.failures.length),
+    coverage_percent: run.coverage_percent,
     output: shown.output.text || undefined,
-    truncated: outcome.truncated || shown.view.capped || shown.output.cut,
+    truncated: run.truncated || shown.view.capped || shown.output.cut,
     ...pageFields(shown.view, { lists: ["failures"] }),
-    notes: [...choiceNotes, ...outcome.notes],
-    ...(await testsSarif(ctx, args.output, shown, outcome.runner, outcome.notes, outcome.command)),
+    notes,
+    ...(await testsSarif(ctx, args.output, shown, tool, run.notes, run.command)),
   };
 }
 
@@ -403,24 +437,17 @@ export const runTestsTool = () => {
             failures = parseJunitFailures(fs.readFileSync(junitXml, "utf8"), rootdir, cwd);
           } else if (run.returncode === 1)
             notes.push("pytest wrote no JUnit report, so failures are not itemized");
-          const shown = listFailures(ctx, args, args.path, "pytest", failures, output);
-          const coveragePercent = args.coverage ? parseCoverageTotal(run.stdout) : undefined;
-          return {
-            success: true,
+          return testRunResult(ctx, args, testPath, {
             passed: run.returncode === 0,
             command,
             returncode: run.returncode,
             summary: summary ?? {},
-            failures: shown.items,
-            failure_count: failures.length,
-            summary_text: testsSummary("pytest", run.returncode === 0, failures.length),
-            coverage_percent: coveragePercent,
-            output: shown.output.text,
-            truncated: run.truncated || shown.view.capped || shown.output.cut,
-            ...pageFields(shown.view, { lists: ["failures"] }),
+            failures,
+            coverage_percent: args.coverage ? parseCoverageTotal(run.stdout) : undefined,
+            output,
+            truncated: run.truncated,
             notes,
-            ...(await testsSarif(ctx, args.output, shown, "pytest", notes, command)),
-          };
+          });
         } finally {
           fs.rmSync(temp, { recursive: true, force: true });
         }

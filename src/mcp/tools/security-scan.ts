@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ToolError } from "../../errors.js";
 import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { chooseScanners } from "../../adapters/tool-choice.js";
 import type { ScanOutcome, ScanSummary, SecurityScanner } from "../../adapters/security-scanners.js";
@@ -7,7 +8,7 @@ import type { Finding } from "../../findings/model.js";
 import { findingsView, issueString } from "../../findings/views.js";
 import { estimateTokens } from "../../findings/budget.js";
 import { LISTING_ARGS, listingFields, listingOf } from "./listing.js";
-import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
+import { OUTPUT_ARG, sarifField, type SarifRunSource } from "./sarif-output.js";
 
 const LEVEL = z.enum(["low", "medium", "high"]);
 
@@ -24,6 +25,34 @@ interface ScannerEntry {
   /** Why it did not run (not installed, no lockfile, not run by this server yet). */
   reason?: string;
   install?: string;
+  /** It ran and failed (npm audit's registry refusing, a scanner crash): its error, beside the others' findings. */
+  error?: string;
+  error_type?: string;
+  output?: string;
+}
+
+/** The tail of a failed scanner's output kept in its entry: enough for its last error lines. */
+const FAILED_OUTPUT_CHARS = 2000;
+
+/** A scanner's failure as its entry in `scanners[]`. */
+function failedEntry(scanner: SecurityScanner, err: ToolError): ScannerEntry {
+  const { command, returncode, output } = err.extra as {
+    command?: string;
+    returncode?: number | null;
+    output?: string;
+  };
+  return {
+    name: scanner.name,
+    kind: scanner.kind,
+    ran: true,
+    ...(command !== undefined ? { command } : {}),
+    ...(returncode !== undefined ? { returncode } : {}),
+    error: err.message,
+    error_type: err.errorType,
+    ...(output
+      ? { output: output.length > FAILED_OUTPUT_CHARS ? `…${output.slice(-FAILED_OUTPUT_CHARS)}` : output }
+      : {}),
+  };
 }
 
 const addSummaries = (a: ScanSummary, b: ScanSummary): ScanSummary => ({
@@ -51,6 +80,7 @@ export const securityScanTool = () =>
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const entries: ScannerEntry[] = [];
       const ran: { scanner: SecurityScanner; outcome: ScanOutcome }[] = [];
+      const failed: { scanner: SecurityScanner; error: ToolError }[] = [];
       // Each scanner where it runs: the path, or each project of its languages below it (tool-choice.ts).
       for (const { scanner, target } of choice.runs) {
         const where = target === args.path ? {} : { path: display.show(target) || "." };
@@ -66,11 +96,20 @@ export const securityScanTool = () =>
           });
           continue;
         }
-        const outcome = await scanner.scan(ctx, {
-          target,
-          severity: args.severity,
-          confidence: args.confidence,
-        });
+        let outcome: ScanOutcome;
+        try {
+          outcome = await scanner.scan(ctx, {
+            target,
+            severity: args.severity,
+            confidence: args.confidence,
+          });
+        } catch (err) {
+          // One scanner's failure never hides the others' findings: it is an entry of its own.
+          if (!(err instanceof ToolError)) throw err;
+          failed.push({ scanner, error: err });
+          entries.push({ ...failedEntry(scanner, err), ...where });
+          continue;
+        }
         ran.push({ scanner, outcome });
         entries.push({
           name: scanner.name,
@@ -83,6 +122,15 @@ export const securityScanTool = () =>
         });
       }
       const skipped = entries.filter((e) => !e.ran).map((e) => `not scanned with ${e.name}: ${e.reason}`);
+      const failures = failed.map(
+        (f) => `${f.scanner.name} failed (${f.error.errorType}): ${f.error.message}`,
+      );
+      if (ran.length === 0 && failed.length === 1 && failed[0]) throw failed[0].error;
+      if (ran.length === 0 && failed.length > 1)
+        throw new ToolError("tool_error", `every scanner failed: ${failures.join("; ")}`, {
+          scanners: entries,
+          notes: skipped,
+        });
       if (ran.length === 0) {
         const notes = [
           choice.nothing
@@ -125,6 +173,9 @@ export const securityScanTool = () =>
         !ran.some((r) => r.scanner.languages !== "any") && choice.picks.some((p) => p.languages !== "any");
       const notes = [
         ...choice.notes,
+        ...failures.map(
+          (f) => `${f}; no pass: what it scans was not scanned, the other scanners' findings are listed`,
+        ),
         ...ran.flatMap((r) => r.outcome.notes),
         ...(codeUnscanned && all.length === 0
           ? [
@@ -135,7 +186,9 @@ export const securityScanTool = () =>
       ];
       return {
         success: true,
-        ...(codeUnscanned && all.length === 0 ? { code_scanned: false } : { passed: all.length === 0 }),
+        ...(codeUnscanned && all.length === 0 && failed.length === 0
+          ? { code_scanned: false }
+          : { passed: all.length === 0 && failed.length === 0 }),
         command,
         scanners: entries,
         findings: view.listed.map((f) => raw.get(f)),
@@ -145,26 +198,33 @@ export const securityScanTool = () =>
         common_findings: view.listed,
         unscanned_files: ran.flatMap((r) => r.outcome.unscanned),
         returncode:
-          ran.length === 1
+          ran.length === 1 && failed.length === 0
             ? ran[0]?.outcome.returncode
-            : Math.max(...ran.map((r) => r.outcome.returncode ?? 0)),
+            : Math.max(
+                ...ran.map((r) => r.outcome.returncode ?? 0),
+                ...failed.map((f) => (f.error.extra.returncode as number | null | undefined) ?? 1),
+              ),
         truncated: ran.some((r) => r.outcome.truncated) || view.capped,
         ...listingFields(ran.length === 1 ? (ran[0]?.scanner.name ?? "") : "security_scan", view, {
           lists: ["findings", "issues", "common_findings"],
         }),
         notes,
-        ...(await sarifField(
-          ctx,
-          args.output,
-          display,
-          ran.map(({ scanner, outcome }) => ({
+        ...(await sarifField(ctx, args.output, display, [
+          ...ran.map(({ scanner, outcome }): SarifRunSource => ({
             tool: scanner.name,
             version: () => Promise.resolve(outcome.version),
             findings: outcome.findings,
             notes: [...outcome.notes],
             command: outcome.command,
           })),
-        )),
+          ...failed.map(({ scanner, error }): SarifRunSource => ({
+            tool: scanner.name,
+            findings: [],
+            executionSuccessful: false,
+            notes: [error.message],
+            command: error.extra.command as string | undefined,
+          })),
+        ])),
       };
     },
   });

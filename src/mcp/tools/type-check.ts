@@ -71,6 +71,7 @@ async function runChecker(
           identity: {
             tool: await toolIdentity(ctx, checker.name, target, args.config),
             args: keyArgs(args, root),
+            ...(checker.keyFacts && { facts: checker.keyFacts(ctx, request) }),
           },
           run: () => checker.check(ctx, request),
           reads: readsOf,
