@@ -10,7 +10,7 @@ import { estimateTokens, RESULT_OVERHEAD_TOKENS, tailWithinTokens } from "../../
 import { listEntries, listingOf, pageFields, PAGING_ARGS, type ListingArgs } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
-import type { TestFailureRecord, TestRunOutcome } from "../../adapters/test-runners.js";
+import type { TestFailureRecord } from "../../adapters/test-runners.js";
 import { chooseTestRunner, testProjects } from "../../adapters/tool-choice.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { inTestsNetworkScope } from "./tests-network.js";
