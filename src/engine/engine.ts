@@ -27,6 +27,7 @@ import { InvalidArgumentsError, ToolError } from "../errors.js";
 import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
 import { compactResult, displayCommand, combinedOutput } from "./result.js";
 import { capResultBytes } from "./result-cap.js";
+import { refuseNulInProcessText } from "./argv-text.js";
 import { budgetNotes, effectiveTokens } from "../findings/budget.js";
 import { sanitizeStrings } from "./sanitize.js";
 import { Semaphore } from "../exec/semaphore.js";
@@ -130,6 +131,7 @@ export class Engine {
             sandboxRan,
             options.signal,
             options.maxResultBytes ?? this.config.maxResultBytes,
+            args,
           ),
         );
         exact = tool.exactResult === true;
@@ -262,6 +264,7 @@ export class Engine {
     sandboxRan: { value: boolean },
     signal: AbortSignal | undefined,
     maxResultBytes?: number,
+    callArgs: Record<string, unknown> = {},
   ): ToolContext {
     const { config } = this;
     return {
@@ -287,6 +290,7 @@ export class Engine {
             "tool_error",
             `the call was cancelled before ${path.basename(options.program)} started; it did not run`,
           );
+        refuseNulInProcessText(options.program, options.args, options.env, options.cwd, callArgs);
         this.refuseLinksOut(options.args, options.cwd);
         const spec = {
           ...options,

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
 import type { LinkRewrite } from "../../adapters/markdown/checker.js";
+import { groupByLink } from "../../adapters/markdown/report.js";
+import { findingsView } from "../../findings/views.js";
 import { checkReplacement, compileUserRegex, type UserRegex } from "../../adapters/markdown/user-regex.js";
 import { ToolError } from "../../errors.js";
 import { defineTool } from "../../engine/tool.js";
@@ -163,12 +165,11 @@ export const checkMarkdownLinksTool = () =>
           throw new ToolError("timeout", `check_markdown_links exceeded the ${ctx.config.timeout} s timeout`);
         throw err;
       }
-      // Each broken link once, listed within the budget through its finding (SARIF gets them all).
+      // Seed 000: each broken link once (every line it is on), listed within the budget through a finding at
+      // its first occurrence; SARIF and the counts get every occurrence.
       const findings = brokenLinkFindings(report.broken, display.root);
-      const broken = listEntries(ctx, args, report.broken, findings, {
-        display,
-        fingerprints: args.output === "sarif",
-      });
+      const entries = groupByLink(report.broken);
+      const broken = listEntries(ctx, args, entries, brokenLinkFindings(entries, display.root), { display });
       const notes = [...report.notes];
       if (project.file) notes.push(`project settings read from ${shownConfig}`);
       if (report.filesChecked === 0 && report.broken.length === 0) notes.push("no Markdown files found");
@@ -181,7 +182,7 @@ export const checkMarkdownLinksTool = () =>
         skipped_links: report.skippedLinks,
         external_urls_checked: report.externalUrls,
         broken: broken.items,
-        broken_count: report.broken.length,
+        broken_count: entries.length,
         truncated: broken.view.capped,
         ...pageFields(broken.view, { lists: ["broken"] }),
         summary_text: summaryText("markdown-links", findings),
@@ -191,7 +192,7 @@ export const checkMarkdownLinksTool = () =>
               {
                 tool: "markdown-links",
                 version: () => Promise.resolve(VERSION),
-                findings: broken.view.all,
+                findings: findingsView(findings, { display, fingerprints: true }).all,
                 notes,
               },
             ])
