@@ -367,7 +367,7 @@ export function validateArguments(tool: ToolDefinition, rawArgs: unknown): Recor
   if (typeof raw !== "object" || Array.isArray(raw))
     throw new InvalidArgumentsError("arguments must be an object");
   const withoutNulls = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
-  const parsed = tool.input.safeParse(withoutNulls);
+  const parsed = tool.input.safeParse(tool.aliases ? tool.aliases(withoutNulls) : withoutNulls);
   if (!parsed.success) {
     throw new InvalidArgumentsError(`Invalid arguments for ${tool.name}: ${formatZodError(parsed.error)}`);
   }

@@ -138,6 +138,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Strict object schema; null values are treated as absent before validation. */
   input: S;
+  /**
+   * Another surface's names for this tool's arguments, mapped onto ours before `input` validates them (seed
+   * 002's, src/mcp/tools/seed-002-aliases.ts); throws InvalidArgumentsError for a bad aliased value.
+   */
+  aliases?(args: Record<string, unknown>): Record<string, unknown>;
   annotations: ToolAnnotations;
   /** Declared here, or kept in src/mcp/tool-traits.ts for tools that predate it. */
   traits?: ToolTraits;

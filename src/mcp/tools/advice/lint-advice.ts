@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
+import { ToolError } from "../../../errors.js";
 import { refreshPolicy } from "../policy/runtime.js";
 import { adviceIds, advisorOf, rerunFor } from "./shared.js";
 
@@ -10,15 +11,17 @@ export const lintAdviceTool = () =>
       "Policy advice for one diagnostic (tool + rule): policies, principles, skills and the rerun call.",
     input: z.strictObject({
       tool: z.string().min(1).max(100),
-      rule: z.string().min(1).max(200).describe("e.g. F401"),
+      rule: z.string().min(1).max(200).optional().describe("e.g. F401"),
       message: z.string().max(4000).optional(),
       path: z.string().max(4096).optional(),
     }),
     annotations: { title: "Lint advice", ...READ_ONLY },
     traits: { advisory: true, reads_files: false, runs_tools: false, persists_traces: false },
     async handler(args, ctx) {
+      if (args.rule === undefined && !args.message?.trim())
+        throw new ToolError("invalid_input", "give the diagnostic's rule, or at least its message");
       await refreshPolicy(ctx);
-      const advice = advisorOf(ctx).adviseDiagnostic(args);
+      const advice = advisorOf(ctx).adviseDiagnostic({ ...args, rule: args.rule ?? "" });
       return {
         success: true,
         mapped: advice.mapped,
@@ -34,7 +37,7 @@ export const lintAdviceTool = () =>
               note:
                 advice.bundle_hash === "none"
                   ? "unmapped: no policy bundle is loaded"
-                  : `unmapped: the bundle's evidence map has no policy for ${args.tool} ${args.rule}`,
+                  : `unmapped: the bundle's evidence map has no policy for ${args.tool} ${args.rule ?? `"${args.message}"`}`,
             }),
       };
     },

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, READ_ONLY, type ToolContext } from "../../../engine/tool.js";
@@ -16,6 +17,7 @@ import { ToolError } from "../../../errors.js";
 import { adviceIds, advisorOf } from "./shared.js";
 import { policyRuntime, refreshPolicy } from "../policy/runtime.js";
 import { policyLint, type PolicyLintFile } from "../../../policy/policy-lint.js";
+import { MAX_COMMAND_CHARS } from "../../../policy/checks.js";
 import { GIT_ENV, gitSandbox } from "../../../adapters/git-sandbox.js";
 
 /** Linters that lint exactly the `files` they are given; the others run on the project and are filtered. */
@@ -59,6 +61,7 @@ export const lintCheckTool = () =>
       scope: z.enum(["staged", "changed", "all"]).optional(),
       path: z.string().optional(),
       policy_lint: z.boolean().optional(),
+      command: z.string().max(MAX_COMMAND_CHARS).optional(),
       ...PAGING_ARGS,
     }),
     annotations: { title: "Lint check", ...READ_ONLY },
@@ -79,6 +82,8 @@ export const lintCheckTool = () =>
           scope,
           `no ${scope === "all" ? "" : `${scope} `}files to lint under ${display.show(dir) || "."}`,
         );
+      const commandCheck =
+        args.command === undefined ? undefined : await judgeCommand(ctx, dir, args.command);
       const linters = pickLinters(dir, selected, args.tool);
       const policyRun =
         (args.policy_lint ?? !args.tool) ? await runPolicyLint(ctx, dir, scope, selected) : undefined;
@@ -183,8 +188,10 @@ export const lintCheckTool = () =>
           passed:
             runs.every((r) => r.filtered || (r.returncode ?? 0) === 0) &&
             view.count === 0 &&
-            stagedUnavailable.length === 0,
+            stagedUnavailable.length === 0 &&
+            commandCheck?.status !== "blocked",
           scope,
+          ...(commandCheck && { command_check: commandCheck }),
           ...(stagedUnavailable.length ? { staged_unavailable: stagedUnavailable } : {}),
           ...(checked ? { files: checked.slice(0, 100), file_count: checked.length } : {}),
           linters: runs,
@@ -219,6 +226,35 @@ export const lintCheckTool = () =>
       }
     },
   });
+
+/**
+ * The policy's verdict on the command a lint run stands for (seed 002's `command`), as policy_check_command
+ * gives it: its status and each violation's policy and advice.
+ */
+async function judgeCommand(ctx: ToolContext, dir: string, command: string) {
+  const runtime = await policyRuntime(ctx);
+  const bundle = runtime.bundleFor(dir, ctx.allowlist);
+  const outcome = await runtime.checkCommand(
+    bundle,
+    { command },
+    {
+      cwd: dir,
+      projectRoot: ctx.allowlist.rootOf(dir) ?? dir,
+      home: os.homedir(),
+      roots: [...ctx.allowlist.roots.effective],
+    },
+  );
+  return {
+    command,
+    status: outcome.status,
+    violations: outcome.violations.map((v) => ({
+      policy_id: v.policy_id,
+      severity: v.severity,
+      message: v.message,
+      advice: v.advice,
+    })),
+  };
+}
 
 /** What lint_check reports of each linter it ran. */
 interface LinterRun {

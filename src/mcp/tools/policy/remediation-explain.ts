@@ -10,6 +10,7 @@ const payload = z.looseObject({
   policy_ids: z.array(z.string().max(200)).max(100),
   skill_ids: z.array(z.string().max(200)).max(100).optional(),
   retry: z.string().optional(),
+  message: z.string().optional(),
 });
 
 export const remediationExplainTool = () =>
@@ -62,6 +63,7 @@ export const remediationExplainTool = () =>
       return {
         success: true,
         status: p.status,
+        ...(p.message && { message: p.message }),
         action_context: p.action,
         policies,
         skills,
