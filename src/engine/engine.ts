@@ -172,7 +172,9 @@ export class Engine {
     // Whatever the tool: no control characters in any string, and never more than the result cap.
     result = sanitizeStrings(result);
     const cap = options.maxResultBytes ?? this.config.maxResultBytes;
-    if (Number.isFinite(cap)) result = capResultBytes(result, cap, !exact, listing);
+    // Every result says what the cap cut: a fixed-shape one in its own `note` when its schema admits no more.
+    if (Number.isFinite(cap))
+      result = capResultBytes(result, cap, exact && tool.outputSchema ? "note" : "fields", listing);
     if (isError !== undefined) result = { ...result, [RESULT_IS_ERROR]: isError };
     void this.audit.append({
       operation: name,
