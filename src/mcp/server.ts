@@ -49,10 +49,17 @@ function dropListingNoise(node: unknown, sizeLimits: boolean): void {
     for (const k of SIZE_LIMIT_KEYWORDS) delete o[k];
     // Caps this high (offsets, line numbers, token budgets) are anti-abuse limits, like the sizes above.
     if (typeof o.maximum === "number" && o.maximum >= ANTI_ABUSE_MAXIMUM) delete o.maximum;
+    // An optional flag is false unless given.
+    if (o.type === "boolean" && o.default === false) delete o.default;
+    // A count, offset or index is never negative: its description says what it counts.
+    if (o.type === "integer" && o.minimum === 0) delete o.minimum;
     // An enum of strings says its type.
     if (o.type === "string" && Array.isArray(o.enum)) delete o.type;
-    // Unknown arguments are refused on every call all the same (InvalidParams, naming them).
+    // Unknown arguments are refused on every call all the same (InvalidParams, naming them); an empty schema
+    // for the other properties (a record of anything) is what JSON Schema assumes anyway.
     if (o.additionalProperties === false) delete o.additionalProperties;
+    const extra = o.additionalProperties;
+    if (extra && typeof extra === "object" && Object.keys(extra).length === 0) delete o.additionalProperties;
   }
   for (const v of Object.values(o)) dropListingNoise(v, sizeLimits);
 }
@@ -77,8 +84,10 @@ export function toolListing(tool: ToolDefinition): Tool {
   dropListingNoise(schema, tool.outputSchema !== undefined);
   return {
     name: tool.name,
-    // A title that only restates the name is left out: clients show the name then (MCP).
-    ...(tool.annotations.title &&
+    // No title: clients show the name then (MCP), and every argument's description costs the tokens.
+    // A drop-in toolset keeps its original's.
+    ...(tool.outputSchema &&
+      tool.annotations.title &&
       !restatesName(tool.annotations.title, tool.name) && { title: tool.annotations.title }),
     description: tool.description,
     inputSchema: schema,

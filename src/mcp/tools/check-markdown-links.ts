@@ -96,21 +96,21 @@ export function brokenLinkFindings(
 export const checkMarkdownLinksTool = () =>
   defineTool({
     name: "check_markdown_links",
-    description:
-      "Check Markdown links (files, anchors, references, images, HTTP(S) unless check_external is false): each broken link with file and line.",
+    description: "Check Markdown links (files, anchors, references, URLs): each broken one with its lines.",
     input: z.strictObject({
-      path: z.string(),
-      check_external: z.boolean().optional(),
-      timeout: z.number().int().min(1).max(120).optional(),
-      concurrent: z.number().int().min(1).max(64).optional(),
-      ignore_patterns: z.array(pattern).max(200).optional().describe("RE2 patterns"),
-      exclude: z.array(pattern).max(200).optional().describe("Gitignore globs"),
+      path: z.string().describe("Markdown file or folder, relative to cwd"),
+      check_external: z.boolean().optional().describe("Request URLs too (default true)"),
+      timeout: z.number().int().min(1).max(120).optional().describe("Seconds per URL (default 10)"),
+      concurrent: z.number().int().min(1).max(64).optional().describe("Requests at once (default 10)"),
+      ignore_patterns: z.array(pattern).max(200).optional().describe("RE2 patterns of links to skip"),
+      exclude: z.array(pattern).max(200).optional().describe("Gitignore globs of files to skip"),
       rewrite: z
         .array(z.strictObject({ pattern, replacement: z.string().max(1000) }))
         .max(100)
-        .optional(),
-      skip_anchors: z.boolean().optional(),
-      anchor_case_sensitive: z.boolean().optional(),
+        .optional()
+        .describe("RE2 rewrites applied to links first"),
+      skip_anchors: z.boolean().optional().describe("Do not check #fragments"),
+      anchor_case_sensitive: z.boolean().optional().describe("Anchors must match case"),
       github_links_on_disk: z.boolean().optional().describe("github.com links to this repo, on disk"),
       output: OUTPUT_ARG,
       ...PAGING_ARGS,

@@ -146,16 +146,18 @@ function testsSummary(runner: string, passed: boolean, failures: number): string
 export const runTestsTool = () =>
   defineTool({
     name: "run_tests",
-    description:
-      "Run the project's tests (it runs project code): `passed`, counts, each failure with file, line and message.",
+    description: "Run the project's tests (runs its code): counts and each failure's file, line, message.",
     input: z.strictObject({
-      path: z.string().default("tests/"),
-      working_dir: z.string().optional(),
-      pattern: z.string().optional().describe("Glob or -k expression"),
-      markers: z.string().optional().describe("pytest -m"),
-      verbose: z.boolean().default(false),
-      coverage: z.boolean().default(false),
-      fail_fast: z.boolean().default(false),
+      path: z
+        .string()
+        .default("tests/")
+        .describe("Tests folder, file or node id; relative to working_dir, else cwd"),
+      working_dir: z.string().optional().describe("Folder the tests run in"),
+      pattern: z.string().optional().describe("File glob (test_*.py) or -k expression"),
+      markers: z.string().optional().describe("pytest -m expression"),
+      verbose: z.boolean().default(false).describe("Verbose runner output"),
+      coverage: z.boolean().default(false).describe("Measure coverage"),
+      fail_fast: z.boolean().default(false).describe("Stop at the first failure"),
       output: OUTPUT_ARG,
       ...PAGING_ARGS,
     }),

@@ -57,11 +57,11 @@ function refuseWhenNotInstalled(ctx: ToolContext, target: string, picks: readonl
 export const securityScanTool = () =>
   defineTool({
     name: "security_scan",
-    description: "Security scan with the project's scanners (bandit, gosec, npm audit).",
+    description: "Security scan with the project's scanners (bandit, gosec, npm audit, secrets).",
     input: z.strictObject({
-      path: z.string(),
-      severity: LEVEL.default("low"),
-      confidence: LEVEL.default("low"),
+      path: z.string().describe("File or folder; relative to cwd"),
+      severity: LEVEL.default("low").describe("Lowest severity reported"),
+      confidence: LEVEL.default("low").describe("Lowest confidence reported"),
       output: OUTPUT_ARG,
       ...LISTING_ARGS,
     }),

@@ -7,13 +7,12 @@ import { adviceIds, advisorOf, rerunFor } from "./shared.js";
 export const lintAdviceTool = () =>
   defineTool({
     name: "lint_advice",
-    description:
-      "Policy advice for one diagnostic (tool + rule): policies, principles, skills and the rerun call.",
+    description: "Policy advice for one diagnostic: policies, skills, the rerun call.",
     input: z.strictObject({
-      tool: z.string().min(1).max(100),
+      tool: z.string().min(1).max(100).describe("e.g. ruff"),
       rule: z.string().min(1).max(200).optional().describe("e.g. F401"),
-      message: z.string().max(4000).optional(),
-      path: z.string().max(4096).optional(),
+      message: z.string().max(4000).optional().describe("The diagnostic's text"),
+      path: z.string().max(4096).optional().describe("Its file"),
     }),
     annotations: { title: "Lint advice", ...READ_ONLY },
     traits: { advisory: true, reads_files: false, runs_tools: false, persists_traces: false },

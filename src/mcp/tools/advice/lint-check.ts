@@ -53,15 +53,17 @@ const isInside = (given: string, file: string) => file === given || file.startsW
 export const lintCheckTool = () =>
   defineTool({
     name: "lint_check",
-    description:
-      "Lint staged, changed or all files with the managed linters and attach each finding's policy advice.",
+    description: "Lint staged, changed or all files; each finding with its policy advice.",
     input: z.strictObject({
-      tool: z.enum(linterNames()).optional(),
-      files: z.array(z.string()).max(1000).optional(),
-      scope: z.enum(["staged", "changed", "all"]).optional(),
-      path: z.string().optional(),
-      policy_lint: z.boolean().optional(),
-      command: z.string().max(MAX_COMMAND_CHARS).optional(),
+      tool: z.enum(linterNames()).optional().describe("Default: by the files' languages"),
+      files: z.array(z.string()).max(1000).optional().describe("Files or folders under path"),
+      scope: z
+        .enum(["staged", "changed", "all"])
+        .optional()
+        .describe("staged: git's index; changed: since HEAD"),
+      path: z.string().optional().describe("Project folder (default .); relative to cwd"),
+      policy_lint: z.boolean().optional().describe("Also the policy's content checks"),
+      command: z.string().max(MAX_COMMAND_CHARS).optional().describe("Also judge this command line"),
       ...PAGING_ARGS,
     }),
     annotations: { title: "Lint check", ...READ_ONLY },

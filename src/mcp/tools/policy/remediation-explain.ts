@@ -16,9 +16,11 @@ const payload = z.looseObject({
 export const remediationExplainTool = () =>
   defineTool({
     name: "remediation_explain",
-    description: "Expand an agent_remediation payload into policies, skill steps and retry guidance.",
+    description: "Expand an agent_remediation into policies, skill steps, retry guidance.",
     input: z.strictObject({
-      agent_remediation: z.union([z.string().max(100_000), z.record(z.string(), z.unknown())]),
+      agent_remediation: z
+        .union([z.string().max(100_000), z.record(z.string(), z.unknown())])
+        .describe("An agent_remediation (object or JSON)"),
     }),
     annotations: { title: "Explain a remediation", ...READ_ONLY },
     async handler(args, ctx) {
