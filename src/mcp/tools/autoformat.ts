@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { BY_LANGUAGE_DOC, CONFIG_DOC, FILES_DOC, PATH_DOC, PROJECT_DOC } from "./arg-docs.js";
+import { BY_LANGUAGE_DOC, CONFIG_DOC, PATH_DOC } from "./arg-docs.js";
 import { displayPaths, rebaseDiff, showFromCwd } from "../../findings/display-path.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";

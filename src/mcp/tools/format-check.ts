@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BY_LANGUAGE_DOC, CONFIG_DOC, FILES_DOC, PATH_DOC, PROJECT_DOC } from "./arg-docs.js";
+import { BY_LANGUAGE_DOC, CONFIG_DOC, PATH_DOC } from "./arg-docs.js";
 import { ToolError } from "../../errors.js";
 import { cachedField } from "../../cache/service.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";

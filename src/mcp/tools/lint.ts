@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { BY_LANGUAGE_DOC, CONFIG_DOC, FILES_DOC, PATH_DOC, PROJECT_DOC } from "./arg-docs.js";
+import { BY_LANGUAGE_DOC, CONFIG_DOC, FILES_DOC, PATH_DOC } from "./arg-docs.js";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView, issueString } from "../../findings/views.js";
 import { estimateTokens } from "../../findings/budget.js";
