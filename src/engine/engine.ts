@@ -28,6 +28,7 @@ import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js
 import { compactResult, displayCommand, combinedOutput } from "./result.js";
 import { capResultBytes } from "./result-cap.js";
 import { refuseNulInProcessText } from "./argv-text.js";
+import { CallProgress, type ProgressUpdate } from "./progress.js";
 import { budgetNotes, effectiveTokens } from "../findings/budget.js";
 import { sanitizeStrings } from "./sanitize.js";
 import { Semaphore } from "../exec/semaphore.js";
@@ -50,6 +51,8 @@ export interface CallOptions {
    * passes Infinity and gets the whole result.
    */
   maxResultBytes?: number;
+  /** Receives the call's progress (the client sent a progressToken): see engine/progress.ts. */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 export class Engine {
@@ -116,6 +119,10 @@ export class Engine {
     // Notes the engine adds to whatever the handler returns (the sandbox's, about the processes it ran).
     const callNotes = new Set<string>();
     const sandboxRan = { value: false };
+    // Nothing more once the call is over or given up.
+    const progress = options.onProgress ? new CallProgress(options.onProgress, name) : undefined;
+    const stopProgress = () => progress?.close();
+    options.signal?.addEventListener("abort", stopProgress, { once: true });
     try {
       this.checkRateLimit(name);
       const resolved = this.resolvePaths(tool, args);
@@ -132,11 +139,14 @@ export class Engine {
             options.signal,
             options.maxResultBytes ?? this.config.maxResultBytes,
             args,
+            progress,
           ),
         );
         exact = tool.exactResult === true;
       } finally {
         release();
+        stopProgress();
+        options.signal?.removeEventListener("abort", stopProgress);
       }
     } catch (err) {
       result = errorResult(err, this.log);
@@ -267,6 +277,7 @@ export class Engine {
     signal: AbortSignal | undefined,
     maxResultBytes?: number,
     callArgs: Record<string, unknown> = {},
+    progress?: CallProgress,
   ): ToolContext {
     const { config } = this;
     return {
@@ -278,6 +289,7 @@ export class Engine {
       signal,
       maxResultBytes,
       note: (text) => void notes.add(text),
+      progress: (report) => progress?.report(report),
       sandbox: () => {
         const status = config.sandbox === "off" ? undefined : probeSandbox();
         if (status?.available) sandboxRan.value = true;
@@ -294,6 +306,7 @@ export class Engine {
           );
         refuseNulInProcessText(options.program, options.args, options.env, options.cwd, callArgs);
         this.refuseLinksOut(options.args, options.cwd);
+        progress?.report({ message: `running ${path.basename(options.program)}` });
         const spec = {
           ...options,
           cwd: options.cwd ?? config.cwd,

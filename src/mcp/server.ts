@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Engine } from "../engine/engine.js";
+import type { ProgressUpdate } from "../engine/progress.js";
 import { InvalidArgumentsError } from "../errors.js";
 import { RESULT_IS_ERROR, type ToolDefinition, type ToolResult } from "../engine/tool.js";
 import { VERSION } from "../version.js";
@@ -116,6 +117,18 @@ export function toCallToolResult(result: ToolResult, tool?: ToolDefinition): Cal
   };
 }
 
+/**
+ * The MCP SDK's client handles a notification a microtask after it reads it, and a response at once: a
+ * progress notification read in the same chunk as the answer finds its handler gone ("unknown token", an
+ * error some clients count against the server). An answer therefore leaves this long after the last one.
+ */
+const PROGRESS_SETTLE_MS = 30;
+
+async function settleAfter(lastSentAt: number): Promise<void> {
+  const wait = lastSentAt + PROGRESS_SETTLE_MS - performance.now();
+  if (lastSentAt > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
 /** An engine, or a function that loads it (called once, on first need). */
 export type EngineSource = Engine | (() => Promise<Engine>);
 
@@ -144,10 +157,32 @@ export function createMcpServer(source: EngineSource): McpServer {
   });
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const engine = await getEngine();
+    // A client that sent a progressToken gets notifications/progress while the call runs (engine/progress.ts),
+    // each one sent before the answer: none may follow it.
+    const token = request.params._meta?.progressToken;
+    const sending = new Set<Promise<void>>();
+    let lastSentAt = 0;
+    const onProgress =
+      token === undefined
+        ? undefined
+        : (update: ProgressUpdate) => {
+            lastSentAt = performance.now();
+            const sent: Promise<void> = extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, ...update },
+              })
+              .catch(() => undefined)
+              .finally(() => sending.delete(sent));
+            sending.add(sent);
+          };
     try {
       const result = await engine.call(request.params.name, request.params.arguments, {
         signal: extra.signal,
+        onProgress,
       });
+      await Promise.all(sending);
+      await settleAfter(lastSentAt);
       return toCallToolResult(result, engine.getTool(request.params.name));
     } catch (err) {
       // A plain error with the code: McpError would prefix "MCP error -32602:" and clients prefix it again.

@@ -159,6 +159,15 @@ export const checkMarkdownLinksTool = () =>
           allowPrivateLinks: ctx.config.allowPrivateLinks,
           displayBase: display.root,
           signal,
+          // Units: the files, and one more for what follows them (anchors elsewhere, external links).
+          onProgress: (done, total, pending) =>
+            ctx.progress?.({
+              done,
+              total: total === undefined ? undefined : total + 1,
+              message: pending
+                ? `${done} of ${done} file(s) checked; then ${pending}`
+                : `${done}${total === undefined ? "" : ` of ${total}`} file(s) checked`,
+            }),
         });
       } catch (err) {
         if (deadline.aborted)

@@ -136,6 +136,7 @@ async function lintThroughCache(
   linter: LinterAdapter,
   request: LintRequest,
 ): Promise<LintOutcome> {
+  ctx.progress?.({ message: `linting with ${linter.name}` });
   const cache = resultCacheOf(ctx);
   const language = wholeLanguageOf(linter.languages);
   if (!cache || linter.cachesPerFile || !language || request.options?.source)

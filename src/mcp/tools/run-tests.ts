@@ -25,6 +25,7 @@ import {
   parseRootdir,
   pytestArgs,
   pytestConfinement,
+  pytestProgressPercent,
   resolvePytest,
 } from "../../adapters/python/pytest.js";
 
@@ -257,6 +258,16 @@ export const runTestsTool = () =>
             program: pytest.program,
             args: argv,
             cwd,
+            // pytest's own progress (`[ 40%]` at the end of a line) as the call's.
+            onStdoutLine: (line) => {
+              const percent = pytestProgressPercent(line);
+              if (percent !== undefined)
+                ctx.progress?.({
+                  done: percent,
+                  total: 100,
+                  message: `pytest: ${percent}% of the tests run`,
+                });
+            },
             // Nothing written into the project (which may be read-only): no bytecode or assertion-rewrite
             // caches, and the coverage data file in the temp dir.
             // Plugins are not autoloaded: only the project's own and those asked for (see choosePlugins),

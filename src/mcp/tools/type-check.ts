@@ -95,6 +95,7 @@ export const typeCheckTool = () => {
               onHit: (o) => ({ ...o, notes: o.notes.filter((n) => !RUN_NOTE.test(n)) }),
             })
           : undefined;
+      if (!cached) ctx.progress?.({ message: `checking with ${checker.name}` });
       const outcome = cached ? cached.value : await checker.check(ctx, request);
       const within = outcome.viewWithin;
       const inView = (file: string) =>

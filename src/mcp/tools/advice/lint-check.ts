@@ -99,7 +99,8 @@ export const lintCheckTool = () =>
           ? await partiallyStaged(ctx, dir, selected)
           : new Map<string, string>();
       const stagedUnavailable: string[] = [];
-      for (const linter of linters) {
+      for (const [i, linter] of linters.entries()) {
+        ctx.progress?.({ done: i, total: linters.length, message: `linting with ${linter.name}` });
         let files = selected?.filter((f) =>
           linter.languages.some((l) => hasFilesOf(f, l as ProjectLanguage)),
         );
