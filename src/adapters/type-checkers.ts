@@ -34,6 +34,8 @@ export interface TypeCheckOutcome {
    * view keeps only the findings within this path (summary.scope "filtered").
    */
   viewWithin?: string;
+  /** The checker's version, when the adapter knows it (the TypeScript it loaded): SARIF's driver. */
+  version?: string;
 }
 
 export interface TypeCheckerAdapter {

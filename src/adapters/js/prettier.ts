@@ -168,7 +168,13 @@ async function runPrettier(
     params,
     command,
   );
-  return { result, notes: prettierNotes(ctx, setup, language, result, note), command, note };
+  return {
+    result,
+    notes: prettierNotes(ctx, setup, language, result, note),
+    command,
+    note,
+    version: prettier.version,
+  };
 }
 
 function prettierNotes(
@@ -273,6 +279,7 @@ async function cachedPrettierCheck(
     notes: prettierNotes(ctx, setup, language, { checked, failed }, note),
     cache: { cached: outcome.cached, total: outcome.total },
     first_lines: firstLines,
+    version: setup.prettier.version,
   };
 }
 
@@ -295,8 +302,9 @@ function prettierFor(language: string) {
     async check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
       const cache = req.diff ? undefined : resultCacheOf(ctx);
       if (cache) return cachedPrettierCheck(ctx, cache, req, language);
-      const { result, notes, command } = await runPrettier(ctx, req, language, true);
+      const { result, notes, command, version } = await runPrettier(ctx, req, language, true);
       return {
+        version,
         formatted: result.changed.length === 0,
         unformatted_files: result.changed.map((c) => display(ctx, c.file)),
         command,

@@ -140,6 +140,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
         command,
         notes,
         cache: outcome.cache,
+        version: ruff.version(),
       };
     }
     const result = await ruff.format(req.target, root, req.config, embeddedCall(ctx));
@@ -152,6 +153,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
         ? unifiedDiff(result.changed, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
         : undefined,
       notes,
+      version: ruff.version(),
     };
   }
   const root = rootOf(ctx, req.target);

@@ -48,7 +48,13 @@ async function formatSarifRun(
       : (await adapter.check(ctx, { target: args.path, diff: true, config: args.config })).output;
   const findings = formatFindings(adapter.formatter, outcome.unformatted_files, diff, ctx.config.cwd, known);
   const view = findingsView(findings, { display, fingerprints: true });
-  return { tool: adapter.formatter, findings: view.all, notes: outcome.notes, command: outcome.command };
+  return {
+    tool: adapter.formatter,
+    ...(outcome.version && { version: () => Promise.resolve(outcome.version) }),
+    findings: view.all,
+    notes: outcome.notes,
+    command: outcome.command,
+  };
 }
 
 export const formatCheckTool = () =>

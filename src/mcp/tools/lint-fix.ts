@@ -251,7 +251,13 @@ export async function leftoverSarif(
   const display = displayPaths(target, ctx.allowlist.roots.effective);
   const view = findingsView(leftoverFindings(outcome), { display, fingerprints: true });
   return sarifField(ctx, output, display, [
-    { tool: fixer, findings: view.all, notes: outcome.notes, command: outcome.command },
+    {
+      tool: fixer,
+      ...(outcome.version && { version: () => Promise.resolve(outcome.version) }),
+      findings: view.all,
+      notes: outcome.notes,
+      command: outcome.command,
+    },
   ]);
 }
 

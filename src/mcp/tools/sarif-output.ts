@@ -38,7 +38,7 @@ export async function sarifField(
     runs.map(async (r) => ({
       tool: r.tool,
       // The adapter's own answer, else the registered tool's (the copy on PATH).
-      version: r.version ? await r.version() : await registeredVersion(ctx, r.tool),
+      version: (await r.version?.()) ?? (await registeredVersion(ctx, r.tool)),
       informationUri: TOOL_URIS[r.tool] ?? "https://github.com/",
       findings: r.findings,
       root: display.root,

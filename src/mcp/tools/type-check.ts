@@ -136,7 +136,13 @@ export const typeCheckTool = () => {
         ...listingFields(checker.name, view, { lists: ["issues", "findings"] }),
         notes: [...pickNotes, ...outcome.notes],
         ...(await sarifField(ctx, args.output, display, [
-          { tool: checker.name, findings: view.all, notes: outcome.notes, command: outcome.command },
+          {
+            tool: checker.name,
+            ...(outcome.version && { version: () => Promise.resolve(outcome.version) }),
+            findings: view.all,
+            notes: outcome.notes,
+            command: outcome.command,
+          },
         ])),
       };
     },
