@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHECK_FIXTURES, runCheck } from "../helpers/check.js";
+import { runCheck } from "../helpers/check.js";
 import { multitool, validateSarif, type ValidatorProblem } from "../helpers/sarif-multitool.js";
 import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
 import { copyFixture, IN_CI, missing, tempDir } from "../helpers/tools.js";
