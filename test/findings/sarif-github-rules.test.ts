@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCheck } from "../helpers/check.js";
 import { multitool, validateSarif, type ValidatorProblem } from "../helpers/sarif-multitool.js";
 import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
-import { copyFixture, IN_CI, missing, tempDir } from "../helpers/tools.js";
+import { copyFixture, IN_CI, missing, tempDir, TOOLS_GO_BIN, TOOLS_VENV_BIN } from "../helpers/tools.js";
 
 const CHECK_TOOLS = ["ruff", "ty", "go", "cargo", "rubocop"];
 const noValidator = !multitool() && !IN_CI;
@@ -39,7 +39,10 @@ const INCOMPLETE = {
 };
 
 describe.skipIf(
-  noValidator || CHECK_TOOLS.some((t) => missing(t, [])) || missing("bandit") || missing("pytest"),
+  noValidator ||
+    CHECK_TOOLS.some((t) => missing(t, [TOOLS_VENV_BIN, TOOLS_GO_BIN])) ||
+    missing("bandit") ||
+    missing("pytest"),
 )("SARIF against GitHub's rules", () => {
   const dir = tempDir("mcq-sarif-gh-");
   const logs: Record<string, string> = {};
