@@ -22,9 +22,9 @@ describe.skipIf(missing("rubocop") || missing("ruby"))(
     let s: Connected;
     beforeAll(async () => {
       project = tempDir("mcq-rubocop-budget-");
-      // 30 files of 60 double-quoted assignments: RuboCop's default cops find thousands of offenses, most of
+      // 12 files of 60 double-quoted assignments: RuboCop's default cops find thousands of offenses, most of
       // them safely correctable (Style/StringLiterals).
-      for (let i = 0; i < 30; i++)
+      for (let i = 0; i < 12; i++)
         fs.writeFileSync(
           path.join(project, `f${String(i).padStart(2, "0")}.rb`),
           Array.from({ length: 60 }, (_, j) => `value_${j} = "text ${j}"\nputs value_${j}\n`).join(""),
@@ -76,7 +76,7 @@ describe.skipIf(missing("rubocop") || missing("ruby"))(
       expect(r.notes).toContainEqual(
         expect.stringMatching(/was cut to fit --max-result-bytes 16384: see result_capped/),
       );
-      expect((r.summary as { corrected_file_count: number }).corrected_file_count).toBe(30);
+      expect((r.summary as { corrected_file_count: number }).corrected_file_count).toBe(12);
       // Nothing was written.
       expect(fs.readFileSync(path.join(project, "f00.rb"), "utf8")).toMatch(/^value_0 = "text 0"/);
     });
