@@ -145,8 +145,6 @@ export class Engine {
         exact = tool.exactResult === true;
       } finally {
         release();
-        stopProgress();
-        options.signal?.removeEventListener("abort", stopProgress);
       }
     } catch (err) {
       result = errorResult(err, this.log);
@@ -155,6 +153,9 @@ export class Engine {
         exact = true;
       }
     }
+    // The call is over (answered, failed, refused before it ran): no more progress.
+    stopProgress();
+    options.signal?.removeEventListener("abort", stopProgress);
     // Declared beside the result, never part of its JSON: lost by the reshaping below, so taken first.
     const listing = result[PAGED_LISTING];
     const isError = result[RESULT_IS_ERROR];
