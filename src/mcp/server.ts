@@ -37,8 +37,8 @@ const ANTI_ABUSE_MAXIMUM = 100_000;
 
 /**
  * What a caller needs of a schema: zod's bounds of a plain integer (±2^53-1) say nothing, and string and
- * array size limits and `additionalProperties: false` (checked by zod on every call all the same) cost
- * tools/list tokens.
+ * array size limits and `additionalProperties: false` (checked by zod on every call all the same), a flag's
+ * `default: false` and a count's `minimum: 0` cost tools/list tokens that its argument descriptions need.
  * A drop-in toolset's schemas (they carry an outputSchema) stay exactly as their original advertised them.
  */
 function dropListingNoise(node: unknown, sizeLimits: boolean): void {
