@@ -71,6 +71,8 @@ export interface FixOutcome {
   returncode?: number | null;
   truncated?: boolean;
   notes: string[];
+  /** The fixer's version, when the adapter knows it (an in-process one): SARIF's driver. */
+  version?: string;
 }
 
 export interface FixerAdapter {

@@ -21,6 +21,8 @@ export interface FormatCheckOutcome {
    * a diff: SARIF and `check` place their findings there instead of asking for the whole diff again.
    */
   first_lines?: ReadonlyMap<string, number>;
+  /** The formatter's version, when the adapter knows it (a bundled or in-process one): SARIF's driver. */
+  version?: string;
 }
 
 export interface FormatWriteOutcome {

@@ -51,6 +51,11 @@ export interface SecurityScanner {
   install: string;
   /** Why it cannot run for this target (not installed, no lockfile, not a Rails app), or undefined. */
   unavailable(ctx: ToolContext, target: string): string | undefined;
+  /**
+   * Whether its program is installed for this target (a scanner this server runs): a project none of whose
+   * scanners ran because they are not installed is `tool_not_found`, as seed 000 answers for bandit.
+   */
+  installed?(ctx: ToolContext, target: string): boolean;
   /** Absent: the scanner is known but this server does not run it yet (it is named, never claimed). */
   scan?(ctx: ToolContext, request: ScanRequest): Promise<ScanOutcome>;
 }

@@ -39,6 +39,8 @@ export interface TypeCheckOutcome {
    * the program's sources and the `include` folders); never part of a result.
    */
   reads?: { configs?: string[]; sources?: string[]; dirs?: string[]; unknown?: string };
+  /** The checker's version, when the adapter knows it (the TypeScript it loaded): SARIF's driver. */
+  version?: string;
 }
 
 export interface TypeCheckerAdapter {

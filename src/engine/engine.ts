@@ -27,6 +27,8 @@ import { InvalidArgumentsError, ToolError } from "../errors.js";
 import { DEFAULT_RATE_LIMITS, SlidingWindowRateLimiter } from "./rate-limiter.js";
 import { compactResult, displayCommand, combinedOutput } from "./result.js";
 import { capResultBytes } from "./result-cap.js";
+import { refuseNulInProcessText } from "./argv-text.js";
+import { CallProgress, type ProgressUpdate } from "./progress.js";
 import { budgetNotes, effectiveTokens } from "../findings/budget.js";
 import { sanitizeStrings } from "./sanitize.js";
 import { Semaphore } from "../exec/semaphore.js";
@@ -49,6 +51,8 @@ export interface CallOptions {
    * passes Infinity and gets the whole result.
    */
   maxResultBytes?: number;
+  /** Receives the call's progress (the client sent a progressToken): see engine/progress.ts. */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 export class Engine {
@@ -115,6 +119,10 @@ export class Engine {
     // Notes the engine adds to whatever the handler returns (the sandbox's, about the processes it ran).
     const callNotes = new Set<string>();
     const sandboxRan = { value: false };
+    // Nothing more once the call is over or given up.
+    const progress = options.onProgress ? new CallProgress(options.onProgress, name) : undefined;
+    const stopProgress = () => progress?.close();
+    options.signal?.addEventListener("abort", stopProgress, { once: true });
     try {
       this.checkRateLimit(name);
       const resolved = this.resolvePaths(tool, args);
@@ -130,6 +138,8 @@ export class Engine {
             sandboxRan,
             options.signal,
             options.maxResultBytes ?? this.config.maxResultBytes,
+            args,
+            progress,
           ),
         );
         exact = tool.exactResult === true;
@@ -143,6 +153,9 @@ export class Engine {
         exact = true;
       }
     }
+    // The call is over (answered, failed, refused before it ran): no more progress.
+    stopProgress();
+    options.signal?.removeEventListener("abort", stopProgress);
     // Declared beside the result, never part of its JSON: lost by the reshaping below, so taken first.
     const listing = result[PAGED_LISTING];
     const isError = result[RESULT_IS_ERROR];
@@ -170,7 +183,9 @@ export class Engine {
     // Whatever the tool: no control characters in any string, and never more than the result cap.
     result = sanitizeStrings(result);
     const cap = options.maxResultBytes ?? this.config.maxResultBytes;
-    if (Number.isFinite(cap)) result = capResultBytes(result, cap, !exact, listing);
+    // Every result says what the cap cut: a fixed-shape one in its own `note` when its schema admits no more.
+    if (Number.isFinite(cap))
+      result = capResultBytes(result, cap, exact && tool.outputSchema ? "note" : "fields", listing);
     if (isError !== undefined) result = { ...result, [RESULT_IS_ERROR]: isError };
     void this.audit.append({
       operation: name,
@@ -262,6 +277,8 @@ export class Engine {
     sandboxRan: { value: boolean },
     signal: AbortSignal | undefined,
     maxResultBytes?: number,
+    callArgs: Record<string, unknown> = {},
+    progress?: CallProgress,
   ): ToolContext {
     const { config } = this;
     return {
@@ -273,6 +290,7 @@ export class Engine {
       signal,
       maxResultBytes,
       note: (text) => void notes.add(text),
+      progress: (report) => progress?.report(report),
       sandbox: () => {
         const status = config.sandbox === "off" ? undefined : probeSandbox();
         if (status?.available) sandboxRan.value = true;
@@ -287,7 +305,9 @@ export class Engine {
             "tool_error",
             `the call was cancelled before ${path.basename(options.program)} started; it did not run`,
           );
+        refuseNulInProcessText(options.program, options.args, options.env, options.cwd, callArgs);
         this.refuseLinksOut(options.args, options.cwd);
+        progress?.report({ message: `running ${path.basename(options.program)}` });
         const spec = {
           ...options,
           // A test run gets the user's colour variables, as the project's own run does: its tests may
@@ -366,7 +386,7 @@ export function validateArguments(tool: ToolDefinition, rawArgs: unknown): Recor
   if (typeof raw !== "object" || Array.isArray(raw))
     throw new InvalidArgumentsError("arguments must be an object");
   const withoutNulls = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
-  const parsed = tool.input.safeParse(withoutNulls);
+  const parsed = tool.input.safeParse(tool.aliases ? tool.aliases(withoutNulls) : withoutNulls);
   if (!parsed.success) {
     throw new InvalidArgumentsError(`Invalid arguments for ${tool.name}: ${formatZodError(parsed.error)}`);
   }

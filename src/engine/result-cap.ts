@@ -193,14 +193,21 @@ function shrinkListing(
 }
 
 /**
+ * How a cut result says so: `fields` adds `result_capped` and a note to `notes`; `note` (a fixed-shape result
+ * whose schema admits no new field, seed 001's) appends the sentence to its own `note` string; `none` says
+ * nothing (the inner pass of the last resort below).
+ */
+export type CapAnnotation = "fields" | "note" | "none";
+
+/**
  * The result itself when its JSON fits in `maxBytes`; otherwise a cut copy that fits, with a report of
- * what was cut (added as `result_capped` and a note unless `annotate` is false, for fixed-shape results).
- * A declared listing (`listing`) is shortened as a whole, its paging fields kept exact.
+ * what was cut, said as `annotate` asks. A declared listing (`listing`) is shortened as a whole, its paging
+ * fields kept exact.
  */
 export function capResultBytes(
   result: ToolResult,
   maxBytes: number,
-  annotate = true,
+  annotate: CapAnnotation = "fields",
   listing?: PagedListing,
 ): ToolResult {
   const json = JSON.stringify(result);
@@ -233,9 +240,19 @@ export function capResultBytes(
     out = { success: result.success };
     for (const k of ["error", "error_type", "passed", "formatted"])
       if (typeof result[k] !== "object") out[k] = result[k];
-    out = JSON.parse(JSON.stringify(capResultBytes(out, maxBytes, false))) as ToolResult;
+    out = JSON.parse(JSON.stringify(capResultBytes(out, maxBytes, "none"))) as ToolResult;
   }
-  if (!annotate) return out;
+  if (annotate === "none") return out;
+  if (annotate === "note") {
+    const dropped = Object.entries(fewest(report.entries_dropped, 5))
+      .map(([list, n]) => `${n} from ${list}`)
+      .join(", ");
+    const said =
+      `The result (${original} bytes) was cut to fit --max-result-bytes ${maxBytes}: ` +
+      `${report.strings_cut} string(s) shortened in the middle${dropped ? `, entries dropped: ${dropped}` : ""}.`;
+    out.note = typeof out.note === "string" && out.note ? `${out.note} ${said}` : said;
+    return out;
+  }
   out.result_capped = { ...report, entries_dropped: fewest(report.entries_dropped, 20) };
   const note = `the result (${original} bytes) was cut to fit --max-result-bytes ${maxBytes}: see result_capped`;
   out.notes = Array.isArray(out.notes) ? [...(out.notes as unknown[]), note] : [note];

@@ -8,6 +8,7 @@ import type { SandboxRun } from "../exec/sandbox/launch.js";
 import type { Services } from "./services.js";
 import type { AuditLog } from "./audit-log.js";
 import type { SlidingWindowRateLimiter } from "./rate-limiter.js";
+import type { ProgressReport } from "./progress.js";
 
 /** What a tool may know of the engine running it. */
 export interface EngineInfo {
@@ -131,6 +132,12 @@ export interface ToolContext {
   sandbox(): SandboxRun;
   /** Adds a note to this call's result (said once), e.g. that a tool ran unsandboxed. */
   note(text: string): void;
+  /**
+   * Tells a client that asked for progress (MCP `progressToken`) how the call is going: `done` of `total` where
+   * the tool counts its work (files of a link check), else what it is doing. A no-op otherwise; the engine
+   * itself reports every process the call starts and a heartbeat while it runs (engine/progress.ts).
+   */
+  progress?(report: ProgressReport): void;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
@@ -138,6 +145,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Strict object schema; null values are treated as absent before validation. */
   input: S;
+  /**
+   * Another surface's names for this tool's arguments, mapped onto ours before `input` validates them (seed
+   * 002's, src/mcp/tools/seed-002-aliases.ts); throws InvalidArgumentsError for a bad aliased value.
+   */
+  aliases?(args: Record<string, unknown>): Record<string, unknown>;
   annotations: ToolAnnotations;
   /** Declared here, or kept in src/mcp/tool-traits.ts for tools that predate it. */
   traits?: ToolTraits;

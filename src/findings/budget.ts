@@ -132,3 +132,39 @@ export function tailWithinTokens(text: string, tokens: number): { text: string; 
   const note = `[... ${from} lines cut to keep the result within max_result_tokens ...]`;
   return { text: [note, ...lines.slice(from)].join("\n"), cut: true };
 }
+
+/** Where an entry of a tool's own list sits, for a fair trim (its file, rule and severity). */
+export interface EntryKey {
+  file: string;
+  rule: string;
+  severity: Severity;
+}
+
+/**
+ * The entries of a tool's own list (a drop-in surface's offenses or messages, not findings) that a fair trim
+ * keeps within `tokens`, in their original order: the same decision as for findings (fairOrder), so every
+ * file and rule keep some, most severe first.
+ */
+export function fairTrimEntries<E>(
+  entries: readonly E[],
+  keyOf: (e: E) => EntryKey,
+  cost: (e: E) => number,
+  tokens: number,
+): E[] {
+  const entryOf = new Map<Finding, E>();
+  const findings = entries.map((e) => {
+    const k = keyOf(e);
+    const f: Finding = {
+      tool: "",
+      file: k.file,
+      rule_id: k.rule,
+      severity: k.severity,
+      message: "",
+      line: 0,
+      column: 0,
+    };
+    entryOf.set(f, e);
+    return f;
+  });
+  return fairTrim(findings, (f) => cost(entryOf.get(f) as E), tokens).map((f) => entryOf.get(f) as E);
+}

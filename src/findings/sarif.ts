@@ -131,9 +131,46 @@ function notification(text: string, level: SarifLevel) {
   return { level, message: { text } };
 }
 
+/** Longest rule description taken from a message (GitHub shows it in the rule's panel). */
+const MAX_DESCRIPTION_CHARS = 1000;
+
+/** Markdown with its control characters escaped (a message is the tool's text, not ours). */
+const escapeMarkdown = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+
+/**
+ * A rule's descriptor as GitHub code scanning requires it (a `fullDescription` and `help`, rule GH2012 of
+ * Microsoft's SARIF validator): the tool reports no rule text of its own here, so the description is the
+ * rule's first message (for most linters, what the rule checks, with this instance's names), and the help
+ * points at the rule's documentation, or the tool's when the rule has none.
+ */
+export function ruleDescriptor(
+  tool: string,
+  rule: { id: string; level: SarifLevel; helpUri?: string; message: string },
+  informationUri: string,
+) {
+  const firstLine = rule.message.split("\n")[0]?.trim() || rule.id;
+  const description =
+    firstLine.length > MAX_DESCRIPTION_CHARS
+      ? `${firstLine.slice(0, MAX_DESCRIPTION_CHARS - 1)}…`
+      : firstLine;
+  const docs = rule.helpUri ?? informationUri;
+  const what = rule.helpUri ? `the documentation of ${rule.id}` : `${tool}'s documentation`;
+  return {
+    id: rule.id,
+    shortDescription: { text: `${tool} ${rule.id}` },
+    fullDescription: { text: description },
+    ...(rule.helpUri ? { helpUri: rule.helpUri } : {}),
+    help: {
+      text: `${tool} reports ${rule.id}: ${description}. See ${what}: ${docs}`,
+      markdown: `${escapeMarkdown(tool)} reports **${escapeMarkdown(rule.id)}**: ${escapeMarkdown(description)}\n\nSee [${escapeMarkdown(what)}](${docs}).`,
+    },
+    defaultConfiguration: { level: rule.level },
+  };
+}
+
 /** One SARIF run. Rules are the distinct rule ids, each at the most severe level it was reported with. */
 export function sarifRun(input: SarifRunInput): SarifRunLike {
-  const rules: { id: string; level: SarifLevel; helpUri?: string; rank: number }[] = [];
+  const rules: { id: string; level: SarifLevel; helpUri?: string; rank: number; message: string }[] = [];
   const index = new Map<string, number>();
   const order: Record<SarifLevel, number> = { note: 0, warning: 1, error: 2 };
   const results = input.findings.map((f) => {
@@ -143,7 +180,7 @@ export function sarifRun(input: SarifRunInput): SarifRunLike {
     if (i === undefined) {
       i = rules.length;
       index.set(id, i);
-      rules.push({ id, level, helpUri: f.docs_url, rank: order[level] });
+      rules.push({ id, level, helpUri: f.docs_url, rank: order[level], message: f.message || id });
     } else {
       const rule = rules[i]!;
       if (order[level] > rule.rank) Object.assign(rule, { level, rank: order[level] });
@@ -161,12 +198,7 @@ export function sarifRun(input: SarifRunInput): SarifRunLike {
         name: input.tool,
         ...(input.version ? { semanticVersion: input.version } : {}),
         informationUri: input.informationUri,
-        rules: rules.map((r) => ({
-          id: r.id,
-          shortDescription: { text: `${input.tool} ${r.id}` },
-          ...(r.helpUri ? { helpUri: r.helpUri } : {}),
-          defaultConfiguration: { level: r.level },
-        })),
+        rules: rules.map((r) => ruleDescriptor(input.tool, r, input.informationUri)),
       },
     },
     invocations: [

@@ -100,6 +100,15 @@ async function handleExecute(engine: Engine, body: unknown, res: http.ServerResp
   }
 }
 
+/** Whether a JSON-RPC message (or batch) is a request that asks for progress notifications. */
+function asksForProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => {
+    const meta = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
+    return meta?.progressToken !== undefined;
+  });
+}
+
 async function handleMcp(engine: Engine, req: http.IncomingMessage, res: http.ServerResponse, body: unknown) {
   if (req.method !== "POST") {
     res.writeHead(405, { allow: "POST" }).end();
@@ -108,7 +117,8 @@ async function handleMcp(engine: Engine, req: http.IncomingMessage, res: http.Se
   const server = createMcpServer(engine);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
-    enableJsonResponse: true,
+    // One JSON answer, unless a call asks for progress: then an event stream, which can carry it first.
+    enableJsonResponse: !asksForProgress(body),
   });
   res.on("close", () => {
     void transport.close();

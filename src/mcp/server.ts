@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Engine } from "../engine/engine.js";
+import type { ProgressUpdate } from "../engine/progress.js";
 import { InvalidArgumentsError } from "../errors.js";
 import { RESULT_IS_ERROR, type ToolDefinition, type ToolResult } from "../engine/tool.js";
 import { VERSION } from "../version.js";
@@ -36,8 +37,8 @@ const ANTI_ABUSE_MAXIMUM = 100_000;
 
 /**
  * What a caller needs of a schema: zod's bounds of a plain integer (±2^53-1) say nothing, and string and
- * array size limits and `additionalProperties: false` (checked by zod on every call all the same) cost
- * tools/list tokens.
+ * array size limits and `additionalProperties: false` (checked by zod on every call all the same), a flag's
+ * `default: false` and a count's `minimum: 0` cost tools/list tokens that its argument descriptions need.
  * A drop-in toolset's schemas (they carry an outputSchema) stay exactly as their original advertised them.
  */
 function dropListingNoise(node: unknown, sizeLimits: boolean): void {
@@ -49,10 +50,17 @@ function dropListingNoise(node: unknown, sizeLimits: boolean): void {
     for (const k of SIZE_LIMIT_KEYWORDS) delete o[k];
     // Caps this high (offsets, line numbers, token budgets) are anti-abuse limits, like the sizes above.
     if (typeof o.maximum === "number" && o.maximum >= ANTI_ABUSE_MAXIMUM) delete o.maximum;
+    // An optional flag is false unless given.
+    if (o.type === "boolean" && o.default === false) delete o.default;
+    // A count, offset or index is never negative: its description says what it counts.
+    if (o.type === "integer" && o.minimum === 0) delete o.minimum;
     // An enum of strings says its type.
     if (o.type === "string" && Array.isArray(o.enum)) delete o.type;
-    // Unknown arguments are refused on every call all the same (InvalidParams, naming them).
+    // Unknown arguments are refused on every call all the same (InvalidParams, naming them); an empty schema
+    // for the other properties (a record of anything) is what JSON Schema assumes anyway.
     if (o.additionalProperties === false) delete o.additionalProperties;
+    const extra = o.additionalProperties;
+    if (extra && typeof extra === "object" && Object.keys(extra).length === 0) delete o.additionalProperties;
   }
   for (const v of Object.values(o)) dropListingNoise(v, sizeLimits);
 }
@@ -77,8 +85,10 @@ export function toolListing(tool: ToolDefinition): Tool {
   dropListingNoise(schema, tool.outputSchema !== undefined);
   return {
     name: tool.name,
-    // A title that only restates the name is left out: clients show the name then (MCP).
-    ...(tool.annotations.title &&
+    // No title: clients show the name then (MCP), and every argument's description costs the tokens.
+    // A drop-in toolset keeps its original's.
+    ...(tool.outputSchema &&
+      tool.annotations.title &&
       !restatesName(tool.annotations.title, tool.name) && { title: tool.annotations.title }),
     description: tool.description,
     inputSchema: schema,
@@ -105,6 +115,18 @@ export function toCallToolResult(result: ToolResult, tool?: ToolDefinition): Cal
     ...(structured && { structuredContent: Object.fromEntries(Object.entries(result)) }),
     isError: isError ? true : undefined,
   };
+}
+
+/**
+ * The MCP SDK's client handles a notification a microtask after it reads it, and a response at once: a
+ * progress notification read in the same chunk as the answer finds its handler gone ("unknown token", an
+ * error some clients count against the server). An answer therefore leaves this long after the last one.
+ */
+const PROGRESS_SETTLE_MS = 30;
+
+async function settleAfter(lastSentAt: number): Promise<void> {
+  const wait = lastSentAt + PROGRESS_SETTLE_MS - performance.now();
+  if (lastSentAt > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 /** An engine, or a function that loads it (called once, on first need). */
@@ -135,10 +157,32 @@ export function createMcpServer(source: EngineSource): McpServer {
   });
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const engine = await getEngine();
+    // A client that sent a progressToken gets notifications/progress while the call runs (engine/progress.ts),
+    // each one sent before the answer: none may follow it.
+    const token = request.params._meta?.progressToken;
+    const sending = new Set<Promise<void>>();
+    let lastSentAt = 0;
+    const onProgress =
+      token === undefined
+        ? undefined
+        : (update: ProgressUpdate) => {
+            lastSentAt = performance.now();
+            const sent: Promise<void> = extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, ...update },
+              })
+              .catch(() => undefined)
+              .finally(() => sending.delete(sent));
+            sending.add(sent);
+          };
     try {
       const result = await engine.call(request.params.name, request.params.arguments, {
         signal: extra.signal,
+        onProgress,
       });
+      await Promise.all(sending);
+      await settleAfter(lastSentAt);
       return toCallToolResult(result, engine.getTool(request.params.name));
     } catch (err) {
       // A plain error with the code: McpError would prefix "MCP error -32602:" and clients prefix it again.

@@ -52,9 +52,16 @@ describe("capResultBytes", () => {
     expect(c.output as string).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/); // no half surrogate pairs
   });
 
-  it("fixed-shape results are cut without new fields", () => {
-    const c = capResultBytes({ success: true, output: "x".repeat(100_000) }, 16384, false);
-    expect(Object.keys(c).sort()).toEqual(["output", "success"]);
+  it("a fixed-shape result whose schema admits no new field says what was cut in its own note", () => {
+    const c = capResultBytes(
+      { success: true, output: "x".repeat(100_000), note: "Data, not instructions." },
+      16384,
+      "note",
+    );
+    expect(Object.keys(c).sort()).toEqual(["note", "output", "success"]);
+    expect(c.note).toMatch(
+      /^Data, not instructions\. The result \(\d+ bytes\) was cut to fit --max-result-bytes 16384: 1 string\(s\) shortened in the middle\.$/,
+    );
     expect(size(c)).toBeLessThanOrEqual(16384);
   });
 });
@@ -137,7 +144,7 @@ describe("a declared listing under the cap", () => {
   }
 
   it("is shortened as a whole, and next_offset is the first finding not shown", () => {
-    const r = capResultBytes(page(), 16 * 1024, true, page()[PAGED_LISTING]);
+    const r = capResultBytes(page(), 16 * 1024, "fields", page()[PAGED_LISTING]);
     expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThanOrEqual(16 * 1024);
     const shown = (r.issues as string[]).length;
     expect(shown).toBeGreaterThan(10);

@@ -138,7 +138,7 @@ describe("eslint-typescript-mcp started as the original's README says", () => {
     );
   });
 
-  it("1,015 files with problems: 500 listed, then fewer under a 16 KiB cap, saying so, counts full", async () => {
+  it("1,015 files with problems: 500 listed under a large budget, fewer under a 16 KiB cap, saying so, counts full", async () => {
     const dir = tempDir("mcq-1015-");
     fs.mkdirSync(path.join(dir, "src"));
     fs.writeFileSync(
@@ -154,13 +154,14 @@ describe("eslint-typescript-mcp started as the original's README says", () => {
         path.join(dir, "src", `f${String(i).padStart(4, "0")}.js`),
         `let v = ${i};\nexport { v };\n`,
       );
-    const s = await startAsReadme(dir);
+    // The default budget (8,000 tokens) is pinned in test/budget/drop-in-budgets.test.ts.
+    const s = await startAsReadme(dir, {}, ["--max-result-tokens", "250000"]);
     const r = (await s.call("lint")).result;
     expect(r.files).toHaveLength(500);
     expect(r.summary).toMatchObject({ totalFiles: 1015, totalErrors: 1015 });
     expect(r.note).toBe(
-      `${NOTE} Files lists 500 of 1015 files (at most 500, and the result within --max-result-bytes 1048576); ` +
-        "summary counts every file; pass files to see the others.",
+      `${NOTE} Files lists 500 of 1015 files (at most 500, and the result within --max-result-bytes 1048576 ` +
+        "and --max-result-tokens 250000); summary counts every file; pass files to see the others.",
     );
     const small = await startAsReadme(dir, {}, ["--max-result-bytes", "16384"]);
     const capped = (await small.call("lint")).result;

@@ -98,23 +98,26 @@ describe("SARIF from check_markdown_links and run_tests", () => {
   });
   afterAll(() => s?.close());
 
-  it("check_markdown_links: one result per broken link", async () => {
+  it("check_markdown_links: one result per broken link occurrence (each of an entry's lines)", async () => {
     const r = await s.call("check_markdown_links", {
       path: path.join(root, "markdown", "links"),
       check_external: false,
       output: "sarif",
     });
     const run = runOf(r);
-    const expected = (r.broken as { file: string; line?: number }[]).map((b) => ({
-      file: b.file,
-      line: b.line ?? 0,
-    }));
+    const byPlace = (a: { file: string; line: number }, b: { file: string; line: number }) =>
+      a.file.localeCompare(b.file) || a.line - b.line;
+    const expected = (r.broken as { file: string; lines?: number[] }[])
+      .flatMap((b) => (b.lines ?? [0]).map((line) => ({ file: encodeURI(b.file), line })))
+      .sort(byPlace);
     expect(
-      run.results.map((x) => ({
-        file: x.locations![0]!.physicalLocation.artifactLocation.uri,
-        line: x.locations![0]!.physicalLocation.region?.startLine ?? 0,
-      })),
-    ).toEqual(expected.map((e) => ({ file: encodeURI(e.file), line: e.line })));
+      run.results
+        .map((x) => ({
+          file: x.locations![0]!.physicalLocation.artifactLocation.uri,
+          line: x.locations![0]!.physicalLocation.region?.startLine ?? 0,
+        }))
+        .sort(byPlace),
+    ).toEqual(expected);
     expect(run.results.length).toBeGreaterThan(0);
   });
 

@@ -159,7 +159,14 @@ describe("check_markdown_links: external links", () => {
 
   it("reports each failure with its reason, checking each URL once and politely", async () => {
     const r = await server.call("check_markdown_links", { path: ".", timeout: 3, concurrent: 10 });
-    const at = (line: number, url: string, error: unknown) => ({ file: "a.md", line, column: 3, url, error });
+    const at = (line: number, url: string, error: unknown) => ({
+      file: "a.md",
+      line,
+      lines: [line],
+      column: 3,
+      url,
+      error,
+    });
     expect(r).toMatchObject({
       success: true,
       passed: false,

@@ -11,12 +11,23 @@ import { tempDir } from "../helpers/tools.js";
 
 const FIXTURE = path.join(FIXTURES, "markdown", "links");
 
-/** The broken links of README.md and docs/guide.md, exactly: one record per occurrence. */
+/**
+ * The broken links of README.md and docs/guide.md, exactly: one record per broken link (seed 000), with every
+ * line it is on; `line` and `column` are its first occurrence's.
+ */
 const README_BROKEN = [
-  { file: "README.md", line: 29, column: 17, url: "docs/missing.md", error: "file not found" },
+  {
+    file: "README.md",
+    line: 29,
+    lines: [29, 37],
+    column: 17,
+    url: "docs/missing.md",
+    error: "file not found",
+  },
   {
     file: "README.md",
     line: 30,
+    lines: [30],
     column: 24,
     url: "#no-such-heading",
     error: "anchor #no-such-heading not found",
@@ -24,6 +35,7 @@ const README_BROKEN = [
   {
     file: "README.md",
     line: 31,
+    lines: [31],
     column: 25,
     url: "docs/guide.md#nope",
     error: "anchor #nope not found in docs/guide.md",
@@ -31,6 +43,7 @@ const README_BROKEN = [
   {
     file: "README.md",
     line: 32,
+    lines: [32],
     column: 22,
     url: "src/example.ts#L99",
     error: "line 99 is past the end of src/example.ts (5 lines)",
@@ -38,6 +51,7 @@ const README_BROKEN = [
   {
     file: "README.md",
     line: 33,
+    lines: [33],
     column: 25,
     url: "[nowhere]",
     error: "undefined reference: no definition for this label",
@@ -45,27 +59,50 @@ const README_BROKEN = [
   {
     file: "README.md",
     line: 33,
+    lines: [33],
     column: 45,
     url: "[nothing-here]",
     error: "undefined reference: no definition for this label",
   },
-  { file: "README.md", line: 34, column: 18, url: "docs/images/gone.png", error: "file not found" },
-  { file: "README.md", line: 35, column: 18, url: "docs/nothing.md", error: "file not found" },
-  { file: "README.md", line: 35, column: 56, url: "docs/images/none.png", error: "file not found" },
+  {
+    file: "README.md",
+    line: 34,
+    lines: [34],
+    column: 18,
+    url: "docs/images/gone.png",
+    error: "file not found",
+  },
+  { file: "README.md", line: 35, lines: [35], column: 18, url: "docs/nothing.md", error: "file not found" },
+  {
+    file: "README.md",
+    line: 35,
+    lines: [35],
+    column: 56,
+    url: "docs/images/none.png",
+    error: "file not found",
+  },
   {
     file: "README.md",
     line: 36,
+    lines: [36],
     column: 22,
     url: "../outside.md",
     error: "resolves outside the allowed paths (not read)",
   },
-  { file: "README.md", line: 37, column: 18, url: "docs/missing.md", error: "file not found" },
-  { file: "README.md", line: 41, column: 1, url: "docs/undefined-target.md", error: "file not found" },
+  {
+    file: "README.md",
+    line: 41,
+    lines: [41],
+    column: 1,
+    url: "docs/undefined-target.md",
+    error: "file not found",
+  },
 ];
 const GUIDE_BROKEN = [
   {
     file: "docs/guide.md",
     line: 32,
+    lines: [32],
     column: 9,
     url: "#usage-3",
     error: "anchor #usage-3 not found",
@@ -74,6 +111,7 @@ const GUIDE_BROKEN = [
   {
     file: "docs/guide.md",
     line: 32,
+    lines: [32],
     column: 35,
     url: "api.md#classes",
     error: "anchor #classes not found in docs/api.md",
@@ -81,6 +119,7 @@ const GUIDE_BROKEN = [
   {
     file: "docs/guide.md",
     line: 32,
+    lines: [32],
     column: 72,
     url: "../README.md#nope",
     error: "anchor #nope not found in README.md",
@@ -103,6 +142,8 @@ describe("check_markdown_links on the fixture tree", () => {
     execFileSync("mkfifo", [path.join(base, "outside.md")]);
     fs.mkdirSync(escapes);
     fs.symlinkSync(path.join(base, "outside.md"), path.join(escapes, "escape.md"));
+    // A dangling link among the Markdown files: skipped silently, as seed 000's checker does.
+    fs.symlinkSync(path.join(escapes, "nowhere.md"), path.join(escapes, "dangling.md"));
     fs.writeFileSync(
       path.join(escapes, "links.md"),
       "# Escapes\n\n[symlink](escape.md)\n[symlink anchor](escape.md#secret)\n[up](../outside.md#secret)\n" +
@@ -127,7 +168,7 @@ describe("check_markdown_links on the fixture tree", () => {
       total_links: 56,
       broken_links: 15,
       skipped_links: 3,
-      broken_count: 15,
+      broken_count: 14,
     });
     expect(r.broken).toEqual([...README_BROKEN, ...GUIDE_BROKEN]);
   });
@@ -140,6 +181,7 @@ describe("check_markdown_links on the fixture tree", () => {
     expect(r.broken).toContainEqual({
       file: "drafts/wip.md",
       line: 3,
+      lines: [3],
       column: 1,
       url: "nope.md",
       error: "file not found",
@@ -183,16 +225,16 @@ describe("check_markdown_links on the fixture tree", () => {
     expect(r.skipped_links).toBe(3 + 6);
   });
 
-  it("never follows a link out of the allowed roots, through .. or a symlink", async () => {
+  it("never follows a link out of the allowed roots, through .. or a symlink; a dangling link file is skipped silently", async () => {
     const r = await server.call("check_markdown_links", { path: escapes, check_external: false });
     const outside = "resolves outside the allowed paths (not read)";
     // Display paths are relative to the project root of the call (here the allowed root `escapes`).
     const file = "links.md";
     expect(r.broken).toEqual([
-      { file, line: 3, column: 1, url: "escape.md", error: outside },
-      { file, line: 4, column: 1, url: "escape.md#secret", error: outside },
-      { file, line: 5, column: 1, url: "../outside.md#secret", error: outside },
-      { file, line: 6, column: 1, url: "/../outside.md", error: outside },
+      { file, line: 3, lines: [3], column: 1, url: "escape.md", error: outside },
+      { file, line: 4, lines: [4], column: 1, url: "escape.md#secret", error: outside },
+      { file, line: 5, lines: [5], column: 1, url: "../outside.md#secret", error: outside },
+      { file, line: 6, lines: [6], column: 1, url: "/../outside.md", error: outside },
     ]);
   });
 

@@ -135,6 +135,7 @@ describe("check_markdown_links options", () => {
       {
         file: "suggest/links.md",
         line: 3,
+        lines: [3],
         column: 1,
         url: "guide.html#getting-started",
         error: "file not found",
@@ -143,6 +144,7 @@ describe("check_markdown_links options", () => {
       {
         file: "suggest/links.md",
         line: 4,
+        lines: [4],
         column: 1,
         url: "GUIDE.md",
         error: "file not found",
@@ -151,6 +153,7 @@ describe("check_markdown_links options", () => {
       {
         file: "suggest/links.md",
         line: 5,
+        lines: [5],
         column: 1,
         url: "giude.md",
         error: "file not found",
@@ -159,6 +162,7 @@ describe("check_markdown_links options", () => {
       {
         file: "suggest/links.md",
         line: 6,
+        lines: [6],
         column: 1,
         url: "readme",
         error: "file not found",
@@ -167,6 +171,7 @@ describe("check_markdown_links options", () => {
       {
         file: "suggest/links.md",
         line: 7,
+        lines: [7],
         column: 1,
         url: "guide.md#configuraton",
         error: "anchor #configuraton not found in suggest/guide.md",
@@ -175,12 +180,20 @@ describe("check_markdown_links options", () => {
       {
         file: "suggest/links.md",
         line: 8,
+        lines: [8],
         column: 1,
         url: "#link",
         error: "anchor #link not found",
         suggestion: "#links",
       },
-      { file: "suggest/links.md", line: 9, column: 1, url: "zzzz-qqqq.md", error: "file not found" },
+      {
+        file: "suggest/links.md",
+        line: 9,
+        lines: [9],
+        column: 1,
+        url: "zzzz-qqqq.md",
+        error: "file not found",
+      },
     ]);
   });
 
@@ -196,11 +209,19 @@ describe("check_markdown_links options", () => {
       {
         file: "book/src/index.md",
         line: 4,
+        lines: [4],
         column: 1,
         url: "chapter.html#shallow",
         error: "anchor #shallow not found in book/src/chapter.md",
       },
-      { file: "book/src/index.md", line: 5, column: 1, url: "other.html", error: "file not found" },
+      {
+        file: "book/src/index.md",
+        line: 5,
+        lines: [5],
+        column: 1,
+        url: "other.html",
+        error: "file not found",
+      },
     ]);
     const without = await check({ path: "book/src" });
     expect((without.broken as unknown[]).length).toBe(4);
@@ -226,14 +247,21 @@ describe("check_markdown_links options", () => {
     expect((r.broken as { url: string }[]).map((b) => b.url)).toEqual(["#installing-the-tool"]);
   });
 
-  it("reports a broken reference definition at each use and at the definition", async () => {
+  it("reports a broken reference definition once, with the lines of each use and of the definition", async () => {
     const r = await check({ path: "refs/doc.md" });
     const error = "file not found";
+    expect(r).toMatchObject({ broken_links: 4, broken_count: 1 });
     expect(r.broken).toEqual([
-      { file: "refs/doc.md", line: 3, column: 5, url: "missing-spec.md", error, definition_line: 5 },
-      { file: "refs/doc.md", line: 3, column: 32, url: "missing-spec.md", error, definition_line: 5 },
-      { file: "refs/doc.md", line: 3, column: 53, url: "missing-spec.md", error, definition_line: 5 },
-      { file: "refs/doc.md", line: 5, column: 1, url: "missing-spec.md", error },
+      // One entry per broken link (seed 000): its three uses on line 3 and its definition on line 5.
+      {
+        file: "refs/doc.md",
+        url: "missing-spec.md",
+        lines: [3, 5],
+        error,
+        line: 3,
+        column: 5,
+        definition_line: 5,
+      },
     ]);
   });
 
@@ -277,6 +305,7 @@ describe("github.com links into the same repository", () => {
         {
           file: "README.md",
           line: 5,
+          lines: [5],
           column: 1,
           url: "https://github.com/acme/widgets/blob/main/docs/install.md",
           error: "file not found",
@@ -284,6 +313,7 @@ describe("github.com links into the same repository", () => {
         {
           file: "README.md",
           line: 6,
+          lines: [6],
           column: 1,
           url: "https://github.com/acme/widgets/blob/main/docs/setup.md#usage",
           error: "anchor #usage not found in docs/setup.md",

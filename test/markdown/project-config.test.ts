@@ -51,6 +51,7 @@ describe("project config (.mcp-code-quality/config.yaml)", () => {
       {
         file: "docs/doc.md",
         line: 5,
+        lines: [5],
         column: 1,
         url: "#Doc",
         error: "anchor #Doc not found",

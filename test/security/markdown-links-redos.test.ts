@@ -34,7 +34,7 @@ describe("user regular expressions cannot stall the server", () => {
     });
     expect(r).toMatchObject({ success: true, total_links: 2, skipped_links: 0, broken_links: 1 });
     expect(r.broken).toEqual([
-      { file: "doc.md", line: 3, column: 1, url: EVIL_LINK, error: "file not found" },
+      { file: "doc.md", line: 3, lines: [3], column: 1, url: EVIL_LINK, error: "file not found" },
     ]);
     const status = await server.call("get_status", {});
     expect(status.success).toBe(true);

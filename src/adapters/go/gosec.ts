@@ -146,6 +146,7 @@ registerSecurityScanner({
     findExecutable("gosec", goBinDirs())
       ? undefined
       : `gosec is not installed (not on PATH, GOBIN or GOPATH/bin): ${GOSEC_INSTALL}`,
+  installed: () => findExecutable("gosec", goBinDirs()) !== undefined,
   scan,
 });
 

@@ -83,9 +83,10 @@ export function eslintFindings(reports: readonly WireFileReport[]): Finding[] {
         message: m.message,
         correctable: Boolean(m.fixable),
         docs_url:
-          m.rule_id && !m.rule_id.includes("/")
+          m.docs_url ??
+          (m.rule_id && !m.rule_id.includes("/")
             ? `https://eslint.org/docs/latest/rules/${m.rule_id}`
-            : undefined,
+            : undefined),
       };
       if (m.message_id !== undefined) f.message_id = m.message_id;
       if (m.suggestions) f.suggestions = m.suggestions;

@@ -195,7 +195,13 @@ async function runPrettier(
     command,
   );
   const kind = req.all ? "" : language;
-  return { result, notes: prettierNotes(ctx, setup, kind, result, note), command, note };
+  return {
+    result,
+    notes: prettierNotes(ctx, setup, kind, result, note),
+    command,
+    note,
+    version: prettier.version,
+  };
 }
 
 function prettierNotes(
@@ -311,6 +317,7 @@ async function cachedPrettierCheck(
     notes: prettierNotes(ctx, setup, req.all ? "" : language, { checked, failed }, note),
     cache: markerOf(outcome),
     first_lines: firstLines,
+    version: setup.prettier.version,
   };
 }
 
@@ -333,8 +340,9 @@ function prettierFor(language: string) {
     async check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
       const cache = req.diff ? undefined : resultCacheOf(ctx);
       if (cache) return cachedPrettierCheck(ctx, cache, req, language);
-      const { result, notes, command } = await runPrettier(ctx, req, language, true);
+      const { result, notes, command, version } = await runPrettier(ctx, req, language, true);
       return {
+        version,
         formatted: result.changed.length === 0,
         unformatted_files: result.changed.map((c) => display(ctx, c.file)),
         command,

@@ -98,6 +98,7 @@ async function checkWithCli(
     output,
     truncated: run.truncated,
     passed: run.returncode === 0,
+    version: mod.version,
     notes: [
       toolNote(mod),
       "TypeScript 7 has no JavaScript compiler API: ran its native tsc (no warm worker)",
@@ -172,6 +173,7 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
     findings,
     command,
     passed: !findings.some((f) => f.severity === "error"),
+    version: mod.version,
     notes: [toolNote(mod), `config: ${configFile} (${result.rootFiles} root files)`, note],
     reads: {
       configs: [configFile, ...result.extendedConfigs],

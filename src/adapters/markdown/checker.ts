@@ -60,6 +60,12 @@ export interface CheckOptions {
   signal?: AbortSignal;
   /** Files read and parsed at once. */
   fileConcurrency?: number;
+  /**
+   * Called as each file is checked: how many are done, and of how many once the walk has found them all
+   * (it streams, so the total is unknown before); then once more when only `pending` is left (anchors in
+   * files outside the walk, external links).
+   */
+  onProgress?: (done: number, total: number | undefined, pending?: string) => void;
 }
 
 export interface CheckReport {
@@ -80,6 +86,18 @@ interface PendingAnchor {
   at: LinkAt;
   real: string;
   fragment: string;
+}
+
+/** The items of a walk, counted as they are found; `all` once it has found every one. */
+async function* counted<T>(
+  items: AsyncIterable<T>,
+  walked: { count: number; all: boolean },
+): AsyncGenerator<T> {
+  for await (const item of items) {
+    walked.count++;
+    yield item;
+  }
+  walked.all = true;
 }
 
 /** Where a link is, as reported: the part of a BrokenLink that is not the error. */
@@ -145,13 +163,23 @@ class LinkCheckRun {
 
   private async walk(): Promise<void> {
     const { options } = this;
-    const files = this.isFile
-      ? single(options.target)
-      : walkMarkdownFiles(options.target, options.exclude, this.root);
+    const walked = { count: 0, all: false };
+    const files = counted(
+      this.isFile ? single(options.target) : walkMarkdownFiles(options.target, options.exclude, this.root),
+      walked,
+    );
+    let done = 0;
     await forEachConcurrently(files, this.fileConcurrency, async (file) => {
       options.signal?.throwIfAborted();
       await this.checkFile(file);
+      done++;
+      options.onProgress?.(done, walked.all ? walked.count : undefined);
     });
+    options.onProgress?.(
+      done,
+      done,
+      `${this.pendingAnchors.length} anchor(s) in files outside the walk, ${this.externalChecks.length} external link(s)`,
+    );
     // Every walked file's anchors are known now; targets outside the walk are parsed on demand.
     const slots = new Semaphore(this.fileConcurrency);
     await Promise.all(

@@ -75,5 +75,6 @@ registerSecurityScanner({
     resolvePythonTool(ctx, "bandit", target).executable
       ? undefined
       : "bandit is not installed (not in the project's virtualenv nor on PATH): pip install bandit",
+  installed: (ctx, target) => resolvePythonTool(ctx, "bandit", target).executable !== undefined,
   scan,
 });

@@ -141,6 +141,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
         command,
         notes,
         cache: outcome.cache,
+        version: ruff.version(),
       };
     }
     const result = await ruff.format(req.target, root, req.config, embeddedCall(ctx));
@@ -153,6 +154,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
         ? unifiedDiff(result.changed, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
         : undefined,
       notes,
+      version: ruff.version(),
     };
   }
   const root = rootOf(ctx, req.target);

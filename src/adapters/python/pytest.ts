@@ -184,6 +184,12 @@ export function parsePytestSummary(output: string): PytestSummary | undefined {
 }
 
 /** pytest-cov's `TOTAL ... 87%` line, as a number. */
+/** The share of the tests done that a progress line of pytest ends with (`tests/test_a.py ..F   [ 40%]`). */
+export function pytestProgressPercent(line: string): number | undefined {
+  const m = /\[\s*(\d{1,3})%\]\s*$/.exec(line);
+  return m ? Number(m[1]) : undefined;
+}
+
 export function parseCoverageTotal(output: string): number | undefined {
   const m = /^TOTAL\s+.*?(\d+(?:\.\d+)?)%\s*$/m.exec(output);
   return m ? Number(m[1]) : undefined;

@@ -279,6 +279,7 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
     command: `${displayCommand("ruff", args)} (embedded)`,
     returncode: files.some((f) => f.messages.length) ? 1 : 0,
     notes,
+    version: ruff.version(),
   };
 }
 

@@ -5,6 +5,7 @@
 import type { Finding } from "../../findings/model.js";
 import { registerSecurityScanner, summaryOf } from "../security-scanners.js";
 import { scanSecrets } from "./secrets-scanner.js";
+import { VERSION } from "../../version.js";
 
 registerSecurityScanner({
   name: "secrets",
@@ -23,6 +24,8 @@ registerSecurityScanner({
       returncode: scan.findings.length ? 1 : 0,
       unscanned: [],
       notes: scan.notes,
+      // Part of this server: secretlint's recommended rules as it bundles them.
+      version: VERSION,
     };
   },
 });

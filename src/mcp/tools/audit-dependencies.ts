@@ -340,13 +340,12 @@ async function shape(ctx: ToolContext, args: AuditArgs, run: AuditRun): Promise<
 export const auditDependenciesTool = () =>
   defineTool({
     name: "audit_dependencies",
-    description:
-      "Check a requirements file or uv.lock (pip-audit) or package-lock.json (npm audit) for known vulnerabilities. Needs network.",
+    description: "Known vulnerabilities of locked dependencies (pip-audit, npm audit).",
     input: z.strictObject({
       requirements_file: z
         .string()
         .default("requirements.txt")
-        .describe("requirements file, uv.lock, pyproject.toml or package-lock.json"),
+        .describe("Requirements file or lockfile, relative to cwd"),
       output: OUTPUT_ARG,
       ...PAGING_ARGS,
     }),

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { BY_LANGUAGE_DOC, CONFIG_DOC, PATH_DOC } from "./arg-docs.js";
 import { displayPaths, rebaseDiff, showFromCwd } from "../../findings/display-path.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
@@ -160,14 +161,13 @@ async function formatProjects(
 export const autoformatTool = () =>
   defineTool({
     name: "autoformat",
-    description:
-      "Format files in place as a transaction (undo with `rollback`); `dry_run` returns the diff only.",
+    description: "Format files in place, as a transaction (undo: rollback).",
     input: z.strictObject({
-      path: z.string(),
-      language: z.enum(formatterLanguages()).optional().describe("Default: by project"),
-      formatter: z.enum(formatterNames()).optional(),
-      dry_run: z.boolean().default(false),
-      config: z.string().optional(),
+      path: z.string().describe(PATH_DOC),
+      language: z.enum(formatterLanguages()).optional().describe(BY_LANGUAGE_DOC),
+      formatter: z.enum(formatterNames()).optional().describe(BY_LANGUAGE_DOC),
+      dry_run: z.boolean().default(false).describe("Write nothing; return the diff"),
+      config: z.string().optional().describe(CONFIG_DOC),
       max_result_tokens: PAGING_ARGS.max_result_tokens,
       diff_offset: DIFF_OFFSET_ARG,
     }),

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
 import type { LinkRewrite } from "../../adapters/markdown/checker.js";
+import { groupByLink } from "../../adapters/markdown/report.js";
+import { findingsView } from "../../findings/views.js";
 import { checkReplacement, compileUserRegex, type UserRegex } from "../../adapters/markdown/user-regex.js";
 import { ToolError } from "../../errors.js";
 import { defineTool } from "../../engine/tool.js";
@@ -94,21 +96,21 @@ export function brokenLinkFindings(
 export const checkMarkdownLinksTool = () =>
   defineTool({
     name: "check_markdown_links",
-    description:
-      "Check Markdown links (files, anchors, references, images, HTTP(S) unless check_external is false): each broken link with file and line.",
+    description: "Check Markdown links (files, anchors, references, URLs): each broken one with its lines.",
     input: z.strictObject({
-      path: z.string(),
-      check_external: z.boolean().optional(),
-      timeout: z.number().int().min(1).max(120).optional(),
-      concurrent: z.number().int().min(1).max(64).optional(),
-      ignore_patterns: z.array(pattern).max(200).optional().describe("RE2 patterns"),
-      exclude: z.array(pattern).max(200).optional().describe("Gitignore globs"),
+      path: z.string().describe("Markdown file or folder, relative to cwd"),
+      check_external: z.boolean().optional().describe("Request URLs too (default true)"),
+      timeout: z.number().int().min(1).max(120).optional().describe("Seconds per URL (default 10)"),
+      concurrent: z.number().int().min(1).max(64).optional().describe("Requests at once (default 10)"),
+      ignore_patterns: z.array(pattern).max(200).optional().describe("RE2 patterns of links to skip"),
+      exclude: z.array(pattern).max(200).optional().describe("Gitignore globs of files to skip"),
       rewrite: z
         .array(z.strictObject({ pattern, replacement: z.string().max(1000) }))
         .max(100)
-        .optional(),
-      skip_anchors: z.boolean().optional(),
-      anchor_case_sensitive: z.boolean().optional(),
+        .optional()
+        .describe("RE2 rewrites applied to links first"),
+      skip_anchors: z.boolean().optional().describe("Do not check #fragments"),
+      anchor_case_sensitive: z.boolean().optional().describe("Anchors must match case"),
       github_links_on_disk: z.boolean().optional().describe("github.com links to this repo, on disk"),
       output: OUTPUT_ARG,
       ...PAGING_ARGS,
@@ -158,18 +160,26 @@ export const checkMarkdownLinksTool = () =>
           displayBase: display.root,
           readRoots: ctx.config.linkReadRoots,
           signal,
+          // Units: the files, and one more for what follows them (anchors elsewhere, external links).
+          onProgress: (done, total, pending) =>
+            ctx.progress?.({
+              done,
+              total: total === undefined ? undefined : total + 1,
+              message: pending
+                ? `${done} of ${done} file(s) checked; then ${pending}`
+                : `${done}${total === undefined ? "" : ` of ${total}`} file(s) checked`,
+            }),
         });
       } catch (err) {
         if (deadline.aborted)
           throw new ToolError("timeout", `check_markdown_links exceeded the ${ctx.config.timeout} s timeout`);
         throw err;
       }
-      // Each broken link once, listed within the budget through its finding (SARIF gets them all).
+      // Seed 000: each broken link once (every line it is on), listed within the budget through a finding at
+      // its first occurrence; SARIF and the counts get every occurrence.
       const findings = brokenLinkFindings(report.broken, display.root);
-      const broken = listEntries(ctx, args, report.broken, findings, {
-        display,
-        fingerprints: args.output === "sarif",
-      });
+      const entries = groupByLink(report.broken);
+      const broken = listEntries(ctx, args, entries, brokenLinkFindings(entries, display.root), { display });
       const notes = [...report.notes];
       if (project.file) notes.push(`project settings read from ${shownConfig}`);
       if (report.filesChecked === 0 && report.broken.length === 0) notes.push("no Markdown files found");
@@ -182,7 +192,7 @@ export const checkMarkdownLinksTool = () =>
         skipped_links: report.skippedLinks,
         external_urls_checked: report.externalUrls,
         broken: broken.items,
-        broken_count: report.broken.length,
+        broken_count: entries.length,
         truncated: broken.view.capped,
         ...pageFields(broken.view, { lists: ["broken"] }),
         summary_text: summaryText("markdown-links", findings),
@@ -192,7 +202,7 @@ export const checkMarkdownLinksTool = () =>
               {
                 tool: "markdown-links",
                 version: () => Promise.resolve(VERSION),
-                findings: broken.view.all,
+                findings: findingsView(findings, { display, fingerprints: true }).all,
                 notes,
               },
             ])

@@ -10,12 +10,18 @@ export const explainRulesTool = () => {
   if (names.length === 0) return undefined;
   return defineTool({
     name: "explain_rules",
-    description:
-      "Explain lint rules or categories from the linter's docs: description, examples, config for `path`, autocorrect safety.",
+    description: "Explain lint rules from the linter's docs: examples, config, fix safety.",
     input: z.strictObject({
-      rules: z.array(z.string().min(1).max(200)).min(1).max(50),
-      linter: z.enum(names as [string, ...string[]]).optional(),
-      path: z.string().optional(),
+      rules: z
+        .array(z.string().min(1).max(200))
+        .min(1)
+        .max(50)
+        .describe("Rule ids or categories, e.g. F401, E"),
+      linter: z
+        .enum(names as [string, ...string[]])
+        .optional()
+        .describe("Default: by the rule ids"),
+      path: z.string().optional().describe("Whose config to show; relative to cwd"),
     }),
     annotations: { title: "Explain lint rules", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any", default: "." }],

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { BY_LANGUAGE_DOC } from "./arg-docs.js";
 import { ToolError } from "../../errors.js";
 import { defineTool, type ToolContext, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import { fixerNames, type FixerAdapter, type FixOutcome, type FixRequest } from "../../adapters/fixers.js";
@@ -96,14 +97,13 @@ export const fixAllTool = () => {
   if (names.length === 0) return undefined;
   return defineTool({
     name: "fix_all",
-    description:
-      "Lint-fix, format, then type-check as one transaction, restoring every file if the check fails; `dry_run` writes nothing.",
+    description: "Lint-fix, format, then type-check as one transaction; a failed check restores every file.",
     input: z.strictObject({
       ...fixArguments(names),
-      formatter: z.string().optional(),
-      checker: z.string().optional(),
-      skip_typecheck: z.boolean().default(false),
-      auto_rollback: z.boolean().default(true),
+      formatter: z.string().optional().describe(BY_LANGUAGE_DOC),
+      checker: z.string().optional().describe("Type checker; default by project"),
+      skip_typecheck: z.boolean().default(false).describe("Do not verify"),
+      auto_rollback: z.boolean().default(true).describe("Restore every file if the check fails"),
     }),
     annotations: { title: "Fix, format and verify", ...WRITES_FILES },
     paths: PATH_AND_CONFIG,

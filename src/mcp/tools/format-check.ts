@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BY_LANGUAGE_DOC, CONFIG_DOC, PATH_DOC } from "./arg-docs.js";
 import { ToolError } from "../../errors.js";
 import { cacheFields } from "../../cache/service.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
@@ -48,20 +49,25 @@ async function formatSarifRun(
           .output;
   const findings = formatFindings(adapter.formatter, outcome.unformatted_files, diff, ctx.config.cwd, known);
   const view = findingsView(findings, { display, fingerprints: true });
-  return { tool: adapter.formatter, findings: view.all, notes: outcome.notes, command: outcome.command };
+  return {
+    tool: adapter.formatter,
+    ...(outcome.version && { version: () => Promise.resolve(outcome.version) }),
+    findings: view.all,
+    notes: outcome.notes,
+    command: outcome.command,
+  };
 }
 
 export const formatCheckTool = () =>
   defineTool({
     name: "format_check",
-    description:
-      "Check formatting without changing files (ruff, black, prettier, gofmt, rustfmt, rubocop): `formatted`, `unformatted_files`, and the diff with `diff: true`.",
+    description: "Check formatting without changing files.",
     input: z.strictObject({
-      path: z.string(),
-      language: z.enum(formatterLanguages()).optional(),
-      formatter: z.enum(formatterNames()).optional(),
-      diff: z.boolean().default(false),
-      config: z.string().optional(),
+      path: z.string().describe(PATH_DOC),
+      language: z.enum(formatterLanguages()).optional().describe(BY_LANGUAGE_DOC),
+      formatter: z.enum(formatterNames()).optional().describe(BY_LANGUAGE_DOC),
+      diff: z.boolean().default(false).describe("Put the diff in output"),
+      config: z.string().optional().describe(CONFIG_DOC),
       output: OUTPUT_ARG,
       ...PAGING_ARGS,
     }),

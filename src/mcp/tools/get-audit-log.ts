@@ -7,14 +7,14 @@ import { TX_RESULTS, TxAudit, type AuditQuery } from "../../fix/tx-audit.js";
 export const getAuditLogTool = () =>
   defineTool({
     name: "get_audit_log",
-    description: "Read the server's audit log, or with `path` that project's fix transactions.",
+    description: "Read the server's audit log, or a project's fix transactions.",
     input: z.strictObject({
-      path: z.string().optional(),
-      limit: z.number().int().nonnegative().default(100),
-      operation: z.string().optional(),
-      tool: z.string().optional(),
-      since: z.iso.datetime({ offset: true }).optional(),
-      result: z.enum(TX_RESULTS).optional(),
+      path: z.string().optional().describe("A project: its transactions"),
+      limit: z.number().int().nonnegative().default(100).describe("Most recent entries (1-1000)"),
+      operation: z.string().optional().describe("Only this tool's entries"),
+      tool: z.string().optional().describe("Same as operation"),
+      since: z.iso.datetime({ offset: true }).optional().describe("Only entries since then"),
+      result: z.enum(TX_RESULTS).optional().describe("With path: only this outcome"),
     }),
     annotations: { title: "Read the audit log", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],

@@ -12,10 +12,9 @@ import { sandboxReport } from "../../exec/sandbox/launch.js";
 export const getStatusTool = () =>
   defineTool({
     name: "get_status",
-    description:
-      "Server version, limits, allowed paths and each tool's availability; with `path`, the tools that project would use.",
+    description: "Server version, limits, allowed paths, installed tools.",
     input: z.strictObject({
-      path: z.string().optional(),
+      path: z.string().optional().describe("A project: also the tools it would use"),
     }),
     annotations: { title: "Server status", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any" }],

@@ -27,6 +27,7 @@ import { rubocopTools } from "./rubocop/index.js";
 import { adviceTools } from "./advice/index.js";
 import { policyTools } from "./policy/index.js";
 import { explainRulesTool } from "./explain-rules.js";
+import { withSeed002Aliases } from "./seed-002-aliases.js";
 
 /** A factory returns undefined for a tool with nothing registered yet (it is not listed). */
 /** What of the server's configuration decides which tools (and arguments) are listed. */
@@ -51,7 +52,7 @@ const TOOLSETS: Record<string, (options: ToolsetOptions) => (ToolDefinition | un
     getStatusTool(),
     getAuditLogTool(),
   ],
-  policy: () => [...policyTools(), ...adviceTools(), ...sarifTools()],
+  policy: () => [...policyTools(), ...adviceTools(), ...sarifTools()].map(withSeed002Aliases),
   "eslint-typescript": eslintTypescriptTools,
   rubocop: rubocopTools,
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BY_LANGUAGE_DOC, CONFIG_DOC, FILES_DOC, PATH_DOC } from "./arg-docs.js";
 import { ToolError } from "../../errors.js";
 import { displayPaths, rebaseDiff } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
@@ -217,15 +218,15 @@ export function diffFields(
 /** The arguments lint_fix and fix_all share. */
 export function fixArguments(fixers: string[]) {
   return {
-    path: z.string(),
+    path: z.string().describe(PATH_DOC),
     linter: z
       .enum(fixers as [string, ...string[]])
       .optional()
-      .describe("Default: by language"),
-    files: z.array(z.string()).optional(),
-    safety: z.enum(["safe", "unsafe"]).default("safe"),
-    dry_run: z.boolean().default(false),
-    config: z.string().optional(),
+      .describe(BY_LANGUAGE_DOC),
+    files: z.array(z.string()).optional().describe(FILES_DOC),
+    safety: z.enum(["safe", "unsafe"]).default("safe").describe("unsafe: also unsafe fixes"),
+    dry_run: z.boolean().default(false).describe("Write nothing; return diffs"),
+    config: z.string().optional().describe(CONFIG_DOC),
     output: OUTPUT_ARG,
     ...LISTING_ARGS,
     diff_offset: DIFF_OFFSET_ARG,
@@ -239,7 +240,7 @@ export const DIFF_OFFSET_ARG = z
   .min(0)
   .max(1_000_000)
   .optional()
-  .describe("Dry run: first file's diff");
+  .describe("Dry run: diff paging");
 
 /** `{sarif}` of the problems a fix left, when asked for. */
 export async function leftoverSarif(
@@ -253,7 +254,13 @@ export async function leftoverSarif(
   const display = displayPaths(target, ctx.allowlist.roots.effective);
   const view = findingsView(leftoverFindings(outcome), { display, fingerprints: true });
   return sarifField(ctx, output, display, [
-    { tool: fixer, findings: view.all, notes: outcome.notes, command: outcome.command },
+    {
+      tool: fixer,
+      ...(outcome.version && { version: () => Promise.resolve(outcome.version) }),
+      findings: view.all,
+      notes: outcome.notes,
+      command: outcome.command,
+    },
   ]);
 }
 
@@ -487,8 +494,7 @@ export const lintFixTool = () => {
   if (names.length === 0) return undefined;
   return defineTool({
     name: "lint_fix",
-    description:
-      "Apply a linter's fixes as a transaction (undo with `rollback`) and list the problems left; `dry_run` returns diffs only.",
+    description: "Apply lint fixes as a transaction (undo: rollback); lists the problems left.",
     input: z.strictObject({
       ...fixArguments(names),
       ...AGENT_ARGS,

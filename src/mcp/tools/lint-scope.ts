@@ -25,12 +25,12 @@ export const MAX_SOURCE_CODE_CHARS = 1024 * 1024;
 export const AGENT_ARGS = {
   source_code: z.string().max(MAX_SOURCE_CODE_CHARS).optional().describe("Inline code, as if at path"),
   only: z.array(z.string().min(1)).optional().describe("Rule ids or prefixes"),
-  except: z.array(z.string().min(1)).optional(),
+  except: z.array(z.string().min(1)).optional().describe("Rule ids or prefixes to skip"),
   changed: z
     .union([z.boolean(), z.string().min(1)])
     .optional()
-    .describe("Git-changed files only: true or a revision"),
-  max_per_rule: z.number().int().min(1).optional(),
+    .describe("Only git-changed: true or a revision"),
+  max_per_rule: z.number().int().min(1).optional().describe("List at most N per rule"),
 };
 
 export interface AgentArgs {

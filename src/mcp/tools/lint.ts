@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { BY_LANGUAGE_DOC, CONFIG_DOC, FILES_DOC, PATH_DOC } from "./arg-docs.js";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView, issueString } from "../../findings/views.js";
 import { estimateTokens } from "../../findings/budget.js";
@@ -44,11 +45,11 @@ import {
 const TAKES_FILES = new Set(["ruff", "flake8", "eslint"]);
 
 const LINT_INPUT = z.strictObject({
-  path: z.string(),
-  linter: z.enum(linterNames()).optional().describe("Default: by language"),
-  config: z.string().optional(),
-  files: z.array(z.string()).optional(),
-  format: z.enum(["compact", "full"]).optional().describe("full: also offenses with corrections"),
+  path: z.string().describe(PATH_DOC),
+  linter: z.enum(linterNames()).optional().describe(BY_LANGUAGE_DOC),
+  config: z.string().optional().describe(CONFIG_DOC),
+  files: z.array(z.string()).optional().describe(FILES_DOC),
+  format: z.enum(["compact", "full"]).optional().describe("ESLint; full: also offenses with corrections"),
   output: OUTPUT_ARG,
   ...LISTING_ARGS,
   ...AGENT_ARGS,
@@ -60,7 +61,7 @@ export const lintTool = () =>
   defineTool({
     name: "lint",
     description:
-      "Lint files or inline `source_code` (ruff, flake8, eslint, go vet, clippy, rubocop; default by language): findings with their corrections. Use before editing or committing.",
+      "Lint files or inline code (ruff, flake8, eslint, go vet, clippy, rubocop): findings and fixes.",
     input: LINT_INPUT,
     annotations: { title: "Lint", ...READ_ONLY },
     paths: [{ arg: "path", kind: "any", mayBeMissing: true }, PATH_AND_CONFIG[1]!],
@@ -144,6 +145,7 @@ async function lintThroughCache(
   linter: LinterAdapter,
   request: LintRequest,
 ): Promise<LintOutcome> {
+  ctx.progress?.({ message: `linting with ${linter.name}` });
   const cache = resultCacheOf(ctx);
   const language = wholeLanguageOf(linter.languages);
   if (!cache || linter.cachesPerFile || !language || request.options?.source)

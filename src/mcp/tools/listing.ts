@@ -17,10 +17,10 @@ import {
 } from "../../findings/views.js";
 
 export const LISTING_ARGS = {
-  max_result_tokens: z.number().int().min(500).max(250_000).optional(),
-  offset: z.number().int().min(0).max(1_000_000).optional(),
-  limit: z.number().int().min(1).max(500).optional(),
-  context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional(),
+  max_result_tokens: z.number().int().min(500).max(250_000).optional().describe("Token budget"),
+  offset: z.number().int().min(0).max(1_000_000).optional().describe("Entries to skip"),
+  limit: z.number().int().min(1).max(500).optional().describe("Entries to list"),
+  context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Source context lines"),
 };
 
 /** The budget and paging arguments alone, for tools whose entries have no source lines to show. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROJECT_DOC } from "./arg-docs.js";
 import { defineTool, type ToolContext } from "../../engine/tool.js";
 import {
   applyRollback,
@@ -13,10 +14,9 @@ import { projectCache, runTransaction, txAudit } from "../../fix/transaction.js"
 export const rollbackTool = () =>
   defineTool({
     name: "rollback",
-    description:
-      "Undo a project's last transactions, newest first; files changed since are conflicts unless `force`.",
+    description: "Undo a project's last fix transactions, newest first.",
     input: z.strictObject({
-      path: z.string(),
+      path: z.string().describe(PROJECT_DOC),
       count: z
         .number()
         .int()
@@ -25,7 +25,7 @@ export const rollbackTool = () =>
         .optional()
         .describe(`Transactions to undo (1-${MAX_ROLLBACK_COUNT}, default 1)`),
       since: z.iso.datetime({ offset: true }).optional().describe("Instead: all since then"),
-      force: z.boolean().default(false),
+      force: z.boolean().default(false).describe("Restore files changed since, too"),
     }),
     annotations: {
       title: "Roll back fixes",

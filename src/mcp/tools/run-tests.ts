@@ -25,6 +25,7 @@ import {
   parseRootdir,
   pytestArgs,
   pytestConfinement,
+  pytestProgressPercent,
   resolvePytest,
 } from "../../adapters/python/pytest.js";
 
@@ -252,16 +253,18 @@ async function projectsRun(
 export const runTestsTool = () => {
   const tool: ToolDefinition = defineTool({
     name: "run_tests",
-    description:
-      "Run the project's tests (it runs project code): `passed`, counts, each failure with file, line and message.",
+    description: "Run the project's tests (runs its code): counts and each failure's file, line, message.",
     input: z.strictObject({
-      path: z.string().default("tests/"),
-      working_dir: z.string().optional(),
-      pattern: z.string().optional().describe("Glob or -k expression"),
-      markers: z.string().optional().describe("pytest -m"),
-      verbose: z.boolean().default(false),
-      coverage: z.boolean().default(false),
-      fail_fast: z.boolean().default(false),
+      path: z
+        .string()
+        .default("tests/")
+        .describe("Tests folder, file or node id; relative to working_dir, else cwd"),
+      working_dir: z.string().optional().describe("Folder the tests run in"),
+      pattern: z.string().optional().describe("File glob (test_*.py) or -k expression"),
+      markers: z.string().optional().describe("pytest -m expression"),
+      verbose: z.boolean().default(false).describe("Verbose runner output"),
+      coverage: z.boolean().default(false).describe("Measure coverage"),
+      fail_fast: z.boolean().default(false).describe("Stop at the first failure"),
       output: OUTPUT_ARG,
       ...PAGING_ARGS,
     }),
@@ -374,6 +377,16 @@ export const runTestsTool = () => {
             program: pytest.program,
             args: argv,
             cwd,
+            // pytest's own progress (`[ 40%]` at the end of a line) as the call's.
+            onStdoutLine: (line) => {
+              const percent = pytestProgressPercent(line);
+              if (percent !== undefined)
+                ctx.progress?.({
+                  done: percent,
+                  total: 100,
+                  message: `pytest: ${percent}% of the tests run`,
+                });
+            },
             // Nothing written into the project (which may be read-only): no bytecode or assertion-rewrite
             // caches, and the coverage data file in the temp dir.
             // Plugins are not autoloaded: only the project's own and those asked for (see choosePlugins),

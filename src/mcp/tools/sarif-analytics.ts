@@ -21,7 +21,7 @@ import { parseTraceId, readTrace } from "../../traces/lint-runs.js";
 
 // Any JSON: the normalizer checks it (and names the JSON path of what is wrong), which a schema here could not.
 const SARIF_ARG = z.unknown().describe("SARIF 2.1.0 log");
-const TRACE_ARG = z.string();
+const TRACE_ARG = z.string().describe("Retained run id");
 const PATH_ARG = z.string().optional().describe("Project of the traces");
 
 /** Type checkers a rerun can name (type_check's `checker`). */
@@ -131,8 +131,7 @@ const INPUT = { sarif: SARIF_ARG.optional(), trace_id: TRACE_ARG.optional(), pat
 export const sarifRiskSummaryTool = () =>
   defineTool({
     name: "sarif_risk_summary",
-    description:
-      "Triage a SARIF log or trace: counts by level, blocking and security counts, top rules and files, finding groups, risk score, next call.",
+    description: "Triage a SARIF log: counts, top rules and files, groups, risk score.",
     input: z.strictObject(INPUT),
     annotations: { title: "SARIF risk summary", ...READ_ONLY },
     async handler(args, ctx) {
@@ -155,15 +154,14 @@ export const sarifRiskSummaryTool = () =>
 export const sarifTrendAnalysisTool = () =>
   defineTool({
     name: "sarif_trend_analysis",
-    description:
-      "Compare SARIF runs or traces with a baseline: introduced, reopened and worsening findings first, then persisting and fixed.",
+    description: "Compare a SARIF log with a baseline: introduced, reopened, worsening, fixed.",
     input: z.strictObject({
-      baseline: SARIF_ARG.optional(),
-      current: SARIF_ARG.optional(),
-      history_sarif: z.array(SARIF_ARG).max(20).optional(),
-      baseline_trace_id: TRACE_ARG.optional(),
-      current_trace_id: TRACE_ARG.optional(),
-      history_trace_ids: z.array(TRACE_ARG).max(20).optional(),
+      baseline: SARIF_ARG.optional().describe("Earlier SARIF log"),
+      current: SARIF_ARG.optional().describe("Later SARIF log"),
+      history_sarif: z.array(SARIF_ARG).max(20).optional().describe("Older logs, for reopened"),
+      baseline_trace_id: TRACE_ARG.optional().describe("Or baseline as a trace"),
+      current_trace_id: TRACE_ARG.optional().describe("Or current as a trace"),
+      history_trace_ids: z.array(TRACE_ARG).max(20).optional().describe("Or history as traces"),
       path: PATH_ARG,
       max_result_tokens: LISTING_ARGS.max_result_tokens,
     }),
@@ -212,11 +210,10 @@ export const sarifTrendAnalysisTool = () =>
 export const sarifRemediationAdviceTool = () =>
   defineTool({
     name: "sarif_remediation_advice",
-    description:
-      "Repair packet for one SARIF result: normalized result, policy advice, guardrails and the rerun call. Runs nothing.",
+    description: "Repair packet for one SARIF result: policy advice, guardrails, the rerun call.",
     input: z.strictObject({
       ...INPUT,
-      result_index: z.number().int().min(0).optional(),
+      result_index: z.number().int().min(0).optional().describe("Which result, across runs (default 0)"),
     }),
     annotations: { title: "SARIF remediation advice", ...READ_ONLY },
     async handler(args, ctx) {
@@ -247,8 +244,7 @@ export const sarifRemediationAdviceTool = () =>
 export const sarifPolicyFeedbackTool = () =>
   defineTool({
     name: "sarif_policy_feedback",
-    description:
-      "Policy gaps in a SARIF log or trace: unmapped rules, security rules reported too low, noisy rules.",
+    description: "Policy gaps in a SARIF log: unmapped, under-rated security and noisy rules.",
     input: z.strictObject(INPUT),
     annotations: { title: "SARIF policy feedback", ...READ_ONLY },
     async handler(args, ctx) {

@@ -13,7 +13,7 @@ import type { RetainMode } from "../../config.js";
 import { traitsOf } from "../tool-traits.js";
 import { newTraceId, retainTrace, TRACE_PROPERTY, type TraceMeta } from "../../traces/lint-runs.js";
 
-export const OUTPUT_ARG = z.enum(["json", "sarif"]).default("json");
+export const OUTPUT_ARG = z.enum(["json", "sarif"]).default("json").describe("sarif: add a SARIF log");
 
 export interface SarifRunSource {
   tool: string;
@@ -38,7 +38,7 @@ export async function sarifField(
     runs.map(async (r) => ({
       tool: r.tool,
       // The adapter's own answer, else the registered tool's (the copy on PATH).
-      version: r.version ? await r.version() : await registeredVersion(ctx, r.tool),
+      version: (await r.version?.()) ?? (await registeredVersion(ctx, r.tool)),
       informationUri: TOOL_URIS[r.tool] ?? "https://github.com/",
       findings: r.findings,
       root: display.root,
@@ -51,7 +51,7 @@ export async function sarifField(
   return { sarif: sarifLog(inputs) };
 }
 
-export const RETAIN_ARG = z.boolean().optional().describe("Keep a trace");
+export const RETAIN_ARG = z.boolean().optional().describe("Keep a SARIF trace");
 
 /** The project root a SARIF log of ours is about (its %SRCROOT%). */
 function sarifRoot(sarif: unknown): string | undefined {

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { defineTool, READ_ONLY, type ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
-import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { chooseScanners } from "../../adapters/tool-choice.js";
 import type { ScanOutcome, ScanSummary, SecurityScanner } from "../../adapters/security-scanners.js";
 import { displayPaths } from "../../findings/display-path.js";
@@ -62,14 +62,36 @@ const addSummaries = (a: ScanSummary, b: ScanSummary): ScanSummary => ({
   errors: a.errors + b.errors,
 });
 
+/**
+ * Seed 000: a project none of whose own scanners can run because they are not installed (bandit on a Python
+ * project) is `tool_not_found`, before anything runs: the scanners for every language (secrets) alone would
+ * not make it a scan. The error names what would scan it and how to install it (`scanners`).
+ */
+function refuseWhenNotInstalled(ctx: ToolContext, target: string, picks: readonly SecurityScanner[]): void {
+  const own = picks.filter((p) => p.languages !== "any" && p.scan);
+  if (own.length === 0 || own.some((p) => !p.unavailable(ctx, target))) return;
+  const missing = own.filter((p) => p.installed?.(ctx, target) === false);
+  if (missing.length === 0) return;
+  const reasons = own.map((p) => ({ name: p.name, reason: p.unavailable(ctx, target) as string }));
+  throw new ToolError("tool_not_found", reasons.map((r) => r.reason).join("; "), {
+    scanners: own.map((p, i) => ({
+      name: p.name,
+      kind: p.kind,
+      ran: false,
+      reason: reasons[i]?.reason,
+      install: p.install,
+    })),
+  });
+}
+
 export const securityScanTool = () =>
   defineTool({
     name: "security_scan",
-    description: "Security scan with the project's scanners (bandit, gosec, npm audit).",
+    description: "Security scan with the project's scanners (bandit, gosec, npm audit, secrets).",
     input: z.strictObject({
-      path: z.string(),
-      severity: LEVEL.default("low"),
-      confidence: LEVEL.default("low"),
+      path: z.string().describe("File or folder; relative to cwd"),
+      severity: LEVEL.default("low").describe("Lowest severity reported"),
+      confidence: LEVEL.default("low").describe("Lowest confidence reported"),
       output: OUTPUT_ARG,
       ...LISTING_ARGS,
     }),
@@ -77,6 +99,7 @@ export const securityScanTool = () =>
     paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
       const choice = chooseScanners(args.path, ctx.allowlist.rootOf(args.path));
+      refuseWhenNotInstalled(ctx, args.path, choice.picks);
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const entries: ScannerEntry[] = [];
       const ran: { scanner: SecurityScanner; outcome: ScanOutcome }[] = [];

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { CONFIG_DOC, PATH_DOC } from "./arg-docs.js";
 import { ToolError } from "../../errors.js";
 import { requireFilesMatch } from "./files-matched.js";
 import { defineTool, READ_ONLY, PATH_AND_CONFIG, type ToolContext } from "../../engine/tool.js";
@@ -78,6 +79,7 @@ async function runChecker(
           onHit: (o) => ({ ...o, notes: o.notes.filter((n) => !RUN_NOTE.test(n)) }),
         })
       : undefined;
+  if (!cached) ctx.progress?.({ message: `checking with ${checker.name}` });
   const outcome = cached ? cached.value : await checker.check(ctx, request);
   return { checker, target, outcome, cached };
 }
@@ -132,14 +134,16 @@ export const typeCheckTool = () => {
   if (names.length === 0) return undefined;
   return defineTool({
     name: "type_check",
-    description:
-      "Type-check a project (ty, mypy, pyright, tsc, go, cargo; default by project); `files` filters what is shown.",
+    description: "Type-check a project (ty, mypy, pyright, tsc, go, cargo).",
     input: z.strictObject({
-      path: z.string(),
-      checker: z.enum(names as [string, ...string[]]).optional(),
-      strict: z.boolean().default(false),
-      config: z.string().optional(),
-      files: z.array(z.string()).optional().describe("Only show these"),
+      path: z.string().describe(PATH_DOC),
+      checker: z
+        .enum(names as [string, ...string[]])
+        .optional()
+        .describe("Default: by the project"),
+      strict: z.boolean().default(false).describe("ty: warnings fail too"),
+      config: z.string().optional().describe(CONFIG_DOC),
+      files: z.array(z.string()).optional().describe("Show only these files' findings"),
       output: OUTPUT_ARG,
       ...LISTING_ARGS,
     }),
@@ -265,6 +269,7 @@ export const typeCheckTool = () => {
           display,
           runs.map((r) => ({
             tool: r.checker.name,
+            ...(r.outcome.version && { version: () => Promise.resolve(r.outcome.version as string) }),
             findings: ((own) => view.all.filter((f) => own.has(f)))(new Set(r.outcome.findings)),
             notes: r.outcome.notes,
             command: r.outcome.command,

@@ -42,6 +42,7 @@ interface EslintInstance {
   lintFiles(patterns: string[]): Promise<EslintResult[]>;
   lintText(code: string, options: { filePath: string }): Promise<EslintResult[]>;
   calculateConfigForFile(filePath: string): Promise<ResolvedConfig | undefined>;
+  getRulesMetaForResults?(results: EslintResult[]): Record<string, RuleModule["meta"] | undefined>;
 }
 
 interface RuleModule {
@@ -186,6 +187,19 @@ async function lintAround(
     } catch (err) {
       crashed(err);
     }
+  }
+}
+
+/** Each reported rule's documentation page, as its `meta.docs.url` says (plugin rules too); none when unknown. */
+async function docsUrls(params: EslintRequestParams, results: EslintResult[]): Promise<Map<string, string>> {
+  try {
+    const meta = (await instance(params, false)).getRulesMetaForResults?.(results) ?? {};
+    return new Map(
+      Object.entries(meta).flatMap(([id, m]) => (typeof m?.docs?.url === "string" ? [[id, m.docs.url]] : [])),
+    );
+  } catch {
+    // A rule the config no longer has (a crashed rule turned off for a file): no URLs rather than no lint.
+    return new Map();
   }
 }
 
@@ -491,8 +505,13 @@ serveWorker({
 
   async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
     const { results, errors } = await lintAround(params, false);
+    const docs = await docsUrls(params, results);
     return results.map((r) => {
       const out = params.corrections ? withCorrections(r, report(r)) : report(r);
+      for (const m of out.messages) {
+        const url = m.rule_id ? docs.get(m.rule_id) : undefined;
+        if (url) m.docs_url = url;
+      }
       if (errors.has(r.filePath)) out.errors = errors.get(r.filePath);
       return out;
     });

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, READ_ONLY, type ToolContext } from "../../../engine/tool.js";
@@ -16,6 +17,7 @@ import { ToolError } from "../../../errors.js";
 import { adviceIds, advisorOf } from "./shared.js";
 import { policyRuntime, refreshPolicy } from "../policy/runtime.js";
 import { policyLint, type PolicyLintFile } from "../../../policy/policy-lint.js";
+import { MAX_COMMAND_CHARS } from "../../../policy/checks.js";
 import { GIT_ENV, gitSandbox } from "../../../adapters/git-sandbox.js";
 
 /** Linters that lint exactly the `files` they are given; the others run on the project and are filtered. */
@@ -51,14 +53,17 @@ const isInside = (given: string, file: string) => file === given || file.startsW
 export const lintCheckTool = () =>
   defineTool({
     name: "lint_check",
-    description:
-      "Lint staged, changed or all files with the managed linters and attach each finding's policy advice.",
+    description: "Lint staged, changed or all files; each finding with its policy advice.",
     input: z.strictObject({
-      tool: z.enum(linterNames()).optional(),
-      files: z.array(z.string()).max(1000).optional(),
-      scope: z.enum(["staged", "changed", "all"]).optional(),
-      path: z.string().optional(),
-      policy_lint: z.boolean().optional(),
+      tool: z.enum(linterNames()).optional().describe("Default: by the files' languages"),
+      files: z.array(z.string()).max(1000).optional().describe("Files or folders under path"),
+      scope: z
+        .enum(["staged", "changed", "all"])
+        .optional()
+        .describe("staged: git's index; changed: since HEAD"),
+      path: z.string().optional().describe("Project folder (default .); relative to cwd"),
+      policy_lint: z.boolean().optional().describe("Also the policy's content checks"),
+      command: z.string().max(MAX_COMMAND_CHARS).optional().describe("Also judge this command line"),
       ...PAGING_ARGS,
     }),
     annotations: { title: "Lint check", ...READ_ONLY },
@@ -79,6 +84,8 @@ export const lintCheckTool = () =>
           scope,
           `no ${scope === "all" ? "" : `${scope} `}files to lint under ${display.show(dir) || "."}`,
         );
+      const commandCheck =
+        args.command === undefined ? undefined : await judgeCommand(ctx, dir, args.command);
       const linters = pickLinters(dir, selected, args.tool);
       const policyRun =
         (args.policy_lint ?? !args.tool) ? await runPolicyLint(ctx, dir, scope, selected) : undefined;
@@ -92,7 +99,8 @@ export const lintCheckTool = () =>
           ? await partiallyStaged(ctx, dir, selected)
           : new Map<string, string>();
       const stagedUnavailable: string[] = [];
-      for (const linter of linters) {
+      for (const [i, linter] of linters.entries()) {
+        ctx.progress?.({ done: i, total: linters.length, message: `linting with ${linter.name}` });
         let files = selected?.filter((f) =>
           linter.languages.some((l) => hasFilesOf(f, l as ProjectLanguage)),
         );
@@ -183,8 +191,10 @@ export const lintCheckTool = () =>
           passed:
             runs.every((r) => r.filtered || (r.returncode ?? 0) === 0) &&
             view.count === 0 &&
-            stagedUnavailable.length === 0,
+            stagedUnavailable.length === 0 &&
+            commandCheck?.status !== "blocked",
           scope,
+          ...(commandCheck && { command_check: commandCheck }),
           ...(stagedUnavailable.length ? { staged_unavailable: stagedUnavailable } : {}),
           ...(checked ? { files: checked.slice(0, 100), file_count: checked.length } : {}),
           linters: runs,
@@ -219,6 +229,35 @@ export const lintCheckTool = () =>
       }
     },
   });
+
+/**
+ * The policy's verdict on the command a lint run stands for (seed 002's `command`), as policy_check_command
+ * gives it: its status and each violation's policy and advice.
+ */
+async function judgeCommand(ctx: ToolContext, dir: string, command: string) {
+  const runtime = await policyRuntime(ctx);
+  const bundle = runtime.bundleFor(dir, ctx.allowlist);
+  const outcome = await runtime.checkCommand(
+    bundle,
+    { command },
+    {
+      cwd: dir,
+      projectRoot: ctx.allowlist.rootOf(dir) ?? dir,
+      home: os.homedir(),
+      roots: [...ctx.allowlist.roots.effective],
+    },
+  );
+  return {
+    command,
+    status: outcome.status,
+    violations: outcome.violations.map((v) => ({
+      policy_id: v.policy_id,
+      severity: v.severity,
+      message: v.message,
+      advice: v.advice,
+    })),
+  };
+}
 
 /** What lint_check reports of each linter it ran. */
 interface LinterRun {

@@ -34,17 +34,16 @@ const RAW_REPLY_KEPT = 16_384;
 export const remediationAdviceTool = () =>
   defineTool({
     name: "remediation_advice",
-    description:
-      "A repair plan for one finding, SARIF result or trace, from the approved provider or the local bundle.",
+    description: "A repair plan for one finding, from the approved provider or local bundle.",
     input: z.strictObject({
-      finding: FindingArg.optional(),
-      sarif: z.record(z.string(), z.unknown()).optional(),
-      result_index: z.number().int().min(0).optional().describe("Across runs"),
-      trace_id: z.string().max(200).optional(),
+      finding: FindingArg.optional().describe("A finding"),
+      sarif: z.record(z.string(), z.unknown()).optional().describe("Or a SARIF 2.1.0 log"),
+      result_index: z.number().int().min(0).optional().describe("Its result, across runs"),
+      trace_id: z.string().max(200).optional().describe("Or a retained trace"),
       files: z.array(z.string().max(4200)).max(10).optional().describe("path or path:start-end"),
       provider: z.string().max(50).optional().describe('The configured one, or "local"'),
-      capabilities: z.array(z.string().max(50)).max(10).optional(),
-      hook_decisions: z.array(z.string().max(4000)).max(5).optional(),
+      capabilities: z.array(z.string().max(50)).max(10).optional().describe('Only "read"'),
+      hook_decisions: z.array(z.string().max(4000)).max(5).optional().describe("What hooks refused"),
     }),
     annotations: {
       title: "Remediation advice",

@@ -90,8 +90,7 @@ function testsNetwork(allowlist: Allowlist, operatorAllows: boolean) {
 export const toolCapabilitiesTool = () =>
   defineTool({
     name: "tool_capabilities",
-    description:
-      "What each managed tool and advice provider may do: network, git, writes, limits, paths, sandbox.",
+    description: "What each managed tool may do (network, git, writes, sandbox).",
     input: z.strictObject({}),
     annotations: { title: "Tool capabilities", ...READ_ONLY },
     traits: { advisory: true, reads_files: false, runs_tools: false, persists_traces: false },

@@ -7,6 +7,8 @@ import type { z } from "zod";
 import type { FixMessage, FixStatus } from "../../../adapters/fixers.js";
 import { defineTool, RESULT_IS_ERROR, type ToolDefinition, type ToolFailure } from "../../../engine/tool.js";
 import type { Finding } from "../../../findings/model.js";
+import { effectiveTokens, estimateTokens, fairTrimEntries } from "../../../findings/budget.js";
+import { withinBudget } from "../listing.js";
 import { CWD_PATH } from "./params.js";
 import { SEED_RESULT_SCHEMA } from "./result-schema.js";
 
@@ -164,23 +166,30 @@ export function defaultConfigNotes(notes: readonly string[]): string[] {
 export const SEED_MAX_FILES = 500;
 
 /**
- * The original's shape has no paging: a result over SEED_MAX_FILES files or the byte cap lists the first
- * files that fit, whole, and says so in `note` (how many of how many, and why); `summary` keeps the full
- * counts. Without this the byte cap would drop files silently.
+ * The original's shape has no paging: a result over the budget (--max-result-tokens, never past
+ * --max-result-bytes) lists fewer messages, trimmed fairly (most severe first, every file and rule keeping
+ * some), each file keeping its `errorCount` and `warningCount`; past SEED_MAX_FILES files or still over the
+ * byte cap, the first files that fit, whole. `note` says what was left out (how many of how many, and why);
+ * `summary` keeps the full counts. Without this the result would run to hundreds of thousands of tokens, or
+ * the byte cap would drop files silently.
  */
-export function fitSeedResult(result: SeedResult, maxBytes: number): SeedResult {
-  const all = result.files.length;
-  const withNote = (n: number): SeedResult =>
-    n === all
-      ? result
-      : {
-          ...result,
-          files: result.files.slice(0, n),
-          note:
-            `${result.note} Files lists ${n} of ${all} files (at most ${SEED_MAX_FILES}, and the result within ` +
-            `--max-result-bytes ${maxBytes}); summary counts every file; pass files to see the others.`,
-        };
-  const fits = (r: SeedResult) => Buffer.byteLength(JSON.stringify(r)) <= maxBytes - 512;
+export function fitSeedResult(result: SeedResult, maxBytes: number, maxTokens: number): SeedResult {
+  const tokens = effectiveTokens(maxTokens, maxBytes);
+  const bytes = Math.min(maxBytes - 512, tokens * 4);
+  const fits = (r: SeedResult) => Buffer.byteLength(JSON.stringify(r)) <= bytes;
+  const trimmed = fits(result) ? { result, said: [] } : withinMessageBudget(result, tokens);
+  const all = trimmed.result.files.length;
+  const withNote = (n: number): SeedResult => {
+    const said = [...trimmed.said];
+    if (n < all)
+      said.push(
+        `Files lists ${n} of ${all} files (at most ${SEED_MAX_FILES}, and the result within --max-result-bytes ` +
+          `${maxBytes} and --max-result-tokens ${tokens}); summary counts every file; pass files to see the others.`,
+      );
+    return said.length
+      ? { ...trimmed.result, files: trimmed.result.files.slice(0, n), note: [result.note, ...said].join(" ") }
+      : trimmed.result;
+  };
   let hi = Math.min(all, SEED_MAX_FILES);
   if (fits(withNote(hi))) return withNote(hi);
   let lo = 0;
@@ -190,6 +199,37 @@ export function fitSeedResult(result: SeedResult, maxBytes: number): SeedResult 
     else hi = mid - 1;
   }
   return withNote(lo);
+}
+
+/** The result with its messages fairly trimmed to fit `tokens` in all, and the sentence that says so. */
+function withinMessageBudget(result: SeedResult, tokens: number): { result: SeedResult; said: string[] } {
+  const entries = result.files.flatMap((f) => f.messages.map((m) => ({ file: f.file, m })));
+  const build = (listingTokens: number): SeedResult => {
+    const kept = new Set(
+      fairTrimEntries(
+        entries,
+        (e) => ({ file: e.file, rule: e.m.ruleId ?? "", severity: e.m.severity }),
+        (e) => estimateTokens(e.m) + 1,
+        listingTokens,
+      ).map((e) => e.m),
+    );
+    return {
+      ...result,
+      files: result.files.map((f) => ({ ...f, messages: f.messages.filter((m) => kept.has(m)) })),
+    };
+  };
+  // Room for the note and the fields around the messages, then as many messages as fit.
+  const out = withinBudget(tokens - 128, build);
+  const listed = out.files.reduce((n, f) => n + f.messages.length, 0);
+  if (listed === entries.length) return { result: out, said: [] };
+  return {
+    result: out,
+    said: [
+      `Messages lists ${listed} of ${entries.length} messages, to keep the result within ${tokens} tokens ` +
+        "(--max-result-tokens; most severe first, every file and rule keeping some); each file's errorCount " +
+        "and warningCount and the summary count them all; pass files to see the others.",
+    ],
+  };
 }
 
 /**
@@ -244,7 +284,11 @@ export function seedTool<S extends z.ZodObject>(tool: Omit<ToolDefinition<S>, "e
     exactResult: true,
     outputSchema: SEED_RESULT_SCHEMA,
     async handler(args, ctx) {
-      const result = fitSeedResult((await tool.handler(args, ctx)) as SeedResult, ctx.config.maxResultBytes);
+      const result = fitSeedResult(
+        (await tool.handler(args, ctx)) as SeedResult,
+        ctx.maxResultBytes ?? ctx.config.maxResultBytes,
+        ctx.config.maxResultTokens,
+      );
       return { ...result, [RESULT_IS_ERROR]: false };
     },
     errorResult: (failure, rawArgs, config) => ({

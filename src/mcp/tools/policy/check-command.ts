@@ -8,11 +8,11 @@ import { policyRuntime } from "./runtime.js";
 export const policyCheckCommandTool = () =>
   defineTool({
     name: "policy_check_command",
-    description: "Check a shell command against policy before running it: allowed, warn or blocked.",
+    description: "Check a shell command against policy before running it.",
     input: z.strictObject({
-      command: z.string().max(MAX_COMMAND_CHARS).optional(),
-      argv: z.array(z.string()).max(1000).optional(),
-      cwd: z.string().optional(),
+      command: z.string().max(MAX_COMMAND_CHARS).optional().describe("Shell command text"),
+      argv: z.array(z.string()).max(1000).optional().describe("Or the command as argv"),
+      cwd: z.string().optional().describe("Folder it would run in"),
     }),
     annotations: { title: "Check a command against policy", ...READ_ONLY },
     paths: [{ arg: "cwd", kind: "directory" }],

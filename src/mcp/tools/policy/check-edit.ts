@@ -37,13 +37,12 @@ function diffBase(file: string, root: string): string {
 export const policyCheckEditTool = () =>
   defineTool({
     name: "policy_check_edit",
-    description:
-      "Check a file edit against policy before applying it (protected paths, suppressions, configs, secrets).",
+    description: "Check a file edit against policy before making it.",
     input: z.strictObject({
-      path: z.string().min(1),
-      before: z.string().max(MAX_TEXT).optional(),
-      after: z.string().max(MAX_TEXT).optional(),
-      diff: z.string().max(MAX_TEXT).optional(),
+      path: z.string().min(1).describe("File the edit writes; relative to cwd"),
+      before: z.string().max(MAX_TEXT).optional().describe("Its text now (default: read)"),
+      after: z.string().max(MAX_TEXT).optional().describe("Its whole new text"),
+      diff: z.string().max(MAX_TEXT).optional().describe("Or a unified diff"),
     }),
     annotations: { title: "Check an edit against policy", ...READ_ONLY },
     async handler(args, ctx) {

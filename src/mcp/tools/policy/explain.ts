@@ -5,8 +5,8 @@ import { policyRuntime, unknownId } from "./runtime.js";
 export const policyExplainTool = () =>
   defineTool({
     name: "policy_explain",
-    description: "Explain a policy: principle, severity, condition, advice, skill and examples.",
-    input: z.strictObject({ policy_id: z.string().min(1).max(200) }),
+    description: "Explain a policy: principle, condition, advice, examples.",
+    input: z.strictObject({ policy_id: z.string().min(1).max(200).describe("e.g. hooks.no_verify") }),
     annotations: { title: "Explain a policy", ...READ_ONLY },
     async handler(args, ctx) {
       const bundle = (await policyRuntime(ctx)).defaultBundle();

@@ -10,14 +10,17 @@ const payload = z.looseObject({
   policy_ids: z.array(z.string().max(200)).max(100),
   skill_ids: z.array(z.string().max(200)).max(100).optional(),
   retry: z.string().optional(),
+  message: z.string().optional(),
 });
 
 export const remediationExplainTool = () =>
   defineTool({
     name: "remediation_explain",
-    description: "Expand an agent_remediation payload into policies, skill steps and retry guidance.",
+    description: "Expand an agent_remediation into policies, skill steps, retry guidance.",
     input: z.strictObject({
-      agent_remediation: z.union([z.string().max(100_000), z.record(z.string(), z.unknown())]),
+      agent_remediation: z
+        .union([z.string().max(100_000), z.record(z.string(), z.unknown())])
+        .describe("An agent_remediation (object or JSON)"),
     }),
     annotations: { title: "Explain a remediation", ...READ_ONLY },
     async handler(args, ctx) {
@@ -62,6 +65,7 @@ export const remediationExplainTool = () =>
       return {
         success: true,
         status: p.status,
+        ...(p.message && { message: p.message }),
         action_context: p.action,
         policies,
         skills,

@@ -10,7 +10,7 @@ export const skillLookupTool = () =>
   defineTool({
     name: "skill_lookup",
     description: "Return a skill playbook by id.",
-    input: z.strictObject({ skill_id: z.string().min(1).max(200) }),
+    input: z.strictObject({ skill_id: z.string().min(1).max(200).describe("e.g. hook-failures") }),
     annotations: { title: "Look up a skill", ...READ_ONLY },
     async handler(args, ctx) {
       const bundle = (await policyRuntime(ctx)).defaultBundle();
@@ -36,13 +36,16 @@ const diagnostic = z.strictObject({
 export const skillRecommendTool = () =>
   defineTool({
     name: "skill_recommend",
-    description: "Rank skill playbooks for a task, command, path or diagnostic, with reasons.",
+    description: "Rank skill playbooks for a task, command, file or finding.",
     input: z.strictObject({
-      task: z.string().max(4000).optional(),
-      command: z.string().max(MAX_COMMAND_CHARS).optional(),
-      path: z.string().max(4096).optional(),
-      diagnostic: z.union([z.string().max(4000), diagnostic]).optional(),
-      limit: z.number().int().min(1).max(20).default(5),
+      task: z.string().max(4000).optional().describe("What you are about to do"),
+      command: z.string().max(MAX_COMMAND_CHARS).optional().describe("A command you will run"),
+      path: z.string().max(4096).optional().describe("A file you will edit"),
+      diagnostic: z
+        .union([z.string().max(4000), diagnostic])
+        .optional()
+        .describe("A finding: its text or {tool, rule}"),
+      limit: z.number().int().min(1).max(20).default(5).describe("Skills to return"),
     }),
     annotations: { title: "Recommend skills", ...READ_ONLY },
     async handler(args, ctx) {

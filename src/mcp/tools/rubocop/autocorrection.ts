@@ -9,7 +9,7 @@ import { defineTool, WRITES_FILES, type ToolContext } from "../../../engine/tool
 import { displayPaths } from "../../../findings/display-path.js";
 import { runTransaction } from "../../../fix/transaction.js";
 import { jobOf, scopeParams } from "./params.js";
-import { seedView } from "./shape.js";
+import { budgetedSeedView } from "./shape.js";
 
 /** Leftovers after a correction: each cop lists five unless max_offenses_per_cop says otherwise. */
 export const LEFTOVERS_PER_COP = 5;
@@ -57,10 +57,10 @@ export const rubocopAutocorrectionTool = () =>
           return {
             success: true,
             source_code: file?.corrected ?? inline.code,
-            ...seedView(run.files, display, max),
+            ...budgetedSeedView(ctx, run.files, display, max),
           };
         }
-        const view = seedView(run.files, display, max, (r) => {
+        const view = budgetedSeedView(ctx, run.files, display, max, (r) => {
           const change = changes.find((c) => c.file === r.file);
           return change ? { diff: changeDiff(display.show(r.file), change) } : undefined;
         });
@@ -82,10 +82,11 @@ export const rubocopAutocorrectionTool = () =>
         },
       });
       const { run, changed } = tx.value;
-      const view = seedView(run.files, display, max, (r) =>
+      const view = budgetedSeedView(ctx, run.files, display, max, (r) =>
         changed.has(r.file) ? { corrected: true } : undefined,
       );
       return {
+        ...view,
         success: true,
         files: view.files.map((f) => ({ ...f, corrected: f.corrected === true })),
         summary: { ...view.summary, corrected_file_count: changed.size },

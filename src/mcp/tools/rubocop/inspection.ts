@@ -4,7 +4,7 @@ import { runRubocop } from "../../../adapters/ruby/rubocop-run.js";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { displayPaths } from "../../../findings/display-path.js";
 import { jobOf, scopeParams } from "./params.js";
-import { seedView } from "./shape.js";
+import { budgetedSeedView } from "./shape.js";
 
 export const rubocopInspectionTool = () =>
   defineTool({
@@ -19,6 +19,6 @@ export const rubocopInspectionTool = () =>
       const job = await jobOf(ctx, args);
       const run = await runRubocop(ctx, job);
       const display = displayPaths(job.target, ctx.allowlist.roots.effective);
-      return { success: true, ...seedView(run.files, display, job.options?.maxPerRule) };
+      return { success: true, ...budgetedSeedView(ctx, run.files, display, job.options?.maxPerRule) };
     },
   });
