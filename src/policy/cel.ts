@@ -50,6 +50,7 @@ export const CEL_VARIABLES: Record<AppliesTo, Record<string, string>> = {
     write_kind: "string",
     secrets: "list<string>",
     suppressions: "list<string>",
+    config_weakening: "list<string>",
     guard_file: "bool",
     outside_allowed_paths: "bool",
   },

@@ -9,6 +9,7 @@
 import path from "node:path";
 import { parsePatch } from "diff";
 import type { CelContext } from "./cel.js";
+import { configWeakening } from "./config-weakening.js";
 import { broadSuppressions } from "./suppressions.js";
 
 /** How a file is changed: an edit of its text, a write over it, its removal, a mode change, a new link to it. */
@@ -161,6 +162,7 @@ export function editContext(edit: EditInput, lines: EditLines, secrets: readonly
     write_kind: edit.writeKind ?? "edit",
     secrets: [...secrets],
     suppressions: broadSuppressions(lines.added),
+    config_weakening: configWeakening(path.posix.basename(edit.path), before, after, lines.added),
     guard_file: edit.guardFile === true,
     outside_allowed_paths: edit.outsideAllowedPaths === true,
   };
