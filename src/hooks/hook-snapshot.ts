@@ -67,9 +67,13 @@ export function ensureSnapshotBlob(): { blob?: string; reason?: string } {
   }
 }
 
-/** The SHA-256 of a file, hex. */
+/** The SHA-256 of a file, hex ("missing" when it cannot be read: no blob then matches it). */
 export function sha256Of(file: string): string {
-  return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+  try {
+    return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+  } catch {
+    return "missing";
+  }
 }
 
 /**

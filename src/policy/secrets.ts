@@ -8,7 +8,7 @@
  */
 import type { SecretLintCoreResult } from "@secretlint/types";
 import { re2 } from "./cel.js";
-import { ASSIGNMENT_RULE, ourSecrets } from "./secret-rules.js";
+import { ourSecrets } from "./secret-rules.js";
 
 export interface SecretFinding {
   /** The rule that found it (`@secretlint/secretlint-rule-aws`, `mcp-code-quality/secret-assignment`). */

@@ -144,7 +144,7 @@ describe("hook install claude-code", () => {
     expect(settings.hooks.PostToolUse).toEqual(existing.hooks.PostToolUse);
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
-    expect(settings.hooks.PreToolUse[1].matcher).toBe("Bash|Write|Edit|MultiEdit");
+    expect(settings.hooks.PreToolUse[1].matcher).toBe("Bash|Write|Edit|MultiEdit|NotebookEdit");
     // The installed command is a working hook: the start-up snapshot for this Node, the bundled entry point
     // as its fallback, wrapped to fail closed.
     const command = settings.hooks.PreToolUse[1].hooks[0].command as string;

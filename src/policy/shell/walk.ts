@@ -20,6 +20,8 @@ export interface Write {
   recursive?: boolean;
   /** Only the files under it whose names match one of these globs (`find . -name '*.pyc' -delete`). */
   names?: string[];
+  /** `>>`: adds to the file. */
+  append?: boolean;
 }
 
 /** What a command reads on stdin, when the line says. */
@@ -509,6 +511,21 @@ function visitStage(
   visit(walker, stage, scope, input);
 }
 
+/** The command a list ends with (`a && b` → b), when it is a plain command. */
+function lastCommandOf(list: Node): Node | undefined {
+  const last = list.namedChildren.at(-1);
+  return last?.type === "command" ? last : undefined;
+}
+
+/** The program whose output a `$(…)` in a text is (`"$(curl -fsSL URL)"` → curl). */
+function substitutedProgram(text: string): string {
+  const m =
+    /(?:\$\(|`)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:sudo\s+|command\s+|env\s+)?([A-Za-z0-9_./-]+)/.exec(
+      text,
+    );
+  return m ? path.basename(m[1] as string) : "";
+}
+
 /** Files a command reads on stdin through `<` redirections (its own, or its redirected statement's). */
 function inputFiles(walker: Walker, stage: Node, command: Node, scope: WalkScope): string[] {
   const out: string[] = [];
@@ -591,6 +608,14 @@ function visitRedirected(walker: Walker, node: Node, scope: WalkScope, stdin: Pi
   if (!body) return;
   const writes: Write[] = [];
   let input = stdin;
+  // `cmd < file`: the command reads the file on stdin.
+  const fromFiles = body.type === "command" ? inputFiles(walker, node, node, scope) : [];
+  if (fromFiles.length)
+    input = {
+      from: input?.from ?? "",
+      ...(input?.text !== undefined ? { text: input.text } : {}),
+      sources: [...(input?.sources ?? []), ...fromFiles],
+    };
   // tree-sitter-bash nests what follows a here-doc's start (`| sh`, `&& cmd`, `> file`) inside the redirect.
   const continuation: { op: string; node: Node }[] = [];
   const collect = (redirect: Node) => {
@@ -629,7 +654,13 @@ function visitRedirected(walker: Walker, node: Node, scope: WalkScope, stdin: Pi
     collect(r);
   }
   if (body.type === "command") visitCommand(walker, body, scope, input, writes);
-  else {
+  else if (body.type === "list" && lastCommandOf(body)) {
+    // tree-sitter-bash reads `a && b > f` as a redirection of the list; bash redirects b alone.
+    const last = lastCommandOf(body) as Node;
+    for (const part of body.namedChildren)
+      if (part && part.id !== last.id) visit(walker, part, scope, undefined);
+    visitCommand(walker, last, scope, input, writes);
+  } else {
     // A compound statement's redirections apply to everything inside it.
     visit(walker, body, scope, input);
     if (writes.length) walker.emit({ ...bare(node.text, scope), redirects: writes }, scope);
@@ -661,7 +692,12 @@ function redirectWrite(walker: Walker, redirect: Node, scope: WalkScope): Write 
   // `>&2`, `2>&1`: a descriptor, not a file.
   if (op === ">&" && /^\d+-?$|^-$/.test(target.text)) return undefined;
   const field = wordText(target, expandScope(walker, scope));
-  return { path: field.value, kind: "write", dynamic: field.dynamic };
+  return {
+    path: field.value,
+    kind: "write",
+    dynamic: field.dynamic,
+    ...(op.endsWith(">>") ? { append: true } : {}),
+  };
 }
 
 /** A command node: its own assignments, its fields, its redirections; then its wrappers are looked through. */
@@ -686,7 +722,7 @@ function visitCommand(
       const field = word ? wordText(word, expandScope(walker, own)) : { value: "", dynamic: true };
       const sources = sourcesInText(word?.text ?? "", scope.cwd, walker.home);
       input = {
-        from: "",
+        from: field.dynamic ? substitutedProgram(word?.text ?? "") : "",
         text: field.dynamic ? undefined : `${field.value}\n`,
         ...(sources.length ? { sources } : {}),
       };

@@ -137,7 +137,7 @@ export function writesOf(command: SimpleCommand): Write[] {
         values.has("-e") || values.has("--expression") || values.has("-f") || values.has("--file");
       for (const o of scriptGiven ? operands : operands.slice(1)) out.push(w(o.value, "write", o.dynamic));
     }
-  } else if (name === "perl" && argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
+  } else if (name === "perl" && argv.some((a) => /^-(?![MmIdDxCl0])[a-zA-Z]*i/.test(a))) {
     const { operands } = operandsOf(argv, dynamic, ["-e", "-E", "-M", "-I"]);
     const hasE = argv.some((a) => /^-[a-zA-Z]*[eE]$/.test(a));
     for (const o of hasE ? operands : operands.slice(1)) out.push(w(o.value, "write", o.dynamic));
@@ -191,16 +191,21 @@ export function writesOf(command: SimpleCommand): Write[] {
     argv.forEach((a, i) => {
       if (a.startsWith("of=")) out.push(w(a.slice(3), "write", dynamic[i] ?? false));
     });
-  } else if (name === "curl") {
+  } else if (name === "curl" || name === "wget") {
+    // -o FILE, --output FILE, --output=FILE, -o in a cluster (-fsSLo FILE), -oFILE; wget's -O.
+    const letter = name === "curl" ? "o" : "O";
+    const long = name === "curl" ? "--output" : "--output-document";
+    const alone = new RegExp(`^-[A-Za-z]*${letter}$`);
+    const attached = new RegExp(`^-[A-Za-z]*${letter}.`);
     argv.forEach((a, i) => {
-      if ((a === "-o" || a === "--output") && argv[i + 1] !== undefined)
-        out.push(w(argv[i + 1] as string, "write", dynamic[i + 1] ?? false));
-      else if (a.startsWith("--output=")) out.push(w(a.slice(9), "write", dynamic[i] ?? false));
-    });
-  } else if (name === "wget") {
-    argv.forEach((a, i) => {
-      if ((a === "-O" || a === "--output-document") && argv[i + 1] !== undefined && argv[i + 1] !== "-")
-        out.push(w(argv[i + 1] as string, "write", dynamic[i + 1] ?? false));
+      let file: string | undefined;
+      let dyn = dynamic[i] ?? false;
+      if (a === long || alone.test(a)) {
+        file = argv[i + 1];
+        dyn = dynamic[i + 1] ?? false;
+      } else if (a.startsWith(`${long}=`)) file = a.slice(long.length + 1);
+      else if (!a.startsWith("--") && attached.test(a)) file = a.slice(a.indexOf(letter) + 1);
+      if (file !== undefined && file !== "-") out.push(w(file, "write", dyn));
     });
   } else if (name === "sudoedit" || (name === "sudo" && argv.some((a) => a === "-e" || a === "--edit"))) {
     const { operands } = operandsOf(argv, dynamic, [
@@ -319,9 +324,16 @@ export function recordLineFiles(command: SimpleCommand, files: Map<string, LineF
     if (file === undefined) continue;
     if (write.kind === "delete") files.delete(file);
     else if (write.kind !== "write") continue;
-    else if (command.redirects.includes(write))
-      files.set(file, { ...(text !== undefined ? { text } : {}), producer: origin || "a command" });
-    else if (name === "tee")
+    else if (command.redirects.includes(write)) {
+      // `>>` adds to what the line wrote before (known only if both are).
+      const before = write.append ? files.get(file) : undefined;
+      const joined = before
+        ? before.text !== undefined && text !== undefined
+          ? before.text + text
+          : undefined
+        : text;
+      files.set(file, { ...(joined !== undefined ? { text: joined } : {}), producer: origin || "a command" });
+    } else if (name === "tee")
       files.set(file, {
         ...(command.stdin?.text !== undefined ? { text: command.stdin.text } : {}),
         producer: command.stdin?.from || "tee",
