@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop ruby-rspec ruby-minitest bubblewrap)
+APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop ruby-rspec ruby-minitest bubblewrap parallel)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -701,7 +701,7 @@ function interpreter(
     if (a === "-m") return;
     if (a === "-") break;
     if (a.startsWith("-")) {
-      if (["-W", "-X", "-Q", "--require", "-r", "-I", "-M"].includes(a)) i++;
+      if (OPTION_VALUES.has(a)) i++;
       continue;
     }
     const file = lineFile(scope, command, a);
@@ -714,6 +714,27 @@ function interpreter(
   }
   readsCodeFromStdin(command, name);
 }
+
+/** Interpreter options whose value is the next argument (not the script). */
+const OPTION_VALUES = new Set([
+  "-W",
+  "-X",
+  "-Q",
+  "--require",
+  "-r",
+  "-I",
+  "-M",
+  "--import",
+  "--loader",
+  "--experimental-loader",
+  "--snapshot-blob",
+  "--env-file",
+  "-C",
+  "--conditions",
+  "--input-type",
+  "--title",
+  "--inspect-port",
+]);
 
 /** The home folder and working directory words of inline code, replaced (undefined: the directory is unknown). */
 function resolveWords(text: string, home: string, cwd: string | undefined): string | undefined {
