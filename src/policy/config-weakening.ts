@@ -45,13 +45,27 @@ const safe = (entry: string) =>
 /** What off means in an ESLint severity: 0, "off", or [0|"off", …]. */
 const off = (v: unknown) => v === 0 || v === "off" || (Array.isArray(v) && (v[0] === 0 || v[0] === "off"));
 
-function eslintConfigRules(text: string): Record<string, unknown> | undefined {
+/** ESLint's rules in package.json's eslintConfig, or in a JSON .eslintrc (comments allowed). */
+function eslintRules(basename: string, text: string): Record<string, unknown> | undefined {
   try {
-    const pkg = JSON.parse(text) as { eslintConfig?: { rules?: Record<string, unknown> } };
-    return pkg.eslintConfig?.rules ?? (pkg.eslintConfig ? {} : undefined);
+    if (basename === "package.json") {
+      const pkg = JSON.parse(text) as { eslintConfig?: { rules?: Record<string, unknown> } };
+      return pkg.eslintConfig?.rules ?? (pkg.eslintConfig ? {} : undefined);
+    }
+    const json = text.replace(/^\s*\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "");
+    return (JSON.parse(json) as { rules?: Record<string, unknown> }).rules;
   } catch {
     return undefined;
   }
+}
+
+/** Rules set to off (0, "off") that were not off before. */
+function rulesTurnedOff(basename: string, before: string, after: string): string[] {
+  const was = eslintRules(basename, before) ?? {};
+  const now = eslintRules(basename, after) ?? {};
+  return Object.entries(now)
+    .filter(([rule, level]) => off(level) && !off(was[rule]))
+    .map(([rule]) => `eslint-rule-off:${rule}`);
 }
 
 /** The weakenings an edit of `basename` from `before` to `after` makes (each as `kind:detail`). */
@@ -63,16 +77,13 @@ export function configWeakening(
 ): string[] {
   const out: string[] = [];
   if (basename === "package.json") {
-    const was = eslintConfigRules(before) ?? {};
-    const now = eslintConfigRules(after);
-    if (now)
-      for (const [rule, level] of Object.entries(now))
-        if (off(level) && !off(was[rule])) out.push(`eslint-rule-off:${rule}`);
+    out.push(...rulesTurnedOff(basename, before, after));
     if (/"eslintIgnore"\s*:/.test(after) && !/"eslintIgnore"\s*:/.test(before))
       out.push("eslint-ignore:package.json");
     return out;
   }
   if (!CONFIG_FILE.test(basename)) return out;
+  if (/^\.eslintrc(\.json)?$/.test(basename)) out.push(...rulesTurnedOff(basename, before, after));
   if (basename === ".eslintignore") {
     for (const line of added) if (line && !line.startsWith("#") && !safe(line)) out.push(`exclude:${line}`);
     return out;
