@@ -126,4 +126,13 @@ describe("the issue-40 command corpus", () => {
   it("the Claude Code hook's decision is the same on every line", async () => {
     await check("hook");
   });
+
+  it("a line over the size cap is asked at once by policy_check_command too, whatever it holds", async () => {
+    for (const size of [70_000, 4 * 1024 * 1024]) {
+      const line = `git commit --no-verify -m x; ${"echo ok; ".repeat(Math.ceil(size / 9))}`;
+      const r = await server.call("policy_check_command", { command: line, cwd: project });
+      expect(r.status, String(size)).toBe("warn");
+      expect(JSON.stringify(r.violations)).toContain("characters long");
+    }
+  });
 });

@@ -473,6 +473,7 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
     const written = (argv[0] as string).includes("/")
       ? lineFile(scope, command, argv[0] as string)
       : undefined;
+    if (written?.text !== undefined) return script(written.text, argv[0] as string, argv);
     if (written && written.text === undefined) {
       command.codeFrom.push(written.producer);
       command.undecided ||= `it runs ${argv[0]}, which ${written.producer} wrote earlier in the line`;
