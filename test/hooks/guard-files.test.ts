@@ -39,7 +39,7 @@ describe("the guard's own files", () => {
       `cp /tmp/x.cjs ${path.join(BUNDLE, "hook.cjs")}`,
       `echo '{}' > ${path.join(REPO_ROOT, "dist", "policy", "shipped.json")}`,
       `sed -i 1d ${path.join(REPO_ROOT, "policy", "policies.yaml")}`,
-      `rm -rf ${BUNDLE}`,
+      `mv /tmp/evil.cjs ${path.join(BUNDLE, "hook.cjs")}`,
       `python3 -c "open('${path.join(BUNDLE, "hook.cjs")}', 'w').write('')"`,
     ];
     for (const line of lines) {

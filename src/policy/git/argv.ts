@@ -496,7 +496,7 @@ interface Resolved {
   negated: boolean;
 }
 
-/** A long option as git's parse-options resolves it: exact, `no-` negation, or a unique prefix (all, when ambiguous). */
+/** A long option as git's parse-options resolves it: exact, `no-` negation, or a unique prefix (all candidates, when ambiguous). */
 function resolveLong(table: CommandTable, name: string): Resolved[] {
   const byLong = new Map<string, OptionSpec>();
   for (const o of table.options) if (o.long) byLong.set(o.long, o);
@@ -554,6 +554,16 @@ function readSubcommand(
       const name = a.slice(2, eq === -1 ? undefined : eq);
       const found = resolveLong(table, name);
       if (found.length === 0) {
+        literal.push(`--${name}`);
+        continue;
+      }
+      if (found.length > 1) {
+        // git refuses an ambiguous abbreviation (exit 129: nothing runs), but which options a prefix can
+        // mean depends on the git version: not a block, and not known to be harmless either.
+        const could = [...new Set(found.map((f) => `--${f.negated ? "no-" : ""}${f.spec.long ?? ""}`))].join(
+          ", ",
+        );
+        inv.undecided ||= `git refuses the ambiguous option --${name} (it could be ${could}), and another git version may read it as one of them`;
         literal.push(`--${name}`);
         continue;
       }
