@@ -596,7 +596,9 @@ function readSubcommand(
     }
     inv.operands.push(a);
   }
-  for (const spec of inEffect.values()) inv.flags.push(...flagNames(spec));
+  // git stops at an ambiguous option: none of the others take effect (the run is undecided, above).
+  if (!inv.undecided.startsWith("git refuses the ambiguous option"))
+    for (const spec of inEffect.values()) inv.flags.push(...flagNames(spec));
   inv.flags.push(...literal);
   afterOptions(inv, sub, args, state);
 }
