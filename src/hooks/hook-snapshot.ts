@@ -86,6 +86,6 @@ export function sha256Of(file: string): string {
  * and the bundled hook decides instead.
  */
 export function snapshotCommand(node: string, blob: string, plain: string, hash = sha256Of(blob)): string {
-  const digest = `{ openssl dgst -sha256 -r || sha256sum; } < ${q(blob)} 2>/dev/null | cut -c1-64`;
-  return `p=$(cat) && { { [ "$(${digest})" = ${hash} ] && printf '%s' "$p" | ${q(node)} --snapshot-blob ${q(blob)} claude-code 2>/dev/null; } || printf '%s' "$p" | ${plain}; }`;
+  const verified = `{ openssl dgst -sha256 -r || sha256sum; } < ${q(blob)} 2>/dev/null | { read -r h _; [ "$h" = ${hash} ]; }`;
+  return `p=$(cat) && { { ${verified} && printf '%s' "$p" | ${q(node)} --snapshot-blob ${q(blob)} claude-code 2>/dev/null; } || printf '%s' "$p" | ${plain}; }`;
 }
