@@ -410,6 +410,16 @@ function readConfigFiles(
   cwd: string | undefined,
   state: ParseState,
 ): void {
+  const dynamic = [
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG",
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "GIT_DIR",
+  ].find((k) => env[k] !== undefined && /[$`]|[<>]\(/.test(env[k] as string));
+  if (dynamic)
+    inv.undecided ||= `git reads its configuration through ${dynamic}, which is only known when the line runs`;
   const files = configFilesOf(inv, env, cwd);
   if (files.length === 0) return;
   let fromDisk = false;

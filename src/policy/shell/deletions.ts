@@ -66,6 +66,26 @@ export interface Critical {
   cwd: string;
 }
 
+/** The system's own folders: deleting one (or all it holds) breaks the machine, whoever's home it is. */
+const SYSTEM = [
+  "/bin",
+  "/boot",
+  "/etc",
+  "/home",
+  "/lib",
+  "/lib64",
+  "/opt",
+  "/root",
+  "/sbin",
+  "/srv",
+  "/usr",
+  "/var",
+  "/Users",
+  "/System",
+  "/Library",
+  "/Applications",
+];
+
 /** Whether `pattern` (absolute, globs per component) can name `target` or a folder above it. */
 function canName(pattern: string, target: string): boolean {
   const p = pattern.split("/").filter(Boolean);
@@ -85,8 +105,12 @@ export function destroyed(d: Deletion, places: Critical): string[] {
   if (d.dynamic || !path.isAbsolute(d.path)) return [];
   const normal = d.path === "/" ? "/" : d.path.replace(/\/+$/, "").replace(/\/+/g, "/") || "/";
   const resolved = /[*?[]/.test(normal) ? normal : path.resolve(normal);
-  const out: string[] = [];
-  for (const [name, place] of Object.entries(places) as [keyof Critical, string][]) {
+  const out = new Set<string>();
+  const all: [string, string][] = [
+    ...Object.entries(places),
+    ...SYSTEM.map((p): [string, string] => ["system", p]),
+  ];
+  for (const [name, place] of all) {
     const above = resolved === "/" || canName(resolved, place);
     const same =
       above && resolved.split("/").filter(Boolean).length === place.split("/").filter(Boolean).length;
@@ -95,12 +119,12 @@ export function destroyed(d: Deletion, places: Critical): string[] {
     const content = !d.moved && broadGlob(last) && !/[*?[]/.test(parent) && path.resolve(parent) === place;
     if (d.untracked) {
       if ((name === "project" || name === "cwd") && same) continue;
-      if (above || content) out.push(name);
+      if (above || content) out.add(name);
     } else if (d.moved) {
-      if (above) out.push(name);
-    } else if ((d.recursive && above) || content) out.push(name);
+      if (above) out.add(name);
+    } else if ((d.recursive && above) || content) out.add(name);
   }
-  return out;
+  return [...out];
 }
 
 /**
