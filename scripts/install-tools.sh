@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop ruby-rspec ruby-minitest bubblewrap)
+APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop ruby-rspec ruby-minitest bubblewrap parallel)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
@@ -58,19 +58,22 @@ echo "install-tools: $(.tools/mypy-1.15/bin/mypy --version), $(.tools/mypy-2.4/b
 
 # Go tools from the Go module proxy into .tools/go/bin (tests put it on the server's PATH). golint is deprecated
 # upstream but still installs; its last release is a pseudo-version.
-# gosec: security_scan's Go scanner.
+# gosec: security_scan's Go scanner. gitleaks: the anchor the secret detection is measured against
+# (test/policy/secrets-vs-gitleaks.test.ts).
 GO_TOOLS=(honnef.co/go/tools/cmd/staticcheck@v0.8.2 golang.org/x/lint/golint@v0.0.0-20210508222113-6edffad5e616
-  github.com/securego/gosec/v2/cmd/gosec@v2.30.0)
+  github.com/securego/gosec/v2/cmd/gosec@v2.30.0 github.com/zricethezav/gitleaks/v8@v8.30.1)
 if command -v go >/dev/null 2>&1; then
   for spec in "${GO_TOOLS[@]}"; do
     bin=${spec%@*}
+    # a module's major-version suffix is not the binary's name (gitleaks/v8 installs gitleaks)
+    [[ "${bin##*/}" =~ ^v[0-9]+$ ]] && bin=${bin%/*}
     bin=${bin##*/}
     if [ ! -x ".tools/go/bin/$bin" ]; then
       echo "install-tools: go install $spec"
       GOBIN="$PWD/.tools/go/bin" GOTOOLCHAIN=local go install "$spec"
     fi
   done
-  echo "install-tools: $(.tools/go/bin/staticcheck -version), golint, gosec"
+  echo "install-tools: $(.tools/go/bin/staticcheck -version), golint, gosec, gitleaks"
 else
   echo "install-tools: go is not installed; Go tests will fail under CI" >&2
 fi

@@ -1,5 +1,5 @@
 /**
- * Claude Code PreToolUse hook: reads the hook's JSON from stdin (Bash, Write, Edit, MultiEdit), checks it
+ * Claude Code PreToolUse hook: reads the hook's JSON from stdin (Bash, Write, Edit, MultiEdit, NotebookEdit), checks it
  * against the compiled bundle and answers in the hook's output format: `deny` with the reason and the
  * remediation for blocked, `ask` for warn (and for anything undecided: over the deadline, over a budget),
  * nothing for allowed. It never fails open: an error denies, and the installed command line turns any
@@ -17,6 +17,8 @@ import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
 import { resolveEdit } from "../policy/edit-targets.js";
 
 const MAX_STDIN = 16 * 1024 * 1024;
+/** Every tool Claude Code edits files with (the installed matcher names the same). */
+export const EDITING_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
 /** Larger files are judged by the edit's fragments (and the file's header), not their whole text. */
 const MAX_FILE = 16 * 1024 * 1024;
 /** The hook answers `ask` by then, whatever is still running (Claude Code lets a timed-out hook's call through). */
@@ -100,7 +102,7 @@ export async function answerHook(
 ): Promise<string> {
   const payload = JSON.parse(raw) as Payload;
   const tool = payload.tool_name ?? "";
-  if (!["Bash", "Write", "Edit", "MultiEdit"].includes(tool)) return "";
+  if (!EDITING_TOOLS.includes(tool) && tool !== "Bash") return "";
   const root = real(env.CLAUDE_PROJECT_DIR || payload.cwd || process.cwd());
   const allowLoosening = /^(1|true|yes|on)$/i.test(env.MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING ?? "");
   const input = payload.tool_input ?? {};
@@ -118,7 +120,8 @@ export async function answerHook(
     remediation = agentRemediation(bundle, outcome, { kind: "command", command });
     return render(bundle, outcome, remediation);
   }
-  const filePath = typeof input.file_path === "string" ? path.resolve(root, input.file_path) : "";
+  const named = tool === "NotebookEdit" ? input.notebook_path : input.file_path;
+  const filePath = typeof named === "string" ? path.resolve(root, named) : "";
   if (!filePath) throw new Error(`${tool} payload has no tool_input.file_path`);
   // The edit lands where the filesystem resolves it: through links, at every name of a hard-linked file.
   const resolved = resolveEdit(filePath, [root]);
@@ -128,6 +131,24 @@ export async function answerHook(
   const before = resolved.file !== undefined ? readText(resolved.file) : undefined;
   const options = { absolute: filePath, roots: [root], deadline };
   let after: string;
+  if (tool === "NotebookEdit") {
+    // The cell's source before and after: what the content policies read (the notebook's JSON escapes it).
+    const cell = notebookCell(before, input);
+    outcome = await checkEdit(
+      bundle,
+      {
+        path: relative,
+        before: cell,
+        after:
+          input.edit_mode === "delete" ? "" : typeof input.new_source === "string" ? input.new_source : "",
+        ...(resolved.header !== undefined ? { header: resolved.header } : {}),
+        outsideAllowedPaths: !inside,
+      },
+      options,
+    );
+    remediation = agentRemediation(bundle, outcome, { kind: "edit", path: relative });
+    return render(bundle, outcome, remediation);
+  }
   if (tool === "Write") after = typeof input.content === "string" ? input.content : "";
   else {
     const edits =
@@ -168,17 +189,36 @@ export async function answerHook(
   return render(bundle, outcome, remediation);
 }
 
+/** The source of the notebook cell an edit replaces or deletes ("" for an insert, or when it is not found). */
+function notebookCell(notebook: string | undefined, input: Record<string, unknown>): string {
+  if (notebook === undefined || input.edit_mode === "insert") return "";
+  try {
+    const cells =
+      (JSON.parse(notebook) as { cells?: { id?: string; source?: string | string[] }[] }).cells ?? [];
+    const id = input.cell_id;
+    const cell =
+      typeof id === "string"
+        ? (cells.find((c) => c.id === id) ?? (/^\d+$/.test(id) ? cells[Number(id)] : undefined))
+        : cells[0];
+    const source = cell?.source ?? "";
+    return Array.isArray(source) ? source.join("") : source;
+  } catch {
+    return "";
+  }
+}
+
 function render(bundle: Bundle, outcome: CheckOutcome, remediation: AgentRemediation | null): string {
   if (outcome.status === "allowed") return "";
   return decision(outcome.status === "blocked" ? "deny" : "ask", reasonText(bundle, outcome, remediation));
 }
 
-async function readStdin(): Promise<string> {
+/** The payload, or undefined when it is over MAX_STDIN (the rest is not read). */
+async function readStdin(): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     size += (chunk as Buffer).length;
-    if (size > MAX_STDIN) throw new Error(`hook input is larger than ${MAX_STDIN} bytes`);
+    if (size > MAX_STDIN) return undefined;
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -225,6 +265,16 @@ export async function runClaudeCodeHook(env: NodeJS.ProcessEnv = process.env): P
   );
   try {
     const raw = await readStdin();
+    if (raw === undefined) {
+      clearTimeout(timer);
+      once(
+        decision(
+          "ask",
+          `mcp-code-quality policy hook: the tool call is larger than ${MAX_STDIN} bytes, so it is not read and the human is asked`,
+        ),
+      );
+      return new Promise<number>(() => undefined);
+    }
     // The check itself stops a little before the deadline, so its own (undecided) answer comes first.
     const out = await answerHook(raw, env, Date.now() + Math.max(1, deadlineMs - 250));
     clearTimeout(timer);

@@ -8,7 +8,7 @@
  * the command line runs dist/bundle/hook.cjs on the same input, which is the same decision, only slower.
  */
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { codePath } from "../package-root.js";
@@ -67,10 +67,25 @@ export function ensureSnapshotBlob(): { blob?: string; reason?: string } {
   }
 }
 
+/** The SHA-256 of a file, hex ("missing" when it cannot be read: no blob then matches it). */
+export function sha256Of(file: string): string {
+  try {
+    return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+  } catch {
+    return "missing";
+  }
+}
+
 /**
  * The hook through the snapshot, falling back to `plain` (the bundled hook, same argument) on any other
  * exit than 0: the input is read once and given to either. The caller wraps it to fail closed.
+ *
+ * A blob is code: one that exits 0 with nothing would allow every call. So the line carries the blob's
+ * SHA-256 as it was built (`hash`, default: the blob as it is now, at install time) and runs it only when
+ * the file still has that hash (openssl, else sha256sum); a replaced, rebuilt or damaged blob is not run,
+ * and the bundled hook decides instead.
  */
-export function snapshotCommand(node: string, blob: string, plain: string): string {
-  return `p=$(cat) && { printf '%s' "$p" | ${q(node)} --snapshot-blob ${q(blob)} claude-code 2>/dev/null || printf '%s' "$p" | ${plain}; }`;
+export function snapshotCommand(node: string, blob: string, plain: string, hash = sha256Of(blob)): string {
+  const verified = `{ openssl dgst -sha256 -r || sha256sum; } < ${q(blob)} 2>/dev/null | { read -r h _; [ "$h" = ${hash} ]; }`;
+  return `p=$(cat) && { { ${verified} && printf '%s' "$p" | ${q(node)} --snapshot-blob ${q(blob)} claude-code 2>/dev/null; } || printf '%s' "$p" | ${plain}; }`;
 }

@@ -88,14 +88,14 @@ export function installClaudeCode(projectDir: string, command = defaultCommand("
       ours(h) ? { type: "command", command: line, timeout: CLAUDE_TIMEOUT_SECONDS } : h,
     );
     writeAtomic(file, JSON.stringify(settings, null, 2) + "\n");
-    return `${file}: updated the PreToolUse hook for Bash|Write|Edit|MultiEdit (${line})`;
+    return `${file}: updated the PreToolUse hook for Bash|Write|Edit|MultiEdit|NotebookEdit (${line})`;
   }
   pre.push({
-    matcher: "Bash|Write|Edit|MultiEdit",
+    matcher: "Bash|Write|Edit|MultiEdit|NotebookEdit",
     hooks: [{ type: "command", command: line, timeout: CLAUDE_TIMEOUT_SECONDS }],
   });
   writeAtomic(file, JSON.stringify(settings, null, 2) + "\n");
-  return `${file}: added a PreToolUse hook for Bash|Write|Edit|MultiEdit (${line})`;
+  return `${file}: added a PreToolUse hook for Bash|Write|Edit|MultiEdit|NotebookEdit (${line})`;
 }
 
 const SHELL_SHEBANG = /^#!\s*(\/usr)?\/bin\/(env\s+)?(sh|bash|dash|zsh|ksh)\b/;

@@ -14,6 +14,17 @@ import { checkEdit } from "../policy/checks.js";
 import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
 import { projectPolicyFile } from "../policy/runtime.js";
 
+/**
+ * A human's confirmation that the commit may hold protected paths (hooks, CI, agent settings): the rules
+ * about what an agent may edit are the agent hook's; this hook judges content and asks the human about paths.
+ */
+export const ALLOW_PROTECTED = "MCQ_ALLOW_PROTECTED";
+
+/** What the pre-commit hook does with a policy's violation (its `on_commit`: judge by default). */
+function onCommitOf(bundle: Bundle, policyId: string): "judge" | "confirm" | "skip" {
+  return bundle.data.policies.find((p) => p.id === policyId)?.on_commit ?? "judge";
+}
+
 /** Blobs larger than this are not held in memory to be read: the commit is refused and says so. */
 const MAX_BLOB_BYTES = 256 * 1024 * 1024;
 const GIT_MAX_BUFFER = 1024 * 1024 * 1024;
@@ -164,6 +175,7 @@ export async function runPreCommitHook(env: NodeJS.ProcessEnv = process.env): Pr
     const root = git(process.cwd(), ["rev-parse", "--show-toplevel"]).trim();
     const allowLoosening = /^(1|true|yes|on)$/i.test(env.MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING ?? "");
     const bundle = await bundleFor(root, allowLoosening);
+    const confirmed = /^(1|true|yes|on)$/i.test(env[ALLOW_PROTECTED] ?? "");
     const changes = stagedChanges(root);
     const blobs = await readBlobs(
       root,
@@ -203,6 +215,19 @@ export async function runPreCommitHook(env: NodeJS.ProcessEnv = process.env): Pr
             ? " (deleted)"
             : "";
       for (const v of outcome.violations) {
+        const onCommit = onCommitOf(bundle, v.policy_id);
+        if (onCommit === "skip") continue;
+        if (onCommit === "confirm" && v.severity === "block") {
+          if (confirmed) {
+            out.push(`${change.path}${kind}: ${v.policy_id} [confirmed] committed with ${ALLOW_PROTECTED}=1`);
+            continue;
+          }
+          refused = true;
+          out.push(
+            `${change.path}${kind}: ${v.policy_id} [confirm] ${v.message}\n  This rule is about what an agent may edit. If you are the human and mean to commit this file, run: ${ALLOW_PROTECTED}=1 git commit …`,
+          );
+          continue;
+        }
         if (v.severity === "block") refused = true;
         out.push(
           `${change.path}${kind}: ${v.policy_id} [${v.severity}] ${v.message}\n  advice: ${v.advice}${v.skill_id ? `\n  skill: ${v.skill_id}` : ""}`,

@@ -28,6 +28,8 @@ export interface Policy {
   message: string;
   advice: string;
   skill?: string;
+  /** What the git pre-commit hook does with it (schema.ts). */
+  on_commit?: "judge" | "confirm" | "skip";
   examples: { match: (string | EditExample)[]; no_match: (string | EditExample)[] };
   /** Where it was defined (and overridden, for a project's changes). */
   source: SourceRef;

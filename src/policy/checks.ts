@@ -20,11 +20,16 @@ import {
   type WriteKind,
 } from "./edit-context.js";
 import { resolveEdit } from "./edit-targets.js";
+import { isGuardFile } from "./guard-files.js";
+import { globRegExp } from "./shell/find.js";
 import type { ConfigLookup } from "./git/argv.js";
 import { secretsIn } from "./secrets.js";
 import type { SimpleCommand, Write } from "./shell.js";
 
-export const MAX_COMMAND_CHARS = 64 * 1024;
+/** The largest command the tools accept (larger is an invalid argument); the hook reads up to its stdin cap. */
+export const MAX_COMMAND_CHARS = 16 * 1024 * 1024;
+/** A longer line is not parsed: it is undecided at once (the human is asked), whatever it holds. */
+export const MAX_CHECKED_COMMAND_CHARS = 64 * 1024;
 /** Files looked at under a directory a command removes or re-modes recursively (shallowest first). */
 const MAX_TREE_ENTRIES = 2000;
 
@@ -58,12 +63,26 @@ export async function checkCommand(
   input: { command?: string; argv?: string[] },
   site: CheckSite,
 ): Promise<CommandCheck> {
+  const size =
+    input.argv !== undefined
+      ? input.argv.reduce((n, a) => n + a.length + 1, 0)
+      : (input.command ?? "").length;
+  if (size > MAX_CHECKED_COMMAND_CHARS) {
+    const why = `the command is ${size} characters long, over the ${MAX_CHECKED_COMMAND_CHARS} that are read`;
+    return {
+      ...bundle.outcome(bundle.undecidable("command", [why]), []),
+      commands_checked: 0,
+      parse_error: false,
+      undecided: [why],
+    };
+  }
   const { commandsFromArgv, parseCommandLine } = await shellModel();
   const shellSite = {
     cwd: site.cwd,
     home: site.home,
     ...(site.gitConfig ? { gitConfig: site.gitConfig } : {}),
     ...(site.plain === false ? { plain: false } : {}),
+    ...(site.deadline !== undefined ? { deadline: site.deadline } : {}),
   };
   const parsed =
     input.argv !== undefined
@@ -133,6 +152,22 @@ function treeOf(dir: string): string[] {
   return out;
 }
 
+/** The entries of a folder that a glob in its last component matches. */
+function globbed(pattern: string): string[] {
+  const re = globRegExp(path.basename(pattern));
+  try {
+    return fs
+      .readdirSync(path.dirname(pattern))
+      .filter((e) => re.test(e))
+      .slice(0, MAX_TREE_ENTRIES)
+      .map((e) => path.join(path.dirname(pattern), e));
+  } catch {
+    return [];
+  }
+}
+
+const nameMatches = (name: string, globs: readonly string[]) => globs.some((g) => globRegExp(g).test(name));
+
 /** A command's writes judged as edits of what they reach: the violations, and the paths for `writes`. */
 function judgeWrites(
   bundle: Bundle,
@@ -148,8 +183,16 @@ function judgeWrites(
     if (write.dynamic || write.path === "" || /^\/dev\/(null|std(out|err)|tty|fd\/\d+)$/.test(write.path))
       continue;
     const absolute = path.resolve(command.cwd ?? lineCwd, write.path);
-    const names = [absolute];
-    if (write.recursive && write.kind !== "write") names.push(...treeOf(absolute));
+    // A glob in the last component is judged by what it matches there (`rm -rf ./*`, `chmod -R 777 ./.*`).
+    const matched = /[*?[]/.test(path.basename(absolute)) ? globbed(absolute) : [absolute];
+    const names = write.names ? [] : [...matched];
+    if (write.recursive && write.kind !== "write")
+      for (const m of matched) {
+        const tree = treeOf(m);
+        names.push(
+          ...(write.names ? tree.filter((f) => nameMatches(path.basename(f), write.names ?? [])) : tree),
+        );
+      }
     for (const name of names) {
       const resolved = resolveEdit(name, roots);
       const contexts = resolved.targets.flatMap((t) =>
@@ -162,6 +205,7 @@ function judgeWrites(
               header: resolved.header ?? "",
               writeKind: write.kind as WriteKind,
               outsideAllowedPaths: t.outside,
+              guardFile: isGuardFile(t.absolute),
             },
             none,
             [],
@@ -216,14 +260,31 @@ async function judgeEdit(
       for (const p of t.paths)
         contexts.push({
           context: editContext(
-            { ...edit, path: p, header, outsideAllowedPaths: edit.outsideAllowedPaths || t.outside },
+            {
+              ...edit,
+              path: p,
+              header,
+              outsideAllowedPaths: edit.outsideAllowedPaths || t.outside,
+              guardFile: edit.guardFile || isGuardFile(t.absolute),
+            },
             lines,
             secrets,
           ),
           label: p,
         });
     if (resolved.undecided) extra.push(...bundle.undecidable("edit", [resolved.undecided]));
-  } else contexts.push({ context: editContext(edit, lines, secrets), label: edit.path });
+  } else
+    contexts.push({
+      context: editContext(
+        {
+          ...edit,
+          guardFile: edit.guardFile || (options.absolute !== undefined && isGuardFile(options.absolute)),
+        },
+        lines,
+        secrets,
+      ),
+      label: edit.path,
+    });
   const outcome = bundle.check("edit", contexts, { deadline: options.deadline });
   return bundle.outcome([...outcome.violations, ...extra], outcome.evaluation_errors);
 }

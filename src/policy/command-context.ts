@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { CelContext } from "./cel.js";
 import type { SimpleCommand } from "./shell.js";
+import { destroyed, unpinned, type Critical } from "./shell/deletions.js";
 
 export interface CommandSite {
   cwd: string;
@@ -104,7 +105,11 @@ export function commandContext(
     flags = split.flags;
     operands = split.operands;
   }
-  const undecided = [command.undecided, ...(site.undecided ?? [])].filter(Boolean).join("; ");
+  const places: Critical = { root: "/", home: site.home, project: site.projectRoot, cwd: site.cwd };
+  const deletes = command.deletes ?? [];
+  const destroys = [...new Set(deletes.flatMap((d) => destroyed(d, places)))];
+  const unknown = deletes.map((d) => unpinned(d, places, command.cwd)).find(Boolean);
+  const undecided = [command.undecided, unknown, ...(site.undecided ?? [])].filter(Boolean).join("; ");
   return {
     program,
     args,
@@ -118,6 +123,10 @@ export function commandContext(
     code_from: command.codeFrom.filter(Boolean),
     via: command.via,
     writes: extras.writes,
+    deletes: deletes.filter((d) => !d.dynamic).map((d) => d.path),
+    destroys,
+    uploads: command.uploads ?? [],
+    push_branches: command.git?.pushBranches ?? [],
     text: command.text,
     cwd: command.cwd ?? site.cwd,
     project_root: site.projectRoot,

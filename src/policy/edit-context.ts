@@ -9,6 +9,8 @@
 import path from "node:path";
 import { parsePatch } from "diff";
 import type { CelContext } from "./cel.js";
+import { configWeakening } from "./config-weakening.js";
+import { broadSuppressions } from "./suppressions.js";
 
 /** How a file is changed: an edit of its text, a write over it, its removal, a mode change, a new link to it. */
 export type WriteKind = "edit" | "write" | "delete" | "mode" | "link";
@@ -24,6 +26,8 @@ export interface EditInput {
   header?: string;
   writeKind?: WriteKind;
   outsideAllowedPaths?: boolean;
+  /** The file is one of the policy hook's own (its bundle, start-up snapshot, the shipped policies). */
+  guardFile?: boolean;
 }
 
 /** The lines an edit adds and removes (as the policies compare them), and the secrets it adds. */
@@ -157,6 +161,9 @@ export function editContext(edit: EditInput, lines: EditLines, secrets: readonly
     is_new: edit.before === undefined && edit.diff === undefined,
     write_kind: edit.writeKind ?? "edit",
     secrets: [...secrets],
+    suppressions: broadSuppressions(lines.added),
+    config_weakening: configWeakening(path.posix.basename(edit.path), before, after, lines.added),
+    guard_file: edit.guardFile === true,
     outside_allowed_paths: edit.outsideAllowedPaths === true,
   };
 }

@@ -36,6 +36,12 @@ export const policySchema = z.strictObject({
   message: text,
   advice: text,
   skill: id.optional(),
+  /**
+   * What the git pre-commit hook does with it (edit policies): `judge` (default) refuses a commit it blocks;
+   * `confirm` refuses it unless the human confirms with MCQ_ALLOW_PROTECTED=1 (rules about which paths an
+   * agent may touch); `skip` leaves it to the agent's hook.
+   */
+  on_commit: z.enum(["judge", "confirm", "skip"]).optional(),
   examples: z
     .strictObject({
       match: z.array(example).max(20).default([]),

@@ -6,8 +6,9 @@
  * `xxxx`, `changeme`, `${VAR}`, the AWS documentation keys) and values read from the environment. The
  * same detection serves policy_check_edit, both hooks and security_scan's `secrets` scanner.
  */
-import type { SecretLintCoreResult, SecretLintRuleCreator } from "@secretlint/types";
+import type { SecretLintCoreResult } from "@secretlint/types";
 import { re2 } from "./cel.js";
+import { ourSecrets } from "./secret-rules.js";
 
 export interface SecretFinding {
   /** The rule that found it (`@secretlint/secretlint-rule-aws`, `mcp-code-quality/secret-assignment`). */
@@ -20,63 +21,11 @@ export interface SecretFinding {
   column: number;
 }
 
-const ASSIGNMENT_RULE = "mcp-code-quality/secret-assignment";
-/** NAME = "literal" where the name says it is a credential (RE2: linear time whatever the line). */
-/**
- * Every match of ASSIGNMENT holds one of these (its name alternatives), so a text with none skips compiling
- * it (a good part of a Write hook's CPU). Compared after lower-casing and folding "ſ" to "s", as RE2's (?i)
- * folds (toLowerCase already maps the Kelvin sign to "k").
- */
-const ASSIGNMENT_WORDS = ["passw", "pwd", "secret", "token", "key", "credential"];
-const mayHoldAssignment = (text: string) => {
-  const folded = text.toLowerCase().replace(/\u017f/g, "s");
-  return ASSIGNMENT_WORDS.some((w) => folded.includes(w));
-};
-const ASSIGNMENT = String.raw`(?i)(?:^|[^A-Za-z0-9])([A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth[_-]?key)[A-Za-z0-9_]*)["']?\s*(?::=|=>|[:=])\s*[bru]?["']([^"'\s]{8,256})["']`;
 /** Values that are not secrets: placeholders and templates (the whole value), documentation examples (a word in it). */
 const PLACEHOLDER = String.raw`(?i)^(?:<[^>]*>|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}\}|%\([^)]*\)s|x{4,}|\*{4,}|\.{4,}|changeme|change[-_]me|placeholder|dummy|sample|redacted|your[-_].*|my[-_](?:password|secret|token).*|replace[-_]?me|todo|fixme|notasecret|not[-_]a[-_]secret|fake|test(?:ing)?|none|null|undefined|password|secret|token)$`;
-const EXAMPLE_WORD = String.raw`(?i)(example|changeme|placeholder|dummy|redacted|your[-_]?(password|secret|token|key))`;
+const EXAMPLE_WORD = String.raw`(?i)(example|changeme|placeholder|dummy|redacted|your[-_]?(password|secret|token|key)|x{8,}|(^|[-_.])(test|fake|mock|stub|sample)([-_.]|$))`;
 /** A line that reads its value from the environment or a secret store, not from a literal. */
 const FROM_ENVIRONMENT = String.raw`(?i)(os\.environ|os\.getenv|getenv\(|process\.env|ENV\[|ENV\.fetch|System\.getenv|env::var|Environment\.GetEnvironmentVariable|secrets\.|vault\.|keyring\.)`;
-
-const assignmentRule: SecretLintRuleCreator = {
-  messages: {
-    SecretAssignment: { en: (p: { NAME: string }) => `found a literal credential assigned to ${p.NAME}` },
-  },
-  meta: {
-    id: ASSIGNMENT_RULE,
-    recommended: true,
-    type: "scanner",
-    supportedContentTypes: ["text"],
-    docs: { url: "https://github.com/secretlint/secretlint" },
-  },
-  create(context) {
-    const t = context.createTranslator(assignmentRule.messages);
-    return {
-      file(source) {
-        if (!mayHoldAssignment(source.content)) return;
-        const re = re2(ASSIGNMENT);
-        let offset = 0;
-        for (const line of source.content.split("\n")) {
-          // test() runs on RE2's DFA; the capture groups are only asked of a line that matches.
-          const m =
-            line.length <= 4096 && re.test(line)
-              ? (re.exec(line) as (string[] & { index: number }) | null)
-              : null;
-          if (m) {
-            const value = m[2] as string;
-            const at = offset + line.indexOf(value, m.index);
-            context.report({
-              message: t("SecretAssignment", { NAME: m[1] as string }),
-              range: [at, at + value.length],
-            });
-          }
-          offset += line.length + 1;
-        }
-      },
-    };
-  },
-};
 
 let loaded: Promise<(text: string) => Promise<SecretLintCoreResult>> | undefined;
 
@@ -95,7 +44,6 @@ function linter(): Promise<(text: string) => Promise<SecretLintCoreResult>> {
           // The access key id alone is a secret too (off by default in the preset).
           rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true } }],
         },
-        { id: ASSIGNMENT_RULE, rule: assignmentRule },
       ],
     };
     return (text: string) =>
@@ -117,18 +65,24 @@ function lineStarts(text: string): number[] {
 export async function findSecrets(text: string): Promise<SecretFinding[]> {
   if (text.trim() === "") return [];
   const result = await (await linter())(text);
+  const ours = ourSecrets(text);
   // Nothing found (the usual case): the filters below are not even compiled.
-  if (result.messages.length === 0) return [];
+  if (result.messages.length === 0 && ours.length === 0) return [];
   const starts = lineStarts(text);
   const placeholder = re2(PLACEHOLDER);
   const example = re2(EXAMPLE_WORD);
   const fromEnv = re2(FROM_ENVIRONMENT);
-  const out: SecretFinding[] = [];
-  for (const m of result.messages) {
-    const [from, to] = m.range;
+  const found: (SecretFinding & { generic: boolean })[] = [];
+  const consider = (
+    rule: string,
+    kind: string,
+    message: string,
+    from: number,
+    rawValue: string,
+    generic: boolean,
+  ) => {
     // A rule's range may start at the name it was assigned to (secretlint's AWS rule): the value is its last token.
-    const value = text
-      .slice(from, to)
+    const value = rawValue
       .replace(/^["']?[A-Za-z_][A-Za-z0-9_.-]*["']?\s*(?::=|=>|[:=])(?!\/\/)\s*/, "")
       .replace(/^["']|["']$/g, "");
     let lineIndex = 0;
@@ -140,18 +94,39 @@ export async function findSecrets(text: string): Promise<SecretFinding[]> {
       example.test(value) ||
       fromEnv.test(lineText)
     )
-      continue;
-    out.push({
-      rule: m.ruleId,
-      kind: m.messageId,
-      message: m.message,
+      return;
+    found.push({
+      rule,
+      kind,
+      message,
       line: lineIndex + 1,
       column: from - (starts[lineIndex] as number) + 1,
+      generic,
     });
-  }
-  // The credential-name rule only adds what the specific rules missed on a line.
-  const specific = new Set(out.filter((f) => f.rule !== ASSIGNMENT_RULE).map((f) => f.line));
-  return out.filter((f) => f.rule !== ASSIGNMENT_RULE || !specific.has(f.line));
+  };
+  for (const m of result.messages)
+    consider(m.ruleId, m.messageId, m.message, m.range[0], text.slice(m.range[0], m.range[1]), false);
+  for (const s of ours)
+    consider(
+      s.rule,
+      s.kind,
+      s.generic ? "found a literal credential assigned to a name that says so" : `found a ${s.kind}`,
+      s.index,
+      s.value,
+      s.generic,
+    );
+  // The credential-name rule only adds what the specific rules missed on a line; one finding per place.
+  const specific = new Set(found.filter((f) => !f.generic).map((f) => f.line));
+  const seen = new Set<string>();
+  return found
+    .filter((f) => !f.generic || !specific.has(f.line))
+    .filter((f) => {
+      const key = `${f.line}:${f.column}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .map(({ generic: _generic, ...f }) => f);
 }
 
 /** The secrets in lines an edit adds, named `rule:kind` (what the edit context's `secrets` lists). */

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
 import type { ConfigLookup } from "./git/argv.js";
-import { gitConfigLookup } from "./git/config-lookup.js";
+import { gitBranchLookup, gitConfigLookup, repoTopOf } from "./git/config-lookup.js";
 import {
   NeedsParser,
   plainWords,
@@ -20,6 +20,8 @@ import {
   type Walker,
 } from "./shell/walk.js";
 import { emitterFor } from "./shell/wrappers.js";
+import { deletesOf } from "./shell/deletions.js";
+import { outputOf, uploadsOf } from "./shell/flows.js";
 import { writesOf } from "./shell/writes.js";
 
 export type { ParsedCommandLine, SimpleCommand, Write } from "./shell/walk.js";
@@ -32,6 +34,8 @@ export interface ShellSite {
   gitConfig?: ConfigLookup;
   /** Read plain words without the parser (default true; false parses every text, for the tests). */
   plain?: boolean;
+  /** Past this time (ms since the epoch) parsing and walking stop, undecided. */
+  deadline?: number;
 }
 
 let parserLoad: Promise<Parser> | undefined;
@@ -63,6 +67,7 @@ function startScope(site: ShellSite): WalkScope {
     functions: new Set(),
     aliases: new Map(),
     gitConfig: new Map(),
+    files: new Map(),
     depth: 0,
   };
 }
@@ -73,15 +78,28 @@ function walker(parser: Parser | undefined, site: ShellSite): Walker {
     plain: site.plain !== false,
     home: site.home,
     out: { commands: [], parseError: false, undecided: [] },
+    repoTop: repoTopOf,
+    ...(site.deadline !== undefined ? { deadline: site.deadline } : {}),
     emit: () => undefined,
   };
-  w.emit = emitterFor(w, { lookup: site.gitConfig ?? gitConfigLookup });
+  w.emit = emitterFor(w, { lookup: site.gitConfig ?? gitConfigLookup, branch: gitBranchLookup });
   return w;
 }
 
-/** The commands with the files each writes. */
-function finish(out: ParsedCommandLine): ParsedCommandLine {
-  for (const c of out.commands) c.writes = writesOf(c);
+/** The commands with the files each writes, deletes and sends. */
+function finish(out: ParsedCommandLine, home: string): ParsedCommandLine {
+  for (const c of out.commands) {
+    c.writes = writesOf(c);
+    c.deletes = deletesOf(c);
+    const printed = outputOf(
+      c.argv.map((value, i) => ({ value, dynamic: c.dynamic[i] ?? false })),
+      c.stdin,
+      [],
+      c.cwd,
+      home,
+    ).sources;
+    c.uploads = [...uploadsOf(c, home, printed), ...(c.inline?.uploads ?? [])];
+  }
   return out;
 }
 
@@ -92,14 +110,14 @@ export async function parseCommandLine(text: string, site: ShellSite): Promise<P
     const w = walker(undefined, site);
     try {
       walkText(w, text, startScope(site));
-      return finish(w.out);
+      return finish(w.out, site.home);
     } catch (err) {
       if (!(err instanceof NeedsParser)) throw err;
     }
   }
   const w = walker(await bashParser(), site);
   walkText(w, text, startScope(site));
-  return finish(w.out);
+  return finish(w.out, site.home);
 }
 
 /** An argv given directly (no shell): only the wrappers are looked through. */
@@ -118,5 +136,5 @@ export async function commandsFromArgv(argv: string[], site: ShellSite): Promise
     undecided: "",
   };
   w.emit(command, startScope(site));
-  return finish(w.out);
+  return finish(w.out, site.home);
 }

@@ -55,6 +55,47 @@ function hook(toolName: string, toolInput: Record<string, unknown>) {
 }
 
 describe("hook claude-code", () => {
+  it("checks NotebookEdit: the cell's new source, at the notebook's path", () => {
+    const nb = path.join(project, "analysis.ipynb");
+    fs.writeFileSync(
+      nb,
+      JSON.stringify({
+        cells: [{ id: "c1", cell_type: "code", source: ["import os\n"] }],
+        nbformat: 4,
+        nbformat_minor: 5,
+      }),
+    );
+    const token = `ghp_${"aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"}`;
+    expect(
+      hook("NotebookEdit", { notebook_path: nb, cell_id: "c1", new_source: `TOKEN = "${token}"\n` }).decision,
+    ).toBe("deny");
+    expect(
+      hook("NotebookEdit", { notebook_path: nb, cell_id: "c1", new_source: "import os  # noqa\n" }).decision,
+    ).toBe("deny");
+    expect(
+      hook("NotebookEdit", { notebook_path: nb, cell_id: "c1", new_source: "print(os.getcwd())\n" }).decision,
+    ).toBe("none");
+    expect(
+      hook("NotebookEdit", {
+        notebook_path: path.join(project, ".github", "workflows", "nb.ipynb"),
+        new_source: "x = 1\n",
+        edit_mode: "insert",
+      }).decision,
+    ).toBe("deny");
+  });
+
+  it("answers ask at once for a Bash line over the size cap, whatever it holds (8 MB, 15 MB, over the input cap)", () => {
+    for (const mb of [8, 15]) {
+      const huge = `git commit --no-verify -m x; ${"echo ok; ".repeat((mb * 1024 * 1024) / 9)}`;
+      const r = hook("Bash", { command: huge });
+      expect(r.decision, `${mb} MB`).toBe("ask");
+      expect(r.reason).toContain("characters long");
+    }
+    const over = hook("Bash", { command: "x".repeat(17 * 1024 * 1024) });
+    expect(over.decision).toBe("ask");
+    expect(over.reason).toContain("larger than");
+  });
+
   it("denies a blocked Bash command with the reason and the remediation", () => {
     const r = hook("Bash", { command: 'bash -c "git commit --no-verify -m wip"', description: "Commit" });
     expect(r.decision).toBe("deny");
@@ -144,7 +185,7 @@ describe("hook install claude-code", () => {
     expect(settings.hooks.PostToolUse).toEqual(existing.hooks.PostToolUse);
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
-    expect(settings.hooks.PreToolUse[1].matcher).toBe("Bash|Write|Edit|MultiEdit");
+    expect(settings.hooks.PreToolUse[1].matcher).toBe("Bash|Write|Edit|MultiEdit|NotebookEdit");
     // The installed command is a working hook: the start-up snapshot for this Node, the bundled entry point
     // as its fallback, wrapped to fail closed.
     const command = settings.hooks.PreToolUse[1].hooks[0].command as string;

@@ -125,7 +125,7 @@ describe("hook pre-commit judges the staged content", () => {
     reset();
   });
 
-  it("refuses a CI file replaced by a symlink (a type change)", () => {
+  it("asks a human to confirm a CI file replaced by a symlink (a type change), and commits it when they do", () => {
     fs.rmSync(path.join(repo, ".github", "workflows", "ci.yml"));
     fs.symlinkSync("/dev/null", path.join(repo, ".github", "workflows", "ci.yml"));
     git("add", "-A");
@@ -133,8 +133,49 @@ describe("hook pre-commit judges the staged content", () => {
     const r = commit("link ci");
     expect(r.code).toBe(1);
     expect(r.output).toContain(
-      ".github/workflows/ci.yml (type change to or from a symbolic link): protected.ci [block]",
+      ".github/workflows/ci.yml (type change to or from a symbolic link): protected.ci [confirm]",
     );
+    expect(r.output).toContain("MCQ_ALLOW_PROTECTED=1 git commit");
+    const confirmed = spawnSync("git", ["commit", "-m", "link ci"], {
+      cwd: repo,
+      encoding: "utf8",
+      env: { ...env, MCQ_ALLOW_PROTECTED: "1" },
+      timeout: 300_000,
+    });
+    expect(confirmed.status, confirmed.stdout + confirmed.stderr).toBe(0);
+    expect(confirmed.stderr).toContain("protected.ci [confirmed]");
+    git("reset", "-q", "--hard", "HEAD~1");
+    reset();
+  });
+
+  it("lets a human commit the settings `hook install` wrote and a pre-commit config, once confirmed", () => {
+    write(".claude/settings.json", '{"hooks": {}}\n');
+    write(".pre-commit-config.yaml", "repos: []\n");
+    git("add", "-A");
+    const r = commit("hook settings");
+    expect(r.code).toBe(1);
+    expect(r.output).toContain(".claude/settings.json: protected.hooks [confirm]");
+    const confirmed = spawnSync("git", ["commit", "-m", "hook settings"], {
+      cwd: repo,
+      encoding: "utf8",
+      env: { ...env, MCQ_ALLOW_PROTECTED: "1" },
+      timeout: 300_000,
+    });
+    expect(confirmed.status, confirmed.stdout + confirmed.stderr).toBe(0);
+    git("reset", "-q", "--hard", "HEAD~1");
+    reset();
+  });
+
+  it("lets a lock file and a hash manifest through: which files an agent may edit is the agent hook's rule", () => {
+    write("package-lock.json", '{"lockfileVersion": 3}\n');
+    write(
+      "dist/SHA256SUMS",
+      "0000000000000000000000000000000000000000000000000000000000000000  app.tar.gz\n",
+    );
+    git("add", "-A");
+    const r = commit("deps");
+    expect(r.code, r.output).toBe(0);
+    git("reset", "-q", "--hard", "HEAD~1");
     reset();
   });
 

@@ -24,6 +24,8 @@ interface Entry {
   diff?: string;
   link?: { kind: "symlink" | "hardlink" | "dirlink"; to: string; dir?: string };
   expect: "allow" | "ask" | "deny";
+  /** The pre-commit hook's answer when it differs: it judges content; protected paths it asks a human to confirm. */
+  precommit?: "allow" | "ask" | "deny";
   surfaces?: ("tool" | "hook" | "precommit")[];
   note?: string;
 }
@@ -124,32 +126,49 @@ describe("the edit corpus", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("the pre-commit hook, in one real git commit of every edit, refuses each file as the corpus says", () => {
+  it("the pre-commit hook, in one real git commit of every edit, refuses each file as the corpus says (a protected path: confirm)", () => {
     const entries = CORPUS.filter((x) => surfaces(x).includes("precommit"));
     for (const e of entries) {
       fs.mkdirSync(path.dirname(path.join(repo, e.path)), { recursive: true });
       fs.writeFileSync(path.join(repo, e.path), afterOf(e));
     }
     execFileSync("git", ["add", "--", ...entries.map((e) => e.path)], { cwd: repo, env });
-    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "hook.js"), "pre-commit"], {
-      cwd: repo,
-      env,
-      encoding: "utf8",
-      timeout: 300_000,
-    });
-    expect(r.status, r.stderr).toBe(1);
-    const wrong: string[] = [];
-    for (const e of entries) {
-      const lines = r.stderr
+    const hook = (extra: Record<string, string> = {}) =>
+      spawnSync(process.execPath, [path.join(REPO_ROOT, "dist", "hook.js"), "pre-commit"], {
+        cwd: repo,
+        env: { ...env, ...extra },
+        encoding: "utf8",
+        timeout: 300_000,
+      });
+    const answer = (stderr: string, e: Entry) => {
+      const lines = stderr
         .split("\n")
         .filter((l) => l.startsWith(`${e.path}: `) || l.startsWith(`${e.path} (`));
       const got = lines.some((l) => l.includes("[block]"))
         ? "deny"
-        : lines.some((l) => l.includes("[warn]"))
+        : lines.some((l) => l.includes("[warn]") || l.includes("[confirm]"))
           ? "ask"
           : "allow";
-      if (got !== e.expect) wrong.push(`${e.path}: ${got} (expected ${e.expect}) ${lines.join(" | ")}`);
+      return { got, lines };
+    };
+    const r = hook();
+    expect(r.status, r.stderr).toBe(1);
+    const wrong: string[] = [];
+    for (const e of entries) {
+      const want = e.precommit ?? e.expect;
+      const { got, lines } = answer(r.stderr, e);
+      if (got !== want) wrong.push(`${e.path}: ${got} (expected ${want}) ${lines.join(" | ")}`);
     }
     expect(wrong).toEqual([]);
+    // Confirmed by the human: the protected paths pass, the content the hook judges still refuses.
+    const confirmed = hook({ MCQ_ALLOW_PROTECTED: "1" });
+    const still: string[] = [];
+    for (const e of entries) {
+      const want =
+        (e.precommit ?? e.expect) === "ask" && e.precommit === "ask" ? "allow" : (e.precommit ?? e.expect);
+      const { got, lines } = answer(confirmed.stderr, e);
+      if (got !== want) still.push(`${e.path}: ${got} (expected ${want}) ${lines.join(" | ")}`);
+    }
+    expect(still).toEqual([]);
   });
 });

@@ -73,6 +73,18 @@ export interface GitInvocation {
   runs: string[][];
   /** Why git's reading of the command cannot be known ("" when it can). */
   undecided: string;
+  /** For a push: the branches it updates on the remote (`HEAD` and `@` resolved to the current branch; `*` for a pattern, `:` or `--all`). */
+  pushBranches?: string[];
+}
+
+/** The current branch of the repository at a directory (null: detached or none; undefined: unknown). */
+export type BranchLookup = (cwd: string | undefined) => string | null | undefined;
+
+/** What else git reads that the line decides: files the line wrote (a config), the current branch. */
+export interface GitSurroundings {
+  /** Files written earlier in the line, by absolute path: their text when static. */
+  files?: ReadonlyMap<string, { text?: string; producer: string }>;
+  branch?: BranchLookup;
 }
 
 /** A config lookup in the repository at `cwd`: the value, null when unset, undefined when it cannot be read. */
@@ -219,6 +231,7 @@ interface ParseState {
   env: Record<string, string>;
   lookup: ConfigLookup;
   lineConfig: Map<string, string>;
+  around: GitSurroundings;
 }
 
 /** git's argv (argv[0] is git) with which fields are dynamic, its environment and working directory. */
@@ -229,6 +242,7 @@ export function readGit(
   cwd: string | undefined,
   lineConfig: Map<string, string>,
   lookup: ConfigLookup,
+  around: GitSurroundings = {},
 ): GitInvocation {
   const inv: GitInvocation = {
     subcommand: "",
@@ -244,7 +258,7 @@ export function readGit(
     runs: [],
     undecided: "",
   };
-  const state: ParseState = { env, lookup, lineConfig };
+  const state: ParseState = { env, lookup, lineConfig, around };
   readEnvConfig(inv, env);
   let args = argv.slice(1);
   let dyn = dynamic.slice(1);
@@ -252,41 +266,41 @@ export function readGit(
     const i = readGlobals(inv, args, dyn);
     const sub = args[i];
     // No subcommand, or an option git does not know (it stops with "unknown option"): nothing runs.
-    if (sub === undefined || (sub.startsWith("-") && !dyn[i])) return finish(inv, env);
+    if (sub === undefined || (sub.startsWith("-") && !dyn[i])) return finish(inv, state);
     if (dyn[i]) {
       inv.dynamicOption = true;
       inv.undecided = `git's subcommand is only known when the line runs (${sub})`;
-      return finish(inv, env);
+      return finish(inv, state);
     }
     const rest = args.slice(i + 1);
     const restDyn = dyn.slice(i + 1);
     if (KNOWN_COMMANDS.has(sub)) {
       inv.subcommand = sub;
       readSubcommand(inv, sub, rest, restDyn, state);
-      return finish(inv, env);
+      return finish(inv, state);
     }
     if (round >= MAX_ALIASES || inv.aliases.includes(sub)) {
       inv.undecided = `git alias ${sub} expands more than ${MAX_ALIASES} times or into itself`;
-      return finish(inv, env);
+      return finish(inv, state);
     }
     const alias = aliasValue(inv, sub, state);
     if (alias === undefined) {
       inv.subcommand = sub;
       inv.undecided = `git ${sub} is not a builtin, and the repository's aliases could not be read to tell what it runs`;
       readSubcommand(inv, sub, rest, restDyn, state);
-      return finish(inv, env);
+      return finish(inv, state);
     }
     if (alias === null) {
       // No alias: git runs the external `git-<sub>` from PATH; its options are its own.
       inv.subcommand = sub;
       readSubcommand(inv, sub, rest, restDyn, state);
-      return finish(inv, env);
+      return finish(inv, state);
     }
     inv.aliases.push(sub);
     if (alias.startsWith("!")) {
       inv.shell.push([alias.slice(1), ...rest.map(shellQuote)].join(" "));
       inv.subcommand = sub;
-      return finish(inv, env);
+      return finish(inv, state);
     }
     const words = splitAlias(alias);
     args = [...words, ...rest];
@@ -294,7 +308,9 @@ export function readGit(
   }
 }
 
-function finish(inv: GitInvocation, env: Record<string, string>): GitInvocation {
+function finish(inv: GitInvocation, state: ParseState): GitInvocation {
+  const env = state.env;
+  readConfigFiles(inv, env, inv.cwd, state);
   for (const [key, value] of Object.entries(inv.config))
     if (SHELL_CONFIG.test(key) && value) inv.shell.push(value.replace(/^!/, ""));
   for (const name of SHELL_ENV) if (env[name]) inv.shell.push(env[name] as string);
@@ -320,6 +336,124 @@ function readEnvConfig(inv: GitInvocation, env: Record<string, string>): void {
     if (m && (!Number.isInteger(count) || Number(m[1]) < count))
       inv.config[configKey(key)] = env[`GIT_CONFIG_VALUE_${m[1]}`] ?? "";
   }
+}
+
+/**
+ * `[section "sub"]` / `[section.sub]` headers and `key = value` lines of a git config file (comments, quotes
+ * and backslash escapes as git reads them; a key without `=` is true).
+ */
+export function parseGitConfig(text: string): [string, string][] {
+  const out: [string, string][] = [];
+  let section = "";
+  for (const raw of text.split(/\r?\n/)) {
+    let line = raw.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line);
+    if (header) {
+      section =
+        header[2] !== undefined ? `${header[1]}.${header[2].replace(/\\(.)/g, "$1")}` : (header[1] as string);
+      line = (header[3] as string).trim();
+    }
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (!m || !section) continue;
+    let value = "";
+    let quoted = false;
+    const rawValue = m[2];
+    if (rawValue === undefined) value = "true";
+    else
+      for (let i = 0; i < rawValue.length; i++) {
+        const c = rawValue[i] as string;
+        if (c === '"') quoted = !quoted;
+        else if (c === "\\" && i + 1 < rawValue.length) {
+          const n = rawValue[++i] as string;
+          value += { n: "\n", t: "\t", b: "\b" }[n] ?? n;
+        } else if ((c === "#" || c === ";") && !quoted) break;
+        else value += c;
+      }
+    out.push([configKey(`${section}.${m[1]}`), value.trim()]);
+  }
+  return out;
+}
+
+/** The config files a run reads that its environment (or `-c include.path`) points at. */
+function configFilesOf(inv: GitInvocation, env: Record<string, string>, cwd: string | undefined): string[] {
+  const at = (p: string | undefined) =>
+    p === undefined || p === ""
+      ? undefined
+      : path.isAbsolute(p)
+        ? p
+        : cwd === undefined
+          ? undefined
+          : path.resolve(cwd, p);
+  const files = [
+    at(env.GIT_CONFIG_GLOBAL),
+    at(env.GIT_CONFIG_SYSTEM),
+    at(env.GIT_CONFIG),
+    env.HOME !== undefined ? at(path.join(env.HOME, ".gitconfig")) : undefined,
+    env.XDG_CONFIG_HOME !== undefined ? at(path.join(env.XDG_CONFIG_HOME, "git", "config")) : undefined,
+    env.GIT_DIR !== undefined ? at(path.join(env.GIT_DIR, "config")) : undefined,
+  ];
+  for (const [k, v] of Object.entries(inv.config))
+    if (k === "include.path" || /^includeif\..+\.path$/.test(k))
+      files.push(at(v.replace(/^~(?=\/)/, env.HOME ?? "~")));
+  return files.filter((f): f is string => f !== undefined);
+}
+
+/**
+ * Configuration from files the run is pointed at: a file the line itself wrote is read from the line
+ * (`printf '[core]\\n\\thooksPath=/dev/null' > /tmp/g && GIT_CONFIG_GLOBAL=/tmp/g git commit`); one on disk is
+ * asked of git with that environment, for the keys the policies read (core.hooksPath).
+ */
+function readConfigFiles(
+  inv: GitInvocation,
+  env: Record<string, string>,
+  cwd: string | undefined,
+  state: ParseState,
+): void {
+  const dynamic = [
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG",
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "GIT_DIR",
+  ].find((k) => env[k] !== undefined && /[$`]|[<>]\(/.test(env[k] as string));
+  if (dynamic)
+    inv.undecided ||= `git reads its configuration through ${dynamic}, which is only known when the line runs`;
+  const files = configFilesOf(inv, env, cwd);
+  if (files.length === 0) return;
+  let fromDisk = false;
+  for (const file of files) {
+    const written = state.around.files?.get(file);
+    if (written === undefined) {
+      fromDisk = true;
+      continue;
+    }
+    if (written.text === undefined) {
+      inv.undecided ||= `git reads its configuration from ${file}, which ${written.producer} wrote earlier in the line`;
+      continue;
+    }
+    for (const [k, v] of parseGitConfig(written.text)) if (!(k in inv.config)) inv.config[k] = v;
+  }
+  const overrides = [
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG",
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "GIT_DIR",
+  ];
+  if (fromDisk && !("core.hookspath" in inv.config) && overrides.some((k) => env[k] !== undefined)) {
+    const given = state.lookup("core.hookspath", cwd, env);
+    const usual = state.lookup("core.hookspath", cwd, {});
+    if (given === undefined)
+      inv.undecided ||= "git's configuration could not be read with the environment the line gives it";
+    else if (given !== null && given !== usual) inv.config["core.hookspath"] = given;
+  }
+  // Includes read from the line are now known.
+  if (files.every((f) => state.around.files?.get(f)?.text !== undefined))
+    for (const k of Object.keys(inv.config))
+      if (k === "include.path" || /^includeif\..+\.path$/.test(k)) delete inv.config[k];
 }
 
 /** git.c's options before the subcommand; returns the subcommand's index. */
@@ -372,7 +506,7 @@ interface Resolved {
   negated: boolean;
 }
 
-/** A long option as git's parse-options resolves it: exact, `no-` negation, or a unique prefix (all, when ambiguous). */
+/** A long option as git's parse-options resolves it: exact, `no-` negation, or a unique prefix (all candidates, when ambiguous). */
 function resolveLong(table: CommandTable, name: string): Resolved[] {
   const byLong = new Map<string, OptionSpec>();
   for (const o of table.options) if (o.long) byLong.set(o.long, o);
@@ -433,6 +567,16 @@ function readSubcommand(
         literal.push(`--${name}`);
         continue;
       }
+      if (found.length > 1) {
+        // git refuses an ambiguous abbreviation (exit 129: nothing runs), but which options a prefix can
+        // mean depends on the git version: not a block, and not known to be harmless either.
+        const could = [...new Set(found.map((f) => `--${f.negated ? "no-" : ""}${f.spec.long ?? ""}`))].join(
+          ", ",
+        );
+        inv.undecided ||= `git refuses the ambiguous option --${name} (it could be ${could}), and another git version may read it as one of them`;
+        literal.push(`--${name}`);
+        continue;
+      }
       for (const { spec, negated } of found) {
         let value: string | undefined;
         if (eq !== -1) value = a.slice(eq + 1);
@@ -462,9 +606,41 @@ function readSubcommand(
     }
     inv.operands.push(a);
   }
-  for (const spec of inEffect.values()) inv.flags.push(...flagNames(spec));
+  // git stops at an ambiguous option: none of the others take effect (the run is undecided, above).
+  if (!inv.undecided.startsWith("git refuses the ambiguous option"))
+    for (const spec of inEffect.values()) inv.flags.push(...flagNames(spec));
   inv.flags.push(...literal);
   afterOptions(inv, sub, args, state);
+}
+
+/**
+ * The remote branches a push updates: each refspec's destination (`src:dst`, or the source's own name),
+ * `HEAD` and `@` as the current branch, `*` for a pattern, `:` (matching) or --all/--mirror/--branches.
+ */
+function pushBranches(inv: GitInvocation, state: ParseState): string[] {
+  const has = (...names: string[]) => names.some((n) => inv.flags.includes(n));
+  const out: string[] = [];
+  if (has("--all", "--branches", "--mirror")) out.push("*");
+  const current = () => {
+    const b = state.around.branch?.(inv.cwd);
+    return b ?? "HEAD";
+  };
+  const short = (ref: string) => ref.replace(/^refs\/heads\//, "");
+  for (const spec of inv.operands.slice(1)) {
+    const s = spec.replace(/^\+/, "");
+    if (s === ":" || s.includes("*")) {
+      out.push("*");
+      continue;
+    }
+    const colon = s.indexOf(":");
+    const src = colon === -1 ? s : s.slice(0, colon);
+    const dst = colon === -1 ? "" : s.slice(colon + 1);
+    if (dst !== "") out.push(short(dst === "HEAD" || dst === "@" ? current() : dst));
+    else if (colon === -1) out.push(src === "HEAD" || src === "@" ? current() : short(src));
+  }
+  // No refspec: push.default pushes the current branch.
+  if (inv.operands.length < 2 && out.length === 0) out.push(current());
+  return [...new Set(out)];
 }
 
 /** What some subcommands do beyond their options: config writes, commands they run. */
@@ -509,6 +685,8 @@ function afterOptions(inv: GitInvocation, sub: string, args: string[], state: Pa
       inv.configSet.push(configKey(key));
       if (value !== undefined) state.lineConfig.set(configKey(key), value);
     }
+  } else if (sub === "push") {
+    inv.pushBranches = pushBranches(inv, state);
   } else if (sub === "rebase") {
     for (const v of inv.values["--exec"] ?? []) inv.shell.push(v);
   } else if (sub === "bisect" && inv.operands[0] === "run") {

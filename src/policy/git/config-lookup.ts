@@ -5,9 +5,19 @@
  * make `git ci` mean `commit --no-verify`.
  */
 import { spawnSync } from "node:child_process";
-import type { ConfigLookup } from "./argv.js";
+import fs from "node:fs";
+import path from "node:path";
+import type { BranchLookup, ConfigLookup } from "./argv.js";
 
-const PASSED_ENV = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_DIR", "GIT_CONFIG"];
+const PASSED_ENV = [
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+  "GIT_CONFIG_NOSYSTEM",
+  "GIT_DIR",
+  "GIT_CONFIG",
+  "HOME",
+  "XDG_CONFIG_HOME",
+];
 const cache = new Map<string, string | null | undefined>();
 
 /** The lookup the checks use: `git config --get KEY` in `cwd` (null: unset; undefined: git could not say). */
@@ -32,4 +42,34 @@ export const gitConfigLookup: ConfigLookup = (key, cwd, env) => {
   const value = run.status === 0 ? run.stdout.replace(/\n$/, "") : run.status === 1 ? null : undefined;
   cache.set(id, value);
   return value;
+};
+
+/** The folder holding a directory's `.git` (file or folder), walking up; undefined when there is none. */
+export function repoTopOf(cwd: string): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, ".git"))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The current branch of the repository at `cwd`, read from its HEAD file (a linked worktree's `.git` file
+ * names its git directory): null when HEAD is detached, undefined when there is no repository to read.
+ */
+export const gitBranchLookup: BranchLookup = (cwd) => {
+  const top = repoTopOf(cwd ?? process.cwd());
+  if (top === undefined) return undefined;
+  try {
+    let gitDir = path.join(top, ".git");
+    if (fs.statSync(gitDir).isFile()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(gitDir, "utf8"));
+      if (!m) return undefined;
+      gitDir = path.resolve(top, (m[1] as string).trim());
+    }
+    const head = fs.readFileSync(path.join(gitDir, "HEAD"), "utf8");
+    const ref = /^ref:\s*refs\/heads\/(.+)$/m.exec(head);
+    return ref ? (ref[1] as string).trim() : null;
+  } catch {
+    return undefined;
+  }
 };

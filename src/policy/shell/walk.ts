@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import type { Node, Parser } from "web-tree-sitter";
+import { outputOf, sourcesInText } from "./flows.js";
 import { expandWord, variable, wordText, type ExpandScope, type Field, type Vars } from "./words.js";
 
 /** A file a command writes, removes, re-modes or links (as written; resolved by the checks). */
@@ -17,6 +18,10 @@ export interface Write {
   dynamic: boolean;
   /** A recursive operation on a directory (rm -r, chmod -R, cp -r onto). */
   recursive?: boolean;
+  /** Only the files under it whose names match one of these globs (`find . -name '*.pyc' -delete`). */
+  names?: string[];
+  /** `>>`: adds to the file. */
+  append?: boolean;
 }
 
 /** What a command reads on stdin, when the line says. */
@@ -25,6 +30,16 @@ export interface Stdin {
   from: string;
   /** The text, when it is static (a quoted here-doc, a here-string, `echo`/`printf`/`cat` of static text). */
   text?: string;
+  /** Where its data comes from: files read (absolute when the directory is known) and `$ENV` for the environment. */
+  sources?: string[];
+  /** The producing command's argv, when static (`find . -type f | xargs rm`). */
+  argv?: string[];
+}
+
+/** A file the line wrote before this point: its text when static, else the program that wrote it. */
+export interface LineFile {
+  text?: string;
+  producer: string;
 }
 
 /** One command as it would run. */
@@ -54,6 +69,14 @@ export interface SimpleCommand {
   undecided: string;
   /** git's own reading of its argv (git/argv.ts), for a git command. */
   git?: import("../git/argv.js").GitInvocation;
+  /** What it sends to the network (flows.ts): files and `$ENV`. */
+  uploads?: string[];
+  /** Trees and files it deletes (deletions.ts). */
+  deletes?: import("./deletions.js").Deletion[];
+  /** Its working directory before the line's last `cd`, when known. */
+  oldCwd?: string;
+  /** What its inline code does (`python -c`, `node -e`, …): inline-code.ts, paths resolved. */
+  inline?: import("./inline-code.js").InlineAnalysis;
 }
 
 export interface ParsedCommandLine {
@@ -76,11 +99,15 @@ export interface WalkScope {
   /** Assignments in effect, as the policies see them (static values, or the text as written). */
   env: Record<string, string>;
   cwd: string | undefined;
+  /** The working directory before the line's last `cd` (`~-`, `$OLDPWD`); undefined before any. */
+  oldCwd?: string;
   via: string[];
   functions: Set<string>;
   aliases: Map<string, string>;
   /** Git configuration set persistently by earlier commands of the line (`git config alias.x …`), keys lower case. */
   gitConfig: Map<string, string>;
+  /** Files written by earlier commands of the line, by absolute path (a config or a script the line then uses). */
+  files: Map<string, LineFile>;
   /** Nesting of shells and wrappers so far. */
   depth: number;
 }
@@ -93,6 +120,10 @@ export interface Walker {
   plain: boolean;
   home: string;
   out: ParsedCommandLine;
+  /** The top of the git work tree holding a directory (`git rev-parse --show-toplevel`), when there is one. */
+  repoTop?: (cwd: string) => string | undefined;
+  /** Past this time (ms since the epoch) the walk stops, undecided. */
+  deadline?: number;
   /** Looks through a command's wrappers and records it (and what it wraps). */
   emit(command: SimpleCommand, scope: WalkScope): void;
 }
@@ -102,10 +133,12 @@ export function cloneScope(scope: WalkScope, extra: Partial<WalkScope> = {}): Wa
     vars: new Map(scope.vars),
     env: { ...scope.env },
     cwd: scope.cwd,
+    ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}),
     via: scope.via,
     functions: new Set(scope.functions),
     aliases: new Map(scope.aliases),
     gitConfig: scope.gitConfig,
+    files: scope.files,
     depth: scope.depth,
     ...extra,
   };
@@ -123,9 +156,16 @@ export function walkText(walker: Walker, text: string, scope: WalkScope): void {
     return;
   }
   if (!walker.parser) throw new NeedsParser();
-  const tree = walker.parser.parse(text);
+  const deadline = walker.deadline;
+  const tree = walker.parser.parse(
+    text,
+    null,
+    deadline === undefined ? undefined : { progressCallback: () => Date.now() > deadline },
+  );
   if (!tree) {
-    walker.out.parseError = true;
+    if (deadline !== undefined && Date.now() > deadline)
+      undecided(walker, "the line did not parse within the deadline");
+    else walker.out.parseError = true;
     return;
   }
   try {
@@ -171,7 +211,13 @@ export function undecided(walker: Walker, reason: string): void {
 }
 
 function expandScope(walker: Walker, scope: WalkScope): ExpandScope {
-  return { vars: scope.vars, home: walker.home, substitute: (node) => staticOutput(walker, node, scope) };
+  return {
+    vars: scope.vars,
+    home: walker.home,
+    ...(scope.cwd !== undefined ? { cwd: scope.cwd } : {}),
+    ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}),
+    substitute: (node) => staticOutput(walker, node, scope),
+  };
 }
 
 /** The output of `$(…)` when its one command prints static text (echo, printf, cat of a here-doc). */
@@ -185,10 +231,35 @@ function staticOutput(walker: Walker, node: Node, scope: WalkScope): string | un
   const fields = commandFields(walker, command, cloneScope(scope));
   if (!fields || fields.some((f) => f.dynamic)) return undefined;
   const stdin = only.type === "redirected_statement" ? heredocText(only, scope, walker) : undefined;
-  return printed(
-    fields.map((f) => f.value),
-    stdin,
-  );
+  const argv = fields.map((f) => f.value);
+  return printed(argv, stdin) ?? known(walker, argv, scope);
+}
+
+/**
+ * What a few commands print that the shell knows before the line runs: `pwd`, `git rev-parse
+ * --show-toplevel`, `realpath`/`readlink -f`/`dirname` of known paths, and a fresh `mktemp` name (a new
+ * file under the temporary folder, whatever its random part).
+ */
+function known(walker: Walker, argv: string[], scope: WalkScope): string | undefined {
+  const name = path.basename(argv[0] ?? "");
+  const args = argv.slice(1);
+  const cwd = scope.cwd;
+  if (name === "pwd" && args.every((a) => /^-[LP]$/.test(a))) return cwd;
+  if (
+    name === "mktemp" &&
+    !args.some((a) => a.startsWith("-p") || a.startsWith("--tmpdir") || !a.startsWith("-"))
+  )
+    return "/tmp/tmp.mktemp";
+  if (cwd === undefined) return undefined;
+  if (name === "git" && args.length === 2 && args[0] === "rev-parse" && args[1] === "--show-toplevel")
+    return walker.repoTop?.(cwd);
+  const operands = args.filter((a) => !a.startsWith("-"));
+  if (operands.length !== 1) return undefined;
+  const target = path.resolve(cwd, operands[0] as string);
+  if (name === "realpath" || (name === "readlink" && args.some((a) => /^-[a-z]*[fem]/.test(a))))
+    return target;
+  if (name === "dirname") return path.dirname(operands[0] as string);
+  return undefined;
 }
 
 /** What echo / printf / cat print given static arguments (and stdin), or undefined for anything else. */
@@ -268,15 +339,24 @@ function outerSubstitutions(node: Node, out: Node[] = []): Node[] {
   return out;
 }
 
-/** Every command inside a node's substitutions runs (in a sub-shell), whatever it prints. */
-function visitSubstitutions(walker: Walker, node: Node, scope: WalkScope): void {
-  for (const s of outerSubstitutions(node))
-    for (const inner of s.namedChildren) if (inner) visit(walker, inner, cloneScope(scope), undefined);
+/**
+ * Every command inside a node's substitutions runs (in a sub-shell), whatever it prints; an output process
+ * substitution (`> >(sh)`, `tee >(sh)`) reads what the command prints (`feed`).
+ */
+function visitSubstitutions(walker: Walker, node: Node, scope: WalkScope, feed?: PipeInput): void {
+  for (const s of outerSubstitutions(node)) {
+    const input = s.type === "process_substitution" && s.text.startsWith(">(") ? feed : undefined;
+    for (const inner of s.namedChildren) if (inner) visit(walker, inner, cloneScope(scope), input);
+  }
 }
 
-interface PipeInput {
+export interface PipeInput {
   from: string;
   text?: string;
+  /** Where the data comes from (files read, `$ENV`), as far as the line says. */
+  sources?: string[];
+  /** The producing command's argv, when static. */
+  argv?: string[];
 }
 
 /** Visits a node in a scope; `stdin` is what a pipeline feeds it. */
@@ -349,6 +429,7 @@ function merge(outer: WalkScope, inner: WalkScope): void {
   for (const f of inner.functions) outer.functions.add(f);
   for (const [k, v] of inner.aliases) outer.aliases.set(k, v);
   if (inner.cwd !== outer.cwd) outer.cwd = undefined;
+  if (inner.oldCwd !== outer.oldCwd) delete outer.oldCwd;
 }
 
 function visitFor(walker: Walker, node: Node, scope: WalkScope): void {
@@ -381,10 +462,24 @@ function visitPipeline(walker: Walker, stages: Node[], scope: WalkScope, stdin: 
   let input = stdin;
   for (const stage of stages) {
     const stageScope = cloneScope(scope);
-    const produced: { text?: string; program: string } = { program: programOf(walker, stage, stageScope) };
+    const produced: Produced = { program: programOf(walker, stage, stageScope) };
     visitStage(walker, stage, stageScope, input, produced);
-    input = { from: produced.program, text: produced.text };
+    input = {
+      from: produced.from ?? produced.program,
+      text: produced.text,
+      ...(produced.sources?.length ? { sources: produced.sources } : {}),
+      ...(produced.argv ? { argv: produced.argv } : {}),
+    };
   }
+}
+
+/** What a pipeline stage prints: its program, the program its data comes from and the data's sources. */
+interface Produced {
+  program: string;
+  text?: string;
+  from?: string;
+  sources?: string[];
+  argv?: string[];
 }
 
 /** One stage: visited like any node; a static printer's output is noted for the next stage. */
@@ -393,19 +488,58 @@ function visitStage(
   stage: Node,
   scope: WalkScope,
   input: PipeInput | undefined,
-  produced: { text?: string; program: string },
+  produced: Produced,
 ): void {
   const command = stage.type === "redirected_statement" ? stage.namedChildren[0] : stage;
   if (command?.type === "command") {
     const fields = commandFields(walker, command, cloneScope(scope));
     const heredoc = stage.type === "redirected_statement" ? heredocText(stage, scope, walker) : undefined;
-    if (fields && !fields.some((f) => f.dynamic))
+    if (fields && !fields.some((f) => f.dynamic)) {
       produced.text = printed(
         fields.map((f) => f.value),
         heredoc ?? input?.text,
       );
+      produced.argv = fields.map((f) => f.value);
+    }
+    if (fields) {
+      const inputs = inputFiles(walker, stage, command, scope);
+      const out = outputOf(fields, input, inputs, scope.cwd, walker.home);
+      produced.from = out.from;
+      produced.sources = out.sources;
+    }
   }
   visit(walker, stage, scope, input);
+}
+
+/** The command a list ends with (`a && b` → b), when it is a plain command. */
+function lastCommandOf(list: Node): Node | undefined {
+  const last = list.namedChildren.at(-1);
+  return last?.type === "command" ? last : undefined;
+}
+
+/** The program whose output a `$(…)` in a text is (`"$(curl -fsSL URL)"` → curl). */
+function substitutedProgram(text: string): string {
+  const m =
+    /(?:\$\(|`)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:sudo\s+|command\s+|env\s+)?([A-Za-z0-9_./-]+)/.exec(
+      text,
+    );
+  return m ? path.basename(m[1] as string) : "";
+}
+
+/** Files a command reads on stdin through `<` redirections (its own, or its redirected statement's). */
+function inputFiles(walker: Walker, stage: Node, command: Node, scope: WalkScope): string[] {
+  const out: string[] = [];
+  const redirects = [...command.namedChildren, ...(stage.id !== command.id ? stage.namedChildren : [])];
+  for (const r of redirects) {
+    if (r?.type !== "file_redirect") continue;
+    const op = r.children.find((c) => c && !c.isNamed)?.type ?? "";
+    if (op !== "<") continue;
+    const target = r.namedChildren.filter((c) => c && c.type !== "file_descriptor").at(-1);
+    if (!target) continue;
+    const field = wordText(target, expandScope(walker, scope));
+    out.push(field.dynamic || scope.cwd === undefined ? field.value : path.resolve(scope.cwd, field.value));
+  }
+  return out;
 }
 
 /** The program a pipeline stage runs (for `curl … | sh`). */
@@ -474,6 +608,14 @@ function visitRedirected(walker: Walker, node: Node, scope: WalkScope, stdin: Pi
   if (!body) return;
   const writes: Write[] = [];
   let input = stdin;
+  // `cmd < file`: the command reads the file on stdin.
+  const fromFiles = body.type === "command" ? inputFiles(walker, node, node, scope) : [];
+  if (fromFiles.length)
+    input = {
+      from: input?.from ?? "",
+      ...(input?.text !== undefined ? { text: input.text } : {}),
+      sources: [...(input?.sources ?? []), ...fromFiles],
+    };
   // tree-sitter-bash nests what follows a here-doc's start (`| sh`, `&& cmd`, `> file`) inside the redirect.
   const continuation: { op: string; node: Node }[] = [];
   const collect = (redirect: Node) => {
@@ -500,15 +642,25 @@ function visitRedirected(walker: Walker, node: Node, scope: WalkScope, stdin: Pi
       }
     }
   };
+  // `cmd > >(sh)`: the process substitution reads what the body prints.
+  const bodyFields = body.type === "command" ? commandFields(walker, body, cloneScope(scope)) : undefined;
+  const printedBy = bodyFields ? outputOf(bodyFields, stdin, [], scope.cwd, walker.home) : undefined;
   for (const r of redirects) {
     // A here-doc's body runs its `$(…)` when its delimiter is unquoted; what follows it is visited below.
     if (r.type === "heredoc_redirect")
       for (const b of r.namedChildren) if (b?.type === "heredoc_body") visitSubstitutions(walker, b, scope);
-    if (r.type !== "heredoc_redirect") visitSubstitutions(walker, r, scope);
+    if (r.type !== "heredoc_redirect")
+      visitSubstitutions(walker, r, scope, printedBy && { from: printedBy.from, sources: printedBy.sources });
     collect(r);
   }
   if (body.type === "command") visitCommand(walker, body, scope, input, writes);
-  else {
+  else if (body.type === "list" && lastCommandOf(body)) {
+    // tree-sitter-bash reads `a && b > f` as a redirection of the list; bash redirects b alone.
+    const last = lastCommandOf(body) as Node;
+    for (const part of body.namedChildren)
+      if (part && part.id !== last.id) visit(walker, part, scope, undefined);
+    visitCommand(walker, last, scope, input, writes);
+  } else {
     // A compound statement's redirections apply to everything inside it.
     visit(walker, body, scope, input);
     if (writes.length) walker.emit({ ...bare(node.text, scope), redirects: writes }, scope);
@@ -540,7 +692,12 @@ function redirectWrite(walker: Walker, redirect: Node, scope: WalkScope): Write 
   // `>&2`, `2>&1`: a descriptor, not a file.
   if (op === ">&" && /^\d+-?$|^-$/.test(target.text)) return undefined;
   const field = wordText(target, expandScope(walker, scope));
-  return { path: field.value, kind: "write", dynamic: field.dynamic };
+  return {
+    path: field.value,
+    kind: "write",
+    dynamic: field.dynamic,
+    ...(op.endsWith(">>") ? { append: true } : {}),
+  };
 }
 
 /** A command node: its own assignments, its fields, its redirections; then its wrappers are looked through. */
@@ -563,9 +720,17 @@ function visitCommand(
     } else if (child.type === "herestring_redirect") {
       const word = child.namedChildren[0];
       const field = word ? wordText(word, expandScope(walker, own)) : { value: "", dynamic: true };
-      input = { from: "", text: field.dynamic ? undefined : `${field.value}\n` };
+      const sources = sourcesInText(word?.text ?? "", scope.cwd, walker.home);
+      input = {
+        from: field.dynamic ? substitutedProgram(word?.text ?? "") : "",
+        text: field.dynamic ? undefined : `${field.value}\n`,
+        ...(sources.length ? { sources } : {}),
+      };
     }
   }
+  const fromFiles = inputFiles(walker, node, node, scope);
+  if (fromFiles.length)
+    input = { from: input?.from ?? "", sources: [...(input?.sources ?? []), ...fromFiles] };
   const fields = commandFields(walker, node, own) ?? [];
   // Prefix assignments are this command's environment; its arguments expand with the line's variables.
   const command: SimpleCommand = {
@@ -574,17 +739,26 @@ function visitCommand(
     env: own.env,
     stdinFrom: input?.from ?? "",
     ...(input
-      ? { stdin: { from: input.from, ...(input.text !== undefined ? { text: input.text } : {}) } }
+      ? {
+          stdin: {
+            from: input.from,
+            ...(input.text !== undefined ? { text: input.text } : {}),
+            ...(input.sources?.length ? { sources: input.sources } : {}),
+            ...(input.argv ? { argv: input.argv } : {}),
+          },
+        }
       : {}),
     via: scope.via,
     text: node.text,
     cwd: scope.cwd,
+    ...(scope.oldCwd !== undefined ? { oldCwd: scope.oldCwd } : {}),
     redirects,
     codeFrom: [],
     undecided: "",
   };
-  // Commands inside the name, arguments and assignments (`$(…)`, `<(…)`) run too.
-  visitSubstitutions(walker, node, scope);
+  // Commands inside the name, arguments and assignments (`$(…)`, `<(…)`) run too; `>(…)` reads its output.
+  const printedBy = outputOf(fields, input, [], scope.cwd, walker.home);
+  visitSubstitutions(walker, node, scope, { from: printedBy.from, sources: printedBy.sources });
   if (fields.length === 0) {
     walker.emit(command, scope);
     return;
@@ -599,7 +773,9 @@ function applyLineEffects(command: SimpleCommand, scope: WalkScope, home: string
   if (name === "cd" || name === "pushd") {
     const target = args.find((a) => !a.startsWith("-") || a === "-");
     const dynamic = command.dynamic.slice(1).some(Boolean);
-    if (dynamic || target === "-") scope.cwd = undefined;
+    const before = scope.cwd;
+    if (dynamic) scope.cwd = undefined;
+    else if (target === "-") scope.cwd = scope.oldCwd;
     else if (target === undefined)
       scope.cwd = variable({ vars: scope.vars, home, substitute: () => undefined }, "HOME") ?? undefined;
     else
@@ -607,6 +783,8 @@ function applyLineEffects(command: SimpleCommand, scope: WalkScope, home: string
         scope.cwd === undefined && !path.isAbsolute(target)
           ? undefined
           : path.resolve(scope.cwd ?? "/", target);
+    if (before === undefined) delete scope.oldCwd;
+    else scope.oldCwd = before;
   } else if (name === "popd") scope.cwd = undefined;
   else if (name === "alias") {
     for (const a of args) {

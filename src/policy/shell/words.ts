@@ -19,6 +19,10 @@ export type Vars = Map<string, string | null>;
 export interface ExpandScope {
   vars: Vars;
   home: string;
+  /** The working directory at this point of the line (`$PWD`, `~+`), when known. */
+  cwd?: string;
+  /** The directory before the line's last `cd` (`$OLDPWD`, `~-`); unknown before any `cd` of the line. */
+  oldCwd?: string;
   /** The text a static command substitution would print, when its command is echo/printf/cat of static text. */
   substitute(node: Node): string | undefined;
 }
@@ -39,7 +43,20 @@ export function variable(scope: ExpandScope, name: string): string | null {
   if (scope.vars.has(name)) return scope.vars.get(name) ?? null;
   if (name === "IFS") return DEFAULT_IFS;
   if (name === "HOME") return scope.home;
+  if (name === "PWD") return scope.cwd ?? null;
+  if (name === "OLDPWD") return scope.oldCwd ?? null;
   return null;
+}
+
+/**
+ * Tilde expansion of a word's start, as bash does: `~` and `~/…` (home), `~+` (the working directory), `~-`
+ * (the previous one). `value` is undefined when the prefix names a directory only known when the line runs.
+ */
+export function tilde(word: string, scope: ExpandScope): { value: string | undefined; changed: boolean } {
+  const m = /^~([+-]?)(?=\/|$)/.exec(word);
+  if (!m) return { value: word, changed: false };
+  const dir = m[1] === "" ? scope.home : m[1] === "+" ? scope.cwd : scope.oldCwd;
+  return { value: dir === undefined ? undefined : dir + word.slice(m[0].length), changed: true };
 }
 
 /** `$'…'` → its text, escapes decoded as bash does. */
@@ -331,16 +348,17 @@ function expandParts(parts: Part[], scope: ExpandScope): Field[] {
   const anyQuoted = parts.some((p) => p.quoted);
   const fields: Field[] = [];
   for (const word of words) {
-    // 2. Tilde at the start of an unquoted word.
-    const w = word === "~" || word.startsWith("~/") ? scope.home + word.slice(1) : word;
+    // 2. Tilde at the start of an unquoted word (`~+`, `~-` too: the shell knows them before the line runs).
+    const t = tilde(word, scope);
+    const w = t.value ?? word;
     // 3. Substitute, split unquoted expansions at IFS, remove the remaining backslash escapes.
     let current = "";
-    let dynamic = suspicious;
+    let dynamic = suspicious || t.value === undefined;
     let open = anyQuoted;
     const close = () => {
       if (open || current !== "") fields.push({ value: current, dynamic });
       current = "";
-      dynamic = suspicious;
+      dynamic = suspicious || t.value === undefined;
       open = false;
     };
     for (let i = 0; i < w.length; i++) {
@@ -404,6 +422,10 @@ export function wordText(node: Node, scope: ExpandScope): Field {
     } else value += p.value;
   }
   // Unquoted literal text keeps its backslash escapes in partsOf; an assignment's tilde expands too.
-  if (node.type === "word" && (value === "~" || value.startsWith("~/"))) value = scope.home + value.slice(1);
+  if (node.type === "word") {
+    const t = tilde(value, scope);
+    if (t.value === undefined) dynamic = true;
+    else value = t.value;
+  }
   return { value, dynamic };
 }

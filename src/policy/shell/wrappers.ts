@@ -6,7 +6,10 @@
  * aliases and functions the line defines. Each wrapped command is recorded with the wrapper in `via`.
  */
 import path from "node:path";
-import { readGit, shellQuote, type ConfigLookup } from "../git/argv.js";
+import { readGit, shellQuote, type BranchLookup, type ConfigLookup } from "../git/argv.js";
+import { readFind } from "./find.js";
+import { recordLineFiles, writesOf } from "./writes.js";
+import { analyzeInline, CWD_WORD, HOME_WORD, stringLiterals } from "./inline-code.js";
 import { FIELD_BREAK } from "./words.js";
 import {
   cloneScope,
@@ -14,6 +17,7 @@ import {
   MAX_DEPTH,
   undecided,
   walkText,
+  type LineFile,
   type SimpleCommand,
   type WalkScope,
   type Walker,
@@ -291,12 +295,17 @@ function producerOf(field: string): string {
 
 export interface WrapperOptions {
   lookup: ConfigLookup;
+  branch?: BranchLookup;
 }
 
 /** The walker's emit: records a command and everything it runs. */
 export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emit"] {
   const emit = (command: SimpleCommand, scope: WalkScope): void => {
     const out = walker.out;
+    if (walker.deadline !== undefined && Date.now() > walker.deadline) {
+      undecided(walker, "the line was not read within the check's deadline");
+      return;
+    }
     if (out.commands.length >= MAX_COMMANDS) {
       undecided(walker, `more than ${MAX_COMMANDS} simple commands`);
       return;
@@ -347,6 +356,8 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
       return script([alias, ...argv.slice(1).map(shellQuote)].join(" "), `alias ${argv[0]}`);
     }
     out.commands.push(command);
+    command.writes = writesOf(command);
+    recordLineFiles(command, scope.files);
     if (scope.functions.has(argv[0] as string)) return; // its body was checked where it was defined
 
     if (name === "env") {
@@ -417,6 +428,10 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
       const rest = argv.slice(skipped.at);
       const program = rest.length ? rest : ["echo"];
       const words = command.stdin?.text?.split(/\s+/).filter(Boolean);
+      // `find … | xargs rm`, `ls | xargs rm`: what the producer lists, when it lists a whole tree.
+      const tree = words === undefined ? treeListed(command.stdin?.argv) : undefined;
+      if (tree)
+        return nested(recursively([...program, ...tree]), "xargs", { stdin: undefined, stdinFrom: "" }, []);
       const appended = words ?? ["$(<stdin>)"];
       return nested([...program, ...appended], "xargs", { stdin: undefined, stdinFrom: "" }, [
         ...(rest.length ? command.dynamic.slice(skipped.at) : [false]),
@@ -424,20 +439,44 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
       ]);
     }
     if (name === "find") {
-      for (let i = 1; i < argv.length; i++) {
+      const found = readFind(argv);
+      const starts = found.starts.filter((_, k) => !command.dynamic[1 + k]);
+      for (let i = found.expressionAt; i < argv.length; i++) {
         if (!["-exec", "-execdir", "-ok", "-okdir"].includes(argv[i] as string)) continue;
         let end = i + 1;
         while (end < argv.length && argv[end] !== ";" && argv[end] !== "+") end++;
         const run = argv.slice(i + 1, end);
-        nested(
-          run,
-          `find ${argv[i]}`,
-          {},
-          run.map((a, k) => a === "{}" || (command.dynamic[i + 1 + k] ?? false)),
-        );
+        // A find that can match every file runs its command on the whole tree: `find . -exec chmod 777 {} +`
+        // is `chmod -R 777 .`, `find ~ -exec rm -rf {} +` is `rm -rf ~`.
+        if (
+          found.broad &&
+          starts.length === found.starts.length &&
+          run.includes("{}") &&
+          argv[i]?.startsWith("-exec")
+        )
+          nested(recursively(run.flatMap((a) => (a === "{}" ? starts : [a]))), `find ${argv[i]}`, {}, []);
+        else
+          nested(
+            run,
+            `find ${argv[i]}`,
+            {},
+            run.map((a, k) => a === "{}" || (command.dynamic[i + 1 + k] ?? false)),
+          );
         i = end;
       }
       return;
+    }
+    if (name === "busybox" && argv[1] !== undefined && !argv[1].startsWith("-"))
+      return nested(argv.slice(1), "busybox");
+    if (name === "parallel") return parallel(command, script);
+    // A program the line itself wrote (`curl -o x.sh URL && chmod +x x.sh && ./x.sh`).
+    const written = (argv[0] as string).includes("/")
+      ? lineFile(scope, command, argv[0] as string)
+      : undefined;
+    if (written?.text !== undefined) return script(written.text, argv[0] as string, argv);
+    if (written && written.text === undefined) {
+      command.codeFrom.push(written.producer);
+      command.undecided ||= `it runs ${argv[0]}, which ${written.producer} wrote earlier in the line`;
     }
     if (/^python(\d+(\.\d+)?)?$/.test(name) && argv[1] === "-m" && argv[2])
       return nested(argv.slice(2), `${name} -m`);
@@ -450,18 +489,109 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
       return script(argv.slice(1).join(" "), "eval");
     }
     if (name === "source" || name === ".") {
-      if (command.dynamic[1]) {
-        const from = producerOf(argv[1] as string);
+      const file = argv[1] !== undefined ? lineFile(scope, command, argv[1]) : undefined;
+      if (file?.text !== undefined) return script(file.text, name);
+      if (command.dynamic[1] || file) {
+        const from = file?.producer ?? producerOf(argv[1] as string);
         command.codeFrom.push(from);
         command.undecided = `it runs code from ${from || "a file"} that is only known when the line runs`;
       }
       return;
     }
-    if (SHELLS.has(name)) return shell(command, name, script);
-    if (INTERPRETERS.test(name)) return interpreter(command, name, script);
+    if (SHELLS.has(name)) return shell(command, name, script, scope);
+    if (INTERPRETERS.test(name)) return interpreter(command, name, script, walker, scope);
     if (name === "git") return git(command, scope, options, emit, script);
   };
   return emit;
+}
+
+/** Programs that take a recursive flag, and which. */
+const RECURSIVE_FLAG: Record<string, string> = {
+  rm: "-r",
+  chmod: "-R",
+  chown: "-R",
+  chgrp: "-R",
+  setfacl: "-R",
+  shred: "-r",
+};
+
+/** A command run over every file of a tree, spelled as its recursive form on the tree's roots. */
+function recursively(argv: string[]): string[] {
+  const flag = RECURSIVE_FLAG[path.basename(argv[0] ?? "")];
+  return flag ? [argv[0] as string, flag, ...argv.slice(1)] : argv;
+}
+
+/** The roots of what a producer lists when it lists whole trees (`find . -type f`, `ls`, `ls ~`). */
+function treeListed(producer: string[] | undefined): string[] | undefined {
+  if (!producer?.length) return undefined;
+  const name = path.basename(producer[0] as string);
+  if (name === "find") {
+    const found = readFind(producer);
+    return found.broad ? found.starts : undefined;
+  }
+  if (name === "ls" || name === "fd" || name === "fdfind") {
+    const operands = producer.slice(1).filter((a) => !a.startsWith("-"));
+    if (name !== "ls" && operands.length) return undefined;
+    return (operands.length ? operands : ["."]).map((d) => (d.endsWith("/") ? `${d}*` : `${d}/*`));
+  }
+  return undefined;
+}
+
+/**
+ * GNU parallel: `parallel CMD ::: ARGS` runs CMD (through a shell) with each argument in place of `{}` (or
+ * appended); with no CMD each argument is a command line; `::::` reads them from files; stdin when neither.
+ */
+function parallel(command: SimpleCommand, script: Script): void {
+  const { argv } = command;
+  const sep = argv.findIndex((a, i) => i > 0 && /^:::[+]?$|^::::[+]?$/.test(a));
+  const options = skipOptions(argv.slice(0, sep === -1 ? undefined : sep), 1, [
+    "-j",
+    "--jobs",
+    "-S",
+    "--sshlogin",
+    "--joblog",
+    "--results",
+    "-a",
+    "--arg-file",
+    "-d",
+    "--delimiter",
+    "-I",
+    "--colsep",
+    "--tmpdir",
+    "--workdir",
+    "--timeout",
+    "--retries",
+    "-n",
+    "--max-args",
+    "-N",
+    "--tag-string",
+  ]);
+  const template = argv.slice(options.at, sep === -1 ? undefined : sep);
+  const inputs =
+    sep === -1
+      ? (command.stdin?.text?.split("\n").filter(Boolean) ?? [])
+      : argv[sep]?.startsWith("::::")
+        ? []
+        : argv.slice(sep + 1).filter((a) => !/^:::[+]?$/.test(a));
+  if (sep === -1 && command.stdin && command.stdin.text === undefined) {
+    command.undecided =
+      "parallel runs the commands it reads on stdin, which are only known when the line runs";
+    return;
+  }
+  if (sep !== -1 && argv[sep]?.startsWith("::::")) {
+    command.undecided = "parallel runs arguments read from a file, which are only known when the line runs";
+    return;
+  }
+  if (command.dynamic.slice(1).some(Boolean))
+    command.undecided = "parallel runs text that is only known when the line runs";
+  for (const input of inputs.length ? inputs : [""]) {
+    const text = template.length
+      ? template.join(" ").includes("{}")
+        ? template.join(" ").split("{}").join(input)
+        : `${template.join(" ")} ${input}`
+      : input;
+    if (text.trim()) script(text, "parallel");
+  }
 }
 
 function resolveDir(cwd: string | undefined, dir: string | undefined): string | undefined {
@@ -473,7 +603,7 @@ function resolveDir(cwd: string | undefined, dir: string | undefined): string | 
 type Script = (text: string, wrapper: string, positional?: string[], env?: Record<string, string>) => void;
 
 /** sh/bash/…: `-c SCRIPT [NAME ARGS…]`, a script file, or a script read from stdin. */
-function shell(command: SimpleCommand, name: string, script: Script): void {
+function shell(command: SimpleCommand, name: string, script: Script, scope: WalkScope): void {
   const { argv } = command;
   let i = 1;
   let c = false;
@@ -506,8 +636,15 @@ function shell(command: SimpleCommand, name: string, script: Script): void {
     return script(text, `${name} -c`, argv.slice(i + 1));
   }
   if (i < argv.length && !stdinScript) {
-    // A script file (or a process substitution: `bash <(curl …)`).
-    if (command.dynamic[i]) {
+    // A script file (or a process substitution: `bash <(curl …)`); /dev/stdin is stdin.
+    if (argv[i] === "/dev/stdin" || argv[i] === "/proc/self/fd/0")
+      return readsCodeFromStdin(command, name, script);
+    const file = lineFile(scope, command, argv[i] as string);
+    if (file?.text !== undefined) return script(file.text, `${name} ${argv[i]}`, argv.slice(i));
+    if (file) {
+      command.codeFrom.push(file.producer);
+      command.undecided = `${name} runs ${argv[i]}, which ${file.producer} wrote earlier in the line`;
+    } else if (command.dynamic[i]) {
       const from = producerOf(argv[i] as string);
       command.codeFrom.push(from);
       command.undecided = `${name} runs a script from ${from || "a name"} only known when the line runs`;
@@ -526,69 +663,94 @@ function readsCodeFromStdin(command: SimpleCommand, name: string, script?: Scrip
   command.undecided = `${name} runs the code it reads from ${stdin.from || "stdin"}, which is only known when the line runs`;
 }
 
-/** Calls in inline code that run a command: its string literals are shell lines (or, as a list, an argv). */
-const RUNS_COMMANDS =
-  /\b(system|popen|Popen|subprocess|check_output|check_call|call|run|exec|execSync|execFileSync|spawn|spawnSync|execFile|shell_exec|passthru|proc_open|pcntl_exec|Command|\$\.|Bun\.spawn|Deno\.run)\b|`|%x[{([]/;
-
-/** String literals of inline code, in order ('…', "…", `…`; escapes as most languages read them). */
-export function stringLiterals(code: string): string[] {
-  const out: string[] = [];
-  const re = /'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
-  for (const m of code.matchAll(re)) {
-    const raw = m[1] ?? m[2] ?? m[3] ?? "";
-    out.push(
-      raw
-        .replace(/\\(["'`\\])/g, "$1")
-        .replace(/\\n/g, "\n")
-        .replace(/\\t/g, "\t"),
-    );
-  }
-  return out;
-}
-
-/** The commands inline code runs: each literal as a shell line, and each `[…]` of literals as an argv. */
-export function inlineCommands(code: string): string[] {
-  if (!RUNS_COMMANDS.test(code)) return [];
-  const lines = stringLiterals(code);
-  for (const list of code.matchAll(
-    /[[(]\s*((?:(?:'[^'\n]*'|"[^"\n]*")\s*,\s*)+(?:'[^'\n]*'|"[^"\n]*"))\s*,?\s*[\])]/g,
-  ))
-    lines.push(
-      stringLiterals(list[1] as string)
-        .map(shellQuote)
-        .join(" "),
-    );
-  return lines;
-}
-
-/** python/node/perl/…: a script file, inline code (`-c`/`-e`: shell commands it runs), or code on stdin. */
-function interpreter(command: SimpleCommand, name: string, script: Script): void {
+/** python/node/perl/…: a script file, inline code (`-c`/`-e`: what it runs, writes, downloads), or code on stdin. */
+function interpreter(
+  command: SimpleCommand,
+  name: string,
+  script: Script,
+  walker: Walker,
+  scope: WalkScope,
+): void {
   const { argv } = command;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] as string;
     if (
       ["-c", "-e", "-E", "-r", "--eval", "-p", "--print", "-x", "--exec"].includes(a) ||
-      /^-[A-Za-z]*[ce]$/.test(a)
+      /^-[A-Za-z]*[ceE]$/.test(a)
     ) {
       const code = argv[i + 1] ?? "";
       if (command.dynamic[i + 1]) command.undecided = `${name} ${a} runs code only known when the line runs`;
-      for (const line of inlineCommands(code)) script(line, `${name} ${a}`, [name]);
+      const inline = analyzeInline(code, name);
+      const known = (text: string) => resolveWords(text, walker.home, command.cwd);
+      command.inline = {
+        ...inline,
+        writes: inline.writes.flatMap((w) => {
+          const p = known(w.path);
+          return p === undefined ? [{ ...w, dynamic: true }] : [{ ...w, path: p }];
+        }),
+        uploads: inline.uploads.map((u) => known(u) ?? u),
+      };
+      if (inline.downloadsCode) command.codeFrom.push(inline.downloadsCode);
+      const runsUnknown = inline.commands.some((c) => c.includes("$__mcq_dynamic"));
+      const lines = runsUnknown ? [...inline.commands, ...stringLiterals(code)] : inline.commands;
+      for (const line of lines) {
+        const text = known(line);
+        if (text !== undefined) script(text, `${name} ${a}`, [name]);
+      }
       return;
     }
     if (a === "-m") return;
     if (a === "-") break;
     if (a.startsWith("-")) {
-      if (["-W", "-X", "-Q", "--require", "-r", "-I", "-M"].includes(a)) i++;
+      if (OPTION_VALUES.has(a)) i++;
       continue;
     }
-    if (command.dynamic[i]) {
-      const from = producerOf(a);
+    const file = lineFile(scope, command, a);
+    if (command.dynamic[i] || file) {
+      const from = file?.producer ?? producerOf(a);
       command.codeFrom.push(from);
       command.undecided = `${name} runs a script from ${from || "a name"} only known when the line runs`;
     }
     return;
   }
   readsCodeFromStdin(command, name);
+}
+
+/** Interpreter options whose value is the next argument (not the script). */
+const OPTION_VALUES = new Set([
+  "-W",
+  "-X",
+  "-Q",
+  "--require",
+  "-r",
+  "-I",
+  "-M",
+  "--import",
+  "--loader",
+  "--experimental-loader",
+  "--snapshot-blob",
+  "--env-file",
+  "-C",
+  "--conditions",
+  "--input-type",
+  "--title",
+  "--inspect-port",
+]);
+
+/** The home folder and working directory words of inline code, replaced (undefined: the directory is unknown). */
+function resolveWords(text: string, home: string, cwd: string | undefined): string | undefined {
+  if (text.includes(CWD_WORD) && cwd === undefined) return undefined;
+  return text
+    .split(HOME_WORD)
+    .join(home)
+    .split(CWD_WORD)
+    .join(cwd ?? "");
+}
+
+/** What the line itself wrote at a path a command reads or runs (a downloaded script, a config). */
+export function lineFile(scope: WalkScope, command: SimpleCommand, file: string): LineFile | undefined {
+  if (command.cwd === undefined && !path.isAbsolute(file)) return undefined;
+  return scope.files.get(path.resolve(command.cwd ?? "/", file));
 }
 
 function git(
@@ -605,6 +767,7 @@ function git(
     command.cwd,
     scope.gitConfig,
     options.lookup,
+    { files: scope.files, ...(options.branch ? { branch: options.branch } : {}) },
   );
   command.git = inv;
   if (inv.undecided) command.undecided = inv.undecided;

@@ -5,8 +5,9 @@
  * `find -delete`, and file names in inline code that writes (`python -c "open(…, 'w')"`). Pure.
  */
 import path from "node:path";
-import { stringLiterals } from "./wrappers.js";
-import type { SimpleCommand, Write } from "./walk.js";
+import { readFind } from "./find.js";
+import { stringLiterals } from "./inline-code.js";
+import { printed, type LineFile, type SimpleCommand, type Write } from "./walk.js";
 
 const MODE_PROGRAMS = new Set(["chmod", "chown", "chgrp", "chattr", "setfacl", "touch"]);
 const DELETE_PROGRAMS = new Set(["rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "gio"]);
@@ -98,6 +99,15 @@ export function writesOf(command: SimpleCommand): Write[] {
         out.push(w(path.posix.join(dest, path.posix.basename(s.value)), "write", destDynamic || s.dynamic));
     }
     if (name === "mv") for (const s of sources) out.push(w(s.value, "delete", s.dynamic));
+    // rsync --delete: files at the destination that the source lacks are deleted (its whole tree, at worst).
+    if (
+      name === "rsync" &&
+      [...flags].some((f) => /^--del(ete(-[a-z]+)?)?$/.test(f)) &&
+      dest !== undefined &&
+      sources.length &&
+      !/^[^/]*:/.test(dest)
+    )
+      out.push(w(dest, "delete", destDynamic, true));
   } else if (name === "ln") {
     const { operands, values } = operandsOf(argv, dynamic, ["-t", "--target-directory", "-S", "--suffix"]);
     const target = values.get("-t") ?? values.get("--target-directory");
@@ -127,7 +137,7 @@ export function writesOf(command: SimpleCommand): Write[] {
         values.has("-e") || values.has("--expression") || values.has("-f") || values.has("--file");
       for (const o of scriptGiven ? operands : operands.slice(1)) out.push(w(o.value, "write", o.dynamic));
     }
-  } else if (name === "perl" && argv.some((a) => /^-[a-zA-Z]*i/.test(a))) {
+  } else if (name === "perl" && argv.some((a) => /^-(?![MmIdDxCl0])[a-zA-Z]*i/.test(a))) {
     const { operands } = operandsOf(argv, dynamic, ["-e", "-E", "-M", "-I"]);
     const hasE = argv.some((a) => /^-[a-zA-Z]*[eE]$/.test(a));
     for (const o of hasE ? operands : operands.slice(1)) out.push(w(o.value, "write", o.dynamic));
@@ -147,9 +157,19 @@ export function writesOf(command: SimpleCommand): Write[] {
     const rest = argv.slice(1).map((a, i) => ({ value: a, dynamic: dynamic[i + 1] ?? false }));
     const flags = new Set(rest.filter((a) => options.test(a.value)).map((a) => a.value));
     const operands = rest.filter((a) => !options.test(a.value) && a.value !== "--");
-    const files = [...flags].some((f) => f.startsWith("--reference")) ? operands : operands.slice(1);
+    const reference = [...flags].some((f) => f.startsWith("--reference"));
+    const files = reference ? operands : operands.slice(1);
     const rec = [...flags].some((f) => /^-[cfv]*R/.test(f) || f === "--recursive");
-    for (const o of files) out.push(w(o.value, "mode", o.dynamic, rec));
+    // A mode that keeps the owner's read and execute bits (`chmod +x`, `chmod -R 755`) cannot disable a hook
+    // or hide a file from the owner: it is not an edit.
+    const mode = operands[0];
+    const harmless =
+      !reference &&
+      mode !== undefined &&
+      !mode.dynamic &&
+      keepsOwnerAccess(mode.value) &&
+      !grantsOthersWrite(mode.value);
+    if (!harmless) for (const o of files) out.push(w(o.value, "mode", o.dynamic, rec));
   } else if (MODE_PROGRAMS.has(name)) {
     const { operands, flags, values } = operandsOf(argv, dynamic, [
       "--reference",
@@ -171,16 +191,21 @@ export function writesOf(command: SimpleCommand): Write[] {
     argv.forEach((a, i) => {
       if (a.startsWith("of=")) out.push(w(a.slice(3), "write", dynamic[i] ?? false));
     });
-  } else if (name === "curl") {
+  } else if (name === "curl" || name === "wget") {
+    // -o FILE, --output FILE, --output=FILE, -o in a cluster (-fsSLo FILE), -oFILE; wget's -O.
+    const letter = name === "curl" ? "o" : "O";
+    const long = name === "curl" ? "--output" : "--output-document";
+    const alone = new RegExp(`^-[A-Za-z]*${letter}$`);
+    const attached = new RegExp(`^-[A-Za-z]*${letter}.`);
     argv.forEach((a, i) => {
-      if ((a === "-o" || a === "--output") && argv[i + 1] !== undefined)
-        out.push(w(argv[i + 1] as string, "write", dynamic[i + 1] ?? false));
-      else if (a.startsWith("--output=")) out.push(w(a.slice(9), "write", dynamic[i] ?? false));
-    });
-  } else if (name === "wget") {
-    argv.forEach((a, i) => {
-      if ((a === "-O" || a === "--output-document") && argv[i + 1] !== undefined && argv[i + 1] !== "-")
-        out.push(w(argv[i + 1] as string, "write", dynamic[i + 1] ?? false));
+      let file: string | undefined;
+      let dyn = dynamic[i] ?? false;
+      if (a === long || alone.test(a)) {
+        file = argv[i + 1];
+        dyn = dynamic[i + 1] ?? false;
+      } else if (a.startsWith(`${long}=`)) file = a.slice(long.length + 1);
+      else if (!a.startsWith("--") && attached.test(a)) file = a.slice(a.indexOf(letter) + 1);
+      if (file !== undefined && file !== "-") out.push(w(file, "write", dyn));
     });
   } else if (name === "sudoedit" || (name === "sudo" && argv.some((a) => a === "-e" || a === "--edit"))) {
     const { operands } = operandsOf(argv, dynamic, [
@@ -197,21 +222,129 @@ export function writesOf(command: SimpleCommand): Write[] {
       "-R",
     ]);
     for (const o of operands) out.push(w(o.value, "write", o.dynamic));
-  } else if (name === "find" && argv.includes("-delete")) {
-    for (
-      let i = 1;
-      i < argv.length && !(argv[i] as string).startsWith("-") && argv[i] !== "(" && argv[i] !== "!";
-      i++
-    )
-      out.push(w(argv[i] as string, "delete", dynamic[i] ?? false));
-  } else if (/^(python\d*(\.\d+)?|node|nodejs|perl|ruby|php|deno|bun)$/.test(name)) {
-    const at = argv.findIndex(
-      (a) => ["-c", "-e", "-E", "-r", "--eval", "-p", "--print"].includes(a) || /^-[A-Za-z]*[ce]$/.test(a),
-    );
-    const code = at === -1 ? undefined : argv[at + 1];
-    if (code !== undefined && WRITES_FILES.test(code))
-      for (const literal of stringLiterals(code))
-        if (literal && literal.length < 4096 && !/\s/.test(literal)) out.push(w(literal, "write", false));
+  } else if (name === "find" && findDeletes(argv)) {
+    // What it deletes: every file under its starting points, or those its -name patterns match.
+    const found = readFind(argv);
+    found.starts.forEach((start, k) => {
+      if (!found.broad && !found.names) return; // narrowed by tests other than names: not known from the line
+      out.push({
+        ...w(start, "delete", dynamic[1 + k] ?? false, true),
+        ...(found.names ? { names: found.names } : {}),
+      });
+    });
+  } else if ((name === "node" || name === "nodejs") && argv.includes("--build-snapshot")) {
+    // node --snapshot-blob FILE --build-snapshot entry.js writes FILE.
+    argv.forEach((a, i) => {
+      if (a === "--snapshot-blob" && argv[i + 1] !== undefined)
+        out.push(w(argv[i + 1] as string, "write", dynamic[i + 1] ?? false));
+      else if (a.startsWith("--snapshot-blob=")) out.push(w(a.slice(16), "write", dynamic[i] ?? false));
+    });
+  } else if (command.inline) {
+    for (const x of command.inline.writes)
+      out.push({ ...w(x.path, x.kind, x.dynamic, x.recursive === true) });
+    // A file call whose path the text does not give: any literal that could be a path may be the one.
+    if (command.inline.unknownWrites) {
+      const at = argv.findIndex(
+        (a) => ["-c", "-e", "-E", "-r", "--eval", "-p", "--print"].includes(a) || /^-[A-Za-z]*[ce]$/.test(a),
+      );
+      const code = at === -1 ? "" : (argv[at + 1] ?? "");
+      if (WRITES_FILES.test(code))
+        for (const literal of stringLiterals(code))
+          if (literal && literal.length < 4096 && !/\s/.test(literal)) out.push(w(literal, "write", false));
+    }
   }
   return out;
+}
+
+/** Programs whose running on a found file deletes it. */
+const DELETERS = new Set(["rm", "unlink", "shred", "srm", "rmdir", "trash", "trash-put"]);
+
+/** `find … -delete`, or `-exec rm {} …` (any deleting program). */
+function findDeletes(argv: string[]): boolean {
+  return argv.some(
+    (a, i) =>
+      a === "-delete" ||
+      (["-exec", "-execdir", "-ok", "-okdir"].includes(a) && DELETERS.has(path.basename(argv[i + 1] ?? ""))),
+  );
+}
+
+/**
+ * Whether a chmod mode leaves the owner's read and execute bits as they are or adds to them: an octal
+ * mode with r and x for the owner (`755`, `0700`), or symbolic clauses that only add (`+x`, `u+rwx,go-w`)
+ * or only take from group and others.
+ */
+export function keepsOwnerAccess(mode: string): boolean {
+  if (/^[0-7]{1,4}$/.test(mode)) {
+    const owner = Number(mode.padStart(4, "0")[1]);
+    return (owner & 5) === 5;
+  }
+  return mode.split(",").every((clause) => {
+    const m = /^([ugoa]*)([-+=][rwxXst]*)+$/.exec(clause);
+    if (!m) return false;
+    const who = m[1] as string;
+    const touchesOwner = who === "" || /[ua]/.test(who);
+    if (!touchesOwner) return true;
+    for (const op of clause.slice(who.length).match(/[-+=][rwxXst]*/g) ?? []) {
+      if (op.startsWith("+")) continue;
+      if (op.startsWith("-") && !/[rx]/.test(op)) continue;
+      if (op.startsWith("=") && /r/.test(op) && /[xX]/.test(op)) continue;
+      return false;
+    }
+    return true;
+  });
+}
+
+/** Whether a chmod mode gives others (or all) write permission: `777`, `o+w`, `a=rwx`, `+w`-free forms excluded. */
+export function grantsOthersWrite(mode: string): boolean {
+  if (/^[0-7]{1,4}$/.test(mode)) return (Number(mode.at(-1)) & 2) === 2;
+  return mode.split(",").some((clause) => /^[ugo]*[oa][ugoa]*([-+=][rwxXst]*)*[+=][rwxXst]*w/.test(clause));
+}
+
+/**
+ * Records what a command writes for the rest of the line (scope.files): a redirection of a static printer's
+ * output keeps its text (`printf '[core]…' > /tmp/g`); anything else keeps the program that wrote it
+ * (`curl -o x.sh URL`), so a later `sh x.sh` or `GIT_CONFIG_GLOBAL=/tmp/g` is read from the line.
+ */
+export function recordLineFiles(command: SimpleCommand, files: Map<string, LineFile>): void {
+  const { argv, cwd } = command;
+  if (argv.length === 0 && command.redirects.length === 0) return;
+  const at = (p: string) =>
+    path.isAbsolute(p) ? path.resolve(p) : cwd === undefined ? undefined : path.resolve(cwd, p);
+  const name = path.basename(argv[0] ?? "");
+  const staticArgs = !command.dynamic.some(Boolean);
+  const text = staticArgs ? printed(argv, command.stdin?.text) : undefined;
+  const origin =
+    command.stdin?.from &&
+    ["cat", "tee", "base64", "gunzip", "zcat", "head", "tail", "sed", "tr"].includes(name)
+      ? command.stdin.from
+      : name;
+  for (const write of command.writes ?? writesOf(command)) {
+    if (write.dynamic) continue;
+    const file = at(write.path);
+    if (file === undefined) continue;
+    if (write.kind === "delete") files.delete(file);
+    else if (write.kind !== "write") continue;
+    else if (command.redirects.includes(write)) {
+      // `>>` adds to what the line wrote before (known only if both are).
+      const before = write.append ? files.get(file) : undefined;
+      const joined = before
+        ? before.text !== undefined && text !== undefined
+          ? before.text + text
+          : undefined
+        : text;
+      files.set(file, { ...(joined !== undefined ? { text: joined } : {}), producer: origin || "a command" });
+    } else if (name === "tee")
+      files.set(file, {
+        ...(command.stdin?.text !== undefined ? { text: command.stdin.text } : {}),
+        producer: command.stdin?.from || "tee",
+      });
+    else if (["cp", "install", "mv"].includes(name)) {
+      const sources = argv
+        .slice(1)
+        .filter((a) => !a.startsWith("-"))
+        .slice(0, -1);
+      const copied = sources.length === 1 ? files.get(at(sources[0] as string) ?? "") : undefined;
+      files.set(file, copied ?? { producer: name });
+    } else files.set(file, { producer: name });
+  }
 }
