@@ -97,10 +97,6 @@ describe("the daemon socket, from inside the sandbox", () => {
       const env = isolatedEnv(runtime);
       const socket = await daemonSocket(env);
       const dir = path.dirname(socket);
-      expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
-      expect(fs.statSync(path.join(dir, "secret")).mode & 0o777).toBe(0o600);
-      if (runtime) expect(dir).toBe(path.join(env.XDG_RUNTIME_DIR!, "mcp-code-quality"));
-      else expect(dir).toBe(path.join(env.TMPDIR!, `mcq-daemon-${process.getuid!()}`));
       const project = projectWithRuff(`
 const dir = ${JSON.stringify(dir)};
 const tryIt = (what, f) => { try { f(); say(what + ": ok"); } catch (e) { say(what + ": " + e.code); } };
@@ -123,6 +119,10 @@ s.on("error", (e) => say("connect: " + e.code));
         "stat folder: ENOENT",
         "stat socket: ENOENT",
       ]);
+      expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.join(dir, "secret")).mode & 0o777).toBe(0o600);
+      if (runtime) expect(dir).toBe(path.join(env.XDG_RUNTIME_DIR!, "mcp-code-quality"));
+      else expect(dir).toBe(path.join(env.TMPDIR!, `mcq-daemon-${process.getuid!()}`));
     },
   );
 });
