@@ -6,8 +6,9 @@
  *
  * A holder whose event loop stalls stops refreshing too, and another process may then take its lock. The
  * held lock reports itself compromised when proper-lockfile says so, when the lock folder is no longer the
- * one it created, or when the event loop went longer than LOCK_STALE_MS - LOCK_UPDATE_MS without a tick
- * (a refresh may have come too late): the transaction then rolls back instead of committing.
+ * one it created (inode and creation time), when its last refresh is older than LOCK_STALE_MS -
+ * LOCK_UPDATE_MS, or when the event loop went that long without a tick (a refresh may have come too late):
+ * the transaction then rolls back instead of committing.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -15,6 +16,7 @@ import lockfile from "proper-lockfile";
 import { openDirIn } from "../paths/safe-fs.js";
 import type { CachePaths } from "./cache-dir.js";
 import { acquireScope } from "./scope-lock.js";
+import { lockIdentity } from "./lock-identity.js";
 
 export const LOCK_STALE_MS = 8_000;
 export const LOCK_UPDATE_MS = 1_500;
@@ -55,7 +57,10 @@ function stallWatch() {
     last = now;
   }, TICK_MS);
   timer.unref();
-  return { worst: () => Math.max(worst, Date.now() - last), stop: () => clearInterval(timer) };
+  return {
+    worst: () => Math.max(worst, Date.now() - last),
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** Waits up to `waitMs` for the scope and root locks; undefined when they stayed held by someone else. */
@@ -91,7 +96,7 @@ export async function acquireLock(
           compromised = err;
         },
       });
-      const identity = fs.statSync(lockDir).ino;
+      const identity = lockIdentity(fs.statSync(lockDir));
       const stalls = stallWatch();
       return {
         waitMs: Math.round(performance.now() - started),
@@ -106,8 +111,17 @@ export async function acquireLock(
               `the event loop stalled for ${stall} ms, past the lock's refresh margin (${STALL_LIMIT_MS} ms)`,
             );
           const now = fs.statSync(lockDir, { throwIfNoEntry: false });
-          if (now?.ino !== identity)
-            return new Error("the lock folder was removed or replaced by another process");
+          if (!now || lockIdentity(now) !== identity)
+            return new Error(
+              "the lock folder was removed or replaced by another process",
+            );
+          // A refresh late for any reason (the thread pool busy with the fix's own file reads, not only a
+          // stalled event loop) lets another process take the lock as stale: lost before that can happen.
+          const age = Math.round(Date.now() - now.mtimeMs);
+          if (age > STALL_LIMIT_MS)
+            return new Error(
+              `the lock was last refreshed ${age} ms ago, past its refresh margin (${STALL_LIMIT_MS} ms)`,
+            );
           return undefined;
         },
         release: async () => {
