@@ -39,9 +39,16 @@ describe("a lint_fix killed with SIGKILL while its tool writes", () => {
       const before = readTree(proj);
       const args = ["--rate-limit", "false"];
       const a = await serverFor(proj, { args });
-      const fixing = a.call("lint_fix", { path: "pkg" }).catch((e: unknown) => e);
+      let answered: unknown;
+      const fixing = a.call("lint_fix", { path: "pkg" }).then(
+        (r) => (answered = r),
+        (e: unknown) => e,
+      );
       // Killed once ruff wrote some small files and is still busy with the big one.
-      await waitFor(() => (fixedSmall(proj).length > 0 ? true : undefined), 120_000);
+      await waitFor(() => {
+        if (answered) throw new Error(`lint_fix answered before the kill: ${JSON.stringify(answered)}`);
+        return fixedSmall(proj).length > 0 ? true : undefined;
+      }, 120_000);
       expect(fs.readFileSync(path.join(proj, "pkg", "zbig.py"), "utf8")).toContain("import mod0\n");
       process.kill(a.pid as number, "SIGKILL");
       expect(await fixing).toBeInstanceOf(Error);
