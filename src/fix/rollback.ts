@@ -91,7 +91,7 @@ export async function planRollback(
   for (const entry of eligible)
     transactions.push({
       entry,
-      manifest: (await readManifest(paths, entry.run_id)) ?? (await readSeedManifest(paths, entry)),
+      manifest: (await readManifest(paths, entry.run_id)) ?? (await readSeedManifest(paths, entry, entries)),
     });
   return { transactions };
 }
