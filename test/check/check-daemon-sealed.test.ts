@@ -127,6 +127,24 @@ s.on("error", (e) => say("connect: " + e.code));
   );
 });
 
+/** A listener planted at `socket`; close() ends its connections and unlinks the path (as Node does). */
+async function plant(socket: string, onConnection: (c: net.Socket) => void) {
+  const open = new Set<net.Socket>();
+  const server = net.createServer((c) => {
+    open.add(c);
+    c.on("close", () => open.delete(c));
+    c.on("error", () => {});
+    onConnection(c);
+  });
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  return {
+    close: () => {
+      for (const c of open) c.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 describe("a listener at the socket path that is not our daemon", () => {
   it.skipIf(noRuff)(
     "is refused: the check runs in the client and exits as a direct run (1), and it learns nothing",
@@ -140,7 +158,7 @@ describe("a listener at the socket path that is not our daemon", () => {
 
       // What a planted listener would answer: a hello it cannot prove, then "no findings", exit 0.
       const heard: string[] = [];
-      const fake = net.createServer((c) => {
+      const fake = await plant(socket, (c) => {
         c.setEncoding("utf8");
         c.on("data", (d: string) => {
           heard.push(d);
@@ -150,9 +168,7 @@ describe("a listener at the socket path that is not our daemon", () => {
               frame({ exit: 0 }),
           );
         });
-        c.on("error", () => {});
       });
-      await new Promise<void>((resolve) => fake.listen(socket, resolve));
       try {
         const r = await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
         expect(r.status).toBe(1);
@@ -163,13 +179,14 @@ describe("a listener at the socket path that is not our daemon", () => {
         // It heard a hello (a nonce), never the arguments or the working directory.
         expect(heard.join("")).not.toContain(dir);
         expect(heard.join("")).toMatch(/^\{"type":"hello","nonce":"[0-9a-f]{64}"\}\n$/);
-        // And the next --daemon has a daemon of ours there again.
-        const next = await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
-        expect(timeless(next)).toEqual(timeless(direct));
-        expect(await status(env)).toMatchObject({ served: 1 });
       } finally {
-        fake.close();
+        // Closed first: closing a listener unlinks its path, which must then be our daemon's no more.
+        await fake.close();
       }
+      // And the next --daemon has a daemon of ours there again.
+      const next = await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
+      expect(timeless(next)).toEqual(timeless(direct));
+      expect(await status(env)).toMatchObject({ served: 1 });
     },
   );
 
@@ -178,8 +195,7 @@ describe("a listener at the socket path that is not our daemon", () => {
     const socket = await daemonSocket(env);
     await runCheck(["--daemon-stop"], { env });
     const dir = copyFixture(path.join(CHECK_FIXTURES, "python"));
-    const silent = net.createServer((c) => c.on("error", () => {}));
-    await new Promise<void>((resolve) => silent.listen(socket, resolve));
+    const silent = await plant(socket, () => {});
     try {
       const r = await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
       expect(r.status).toBe(1);
@@ -187,7 +203,7 @@ describe("a listener at the socket path that is not our daemon", () => {
         /refused the listener at .*: it is not this user's check daemon \(it did not prove itself within 5 s\)/,
       );
     } finally {
-      silent.close();
+      await silent.close();
     }
   });
 });
