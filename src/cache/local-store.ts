@@ -111,14 +111,17 @@ export class LocalStore {
       0o600,
     );
     try {
-      await handle.writeFile(data);
-    } finally {
-      await handle.close();
-    }
-    await fsp.rename(temp, file).catch(async (err: unknown) => {
+      try {
+        await handle.writeFile(data);
+      } finally {
+        await handle.close();
+      }
+      await fsp.rename(temp, file);
+    } catch (err) {
+      // A full disk (ENOSPC while writing) or a failed rename: no temp file is left behind.
       await fsp.rm(temp, { force: true });
       throw err;
-    });
+    }
     this.stats.writes++;
   }
 

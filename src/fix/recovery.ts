@@ -7,11 +7,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../log.js";
 import { CACHE_DIR_NAME, cachePaths, checkNoLinks, type CachePaths } from "./cache-dir.js";
-import { readFileState, sameState } from "./file-state.js";
+import { readFileState, sameState, type FileState } from "./file-state.js";
 import { removeTempFiles } from "./temp-files.js";
 import { listJournals, readWrites, removeJournal, type Journal } from "./journal.js";
 import { acquireLock, LOCK_STALE_MS } from "./lock.js";
-import { readManifest, removeSnapshot, restoreEntry } from "./snapshot.js";
+import { commitSnapshot, readManifest, removeSnapshot, restoreEntry } from "./snapshot.js";
 import { TxAudit } from "./tx-audit.js";
 import { SKIPPED_DIRS } from "./tree-stat.js";
 
@@ -91,8 +91,9 @@ async function recoverOne(paths: CachePaths, audit: TxAudit, journal: Journal): 
   const conflicts: string[] = [];
   for (const entry of manifest.files) {
     let state;
+    let content: Buffer | undefined;
     try {
-      ({ state } = await readFileState(paths.root, path.join(paths.root, entry.path)));
+      ({ state, content } = await readFileState(paths.root, path.join(paths.root, entry.path)));
     } catch {
       failed.push(entry.path);
       continue;
@@ -103,11 +104,20 @@ async function recoverOne(paths: CachePaths, audit: TxAudit, journal: Journal): 
       continue;
     }
     try {
-      if ((await restoreEntry(paths, journal.run_id, entry)) === "folder_gone") conflicts.push(entry.path);
-      else restored.push(entry.path);
+      const outcome = await restoreEntry(paths, journal.run_id, entry, { expect: content ?? null });
+      if (outcome === "restored") restored.push(entry.path);
+      else conflicts.push(entry.path);
     } catch {
       failed.push(entry.path);
     }
+  }
+  // Files that changed with no record of this transaction's (an external tool killed mid-write, or an edit
+  // since) cannot be told apart here, so they are left; their snapshot is committed with what they hold now
+  // as the transaction's after-state, so an explicit `rollback` restores them as it would a commit.
+  if (conflicts.length && failed.length === 0) {
+    const left = new Map<string, FileState>();
+    for (const p of conflicts) left.set(p, (await readFileState(paths.root, path.join(paths.root, p))).state);
+    await commitSnapshot(paths, manifest, left);
   }
   await audit.append({
     ...base,
@@ -116,8 +126,9 @@ async function recoverOne(paths: CachePaths, audit: TxAudit, journal: Journal): 
       `recovery: the process (pid ${journal.pid}) died before its transaction committed; ` +
       `restored ${restored.length} file(s) from the snapshot` +
       (conflicts.length
-        ? `; ${conflicts.length} file(s) changed after the transaction wrote them were left as they are ` +
-          `(conflicts; the snapshot ${journal.run_id} keeps their earlier bytes)`
+        ? `; ${conflicts.length} file(s) it cannot tell from later edits (written by a tool it ran, ` +
+          `or edited since) were left as they are (conflicts; the snapshot ${journal.run_id} keeps their ` +
+          "earlier bytes, and `rollback` puts them back)"
         : ""),
     files_written: restored,
     restored_files: restored,

@@ -44,6 +44,25 @@ export interface RollbackReport {
 
 const ROLLBACKABLE = new Set(["commit", "commit-partial-snapshot"]);
 
+/**
+ * A transaction cut short (a SIGKILL) whose recovery left files it could not tell from later edits: its
+ * snapshot is kept with what those files held then as the after-state, so it rolls back like a commit.
+ */
+function interrupted(e: TxAuditEntry): boolean {
+  return (
+    e.recovered === true &&
+    e.result === "rollback" &&
+    Array.isArray(e.conflicts) &&
+    e.conflicts.length > 0 &&
+    e.conflicts.every((f) => typeof f === "string")
+  );
+}
+
+/** The files a rollback of `e` is about: what it wrote, or what an interrupted one left. */
+export function filesOf(e: TxAuditEntry): string[] {
+  return interrupted(e) ? (e.conflicts as string[]) : e.files_written;
+}
+
 /** Committed transactions not yet rolled back, newest first, limited by count and since. */
 export async function planRollback(
   paths: CachePaths,
@@ -60,9 +79,9 @@ export async function planRollback(
   const eligible = entries
     .filter(
       (e) =>
-        ROLLBACKABLE.has(e.result) &&
+        (ROLLBACKABLE.has(e.result) || interrupted(e)) &&
         e.tool !== "rollback" &&
-        e.files_written.length > 0 &&
+        filesOf(e).length > 0 &&
         !undone.has(e.run_id) &&
         (since === undefined || Date.parse(e.timestamp) >= since),
     )
@@ -72,7 +91,7 @@ export async function planRollback(
   for (const entry of eligible)
     transactions.push({
       entry,
-      manifest: (await readManifest(paths, entry.run_id)) ?? (await readSeedManifest(paths, entry)),
+      manifest: (await readManifest(paths, entry.run_id)) ?? (await readSeedManifest(paths, entry, entries)),
     });
   return { transactions };
 }
@@ -83,7 +102,7 @@ export async function planRollback(
  */
 export function planFiles(paths: CachePaths, plan: RollbackPlan): string[] {
   const files = plan.transactions.flatMap(
-    ({ entry, manifest }) => manifest?.files.map((f) => f.path) ?? entry.files_written,
+    ({ entry, manifest }) => manifest?.files.map((f) => f.path) ?? filesOf(entry),
   );
   return [...new Set(files)].flatMap((f) => {
     try {
@@ -110,7 +129,7 @@ export async function applyRollback(
   for (const { entry, manifest } of plan.transactions) {
     const runId = entry.run_id;
     if (!manifest) {
-      for (const file of entry.files_written) report.missing.push({ run_id: runId, file });
+      for (const file of filesOf(entry)) report.missing.push({ run_id: runId, file });
       continue;
     }
     let complete = true;
@@ -118,7 +137,7 @@ export async function applyRollback(
     const snapshotRun = manifest.run_id;
     for (const f of manifest.files) {
       const item = { run_id: runId, file: f.path };
-      const { state } = await readFileState(paths.root, path.join(paths.root, f.path));
+      const { state, content } = await readFileState(paths.root, path.join(paths.root, f.path));
       if (sameState(state, f.before)) {
         report.unchanged.push(item);
         continue;
@@ -134,8 +153,17 @@ export async function applyRollback(
         complete = false;
         continue;
       }
-      // Asked for by the user: a folder removed since is re-created to hold the file.
-      await restoreEntry(paths, snapshotRun, f, { recreateFolders: true });
+      // Asked for by the user: a folder removed since is re-created to hold the file. Written only while the
+      // file still holds what was just compared: a change since then is a conflict, force or not.
+      const outcome = await restoreEntry(paths, snapshotRun, f, {
+        recreateFolders: true,
+        expect: content ?? null,
+      });
+      if (outcome !== "restored") {
+        report.conflicts.push(item);
+        complete = false;
+        continue;
+      }
       (untouched ? report.restored : report.forced).push(item);
     }
     if (complete) report.rolled_back.push(runId);

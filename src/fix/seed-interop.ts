@@ -137,34 +137,79 @@ function seedSnapshotId(paths: CachePaths, entry: TxAuditEntry): string | undefi
   return path.dirname(ref) === paths.snapshots && isRunId(id) ? id : undefined;
 }
 
+interface SeedSnapshotEntry {
+  absPath?: unknown;
+  sha256?: unknown;
+  size?: unknown;
+  mtimeMs?: unknown;
+}
+
+/** The `entries` of the original's snapshot of `entry` (its snapshotRef), or undefined. */
+function seedEntries(paths: CachePaths, entry: TxAuditEntry): SeedSnapshotEntry[] | undefined {
+  const snapshotId = seedSnapshotId(paths, entry);
+  if (!snapshotId) return undefined;
+  try {
+    const read = readFileIn(paths.root, path.join(snapshotDir(paths, snapshotId), "manifest.json"), "refuse");
+    if (!read) return undefined;
+    const raw = JSON.parse(read.content.toString("utf8")) as { entries?: unknown };
+    return Array.isArray(raw.entries) ? (raw.entries as SeedSnapshotEntry[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const releasedAt = (e: TxAuditEntry) =>
+  typeof e.lockReleasedAt === "string" ? Date.parse(e.lockReleasedAt) : NaN;
+
+/** mtimes are compared with this slack: a file system may keep them in whole seconds. */
+const MTIME_SLACK_MS = 1000;
+
+/**
+ * Until when `rel` is known to have held what the original's transaction `entry` left, though the original
+ * records no after-state: from its lock's release, and on through each later transaction of the original
+ * that rolled back (it rewrites every file of its snapshot, so mtimes alone would say "changed"), as long as
+ * that transaction's snapshot found the file unmodified since (its manifest keeps each file's mtime) and so
+ * put back exactly what `entry` left. NaN when unknown.
+ */
+function unchangedUntil(paths: CachePaths, entry: TxAuditEntry, rel: string, later: TxAuditEntry[]): number {
+  let since = releasedAt(entry);
+  for (const next of later) {
+    if (!Number.isFinite(since)) break;
+    if (next.seed_entry !== true || next.operation !== "fix") return since;
+    const seen = seedEntries(paths, next)?.find((e) => e.absPath === path.join(paths.root, rel));
+    if (!seen || typeof seen.mtimeMs !== "number" || seen.mtimeMs > since + MTIME_SLACK_MS) return since;
+    // Snapshotted unmodified; a rollback restored that very content when it released its lock.
+    if (next.result !== "rollback") return since;
+    since = releasedAt(next);
+  }
+  return since;
+}
+
 /**
  * A snapshot the original wrote (`<snapshotRef>/manifest.json` with `entries`, blobs beside it) as our
  * manifest, its `run_id` the snapshot's folder. The original snapshots the whole `src/` tree and leaves out
  * of `filesWritten` files its fix changed but left with problems, so its entries count when the transaction
  * wrote them or they differ from the snapshot now. It records no after-state: a file last modified by the
- * time the transaction released its lock counts as untouched since (restored); one modified later gets no
- * after-state, so it is a conflict and left alone.
+ * time the file is known to hold what the transaction left (its lock's release, or a later rollback of the
+ * original's that put that content back: `unchangedUntil`) counts as untouched since (restored); one
+ * modified later gets no after-state, so it is a conflict and left alone. `entries` is the whole audit trail,
+ * oldest first.
  */
 export async function readSeedManifest(
   paths: CachePaths,
   entry: TxAuditEntry,
+  entries: readonly TxAuditEntry[] = [],
 ): Promise<Manifest | undefined> {
   if (entry.seed_entry !== true) return undefined;
   const snapshotId = seedSnapshotId(paths, entry);
-  if (!snapshotId) return undefined;
-  let raw: { entries?: unknown };
-  try {
-    const read = readFileIn(paths.root, path.join(snapshotDir(paths, snapshotId), "manifest.json"), "refuse");
-    if (!read) return undefined;
-    raw = JSON.parse(read.content.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(raw.entries)) return undefined;
+  const raw = seedEntries(paths, entry);
+  if (!snapshotId || !raw) return undefined;
   const written = new Set(entry.files_written);
-  const released = typeof entry.lockReleasedAt === "string" ? Date.parse(entry.lockReleasedAt) : NaN;
+  const later = entries
+    .filter((e) => e !== entry && Date.parse(e.timestamp) > Date.parse(entry.timestamp))
+    .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
   const files: ManifestEntry[] = [];
-  for (const e of raw.entries as { absPath?: unknown; sha256?: unknown; size?: unknown }[]) {
+  for (const e of raw) {
     if (typeof e.absPath !== "string" || typeof e.sha256 !== "string" || !SHA256_HEX.test(e.sha256)) continue;
     const rel = insideRoot(paths.root, e.absPath);
     if (!rel) continue;
@@ -179,7 +224,7 @@ export async function readSeedManifest(
     const mode = st ? st.mode & 0o7777 : 0o644;
     const before: FileState = { sha256: e.sha256, mode, size: typeof e.size === "number" ? e.size : 0 };
     const item: ManifestEntry = { path: rel, before, flat: true };
-    if (st && Number.isFinite(released) && st.mtimeMs <= released + 1000) {
+    if (st && st.mtimeMs <= unchangedUntil(paths, entry, rel, later) + MTIME_SLACK_MS) {
       item.after = (await readFileState(paths.root, target)).state;
     }
     files.push(item);

@@ -6,6 +6,7 @@
 import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { ToolError } from "../errors.js";
 import { isWithin } from "../paths/allowlist.js";
 import {
   createFileIn,
@@ -211,6 +212,12 @@ export async function removeSnapshot(paths: CachePaths, runId: string): Promise<
  * adding a setuid, setgid or sticky bit the file does not have now); a file that did not exist before is
  * removed. Throws when the object is missing or does not match its hash.
  *
+ * `expect` is what the caller found in the file when it decided to restore it (its bytes; null: absent).
+ * The file is replaced only while it still holds exactly that, compared just before the rename in one
+ * synchronous step, so a stall between the decision and the write (an event loop or a process stopped,
+ * however long) never puts the snapshot over what another writer wrote meanwhile: the answer is then
+ * `"changed"` and the file is left as it is.
+ *
  * A folder of the file that is gone now is re-created only with `recreateFolders` (an explicit, forced
  * rollback). An automatic restore answers `"folder_gone"` instead: a fix never removes folders, so someone
  * else moved or removed it, and re-creating it would write a folder nobody asked for.
@@ -219,26 +226,30 @@ export async function restoreEntry(
   paths: CachePaths,
   runId: string,
   entry: ManifestEntry,
-  options: { recreateFolders?: boolean } = {},
-): Promise<"restored" | "folder_gone"> {
+  options: { recreateFolders?: boolean; expect?: Buffer | null } = {},
+): Promise<"restored" | "folder_gone" | "changed"> {
   const target = fileInRoot(paths, entry.path);
-  if (entry.before.sha256 === null) {
-    removeFileIn(paths.root, target);
-    return "restored";
-  }
-  const object = objectPath(paths, runId, entry, entry.before.sha256);
-  const content = readFileIn(paths.root, object, "refuse")?.content;
-  if (!content) throw new Error(`snapshot object of ${entry.path} is missing`);
-  if (sha256(content) !== entry.before.sha256) throw new Error(`snapshot object of ${entry.path} is corrupt`);
-  const current = lstatIn(paths.root, target);
-  const mode = restoredMode(entry.before.mode, current?.isFile() ? current.mode : undefined);
   try {
+    if (entry.before.sha256 === null) {
+      if (options.expect === null) return "restored";
+      removeFileIn(paths.root, target, options.expect ? { expect: options.expect } : {});
+      return "restored";
+    }
+    const object = objectPath(paths, runId, entry, entry.before.sha256);
+    const content = readFileIn(paths.root, object, "refuse")?.content;
+    if (!content) throw new Error(`snapshot object of ${entry.path} is missing`);
+    if (sha256(content) !== entry.before.sha256)
+      throw new Error(`snapshot object of ${entry.path} is corrupt`);
+    const current = lstatIn(paths.root, target);
+    const mode = restoredMode(entry.before.mode, current?.isFile() ? current.mode : undefined);
     writeFileIn(paths.root, target, content, {
       mode,
       links: "replace",
+      ...(options.expect !== undefined ? { expect: options.expect } : {}),
       ...(options.recreateFolders ? { createDirs: 0o777 } : {}),
     });
   } catch (err) {
+    if (err instanceof ToolError && err.errorType === "locked") return "changed";
     if (!options.recreateFolders && (err as NodeJS.ErrnoException).code === "ENOENT") return "folder_gone";
     throw err;
   }

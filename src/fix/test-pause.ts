@@ -44,3 +44,39 @@ export function stopAfterStepForTest(runId: string, step: string): void {
   process.stderr.write(`${TEST_STEP_STOP_MESSAGE} ${step}: run ${runId} pid ${process.pid}\n`);
   process.kill(process.pid, "SIGSTOP");
 }
+
+/**
+ * TEST ONLY. With MCP_CODE_QUALITY_TEST_STOP_BEFORE_RESTORE=1, a transaction rolling back stops its own
+ * process (SIGSTOP) once it has decided to restore a file (it found its own write there) and before it
+ * writes: the stall in which another server may take the lock and commit over that file. Once per process.
+ * The test continues it with SIGCONT. Never set it otherwise.
+ */
+export const TEST_RESTORE_STOP_ENV = "MCP_CODE_QUALITY_TEST_STOP_BEFORE_RESTORE";
+export const TEST_RESTORE_STOP_MESSAGE = "test stop before restoring";
+
+let stoppedBeforeRestore = false;
+
+export function stopBeforeRestoreForTest(runId: string, file: string): void {
+  if (stoppedBeforeRestore || process.env[TEST_RESTORE_STOP_ENV] !== "1") return;
+  stoppedBeforeRestore = true;
+  process.stderr.write(`${TEST_RESTORE_STOP_MESSAGE} ${file}: run ${runId} pid ${process.pid}\n`);
+  process.kill(process.pid, "SIGSTOP");
+}
+
+/**
+ * TEST ONLY. With MCP_CODE_QUALITY_TEST_STOP_BEFORE_WRITE=1, a transaction stops its own process (SIGSTOP)
+ * at its first write of a file it may change, once the writer checked the file still holds what it read and
+ * before the write is let through: the stall in which another server may take the lock and commit that
+ * file. Once per process. Never set it otherwise.
+ */
+export const TEST_WRITE_STOP_ENV = "MCP_CODE_QUALITY_TEST_STOP_BEFORE_WRITE";
+export const TEST_WRITE_STOP_MESSAGE = "test stop before writing";
+
+let stoppedBeforeWrite = false;
+
+export function stopBeforeWriteForTest(runId: string, file: string): void {
+  if (stoppedBeforeWrite || process.env[TEST_WRITE_STOP_ENV] !== "1") return;
+  stoppedBeforeWrite = true;
+  process.stderr.write(`${TEST_WRITE_STOP_MESSAGE} ${file}: run ${runId} pid ${process.pid}\n`);
+  process.kill(process.pid, "SIGSTOP");
+}

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { ToolContext } from "../engine/tool.js";
-import { writeObserver } from "../paths/safe-fs.js";
+import { writeObserver, type WriteObserver } from "../paths/safe-fs.js";
 import { withWritableRoots } from "../exec/sandbox/scope.js";
 import { ensureCacheDir, projectRootOf, type CachePaths } from "./cache-dir.js";
 import { readFileState, sameState, type FileState } from "./file-state.js";
@@ -15,8 +15,21 @@ import { logWrite, removeJournal, writeJournal } from "./journal.js";
 import { acquireLock } from "./lock.js";
 import { activeRuns, recoverRoot } from "./recovery.js";
 import { pruneSnapshots } from "./retention.js";
-import { commitSnapshot, removeSnapshot, restoreEntry, takeSnapshot, type Manifest } from "./snapshot.js";
-import { pauseForCrashTest, stopAfterStepForTest, stopBeforeClaimForTest } from "./test-pause.js";
+import {
+  commitSnapshot,
+  removeSnapshot,
+  restoreEntry,
+  takeSnapshot,
+  type Manifest,
+  type SnapshotOutcome,
+} from "./snapshot.js";
+import {
+  pauseForCrashTest,
+  stopAfterStepForTest,
+  stopBeforeClaimForTest,
+  stopBeforeRestoreForTest,
+  stopBeforeWriteForTest,
+} from "./test-pause.js";
 import { changedPaths, statTree } from "./tree-stat.js";
 import { TxAudit, type TxResult } from "./tx-audit.js";
 
@@ -103,6 +116,43 @@ class LockLost extends ToolError {
   }
 }
 
+/**
+ * The snapshot, then the journal that names it; nothing is written to the project before both exist. When
+ * either cannot be written (a full disk), what was made of them is removed and the call fails having
+ * written nothing.
+ */
+async function snapshotAndJournal(
+  paths: CachePaths,
+  runId: string,
+  tool: string,
+  candidates: readonly string[],
+  maxBytes: number,
+): Promise<SnapshotOutcome> {
+  try {
+    const snap = await takeSnapshot(paths, runId, tool, candidates, maxBytes);
+    await writeJournal(paths, {
+      run_id: runId,
+      tool,
+      pid: process.pid,
+      started: new Date().toISOString(),
+      phase: "applying",
+      snapshot: snap.taken,
+      files: snap.taken
+        ? snap.manifest.files.map((e) => e.path)
+        : candidates.map((f) => path.relative(paths.root, f)),
+    });
+    return snap;
+  } catch (err) {
+    await removeSnapshot(paths, runId).catch(() => {});
+    await removeJournal(paths, runId).catch(() => {});
+    const message = err instanceof Error ? err.message : String(err);
+    throw new ToolError(
+      "exception",
+      `could not take the snapshot and journal of this fix in ${paths.dir} (${message}). Nothing was written.`,
+    );
+  }
+}
+
 /** Runs `spec.work` as a transaction; throws ToolError("locked") when the root stays locked. */
 export async function runTransaction<T>(
   ctx: ToolContext,
@@ -182,7 +232,22 @@ export async function runTransaction<T>(
       throw err;
     }
     const treeBefore = await statTree(paths.root);
-    const snap = await takeSnapshot(paths, runId, spec.tool, candidates, ctx.config.snapshotMaxBytes);
+    let snap: SnapshotOutcome;
+    try {
+      snap = await snapshotAndJournal(paths, runId, spec.tool, candidates, ctx.config.snapshotMaxBytes);
+    } catch (err) {
+      // On a full disk the audit line may not fit either; the call's error says what happened.
+      await audit
+        .append({
+          ...base,
+          ...lockTimes(),
+          result: "error",
+          reason: err instanceof Error ? err.message : String(err),
+          files_written: [],
+        })
+        .catch(() => {});
+      throw err;
+    }
     const manifest: Manifest | undefined = snap.taken ? snap.manifest : undefined;
     const before = new Map<string, FileState>(
       snap.taken
@@ -195,15 +260,6 @@ export async function runTransaction<T>(
           `--snapshot-max-bytes (${ctx.config.snapshotMaxBytes}); automatic rollback is off for this run and ` +
           "it cannot be rolled back later (audit: commit-no-snapshot)",
       );
-    await writeJournal(paths, {
-      run_id: runId,
-      tool: spec.tool,
-      pid: process.pid,
-      started: new Date().toISOString(),
-      phase: "applying",
-      snapshot: snap.taken,
-      files: [...before.keys()],
-    });
 
     // What this transaction wrote, per file: every content hash it left there (logged in the journal's
     // writes file too, for recovery). A restore only puts back files that still hold one of these.
@@ -251,6 +307,29 @@ export async function runTransaction<T>(
         }
       }
     };
+    /**
+     * Every write of the work, just before its rename (safe-fs): refused once the lock may be lost, and
+     * refused over content this transaction neither found (its snapshot, or what a step began with) nor
+     * wrote, which only another writer can have put there while the lock was not held. A fixer that read a
+     * file after such a writer committed would otherwise write on top of that commit, take the result for
+     * its own, and restore its snapshot over both. Then logged as ours.
+     */
+    const guardWrite: WriteObserver = (file, sha, basis) => {
+      const p = rel(file);
+      if (before.has(p)) {
+        stopBeforeWriteForTest(runId, p);
+        checkLock();
+        const known =
+          basis === before.get(p)?.sha256 || seen.get(p) === basis || mine.get(p)?.has(basis ?? null);
+        if (basis !== undefined && !known)
+          throw new ToolError(
+            "locked",
+            `${file} holds content this fix neither found nor wrote (another writer's); it was not overwritten`,
+            { file },
+          );
+      }
+      if (sha !== undefined) record(p, sha);
+    };
     let steps = 0;
     const handle: TxHandle = {
       runId,
@@ -279,7 +358,7 @@ export async function runTransaction<T>(
       for (const p of files) {
         const entry = byPath.get(p);
         if (!entry) continue;
-        const { state } = await readFileState(paths.root, path.join(paths.root, p));
+        const { state, content } = await readFileState(paths.root, path.join(paths.root, p));
         if (sameState(state, entry.before)) continue;
         const ours = mine.get(p);
         // Checked after the read, as in recordWritten: a lock lost meanwhile makes an unrecorded change someone else's.
@@ -288,9 +367,12 @@ export async function runTransaction<T>(
           conflicts.push(p);
           continue;
         }
-        // Its folder gone: moved or removed by someone else (a fix never removes folders), left as it is.
-        if ((await restoreEntry(paths, runId, entry)) === "folder_gone") conflicts.push(p);
-        else restored.push(p);
+        stopBeforeRestoreForTest(runId, p);
+        // Written only while it still holds what was just compared (however long a stall since); its folder
+        // gone (moved or removed by someone else: a fix never removes folders), it is left as it is too.
+        if ((await restoreEntry(paths, runId, entry, { expect: content ?? null })) === "restored")
+          restored.push(p);
+        else conflicts.push(p);
       }
       return { restored, conflicts };
     };
@@ -301,7 +383,7 @@ export async function runTransaction<T>(
     const attempt = async () => {
       checkLock();
       const value = await writeObserver.run(
-        (file, sha) => record(rel(file), sha),
+        guardWrite,
         // Only the transaction's own work sees its root read-write in the sandbox; verification reads.
         () => withWritableRoots([paths.root], () => spec.work(handle)),
       );

@@ -58,9 +58,20 @@ export interface WriteOptions {
 /**
  * Told of each file write before it is renamed into place (the path and sha256 of the new bytes), inside
  * the async context that set it: a transaction logs what it writes, so recovery can tell its writes from
- * later edits.
+ * later edits, and refuses a write over content it does not know (another writer's, after a lost lock).
  */
-export const writeObserver = new AsyncLocalStorage<(file: string, sha256: string) => void>();
+export const writeObserver = new AsyncLocalStorage<WriteObserver>();
+
+/**
+ * Called just before the rename, after `expect` was checked: `sha256` of the new bytes (undefined for a
+ * write in chunks) and `basis`, the sha256 of what the file holds now when the write said what it expected
+ * (null: nothing; undefined: it said nothing). Throwing refuses the write (its temp file is removed).
+ */
+export type WriteObserver = (
+  file: string,
+  sha256: string | undefined,
+  basis: string | null | undefined,
+) => void;
 
 class LinkFound extends Error {}
 
@@ -418,6 +429,19 @@ function sameBytes(a: Buffer, b: string | Buffer): boolean {
   return a.equals(typeof b === "string" ? Buffer.from(b) : b);
 }
 
+/** Throws (error_type locked) unless `name` holds exactly `expect` now (null: nothing regular is there). */
+function expectHeld(root: string, dir: SafeDir, name: string, expect: string | Buffer | null): void {
+  const now = dir.lstat(name)?.isFile() ? readOpen(root, dir, name) : undefined;
+  const matches = expect === null ? now === undefined : now !== undefined && sameBytes(now.content, expect);
+  if (!matches)
+    throw new ToolError(
+      "locked",
+      `${path.join(dir.path, name)} changed after this fix read it (another writer, or a lost lock); ` +
+        "it was not overwritten",
+      { file: path.join(dir.path, name) },
+    );
+}
+
 /**
  * Replaces (or creates) `file` inside root atomically: exclusive temp file beside it, then rename. The file
  * keeps its mode unless `mode` is given; a link in the way is handled by `links` (default "inside").
@@ -438,24 +462,19 @@ export function writeFileIn(
     if (existing?.isSymbolicLink() && links !== "replace") throw new LinkFound(path.join(dir.path, name));
     if (existing && !existing.isFile() && !existing.isSymbolicLink())
       refuse(root, `${path.join(dir.path, name)} is not a regular file; it was not written`);
-    if (options.expect !== undefined) {
-      const now = existing?.isFile() ? readOpen(root, dir, name) : undefined;
-      const matches =
-        options.expect === null
-          ? now === undefined
-          : now !== undefined && sameBytes(now.content, options.expect);
-      if (!matches)
-        throw new ToolError(
-          "locked",
-          `${path.join(dir.path, name)} changed after this fix read it (another writer, or a lost lock); ` +
-            "it was not overwritten",
-          { file: path.join(dir.path, name) },
-        );
-    }
     const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
     const temp = writeTemp(dir, bytes, mode, options.fsync ?? false);
     try {
-      if (Buffer.isBuffer(bytes)) writeObserver.getStore()?.(path.join(dir.path, name), sha256Hex(bytes));
+      // Compared once the new bytes are on disk, just before the rename and in the same synchronous step:
+      // however long the temp file took, or the caller stalled, what is replaced is what was expected.
+      if (options.expect !== undefined) expectHeld(root, dir, name, options.expect);
+      const basis =
+        options.expect === undefined ? undefined : options.expect === null ? null : sha256Hex(options.expect);
+      writeObserver.getStore()?.(
+        path.join(dir.path, name),
+        Buffer.isBuffer(bytes) ? sha256Hex(bytes) : undefined,
+        basis,
+      );
       fs.renameSync(dir.entry(temp), dir.entry(name));
     } catch (err) {
       fs.rmSync(dir.entry(temp), { force: true });
@@ -475,9 +494,17 @@ export function createFileIn(root: string, file: string, data: string | Buffer, 
       throw err;
     }
     try {
-      fs.writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
-    } finally {
-      fs.closeSync(fd);
+      try {
+        const bytes = typeof data === "string" ? Buffer.from(data) : data;
+        let off = 0;
+        while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (err) {
+      // A full disk: no part of a file is left under the name (a snapshot object named by its hash).
+      fs.rmSync(dir.entry(name), { force: true });
+      throw err;
     }
     return true;
   });
@@ -509,10 +536,16 @@ export function renameIn(root: string, file: string, newName: string): void {
   withDir(root, file, "refuse", undefined, (dir, name) => fs.renameSync(dir.entry(name), dir.entry(newName)));
 }
 
-/** Removes a file or link inside root (never what a link points to); absent is fine. */
-export function removeFileIn(root: string, file: string): void {
+/**
+ * Removes a file or link inside root (never what a link points to); absent is fine. With `expect`, only
+ * while it holds exactly those bytes (checked just before, in the same synchronous step; else locked).
+ */
+export function removeFileIn(root: string, file: string, options: { expect?: Buffer } = {}): void {
   try {
-    withDir(root, file, "refuse", undefined, (dir, name) => fs.rmSync(dir.entry(name), { force: true }));
+    withDir(root, file, "refuse", undefined, (dir, name) => {
+      if (options.expect !== undefined) expectHeld(root, dir, name, options.expect);
+      fs.rmSync(dir.entry(name), { force: true });
+    });
   } catch (err) {
     if (errCode(err) !== "ENOENT") throw err;
   }

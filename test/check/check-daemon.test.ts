@@ -2,7 +2,8 @@
  * `check --daemon`: the check runs in a background daemon that stays warm, and answers exactly as a direct
  * run (same stdout apart from timings, same stderr for usage errors, same exit code). Each environment has
  * its own daemon; it exits when idle, on --daemon-stop, and a killed one's socket is replaced. Real
- * processes, real ruff on a real project; each test has its own TMPDIR, so its own scratch folder and sockets.
+ * processes, real ruff on a real project; each test has its own TMPDIR and runtime folder, so its own daemon
+ * folder and sockets.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -10,7 +11,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { daemonChoice } from "../../src/check/daemon/flags.js";
 import { daemonKey, daemonUnfit, keyedEnv } from "../../src/check/daemon/key.js";
-import { LineReader, parseRequest } from "../../src/check/daemon/protocol.js";
+import { proofHolds, proofOf } from "../../src/check/daemon/auth.js";
+import { LineReader, parseHello, parseHelloAnswer, parseRequest } from "../../src/check/daemon/protocol.js";
 import { CHECK_FIXTURES, PATH_WITH_TOOLS, runCheck, type CheckRun } from "../helpers/check.js";
 import { CLI } from "../helpers/server.js";
 import { copyFixture, missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
@@ -54,9 +56,12 @@ async function until(what: () => Promise<boolean> | boolean, ms = 20_000): Promi
   throw new Error("timed out waiting");
 }
 
-/** An environment of its own: a private TMPDIR holds the scratch folder, so the daemon is this test's. */
+/**
+ * An environment of its own: a private TMPDIR and runtime folder (0700, as systemd makes it), so the daemon
+ * folder, its secret and the sockets are this test's.
+ */
 function isolatedEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env = { TMPDIR: tempDir("mcq-daemon-tmp-"), ...extra };
+  const env = { TMPDIR: tempDir("mcq-daemon-tmp-"), XDG_RUNTIME_DIR: tempDir("mcq-daemon-run-"), ...extra };
   started.push({ env });
   return env;
 }
@@ -272,11 +277,39 @@ describe("the daemon's pure parts", () => {
     reader.push("\nab\ncd");
     expect(lines).toEqual([long, "ab"]);
     expect(reader.pendingLength).toBe(2);
-    const ok = { type: "check", argv: ["."], cwd: "/p", buildId: "b", stdoutTTY: false, stderrTTY: false };
+    const proof = "ab".repeat(32);
+    const ok = {
+      type: "check",
+      argv: ["."],
+      cwd: "/p",
+      buildId: "b",
+      stdoutTTY: false,
+      stderrTTY: false,
+      proof,
+    };
     expect(parseRequest(JSON.stringify(ok))).toEqual(ok);
     expect(parseRequest(JSON.stringify({ ...ok, cwd: "relative" }))).toBeUndefined();
     expect(parseRequest(JSON.stringify({ ...ok, argv: [1] }))).toBeUndefined();
+    expect(parseRequest(JSON.stringify({ ...ok, proof: undefined }))).toBeUndefined();
     expect(parseRequest("not json")).toBeUndefined();
-    expect(parseRequest(JSON.stringify({ type: "stop" }))).toEqual({ type: "stop" });
+    expect(parseRequest(JSON.stringify({ type: "stop", proof }))).toEqual({ type: "stop", proof });
+    expect(parseRequest(JSON.stringify({ type: "stop" }))).toBeUndefined();
+    const nonce = "0f".repeat(32);
+    expect(parseHello(JSON.stringify({ type: "hello", nonce }))).toEqual({ type: "hello", nonce });
+    expect(parseHello(JSON.stringify({ type: "hello", nonce: "short" }))).toBeUndefined();
+    expect(parseHelloAnswer(JSON.stringify({ hello: { nonce, proof } }))).toEqual({ nonce, proof });
+    expect(parseHelloAnswer(JSON.stringify({ o: "no findings" }))).toBeUndefined();
+  });
+
+  it("proofs: each role's differs, and only the secret's holds", () => {
+    const secret = Buffer.alloc(32, 7);
+    const [c, d] = ["1".repeat(64), "2".repeat(64)];
+    const daemon = proofOf(secret, "daemon", "check-k.sock", c, d);
+    expect(proofHolds(daemon, secret, "daemon", "check-k.sock", c, d)).toBe(true);
+    expect(proofHolds(daemon, secret, "client", "check-k.sock", c, d)).toBe(false);
+    expect(proofHolds(daemon, secret, "daemon", "check-other.sock", c, d)).toBe(false);
+    expect(proofHolds(daemon, Buffer.alloc(32, 8), "daemon", "check-k.sock", c, d)).toBe(false);
+    expect(proofHolds(daemon.slice(2), secret, "daemon", "check-k.sock", c, d)).toBe(false);
+    expect(proofHolds(undefined, secret, "daemon", "check-k.sock", c, d)).toBe(false);
   });
 });

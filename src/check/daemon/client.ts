@@ -1,28 +1,31 @@
 /**
  * The client side of `check --daemon`: finds (or starts) the daemon for this build, Node, user and
- * environment, hands it the arguments and the working directory, and copies its frames to stdout and
- * stderr. Whenever the daemon cannot serve (an environment it cannot share, a daemon that does not start,
- * another build), the check runs in this process instead, as without --daemon: the flag never changes a
- * result, only where it is computed.
+ * environment, proves itself to it and checks its proof (auth.ts), hands it the arguments and the working
+ * directory, and copies its frames to stdout and stderr. Whenever the daemon cannot serve (an environment
+ * it cannot share, a daemon that does not start, another build, a listener that is not our daemon), the
+ * check runs in this process instead, as without --daemon: the flag never changes a result, only where it
+ * is computed.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { buildId } from "../../cache/build-id.js";
-import { scratchRoot } from "../../exec/sandbox/scratch.js";
+import { daemonDir, daemonSecret } from "./daemon-dir.js";
 import { DAEMON_IDLE_ENV, daemonKey, daemonUnfit, MAX_SOCKET_PATH, socketPathFor } from "./key.js";
-import { frame, LineReader, type DaemonFrame, type DaemonRequest, type DaemonStatus } from "./protocol.js";
+import type { DaemonAsk, DaemonStatus } from "./protocol.js";
+import { exchange } from "./session.js";
 
 /** How long a client waits for a daemon it started to listen. */
 const START_WAIT_MS = 15_000;
 export const DEFAULT_IDLE_SECONDS = 900;
 
 const note = (text: string) => process.stderr.write(`mcp-code-quality check: --daemon: ${text}\n`);
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 interface Located {
   socket: string;
   log: string;
+  secret: Buffer;
 }
 
 /** The daemon's socket for this process's identity; undefined (with a note) when none can be used. */
@@ -32,12 +35,13 @@ function locate(env: NodeJS.ProcessEnv, quiet = false): Located | undefined {
     if (!quiet) note(`not used: ${unfit}; checking in this process`);
     return undefined;
   }
-  let scratch: string;
+  let dir: string;
+  let secret: Buffer;
   try {
-    scratch = scratchRoot();
+    dir = daemonDir(env);
+    secret = daemonSecret(dir);
   } catch (err) {
-    if (!quiet)
-      note(`not used: ${err instanceof Error ? err.message : String(err)}; checking in this process`);
+    if (!quiet) note(`not used: ${message(err)}; checking in this process`);
     return undefined;
   }
   const key = daemonKey({
@@ -47,70 +51,12 @@ function locate(env: NodeJS.ProcessEnv, quiet = false): Located | undefined {
     uid: process.getuid?.() ?? "user",
     env,
   });
-  const socket = socketPathFor(scratch, key);
+  const socket = socketPathFor(dir, key);
   if (socket.length > MAX_SOCKET_PATH) {
     if (!quiet) note(`not used: its socket path would be too long (${socket}); checking in this process`);
     return undefined;
   }
-  return { socket, log: socket.replace(/\.sock$/, ".log") };
-}
-
-type Outcome =
-  | { kind: "done"; code: number }
-  | { kind: "unreachable" }
-  | { kind: "stale" }
-  | { kind: "frames"; frames: DaemonFrame[] }
-  /** The daemon went away mid-answer, after some output was written. */
-  | { kind: "lost" };
-
-/** Sends one request; copies output frames to our streams as they come. */
-function exchange(socketPath: string, request: DaemonRequest, copyOutput: boolean): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const socket = net.connect(socketPath);
-    socket.setEncoding("utf8");
-    let connected = false;
-    let wroteOutput = false;
-    let settled = false;
-    const frames: DaemonFrame[] = [];
-    const settle = (o: Outcome) => {
-      if (settled) return;
-      settled = true;
-      socket.destroy();
-      resolve(o);
-    };
-    const reader = new LineReader((line) => {
-      let f: DaemonFrame;
-      try {
-        f = JSON.parse(line) as DaemonFrame;
-      } catch {
-        return;
-      }
-      if (copyOutput && "o" in f) {
-        wroteOutput = true;
-        process.stdout.write(f.o);
-      } else if (copyOutput && "e" in f) {
-        wroteOutput = true;
-        process.stderr.write(f.e);
-      } else if ("exit" in f) settle({ kind: "done", code: f.exit });
-      else if ("stale" in f) settle({ kind: "stale" });
-      else frames.push(f);
-    });
-    socket.on("connect", () => {
-      connected = true;
-      socket.write(frame(request as unknown as DaemonFrame));
-    });
-    socket.on("data", (chunk: string) => reader.push(chunk));
-    socket.on("error", () =>
-      settle(
-        connected ? (wroteOutput ? { kind: "lost" } : { kind: "unreachable" }) : { kind: "unreachable" },
-      ),
-    );
-    socket.on("close", () =>
-      settle(
-        frames.length ? { kind: "frames", frames } : wroteOutput ? { kind: "lost" } : { kind: "unreachable" },
-      ),
-    );
-  });
+  return { socket, log: socket.replace(/\.sock$/, ".log"), secret };
 }
 
 function idleSeconds(env: NodeJS.ProcessEnv): number {
@@ -119,10 +65,14 @@ function idleSeconds(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(n) && n > 0 ? n : DEFAULT_IDLE_SECONDS;
 }
 
-/** Starts a daemon in its own session (it outlives this process), its output appended to its log. */
-function startDaemon(entry: string, at: Located, env: NodeJS.ProcessEnv): void {
+/**
+ * Starts a daemon in its own session (it outlives this process), its output appended to its log; resolves
+ * when it proves itself at the socket, or to false when it ended first or did not within START_WAIT_MS.
+ */
+async function startDaemon(entry: string, at: Located, env: NodeJS.ProcessEnv): Promise<boolean> {
   const { O_WRONLY, O_CREAT, O_APPEND, O_NOFOLLOW } = fs.constants;
   const log = fs.openSync(at.log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600);
+  let exited = false;
   try {
     const child = spawn(process.execPath, [entry, "check-daemon", at.socket, String(idleSeconds(env))], {
       detached: true,
@@ -130,27 +80,29 @@ function startDaemon(entry: string, at: Located, env: NodeJS.ProcessEnv): void {
       cwd: path.parse(at.socket).root,
       env,
     });
+    child.once("exit", () => (exited = true));
+    child.once("error", () => (exited = true));
     child.unref();
   } finally {
     fs.closeSync(log);
   }
-}
-
-async function waitForDaemon(socketPath: string): Promise<boolean> {
   const deadline = Date.now() + START_WAIT_MS;
-  while (Date.now() < deadline) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(socketPath);
-      s.once("connect", () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once("error", () => resolve(false));
-    });
-    if (up) return true;
+  for (;;) {
+    // Read before the probe: a daemon that exited had bound the socket or left it to another daemon.
+    const gone = exited;
+    if ((await exchange(at.socket, at.secret, undefined, false)).kind === "ours") return true;
+    if (gone || Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, 20));
   }
-  return false;
+}
+
+/** Removes a listener that failed the proof, so that the next --daemon starts our daemon there. */
+function dropImpostor(socketPath: string): void {
+  try {
+    if (fs.lstatSync(socketPath).isSocket()) fs.unlinkSync(socketPath);
+  } catch {
+    // gone already
+  }
 }
 
 /**
@@ -165,7 +117,7 @@ export async function checkThroughDaemon(
 ): Promise<number | undefined> {
   const at = locate(env);
   if (!at) return undefined;
-  const request: DaemonRequest = {
+  const ask: DaemonAsk = {
     type: "check",
     argv,
     cwd,
@@ -174,19 +126,20 @@ export async function checkThroughDaemon(
     ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
     buildId: buildId(),
   };
-  let outcome = await exchange(at.socket, request, true);
+  let outcome = await exchange(at.socket, at.secret, ask, true);
   if (outcome.kind === "unreachable") {
+    let up: boolean;
     try {
-      startDaemon(entry, at, env);
+      up = await startDaemon(entry, at, env);
     } catch (err) {
-      note(`could not start: ${err instanceof Error ? err.message : String(err)}; checking in this process`);
+      note(`could not start: ${message(err)}; checking in this process`);
       return undefined;
     }
-    if (!(await waitForDaemon(at.socket))) {
-      note(`did not start within ${START_WAIT_MS / 1000} s (see ${at.log}); checking in this process`);
+    if (!up) {
+      note(`did not start (see ${at.log}); checking in this process`);
       return undefined;
     }
-    outcome = await exchange(at.socket, request, true);
+    outcome = await exchange(at.socket, at.secret, ask, true);
   }
   switch (outcome.kind) {
     case "done":
@@ -195,6 +148,13 @@ export async function checkThroughDaemon(
       process.stderr.write("mcp-code-quality check: the check daemon ended before it answered\n");
       return 3;
     case "stale":
+      return undefined;
+    case "impostor":
+      note(
+        `refused the listener at ${at.socket}: it is not this user's check daemon (${outcome.why}); ` +
+          "checking in this process",
+      );
+      dropImpostor(at.socket);
       return undefined;
     default:
       note(`did not answer (see ${at.log}); checking in this process`);
@@ -209,7 +169,7 @@ export async function daemonControl(
 ): Promise<number> {
   const at = locate(env, true);
   const outcome = at
-    ? await exchange(at.socket, { type: action }, false)
+    ? await exchange(at.socket, at.secret, { type: action }, false)
     : ({ kind: "unreachable" } as const);
   const frames = outcome.kind === "frames" ? outcome.frames : [];
   if (action === "stop" && frames.some((f) => "stopped" in f)) {
@@ -221,6 +181,10 @@ export async function daemonControl(
     process.stdout.write(JSON.stringify({ socket: at?.socket, ...status.status }) + "\n");
     return 0;
   }
+  if (outcome.kind === "impostor")
+    process.stderr.write(
+      `mcp-code-quality check: refused the listener at ${at?.socket}: it is not this user's check daemon (${outcome.why})\n`,
+    );
   process.stdout.write("no check daemon runs for this environment\n");
   return 1;
 }

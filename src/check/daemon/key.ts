@@ -38,9 +38,9 @@ export function daemonKey(id: DaemonIdentity): string {
   ).slice(0, 24);
 }
 
-/** The daemon's socket in the per-user scratch folder (0700: no other user can reach it). */
-export function socketPathFor(scratch: string, key: string): string {
-  return path.join(scratch, `check-${key}.sock`);
+/** The daemon's socket in its folder (daemon-dir.ts: 0700, bound into no sandbox). */
+export function socketPathFor(dir: string, key: string): string {
+  return path.join(dir, `check-${key}.sock`);
 }
 
 /**

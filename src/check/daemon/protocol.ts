@@ -1,10 +1,18 @@
 /**
- * The check daemon's wire format over its unix socket: newline-delimited JSON. The client sends one
- * request; the daemon answers with output frames and one final frame. Pure.
+ * The check daemon's wire format over its unix socket: newline-delimited JSON. The client says hello with a
+ * nonce, the daemon answers with its nonce and its proof (auth.ts), the client sends one request carrying its
+ * own proof, and the daemon answers with output frames and one final frame. Pure.
  */
+import { NONCE_HEX } from "./auth.js";
 
-/** Client → daemon. */
-export type DaemonRequest =
+/** Client → daemon, first: a fresh nonce the daemon's proof must cover. */
+export interface DaemonHello {
+  type: "hello";
+  nonce: string;
+}
+
+/** What a client asks the daemon to do. */
+export type DaemonAsk =
   | {
       type: "check";
       argv: string[];
@@ -19,8 +27,12 @@ export type DaemonRequest =
   | { type: "stop" }
   | { type: "status" };
 
+/** Client → daemon, second: what to do, with the client's proof. */
+export type DaemonRequest = DaemonAsk & { proof: string };
+
 /** Daemon → client. */
 export type DaemonFrame =
+  | { hello: { nonce: string; proof: string } }
   | { o: string }
   | { e: string }
   | { exit: number }
@@ -41,17 +53,43 @@ export const MAX_REQUEST_BYTES = 1 << 20;
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
-/** Parses a request line; undefined when it is not one. */
-export function parseRequest(line: string): DaemonRequest | undefined {
-  let v: unknown;
+function parseObject(line: string): Record<string, unknown> | undefined {
   try {
-    v = JSON.parse(line);
+    const v: unknown = JSON.parse(line);
+    return typeof v === "object" && v !== null && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
-  if (typeof v !== "object" || v === null) return undefined;
-  const r = v as Record<string, unknown>;
-  if (r.type === "stop" || r.type === "status") return { type: r.type };
+}
+
+/** Parses a hello line; undefined when it is not one. */
+export function parseHello(line: string): DaemonHello | undefined {
+  const r = parseObject(line);
+  return r?.type === "hello" && typeof r.nonce === "string" && NONCE_HEX.test(r.nonce)
+    ? { type: "hello", nonce: r.nonce }
+    : undefined;
+}
+
+/** Parses the daemon's hello answer; undefined when it is not one. */
+export function parseHelloAnswer(line: string): { nonce: string; proof: string } | undefined {
+  const h = parseObject(line)?.hello as Record<string, unknown> | undefined;
+  return typeof h === "object" &&
+    h !== null &&
+    typeof h.nonce === "string" &&
+    NONCE_HEX.test(h.nonce) &&
+    typeof h.proof === "string"
+    ? { nonce: h.nonce, proof: h.proof }
+    : undefined;
+}
+
+/** Parses a request line; undefined when it is not one (its proof is checked by the daemon, not here). */
+export function parseRequest(line: string): DaemonRequest | undefined {
+  const r = parseObject(line);
+  if (!r || typeof r.proof !== "string") return undefined;
+  const proof = r.proof;
+  if (r.type === "stop" || r.type === "status") return { type: r.type, proof };
   if (
     r.type !== "check" ||
     !isStrings(r.argv) ||
@@ -65,6 +103,7 @@ export function parseRequest(line: string): DaemonRequest | undefined {
     return undefined;
   return {
     type: "check",
+    proof,
     argv: r.argv,
     cwd: r.cwd,
     buildId: r.buildId,

@@ -5,11 +5,15 @@
  * known in this process. Each check builds its engine from the client's arguments and working directory
  * exactly as a direct run does, and its output reaches the client's stdout and stderr unchanged.
  *
- * It listens on a socket in the per-user 0700 scratch folder, runs one check at a time (others wait their
- * turn), and exits after its idle time, or on `check --daemon-stop`, or once its build is replaced.
+ * It listens on a socket in its own 0700 folder that no sandbox binds (daemon-dir.ts), serves only a client
+ * that proves it read the secret there (auth.ts), runs one check at a time (others wait their turn), and
+ * exits after its idle time, or on `check --daemon-stop`, or once its build is replaced.
  */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
+import lockfile from "proper-lockfile";
 import { buildId as runningBuildId, BUILD_ID_FILE } from "../../cache/build-id.js";
 import { endAllChildren } from "../../exec/child-groups.js";
 import { codePath } from "../../package-root.js";
@@ -18,7 +22,17 @@ import type { Engine } from "../../engine/engine.js";
 import { runCheckCommand, type CheckIo, type EngineKeeper } from "../command.js";
 import type { OutputStream } from "../output.js";
 import type { ProgressSink } from "../progress.js";
-import { frame, LineReader, MAX_REQUEST_BYTES, parseRequest, type DaemonRequest } from "./protocol.js";
+import { proofHolds, proofOf } from "./auth.js";
+import { daemonSecret, ensurePrivateDir } from "./daemon-dir.js";
+import {
+  frame,
+  LineReader,
+  MAX_REQUEST_BYTES,
+  parseHello,
+  parseRequest,
+  type DaemonRequest,
+} from "./protocol.js";
+import { exchange } from "./session.js";
 
 /** A stream of the client's (stdout or stderr) carried as frames over the socket. */
 function framedStream(
@@ -79,15 +93,22 @@ function buildOnDisk(): string | undefined {
   }
 }
 
-function connectable(socketPath: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(socketPath);
-    s.once("connect", () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once("error", () => resolve(false));
-  });
+/** A connection has this long to prove itself before it is dropped. */
+const HANDSHAKE_MS = 10_000;
+
+/**
+ * Under the start lock of this socket (two clients may start a daemon at once): whether our daemon of this
+ * key already serves there; anything else left at the path (a dead socket, a file, a folder, a listener
+ * that cannot prove itself) is removed at once, so the new daemon binds it.
+ */
+async function claimSocketPath(socketPath: string, secret: Buffer): Promise<"serving" | "free"> {
+  const st = fs.lstatSync(socketPath, { throwIfNoEntry: false });
+  if (!st) return "free";
+  if (st.isSocket() && (await exchange(socketPath, secret, undefined, false)).kind === "ours")
+    return "serving";
+  // The folder is this user's alone (0700) and no sandbox sees it: whatever is there was left by us.
+  fs.rmSync(socketPath, { recursive: true, force: true });
+  return "free";
 }
 
 /**
@@ -96,12 +117,22 @@ function connectable(socketPath: string): Promise<boolean> {
  */
 export async function runCheckDaemon(socketPath: string, idleMs: number): Promise<boolean> {
   process.on("exit", () => endAllChildren("SIGKILL"));
-  if (fs.existsSync(socketPath)) {
-    // Another daemon of the same key answers there: it serves; this one is not needed.
-    if (await connectable(socketPath)) return false;
-    // A socket left by a daemon that was killed. The folder is ours alone (0700), so nobody else put it there.
-    if (!fs.lstatSync(socketPath).isSocket()) throw new Error(`${socketPath} is not a socket: not replaced`);
-    fs.unlinkSync(socketPath);
+  const dir = path.dirname(socketPath);
+  ensurePrivateDir(dir);
+  const secret = daemonSecret(dir, false);
+  const socketName = path.basename(socketPath);
+  const unlockStart = await lockfile.lock(socketPath, {
+    realpath: false,
+    lockfilePath: `${socketPath}.start.lock`,
+    stale: 10_000,
+    retries: { retries: 300, factor: 1, minTimeout: 50, maxTimeout: 50 },
+    onCompromised: () => {},
+  });
+  try {
+    if ((await claimSocketPath(socketPath, secret)) === "serving") return false;
+  } catch (err) {
+    await unlockStart().catch(() => {});
+    throw err;
   }
   const ownBuild = runningBuildId();
   const started = new Date();
@@ -160,11 +191,40 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
 
   server.on("connection", (socket) => {
     socket.setEncoding("utf8");
+    let clientNonce: string | undefined;
+    const daemonNonce = randomBytes(32).toString("hex");
     let handled = false;
+    // Nothing is served to a connection that has not proven itself; one that stays silent is dropped.
+    socket.setTimeout(HANDSHAKE_MS, () => {
+      if (!handled) socket.destroy();
+    });
     const reader = new LineReader((line) => {
       if (handled) return;
+      if (clientNonce === undefined) {
+        const hello = parseHello(line);
+        if (!hello) {
+          socket.destroy();
+          return;
+        }
+        clientNonce = hello.nonce;
+        socket.write(
+          frame({
+            hello: {
+              nonce: daemonNonce,
+              proof: proofOf(secret, "daemon", socketName, clientNonce, daemonNonce),
+            },
+          }),
+        );
+        return;
+      }
       handled = true;
+      socket.setTimeout(0);
       const request = parseRequest(line);
+      if (request && !proofHolds(request.proof, secret, "client", socketName, clientNonce, daemonNonce)) {
+        // Not this user's client outside the sandbox: it gets nothing.
+        socket.destroy();
+        return;
+      }
       if (!request) {
         socket.end(
           frame({ e: "mcp-code-quality check: the daemon got a request it does not understand\n" }) +
@@ -213,13 +273,15 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
       server.once("error", reject);
       server.listen(socketPath, () => resolve());
     });
+    fs.chmodSync(socketPath, 0o600);
+    bound.ino = fs.lstatSync(socketPath).ino;
   } catch (err) {
-    // Another daemon of this key bound the name first (two clients started one at once): it serves.
+    // Something bound the name since it was claimed: the client that started us checks what it is.
     if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") return false;
     throw err;
+  } finally {
+    await unlockStart().catch(() => {});
   }
-  fs.chmodSync(socketPath, 0o600);
-  bound.ino = fs.lstatSync(socketPath).ino;
 
   const idleCheck = setInterval(
     () => {

@@ -3,6 +3,7 @@ import { PROJECT_DOC } from "./arg-docs.js";
 import { defineTool, type ToolContext } from "../../engine/tool.js";
 import {
   applyRollback,
+  filesOf,
   MAX_ROLLBACK_COUNT,
   planFiles,
   planRollback,
@@ -47,7 +48,7 @@ export const rollbackTool = () =>
           run_id: entry.run_id,
           tool: entry.tool,
           timestamp: entry.timestamp,
-          files_written: entry.files_written,
+          files_written: filesOf(entry),
         })),
         rolled_back: r.rolled_back,
         restored: r.restored,
