@@ -41,7 +41,7 @@ describe("security_scan: each scanner's own result", () => {
       const r = await s.call("security_scan", { path: js });
       expect(r).toMatchObject({ success: true, passed: false, finding_count: 1 });
       expect(r.issues).toEqual([
-        "src/config.ts:2:27: mcp-code-quality/secret-assignment/SecretAssignment found a literal credential assigned to *********",
+        "src/config.ts:2:27: mcp-code-quality/secret-assignment/SecretAssignment found a literal credential assigned to a name that says so",
       ]);
       const scanners = r.scanners as Record<string, unknown>[];
       expect(scanners.find((e) => e.name === "secrets")).toMatchObject({ ran: true, finding_count: 1 });
