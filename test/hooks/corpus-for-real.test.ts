@@ -135,6 +135,9 @@ describe("the earlier corpus' blocked git lines do their harm when run", () => {
           execFileSync("git", ["update-ref", "refs/heads/main", theirs], { cwd: remote });
         } else if (/push/.test(line) && /no-verif/.test(line)) {
           fs.writeFileSync(hook("pre-push"), REFUSE, { mode: 0o755 });
+          // An earlier line of this kind pushed its own feature commit: made in another second, this one would
+          // not fast-forward it. The remote starts without the branch, as for the first line.
+          spawnSync("git", ["update-ref", "-d", "refs/heads/feature"], { cwd: remote });
           git("checkout", "-q", "feature");
           stage("feature work");
           git("commit", "-qm", "feature", "--no-verify");

@@ -144,11 +144,11 @@ describe("embedded ruff in a worker thread", () => {
       let status: Record<string, unknown>;
       do status = await busy.call("get_status");
       while (!ruffThreads(status).some((t) => t.busy) && order.length < 4);
-      order.push("get_status");
       expect(ruffThreads(status)).toEqual([expect.objectContaining({ kind: "thread", busy: true })]);
+      // busy: true above is the proof: the answer was made while the thread was at work, so the event loop was
+      // not blocked by it. Its place among the lints' answers is not asserted: get_status also probes every
+      // tool's version, and under load its answer can come after the thread's last lint though made before.
       const results = await Promise.all(lints);
-      // Answered while the thread still had queued work: the event loop was not blocked by it.
-      expect(order.indexOf("get_status")).toBeLessThan(order.indexOf("lint 3"));
       for (const r of results) expect(r).toMatchObject({ success: true, issue_count: 4000 * 4 - 2 });
     } finally {
       await busy.close();
