@@ -77,15 +77,38 @@ export function sha256Of(file: string): string {
 }
 
 /**
+ * The blob's identity as GNU `stat -c '%i %s %z'` prints it (inode, size, change time to the nanosecond), or
+ * undefined where that `stat` is not there (BSD, macOS): the line then checks the hash alone.
+ */
+export function statIdentityOf(file: string): string | undefined {
+  const r = spawnSync("stat", ["-c", "%i %s %z", "--", file], { encoding: "utf8", timeout: 5000 });
+  const out = r.status === 0 ? r.stdout.trim() : "";
+  return /^\d+ \d+ \d{4}-\d\d-\d\d [\d:.]+ [+-]\d{4}$/.test(out) ? out : undefined;
+}
+
+/**
  * The hook through the snapshot, falling back to `plain` (the bundled hook, same argument) on any other
  * exit than 0: the input is read once and given to either. The caller wraps it to fail closed.
  *
- * A blob is code: one that exits 0 with nothing would allow every call. So the line carries the blob's
- * SHA-256 as it was built (`hash`, default: the blob as it is now, at install time) and runs it only when
- * the file still has that hash (openssl, else sha256sum); a replaced, rebuilt or damaged blob is not run,
- * and the bundled hook decides instead.
+ * A blob is code: one that exits 0 with nothing would allow every call. So the line runs the blob only when
+ * it is the file the install saw. First by its identity (`stat`: inode, size and change time, which no write,
+ * copy, rename or `touch` can set back: the kernel stamps it), a ~1 ms check; when that differs (the blob
+ * was moved or restored, or `stat` is not GNU's), by its SHA-256 as built (`hash`; openssl, else sha256sum),
+ * which reads all 12 MB (~14 ms of CPU). A replaced, rebuilt or damaged blob passes neither, and the bundled
+ * hook decides instead. Setting the change time back takes changing the system clock (root's
+ * CAP_SYS_TIME), which the command policy refuses like any other attack on the guard.
  */
-export function snapshotCommand(node: string, blob: string, plain: string, hash = sha256Of(blob)): string {
-  const verified = `{ openssl dgst -sha256 -r || sha256sum; } < ${q(blob)} 2>/dev/null | { read -r h _; [ "$h" = ${hash} ]; }`;
+export function snapshotCommand(
+  node: string,
+  blob: string,
+  plain: string,
+  hash = sha256Of(blob),
+  /** null: check the hash alone. */
+  identity: string | null = statIdentityOf(blob) ?? null,
+): string {
+  const hashed = `{ { openssl dgst -sha256 -r || sha256sum; } < ${q(blob)} 2>/dev/null | { read -r h _; [ "$h" = ${hash} ]; }; }`;
+  const verified = identity
+    ? `{ [ "$(stat -c '%i %s %z' -- ${q(blob)} 2>/dev/null)" = ${q(identity)} ] || ${hashed}; }`
+    : hashed;
   return `p=$(cat) && { { ${verified} && printf '%s' "$p" | ${q(node)} --snapshot-blob ${q(blob)} claude-code 2>/dev/null; } || printf '%s' "$p" | ${plain}; }`;
 }

@@ -90,15 +90,30 @@ describe("the guard's own files", () => {
         env: { ...process.env, CLAUDE_PROJECT_DIR: project },
       });
     return import(path.join(REPO_ROOT, "dist", "hooks", "hook-snapshot.js")).then(
-      ({ snapshotCommand, sha256Of }) => {
-        // Trusted as it is (its own hash), the forged blob answers nothing: every call allowed.
-        const trusting = run(snapshotCommand(process.execPath, forged, plain, sha256Of(forged)));
+      ({ snapshotCommand, sha256Of, statIdentityOf }) => {
+        // A line installed with the forged blob trusts it (its identity and hash): every call allowed.
+        const trusting = run(snapshotCommand(process.execPath, forged, plain));
         expect(trusting.status).toBe(0);
         expect(trusting.stdout).toBe("");
-        // The installed line carries the real blob's hash: the forged one is not run, hook.cjs denies.
-        const guarded = run(snapshotCommand(process.execPath, forged, plain, sha256Of(BLOB)));
+        // A line carrying the real blob's hash (and no identity) does not run the forged one: hook.cjs denies.
+        const guarded = run(snapshotCommand(process.execPath, forged, plain, sha256Of(BLOB), null));
         expect(guarded.status, guarded.stderr).toBe(0);
         expect(JSON.parse(guarded.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+        // Installed over the real blob, then the blob replaced in place with its times set back, and by a
+        // rename: neither its identity (the change time) nor its hash is the installed one.
+        const target = path.join(dir, "installed.blob");
+        fs.copyFileSync(BLOB, target);
+        expect(statIdentityOf(target)).toBeDefined();
+        const line = snapshotCommand(process.execPath, target, plain);
+        const decided = () => JSON.parse(run(line).stdout).hookSpecificOutput.permissionDecision;
+        expect(decided()).toBe("deny");
+        const { atime, mtime } = fs.statSync(target);
+        fs.writeFileSync(target, fs.readFileSync(forged));
+        fs.utimesSync(target, atime, mtime);
+        expect(decided()).toBe("deny");
+        fs.copyFileSync(forged, `${target}.new`);
+        fs.renameSync(`${target}.new`, target);
+        expect(decided()).toBe("deny");
       },
     );
   });
