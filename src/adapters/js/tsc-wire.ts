@@ -26,6 +26,8 @@ export interface TscReply {
   rootFiles: number;
   /** Config files the tsconfig extends (watched from then on). */
   extendedConfigs: string[];
+  /** Bundles the worker compiled without the server's V8 code cache (the server has it made). */
+  codeCacheMissed?: string[];
 }
 
 /** A finding from a diagnostic; program-wide ones are attributed to the tsconfig. */

@@ -21,6 +21,7 @@ import {
 } from "./project.js";
 import { parseTscOutput } from "./tsc-output.js";
 import { tscFinding, type TscParams, type TscReply } from "./tsc-wire.js";
+import { produceCodeCaches } from "./code-cache-server.js";
 import { warmRequest } from "./warm.js";
 
 /** What each tsconfig extends, as the worker last reported it: changes there restart the worker too. */
@@ -114,6 +115,7 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
     command,
   );
   extendedConfigs.set(configFile, result.extendedConfigs);
+  if (result.codeCacheMissed?.length) await produceCodeCaches(ctx, result.codeCacheMissed);
   const findings = result.diagnostics.map((d) => tscFinding(d, configFile));
   return {
     findings,
