@@ -23,8 +23,9 @@ export interface Channel {
   fifo(name: string): Fifo;
 }
 
-export function reportChannel(prefix = "mcq-channel-"): Channel {
-  const dir = tempDir(prefix);
+/** `inside`: make the FIFOs in this folder (one the sandbox already shows) rather than a new one. */
+export function reportChannel(prefix = "mcq-channel-", inside?: string): Channel {
+  const dir = inside ?? tempDir(prefix);
   return {
     dir,
     fifo(name) {
@@ -35,7 +36,7 @@ export function reportChannel(prefix = "mcq-channel-"): Channel {
       const buf = Buffer.alloc(65_536);
       const read = () => {
         for (;;) {
-          let n = 0;
+          let n: number;
           try {
             n = fs.readSync(fd, buf, 0, buf.length, null);
           } catch (err) {
