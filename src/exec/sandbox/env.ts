@@ -140,6 +140,11 @@ const FAMILY_OF_KEY: Readonly<Record<string, EnvFamily>> = {
   bundle: "ruby",
   rake: "ruby",
   git: "git",
+  // The test runners, as tool_capabilities names them.
+  "go test": "go",
+  "cargo test": "rust",
+  javascript: "node",
+  "ruby tests": "ruby",
 };
 
 /** The family of an executable (by its facts key, then its name: `python3.12` is python). */
