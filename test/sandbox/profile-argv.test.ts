@@ -1,6 +1,7 @@
 /** The pure half of the sandbox: which profile a process gets, and the bwrap argv that enforces it. */
 import { describe, expect, it } from "vitest";
 import { bwrapArgv, visibleIn } from "../../src/exec/sandbox/profile.js";
+import { nestedTestsExec } from "../../src/exec/sandbox/launch.js";
 import { factsKeyOf, planProfile, type CacheSpec, type HostLayout } from "../../src/exec/sandbox/plan.js";
 
 const filled = (p: string, name: string): CacheSpec => ({ path: p, name, withProjectCode: "read-only" });
@@ -275,6 +276,45 @@ describe("bwrapArgv", () => {
     expect(argv.join(" ")).toContain("--unshare-user --cap-drop ALL");
     expect(m.indexOf("--ro-bind /proc/sys")).toBe(m.indexOf("--proc /proc") + 1);
     expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "/usr/bin/rustfmt", "--check", "a.rs"]);
+  });
+
+  it("a root server's tools get an unprivileged id inside their user namespace", () => {
+    const p = planProfile(
+      { ...host, ids: { uid: 65534, gid: 65534 } },
+      { kind: "read", roots: ["/srv/a"] },
+      "/usr/bin/ruff",
+      "/srv/a",
+    );
+    const argv = bwrapArgv(p, "/usr/bin/ruff", []).join(" ");
+    expect(argv).toContain("--unshare-user --cap-drop ALL");
+    expect(argv).toContain("--uid 65534 --gid 65534");
+    expect(
+      bwrapArgv(
+        planProfile(host, { kind: "read", roots: ["/srv/a"] }, "/usr/bin/ruff", "/srv/a"),
+        "/usr/bin/ruff",
+        [],
+      ),
+    ).not.toContain("--uid");
+  });
+
+  it("go test's go writes Go's caches; its test binaries get them read-only in a nested sandbox", () => {
+    const p = planProfile(
+      host,
+      { kind: "tests", roots: ["/srv/a"], network: true, nestedTests: true },
+      "/usr/local/go/bin/go",
+      "/srv/a",
+    );
+    expect(p.runsProjectCode).toBe(false);
+    expect(p.readWrite).toEqual(
+      expect.arrayContaining(["/srv/a", "/home/u/.cache/go-build", "/home/u/go/pkg/mod"]),
+    );
+    expect(p.readOnlyForTests).toEqual(["/home/u/.cache/go-build", "/home/u/go/pkg/mod"]);
+    expect(nestedTestsExec("/usr/bin/bwrap", p.readOnlyForTests ?? [])).toBe(
+      "'/usr/bin/bwrap' '--dev-bind' '/' '/' '--ro-bind' '/home/u/.cache/go-build' '/home/u/.cache/go-build' " +
+        "'--ro-bind' '/home/u/go/pkg/mod' '/home/u/go/pkg/mod' '--unshare-user' '--cap-drop' 'ALL' '--die-with-parent' '--'",
+    );
+    // A path go could not take as one field: no nested sandbox.
+    expect(nestedTestsExec("/usr/bin/bwrap", ["/home/u/it's"])).toBeUndefined();
   });
 
   it("binds a per-project cache folder at the cache's own path", () => {

@@ -112,6 +112,8 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     system,
     // The kernel's settings: root's uid could write them even without capabilities.
     procReadOnly: ["/proc/sys", "/proc/sysrq-trigger"].filter((p) => fs.existsSync(p)),
+    // root's tools are no one's root inside either: an unprivileged id (nobody), root's own files still theirs.
+    ...(process.getuid?.() === 0 ? { ids: { uid: 65534, gid: 65534 } } : {}),
     perProjectCaches: path.join(xdgCache, "mcp-code-quality", "per-project"),
     home,
     install: installDir(),

@@ -8,8 +8,15 @@ import fs from "node:fs";
 import { ToolError } from "../../errors.js";
 import { findExecutable } from "../which.js";
 import { hostLayout } from "./host.js";
-import { planProfile, prefixOf, type SandboxRequest } from "./plan.js";
-import { bwrapArgv, ISOLATION_ARGV, visibleIn, type ResourceLimits, type SandboxProfile } from "./profile.js";
+import { factsKeyOf, planProfile, prefixOf, type SandboxRequest } from "./plan.js";
+import {
+  bwrapArgv,
+  idsArgv,
+  ISOLATION_ARGV,
+  visibleIn,
+  type ResourceLimits,
+  type SandboxProfile,
+} from "./profile.js";
 import { scratchFoldersNamed, scratchProjectOf } from "./scratch.js";
 import { toolEnvironment, type EnvFamily } from "./env.js";
 
@@ -67,7 +74,8 @@ export function probeSandbox(): SandboxStatus {
     bwrap,
     ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
       .concat(hostLayout().procReadOnly.flatMap((p) => ["--ro-bind", p, p]))
-      .concat(["--tmpfs", "/tmp", "--unshare-net", ...ISOLATION_ARGV, "--", TRUE]),
+      .concat(["--tmpfs", "/tmp", "--unshare-net", ...ISOLATION_ARGV, ...idsArgv(hostLayout().ids)])
+      .concat(["--", TRUE]),
     { encoding: "utf8", timeout: 5000 },
   );
   if (trial.status !== 0)
@@ -81,6 +89,44 @@ export function probeSandbox(): SandboxStatus {
 }
 
 const TRUE = findExecutable("true", ["/usr/bin", "/bin"], "") ?? "true";
+
+/** A sandbox inside a sandbox: what go test's test binaries run in (nestedTestsArgv). */
+const NESTED_ARGV = ["--dev-bind", "/", "/", "--unshare-user", "--cap-drop", "ALL", "--die-with-parent"];
+
+let nested: boolean | undefined;
+
+/**
+ * Whether a sandbox can start a sandbox of its own here (a user namespace inside the first one): tried once,
+ * with the same flags as every profile. Where it cannot, go test's runs see Go's caches read-only instead.
+ */
+export function nestedSandboxWorks(): boolean {
+  if (nested !== undefined) return nested;
+  const status = probeSandbox();
+  if (!status.available || !status.bwrap) return (nested = false);
+  const trial = spawnSync(
+    status.bwrap,
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+      .concat(hostLayout().procReadOnly.flatMap((p) => ["--ro-bind", p, p]))
+      .concat(["--tmpfs", "/tmp", "--unshare-net", ...ISOLATION_ARGV, ...idsArgv(hostLayout().ids)])
+      .concat(["--", status.bwrap, ...NESTED_ARGV, "--", TRUE]),
+    { encoding: "utf8", timeout: 5000 },
+  );
+  return (nested = trial.status === 0);
+}
+
+/**
+ * go test's `-exec` program: a nested sandbox in which `readOnly` (Go's build and module caches, which the go
+ * command itself fills) are read-only, so that a test binary, the project's code, cannot change what another
+ * project's build reads. Each field quoted as go splits it; undefined when a path cannot be quoted.
+ */
+export function nestedTestsExec(bwrap: string, readOnly: readonly string[]): string | undefined {
+  const fields = [bwrap, ...NESTED_ARGV.slice(0, 3), ...readOnly.flatMap((p) => ["--ro-bind", p, p])].concat(
+    NESTED_ARGV.slice(3),
+    ["--"],
+  );
+  if (fields.some((f) => /['"\n]/.test(f))) return undefined;
+  return fields.map((f) => `'${f}'`).join(" ");
+}
 
 export const INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap)";
 
@@ -166,10 +212,28 @@ export function sandboxLaunch(
     ...args,
     ...Object.values(extraEnv).filter((v): v is string => typeof v === "string"),
   ]);
-  const request = scratch.length ? { ...run.request, scratch } : run.request;
-  const planned = withLaunchTimeMounts(
+  let request = scratch.length ? { ...run.request, scratch } : run.request;
+  // go test: the go command fills its caches; the test binaries (the project's code) run nested, without them.
+  const goTest = factsKeyOf(executable) === "go" && args[0] === "test" && request.kind === "tests";
+  if (goTest && nestedSandboxWorks()) request = { ...request, nestedTests: true };
+  let planned = withLaunchTimeMounts(
     planProfile(host, request, executable, cwd, real, projectOf(real, cwd, request.roots)),
   );
+  if (request.nestedTests) {
+    const exec = nestedTestsExec(status.bwrap, planned.readOnlyForTests ?? []);
+    if (exec) args = ["test", `-exec=${exec}`, ...args.slice(1)];
+    else
+      planned = withLaunchTimeMounts(
+        planProfile(
+          host,
+          { ...request, nestedTests: false },
+          executable,
+          cwd,
+          real,
+          projectOf(real, cwd, request.roots),
+        ),
+      );
+  }
   const limits = run.limits && hasLimits(run.limits) ? run.limits : undefined;
   if (limits && !host.prlimit)
     throw new ToolError(

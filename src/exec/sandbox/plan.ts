@@ -14,7 +14,7 @@
  */
 import path from "node:path";
 import { createHash } from "node:crypto";
-import type { Mount, SandboxProfile } from "./profile.js";
+import type { Mount, SandboxIds, SandboxProfile } from "./profile.js";
 import type { ScratchBind } from "./scratch.js";
 import { MANAGED_TOOL_FACTS, type ToolSandboxFacts } from "./tool-facts.js";
 
@@ -38,6 +38,11 @@ export interface SandboxRequest {
   scratch?: readonly ScratchBind[];
   /** A fill step (fill.ts): it runs no project code, so the shared caches it fills are read-write. */
   fill?: boolean;
+  /**
+   * The tool runs the project's code only through a nested sandbox of its own (go test's test binaries, through
+   * `-exec`; launch.ts), where the shared caches are read-only: the tool itself may write them.
+   */
+  nestedTests?: boolean;
 }
 
 /**
@@ -61,6 +66,8 @@ export interface HostLayout {
   install: string;
   /** Paths under /proc shown read-only over the sandbox's own /proc (the kernel's settings, sysrq). */
   procReadOnly: readonly string[];
+  /** The ids inside the sandbox when they are not the server's (root's server: 65534). */
+  ids?: SandboxIds;
   /** Where a cache's per-project folders live on the host: `<perProjectCaches>/<name>/<project key>`. */
   perProjectCaches: string;
   /** Toolchains under $HOME that exist, by family ("common" for all). */
@@ -121,7 +128,7 @@ export function runsProjectCode(
   facts: ToolSandboxFacts | undefined,
   realExecutable: string,
 ): boolean {
-  if (request.fill) return false;
+  if (request.fill || request.nestedTests) return false;
   if (request.kind === "tests" || !facts || facts.runs_project_code) return true;
   return request.roots.some((root) => isUnder(realExecutable, root));
 }
@@ -156,6 +163,7 @@ export function planProfile(
   const binds: { source: string; dest: string }[] = [];
   const caches = new Set<string>();
   const sharedReadOnly: string[] = [];
+  const forTests: string[] = [];
   const optional = new Set<string>();
   if (provider) {
     for (const p of host.toolchains.provider) readOnly.add(p);
@@ -194,6 +202,8 @@ export function planProfile(
     for (const p of request.readOnly ?? []) if (!readWrite.has(p)) readOnly.add(p);
     for (const c of request.caches ?? []) readWrite.add(c);
     for (const s of request.scratch ?? []) (s.access === "read-write" ? readWrite : readOnly).add(s.path);
+    if (request.nestedTests)
+      forTests.push(...[...caches].filter((c) => readWrite.has(c) && !binds.some((b) => b.source === c)));
   }
   const visible = (p: string) =>
     host.system.some((m) => isUnder(p, m.path)) ||
@@ -209,6 +219,7 @@ export function planProfile(
   return {
     system: host.system,
     procReadOnly: host.procReadOnly,
+    ...(host.ids ? { ids: host.ids } : {}),
     readOnly: [...readOnly].filter((p) => !readWrite.has(p)),
     readWrite: [...readWrite],
     ...(binds.length ? { binds } : {}),
@@ -219,6 +230,7 @@ export function planProfile(
     runsProjectCode: projectCode,
     ...(caches.size ? { caches: [...caches] } : {}),
     ...(sharedReadOnly.length ? { readOnlyCaches: sharedReadOnly } : {}),
+    ...(forTests.length ? { readOnlyForTests: forTests } : {}),
     ...(optional.size ? { readOnlyIfPresent: [...optional] } : {}),
   };
 }

@@ -7,9 +7,10 @@
  * scratch folders, then the paths the profile hides (a provider's git and shells).
  *
  * Every process runs without capabilities in the host's namespaces, whoever starts the server: a user
- * namespace of its own (`--unshare-user`, the same uid mapped alone) and `--cap-drop ALL` (bwrap also sets
+ * namespace of its own (`--unshare-user`, the server's uid mapped alone; root's shown inside as 65534, an
+ * unprivileged id, so that the process is no one's root there either) and `--cap-drop ALL` (bwrap also sets
  * no_new_privs), so root's tools cannot remount a read-only bind, and the kernel's settings under /proc/sys
- * are read-only over the sandbox's /proc (root's uid alone would let it write them).
+ * are read-only over the sandbox's /proc (root's uid on the host alone would let it write them).
  */
 
 export interface SandboxProfile {
@@ -17,6 +18,8 @@ export interface SandboxProfile {
   system: readonly Mount[];
   /** Paths under /proc bound read-only over the sandbox's own /proc (/proc/sys). */
   procReadOnly?: readonly string[];
+  /** The ids the process has inside its user namespace (root's server: an unprivileged one); default its own. */
+  ids?: SandboxIds;
   /** Other folders visible read-only (the server's install, toolchains, a tool's own prefix). */
   readOnly: readonly string[];
   /** Folders visible read-write (declared caches, the run's own scratch folders, the roots of a transaction). */
@@ -33,6 +36,11 @@ export interface SandboxProfile {
   cwd: string;
   /** Whether the process may run the project's code (plan.ts): shared caches are then not writable. */
   runsProjectCode?: boolean;
+  /**
+   * The folders a nested sandbox shows read-only to the programs the tool runs for the project (go test's test
+   * binaries, through `-exec`): the tool itself writes them (launch.ts).
+   */
+  readOnlyForTests?: readonly string[];
   /** Host cache folders bound (shared ones, or per-project sources): made (owner-only) when missing, dropped when they cannot be. */
   caches?: readonly string[];
   /** Shared caches shown read-only because the process runs project code (a fill step fills them first). */
@@ -65,6 +73,16 @@ export function limitArgv(profile: SandboxProfile): string[] {
   if (limits.cpuSeconds) argv.push(`--cpu=${limits.cpuSeconds}`);
   if (limits.dataBytes) argv.push(`--data=${limits.dataBytes}`);
   return argv.length > 1 ? [...argv, "--"] : [];
+}
+
+export interface SandboxIds {
+  uid: number;
+  gid: number;
+}
+
+/** `--uid N --gid N` when the profile maps other ids than the server's own. */
+export function idsArgv(ids: SandboxIds | undefined): string[] {
+  return ids ? ["--uid", String(ids.uid), "--gid", String(ids.gid)] : [];
 }
 
 /** A system folder: bound, or re-created as the link it is on the host (merged /usr: /bin -> usr/bin). */
@@ -104,7 +122,7 @@ export function bwrapArgv(profile: SandboxProfile, executable: string, args: rea
     if (h.dir) argv.push("--tmpfs", h.path);
     else argv.push("--ro-bind", "/dev/null", h.path);
   for (const [k, v] of Object.entries(profile.setenv ?? {})) argv.push("--setenv", k, v);
-  argv.push(...ISOLATION_ARGV);
+  argv.push(...ISOLATION_ARGV, ...idsArgv(profile.ids));
   if (!profile.network) argv.push("--unshare-net");
   argv.push("--chdir", profile.cwd, "--", ...limitArgv(profile), executable, ...args);
   return argv;

@@ -58,15 +58,46 @@ export function makeScratchDir(
  * dir): verified before every use (a real folder, ours, 0700), and replaced by a fresh one when it is not.
  */
 export function projectScratchDir(name: string, project: string): string {
+  const root = scratchRoot();
+  if (!swept.has(name)) {
+    swept.add(name);
+    sweepOrphans(root, name);
+  }
   const key = createHash("sha256").update(project).digest("hex").slice(0, 20);
-  const dir = path.join(scratchRoot(), `${name}-${key}`);
+  const dir = path.join(root, `${name}-${key}`);
   if (!isOwnPrivateFolder(dir)) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { mode: 0o700 });
     if (!isOwnPrivateFolder(dir)) throw new Error(`cannot make the private folder ${dir}`);
+    // Which project it serves, beside it (no sandbox sees the root): the sweep below reads it.
+    fs.writeFileSync(`${dir}.project`, project, { mode: 0o600 });
   }
   registry.set(dir, { access: "read-write", project });
   return dir;
+}
+
+const swept = new Set<string>();
+
+/** Once per process: the folders of `name` kept for projects that no longer exist (a deleted checkout) go. */
+function sweepOrphans(root: string, name: string): void {
+  const record = new RegExp(`^${name}-[0-9a-f]{20}\\.project$`);
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(root).filter((e) => record.test(e));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    try {
+      const file = path.join(root, entry);
+      const project = fs.readFileSync(file, "utf8");
+      if (!path.isAbsolute(project) || fs.existsSync(project)) continue;
+      fs.rmSync(file.slice(0, -".project".length), { recursive: true, force: true });
+      fs.rmSync(file, { force: true });
+    } catch {
+      // Another server sweeping at the same time: left for the next one.
+    }
+  }
 }
 
 /** A folder the server can still use: not a link, a folder, this user's, 0700. */
