@@ -54,10 +54,20 @@ export function fillStepFor(
     key === "cargo" ? ["Cargo.toml", "Cargo.lock"] : ["go.mod", "go.sum", "go.work", "go.work.sum"];
   const memo = [executable, cwd, ...args, manifestsSignature(cwd, names)].join("\0");
   if (done.has(memo)) return undefined;
+  // The network its facts give it (a test run's may be cut); the project read-only, but for the Cargo.lock
+  // cargo must write to resolve a crate that has none (removed afterwards, cargo-run.ts).
+  const lockless = key === "cargo" && (request.kind === "tests" || (request.writableRoots?.length ?? 0) > 0);
+  const fill: SandboxRequest = lockless
+    ? {
+        kind: "write",
+        roots: request.roots,
+        writableRoots: request.writableRoots ?? request.roots,
+        fill: true,
+      }
+    : { kind: "read", roots: request.roots, fill: true };
   return {
     ...step,
-    // Nothing of the project is written, except the Cargo.lock cargo must make to resolve (cargo-run.ts).
-    request: { ...request, kind: request.kind === "tests" ? "read" : request.kind, fill: true },
+    request: { ...fill, ...(request.readOnly ? { readOnly: request.readOnly } : {}) },
     key: memo,
   };
 }
