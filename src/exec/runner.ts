@@ -17,6 +17,7 @@ import { stripAnsi } from "./ansi.js";
 import { findExecutable } from "./which.js";
 import { invisiblePaths, sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
 import type { ResourceLimits, SandboxProfile } from "./sandbox/profile.js";
+import { fillDone, fillStepFor } from "./sandbox/fill.js";
 
 export interface RunSpec {
   /** Program name (looked up on PATH) or absolute path. */
@@ -25,7 +26,10 @@ export interface RunSpec {
   cwd: string;
   timeoutMs: number;
   maxOutputBytes: number;
-  /** Extra environment variables (merged over the server's). */
+  /**
+   * Extra environment variables, set over what the sandbox layer gives the tool of the server's (never its
+   * secrets; sandbox/env.ts).
+   */
   env?: Record<string, string | undefined>;
   /**
    * The colour variables. "off" (the default, for output the server parses): NO_COLOR=1, TERM=dumb, no
@@ -33,6 +37,8 @@ export interface RunSpec {
    * are part of (a test suite asserting what its CLI does under NO_COLOR: commander.js's).
    */
   colorEnv?: "off" | "keep";
+  /** Credential variables this run is given although env.ts leaves them out (a fill step's registry tokens). */
+  declaredEnv?: readonly string[];
   /** Directories searched before PATH (e.g. a virtualenv's bin). */
   searchDirs?: readonly string[];
   signal?: AbortSignal;
@@ -99,9 +105,20 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
   if (!executable) throw new ProgramNotFoundError(spec.program);
   const started = performance.now();
   const runToken = newRunToken();
+
+  // Throws (before anything starts) when the sandbox is required and cannot run.
+  const launch = sandboxLaunch(
+    executable,
+    spec.args,
+    spec.cwd,
+    spec.sandbox,
+    spec.env ?? {},
+    process.env,
+    spec.declaredEnv,
+  );
   const colorsOff = spec.colorEnv !== "keep";
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...launch.env,
     ...(colorsOff ? { NO_COLOR: "1", TERM: "dumb" } : {}),
     ...spec.env,
     ...markedEnv(runToken),
@@ -109,8 +126,28 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
   if (colorsOff) delete env.FORCE_COLOR;
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
 
-  // Throws (before anything starts) when the sandbox is required and cannot run.
-  const launch = sandboxLaunch(executable, spec.args, spec.cwd, spec.sandbox);
+  // What a run of project code finds read-only in the shared caches is put there first (sandbox/fill.ts).
+  const fill =
+    launch.profile && spec.sandbox
+      ? fillStepFor(executable, spec.args, spec.cwd, spec.sandbox.request, launch.profile)
+      : undefined;
+  if (fill && spec.sandbox) {
+    const filled = await runBounded({
+      ...spec,
+      program: executable,
+      args: fill.args,
+      env: { ...spec.env, ...fill.env },
+      declaredEnv: fill.declaredEnv,
+      sandbox: { ...spec.sandbox, request: fill.request },
+      onStdoutLine: undefined,
+      onStderrLine: undefined,
+      onStdoutData: undefined,
+      stdin: undefined,
+    });
+    if (filled.returncode === 0) fillDone(fill);
+    // The call's time limit bounds both.
+    if (filled.timedOut || filled.aborted) return filled;
+  }
   const child = spawn(launch.program, launch.args, {
     cwd: spec.cwd,
     env,
@@ -165,10 +202,13 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
       killGraceMs + drainMs + 500,
     );
   };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    terminate();
-  }, spec.timeoutMs);
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      terminate();
+    },
+    Math.max(1, spec.timeoutMs - (performance.now() - started)),
+  );
   const onAbort = () => {
     aborted = true;
     terminate();

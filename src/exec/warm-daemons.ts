@@ -47,10 +47,17 @@ export class DaemonProcess {
   readonly exited: Promise<void>;
 
   constructor(launch: DaemonLaunch) {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", TERM: "dumb", ...launch.env };
+    const sandboxed = sandboxLaunch(
+      launch.program,
+      launch.args,
+      launch.cwd,
+      launch.sandbox,
+      launch.env ?? {},
+    );
+    // The sandbox layer's environment for it (never the server's secrets; sandbox/env.ts).
+    const env: NodeJS.ProcessEnv = { ...sandboxed.env, NO_COLOR: "1", TERM: "dumb", ...launch.env };
     delete env.FORCE_COLOR;
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-    const sandboxed = sandboxLaunch(launch.program, launch.args, launch.cwd, launch.sandbox);
     this.child = spawn(sandboxed.program, sandboxed.args, {
       cwd: launch.cwd,
       env,

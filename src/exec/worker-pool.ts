@@ -223,7 +223,8 @@ class WarmWorker {
     this.sandboxNote = launch.note;
     this.child = spawn(launch.program, launch.args, {
       cwd: spec.root,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...markedEnv(this.token) },
+      // The sandbox layer's environment for it (never the server's secrets; sandbox/env.ts).
+      env: { ...launch.env, NO_COLOR: "1", FORCE_COLOR: "0", ...markedEnv(this.token) },
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       detached: true, // its own process group: a timeout kills the worker and anything it started
       serialization: "json",

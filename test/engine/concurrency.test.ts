@@ -4,28 +4,29 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectStdio } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
-import { scratchFolder } from "../helpers/marked.js";
+import { reportChannel, type Fifo } from "../helpers/channel.js";
 
 /** A stand-in flake8 that logs when it starts and ends (it detects overlap; no tool output is faked). */
-function project(): { dir: string; bin: string; log: string } {
+function project(): { dir: string; bin: string; channel: string; log: Fifo } {
   const dir = tempDir("mcq-conc-");
   const bin = path.join(dir, ".bin");
-  // In the scratch folder: the one place outside the roots a sandboxed (read-only) lint may write.
-  const log = path.join(scratchFolder("conc-"), "runs.log");
+  // A FIFO in a root of its own: a sandboxed (read-only) lint may write nothing that lasts.
+  const channel = reportChannel("mcq-conc-log-");
+  const log = channel.fifo("runs.log");
   fs.mkdirSync(bin);
   fs.writeFileSync(path.join(dir, "a.py"), "x = 1\n");
   fs.writeFileSync(
     path.join(bin, "flake8"),
-    `#!/bin/sh\necho start >> ${log}\nsleep 0.4\necho end >> ${log}\n`,
+    `#!/bin/sh\necho start >> ${log.path}\nsleep 0.4\necho end >> ${log.path}\n`,
     { mode: 0o755 },
   );
-  return { dir, bin, log };
+  return { dir, bin, channel: channel.dir, log };
 }
 
 async function overlapWith(maxConcurrent: number): Promise<string[]> {
-  const { dir, bin, log } = project();
+  const { dir, bin, channel, log } = project();
   const s = await connectStdio({
-    args: ["--allowed-paths", dir, "--max-concurrent", String(maxConcurrent)],
+    args: ["--allowed-paths", `${dir},${channel}`, "--max-concurrent", String(maxConcurrent)],
     cwd: dir,
     env: { PATH: `${bin}:/usr/bin:/bin` },
   });
@@ -37,7 +38,9 @@ async function overlapWith(maxConcurrent: number): Promise<string[]> {
   } finally {
     await s.close();
   }
-  return fs.readFileSync(log, "utf8").trim().split("\n");
+  const lines = log.read().trim().split("\n");
+  log.close();
+  return lines;
 }
 
 describe("concurrency limit", () => {

@@ -13,6 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CLI, FIXTURES, resultOf } from "../helpers/server.js";
 import { copyFixture, missing, tempDir } from "../helpers/tools.js";
+import { reportChannel } from "../helpers/channel.js";
 
 type Json = Record<string, unknown>;
 const MARK_VAR = "MCQ_TEST_MARK";
@@ -130,11 +131,11 @@ describe("nothing left behind", () => {
     async () => {
       const { dir } = project();
       fs.writeFileSync(path.join(dir, "src", "busy.js"), "export const b = 1; // ESCAPE_LOOP\n");
-      // The hanging ruff lints read-only: its grandchild writes its pid into the server's per-user scratch
-      // folder, the one temp folder a sandboxed tool shares with the server.
-      const tmp = tempDir("mcq-server-tmp-");
-      const pidFile = path.join(tmp, `mcq-${process.getuid?.() ?? "user"}`, "grandchild.pid");
-      const s = await start([dir], { MCQ_TEST_PIDFILE: pidFile }, tmp);
+      // The hanging ruff lints read-only: its grandchild writes its pid into a FIFO of a root of its own (no
+      // folder outside the project stays writable in the sandbox).
+      const channel = reportChannel("mcq-left-behind-");
+      const pids = channel.fifo("grandchild.pid");
+      const s = await start([dir, channel.dir], { MCQ_TEST_PIDFILE: pids.path });
       const others = () => marked(s.mark).filter((p) => p !== s.pid);
 
       // A spawned tool that times out, with a grandchild that left its group.
@@ -159,13 +160,13 @@ describe("nothing left behind", () => {
       expect(await s.call("lint", { path: dir, linter: "eslint", files: ["src/a.js"] })).toMatchObject({
         success: true,
       });
-      fs.rmSync(pidFile, { force: true });
+      const before = pids.read().trim().split("\n").length;
       const inFlight = s
         .call("lint", { path: path.join(dir, "a.py"), linter: "ruff" })
         .catch(() => undefined);
       await eventually(
-        () => fs.existsSync(pidFile),
-        (v) => v,
+        () => pids.read().trim().split("\n").length,
+        (v) => v > before,
         10_000,
       );
       expect(others().length).toBeGreaterThanOrEqual(3); // worker, hanging tool, its grandchild

@@ -4,7 +4,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { scratchRoot } from "../../src/exec/sandbox/scratch.js";
 
 /** Live (non-zombie) processes whose environment holds `entry` ("NAME=value"), optionally running `program`. */
 export function liveWithEnv(entry: string, program?: string): number[] {
@@ -37,9 +36,4 @@ export async function untilNone(read: () => number[], ms = 3000): Promise<number
     left = read();
   }
   return left;
-}
-
-/** A fresh folder in the per-user scratch folder: the one place outside the roots a sandboxed tool may write. */
-export function scratchFolder(prefix: string): string {
-  return fs.mkdtempSync(path.join(scratchRoot(), prefix));
 }

@@ -107,7 +107,7 @@ describe("type_check with tsc", () => {
 });
 
 describe("the TypeScript worker's V8 code cache", () => {
-  it("is written once to the server's cache by a fresh worker and used by the next one", async () => {
+  it("is written once to the server's cache by the server's producer and used by the next fresh worker", async () => {
     const dir = copyFixture(path.join(FIXTURES, "js", "type-errors"));
     const cache = tempDir("mcq-xdg-");
     const codeCache = path.join(cache, "mcp-code-quality", "v8-code-cache");
@@ -127,11 +127,11 @@ describe("the TypeScript worker's V8 code cache", () => {
       expect((await fresh()).issues).toEqual(ALL_ERRORS);
       const [file, ...others] = fs.readdirSync(codeCache);
       expect(others).toEqual([]); // one cache file, no temp file left
-      expect(file).toMatch(/^[0-9a-f]{24}\.bin$/);
+      expect(file).toMatch(/^[0-9a-f]{40}\.bin$/);
       const written = fs.statSync(path.join(codeCache, file!));
       expect(written.size).toBeGreaterThan(100_000);
       expect(written.mode & 0o777).toBe(0o600);
-      // A worker whose cache was accepted does not write it again.
+      // A worker whose cache was accepted reports no miss, so nothing is written again.
       expect((await fresh()).issues).toEqual(ALL_ERRORS);
       expect(fs.readdirSync(codeCache)).toEqual([file]);
       expect(fs.statSync(path.join(codeCache, file!)).mtimeMs).toBe(written.mtimeMs);

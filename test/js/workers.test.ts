@@ -5,7 +5,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES } from "../helpers/server.js";
 import { copyFixture, missing } from "../helpers/tools.js";
-import { liveWithEnv, scratchFolder, untilNone } from "../helpers/marked.js";
+import { liveWithEnv, untilNone } from "../helpers/marked.js";
+import { reportChannel } from "../helpers/channel.js";
 
 type Json = Record<string, unknown>;
 const JS = path.join(FIXTURES, "js");
@@ -36,11 +37,13 @@ describe("warm workers", () => {
   it("a worker past the timeout is killed with its process group, and the next call succeeds", async () => {
     const dir = copyFixture(path.join(JS, "busy-plugin"));
     fs.writeFileSync(path.join(dir, "src", "busy.js"), "export const b = 1; // BUSY_LOOP\n");
-    // The trap records that it ran in the scratch folder; its sleeper is found by the mark it inherits.
-    const pidsDir = scratchFolder("busy-pids-");
+    // The trap records that it ran in a FIFO of a root of its own; its sleeper is found by the mark it inherits.
+    const channel = reportChannel("mcq-busy-pids-");
+    const pids = channel.fifo("pids.json");
+    const pidsDir = channel.dir;
     const mark = `MCQ_TEST_MARK=${randomBytes(8).toString("hex")}`;
     const s = await connectStdio({
-      args: ["--allowed-paths", dir, "--timeout", "4"],
+      args: ["--allowed-paths", `${dir},${pidsDir}`, "--timeout", "4"],
       cwd: dir,
       env: { MCQ_TEST_PIDS_DIR: pidsDir, MCQ_TEST_MARK: mark.split("=")[1] },
     });
@@ -55,7 +58,7 @@ describe("warm workers", () => {
       expect(r.error).toMatch(
         /eslint worker \(pid \d+\) exceeded the 4 s timeout and was killed with its process group/,
       );
-      expect(fs.existsSync(path.join(pidsDir, "pids.json"))).toBe(true);
+      expect(pids.read()).toContain('"sleeper"');
       const killed = Number(/pid (\d+)/.exec(r.error as string)?.[1]);
       // The worker and the grandchild it started are both gone.
       expect(await waitUntil(() => !alive(killed), 3000)).toBe(true);

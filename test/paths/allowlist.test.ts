@@ -6,7 +6,7 @@ import { Allowlist, isWithin } from "../../src/paths/allowlist.js";
 import { ToolError } from "../../src/errors.js";
 import { connectStdio, type Connected } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
-import { scratchRoot } from "../../src/exec/sandbox/scratch.js";
+import { reportChannel } from "../helpers/channel.js";
 
 function layout() {
   const base = tempDir("mcq-allow-");
@@ -102,9 +102,11 @@ describe("Allowlist.resolve", () => {
 describe("refused paths never reach a tool (through MCP)", () => {
   const l = layout();
   // A stand-in flake8 first on PATH that records being started: it detects spawns, it is not a tool mock. It
-  // records in the server's per-user scratch folder, the one place outside the roots a sandboxed tool may write.
+  // records into a FIFO in the root (a sandboxed read-only lint may write nothing that lasts; a FIFO may be
+  // written on a read-only mount).
   const bin = tempDir("mcq-spawn-detector-");
-  const marker = path.join(fs.mkdtempSync(path.join(scratchRoot(), "spawn-detector-")), "spawned");
+  const spawned = reportChannel("", l.app).fifo(".spawned");
+  const marker = spawned.path;
   fs.writeFileSync(path.join(bin, "flake8"), `#!/bin/sh\necho "$@" >> ${marker}\n`, { mode: 0o755 });
   let s: Connected;
   beforeAll(async () => {
@@ -132,13 +134,13 @@ describe("refused paths never reach a tool (through MCP)", () => {
     expect(r.success).toBe(false);
     expect(r.error_type).toBe(errorType);
     if (errorType === "path_validation") expect(r.allowed_paths).toEqual([l.app]);
-    expect(fs.existsSync(marker)).toBe(false);
+    expect(spawned.read()).toBe("");
   });
 
   it("a valid path does start the tool (the detector works)", async () => {
     const r = await s.call("lint", { linter: "flake8", path: "src" });
     expect(r.success).toBe(true);
-    expect(fs.readFileSync(marker, "utf8")).toBe(`--isolated -- ${path.join(l.app, "src")}\n`);
+    expect(spawned.read()).toBe(`--isolated -- ${path.join(l.app, "src")}\n`);
   });
 
   it("get_status reports the dropped root", async () => {

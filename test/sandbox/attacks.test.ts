@@ -16,7 +16,7 @@ import { missing, tempDir } from "../helpers/tools.js";
 import { POLICY_ADVISOR_SERVICE } from "../../src/policy/advisor.js";
 import { runBounded } from "../../src/exec/runner.js";
 import { probeSandbox, type SandboxMode } from "../../src/exec/sandbox/launch.js";
-import { scratchRoot } from "../../src/exec/sandbox/scratch.js";
+import { reportChannel } from "../helpers/channel.js";
 
 const MODES: SandboxMode[] = ["required", "off"];
 const sandboxed = (mode: SandboxMode) => mode === "required";
@@ -75,10 +75,12 @@ try { fs.writeFileSync(${JSON.stringify("PROJECT")} + "/planted.py", "import os\
   it("a folder swapped for a link to outside the roots while the tool runs is not read through", async () => {
     const outside = tempDir("mcq-sbx-outside-");
     fs.writeFileSync(path.join(outside, "secret.txt"), "OUTSIDE-SECRET");
-    const sync = fs.mkdtempSync(path.join(scratchRoot(), "sbx-sync-"));
+    // The tool says it started through a FIFO and waits for a file the test makes, both in a root of their own.
+    const sync = reportChannel("mcq-sbx-sync-");
+    const started = sync.fifo("started");
     const project = projectWithRuff(`
-const sync = ${JSON.stringify(sync)};
-fs.writeFileSync(sync + "/started", "");
+const sync = ${JSON.stringify(sync.dir)};
+fs.writeFileSync(sync + "/started", "started");
 const until = Date.now() + 20000;
 while (!fs.existsSync(sync + "/go") && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
 let text;
@@ -90,17 +92,15 @@ console.log(${JSON.stringify(finding("MSG"))}.replace("MSG", text));`);
     fs.writeFileSync(path.join(project, "data", "secret.txt"), "inside");
     const s = await connectInProcess({
       cwd: project,
-      args: ["--sandbox", mode, "--result-cache", "false", "--allowed-paths", project],
+      args: ["--sandbox", mode, "--result-cache", "false", "--allowed-paths", `${project},${sync.dir}`],
     });
     try {
       const call = s.call("lint", { path: project, linter: "ruff" });
-      const until = Date.now() + 20_000;
-      while (!fs.existsSync(path.join(sync, "started")) && Date.now() < until)
-        await new Promise((r) => setTimeout(r, 20));
+      await started.until("started");
       // The server checked the project before the tool started; now the folder becomes a link.
       fs.rmSync(path.join(project, "data"), { recursive: true });
       fs.symlinkSync(outside, path.join(project, "data"));
-      fs.writeFileSync(path.join(sync, "go"), "");
+      fs.writeFileSync(path.join(sync.dir, "go"), "");
       const r = await call;
       const text = JSON.stringify(r);
       if (sandboxed(mode)) {
@@ -108,6 +108,7 @@ console.log(${JSON.stringify(finding("MSG"))}.replace("MSG", text));`);
         expect(text).toContain("unreadable: ENOENT");
       } else expect(text).toContain("OUTSIDE-SECRET");
     } finally {
+      started.close();
       await s.close();
     }
   });

@@ -1,13 +1,22 @@
 /** The pure half of the sandbox: which profile a process gets, and the bwrap argv that enforces it. */
 import { describe, expect, it } from "vitest";
 import { bwrapArgv, visibleIn } from "../../src/exec/sandbox/profile.js";
-import { factsKeyOf, planProfile, type HostLayout } from "../../src/exec/sandbox/plan.js";
+import { nestedTestsExec } from "../../src/exec/sandbox/launch.js";
+import { factsKeyOf, planProfile, type CacheSpec, type HostLayout } from "../../src/exec/sandbox/plan.js";
+
+const filled = (p: string, name: string): CacheSpec => ({ path: p, name, withProjectCode: "read-only" });
+const perProject = (p: string, name: string): CacheSpec => ({
+  path: p,
+  name,
+  withProjectCode: "per-project",
+});
 
 const host: HostLayout = {
   system: [{ path: "/usr" }, { path: "/bin", link: "usr/bin" }, { path: "/etc" }],
+  procReadOnly: ["/proc/sys"],
+  perProjectCaches: "/home/u/.cache/mcp-code-quality/per-project",
   home: "/home/u",
   install: "/opt/mcq",
-  scratch: "/tmp/mcq-1000",
   toolchains: {
     common: ["/home/u/.pyenv"],
     go: ["/home/u/go"],
@@ -19,14 +28,24 @@ const host: HostLayout = {
   },
   caches: {
     common: [],
-    go: ["/home/u/.cache/go-build", "/home/u/go/pkg/mod"],
-    cargo: ["/home/u/.cargo/registry"],
-    npm: ["/home/u/.npm"],
+    go: [filled("/home/u/.cache/go-build", "go-build"), filled("/home/u/go/pkg/mod", "go-mod")],
+    cargo: [filled("/home/u/.cargo/registry", "cargo-registry")],
+    npm: [perProject("/home/u/.npm", "npm")],
     git: [],
-    node: ["/home/u/.cache/mcp-code-quality/v8-code-cache"],
+    node: [
+      {
+        path: "/home/u/.cache/mcp-code-quality/v8-code-cache",
+        name: "v8-code-cache",
+        withProjectCode: "read-only",
+        serverOnly: true,
+      },
+    ],
     provider: [],
   },
-  toolCaches: { staticcheck: ["/home/u/.cache/staticcheck"] },
+  toolCaches: {
+    staticcheck: [perProject("/home/u/.cache/staticcheck", "staticcheck")],
+    black: [perProject("/home/u/.cache/black", "black")],
+  },
   goEnvFile: "/home/u/.config/go/env",
   gitAndShells: [
     { path: "/usr/bin/git", dir: false },
@@ -57,7 +76,8 @@ describe("planProfile", () => {
     );
     expect(p.network).toBe(false);
     expect(p.readOnly).toEqual(expect.arrayContaining(["/srv/a", "/srv/b", "/opt/mcq", "/home/u/.pyenv"]));
-    expect(p.readWrite).toEqual(["/tmp/mcq-1000"]);
+    // Nothing of the server's scratch root: a run sees only the private folders its command names.
+    expect(p.readWrite).toEqual([]);
     expect(p.readOnly).not.toContain("/home/u/.cargo");
     expect(p.hidden).toEqual([]);
   });
@@ -100,15 +120,88 @@ describe("planProfile", () => {
     expect(planProfile(host, read, "/usr/bin/mypy", "/srv/a").network).toBe(false);
   });
 
-  it("declared caches are writable only for the tools that fill them", () => {
+  it("declared caches are writable only for the tools that fill them, and only when no project code runs", () => {
     const read = { kind: "read" as const, roots: ["/srv/a"] };
     const go = planProfile(host, read, "/usr/local/go/bin/go", "/srv/a");
+    expect(go.runsProjectCode).toBe(false);
     expect(go.readWrite).toEqual(expect.arrayContaining(["/home/u/.cache/go-build", "/home/u/go/pkg/mod"]));
     expect(go.readOnly).toContain("/home/u/go");
+    expect(go.readOnlyCaches).toBeUndefined();
+    // go test runs the project's tests: the shared caches are read-only (a fill step fills them first).
+    const test = planProfile(
+      host,
+      { kind: "tests", roots: ["/srv/a"], network: true },
+      "/usr/local/go/bin/go",
+      "/srv/a",
+    );
+    expect(test.runsProjectCode).toBe(true);
+    expect(test.readWrite).not.toContain("/home/u/.cache/go-build");
+    expect(test.readOnly).toEqual(expect.arrayContaining(["/home/u/.cache/go-build", "/home/u/go/pkg/mod"]));
+    expect(test.readOnlyCaches).toEqual(["/home/u/.cache/go-build", "/home/u/go/pkg/mod"]);
+    // The fill step of such a run runs none: read-write again, the roots read-only.
+    const fill = planProfile(
+      host,
+      { kind: "read", roots: ["/srv/a"], fill: true },
+      "/usr/local/go/bin/go",
+      "/srv/a",
+    );
+    expect(fill.readWrite).toEqual(expect.arrayContaining(["/home/u/.cache/go-build", "/home/u/go/pkg/mod"]));
+    expect(fill.readOnly).toContain("/srv/a");
+    // cargo runs build scripts and proc macros: its registry is read-only.
     const cargo = planProfile(host, read, "/home/u/.cargo/bin/cargo", "/srv/a");
-    expect(cargo.readWrite).toContain("/home/u/.cargo/registry");
+    expect(cargo.readWrite).not.toContain("/home/u/.cargo/registry");
+    expect(cargo.readOnlyCaches).toEqual(["/home/u/.cargo/registry"]);
     expect(cargo.readOnly).toEqual(expect.arrayContaining(["/home/u/.cargo", "/home/u/.rustup"]));
-    expect(planProfile(host, read, "/usr/bin/mypy", "/srv/a").readWrite).toEqual(["/tmp/mcq-1000"]);
+    expect(planProfile(host, read, "/usr/bin/mypy", "/srv/a").readWrite).toEqual([]);
+  });
+
+  it("a tool found inside the project runs the project's code: its caches are the project's own", () => {
+    const read = { kind: "read" as const, roots: ["/srv/a"] };
+    const planted = planProfile(host, read, "/srv/a/.venv/bin/black", "/srv/a", undefined, "/srv/a/.venv");
+    expect(planted.runsProjectCode).toBe(true);
+    expect(planted.readWrite).not.toContain("/home/u/.cache/black");
+    expect(planted.binds).toEqual([
+      {
+        source: expect.stringMatching(
+          /^\/home\/u\/\.cache\/mcp-code-quality\/per-project\/black\/[0-9a-f]{20}$/,
+        ),
+        dest: "/home/u/.cache/black",
+      },
+    ]);
+    const other = planProfile(host, read, "/srv/b/.venv/bin/black", "/srv/b", undefined, "/srv/b/.venv");
+    expect(other.binds?.[0]?.source).not.toBe(planted.binds?.[0]?.source);
+    // The server's own black shares the cache.
+    expect(planProfile(host, read, "/usr/bin/black", "/srv/a").readWrite).toEqual(["/home/u/.cache/black"]);
+  });
+
+  it("the V8 code cache is read-only for every tool: the server alone writes it", () => {
+    const read = { kind: "read" as const, roots: ["/srv/a"] };
+    const v8 = "/home/u/.cache/mcp-code-quality/v8-code-cache";
+    const worker = planProfile(host, read, "/usr/bin/node", "/srv/a");
+    expect(worker.readOnly).toContain(v8);
+    expect(worker.readWrite).not.toContain(v8);
+    // The server's producer names it as the cache its run fills.
+    expect(planProfile(host, { ...read, caches: [v8] }, "/usr/bin/node", "/srv/a").readWrite).toContain(v8);
+  });
+
+  it("shows the scratch folders the launcher found in the command, each with its access", () => {
+    const p = planProfile(
+      host,
+      {
+        kind: "read",
+        roots: ["/srv/a"],
+        scratch: [
+          { path: "/tmp/mcq-1000/mcq-pytest-x", access: "read-write" },
+          { path: "/tmp/mcq-1000/mcq-black-y", access: "read-only" },
+        ],
+      },
+      "/usr/bin/black",
+      "/srv/a",
+    );
+    expect(p.readWrite).toContain("/tmp/mcq-1000/mcq-pytest-x");
+    expect(p.readOnly).toContain("/tmp/mcq-1000/mcq-black-y");
+    expect(p.readWrite).not.toContain("/tmp/mcq-1000");
+    expect(p.readOnly).not.toContain("/tmp/mcq-1000");
   });
 
   it("a tool's own cache is writable for it alone; formatters that declare no cache get none", () => {
@@ -117,11 +210,11 @@ describe("planProfile", () => {
     expect(staticcheck.readWrite).toEqual(
       expect.arrayContaining(["/home/u/.cache/staticcheck", "/home/u/.cache/go-build", "/home/u/go/pkg/mod"]),
     );
-    // The launcher makes these when missing (and only these: never a root or the scratch folder).
+    // The launcher makes these when missing (and only these: never a root).
     expect(staticcheck.caches).toEqual(
       expect.arrayContaining(["/home/u/.cache/staticcheck", "/home/u/.cache/go-build"]),
     );
-    expect(staticcheck.caches).not.toContain("/tmp/mcq-1000");
+    expect(staticcheck.caches).not.toContain("/srv/a");
     expect(planProfile(host, read, "/usr/local/go/bin/go", "/srv/a").readWrite).not.toContain(
       "/home/u/.cache/staticcheck",
     );
@@ -130,7 +223,7 @@ describe("planProfile", () => {
     expect(planProfile(host, read, "/usr/bin/mypy", "/srv/a").readOnlyIfPresent).toBeUndefined();
     for (const formatter of ["/usr/local/go/bin/gofmt", "/home/u/.cargo/bin/rustfmt"]) {
       const p = planProfile(host, read, formatter, "/srv/a");
-      expect(p.readWrite, formatter).toEqual(["/tmp/mcq-1000"]);
+      expect(p.readWrite, formatter).toEqual([]);
       expect(p.caches, formatter).toBeUndefined();
     }
   });
@@ -179,7 +272,64 @@ describe("bwrapArgv", () => {
     expect(m.indexOf("--tmpfs /home/u")).toBeLessThan(m.indexOf("--ro-bind /home/u/.pyenv"));
     expect(m).toContain("--chdir /tmp/proj/src");
     expect(argv).toEqual(expect.arrayContaining(["--unshare-pid", "--die-with-parent", "--unshare-net"]));
+    // No capabilities in the host's namespaces, as root too; the kernel's settings read-only over /proc.
+    expect(argv.join(" ")).toContain("--unshare-user --cap-drop ALL");
+    expect(m.indexOf("--ro-bind /proc/sys")).toBe(m.indexOf("--proc /proc") + 1);
     expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "/usr/bin/rustfmt", "--check", "a.rs"]);
+  });
+
+  it("a root server's tools get an unprivileged id inside their user namespace", () => {
+    const p = planProfile(
+      { ...host, ids: { uid: 65534, gid: 65534 } },
+      { kind: "read", roots: ["/srv/a"] },
+      "/usr/bin/ruff",
+      "/srv/a",
+    );
+    const argv = bwrapArgv(p, "/usr/bin/ruff", []).join(" ");
+    expect(argv).toContain("--unshare-user --cap-drop ALL");
+    expect(argv).toContain("--uid 65534 --gid 65534");
+    expect(
+      bwrapArgv(
+        planProfile(host, { kind: "read", roots: ["/srv/a"] }, "/usr/bin/ruff", "/srv/a"),
+        "/usr/bin/ruff",
+        [],
+      ),
+    ).not.toContain("--uid");
+  });
+
+  it("go test's go writes Go's caches; its test binaries get them read-only in a nested sandbox", () => {
+    const p = planProfile(
+      host,
+      { kind: "tests", roots: ["/srv/a"], network: true, nestedTests: true },
+      "/usr/local/go/bin/go",
+      "/srv/a",
+    );
+    expect(p.runsProjectCode).toBe(false);
+    expect(p.readWrite).toEqual(
+      expect.arrayContaining(["/srv/a", "/home/u/.cache/go-build", "/home/u/go/pkg/mod"]),
+    );
+    expect(p.readOnlyForTests).toEqual(["/home/u/.cache/go-build", "/home/u/go/pkg/mod"]);
+    expect(nestedTestsExec("/usr/bin/bwrap", p.readOnlyForTests ?? [])).toBe(
+      "'/usr/bin/bwrap' '--dev-bind' '/' '/' '--ro-bind' '/home/u/.cache/go-build' '/home/u/.cache/go-build' " +
+        "'--ro-bind' '/home/u/go/pkg/mod' '/home/u/go/pkg/mod' '--unshare-user' '--cap-drop' 'ALL' '--die-with-parent' '--'",
+    );
+    // A path go could not take as one field: no nested sandbox.
+    expect(nestedTestsExec("/usr/bin/bwrap", ["/home/u/it's"])).toBeUndefined();
+  });
+
+  it("binds a per-project cache folder at the cache's own path", () => {
+    const p = planProfile(
+      host,
+      { kind: "read", roots: ["/srv/a"] },
+      "/srv/a/.venv/bin/black",
+      "/srv/a",
+      undefined,
+      "/srv/a/.venv",
+    );
+    const argv = bwrapArgv(p, "/srv/a/.venv/bin/black", []);
+    const at = argv.indexOf("/home/u/.cache/black");
+    expect(argv[at - 2]).toBe("--bind");
+    expect(argv[at - 1]).toBe(p.binds?.[0]?.source);
   });
 
   it("keeps the network namespace only when the profile has no network", () => {

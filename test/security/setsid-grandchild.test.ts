@@ -11,7 +11,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES } from "../helpers/server.js";
 import { copyFixture, tempDir } from "../helpers/tools.js";
-import { liveWithEnv, scratchFolder, untilNone } from "../helpers/marked.js";
+import { liveWithEnv, untilNone } from "../helpers/marked.js";
+import { reportChannel, type Fifo } from "../helpers/channel.js";
 
 const HOSTILE_TOOL = path.join(FIXTURES, "exec", "setsid-grandchild.sh");
 
@@ -35,7 +36,13 @@ async function waitGone(pid: number, ms = 3000): Promise<boolean> {
 }
 
 /** A Python project whose virtualenv's `ruff` is the hostile tool. */
-function projectWithHostileRuff(): { dir: string; pidFile: string; target: string } {
+function projectWithHostileRuff(): {
+  dir: string;
+  pidFile: string;
+  target: string;
+  channel: string;
+  fifo: Fifo;
+} {
   const dir = tempDir("mcq-setsid-");
   fs.writeFileSync(path.join(dir, "pyproject.toml"), '[project]\nname = "p"\n');
   const target = path.join(dir, "a.py");
@@ -45,16 +52,18 @@ function projectWithHostileRuff(): { dir: string; pidFile: string; target: strin
   fs.writeFileSync(path.join(bin, "python"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
   fs.copyFileSync(HOSTILE_TOOL, path.join(bin, "ruff"));
   fs.chmodSync(path.join(bin, "ruff"), 0o755);
-  // The pid file in the scratch folder (a read-only lint cannot write the project); the grandchild is found by
-  // the mark in its environment (its pid in the file is its sandbox's pid namespace's).
-  return { dir, pidFile: path.join(scratchFolder("setsid-"), "grandchild.pid"), target };
+  // The pid comes back through a FIFO in a root of its own (a read-only lint cannot write anywhere that
+  // lasts); the grandchild is found by the mark in its environment (its pid is its sandbox's pid namespace's).
+  const channel = reportChannel("mcq-setsid-chan-");
+  const fifo = channel.fifo("grandchild.pid");
+  return { dir, pidFile: fifo.path, target, channel: channel.dir, fifo };
 }
 
 describe("a grandchild that leaves the process group", () => {
   it("does not hold a call past its timeout, and is killed", async () => {
-    const { dir, pidFile, target } = projectWithHostileRuff();
+    const { dir, pidFile, target, channel, fifo } = projectWithHostileRuff();
     const s = await connectStdio({
-      args: ["--allowed-paths", dir, "--timeout", "2"],
+      args: ["--allowed-paths", `${dir},${channel}`, "--timeout", "2"],
       cwd: dir,
       env: { MCQ_TEST_PIDFILE: pidFile, MCQ_TEST_MODE: "hang", MCQ_TEST_TARGET: target },
     });
@@ -65,7 +74,7 @@ describe("a grandchild that leaves the process group", () => {
       expect(r).toMatchObject({ success: false, error_type: "timeout" });
       // The grandchild sleeps 60 s: before the fix the call waited for it.
       expect(elapsed).toBeLessThan(20_000);
-      expect(Number(fs.readFileSync(pidFile, "utf8"))).toBeGreaterThan(0);
+      expect(Number((await fifo.until("\n")).trim())).toBeGreaterThan(0);
       expect(await untilNone(() => liveWithEnv(`MCQ_TEST_PIDFILE=${pidFile}`, "sleep"))).toEqual([]);
     } finally {
       await s.close();
@@ -73,9 +82,9 @@ describe("a grandchild that leaves the process group", () => {
   }, 40_000);
 
   it("a tool that exits leaving it behind returns its result, and the grandchild is killed", async () => {
-    const { dir, pidFile, target } = projectWithHostileRuff();
+    const { dir, pidFile, target, channel, fifo } = projectWithHostileRuff();
     const s = await connectStdio({
-      args: ["--allowed-paths", dir, "--timeout", "30"],
+      args: ["--allowed-paths", `${dir},${channel}`, "--timeout", "30"],
       cwd: dir,
       env: { MCQ_TEST_PIDFILE: pidFile, MCQ_TEST_MODE: "exit", MCQ_TEST_TARGET: target },
     });
@@ -86,7 +95,7 @@ describe("a grandchild that leaves the process group", () => {
       expect(r).toMatchObject({ success: true, passed: false, issue_count: 1 });
       // Before the fix the call waited for the grandchild's pipes until the 30 s timeout.
       expect(elapsed).toBeLessThan(20_000);
-      expect(Number(fs.readFileSync(pidFile, "utf8"))).toBeGreaterThan(0);
+      expect(Number((await fifo.until("\n")).trim())).toBeGreaterThan(0);
       expect(await untilNone(() => liveWithEnv(`MCQ_TEST_PIDFILE=${pidFile}`, "sleep"))).toEqual([]);
     } finally {
       await s.close();
@@ -96,16 +105,18 @@ describe("a grandchild that leaves the process group", () => {
   it("started by a warm worker's plugin, it is killed with the worker", async () => {
     const dir = copyFixture(path.join(FIXTURES, "js", "busy-plugin"));
     fs.writeFileSync(path.join(dir, "src", "busy.js"), "export const b = 1; // ESCAPE_LOOP\n");
-    const pidsDir = scratchFolder("busy-pids-");
+    const channel = reportChannel("mcq-busy-pids-");
+    const pids = channel.fifo("pids.json");
+    const pidsDir = channel.dir;
     const s = await connectStdio({
-      args: ["--allowed-paths", dir, "--timeout", "4"],
+      args: ["--allowed-paths", `${dir},${pidsDir}`, "--timeout", "4"],
       cwd: dir,
       env: { MCQ_TEST_PIDS_DIR: pidsDir },
     });
     try {
       const r = await s.call("lint", { path: ".", linter: "eslint", files: ["src/busy.js"] });
       expect(r).toMatchObject({ success: false, error_type: "timeout" });
-      expect(fs.existsSync(path.join(pidsDir, "pids.json"))).toBe(true);
+      expect(pids.read()).toContain('"sleeper"');
       expect(await waitGone(Number(/pid (\d+)/.exec(r.error as string)?.[1]))).toBe(true);
       // It left the worker's group (so the group kill does not reach it), and it is gone all the same.
       expect(await untilNone(() => liveWithEnv(`MCQ_TEST_PIDS_DIR=${pidsDir}`, "sleep"))).toEqual([]);

@@ -30,6 +30,8 @@ export interface TscReply {
   sourceFiles?: string[];
   /** The folders the config's `include` patterns search (a new file there joins the program). */
   includeDirs?: string[];
+  /** Bundles the worker compiled without the server's V8 code cache (the server has it made). */
+  codeCacheMissed?: string[];
 }
 
 /** A finding from a diagnostic; program-wide ones are attributed to the tsconfig. */

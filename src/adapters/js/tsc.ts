@@ -23,6 +23,7 @@ import { parseTscOutput } from "./tsc-output.js";
 import { declaredButMissing, notInstalledError, packagesTscMisses } from "./dependencies.js";
 import type { Finding } from "../../findings/model.js";
 import { tscFinding, type TscParams, type TscReply } from "./tsc-wire.js";
+import { produceCodeCaches } from "./code-cache-server.js";
 import { warmRequest } from "./warm.js";
 
 /** What each tsconfig extends, as the worker last reported it: changes there restart the worker too. */
@@ -167,6 +168,7 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
     command,
   );
   extendedConfigs.set(configFile, result.extendedConfigs);
+  if (result.codeCacheMissed?.length) await produceCodeCaches(ctx, result.codeCacheMissed);
   const findings = result.diagnostics.map((d) => tscFinding(d, configFile));
   refuseMissingInstall(findings, root, ctx.allowlist.rootOf(configFile) ?? root, command);
   return {

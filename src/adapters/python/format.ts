@@ -280,10 +280,13 @@ async function checkThenWrite(
   };
 }
 
-/** An empty config file of the server's own (in the temp dir), for black when the project has none. */
+/**
+ * An empty config file of the server's own, for black when the project has none: kept for the server's life
+ * in a private folder that black's runs see read-only.
+ */
 function emptyBlackConfig(ctx: ToolContext): string {
   return ctx.services.get("black-empty-config", () => {
-    const dir = makeScratchDir("mcq-black-");
+    const dir = makeScratchDir("mcq-black-", { access: "read-only" });
     const file = path.join(dir, "pyproject.toml");
     fs.writeFileSync(file, "", { flag: "wx", mode: 0o600 });
     return { file, close: () => fs.rmSync(dir, { recursive: true, force: true }) };

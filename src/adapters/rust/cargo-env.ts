@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
-import { scratchRoot } from "../../exec/sandbox/scratch.js";
+import { projectScratchDir, scratchProjectOf } from "../../exec/sandbox/scratch.js";
 
 /** The directory of the nearest Cargo.toml from target up to root; undefined when none. */
 export function findCrate(target: string, root: string): string | undefined {
@@ -72,17 +72,13 @@ export function workspaceRoot(crateDir: string, root: string): string {
 }
 
 /**
- * One shared scratch target directory under the temp dir: builds never write `target/` into the project
- * (seed 000: clippy works on a read-only mount) and repeated checks reuse the build.
+ * The target directory of a workspace's builds: a private folder of the server's per workspace (a scratch
+ * copy's builds go to its original's), so builds never write `target/` into the project (seed 000: clippy works
+ * on a read-only mount), repeated checks reuse the build, and what one project's build scripts leave there is
+ * never another project's build. Verified before every use (sandbox/scratch.ts).
  */
-export function cargoTargetDir(): string {
-  const dir = path.join(scratchRoot(), "cargo-target");
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // A shared temp dir: refuse one that another user planted (or a link), since builds run from it.
-  const st = fs.lstatSync(dir);
-  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()))
-    throw new ToolError("exception", `${dir} is not a directory owned by this user; remove it`);
-  return dir;
+export function cargoTargetDir(workspace: string): string {
+  return projectScratchDir("cargo-target", scratchProjectOf(workspace) ?? workspace);
 }
 
 function isDirectory(p: string): boolean {

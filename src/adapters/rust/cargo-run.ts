@@ -68,7 +68,7 @@ async function runLocked(
       program: "cargo",
       args,
       cwd: crateDir,
-      env: { CARGO_TARGET_DIR: cargoTargetDir(), CARGO_TERM_COLOR: "never", ...env },
+      env: { CARGO_TARGET_DIR: cargoTargetDir(workspace), CARGO_TERM_COLOR: "never", ...env },
       onStdoutLine,
       sandbox: hadLock ? undefined : lockWritable(ctx, workspace),
     });

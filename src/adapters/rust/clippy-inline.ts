@@ -112,7 +112,7 @@ export function scratchWorkspace(ctx: ToolContext, crate: string): ScratchWorksp
   // The copy leaves links out: one leading out of the allowed paths (a `mod m;` file) is refused as it
   // is for every other tool, rather than found missing by the compiler.
   refuseLinksLeaving(workspace, ctx.allowlist);
-  const scratch = makeScratchDir("mcq-clippy-inline-");
+  const scratch = makeScratchDir("mcq-clippy-inline-", { project: workspace });
   const remove = () => fs.rmSync(scratch, { recursive: true, force: true });
   try {
     copyTree(workspace, scratch, { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES }, (real, copy) =>

@@ -4,14 +4,14 @@
  * second server could see that passing file as the crate's own, pass `--locked` and fail once it was
  * removed ("cannot create the lock file … because --locked was passed"), or leave one behind. cargo
  * already runs one build at a time in the shared target dir, so this costs next to nothing.
- * The lock is a proper-lockfile lock in the per-user scratch target dir, never in the project.
+ * The lock is a proper-lockfile lock in the per-user scratch root (no sandbox sees it), never in the project.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import lockfile from "proper-lockfile";
 import { ToolError } from "../../errors.js";
-import { cargoTargetDir } from "./cargo-env.js";
+import { scratchRoot } from "../../exec/sandbox/scratch.js";
 
 // Short: a cargo check of a small crate takes ~100 ms, and waiting runs should follow each other closely.
 const POLL_MS = 25;
@@ -22,7 +22,7 @@ export async function withWorkspaceLock<T>(
   waitMs: number,
   fn: () => Promise<T>,
 ): Promise<T> {
-  const dir = path.join(cargoTargetDir(), "mcq-workspace-locks");
+  const dir = path.join(scratchRoot(), "cargo-workspace-locks");
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = createHash("sha256").update(workspace).digest("hex").slice(0, 32);
   let release: () => Promise<void>;

@@ -3,8 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Mount } from "./profile.js";
-import type { CacheFamily, HostLayout } from "./plan.js";
-import { scratchRoot } from "./scratch.js";
+import type { CacheFamily, CacheSpec, HostLayout } from "./plan.js";
 import { PACKAGE_ROOT } from "../../package-root.js";
 
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix"];
@@ -37,9 +36,18 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
   const existing = (paths: (string | undefined)[]) => [
     ...new Set(paths.filter((p): p is string => p !== undefined && fs.existsSync(p))),
   ];
-  const v8Cache = path.join(xdgCache, "mcp-code-quality", "v8-code-cache");
+  const v8Cache = v8CodeCacheDir(env);
   fs.mkdirSync(v8Cache, { recursive: true, mode: 0o700 });
   const none: readonly string[] = [];
+  const noCaches: readonly CacheSpec[] = [];
+  // In a run of project code: read-only, filled by a step that runs none (fill.ts) ...
+  const filled = (p: string, name: string): CacheSpec => ({ path: p, name, withProjectCode: "read-only" });
+  // ... or a folder of its own per project.
+  const perProject = (p: string, name: string): CacheSpec => ({
+    path: p,
+    name,
+    withProjectCode: "per-project",
+  });
   const toolchains: Record<CacheFamily, readonly string[]> = {
     common: existing([
       abs(env.PYENV_ROOT) ?? h(".pyenv"),
@@ -59,22 +67,27 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
   };
   // Caches whether or not they exist yet: the launcher makes a missing one, so that a tool's first run on a
   // new machine fills a cache the next run finds (not a private $HOME thrown away with the sandbox).
-  const caches: Record<CacheFamily, readonly string[]> = {
-    common: none,
-    go: unique([
-      goSetting("GOCACHE") ?? path.join(xdgCache, "go-build"),
-      goSetting("GOMODCACHE") ?? path.join(gopath, "pkg", "mod"),
-    ]),
-    cargo: unique([path.join(cargoHome, "registry"), path.join(cargoHome, "git")]),
-    npm: [h(".npm")],
-    git: none,
-    node: [v8Cache],
-    provider: none,
+  const goCache = goSetting("GOCACHE") ?? path.join(xdgCache, "go-build");
+  const goModCache = goSetting("GOMODCACHE") ?? path.join(gopath, "pkg", "mod");
+  const caches: Record<CacheFamily, readonly CacheSpec[]> = {
+    common: noCaches,
+    go: [filled(goCache, "go-build"), ...(goModCache === goCache ? [] : [filled(goModCache, "go-mod")])],
+    cargo: [
+      filled(path.join(cargoHome, "registry"), "cargo-registry"),
+      filled(path.join(cargoHome, "git"), "cargo-git"),
+    ],
+    npm: [perProject(h(".npm"), "npm")],
+    git: noCaches,
+    // Written by the server alone (code-cache.ts), keyed by the source's hash: read-only for every tool.
+    node: [{ path: v8Cache, name: "v8-code-cache", withProjectCode: "read-only", serverOnly: true }],
+    provider: noCaches,
   };
-  // A tool's own cache, read-write for that tool alone (by its facts key).
-  const toolCaches: Record<string, readonly string[]> = {
-    staticcheck: [abs(env.STATICCHECK_CACHE) ?? path.join(xdgCache, "staticcheck")],
-    black: [abs(env.BLACK_CACHE_DIR) ?? path.join(xdgCache, "black")],
+  // A tool's own cache, for that tool alone (by its facts key).
+  const toolCaches: Record<string, readonly CacheSpec[]> = {
+    staticcheck: [
+      perProject(abs(env.STATICCHECK_CACHE) ?? path.join(xdgCache, "staticcheck"), "staticcheck"),
+    ],
+    black: [perProject(abs(env.BLACK_CACHE_DIR) ?? path.join(xdgCache, "black"), "black")],
   };
   const system: Mount[] = [];
   for (const p of SYSTEM) {
@@ -97,9 +110,13 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     if (fs.existsSync(dir)) hidden.push({ path: dir, dir: true });
   return {
     system,
+    // The kernel's settings: root's uid could write them even without capabilities.
+    procReadOnly: ["/proc/sys", "/proc/sysrq-trigger"].filter((p) => fs.existsSync(p)),
+    // root's tools are no one's root inside either: an unprivileged id (nobody), root's own files still theirs.
+    ...(process.getuid?.() === 0 ? { ids: { uid: 65534, gid: 65534 } } : {}),
+    perProjectCaches: path.join(xdgCache, "mcp-code-quality", "per-project"),
     home,
     install: installDir(),
-    scratch: scratchRoot(),
     toolchains,
     caches,
     toolCaches,
@@ -109,8 +126,12 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
   };
 }
 
-function unique(paths: readonly string[]): string[] {
-  return [...new Set(paths)];
+/** The server's V8 code cache for the node workers' large bundles (code-cache.ts writes it, workers read it). */
+export function v8CodeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : os.homedir();
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(home, ".cache");
+  return path.join(base, "mcp-code-quality", "v8-code-cache");
 }
 
 /** Where go reads its own settings (`go env GOENV`): `$GOENV`, else `$XDG_CONFIG_HOME/go/env`; none when off. */

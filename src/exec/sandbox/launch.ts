@@ -8,8 +8,17 @@ import fs from "node:fs";
 import { ToolError } from "../../errors.js";
 import { findExecutable } from "../which.js";
 import { hostLayout } from "./host.js";
-import { planProfile, type SandboxRequest } from "./plan.js";
-import { bwrapArgv, visibleIn, type ResourceLimits, type SandboxProfile } from "./profile.js";
+import { factsKeyOf, planProfile, prefixOf, type SandboxRequest } from "./plan.js";
+import {
+  bwrapArgv,
+  idsArgv,
+  ISOLATION_ARGV,
+  visibleIn,
+  type ResourceLimits,
+  type SandboxProfile,
+} from "./profile.js";
+import { scratchFoldersNamed, scratchProjectOf } from "./scratch.js";
+import { toolEnvironment, type EnvFamily } from "./env.js";
 
 export const SANDBOX_MODES = ["auto", "required", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -32,6 +41,13 @@ export interface SandboxStatus {
 export interface Launch {
   program: string;
   args: string[];
+  /**
+   * The environment the process starts with, before the caller's own additions: the server's, with its
+   * secrets and every credential left out, and for a tool that runs no project code only what its family
+   * needs (env.ts).
+   */
+  env: NodeJS.ProcessEnv;
+  envFamily: EnvFamily;
   /** The profile enforced; undefined when the process runs unsandboxed. */
   profile?: SandboxProfile;
   /** Why it runs unsandboxed under `auto`. */
@@ -53,16 +69,13 @@ export function probeSandbox(): SandboxStatus {
   const version = /\d+\.\d+(\.\d+)?/.exec(
     spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 5000 }).stdout ?? "",
   )?.[0];
+  // The same namespaces and privileges as every profile (profile.ts), /proc/sys read-only included.
   const trial = spawnSync(
     bwrap,
-    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid"].concat([
-      "--unshare-net",
-      "--unshare-ipc",
-      "--unshare-uts",
-      "--die-with-parent",
-      "--",
-      TRUE,
-    ]),
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+      .concat(hostLayout().procReadOnly.flatMap((p) => ["--ro-bind", p, p]))
+      .concat(["--tmpfs", "/tmp", "--unshare-net", ...ISOLATION_ARGV, ...idsArgv(hostLayout().ids)])
+      .concat(["--", TRUE]),
     { encoding: "utf8", timeout: 5000 },
   );
   if (trial.status !== 0)
@@ -76,6 +89,44 @@ export function probeSandbox(): SandboxStatus {
 }
 
 const TRUE = findExecutable("true", ["/usr/bin", "/bin"], "") ?? "true";
+
+/** A sandbox inside a sandbox: what go test's test binaries run in (nestedTestsArgv). */
+const NESTED_ARGV = ["--dev-bind", "/", "/", "--unshare-user", "--cap-drop", "ALL", "--die-with-parent"];
+
+let nested: boolean | undefined;
+
+/**
+ * Whether a sandbox can start a sandbox of its own here (a user namespace inside the first one): tried once,
+ * with the same flags as every profile. Where it cannot, go test's runs see Go's caches read-only instead.
+ */
+export function nestedSandboxWorks(): boolean {
+  if (nested !== undefined) return nested;
+  const status = probeSandbox();
+  if (!status.available || !status.bwrap) return (nested = false);
+  const trial = spawnSync(
+    status.bwrap,
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+      .concat(hostLayout().procReadOnly.flatMap((p) => ["--ro-bind", p, p]))
+      .concat(["--tmpfs", "/tmp", "--unshare-net", ...ISOLATION_ARGV, ...idsArgv(hostLayout().ids)])
+      .concat(["--", status.bwrap, ...NESTED_ARGV, "--", TRUE]),
+    { encoding: "utf8", timeout: 5000 },
+  );
+  return (nested = trial.status === 0);
+}
+
+/**
+ * go test's `-exec` program: a nested sandbox in which `readOnly` (Go's build and module caches, which the go
+ * command itself fills) are read-only, so that a test binary, the project's code, cannot change what another
+ * project's build reads. Each field quoted as go splits it; undefined when a path cannot be quoted.
+ */
+export function nestedTestsExec(bwrap: string, readOnly: readonly string[]): string | undefined {
+  const fields = [bwrap, ...NESTED_ARGV.slice(0, 3), ...readOnly.flatMap((p) => ["--ro-bind", p, p])].concat(
+    NESTED_ARGV.slice(3),
+    ["--"],
+  );
+  if (fields.some((f) => /['"\n]/.test(f))) return undefined;
+  return fields.map((f) => `'${f}'`).join(" ");
+}
 
 export const INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap)";
 
@@ -95,7 +146,14 @@ export function sandboxReport(mode: SandboxMode): Record<string, unknown> {
     };
   const status = probeSandbox();
   if (status.available)
-    return { mode, enforced: true, kind: "bubblewrap", version: status.version ?? null, bwrap: status.bwrap };
+    return {
+      mode,
+      enforced: true,
+      kind: "bubblewrap",
+      version: status.version ?? null,
+      bwrap: status.bwrap,
+      privileges: PRIVILEGES,
+    };
   return mode === "required"
     ? {
         mode,
@@ -107,14 +165,37 @@ export function sandboxReport(mode: SandboxMode): Record<string, unknown> {
     : { mode, enforced: false, kind: "none", reason: status.reason, note: unsandboxedNote(status) };
 }
 
-/** The command to start for `executable args` at `cwd` under `run`; throws ToolError when required and unavailable. */
+/** What every sandboxed process holds of the host's privileges (profile.ts ISOLATION_ARGV), as reported. */
+export const PRIVILEGES = {
+  capabilities: "none (--cap-drop ALL; no_new_privs)",
+  user_namespace: "its own (--unshare-user), the server's uid mapped alone",
+  proc_sys: "read-only",
+};
+
+/**
+ * The command to start for `executable args` at `cwd` under `run`, and its environment (built from
+ * `baseEnv`, the server's by default); throws ToolError when the sandbox is required and unavailable.
+ * `extraEnv`: what the caller sets on top (the server's private folders it names are shown to the run).
+ */
 export function sandboxLaunch(
   executable: string,
   args: readonly string[],
   cwd: string,
   run: SandboxRun | undefined,
+  extraEnv: Readonly<Record<string, string | undefined>> = {},
+  baseEnv: NodeJS.ProcessEnv = process.env,
+  /** Credential variables this run is given all the same (a fill step's registry tokens). */
+  declaredEnv: readonly string[] = [],
 ): Launch {
-  if (!run || run.mode === "off") return { program: executable, args: [...args] };
+  let real = executable;
+  try {
+    real = fs.realpathSync.native(executable);
+  } catch {
+    // Not there: the spawn reports it.
+  }
+  const built = toolEnvironment(executable, real, run?.request, baseEnv, declaredEnv);
+  const unsandboxed = { program: executable, args: [...args], env: built.env, envFamily: built.family };
+  if (!run || run.mode === "off") return unsandboxed;
   const status = probeSandbox();
   if (!status.available || !status.bwrap) {
     if (run.mode === "required")
@@ -122,16 +203,37 @@ export function sandboxLaunch(
         "tool_not_found",
         `the sandbox is required (--sandbox required) and cannot run: ${status.reason ?? "bwrap unavailable"}; ${INSTALL_HINT}, or start the server with --sandbox auto or off`,
       );
-    return { program: executable, args: [...args], note: unsandboxedNote(status) };
-  }
-  let real = executable;
-  try {
-    real = fs.realpathSync.native(executable);
-  } catch {
-    // Not there: the spawn reports it.
+    return { ...unsandboxed, note: unsandboxedNote(status) };
   }
   const host = hostLayout();
-  const planned = withLaunchTimeMounts(planProfile(host, run.request, executable, cwd, real));
+  // Of the server's private folders, only those this command names (never one of another call's).
+  const scratch = scratchFoldersNamed([
+    cwd,
+    ...args,
+    ...Object.values(extraEnv).filter((v): v is string => typeof v === "string"),
+  ]);
+  let request = scratch.length ? { ...run.request, scratch } : run.request;
+  // go test: the go command fills its caches; the test binaries (the project's code) run nested, without them.
+  const goTest = factsKeyOf(executable) === "go" && args[0] === "test" && request.kind === "tests";
+  if (goTest && nestedSandboxWorks()) request = { ...request, nestedTests: true };
+  let planned = withLaunchTimeMounts(
+    planProfile(host, request, executable, cwd, real, projectOf(real, cwd, request.roots)),
+  );
+  if (request.nestedTests) {
+    const exec = nestedTestsExec(status.bwrap, planned.readOnlyForTests ?? []);
+    if (exec) args = ["test", `-exec=${exec}`, ...args.slice(1)];
+    else
+      planned = withLaunchTimeMounts(
+        planProfile(
+          host,
+          { ...request, nestedTests: false },
+          executable,
+          cwd,
+          real,
+          projectOf(real, cwd, request.roots),
+        ),
+      );
+  }
   const limits = run.limits && hasLimits(run.limits) ? run.limits : undefined;
   if (limits && !host.prlimit)
     throw new ToolError(
@@ -139,7 +241,23 @@ export function sandboxLaunch(
       "--tool-max-cpu-seconds / --tool-max-memory-mb need prlimit (util-linux), which is not installed; install util-linux or set them to 0",
     );
   const profile = limits && host.prlimit ? { ...planned, limits, prlimit: host.prlimit } : planned;
-  return { program: status.bwrap, args: bwrapArgv(profile, executable, args), profile };
+  return {
+    program: status.bwrap,
+    args: bwrapArgv(profile, executable, args),
+    env: built.env,
+    envFamily: built.family,
+    profile,
+  };
+}
+
+/**
+ * The project a per-project cache folder is kept for: a tool found inside an allowed root is that project's
+ * own (its prefix: `<project>/.venv`); else the project a scratch copy was made from, or the working folder.
+ */
+function projectOf(realExecutable: string, cwd: string, roots: readonly string[]): string {
+  const inside = roots.some((r) => realExecutable === r || realExecutable.startsWith(`${r}/`));
+  if (inside) return prefixOf(realExecutable) ?? realExecutable;
+  return scratchProjectOf(cwd) ?? cwd;
 }
 
 /** The profile as this launch finds the host: its caches made, its optional files bound if they exist now. */
@@ -158,10 +276,16 @@ export function withCaches(profile: SandboxProfile): SandboxProfile {
   if (!profile.caches?.length) return profile;
   const missing = profile.caches.filter((c) => !ensureFolder(c));
   if (!missing.length) return profile;
+  const binds = (profile.binds ?? []).filter((b) => !missing.includes(b.source));
   return {
     ...profile,
+    readOnly: profile.readOnly.filter((p) => !missing.includes(p)),
     readWrite: profile.readWrite.filter((p) => !missing.includes(p)),
+    ...(profile.binds ? { binds } : {}),
     caches: profile.caches.filter((c) => !missing.includes(c)),
+    ...(profile.readOnlyCaches
+      ? { readOnlyCaches: profile.readOnlyCaches.filter((c) => !missing.includes(c)) }
+      : {}),
   };
 }
 

@@ -7,10 +7,15 @@
  * - tests: the roots read-write; network kept unless cut (test suites talk to local services).
  * - provider: no root at all, only the requested files read-only, no scratch, no git, no shell.
  * Every kind: system folders and the server's install read-only, toolchains under $HOME read-only, a private
- * /tmp and an empty $HOME; declared caches read-write only for the tools that fill them.
+ * /tmp and an empty $HOME, and of the server's private folders only those the run's own command names.
+ * Shared caches are read-write only for a run that executes no project code; a run that does (tests, build
+ * scripts, plugins, a tool found inside the project) sees them read-only (filled beforehand by a step that runs
+ * none, fill.ts) or gets a folder of its own per project at their path.
  */
 import path from "node:path";
-import type { Mount, SandboxProfile } from "./profile.js";
+import { createHash } from "node:crypto";
+import type { Mount, SandboxIds, SandboxProfile } from "./profile.js";
+import type { ScratchBind } from "./scratch.js";
 import { MANAGED_TOOL_FACTS, type ToolSandboxFacts } from "./tool-facts.js";
 
 export type SandboxKind = "read" | "write" | "tests" | "provider";
@@ -29,6 +34,28 @@ export interface SandboxRequest {
   readOnly?: readonly string[];
   /** The server's own cache folders this run fills (mypy's per-project cache), shown read-write. */
   caches?: readonly string[];
+  /** The server's private folders the run's command names (launch.ts finds them): the only ones shown. */
+  scratch?: readonly ScratchBind[];
+  /** A fill step (fill.ts): it runs no project code, so the shared caches it fills are read-write. */
+  fill?: boolean;
+  /**
+   * The tool runs the project's code only through a nested sandbox of its own (go test's test binaries, through
+   * `-exec`; launch.ts), where the shared caches are read-only: the tool itself may write them.
+   */
+  nestedTests?: boolean;
+}
+
+/**
+ * A cache folder of the host. In a run that executes no project code it is shared read-write; in one that does
+ * it is `read-only` (a step that runs no project code fills it first, fill.ts) or `per-project` (a folder of
+ * its own per project, bound at this path). `serverOnly`: written by the server alone, read-only for every tool.
+ */
+export interface CacheSpec {
+  path: string;
+  /** Names the per-project copies (`<perProjectCaches>/<name>/<project key>`). */
+  name: string;
+  withProjectCode: "read-only" | "per-project";
+  serverOnly?: boolean;
 }
 
 /** What exists on this host, gathered once (host.ts). */
@@ -37,17 +64,21 @@ export interface HostLayout {
   home: string;
   /** The server's own install (dist, node_modules, .tools). */
   install: string;
-  /** The per-user 0700 scratch folder (server-made copies, cargo's target dir, daemon state). */
-  scratch: string;
+  /** Paths under /proc shown read-only over the sandbox's own /proc (the kernel's settings, sysrq). */
+  procReadOnly: readonly string[];
+  /** The ids inside the sandbox when they are not the server's (root's server: 65534). */
+  ids?: SandboxIds;
+  /** Where a cache's per-project folders live on the host: `<perProjectCaches>/<name>/<project key>`. */
+  perProjectCaches: string;
   /** Toolchains under $HOME that exist, by family ("common" for all). */
   toolchains: Readonly<Record<CacheFamily, readonly string[]>>;
   /**
    * Caches of a family, read-write for its tools that declare cache writes (or have no facts), whether or not
    * they exist yet: the launcher makes a missing one before the sandbox binds it.
    */
-  caches: Readonly<Record<CacheFamily, readonly string[]>>;
-  /** A tool's own caches (by facts key: staticcheck's), read-write for that tool alone, made when missing. */
-  toolCaches?: Readonly<Record<string, readonly string[]>>;
+  caches: Readonly<Record<CacheFamily, readonly CacheSpec[]>>;
+  /** A tool's own caches (by facts key: staticcheck's), for that tool alone, made when missing. */
+  toolCaches?: Readonly<Record<string, readonly CacheSpec[]>>;
   /** Go's settings file (`go env -w`), read-only for the go family when it exists at launch. */
   goEnvFile?: string;
   /** Git's programs and the shells, hidden from a provider. */
@@ -77,13 +108,29 @@ export function factsOf(executable: string): ToolSandboxFacts | undefined {
   return Object.hasOwn(MANAGED_TOOL_FACTS, key) ? MANAGED_TOOL_FACTS[key] : undefined;
 }
 
-function familyOf(key: string): CacheFamily | undefined {
+export function familyOf(key: string): CacheFamily | undefined {
   if (["go", "govet", "staticcheck", "golint", "gosec", "gofmt"].includes(key)) return "go";
   if (["cargo", "clippy", "rustfmt", "rustc"].includes(key)) return "cargo";
   if (key === "npm") return "npm";
   if (key === "git") return "git";
   if (key === "node") return "node";
   return undefined;
+}
+
+/**
+ * Whether the process may run code of the project (its tests, build scripts, configs and plugins), so that
+ * what it writes must not reach another project's run: a test run, a tool that declares it (or has no facts),
+ * and any tool whose executable lies inside an allowed root (a project's `.venv/bin/ruff` is the project's).
+ * A fill step runs none (fill.ts keeps the project's own programs out of it).
+ */
+export function runsProjectCode(
+  request: SandboxRequest,
+  facts: ToolSandboxFacts | undefined,
+  realExecutable: string,
+): boolean {
+  if (request.fill || request.nestedTests) return false;
+  if (request.kind === "tests" || !facts || facts.runs_project_code) return true;
+  return request.roots.some((root) => isUnder(realExecutable, root));
 }
 
 /**
@@ -103,28 +150,45 @@ export function planProfile(
   cwd: string,
   /** The executable with its links resolved, when that differs. */
   realExecutable: string = executable,
+  /** The project a per-project cache folder is kept for (launch.ts); the working directory by default. */
+  project: string = cwd,
 ): SandboxProfile {
   const key = factsKeyOf(executable);
   const facts = factsOf(executable);
   const family = familyOf(key);
   const provider = request.kind === "provider";
+  const projectCode = !provider && runsProjectCode(request, facts, realExecutable);
   const readOnly = new Set<string>([host.install, ...host.toolchains.common]);
   const readWrite = new Set<string>();
+  const binds: { source: string; dest: string }[] = [];
   const caches = new Set<string>();
+  const sharedReadOnly: string[] = [];
+  const forTests: string[] = [];
   const optional = new Set<string>();
   if (provider) {
     for (const p of host.toolchains.provider) readOnly.add(p);
     for (const f of request.files ?? []) readOnly.add(f);
   } else {
-    readWrite.add(host.scratch);
     if (family) for (const t of host.toolchains[family]) readOnly.add(t);
     if (family === "go" && host.goEnvFile) optional.add(host.goEnvFile);
     // Caches only for a tool that declares it fills one (gofmt and rustfmt get none).
     if (!facts || facts.writes.includes("cache")) {
-      for (const c of family ? host.caches[family] : []) caches.add(c);
-      for (const c of host.toolCaches?.[key] ?? []) caches.add(c);
+      const specs = [...(family ? host.caches[family] : []), ...(host.toolCaches?.[key] ?? [])];
+      for (const spec of specs) {
+        if (spec.serverOnly) readOnly.add(spec.path);
+        else if (!projectCode) readWrite.add(spec.path);
+        else if (spec.withProjectCode === "read-only") {
+          readOnly.add(spec.path);
+          sharedReadOnly.push(spec.path);
+        } else {
+          const source = path.join(host.perProjectCaches, spec.name, projectKey(project));
+          binds.push({ source, dest: spec.path });
+          caches.add(source);
+          continue;
+        }
+        caches.add(spec.path);
+      }
     }
-    for (const c of caches) readWrite.add(c);
     for (const t of host.toolchains.git) readOnly.add(t);
     const writable = new Set(
       request.kind === "tests"
@@ -137,9 +201,13 @@ export function planProfile(
     for (const root of writable) readWrite.add(root);
     for (const p of request.readOnly ?? []) if (!readWrite.has(p)) readOnly.add(p);
     for (const c of request.caches ?? []) readWrite.add(c);
+    for (const s of request.scratch ?? []) (s.access === "read-write" ? readWrite : readOnly).add(s.path);
+    if (request.nestedTests)
+      forTests.push(...[...caches].filter((c) => readWrite.has(c) && !binds.some((b) => b.source === c)));
   }
   const visible = (p: string) =>
-    host.system.some((m) => isUnder(p, m.path)) || [...readOnly, ...readWrite].some((r) => isUnder(p, r));
+    host.system.some((m) => isUnder(p, m.path)) ||
+    [...readOnly, ...readWrite, ...binds.map((b) => b.dest)].some((r) => isUnder(p, r));
   // The executable must be visible: a tool installed elsewhere brings its own prefix, read-only.
   for (const exe of [executable, realExecutable]) {
     const prefix = prefixOf(exe);
@@ -150,19 +218,30 @@ export function planProfile(
   if (!provider && !visible(cwd) && !isTooBroad(cwd, host)) readOnly.add(cwd);
   return {
     system: host.system,
+    procReadOnly: host.procReadOnly,
+    ...(host.ids ? { ids: host.ids } : {}),
     readOnly: [...readOnly].filter((p) => !readWrite.has(p)),
     readWrite: [...readWrite],
+    ...(binds.length ? { binds } : {}),
     home: host.home,
     network: networkFor(request, facts),
     hidden: provider ? host.gitAndShells : [],
     cwd: provider ? "/tmp" : cwd,
+    runsProjectCode: projectCode,
     ...(caches.size ? { caches: [...caches] } : {}),
+    ...(sharedReadOnly.length ? { readOnlyCaches: sharedReadOnly } : {}),
+    ...(forTests.length ? { readOnlyForTests: forTests } : {}),
     ...(optional.size ? { readOnlyIfPresent: [...optional] } : {}),
   };
 }
 
+/** A project's folder name among a cache's per-project folders. */
+export function projectKey(project: string): string {
+  return createHash("sha256").update(project).digest("hex").slice(0, 20);
+}
+
 /** `<prefix>/bin/<tool>` -> `<prefix>`; any other -> its folder. */
-function prefixOf(executable: string): string | undefined {
+export function prefixOf(executable: string): string | undefined {
   if (!path.isAbsolute(executable)) return undefined;
   const dir = path.dirname(executable);
   return path.basename(dir) === "bin" ? path.dirname(dir) : dir;

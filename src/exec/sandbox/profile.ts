@@ -5,15 +5,27 @@
  * Mount order matters to bwrap (a later mount covers an earlier one): system folders, the server's own
  * install, a private /tmp and an empty $HOME, then the toolchains under $HOME, then the allowed roots and
  * scratch folders, then the paths the profile hides (a provider's git and shells).
+ *
+ * Every process runs without capabilities in the host's namespaces, whoever starts the server: a user
+ * namespace of its own (`--unshare-user`, the server's uid mapped alone; root's shown inside as 65534, an
+ * unprivileged id, so that the process is no one's root there either) and `--cap-drop ALL` (bwrap also sets
+ * no_new_privs), so root's tools cannot remount a read-only bind, and the kernel's settings under /proc/sys
+ * are read-only over the sandbox's /proc (root's uid on the host alone would let it write them).
  */
 
 export interface SandboxProfile {
   /** Top-level system folders bound read-only (/usr, /etc, ...). */
   system: readonly Mount[];
+  /** Paths under /proc bound read-only over the sandbox's own /proc (/proc/sys). */
+  procReadOnly?: readonly string[];
+  /** The ids the process has inside its user namespace (root's server: an unprivileged one); default its own. */
+  ids?: SandboxIds;
   /** Other folders visible read-only (the server's install, toolchains, a tool's own prefix). */
   readOnly: readonly string[];
-  /** Folders visible read-write (declared caches, the per-user scratch folder, the roots of a transaction). */
+  /** Folders visible read-write (declared caches, the run's own scratch folders, the roots of a transaction). */
   readWrite: readonly string[];
+  /** Host folders bound read-write at another path (a cache's folder for this project, at the cache's path). */
+  binds?: readonly { source: string; dest: string }[];
   /** The user's home, replaced by an empty private folder (what is in it stays hidden unless bound above). */
   home: string;
   /** Network namespace of its own (loopback only) unless the tool needs the network. */
@@ -22,8 +34,17 @@ export interface SandboxProfile {
   hidden: readonly { path: string; dir: boolean }[];
   /** The working directory inside the sandbox. */
   cwd: string;
-  /** The tools' caches among readWrite: made (owner-only) when missing, dropped when they cannot be. */
+  /** Whether the process may run the project's code (plan.ts): shared caches are then not writable. */
+  runsProjectCode?: boolean;
+  /**
+   * The folders a nested sandbox shows read-only to the programs the tool runs for the project (go test's test
+   * binaries, through `-exec`): the tool itself writes them (launch.ts).
+   */
+  readOnlyForTests?: readonly string[];
+  /** Host cache folders bound (shared ones, or per-project sources): made (owner-only) when missing, dropped when they cannot be. */
   caches?: readonly string[];
+  /** Shared caches shown read-only because the process runs project code (a fill step fills them first). */
+  readOnlyCaches?: readonly string[];
   /** Files shown read-only when they exist at launch (Go's settings file, which `go env -w` may make later). */
   readOnlyIfPresent?: readonly string[];
   /** Environment set inside (on top of what the process is given). */
@@ -54,8 +75,32 @@ export function limitArgv(profile: SandboxProfile): string[] {
   return argv.length > 1 ? [...argv, "--"] : [];
 }
 
+export interface SandboxIds {
+  uid: number;
+  gid: number;
+}
+
+/** `--uid N --gid N` when the profile maps other ids than the server's own. */
+export function idsArgv(ids: SandboxIds | undefined): string[] {
+  return ids ? ["--uid", String(ids.uid), "--gid", String(ids.gid)] : [];
+}
+
 /** A system folder: bound, or re-created as the link it is on the host (merged /usr: /bin -> usr/bin). */
 export type Mount = { path: string; link?: string };
+
+/**
+ * The namespaces and privileges every sandbox gets (the probe in launch.ts tries the same): no capabilities
+ * in any namespace of the host, whether the server runs as root or not.
+ */
+export const ISOLATION_ARGV = [
+  "--unshare-user",
+  "--cap-drop",
+  "ALL",
+  "--unshare-pid",
+  "--unshare-ipc",
+  "--unshare-uts",
+  "--die-with-parent",
+] as const;
 
 /** The bwrap arguments for `profile`, then `--`, the executable and its arguments. */
 export function bwrapArgv(profile: SandboxProfile, executable: string, args: readonly string[]): string[] {
@@ -63,18 +108,21 @@ export function bwrapArgv(profile: SandboxProfile, executable: string, args: rea
   for (const m of profile.system)
     if (m.link !== undefined) argv.push("--symlink", m.link, m.path);
     else argv.push("--ro-bind", m.path, m.path);
-  argv.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", profile.home);
+  argv.push("--dev", "/dev", "--proc", "/proc");
+  for (const p of profile.procReadOnly ?? []) argv.push("--ro-bind", p, p);
+  argv.push("--tmpfs", "/tmp", "--tmpfs", profile.home);
   // Shorter paths first, so a folder inside another is mounted over it, not under it.
   const binds = [
-    ...profile.readOnly.map((p) => ({ p, rw: false })),
-    ...profile.readWrite.map((p) => ({ p, rw: true })),
-  ].sort((a, b) => depth(a.p) - depth(b.p) || Number(a.rw) - Number(b.rw));
-  for (const b of binds) argv.push(b.rw ? "--bind" : "--ro-bind", b.p, b.p);
+    ...profile.readOnly.map((p) => ({ source: p, dest: p, rw: false })),
+    ...profile.readWrite.map((p) => ({ source: p, dest: p, rw: true })),
+    ...(profile.binds ?? []).map((b) => ({ ...b, rw: true })),
+  ].sort((a, b) => depth(a.dest) - depth(b.dest) || Number(a.rw) - Number(b.rw));
+  for (const b of binds) argv.push(b.rw ? "--bind" : "--ro-bind", b.source, b.dest);
   for (const h of profile.hidden)
     if (h.dir) argv.push("--tmpfs", h.path);
     else argv.push("--ro-bind", "/dev/null", h.path);
   for (const [k, v] of Object.entries(profile.setenv ?? {})) argv.push("--setenv", k, v);
-  argv.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent");
+  argv.push(...ISOLATION_ARGV, ...idsArgv(profile.ids));
   if (!profile.network) argv.push("--unshare-net");
   argv.push("--chdir", profile.cwd, "--", ...limitArgv(profile), executable, ...args);
   return argv;
@@ -91,6 +139,7 @@ export function visibleIn(profile: SandboxProfile, p: string): boolean {
     profile.system.some((m) => under(m.path)) ||
     profile.readOnly.some(under) ||
     profile.readWrite.some(under) ||
+    (profile.binds ?? []).some((b) => under(b.dest)) ||
     p.startsWith("/dev/") ||
     p.startsWith("/proc/")
   );

@@ -13,6 +13,11 @@ export interface ToolSandboxFacts {
   writes: ("none" | "cache" | "project-files")[];
   /** It loads or runs code from the project (configs, plugins, tests, build scripts). */
   runs_project_code: boolean;
+  /**
+   * Credential variables it is given although their names say secret (env.ts leaves every other one out):
+   * names, or prefixes ending in `*`.
+   */
+  env?: readonly string[];
   note?: string;
 }
 
@@ -56,8 +61,16 @@ export const MANAGED_TOOL_FACTS: Record<string, ToolSandboxFacts> = {
     true,
     "runs the project's tests (-p no:cacheprovider): they may do anything",
   ),
-  "pip-audit": f("required", false, ["cache"], false, "queries the vulnerability service"),
-  npm: f("required", false, ["none"], false, "npm audit asks the registry"),
+  "pip-audit": {
+    ...f("required", false, ["cache"], false, "queries the vulnerability service"),
+    // A private index's credentials (PIP_INDEX_URL with a password, UV_INDEX_<NAME>_PASSWORD).
+    env: ["PIP_*", "UV_*"],
+  },
+  npm: {
+    ...f("required", false, ["none"], false, "npm audit asks the registry"),
+    // A private registry's token, as .npmrc files name it.
+    env: ["NPM_TOKEN", "NODE_AUTH_TOKEN", "npm_config_*", "NPM_CONFIG_*"],
+  },
   eslint: f(
     "none",
     false,
@@ -78,7 +91,7 @@ export const MANAGED_TOOL_FACTS: Record<string, ToolSandboxFacts> = {
   "cargo test": f("may", true, ["cache"], true, `runs the project's tests; ${CARGO_NOTE}`),
   rustfmt: f("none", false, ["project-files"], false, "writes only in autoformat transactions"),
   rubocop: f("none", false, ["project-files", "cache"], true, "required plugins run; writes only in fixes"),
-  ruby: f("none", false, ["none"], false, "runs RuboCop's worker"),
+  ruby: f("none", false, ["none"], true, "runs RuboCop's worker (the plugins a config requires run in it)"),
   javascript: f("may", false, ["cache"], true, "the project's test runner (jest, vitest, node --test)"),
   "ruby tests": f(
     "may",

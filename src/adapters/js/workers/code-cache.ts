@@ -1,43 +1,49 @@
 /**
  * A V8 code cache for the large CommonJS tool bundles a worker loads (typescript.js is 9 MB: parsing and
- * compiling it is most of a fresh worker's first check, and `tsc` loads a 6 MB bundle instead). The
- * bundle is compiled with vm.Script and the cached data of an earlier worker, kept in the server's own
- * cache ($XDG_CACHE_HOME/mcp-code-quality/v8-code-cache, else ~/.cache/…), never in a project. After its
- * first request a worker that had no usable cache saves the functions compiled so far, so the next fresh
- * worker skips them.
+ * compiling it is most of a fresh worker's first check, and `tsc` loads a 6 MB bundle instead). The bundle is
+ * compiled with vm.Script and cached data from the server's own cache ($XDG_CACHE_HOME/mcp-code-quality/
+ * v8-code-cache, else ~/.cache/…).
+ *
+ * Workers only read it: V8 checks little more than the source's length before it runs cached code, so cached
+ * data a worker wrote (one that ran a project's config or its own TypeScript) could run in every later worker.
+ * The data is made by the server's producer (code-cache-produce.ts, started by the server after a worker
+ * reports a miss), which compiles the bundle without running it, and each file is named by the hash of the
+ * source it was made from, with the Node version and V8 flags: a worker finds data for exactly the source it
+ * compiles. In the sandbox the folder is read-only for every tool (sandbox/host.ts).
  * Node 20 has no module.enableCompileCache (22.1+); this is the same idea for one file.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import vm from "node:vm";
 
-interface Loaded {
-  script: vm.Script;
-  cacheFile: string;
-  /** Cached data was given and accepted. */
-  hit: boolean;
-}
+const missed = new Set<string>();
 
-const loaded: Loaded[] = [];
-/** A temp file older than this was left by a worker killed while writing it. */
-const STALE_TEMP_MS = 60_000;
-
-function cacheDir(): string {
+export function codeCacheDir(): string {
   const xdg = process.env.XDG_CACHE_HOME;
   const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".cache");
   return path.join(base, "mcp-code-quality", "v8-code-cache");
 }
 
-/** One cache file per bundle path, size, mtime and Node/V8 version (V8 rejects a mismatch anyway). */
-function cacheFileFor(file: string, st: fs.Stats): string {
+/** How Node wraps a CommonJS module: the script compiled and cached. */
+export function commonJsWrapper(source: string): string {
+  return `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+}
+
+/** The cache file for a source: its hash with this Node's version, arch and V8 flags (V8 rejects a mismatch). */
+export function codeCacheFile(
+  source: string,
+  execArgv: readonly string[] = process.execArgv,
+  dir: string = codeCacheDir(),
+): string {
   const key = createHash("sha256")
-    .update([file, st.size, st.mtimeMs, process.version, process.arch].join("\0"))
+    .update([process.version, process.arch, execArgv.join(" "), ""].join("\0"))
+    .update(source)
     .digest("hex")
-    .slice(0, 24);
-  return path.join(cacheDir(), `${key}.bin`);
+    .slice(0, 40);
+  return path.join(dir, `${key}.bin`);
 }
 
 function readCache(cacheFile: string): Buffer | undefined {
@@ -54,61 +60,21 @@ function readCache(cacheFile: string): Buffer | undefined {
   }
 }
 
-/** `require(file)` through vm.Script with a code cache; the module's exports. */
+/** `require(file)` through vm.Script with the server's code cache for its source; the module's exports. */
 export function requireWithCodeCache(file: string): unknown {
-  const st = fs.statSync(file);
-  const cacheFile = cacheFileFor(file, st);
-  const cachedData = readCache(cacheFile);
   const source = fs.readFileSync(file, "utf8");
-  const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = new vm.Script(wrapper, { filename: file, cachedData });
-  loaded.push({ script, cacheFile, hit: Boolean(cachedData) && !script.cachedDataRejected });
+  const cachedData = readCache(codeCacheFile(source));
+  const script = new vm.Script(commonJsWrapper(source), { filename: file, cachedData });
+  if (!cachedData || script.cachedDataRejected) missed.add(file);
   const mod = { exports: {} as unknown };
   const fn = script.runInThisContext() as (...args: unknown[]) => void;
   fn.call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
   return mod.exports;
 }
 
-/**
- * Writes the code compiled so far of each bundle loaded without a usable cache (once): a private temp
- * file created exclusively, then renamed into place. Failures only mean no cache next time.
- */
-export function saveCodeCaches(): void {
-  for (const entry of loaded.splice(0)) {
-    if (entry.hit) continue;
-    try {
-      const dir = path.dirname(entry.cacheFile);
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const st = fs.lstatSync(dir);
-      if (!st.isDirectory() || (typeof process.getuid === "function" && st.uid !== process.getuid()))
-        continue;
-      removeStaleTemps(dir);
-      // Computed before the file exists, so that the window in which a kill leaves a temp file is short.
-      const data = entry.script.createCachedData();
-      const tmp = path.join(dir, `.${randomBytes(8).toString("hex")}.tmp`);
-      const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
-      try {
-        fs.writeFileSync(fd, data);
-        fs.closeSync(fd);
-        fs.renameSync(tmp, entry.cacheFile);
-      } catch (err) {
-        fs.rmSync(tmp, { force: true });
-        throw err;
-      }
-    } catch {
-      // A read-only or full disk: the next worker compiles from source.
-    }
-  }
-}
-
-function removeStaleTemps(dir: string): void {
-  for (const name of fs.readdirSync(dir)) {
-    if (!/^\.[0-9a-f]{16}\.tmp$/.test(name)) continue;
-    const file = path.join(dir, name);
-    try {
-      if (Date.now() - fs.lstatSync(file).mtimeMs > STALE_TEMP_MS) fs.rmSync(file, { force: true });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
+/** The files loaded without usable cached data since the last call: the server has them produced. */
+export function takeCodeCacheMisses(): string[] {
+  const out = [...missed];
+  missed.clear();
+  return out;
 }

@@ -12,7 +12,7 @@ import type * as TS from "typescript";
 import { serveWorker } from "../../../exec/worker-host.js";
 import { WorkerHandlerError } from "../../../exec/worker-protocol.js";
 import type { TscDiagnostic, TscParams, TscReply } from "../tsc-wire.js";
-import { saveCodeCaches } from "./code-cache.js";
+import { takeCodeCacheMisses } from "./code-cache.js";
 import { loadModule } from "./load-module.js";
 
 interface ProjectState {
@@ -157,15 +157,15 @@ async function check(params: TscParams): Promise<TscReply> {
     });
   }
   const diagnostics = asTscReports(ts, answering, parsed.options);
-  // What this check compiled is kept for the next fresh worker: once, and only when there was no cache
-  // (~0.2 s, before the answer: a server that ends right after its first call would kill it mid-write).
-  saveCodeCaches();
+  // A bundle loaded without the server's code cache: the server has it made for the next fresh worker.
+  const missed = takeCodeCacheMisses();
   return {
     diagnostics: diagnostics.map((d) => toWire(ts, d)),
     rootFiles: parsed.fileNames.length,
     extendedConfigs: [...(source.extendedSourceFiles ?? [])],
     sourceFiles: program.getSourceFiles().map((f) => path.resolve(f.fileName)),
     includeDirs: Object.keys(parsed.wildcardDirectories ?? {}).map((d) => path.resolve(d)),
+    ...(missed.length ? { codeCacheMissed: missed } : {}),
   };
 }
 

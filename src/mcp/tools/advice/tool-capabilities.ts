@@ -6,6 +6,7 @@ import { limitsFrom, sandboxReport, type SandboxMode } from "../../../exec/sandb
 import type { ResourceLimits } from "../../../exec/sandbox/profile.js";
 import { planProfile, type SandboxRequest } from "../../../exec/sandbox/plan.js";
 import { hostLayout } from "../../../exec/sandbox/host.js";
+import { envFamilyOf, environmentReport, toolEnvironment } from "../../../exec/sandbox/env.js";
 import type { Allowlist } from "../../../paths/allowlist.js";
 import { loadProjectConfig } from "../../../project-config/index.js";
 
@@ -14,6 +15,20 @@ const TEST_TOOLS = new Set(["pytest", "go test", "cargo test", "javascript", "ru
 
 /** Tools that run in the warm worker pool, under its heap cap. */
 const WARM = new Set(["eslint", "prettier", "tsc"]);
+
+/** Which of the server's environment variables a tool gets (sandbox/env.ts), as the runner builds it. */
+function environmentOf(name: string, request: SandboxRequest): Record<string, unknown> {
+  const built = toolEnvironment(name, name, request, {});
+  const declared = MANAGED_TOOL_FACTS[name]?.env;
+  return {
+    family: envFamilyOf(name),
+    ...(declared ? { credentials_it_declares: declared } : {}),
+    policy:
+      built.policy === "allowlist"
+        ? "its family's allowlist (environment.tools_without_project_code)"
+        : "every variable but the server's own and credentials (it runs project code)",
+  };
+}
 
 /**
  * The profile the runner enforces for a tool (sandbox/plan.ts, from the same facts as above), or why none is:
@@ -113,6 +128,10 @@ export const toolCapabilitiesTool = () =>
           ...(isTestTool ? { tests_network: testsNetwork(ctx.allowlist, config.testsNetwork) } : {}),
           may_read: roots,
           may_write: writesProject ? roots : [],
+          environment: environmentOf(
+            name,
+            isTestTool ? { kind: "tests", roots, network: config.testsNetwork } : { kind: "read", roots },
+          ),
           sandbox: enforced(
             config.sandbox,
             isTestTool ? { kind: "tests", roots, network: config.testsNetwork } : { kind: "read", roots },
@@ -157,6 +176,7 @@ export const toolCapabilitiesTool = () =>
       return {
         success: true,
         sandbox: sandboxReport(config.sandbox),
+        environment: environmentReport(),
         memory_cap_note:
           "memory_cap_mb: the warm workers' heap cap (--worker-max-heap-mb) and --tool-max-memory-mb, the lower; " +
           "null: no memory limit is applied to that tool's processes",

@@ -1,0 +1,161 @@
+/**
+ * Fill steps: a run that executes project code sees the shared module caches read-only (plan.ts), so what it
+ * needs is put there first by a step of the same tool that runs no project code, with the caches read-write,
+ * the network its facts allow and the project read-only:
+ * - cargo (build scripts and proc macros run in check, clippy, test, build): `cargo fetch`, which downloads and
+ *   unpacks the crates into `$CARGO_HOME/registry` and `git`. It would run the project's configured rustc,
+ *   wrappers and credential providers, so it runs with the toolchain's own (RUSTC=rustc, no wrappers, cargo's
+ *   token provider), and not at all when the project's rust-toolchain file names a toolchain by path.
+ * - go test: `go test -exec=true -count=1` with the same arguments: it downloads the modules and compiles the
+ *   packages and their tests into GOCACHE without running them.
+ * A step that succeeded is not repeated for the same command while the manifests (Cargo.toml, Cargo.lock,
+ * go.mod, go.sum) are unchanged. A step that fails is left to the run itself, which then says what is missing.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { findExecutable } from "../which.js";
+import { factsKeyOf, type SandboxRequest } from "./plan.js";
+import type { SandboxProfile } from "./profile.js";
+
+export interface FillStep {
+  args: string[];
+  /** Set on top of the run's environment. */
+  env: Record<string, string>;
+  /** Credentials the step is given (env.ts leaves them out of every other run). */
+  declaredEnv: string[];
+  request: SandboxRequest;
+  /** Done once per key. */
+  key: string;
+}
+
+const CARGO_BUILDS = new Set(["check", "clippy", "test", "build", "run", "bench", "doc", "rustc", "fix"]);
+const TRUE = findExecutable("true", ["/usr/bin", "/bin"], "") ?? "/usr/bin/true";
+const done = new Set<string>();
+
+/** The fill step a run needs before it starts, if any. */
+export function fillStepFor(
+  executable: string,
+  args: readonly string[],
+  cwd: string,
+  request: SandboxRequest,
+  profile: SandboxProfile,
+): FillStep | undefined {
+  if (request.fill || !profile.readOnlyCaches?.length) return undefined;
+  const key = factsKeyOf(executable);
+  const step =
+    key === "cargo"
+      ? cargoFetch(args, cwd)
+      : key === "go" && request.kind === "tests"
+        ? goCompile(args)
+        : undefined;
+  if (!step) return undefined;
+  const names =
+    key === "cargo" ? ["Cargo.toml", "Cargo.lock"] : ["go.mod", "go.sum", "go.work", "go.work.sum"];
+  const memo = [executable, cwd, ...args, manifestsSignature(cwd, names)].join("\0");
+  if (done.has(memo)) return undefined;
+  // The network its facts give it (a test run's may be cut); the project read-only, but for the Cargo.lock
+  // cargo must write to resolve a crate that has none (removed afterwards, cargo-run.ts).
+  const lockless = key === "cargo" && (request.kind === "tests" || (request.writableRoots?.length ?? 0) > 0);
+  const fill: SandboxRequest = lockless
+    ? {
+        kind: "write",
+        roots: request.roots,
+        writableRoots: request.writableRoots ?? request.roots,
+        fill: true,
+      }
+    : { kind: "read", roots: request.roots, fill: true };
+  return {
+    ...step,
+    request: { ...fill, ...(request.readOnly ? { readOnly: request.readOnly } : {}) },
+    key: memo,
+  };
+}
+
+/** Records a step that succeeded. */
+export function fillDone(step: FillStep): void {
+  done.add(step.key);
+}
+
+function cargoFetch(args: readonly string[], cwd: string): Omit<FillStep, "request" | "key"> | undefined {
+  const toolchain = args[0]?.startsWith("+") ? [args[0]] : [];
+  const sub = args[toolchain.length];
+  if (!sub || !CARGO_BUILDS.has(sub)) return undefined;
+  if (pathToolchain(cwd)) return undefined;
+  const pass = args.filter((a) => a === "--locked" || a === "--frozen" || a === "--offline");
+  return {
+    args: [...toolchain, "fetch", ...new Set(pass)],
+    env: {
+      RUSTC: "rustc",
+      RUSTC_WRAPPER: "",
+      RUSTC_WORKSPACE_WRAPPER: "",
+      CARGO_BUILD_RUSTC_WRAPPER: "",
+      CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER: "",
+      CARGO_REGISTRY_GLOBAL_CREDENTIAL_PROVIDERS: "cargo:token",
+      CARGO_REGISTRY_CREDENTIAL_PROVIDER: "cargo:token",
+      ...registryProviders(cwd),
+    },
+    declaredEnv: ["CARGO_REGISTRY_TOKEN", "CARGO_REGISTRIES_*_TOKEN"],
+  };
+}
+
+function goCompile(args: readonly string[]): Omit<FillStep, "request" | "key"> | undefined {
+  if (args[0] !== "test") return undefined;
+  return { args: ["test", `-exec=${TRUE}`, "-count=1", ...args.slice(1)], env: {}, declaredEnv: [] };
+}
+
+/** Presence, size and mtime of the named manifests in `dir` and its parents. */
+function manifestsSignature(dir: string, names: readonly string[]): string {
+  const parts: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    for (const n of names) {
+      const st = fs.statSync(path.join(d, n), { throwIfNoEntry: false });
+      if (st) parts.push(`${d}/${n}:${st.size}:${st.mtimeMs}`);
+    }
+    if (path.dirname(d) === d) break;
+  }
+  return parts.join("|");
+}
+
+/** The project's rust-toolchain file names a toolchain by path (its own programs): rustup would run them. */
+export function pathToolchain(dir: string): boolean {
+  for (let d = dir; ; d = path.dirname(d)) {
+    for (const name of ["rust-toolchain.toml", "rust-toolchain"]) {
+      let text: string;
+      try {
+        text = fs.readFileSync(path.join(d, name), "utf8");
+      } catch {
+        continue;
+      }
+      try {
+        const toolchain = (parseToml(text) as { toolchain?: { path?: unknown; channel?: unknown } })
+          .toolchain;
+        return toolchain?.path !== undefined || String(toolchain?.channel ?? "").includes("/");
+      } catch {
+        // The legacy one-line form: a channel name, or a path.
+        return text.includes("/");
+      }
+    }
+    if (path.dirname(d) === d) return false;
+  }
+}
+
+/** Every registry the project's cargo configs name gets cargo's own token provider, not one of the project's. */
+function registryProviders(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let d = dir; ; d = path.dirname(d)) {
+    for (const name of ["config.toml", "config"]) {
+      try {
+        const config = parseToml(fs.readFileSync(path.join(d, ".cargo", name), "utf8")) as {
+          registries?: Record<string, unknown>;
+        };
+        for (const registry of Object.keys(config.registries ?? {}))
+          out[`CARGO_REGISTRIES_${registry.toUpperCase().replace(/-/g, "_")}_CREDENTIAL_PROVIDER`] =
+            "cargo:token";
+      } catch {
+        // None, or unreadable: cargo reports a broken one itself.
+      }
+    }
+    if (path.dirname(d) === d) return out;
+  }
+}

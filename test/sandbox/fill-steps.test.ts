@@ -1,0 +1,107 @@
+/** Which fill step a run of project code gets before it starts (sandbox/fill.ts), on real project folders. */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { fillDone, fillStepFor, pathToolchain } from "../../src/exec/sandbox/fill.js";
+import type { SandboxProfile } from "../../src/exec/sandbox/profile.js";
+import { tempDir } from "../helpers/tools.js";
+
+const profile = (readOnlyCaches?: string[]): SandboxProfile => ({
+  system: [],
+  readOnly: [],
+  readWrite: [],
+  home: "/home/u",
+  network: true,
+  hidden: [],
+  cwd: "/",
+  ...(readOnlyCaches ? { readOnlyCaches } : {}),
+});
+
+function crate(files: Record<string, string> = {}): string {
+  const dir = tempDir("mcq-fill-");
+  fs.writeFileSync(path.join(dir, "Cargo.toml"), '[package]\nname = "c"\nversion = "0.1.0"\n');
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+describe("fillStepFor", () => {
+  const CARGO = "/home/u/.cargo/bin/cargo";
+  const registry = profile(["/home/u/.cargo/registry"]);
+
+  it("cargo clippy gets cargo fetch, --locked as it, with the toolchain's rustc and cargo's token provider", () => {
+    const dir = crate({ ".cargo/config.toml": '[registries.my-corp]\nindex = "sparse+https://x/"\n' });
+    const read = { kind: "read" as const, roots: [dir] };
+    const step = fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry);
+    expect(step?.args).toEqual(["fetch", "--locked"]);
+    expect(step?.env).toMatchObject({
+      RUSTC: "rustc",
+      RUSTC_WRAPPER: "",
+      RUSTC_WORKSPACE_WRAPPER: "",
+      CARGO_REGISTRY_GLOBAL_CREDENTIAL_PROVIDERS: "cargo:token",
+      CARGO_REGISTRIES_MY_CORP_CREDENTIAL_PROVIDER: "cargo:token",
+    });
+    expect(step?.declaredEnv).toContain("CARGO_REGISTRY_TOKEN");
+    // It runs no project code, with the project read-only.
+    expect(step?.request).toMatchObject({ kind: "read", roots: [dir], fill: true });
+    // A test run's fill may write the Cargo.lock a crate without one needs, with the facts' network.
+    const tests = fillStepFor(
+      CARGO,
+      ["test"],
+      dir,
+      { kind: "tests", roots: [dir], network: false },
+      registry,
+    );
+    expect(tests?.request).toMatchObject({ kind: "write", writableRoots: [dir], fill: true });
+    expect(tests?.request.network).toBeUndefined();
+    // Once done, not again while the manifests are the same; an edit of Cargo.toml asks for it again.
+    fillDone(step!);
+    expect(
+      fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry),
+    ).toBeUndefined();
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(path.join(dir, "Cargo.toml"), later, later);
+    expect(
+      fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry),
+    ).toBeDefined();
+  });
+
+  it("none for what builds nothing, for a run with writable caches, or a project toolchain given by path", () => {
+    const dir = crate();
+    const read = { kind: "read" as const, roots: [dir] };
+    expect(fillStepFor(CARGO, ["fmt", "--check"], dir, read, registry)).toBeUndefined();
+    expect(fillStepFor(CARGO, ["clippy"], dir, read, profile())).toBeUndefined();
+    expect(fillStepFor(CARGO, ["clippy"], dir, { ...read, fill: true }, registry)).toBeUndefined();
+    const own = crate({ "rust-toolchain.toml": '[toolchain]\npath = "./toolchain"\n' });
+    expect(pathToolchain(path.join(own, "src"))).toBe(true);
+    expect(fillStepFor(CARGO, ["clippy"], own, { kind: "read", roots: [own] }, registry)).toBeUndefined();
+    const channel = crate({ "rust-toolchain.toml": '[toolchain]\nchannel = "stable"\n' });
+    expect(pathToolchain(channel)).toBe(false);
+  });
+
+  it("go test, where no nested sandbox can be made, compiles without running: -exec true, -count=1", () => {
+    const dir = tempDir("mcq-fill-go-");
+    fs.writeFileSync(path.join(dir, "go.mod"), "module m\n\ngo 1.22\n");
+    const step = fillStepFor(
+      "/usr/local/go/bin/go",
+      ["test", "-json", "./..."],
+      dir,
+      { kind: "tests", roots: [dir], network: true },
+      profile(["/home/u/.cache/go-build"]),
+    );
+    expect(step?.args).toEqual([
+      "test",
+      expect.stringMatching(/^-exec=\/.*true$/),
+      "-count=1",
+      "-json",
+      "./...",
+    ]);
+    expect(step?.request).toMatchObject({ kind: "read", fill: true });
+    // go vet runs no project code: its caches are writable and it needs none.
+    expect(
+      fillStepFor("/usr/local/go/bin/go", ["vet", "./..."], dir, { kind: "read", roots: [dir] }, profile()),
+    ).toBeUndefined();
+  });
+});
