@@ -7,9 +7,18 @@ import { compileBundle, PROJECT_POLICY_FILE, serializeBundle } from "../policy/c
 const USAGE = [
   "Usage:",
   "  mcp-code-quality policy compile [--source DIR] [--project DIR] [--out FILE] [--policy-allow-loosening]",
-  "  mcp-code-quality hook claude-code            (Claude Code PreToolUse hook; JSON on stdin)",
-  "  mcp-code-quality hook pre-commit             (git pre-commit hook)",
-  "  mcp-code-quality hook install claude-code|pre-commit [--project DIR] [--command CMD]",
+  "      validate the policy bundle (and the project's .mcp-code-quality/policy.yaml), verify every example,",
+  "      write it compiled (default .mcp-cache/policy/bundle.json)",
+  "  mcp-code-quality hook install claude-code [--project DIR] [--local] [--command CMD]",
+  "      add the PreToolUse hook to .claude/settings.json (--local: .claude/settings.local.json)",
+  "  mcp-code-quality hook install pre-commit [--project DIR] [--command CMD]",
+  "      add the git pre-commit hook (.git/hooks/pre-commit, husky's .husky/pre-commit), or print the",
+  "      pre-commit framework's config when the repository uses it",
+  "  mcp-code-quality hook claude-code           the Claude Code hook (a PreToolUse payload on stdin)",
+  "  mcp-code-quality hook pre-commit [FILE...]  the git hook: the staged changes, or the FILEs as they are",
+  "      in the work tree (as the pre-commit framework passes them)",
+  "",
+  "Docs: docs/policy.md in the package.",
 ].join("\n");
 
 function option(argv: string[], name: string): string | undefined {
@@ -26,6 +35,15 @@ async function exitWith(code: number): Promise<never> {
 
 export async function runSubcommand(argv: string[]): Promise<number> {
   const [group, action, target] = argv;
+  const asksHelp =
+    action === undefined ||
+    action === "--help" ||
+    action === "-h" ||
+    ((action === "install" || action === "compile") && (argv.includes("--help") || argv.includes("-h")));
+  if (asksHelp) {
+    (action === undefined ? process.stderr : process.stdout).write(USAGE + "\n");
+    return action === undefined ? 2 : 0;
+  }
   try {
     if (group === "policy" && action === "compile") {
       const project = path.resolve(option(argv, "--project") ?? process.cwd());

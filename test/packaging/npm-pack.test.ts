@@ -11,6 +11,17 @@ import { CHECK_FIXTURES, PATH_WITH_TOOLS } from "../helpers/check.js";
 import { REPO_ROOT } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 
+/** The relative link targets of a Markdown text (outside code), without their #anchors. */
+function relativeLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
+  const targets: string[] = [];
+  for (const m of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const target = (m[1] as string).split("#")[0] as string;
+    if (target && !/^[a-z]+:/i.test(target)) targets.push(target);
+  }
+  return targets;
+}
+
 interface PackInfo {
   filename: string;
   size: number;
@@ -74,6 +85,23 @@ describe("the npm package", () => {
     expect(files.filter((f) => f.startsWith("dist/") && /\.m?js$/.test(f)).sort()).toEqual(
       built.stdout.trim().split("\n").sort(),
     );
+  });
+
+  it("ships what the README and the shipped docs link to, the docs and the LICENSE", () => {
+    const files = new Set(pack.files.map((f) => f.path));
+    expect(files).toContain("LICENSE");
+    expect(files).toContain("docs/check.md");
+    const shippedMarkdown = [...files].filter((f) => f === "README.md" || /^docs\/.*\.md$/.test(f));
+    const broken: string[] = [];
+    for (const doc of shippedMarkdown) {
+      for (const target of relativeLinks(fs.readFileSync(path.join(REPO_ROOT, doc), "utf8"))) {
+        const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(doc), target));
+        const folder = resolved.endsWith("/") ? resolved : `${resolved}/`;
+        if (!files.has(resolved) && ![...files].some((f) => f.startsWith(folder)))
+          broken.push(`${doc} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it("installs into a scratch prefix and its bin runs check", () => {
