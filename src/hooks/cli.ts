@@ -103,7 +103,7 @@ export async function runSubcommand(argv: string[]): Promise<number> {
     if (group === "hook" && action === "claude-code")
       return exitWith(await (await import("./claude-code.js")).runClaudeCodeHook());
     if (group === "hook" && action === "pre-commit")
-      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook());
+      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook(process.env, argv.slice(2)));
     if (group === "hook" && action === "install" && (target === "claude-code" || target === "pre-commit")) {
       const install = await import("./install.js");
       const dir = install.existingProject(path.resolve(option(argv, "--project") ?? process.cwd()));

@@ -5,13 +5,20 @@
  * HEAD version to its staged version (protected paths, suppressions, weakened configs, secrets), then the
  * staged files are linted with the engine's `lint_check` (scope staged: a file whose work tree differs from
  * its staged version is linted from the index). Exit 1 refuses the commit; a failure of the hook refuses too.
+ *
+ * With `--files FILE...` (what the pre-commit framework passes: .pre-commit-hooks.yaml) it judges those files
+ * as they are in the work tree, committed or not, by the policy's content checks (the compiled policy lint,
+ * src/policy/policy-lint.ts, as lint_check runs it on files given: a file is judged by what it holds, not by
+ * its path); linting them is the `check --files` hook's part.
  */
 import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Bundle } from "../policy/bundle.js";
 import { checkEdit } from "../policy/checks.js";
 import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
+import type { PolicyLintFile } from "../policy/policy-lint.js";
 import { projectPolicyFile } from "../policy/runtime.js";
 
 /** Blobs larger than this are not held in memory to be read: the commit is refused and says so. */
@@ -152,19 +159,41 @@ async function bundleFor(root: string, allowLoosening: boolean): Promise<Bundle>
   return compileBundle({ ...(projectFile ? { projectFile } : {}), allowLoosening, lazy: !projectFile });
 }
 
-export async function runPreCommitHook(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+const allowsLoosening = (env: NodeJS.ProcessEnv) =>
+  /^(1|true|yes|on)$/i.test(env.MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING ?? "");
+
+/** `hook pre-commit [--files FILE...]`: exit 0 to let the commit through, 1 to refuse it (3: the install probe). */
+export async function runPreCommitHook(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: readonly string[] = [],
+): Promise<number> {
+  // The probe of `hook install pre-commit`: the installed hook reached this line.
+  if (env.MCP_CODE_QUALITY_HOOK_PROBE) {
+    process.stderr.write(`mcp-code-quality pre-commit probe ${env.MCP_CODE_QUALITY_HOOK_PROBE}\n`);
+    return 3;
+  }
+  if (argv[0] === "--files") return runOnFiles(argv.slice(1), env);
+  if (argv.length) {
+    process.stderr.write(
+      `mcp-code-quality pre-commit: unexpected ${JSON.stringify(argv[0])}; give --files FILE... or nothing (the staged changes)\n`,
+    );
+    return 1;
+  }
   const out: string[] = [];
   let refused = false;
   try {
-    // The probe of `hook install pre-commit`: the installed hook reached this line.
-    if (env.MCP_CODE_QUALITY_HOOK_PROBE) {
-      process.stderr.write(`mcp-code-quality pre-commit probe ${env.MCP_CODE_QUALITY_HOOK_PROBE}\n`);
-      return 3;
-    }
     const root = git(process.cwd(), ["rev-parse", "--show-toplevel"]).trim();
-    const allowLoosening = /^(1|true|yes|on)$/i.test(env.MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING ?? "");
-    const bundle = await bundleFor(root, allowLoosening);
     const changes = stagedChanges(root);
+    // The linters run in the engine while the policies judge the edits here: the linters' processes and the
+    // policy checks overlap instead of adding up. Their report comes after the policies', as before.
+    const linted = changes
+      .filter((c) => c.status !== "D" && c.newMode !== "120000" && c.newMode !== "160000")
+      .map((c) => c.path);
+    const lintOut: string[] = [];
+    const lint = lintStaged(root, linted, lintOut);
+    // Awaited in the end; a failure before then must not be reported as unhandled.
+    lint.catch(() => {});
+    const bundle = await bundleFor(root, allowsLoosening(env));
     const blobs = await readBlobs(
       root,
       changes.flatMap((c) => [c.oldSha, c.newSha]).filter((s) => !ZERO.test(s)),
@@ -209,10 +238,8 @@ export async function runPreCommitHook(env: NodeJS.ProcessEnv = process.env): Pr
         );
       }
     }
-    const linted = changes
-      .filter((c) => c.status !== "D" && c.newMode !== "120000" && c.newMode !== "160000")
-      .map((c) => c.path);
-    refused = (await lintStaged(root, linted, out)) || refused;
+    refused = (await lint) || refused;
+    out.push(...lintOut);
     process.stderr.write(
       (out.length ? out.join("\n") + "\n" : "") +
         `mcp-code-quality pre-commit (${bundle.hash}): ${refused ? "commit refused" : `${changes.length} staged change(s) passed`}\n`,
@@ -233,13 +260,15 @@ export async function runPreCommitHook(env: NodeJS.ProcessEnv = process.env): Pr
  */
 async function lintStaged(root: string, staged: string[], out: string[]): Promise<boolean> {
   if (staged.length === 0) return false;
-  const [{ loadConfig }, { Engine }, { createLogger }, { registerPolicyServices }, { toolsFor }] =
+  // The engine with the one tool the hook calls: every other tool's module (and its adapters) stays unloaded.
+  const [{ loadConfig }, { Engine }, { createLogger }, { registerPolicyServices }, { lintCheckTool }] =
     await Promise.all([
       import("../config.js"),
       import("../engine/engine.js"),
       import("../log.js"),
       import("../policy/runtime.js"),
-      import("../mcp/tools/index.js"),
+      import("../mcp/tools/advice/lint-check.js"),
+      import("../adapters/linter-modules.js"),
     ]);
   const config = loadConfig(
     ["--allowed-paths", root, "--log-level", "warn", "--toolsets", "core,policy"],
@@ -249,7 +278,7 @@ async function lintStaged(root: string, staged: string[], out: string[]): Promis
     },
     root,
   );
-  const engine = new Engine(config, createLogger("warn"), toolsFor(["policy"]));
+  const engine = new Engine(config, createLogger("warn"), [lintCheckTool()]);
   try {
     await registerPolicyServices(engine.services, [root], config.policyAllowLoosening);
     // The policies were applied above, to every staged change: lint_check runs the linters only.
@@ -287,6 +316,59 @@ async function lintStaged(root: string, staged: string[], out: string[]): Promis
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * `--files`: the policy's content checks on each file as it is in the work tree, committed or not (a bad file
+ * already committed is found by `pre-commit run --all-files`). Binary files have no text to judge; a file
+ * over the blob cap, or one that cannot be read, refuses the commit, unchecked.
+ */
+async function runOnFiles(files: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const out: string[] = [];
+  let refused = false;
+  try {
+    const cwd = process.cwd();
+    let root: string;
+    try {
+      root = git(cwd, ["rev-parse", "--show-toplevel"]).trim();
+    } catch {
+      root = cwd;
+    }
+    const bundle = await bundleFor(root, allowsLoosening(env));
+    const judged: PolicyLintFile[] = [];
+    for (const name of files) {
+      const absolute = path.resolve(cwd, name);
+      const st = fs.lstatSync(absolute, { throwIfNoEntry: false });
+      // A deleted file holds nothing; a link's content is a path, judged where it points (a file given too).
+      if (!st || !st.isFile()) continue;
+      if (st.size > MAX_BLOB_BYTES) {
+        refused = true;
+        out.push(`${name}: over ${MAX_BLOB_BYTES} bytes: it is not checked, so the commit is refused`);
+        continue;
+      }
+      const text = textOf(fs.readFileSync(absolute));
+      if (text === undefined) continue;
+      judged.push({ absolute, path: path.relative(root, absolute).split(path.sep).join("/"), after: text });
+    }
+    const { policyLint } = await import("../policy/policy-lint.js");
+    for (const f of await policyLint(bundle, judged, [root])) {
+      if (f.severity === "error") refused = true;
+      const policy = bundle.policy(f.policy_id);
+      out.push(
+        `${path.relative(cwd, f.file) || f.file}:${f.line}: ${f.policy_id} [${policy?.severity ?? f.severity}] ${f.message}\n  advice: ${f.advice}${policy?.skill ? `\n  skill: ${policy.skill}` : ""}`,
+      );
+    }
+    process.stderr.write(
+      (out.length ? out.join("\n") + "\n" : "") +
+        `mcp-code-quality policy (${bundle.hash}): ${refused ? "refused" : `${judged.length} file(s) passed`}\n`,
+    );
+  } catch (err) {
+    process.stderr.write(
+      `mcp-code-quality policy check failed, so the commit is refused: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
+    return 1;
+  }
+  return refused ? 1 : 0;
 }
 
 export { PROJECT_POLICY_FILE };
