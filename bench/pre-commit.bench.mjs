@@ -85,7 +85,9 @@ export default async function run() {
   for (const kind of ["py", "ts"]) {
     const hooked = repository(cli, `app.${kind}`);
     const plain = repository(cli, `app.${kind}`);
-    const baseRepo = base ? repository(base.cli, `app.${kind}`) : undefined;
+    // The baseline shares this checkout's node_modules through a link the sandbox does not follow out of its
+    // folder, so its ESLint cannot load there: it is compared on the Python commit only.
+    const baseRepo = base && kind === "py" ? repository(base.cli, `app.${kind}`) : undefined;
     const direct = () =>
       kind === "py"
         ? exec(["ruff", "check", "--no-cache", "--isolated", hooked.file], hooked.dir).wall

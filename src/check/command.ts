@@ -105,6 +105,10 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   config.shard = options.shard;
   config.sarifWithoutFixes = options.sarif === undefined;
 
+  if (options.files?.length === 0) {
+    io.stderr.write("mcp-code-quality check: --files: no files given; nothing to check\n");
+    return EXIT.clean;
+  }
   const planned: PlannedCheck[] = options.paths.flatMap((p) => planChecks(p, options));
   const { selected, unmatched } = selectChecks(planned, options.only, options.skip);
   if (unmatched.length)
@@ -153,7 +157,9 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
       const changed =
         options.changed !== undefined
           ? await changedByTarget(engine, [...new Set(selected.map((c) => c.target))], options.changed)
-          : undefined;
+          : options.files
+            ? new Map(options.paths.map((p) => [p, new Set(options.files)]))
+            : undefined;
       const labelTargets = new Set(selected.map((c) => c.target)).size > 1;
       const runOptions = {
         maxConcurrent: config.maxConcurrent,

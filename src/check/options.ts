@@ -20,6 +20,11 @@ export interface CheckOptions {
   fix: boolean;
   /** --changed: only files changed since this revision (HEAD when none is given). */
   changed?: string;
+  /**
+   * --files: the PATHs are files (as the pre-commit framework passes them): the checks run on the working
+   * directory's project and report these files only. `paths` is then the working directory.
+   */
+  files?: string[];
   /** Where to write the SARIF log. */
   sarif?: string;
   /** --sarif-max-results: at most this many results per run in the SARIF file. */
@@ -57,6 +62,7 @@ const OWN_HELP: [string, string][] = [
   ["--skip TOOLS", "leave these out (same names as --only)"],
   ["--fix", "apply safe lint fixes and formatting first (as transactions), then check"],
   ["--changed [REV]", "only files changed since REV (default HEAD; --changed=REV to be unambiguous)"],
+  ["--files", "the PATHs are files: check the project here (.) and report only them (pre-commit hooks)"],
   ["--sarif FILE", "write one SARIF 2.1.0 log (a run per tool, every result) to FILE (never through a link)"],
   ["--sarif-max-results N", "at most N results per run in the SARIF file, the most severe (GitHub: 25000)"],
   ["--json", "print the results as JSON instead of the report"],
@@ -150,6 +156,7 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
         skip: { type: "string", multiple: true },
         fix: { type: "boolean" },
         changed: { type: "string" },
+        files: { type: "boolean" },
         sarif: { type: "string" },
         "sarif-max-results": { type: "string" },
         json: { type: "boolean" },
@@ -181,10 +188,21 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
     if (!shard) throw new UsageError(`--shard ${v.shard}: expected I/N with 1 <= I <= N <= 1024`);
     if (v.fix) throw new UsageError("--shard cannot be combined with --fix (each job would fix its share)");
   }
-  const paths = (positionals.length ? positionals : ["."]).map((p) => path.resolve(cwd, p));
+  let paths = (positionals.length ? positionals : ["."]).map((p) => path.resolve(cwd, p));
   if (!v.help)
     for (const p of paths) if (!fs.existsSync(p)) throw new UsageError(`${p}: no such file or directory`);
   const changed = v.changed as string | undefined;
+  let files: string[] | undefined;
+  if (v.files === true && !v.help) {
+    if (changed !== undefined) throw new UsageError("--files and --changed both choose the files; give one");
+    if (shard) throw new UsageError("--files cannot be combined with --shard");
+    if (mergeSarif) throw new UsageError("--files cannot be combined with --merge-sarif");
+    const outside = paths.find((p) => p !== cwd && !p.startsWith(cwd + path.sep));
+    if (outside) throw new UsageError(`--files: ${outside} is outside the working directory ${cwd}`);
+    // No file (a hook whose files were all filtered out) checks nothing, rather than everything.
+    files = positionals.length ? paths.filter((p) => fs.statSync(p).isFile()) : [];
+    paths = [cwd];
+  }
   if (changed !== undefined && !v.help && paths.some((p) => !fs.statSync(p).isDirectory()))
     throw new UsageError("--changed takes directories to check, not files");
   return {
@@ -193,6 +211,7 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
     skip: list(v.skip as string[] | undefined),
     fix: v.fix === true,
     changed,
+    files,
     sarif: typeof v.sarif === "string" ? path.resolve(cwd, v.sarif) : undefined,
     sarifMaxResults: positiveInt(v["sarif-max-results"], "--sarif-max-results"),
     json: v.json === true,

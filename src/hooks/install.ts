@@ -194,22 +194,58 @@ function verify(hook: string, top: string): string | undefined {
   return `running ${hook} did not reach the mcp-code-quality line (exit ${r.status ?? r.signal}${r.error ? `: ${r.error.message}` : ""}; ${(r.stderr || r.stdout).trim().slice(-300)})`;
 }
 
+/** The languages `check` checks, as the pre-commit framework's file types name them (identify's tags). */
+const CHECKED_TYPES = ["python", "pyi", "javascript", "jsx", "ts", "tsx", "go", "rust", "ruby", "markdown"];
+
+/**
+ * For a repository that uses the pre-commit framework: its two hooks as a `repo: local` entry to add under
+ * `repos:` in .pre-commit-config.yaml (YAML that `pre-commit validate-config` accepts), run from the
+ * `mcp-code-quality` on PATH (or `command`): the policy's content checks and `check`, on the files
+ * pre-commit passes. This repository's .pre-commit-hooks.yaml offers the same hooks as a `repo:`.
+ */
+export function preCommitFrameworkSnippet(command?: string): string {
+  // A JSON string is a YAML double-quoted scalar: any command line stays one valid value.
+  const yamlString = (text: string) => JSON.stringify(text);
+  const policyEntry =
+    command !== undefined ? `${command} --files` : "mcp-code-quality hook pre-commit --files";
+  const checkEntry =
+    command !== undefined
+      ? command.replace(/\bhook pre-commit$/, "check --files")
+      : "mcp-code-quality check --files";
+  const checkHook =
+    command === undefined || checkEntry !== command
+      ? [
+          "      - id: mcp-code-quality-check",
+          "        name: mcp-code-quality check (format, lint, types)",
+          `        entry: ${yamlString(checkEntry)}`,
+          "        language: system",
+          `        types_or: [${CHECKED_TYPES.join(", ")}]`,
+          "        require_serial: true",
+        ]
+      : [];
+  return [
+    "This repository uses the pre-commit framework; add this entry under `repos:` in .pre-commit-config.yaml",
+    "(mcp-code-quality must be on PATH: npm install -g mcp-code-quality; or use this project's repository as",
+    "a `repo:`, whose .pre-commit-hooks.yaml has the same hooks):",
+    "",
+    "  - repo: local",
+    "    hooks:",
+    "      - id: mcp-code-quality-policy",
+    "        name: mcp-code-quality policy (secrets, broad suppressions, weakened configs)",
+    `        entry: ${yamlString(policyEntry)}`,
+    "        language: system",
+    "        types: [text]",
+    "        require_serial: true",
+    ...checkHook,
+  ].join("\n");
+}
+
 /** Installs the git pre-commit hook beside whatever is there, where it runs, and proves it runs. */
-export function installPreCommit(repoDir: string, command = defaultCommand("pre-commit")): string {
+export function installPreCommit(repoDir: string, given?: string): string {
+  const command = given ?? defaultCommand("pre-commit");
   const git = (args: string[]) => execFileSync("git", args, { cwd: repoDir, encoding: "utf8" }).trim();
   const top = git(["rev-parse", "--show-toplevel"]);
-  if (fs.existsSync(path.join(top, ".pre-commit-config.yaml")))
-    return [
-      "This repository uses the pre-commit framework; add this hook to .pre-commit-config.yaml:",
-      "  - repo: local",
-      "    hooks:",
-      "      - id: mcp-code-quality",
-      "        name: mcp-code-quality policy",
-      `        entry: ${command}`,
-      "        language: system",
-      "        pass_filenames: false",
-      "        always_run: true",
-    ].join("\n");
+  if (fs.existsSync(path.join(top, ".pre-commit-config.yaml"))) return preCommitFrameworkSnippet(given);
   const hooksDir = path.resolve(top, git(["rev-parse", "--git-path", "hooks"]));
   const huskyDir = path.join(top, ".husky");
   // husky (core.hooksPath .husky/_): the project's own hook script lives in .husky/pre-commit.
