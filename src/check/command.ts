@@ -102,6 +102,8 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   // A link as the SARIF file (one committed in the repository) is refused before anything runs.
   const sarifProblem = options.sarif && outputPathProblem(options.sarif, io.cwd);
   if (sarifProblem) return usage(io, `--sarif: ${sarifProblem}`);
+  const htmlProblem = options.html && outputPathProblem(options.html, io.cwd);
+  if (htmlProblem) return usage(io, `--html: ${htmlProblem}`);
   config.shard = options.shard;
   config.sarifWithoutFixes = options.sarif === undefined;
 
@@ -132,7 +134,11 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     import("./changed-files-tool.js"),
   ]);
   const make = () =>
-    new Engine(config, createLogger(config.logLevel), [...toolsFor(["core"]), changedFilesTool()]);
+    new Engine(config, createLogger(config.logLevel), [
+      // --retain-traces true keeps each tool's run as a trace: the HTML report's trends read them.
+      ...toolsFor(["core"], { retainTraces: config.retainTraces }),
+      changedFilesTool(),
+    ]);
   const engine = io.engines ? io.engines.engineFor(config, make) : make();
   const paint = wantsColor(io.stderr, io.env) ? ansi : plain;
   const progress = new ProgressDisplay(io.stderr, paint);
@@ -263,6 +269,26 @@ async function writeResults(io: CheckIo, options: CheckOptions, r: Results): Pro
       code = EXIT.usage;
     }
   }
+  if (options.html) {
+    try {
+      const { writeHtmlReport } = await import("./html.js");
+      await writeHtmlReport(options.html, {
+        outcomes: r.outcomes,
+        fixes: r.fixes,
+        elapsedMs: r.elapsedMs,
+        exitCode: code,
+        cwd: io.cwd,
+        paths: options.paths,
+        version: VERSION,
+        now: new Date(),
+      });
+    } catch (err) {
+      io.stderr.write(
+        `mcp-code-quality check: --html ${options.html} not written: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+      code = EXIT.usage;
+    }
+  }
   if (options.json) {
     await writeJson(io.stdout, {
       version: VERSION,
@@ -283,6 +309,13 @@ async function writeResults(io: CheckIo, options: CheckOptions, r: Results): Pro
       paint,
     );
     await writeText(io.stdout, report);
+  }
+  if (options.github) {
+    const { reportToGithub } = await import("./github.js");
+    await reportToGithub(
+      { outcomes: r.outcomes, elapsedMs: r.elapsedMs, exitCode: code, cwd: io.cwd, sarif: options.sarif },
+      { env: io.env, write: (text) => writeText(io.stdout, text) },
+    );
   }
   return code;
 }

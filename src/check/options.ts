@@ -34,6 +34,10 @@ export interface CheckOptions {
   /** --merge-sarif: the PATHs are shards' SARIF logs to join into --sarif's file; nothing is checked. */
   mergeSarif: boolean;
   json: boolean;
+  /** --github: a job summary, annotations and step outputs for GitHub Actions (src/check/github.ts). */
+  github: boolean;
+  /** --html FILE: one self-contained HTML report (src/check/html.ts). */
+  html?: string;
   externalLinks: boolean;
   help: boolean;
   /** Flags for the engine's Config (`--timeout 60`, ...). */
@@ -66,6 +70,8 @@ const OWN_HELP: [string, string][] = [
   ["--sarif FILE", "write one SARIF 2.1.0 log (a run per tool, every result) to FILE (never through a link)"],
   ["--sarif-max-results N", "at most N results per run in the SARIF file, the most severe (GitHub: 25000)"],
   ["--json", "print the results as JSON instead of the report"],
+  ["--html FILE", "write one self-contained HTML report to FILE (never through a link)"],
+  ["--github", "in GitHub Actions: job summary, annotations on changed lines, step outputs"],
   ["--shard I/N", "check this CI job's share of the files: the I-th of N (deterministic by path)"],
   ["--merge-sarif", "join shards' SARIF logs (the PATHs) into the --sarif FILE; nothing is checked"],
   ["--external-links", "let the Markdown link check request external URLs (default: local links only)"],
@@ -160,6 +166,8 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
         sarif: { type: "string" },
         "sarif-max-results": { type: "string" },
         json: { type: "boolean" },
+        github: { type: "boolean" },
+        html: { type: "string" },
         shard: { type: "string" },
         "merge-sarif": { type: "boolean" },
         "external-links": { type: "boolean" },
@@ -215,6 +223,8 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
     sarif: typeof v.sarif === "string" ? path.resolve(cwd, v.sarif) : undefined,
     sarifMaxResults: positiveInt(v["sarif-max-results"], "--sarif-max-results"),
     json: v.json === true,
+    github: v.github === true,
+    html: typeof v.html === "string" ? path.resolve(cwd, v.html) : undefined,
     shard,
     mergeSarif,
     externalLinks: v["external-links"] === true,
