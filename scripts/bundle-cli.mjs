@@ -1,5 +1,5 @@
 // Part of `npm run build`: bundles the command line (dist/main.js and our modules it imports) into
-// dist/bundle/cli.mjs, which dist/cli.js and dist/eslint-typescript-mcp.js load when it is there
+// dist/bundle/cli.mjs (and the git hook into dist/bundle/pre-commit.mjs), which dist/cli.js and dist/eslint-typescript-mcp.js load when it is there
 // (src/start.ts). Packages stay external (node_modules as installed). Split at every dynamic import, so
 // what a command loads lazily (the HTTP server, the hooks, the tools) stays lazy, with the packages it
 // imports. Worker scripts stay separate files in dist/, named from the package root (src/package-root.ts).
@@ -10,7 +10,8 @@ const outdir = "dist/bundle";
 // Chunk names carry a hash: a rebuild must not leave a stale chunk the new entry could load.
 fs.rmSync(`${outdir}/cli`, { recursive: true, force: true });
 await build({
-  entryPoints: { cli: "dist/main.js" },
+  // The git pre-commit hook's own entry (dist/hook.js loads it), sharing the chunks of the command line.
+  entryPoints: { cli: "dist/main.js", "pre-commit": "dist/hooks/pre-commit.js" },
   outdir,
   outExtension: { ".js": ".mjs" },
   chunkNames: "cli/[name]-[hash]",

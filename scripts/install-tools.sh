@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop ruby-rspec ruby-minitest bubblewrap parallel)
+# chromium: the headless browser the HTML report's test renders and screenshots the page in.
+APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop ruby-rspec ruby-minitest bubblewrap parallel chromium)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
@@ -54,7 +55,9 @@ pip_venv .tools/mypy-1.15 mypy==1.15.0
 pip_venv .tools/mypy-2.4 mypy==2.4.1
 # The ruff CLI of the embedded ruff's version (@astral-sh/ruff-wasm-nodejs), for the parity test.
 pip_venv .tools/ruff-embedded ruff==0.17.4
-echo "install-tools: $(.tools/mypy-1.15/bin/mypy --version), $(.tools/mypy-2.4/bin/mypy --version), embedded-ruff CLI $(.tools/ruff-embedded/bin/ruff --version)"
+# The pre-commit framework, for the tests of .pre-commit-hooks.yaml and the snippet `hook install` prints.
+pip_venv .tools/pre-commit pre-commit==4.7.0
+echo "install-tools: $(.tools/mypy-1.15/bin/mypy --version), $(.tools/mypy-2.4/bin/mypy --version), embedded-ruff CLI $(.tools/ruff-embedded/bin/ruff --version), $(.tools/pre-commit/bin/pre-commit --version)"
 
 # Go tools from the Go module proxy into .tools/go/bin (tests put it on the server's PATH). golint is deprecated
 # upstream but still installs; its last release is a pseudo-version.

@@ -768,14 +768,50 @@ function parseFlags(argv: readonly string[]): Map<string, string> {
   return out;
 }
 
-export function helpText(): string {
+/** The command line's programs: the server's own, and seed 001's drop-in (dist/eslint-typescript-mcp.js). */
+export type Program = "mcp-code-quality" | "eslint-typescript-mcp";
+
+const COMMANDS: [string, string][] = [
+  [
+    "[options]",
+    "the MCP server: HTTP on 127.0.0.1 (--mode standalone, the default), or --mode stdio for MCP clients",
+  ],
+  [
+    "check [PATH...] [options]",
+    "run a project's format check, lint, type check and link check (check --help)",
+  ],
+  ["hook install claude-code|pre-commit", "install the policy hooks (hook --help)"],
+  ["hook claude-code|pre-commit", "run a policy hook (what the installed hooks call)"],
+  ["policy compile [options]", "validate the policy bundle and write it compiled (policy --help)"],
+  ["--mode client --tool NAME --arguments JSON", "call a tool of a running HTTP server"],
+];
+
+/** `--help`: what the program is, its subcommands, and every server option. */
+export function helpText(program: Program = "mcp-code-quality"): string {
   const rows = OPTIONS.map((o) => {
     const env = o.env ? ` [env ${o.env.join(", ")}]` : "";
     return `  ${o.flag.padEnd(24)} ${o.help}${env}`;
   });
+  const head =
+    program === "eslint-typescript-mcp"
+      ? [
+          "Usage: eslint-typescript-mcp [options]",
+          "",
+          "The drop-in for the ESLint & TypeScript MCP server: MCP over stdio with its six tools (lint, lint_fix,",
+          "typecheck, fix_all, rollback, audit_log; --toolsets eslint-typescript), the working directory",
+          "allowed. Its environment variables: ESLINT_MCP_ALLOW_DIRS (colon-separated folders added to the",
+          "allowed paths), ESLINT_MCP_LOG_LEVEL, ESLINT_MCP_SNAPSHOT_MAX_BYTES, ESLINT_MCP_AUDIT_MAX_BYTES.",
+          "It is mcp-code-quality started as `mcp-code-quality --mode stdio --toolsets eslint-typescript`:",
+          "the options below apply after those (see mcp-code-quality --help for the other commands).",
+        ]
+      : [
+          "Usage:",
+          ...COMMANDS.map(([args, what]) => `  mcp-code-quality ${args}\n      ${what}`),
+          "",
+          "Docs: README.md and docs/ in the package (docs/check.md, docs/policy.md, ...).",
+        ];
   return [
-    "Usage: mcp-code-quality [--mode stdio|standalone|server|client] [options]",
-    "       mcp-code-quality check [PATH...] [options]   (see check --help)",
+    ...head,
     "",
     "Options:",
     ...rows,

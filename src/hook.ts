@@ -2,19 +2,30 @@
 /**
  * The hooks' own entry point (`node dist/hook.js claude-code|pre-commit`): it loads the hook and nothing of
  * the server (no MCP SDK, no zod, no config), so a Claude Code decision costs little more than Node's start.
- * `mcp-code-quality hook …` (cli.js) runs the same hooks.
+ * The git hook comes from the command line's bundle (dist/bundle/pre-commit.mjs, scripts/bundle-cli.mjs)
+ * when it is there: a few files to load instead of some two hundred modules, which was most of a commit's
+ * wait. `mcp-code-quality hook …` (cli.js) runs the same hooks.
  */
+import fs from "node:fs";
 import v8 from "node:v8";
 
 // A hook process ends as soon as it has answered: V8 need not optimise the shell parser's WebAssembly.
 v8.setFlagsFromString("--liftoff-only");
 
+type PreCommit = typeof import("./hooks/pre-commit.js");
+const PRE_COMMIT_BUNDLE = new URL("./bundle/pre-commit.mjs", import.meta.url);
+
 const kind = process.argv[2];
 if (kind === "claude-code") await (await import("./hooks/claude-code.js")).runClaudeCodeHook();
 else if (kind === "pre-commit") {
-  const code = await (await import("./hooks/pre-commit.js")).runPreCommitHook();
+  const hook = (
+    fs.existsSync(PRE_COMMIT_BUNDLE)
+      ? await import(PRE_COMMIT_BUNDLE.href)
+      : await import("./hooks/pre-commit.js")
+  ) as PreCommit;
+  const code = await hook.runPreCommitHook(process.env, process.argv.slice(3));
   process.stderr.write("", () => process.exit(code));
 } else {
-  process.stderr.write("usage: node dist/hook.js claude-code|pre-commit\n");
+  process.stderr.write("usage: node dist/hook.js claude-code|pre-commit [--files FILE...]\n");
   process.exit(2);
 }

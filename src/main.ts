@@ -2,7 +2,8 @@
  * Command line: flags and environment → Config → the server over stdio or HTTP. Started by an entry point:
  * `cli.ts` (mcp-code-quality) or `eslint-typescript-mcp.ts` (the seed-001 drop-in, stdio by default).
  */
-import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config } from "./config.js";
+import path from "node:path";
+import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config, type Program } from "./config.js";
 import type { Engine } from "./engine/engine.js";
 import type { ToolDefinition } from "./engine/tool.js";
 import { endAllChildren } from "./exec/child-groups.js";
@@ -27,6 +28,10 @@ function fail(message: string): never {
 
 /** The entry point's own file (dist/cli.js or dist/eslint-typescript-mcp.js), named in the banner. */
 let entryFile = codePath("cli.js");
+
+/** Which program the entry file is: its help is its own. */
+const programOf = (entry: string): Program =>
+  path.basename(entry).startsWith("eslint-typescript-mcp") ? "eslint-typescript-mcp" : "mcp-code-quality";
 
 function startupBanner(url: string, config: Config): string {
   const auth = config.authToken ? ` -H 'Authorization: Bearer $MCP_CODE_QUALITY_AUTH_TOKEN'` : "";
@@ -109,7 +114,7 @@ async function main(argv: string[]): Promise<void> {
     await exitWhenFlushed(await runCheckCommand(choice.argv));
   }
   if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write(helpText() + "\n");
+    process.stdout.write(helpText(programOf(entryFile)) + "\n");
     return;
   }
   if (argv.includes("--version")) {

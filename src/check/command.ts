@@ -119,11 +119,17 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   // A link as the SARIF file (one committed in the repository) is refused before anything runs.
   const sarifProblem = options.sarif && outputPathProblem(options.sarif, io.cwd);
   if (sarifProblem) return usage(io, `--sarif: ${sarifProblem}`);
+  const htmlProblem = options.html && outputPathProblem(options.html, io.cwd);
+  if (htmlProblem) return usage(io, `--html: ${htmlProblem}`);
   config.shard = options.shard;
   // Links from the paths into the rest of their repository (docs/ to ../README.md) resolve, read-only.
   config.linkReadRoots = [...new Set(options.paths.map(enclosingWorkTree).filter((r) => r !== undefined))];
   config.sarifWithoutFixes = options.sarif === undefined;
 
+  if (options.files?.length === 0) {
+    io.stderr.write("mcp-code-quality check: --files: no files given; nothing to check\n");
+    return EXIT.clean;
+  }
   // Each path's projects (projects.ts), each checked at its own root; the allowed root bounds the search
   // for their configuration.
   const plans = options.paths.map((p) => planPath(p, options, allowedRootOf(config, p)));
@@ -152,7 +158,11 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     import("./changed-files-tool.js"),
   ]);
   const make = () =>
-    new Engine(config, createLogger(config.logLevel), [...toolsFor(["core"]), changedFilesTool()]);
+    new Engine(config, createLogger(config.logLevel), [
+      // --retain-traces true keeps each tool's run as a trace: the HTML report's trends read them.
+      ...toolsFor(["core"], { retainTraces: config.retainTraces }),
+      changedFilesTool(),
+    ]);
   const engine = io.engines ? io.engines.engineFor(config, make) : make();
   const paint = wantsColor(io.stderr, io.env) ? ansi : plain;
   const progress = new ProgressDisplay(io.stderr, paint);
@@ -177,7 +187,9 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
       const changed =
         options.changed !== undefined
           ? await changedByTarget(engine, [...new Set(selected.map((c) => c.path))], options.changed)
-          : undefined;
+          : options.files
+            ? new Map(options.paths.map((p) => [p, new Set(options.files)]))
+            : undefined;
       const labelTargets = new Set(selected.map((c) => c.target)).size > 1;
       const runOptions = {
         maxConcurrent: config.maxConcurrent,
@@ -283,6 +295,26 @@ async function writeResults(io: CheckIo, options: CheckOptions, r: Results): Pro
       code = EXIT.usage;
     }
   }
+  if (options.html) {
+    try {
+      const { writeHtmlReport } = await import("./html.js");
+      await writeHtmlReport(options.html, {
+        outcomes: r.outcomes,
+        fixes: r.fixes,
+        elapsedMs: r.elapsedMs,
+        exitCode: code,
+        cwd: io.cwd,
+        paths: options.paths,
+        version: VERSION,
+        now: new Date(),
+      });
+    } catch (err) {
+      io.stderr.write(
+        `mcp-code-quality check: --html ${options.html} not written: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+      code = EXIT.usage;
+    }
+  }
   if (options.json) {
     await writeJson(io.stdout, {
       version: VERSION,
@@ -311,6 +343,13 @@ async function writeResults(io: CheckIo, options: CheckOptions, r: Results): Pro
       paint,
     );
     await writeText(io.stdout, report);
+  }
+  if (options.github) {
+    const { reportToGithub } = await import("./github.js");
+    await reportToGithub(
+      { outcomes: r.outcomes, elapsedMs: r.elapsedMs, exitCode: code, cwd: io.cwd, sarif: options.sarif },
+      { env: io.env, write: (text) => writeText(io.stdout, text) },
+    );
   }
   return code;
 }

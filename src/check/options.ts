@@ -20,6 +20,11 @@ export interface CheckOptions {
   fix: boolean;
   /** --changed: only files changed since this revision (HEAD when none is given). */
   changed?: string;
+  /**
+   * --files: the PATHs are files (as the pre-commit framework passes them): the checks run on the working
+   * directory's project and report these files only. `paths` is then the working directory.
+   */
+  files?: string[];
   /** Where to write the SARIF log. */
   sarif?: string;
   /** --sarif-max-results: at most this many results per run in the SARIF file. */
@@ -29,6 +34,10 @@ export interface CheckOptions {
   /** --merge-sarif: the PATHs are shards' SARIF logs to join into --sarif's file; nothing is checked. */
   mergeSarif: boolean;
   json: boolean;
+  /** --github: a job summary, annotations and step outputs for GitHub Actions (src/check/github.ts). */
+  github: boolean;
+  /** --html FILE: one self-contained HTML report (src/check/html.ts). */
+  html?: string;
   externalLinks: boolean;
   help: boolean;
   /** Flags for the engine's Config (`--timeout 60`, ...). */
@@ -57,9 +66,12 @@ const OWN_HELP: [string, string][] = [
   ["--skip TOOLS", "leave these out (same names as --only)"],
   ["--fix", "apply safe lint fixes and formatting first (as transactions), then check"],
   ["--changed [REV]", "only files changed since REV (default HEAD; --changed=REV to be unambiguous)"],
+  ["--files", "the PATHs are files: check the project here (.) and report only them (pre-commit hooks)"],
   ["--sarif FILE", "write one SARIF 2.1.0 log (a run per tool, every result) to FILE (never through a link)"],
   ["--sarif-max-results N", "at most N results per run in the SARIF file, the most severe (GitHub: 25000)"],
   ["--json", "print the results as JSON instead of the report"],
+  ["--html FILE", "write one self-contained HTML report to FILE (never through a link)"],
+  ["--github", "in GitHub Actions: job summary, annotations on changed lines, step outputs"],
   ["--shard I/N", "check this CI job's share of the files: the I-th of N (deterministic by path)"],
   ["--merge-sarif", "join shards' SARIF logs (the PATHs) into the --sarif FILE; nothing is checked"],
   ["--external-links", "let the Markdown link check request external URLs (default: local links only)"],
@@ -150,9 +162,12 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
         skip: { type: "string", multiple: true },
         fix: { type: "boolean" },
         changed: { type: "string" },
+        files: { type: "boolean" },
         sarif: { type: "string" },
         "sarif-max-results": { type: "string" },
         json: { type: "boolean" },
+        github: { type: "boolean" },
+        html: { type: "string" },
         shard: { type: "string" },
         "merge-sarif": { type: "boolean" },
         "external-links": { type: "boolean" },
@@ -181,10 +196,21 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
     if (!shard) throw new UsageError(`--shard ${v.shard}: expected I/N with 1 <= I <= N <= 1024`);
     if (v.fix) throw new UsageError("--shard cannot be combined with --fix (each job would fix its share)");
   }
-  const paths = (positionals.length ? positionals : ["."]).map((p) => path.resolve(cwd, p));
+  let paths = (positionals.length ? positionals : ["."]).map((p) => path.resolve(cwd, p));
   if (!v.help)
     for (const p of paths) if (!fs.existsSync(p)) throw new UsageError(`${p}: no such file or directory`);
   const changed = v.changed as string | undefined;
+  let files: string[] | undefined;
+  if (v.files === true && !v.help) {
+    if (changed !== undefined) throw new UsageError("--files and --changed both choose the files; give one");
+    if (shard) throw new UsageError("--files cannot be combined with --shard");
+    if (mergeSarif) throw new UsageError("--files cannot be combined with --merge-sarif");
+    const outside = paths.find((p) => p !== cwd && !p.startsWith(cwd + path.sep));
+    if (outside) throw new UsageError(`--files: ${outside} is outside the working directory ${cwd}`);
+    // No file (a hook whose files were all filtered out) checks nothing, rather than everything.
+    files = positionals.length ? paths.filter((p) => fs.statSync(p).isFile()) : [];
+    paths = [cwd];
+  }
   if (changed !== undefined && !v.help && paths.some((p) => !fs.statSync(p).isDirectory()))
     throw new UsageError("--changed takes directories to check, not files");
   return {
@@ -193,9 +219,12 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
     skip: list(v.skip as string[] | undefined),
     fix: v.fix === true,
     changed,
+    files,
     sarif: typeof v.sarif === "string" ? path.resolve(cwd, v.sarif) : undefined,
     sarifMaxResults: positiveInt(v["sarif-max-results"], "--sarif-max-results"),
     json: v.json === true,
+    github: v.github === true,
+    html: typeof v.html === "string" ? path.resolve(cwd, v.html) : undefined,
     shard,
     mergeSarif,
     externalLinks: v["external-links"] === true,

@@ -114,6 +114,15 @@ function anchored(file: string, cwd: string): { root: string; file: string } {
   return { root, file: path.join(root, path.basename(file)) };
 }
 
+/**
+ * Writes one of check's output files (--sarif, --html) race-safe: an exclusive temp file beside it, renamed
+ * into place, never through a symbolic link (outputPathProblem said why before anything ran).
+ */
+export function writeOutputFile(file: string, cwd: string, data: string | Iterable<string>): void {
+  const at = anchored(file, cwd);
+  writeFileIn(at.root, at.file, data, { links: "refuse" });
+}
+
 function writeLog(file: string, cwd: string, log: SarifLogLike): number {
   let bytes = 0;
   function* counted() {
@@ -124,8 +133,7 @@ function writeLog(file: string, cwd: string, log: SarifLogLike): number {
     bytes += 1;
     yield "\n";
   }
-  const at = anchored(file, cwd);
-  writeFileIn(at.root, at.file, counted(), { links: "refuse" });
+  writeOutputFile(file, cwd, counted());
   return bytes;
 }
 

@@ -7,9 +7,18 @@ import { compileBundle, PROJECT_POLICY_FILE, serializeBundle } from "../policy/c
 const USAGE = [
   "Usage:",
   "  mcp-code-quality policy compile [--source DIR] [--project DIR] [--out FILE] [--policy-allow-loosening]",
-  "  mcp-code-quality hook claude-code            (Claude Code PreToolUse hook; JSON on stdin)",
-  "  mcp-code-quality hook pre-commit             (git pre-commit hook)",
-  "  mcp-code-quality hook install claude-code|pre-commit [--project DIR] [--command CMD]",
+  "      validate the policy bundle (and the project's .mcp-code-quality/policy.yaml), verify every example,",
+  "      write it compiled (default .mcp-cache/policy/bundle.json)",
+  "  mcp-code-quality hook install claude-code [--project DIR] [--local] [--command CMD]",
+  "      add the PreToolUse hook to .claude/settings.json (--local: .claude/settings.local.json)",
+  "  mcp-code-quality hook install pre-commit [--project DIR] [--command CMD]",
+  "      add the git pre-commit hook (.git/hooks/pre-commit, husky's .husky/pre-commit), or print the",
+  "      pre-commit framework's config when the repository uses it",
+  "  mcp-code-quality hook claude-code           the Claude Code hook (a PreToolUse payload on stdin)",
+  "  mcp-code-quality hook pre-commit [FILE...]  the git hook: the staged changes, or the FILEs as they are",
+  "      in the work tree (as the pre-commit framework passes them)",
+  "",
+  "Docs: docs/policy.md in the package.",
 ].join("\n");
 
 function option(argv: string[], name: string): string | undefined {
@@ -24,8 +33,48 @@ async function exitWith(code: number): Promise<never> {
   process.exit(code);
 }
 
+/**
+ * `hook install claude-code`: the shared settings get the line that works on every teammate's machine; with
+ * --local (or --command) the personal settings get this machine's. The line is run once before it is
+ * written: one that cannot answer here would block every call.
+ */
+function installClaude(
+  install: typeof import("./install.js"),
+  dir: string,
+  given: string | undefined,
+  local: boolean,
+): string {
+  const file = install.claudeSettingsFile(dir, local);
+  const { command, note } =
+    given !== undefined
+      ? { command: given, note: "" }
+      : local
+        ? install.defaultClaudeCommand()
+        : {
+            command: install.portableClaudeCommand(),
+            note: "the line runs the project's devDependency (node_modules/mcp-code-quality) or mcp-code-quality on PATH on each machine, and blocks with what to install where neither is",
+          };
+  const problem = install.claudeLineProblem(install.claudeCommandLine(command), dir);
+  if (problem)
+    throw new Error(
+      given !== undefined || local
+        ? `the hook line does not answer in ${dir} (${problem}); nothing was installed`
+        : `the shared hook line does not answer in ${dir}: neither ${path.join(dir, "node_modules", "mcp-code-quality")} nor mcp-code-quality on PATH (${problem}). Add it to the project (npm install --save-dev mcp-code-quality) or install it globally (npm install -g mcp-code-quality), or write this machine's own line with --local; nothing was installed`,
+    );
+  return install.installClaudeCode(dir, command, file) + (note ? `\n${note}` : "");
+}
+
 export async function runSubcommand(argv: string[]): Promise<number> {
   const [group, action, target] = argv;
+  const asksHelp =
+    action === undefined ||
+    action === "--help" ||
+    action === "-h" ||
+    ((action === "install" || action === "compile") && (argv.includes("--help") || argv.includes("-h")));
+  if (asksHelp) {
+    (action === undefined ? process.stderr : process.stdout).write(USAGE + "\n");
+    return action === undefined ? 2 : 0;
+  }
   try {
     if (group === "policy" && action === "compile") {
       const project = path.resolve(option(argv, "--project") ?? process.cwd());
@@ -54,17 +103,16 @@ export async function runSubcommand(argv: string[]): Promise<number> {
     if (group === "hook" && action === "claude-code")
       return exitWith(await (await import("./claude-code.js")).runClaudeCodeHook());
     if (group === "hook" && action === "pre-commit")
-      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook());
+      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook(process.env, argv.slice(2)));
     if (group === "hook" && action === "install" && (target === "claude-code" || target === "pre-commit")) {
-      const { defaultClaudeCommand, installClaudeCode, installPreCommit } = await import("./install.js");
-      const dir = path.resolve(option(argv, "--project") ?? process.cwd());
+      const install = await import("./install.js");
+      const dir = install.existingProject(path.resolve(option(argv, "--project") ?? process.cwd()));
       const given = option(argv, "--command");
       if (target === "pre-commit") {
-        process.stdout.write(installPreCommit(dir, given) + "\n");
+        process.stdout.write(install.installPreCommit(dir, given) + "\n");
         return 0;
       }
-      const { command, note } = given !== undefined ? { command: given, note: "" } : defaultClaudeCommand();
-      process.stdout.write(installClaudeCode(dir, command) + (note ? `\n${note}` : "") + "\n");
+      process.stdout.write(installClaude(install, dir, given, argv.includes("--local")) + "\n");
       return 0;
     }
   } catch (err) {

@@ -4,6 +4,10 @@
  * they run, and fail closed whatever happens to the installation later:
  * - the Claude Code command line turns any failure of the hook (a crash, a missing dist/ or node_modules,
  *   node gone) into exit 2, Claude Code's blocking code (exit 1 would let the call through);
+ * - the line in the shared .claude/settings.json names no path of this machine: it runs the project's own
+ *   devDependency under $CLAUDE_PROJECT_DIR, else `mcp-code-quality` on PATH, else blocks and says what to
+ *   install; `--local` writes this machine's fastest line (absolute paths, the start-up snapshot) into
+ *   .claude/settings.local.json, which is not shared;
  * - the git hook's line goes where it runs (first, after the shebang: an existing hook's `exit 0` cannot skip
  *   it), and the installed hook is run once to prove it reaches the line.
  * Files are written to a temporary name and renamed into place.
@@ -42,12 +46,32 @@ export function defaultClaudeCommand(): { command: string; note: string } {
     : { command: plain, note: `no start-up snapshot (${reason}); the bundled hook runs alone` };
 }
 
+/** The package as a project's dependency installs it, under the project Claude Code runs in. */
+const PROJECT_HOOK = '"$CLAUDE_PROJECT_DIR/node_modules/mcp-code-quality/dist/bundle/hook.cjs"';
+export const NOT_INSTALLED_MESSAGE =
+  "mcp-code-quality: the policy hook of this project is not installed on this machine, so the call is blocked. " +
+  "Install it: npm install (the project lists mcp-code-quality as a devDependency), or npm install -g mcp-code-quality " +
+  "(or: npm install --save-dev mcp-code-quality).";
+
+/**
+ * The hook as the shared .claude/settings.json runs it on every teammate's machine: the project's own
+ * devDependency (its bundled hook, with the teammate's node), else the `mcp-code-quality` command on PATH,
+ * else a block (exit 2) whose message says what to install.
+ */
+export function portableClaudeCommand(): string {
+  return [
+    `if [ -f ${PROJECT_HOOK} ]; then node ${PROJECT_HOOK} claude-code;`,
+    "elif command -v mcp-code-quality >/dev/null 2>&1; then mcp-code-quality hook claude-code;",
+    `else echo ${q(NOT_INSTALLED_MESSAGE)} >&2; exit 2; fi`,
+  ].join(" ");
+}
+
 /**
  * The Claude Code command line: the hook, and whatever way it fails that is not its own answer (an exit
  * other than 0 or 2: a crash, a missing file, no node) becomes exit 2 with the reason on stderr.
  */
 export function claudeCommandLine(command: string): string {
-  return `${command} || { rc=$?; [ "$rc" -eq 2 ] || echo "mcp-code-quality: the policy hook failed (exit $rc), so the call is blocked" >&2; exit 2; }  # ${CLAUDE_MARKER}`;
+  return `{ ${command}; } || { rc=$?; [ "$rc" -eq 2 ] || echo "mcp-code-quality: the policy hook failed (exit $rc), so the call is blocked" >&2; exit 2; }  # ${CLAUDE_MARKER}`;
 }
 
 function writeAtomic(file: string, text: string, mode = 0o644): void {
@@ -62,9 +86,50 @@ interface HookEntry {
   hooks?: { type: string; command: string; timeout?: number }[];
 }
 
+/** The settings file: the shared one, or with `local` the personal one (Claude Code's settings.local.json). */
+export function claudeSettingsFile(projectDir: string, local = false): string {
+  return path.join(projectDir, ".claude", local ? "settings.local.json" : "settings.json");
+}
+
+/** Refuses a project folder that does not exist (a typo would otherwise get a new .claude/ of its own). */
+export function existingProject(dir: string): string {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch {
+    throw new Error(`--project ${dir}: no such folder; nothing was installed`);
+  }
+  if (!st.isDirectory()) throw new Error(`--project ${dir}: not a folder; nothing was installed`);
+  return dir;
+}
+
+/**
+ * Runs a Claude Code command line as Claude Code would, in `projectDir`, with a payload for a tool no policy
+ * checks: a working hook answers nothing and exits 0. The reason it does not, or undefined.
+ */
+export function claudeLineProblem(line: string, projectDir: string): string | undefined {
+  const r = spawnSync("sh", ["-c", line], {
+    cwd: projectDir,
+    input: JSON.stringify({
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_input: {},
+      cwd: projectDir,
+    }),
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: projectDir },
+  });
+  if (r.status === 0 && r.stdout === "") return undefined;
+  return `exit ${r.status ?? r.signal}: ${(r.stderr || r.stdout || r.error?.message || "").trim().slice(-400)}`;
+}
+
 /** Adds the PreToolUse hook to .claude/settings.json, keeping every other setting and hook. */
-export function installClaudeCode(projectDir: string, command = defaultCommand("claude-code")): string {
-  const file = path.join(projectDir, ".claude", "settings.json");
+export function installClaudeCode(
+  projectDir: string,
+  command = defaultCommand("claude-code"),
+  file = claudeSettingsFile(projectDir),
+): string {
   let settings: Record<string, unknown> = {};
   if (fs.existsSync(file)) {
     if (fs.lstatSync(file).isSymbolicLink()) throw new Error(`${file} is a symbolic link; not changed`);
@@ -129,22 +194,58 @@ function verify(hook: string, top: string): string | undefined {
   return `running ${hook} did not reach the mcp-code-quality line (exit ${r.status ?? r.signal}${r.error ? `: ${r.error.message}` : ""}; ${(r.stderr || r.stdout).trim().slice(-300)})`;
 }
 
+/** The languages `check` checks, as the pre-commit framework's file types name them (identify's tags). */
+const CHECKED_TYPES = ["python", "pyi", "javascript", "jsx", "ts", "tsx", "go", "rust", "ruby", "markdown"];
+
+/**
+ * For a repository that uses the pre-commit framework: its two hooks as a `repo: local` entry to add under
+ * `repos:` in .pre-commit-config.yaml (YAML that `pre-commit validate-config` accepts), run from the
+ * `mcp-code-quality` on PATH (or `command`): the policy's content checks and `check`, on the files
+ * pre-commit passes. This repository's .pre-commit-hooks.yaml offers the same hooks as a `repo:`.
+ */
+export function preCommitFrameworkSnippet(command?: string): string {
+  // A JSON string is a YAML double-quoted scalar: any command line stays one valid value.
+  const yamlString = (text: string) => JSON.stringify(text);
+  const policyEntry =
+    command !== undefined ? `${command} --files` : "mcp-code-quality hook pre-commit --files";
+  const checkEntry =
+    command !== undefined
+      ? command.replace(/\bhook pre-commit$/, "check --files")
+      : "mcp-code-quality check --files";
+  const checkHook =
+    command === undefined || checkEntry !== command
+      ? [
+          "      - id: mcp-code-quality-check",
+          "        name: mcp-code-quality check (format, lint, types)",
+          `        entry: ${yamlString(checkEntry)}`,
+          "        language: system",
+          `        types_or: [${CHECKED_TYPES.join(", ")}]`,
+          "        require_serial: true",
+        ]
+      : [];
+  return [
+    "This repository uses the pre-commit framework; add this entry under `repos:` in .pre-commit-config.yaml",
+    "(mcp-code-quality must be on PATH: npm install -g mcp-code-quality; or use this project's repository as",
+    "a `repo:`, whose .pre-commit-hooks.yaml has the same hooks):",
+    "",
+    "  - repo: local",
+    "    hooks:",
+    "      - id: mcp-code-quality-policy",
+    "        name: mcp-code-quality policy (secrets, broad suppressions, weakened configs)",
+    `        entry: ${yamlString(policyEntry)}`,
+    "        language: system",
+    "        types: [text]",
+    "        require_serial: true",
+    ...checkHook,
+  ].join("\n");
+}
+
 /** Installs the git pre-commit hook beside whatever is there, where it runs, and proves it runs. */
-export function installPreCommit(repoDir: string, command = defaultCommand("pre-commit")): string {
+export function installPreCommit(repoDir: string, given?: string): string {
+  const command = given ?? defaultCommand("pre-commit");
   const git = (args: string[]) => execFileSync("git", args, { cwd: repoDir, encoding: "utf8" }).trim();
   const top = git(["rev-parse", "--show-toplevel"]);
-  if (fs.existsSync(path.join(top, ".pre-commit-config.yaml")))
-    return [
-      "This repository uses the pre-commit framework; add this hook to .pre-commit-config.yaml:",
-      "  - repo: local",
-      "    hooks:",
-      "      - id: mcp-code-quality",
-      "        name: mcp-code-quality policy",
-      `        entry: ${command}`,
-      "        language: system",
-      "        pass_filenames: false",
-      "        always_run: true",
-    ].join("\n");
+  if (fs.existsSync(path.join(top, ".pre-commit-config.yaml"))) return preCommitFrameworkSnippet(given);
   const hooksDir = path.resolve(top, git(["rev-parse", "--git-path", "hooks"]));
   const huskyDir = path.join(top, ".husky");
   // husky (core.hooksPath .husky/_): the project's own hook script lives in .husky/pre-commit.

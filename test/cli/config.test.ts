@@ -1,5 +1,6 @@
 /** Flags and environment: defaults, ranges, and a clear start-up error naming the flag. */
 import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { CLI } from "../helpers/server.js";
@@ -89,5 +90,36 @@ describe("the CLI", () => {
       "--auth-token",
     ])
       expect(r.stdout).toContain(flag);
+  });
+
+  it("lists its subcommands in --help, and each has a help of its own that exits 0", () => {
+    const r = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
+    expect(r.status).toBe(0);
+    for (const sub of [
+      "check [PATH...]",
+      "hook install claude-code|pre-commit",
+      "policy compile",
+      "--mode client",
+    ])
+      expect(r.stdout).toContain(`mcp-code-quality ${sub}`);
+    for (const argv of [
+      ["hook", "--help"],
+      ["policy", "--help"],
+      ["hook", "install", "--help"],
+    ]) {
+      const sub = spawnSync(process.execPath, [CLI, ...argv], { encoding: "utf8" });
+      expect(sub.status, sub.stderr).toBe(0);
+      expect(sub.stdout).toContain("mcp-code-quality hook install claude-code [--project DIR] [--local]");
+      expect(sub.stdout).toContain("mcp-code-quality policy compile");
+    }
+  });
+
+  it("eslint-typescript-mcp --help prints the drop-in's own help", () => {
+    const bin = path.join(path.dirname(CLI), "eslint-typescript-mcp.js");
+    const r = spawnSync(process.execPath, [bin, "--help"], { encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: eslint-typescript-mcp \[options\]/);
+    expect(r.stdout).toContain("ESLINT_MCP_ALLOW_DIRS");
+    expect(r.stdout).not.toContain("mcp-code-quality check [PATH...]");
   });
 });

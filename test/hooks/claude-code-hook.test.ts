@@ -163,8 +163,35 @@ describe("hook claude-code", () => {
 });
 
 describe("hook install claude-code", () => {
-  it("adds the hook to .claude/settings.json and keeps what was there", () => {
+  const install = (dir: string, extra: string[] = [], env: NodeJS.ProcessEnv = process.env) =>
+    spawnSync(process.execPath, [CLI, "hook", "install", "claude-code", "--project", dir, ...extra], {
+      encoding: "utf8",
+      env,
+    });
+  /** A project with this package as its devDependency, linked as `npm install ../mcp-code-quality` would. */
+  function projectWithDependency(): string {
     const dir = tempDir("mcq-claude-install-");
+    fs.mkdirSync(path.join(dir, "node_modules"));
+    fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "mcp-code-quality"));
+    return dir;
+  }
+  const commandIn = (file: string) =>
+    JSON.parse(fs.readFileSync(file, "utf8")).hooks.PreToolUse.at(-1).hooks[0].command as string;
+  /** The line as Claude Code runs it on a teammate's machine: its own project folder, its own PATH. */
+  const runLine = (command: string, projectDir: string, PATH = process.env.PATH) =>
+    spawnSync("sh", ["-c", command], {
+      input: JSON.stringify({
+        tool_name: "Bash",
+        cwd: projectDir,
+        tool_input: { command: "HUSKY=0 git commit -m x" },
+      }),
+      encoding: "utf8",
+      env: { ...process.env, PATH, CLAUDE_PROJECT_DIR: projectDir },
+      timeout: 60_000,
+    });
+
+  it("adds the hook to .claude/settings.json and keeps what was there", () => {
+    const dir = projectWithDependency();
     fs.mkdirSync(path.join(dir, ".claude"));
     const existing = {
       permissions: { allow: ["Bash(npm test)"] },
@@ -174,21 +201,66 @@ describe("hook install claude-code", () => {
       },
     };
     fs.writeFileSync(path.join(dir, ".claude", "settings.json"), JSON.stringify(existing, null, 2));
-    const run = () =>
-      spawnSync(process.execPath, [CLI, "hook", "install", "claude-code", "--project", dir], {
-        encoding: "utf8",
-      });
-    expect(run().status).toBe(0);
-    expect(run().stdout).toContain("already installed");
+    expect(install(dir).status).toBe(0);
+    expect(install(dir).stdout).toContain("already installed");
     const settings = JSON.parse(fs.readFileSync(path.join(dir, ".claude", "settings.json"), "utf8"));
     expect(settings.permissions).toEqual(existing.permissions);
     expect(settings.hooks.PostToolUse).toEqual(existing.hooks.PostToolUse);
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
     expect(settings.hooks.PreToolUse[1].matcher).toBe("Bash|Write|Edit|MultiEdit|NotebookEdit");
-    // The installed command is a working hook: the start-up snapshot for this Node, the bundled entry point
-    // as its fallback, wrapped to fail closed.
-    const command = settings.hooks.PreToolUse[1].hooks[0].command as string;
+  });
+
+  it("writes a shared line with no path of this machine, which works on a teammate's machine", () => {
+    const dir = projectWithDependency();
+    const r = install(dir);
+    expect(r.status, r.stderr).toBe(0);
+    const command = commandIn(path.join(dir, ".claude", "settings.json"));
+    expect(command).not.toContain(REPO_ROOT);
+    expect(command).not.toContain(dir);
+    expect(command).not.toContain(process.execPath);
+    expect(command).toContain("$CLAUDE_PROJECT_DIR/node_modules/mcp-code-quality/dist/bundle/hook.cjs");
+    expect(fs.existsSync(path.join(dir, ".claude", "settings.local.json"))).toBe(false);
+    // The teammate's clone lives elsewhere, with the devDependency installed there: the same line decides.
+    const teammate = projectWithDependency();
+    const viaDependency = runLine(command, teammate);
+    expect(viaDependency.status, viaDependency.stderr).toBe(0);
+    expect(JSON.parse(viaDependency.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    // Another teammate has no node_modules but mcp-code-quality on PATH (a global install).
+    const bare = tempDir("mcq-claude-teammate-");
+    const bin = tempDir("mcq-claude-bin-");
+    fs.writeFileSync(
+      path.join(bin, "mcp-code-quality"),
+      `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const viaPath = runLine(command, bare, `${bin}:${process.env.PATH ?? ""}`);
+    expect(viaPath.status, viaPath.stderr).toBe(0);
+    expect(JSON.parse(viaPath.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    // Where it is installed neither way, every call is blocked (exit 2) and the message says what to install.
+    const nowhere = runLine(command, bare, path.dirname(process.execPath) + ":/usr/bin:/bin");
+    expect(nowhere.status).toBe(2);
+    expect(nowhere.stdout).toBe("");
+    expect(nowhere.stderr).toContain("not installed on this machine");
+    expect(nowhere.stderr).toContain("npm install -g mcp-code-quality");
+  });
+
+  it("refuses the shared line where it could not run (nothing installed for the project, nothing on PATH)", () => {
+    const dir = tempDir("mcq-claude-install-");
+    const r = install(dir, [], { ...process.env, PATH: path.dirname(process.execPath) + ":/usr/bin:/bin" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("npm install --save-dev mcp-code-quality");
+    expect(r.stderr).toContain("--local");
+    expect(fs.existsSync(path.join(dir, ".claude"))).toBe(false);
+  });
+
+  it("--local writes this machine's line (start-up snapshot, fallback, fail-closed) into settings.local.json", () => {
+    const dir = tempDir("mcq-claude-install-");
+    const r = install(dir, ["--local"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("start-up snapshot");
+    expect(fs.existsSync(path.join(dir, ".claude", "settings.json"))).toBe(false);
+    const command = commandIn(path.join(dir, ".claude", "settings.local.json"));
     const blob = path.join(
       REPO_ROOT,
       "dist",
@@ -196,18 +268,24 @@ describe("hook install claude-code", () => {
       `hook-snapshot-${process.version}-${process.arch}.blob`,
     );
     expect(command).toContain(`--snapshot-blob '${blob}' claude-code`);
-    expect(command).toContain(`${path.join(REPO_ROOT, "dist", "bundle", "hook.cjs")}' claude-code; } || {`);
+    expect(command).toContain(
+      `${path.join(REPO_ROOT, "dist", "bundle", "hook.cjs")}' claude-code; }; } || {`,
+    );
     expect(command).toContain("exit 2");
-    expect(run().stdout).toContain("start-up snapshot");
-    const r = spawnSync("sh", ["-c", command], {
-      input: JSON.stringify({
-        tool_name: "Bash",
-        cwd: dir,
-        tool_input: { command: "HUSKY=0 git commit -m x" },
-      }),
-      encoding: "utf8",
-    });
-    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    const denied = runLine(command, dir);
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
+  it("refuses a --project folder that does not exist, and creates nothing", () => {
+    const missing = path.join(tempDir("mcq-claude-install-"), "typo");
+    for (const target of ["claude-code", "pre-commit"]) {
+      const r = spawnSync(process.execPath, [CLI, "hook", "install", target, "--project", missing], {
+        encoding: "utf8",
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`--project ${missing}: no such folder`);
+      expect(fs.existsSync(missing)).toBe(false);
+    }
   });
 });
 

@@ -216,7 +216,7 @@ describe("hook install pre-commit beside a hook manager", () => {
     const dir = tempDir("mcq-precommit-fw-");
     execFileSync("git", ["init", "-q"], { cwd: dir });
     fs.writeFileSync(path.join(dir, ".pre-commit-config.yaml"), "repos: []\n");
-    expect(installPreCommit(dir, "mcq hook pre-commit")).toContain("entry: mcq hook pre-commit");
+    expect(installPreCommit(dir, "mcq hook pre-commit")).toContain(`entry: "mcq hook pre-commit --files"`);
     expect(fs.readFileSync(path.join(dir, ".pre-commit-config.yaml"), "utf8")).toBe("repos: []\n");
     expect(fs.existsSync(path.join(dir, ".git", "hooks", "pre-commit"))).toBe(false);
   });

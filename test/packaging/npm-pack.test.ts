@@ -11,6 +11,17 @@ import { CHECK_FIXTURES, PATH_WITH_TOOLS } from "../helpers/check.js";
 import { REPO_ROOT } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 
+/** The relative link targets of a Markdown text (outside code), without their #anchors. */
+function relativeLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
+  const targets: string[] = [];
+  for (const m of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const target = (m[1] as string).split("#")[0] as string;
+    if (target && !/^[a-z]+:/i.test(target)) targets.push(target);
+  }
+  return targets;
+}
+
 interface PackInfo {
   filename: string;
   size: number;
@@ -76,6 +87,23 @@ describe("the npm package", () => {
     );
   });
 
+  it("ships what the README and the shipped docs link to, the docs and the LICENSE", () => {
+    const files = new Set(pack.files.map((f) => f.path));
+    expect(files).toContain("LICENSE");
+    expect(files).toContain("docs/check.md");
+    const shippedMarkdown = [...files].filter((f) => f === "README.md" || /^docs\/.*\.md$/.test(f));
+    const broken: string[] = [];
+    for (const doc of shippedMarkdown) {
+      for (const target of relativeLinks(fs.readFileSync(path.join(REPO_ROOT, doc), "utf8"))) {
+        const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(doc), target));
+        const folder = resolved.endsWith("/") ? resolved : `${resolved}/`;
+        if (!files.has(resolved) && ![...files].some((f) => f.startsWith(folder)))
+          broken.push(`${doc} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it("installs into a scratch prefix and its bin runs check", () => {
     expect(installed.status, String(installed.stderr)).toBe(0);
     const env = { ...process.env, PATH: PATH_WITH_TOOLS };
@@ -124,18 +152,44 @@ describe("the npm package", () => {
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
   });
 
-  it("hook install claude-code builds the start-up snapshot in the installed package, and the line it writes denies", () => {
+  it("hook install claude-code in a project depending on the package writes the shared line, which denies", () => {
+    expect(installed.status, String(installed.stderr)).toBe(0);
+    // The prefix is a project with the package as its dependency, as `npm install --save-dev` makes it.
+    const project = path.join(scratch, "prefix");
+    const install = spawnSync(bin, ["hook", "install", "claude-code", "--project", project], {
+      encoding: "utf8",
+    });
+    expect(install.status, install.stderr).toBe(0);
+    const settings = JSON.parse(fs.readFileSync(path.join(project, ".claude", "settings.json"), "utf8"));
+    const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
+    expect(command).not.toContain(scratch);
+    const r = spawnSync("sh", ["-c", command], {
+      input: JSON.stringify({
+        tool_name: "Bash",
+        cwd: project,
+        tool_input: { command: "git commit -n -m x" },
+      }),
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason).toContain("hooks.no_verify");
+  });
+
+  it("hook install claude-code --local builds the start-up snapshot in the installed package, and the line it writes denies", () => {
     expect(installed.status, String(installed.stderr)).toBe(0);
     const root = path.join(path.dirname(path.dirname(bin)), "mcp-code-quality");
     const project = path.join(scratch, "hooked");
     fs.mkdirSync(project);
-    const install = spawnSync(bin, ["hook", "install", "claude-code", "--project", project], {
+    const install = spawnSync(bin, ["hook", "install", "claude-code", "--project", project, "--local"], {
       encoding: "utf8",
     });
     expect(install.status, install.stderr).toBe(0);
     const blob = path.join(root, "dist", "bundle", `hook-snapshot-${process.version}-${process.arch}.blob`);
     expect(install.stdout).toContain(`start-up snapshot ${blob}`);
-    const settings = JSON.parse(fs.readFileSync(path.join(project, ".claude", "settings.json"), "utf8"));
+    const settings = JSON.parse(
+      fs.readFileSync(path.join(project, ".claude", "settings.local.json"), "utf8"),
+    );
     const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
     expect(command).toContain(`--snapshot-blob '${blob}'`);
     const input = JSON.stringify({

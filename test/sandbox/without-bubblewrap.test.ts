@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
 import { CLI, resultOf } from "../helpers/server.js";
-import { tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
+import { missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
 import { probeSandbox } from "../../src/exec/sandbox/launch.js";
 
 async function serverWithoutBwrap(mode: string, project: string) {
@@ -45,7 +45,7 @@ function pythonProject(): string {
   return project;
 }
 
-describe("without bubblewrap", () => {
+describe.skipIf(missing("bwrap"))("without bubblewrap", () => {
   it("--sandbox required refuses to run a tool, naming the flag and the package", async () => {
     const project = pythonProject();
     const s = await serverWithoutBwrap("required", project);
@@ -61,29 +61,33 @@ describe("without bubblewrap", () => {
     }
   });
 
-  it("--sandbox auto runs the tool unsandboxed and says so everywhere", async () => {
-    const project = pythonProject();
-    const s = await serverWithoutBwrap("auto", project);
-    try {
-      const status = await s.call("get_status");
-      expect(status.sandbox).toMatchObject({
-        mode: "auto",
-        enforced: false,
-        note: expect.stringMatching(/^not sandboxed/),
-      });
-      const caps = await s.call("tool_capabilities");
-      expect(caps.sandbox).toMatchObject({ enforced: false });
-      const ruff = (caps.tools as { name: string; sandbox: Record<string, unknown> }[]).find(
-        (t) => t.name === "ruff",
-      );
-      expect(ruff?.sandbox).toMatchObject({ enforced: false, kind: "none" });
-      const r = await s.call("lint", { path: project, linter: "ruff" });
-      expect(r.success, JSON.stringify(r)).toBe(true);
-      expect(r.notes).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^not sandboxed: .*--sandbox auto/)]),
-      );
-    } finally {
-      await s.close();
-    }
-  });
+  // The ruff CLI: the embedded ruff, its fallback, runs in the server and is never sandboxed.
+  it.skipIf(missing("ruff", [TOOLS_VENV_BIN]))(
+    "--sandbox auto runs the tool unsandboxed and says so everywhere",
+    async () => {
+      const project = pythonProject();
+      const s = await serverWithoutBwrap("auto", project);
+      try {
+        const status = await s.call("get_status");
+        expect(status.sandbox).toMatchObject({
+          mode: "auto",
+          enforced: false,
+          note: expect.stringMatching(/^not sandboxed/),
+        });
+        const caps = await s.call("tool_capabilities");
+        expect(caps.sandbox).toMatchObject({ enforced: false });
+        const ruff = (caps.tools as { name: string; sandbox: Record<string, unknown> }[]).find(
+          (t) => t.name === "ruff",
+        );
+        expect(ruff?.sandbox).toMatchObject({ enforced: false, kind: "none" });
+        const r = await s.call("lint", { path: project, linter: "ruff" });
+        expect(r.success, JSON.stringify(r)).toBe(true);
+        expect(r.notes).toEqual(
+          expect.arrayContaining([expect.stringMatching(/^not sandboxed: .*--sandbox auto/)]),
+        );
+      } finally {
+        await s.close();
+      }
+    },
+  );
 });

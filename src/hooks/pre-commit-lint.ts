@@ -1,0 +1,77 @@
+/**
+ * The git pre-commit hook's lint: the staged files through the engine's `lint_check`, loaded only when a
+ * commit has files to lint (the engine, lint_check and the linters, not every tool).
+ */
+import os from "node:os";
+import path from "node:path";
+
+/** Whether the lint refuses the commit, and the lines that say why. */
+export interface LintReport {
+  refused: boolean;
+  lines: string[];
+}
+
+/**
+ * Lints the staged files with lint_check (scope staged: the managed linter of each file's language, on the
+ * staged content, with the bundle's advice attached); true when findings, or content it could not lint,
+ * refuse the commit.
+ */
+export async function lintStaged(root: string, staged: string[], out: string[]): Promise<boolean> {
+  if (staged.length === 0) return false;
+  // The engine with the one tool the hook calls: every other tool's module (and its adapters) stays unloaded.
+  const [{ loadConfig }, { Engine }, { createLogger }, { registerPolicyServices }, { lintCheckTool }] =
+    await Promise.all([
+      import("../config.js"),
+      import("../engine/engine.js"),
+      import("../log.js"),
+      import("../policy/runtime.js"),
+      import("../mcp/tools/advice/lint-check.js"),
+      import("../adapters/linter-modules.js"),
+    ]);
+  const config = loadConfig(
+    ["--allowed-paths", root, "--log-level", "warn", "--toolsets", "core,policy"],
+    {
+      ...process.env,
+      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? path.join(os.homedir(), ".local", "state"),
+    },
+    root,
+  );
+  const engine = new Engine(config, createLogger("warn"), [lintCheckTool()]);
+  try {
+    await registerPolicyServices(engine.services, [root], config.policyAllowLoosening);
+    // The policies were applied above, to every staged change: lint_check runs the linters only.
+    const result = await engine.call("lint_check", {
+      path: root,
+      scope: "staged",
+      limit: 50,
+      policy_lint: false,
+    });
+    if (!result.success) {
+      out.push(`lint_check: ${String(result.error)}`);
+      return true;
+    }
+    const unavailable = (result.staged_unavailable ?? []) as string[];
+    if (unavailable.length)
+      out.push(
+        `lint_check (staged): ${unavailable.join(", ")} differ from their staged version and their linter cannot read it from the index; stage the whole file or stash the rest, then commit again`,
+      );
+    if (result.nothing_checked || (result.passed !== false && unavailable.length === 0)) return false;
+    const findings = (result.findings ?? []) as Record<string, unknown>[];
+    const advice = (result.advice ?? {}) as Record<string, { advice?: string[] }>;
+    if (findings.length || result.passed === false)
+      out.push(
+        `lint_check (staged): ${String(result.finding_count ?? findings.length)} finding(s)`,
+        ...findings.map(
+          (f) =>
+            `  ${String(f.path)}:${String(f.line)}:${String(f.column)}: ${String(f.rule_id)} ${String(f.message)}`,
+        ),
+        ...Object.entries(advice)
+          .filter(([, a]) => a.advice?.length)
+          .slice(0, 10)
+          .map(([rule, a]) => `  advice (${rule}): ${a.advice!.join(" ")}`),
+      );
+    return true;
+  } finally {
+    await engine.close();
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The hooks with the real pre-commit framework (PyPI, scripts/install-tools.sh) in a real git repository
+ * whose committed files already hold a secret, a bare `# noqa` and an unused import: the repository's
+ * .pre-commit-hooks.yaml is a valid manifest and `pre-commit try-repo` runs it; the entry `hook install
+ * pre-commit` prints is YAML that `pre-commit validate-config` accepts, and with it `pre-commit run
+ * --all-files` finds the committed files (the hooks check the files they are given, not the index),
+ * `run --files` checks only those, and a `git commit` through `pre-commit install` is refused.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI, REPO_ROOT } from "../helpers/server.js";
+import { missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
+
+const PRE_COMMIT_BIN = path.join(REPO_ROOT, ".tools", "pre-commit", "bin");
+const SECRET = 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Ha4Lm2b"\n';
+
+describe.skipIf(missing("pre-commit", [PRE_COMMIT_BIN]) || missing("git"))("the pre-commit framework", () => {
+  let repo: string;
+  let env: NodeJS.ProcessEnv;
+  const preCommit = (...args: string[]) => {
+    const r = spawnSync(path.join(PRE_COMMIT_BIN, "pre-commit"), args, {
+      cwd: repo,
+      env,
+      encoding: "utf8",
+      timeout: 300_000,
+    });
+    return { status: r.status, output: r.stdout + r.stderr };
+  };
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env, encoding: "utf8" });
+
+  beforeAll(() => {
+    repo = tempDir("mcq-pre-commit-fw-");
+    // `mcp-code-quality` on PATH, as `npm install -g` puts it there.
+    const bin = tempDir("mcq-pre-commit-bin-");
+    fs.writeFileSync(
+      path.join(bin, "mcp-code-quality"),
+      `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    env = {
+      ...process.env,
+      PATH: [bin, TOOLS_VENV_BIN, process.env.PATH ?? ""].join(":"),
+      PRE_COMMIT_HOME: tempDir("mcq-pre-commit-home-"),
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    };
+    git("init", "-q", "-b", "main");
+    fs.writeFileSync(path.join(repo, "secret.py"), SECRET);
+    fs.writeFileSync(path.join(repo, "suppressed.py"), "value = 1  # noqa\n");
+    fs.writeFileSync(path.join(repo, "unused.py"), "import os\n");
+    fs.writeFileSync(path.join(repo, "ok.py"), "value = 2\n");
+    fs.writeFileSync(path.join(repo, ".pre-commit-config.yaml"), "repos: []\n");
+    git("add", "-A");
+    git("commit", "-qm", "bad files committed past any hook");
+  });
+
+  it("the repository's .pre-commit-hooks.yaml is a valid manifest", () => {
+    const r = spawnSync(
+      path.join(PRE_COMMIT_BIN, "pre-commit"),
+      ["validate-manifest", path.join(REPO_ROOT, ".pre-commit-hooks.yaml")],
+      { encoding: "utf8" },
+    );
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  });
+
+  it("hook install pre-commit prints an entry that pre-commit validate-config accepts, and it runs", () => {
+    const install = spawnSync(process.execPath, [CLI, "hook", "install", "pre-commit", "--project", repo], {
+      encoding: "utf8",
+      env,
+    });
+    expect(install.status, install.stderr).toBe(0);
+    // What the user pastes under `repos:`.
+    const entry = install.stdout.slice(install.stdout.indexOf("  - repo: local"));
+    const config = `repos:\n${entry}`;
+    fs.writeFileSync(path.join(repo, ".pre-commit-config.yaml"), config);
+    const valid = preCommit("validate-config", ".pre-commit-config.yaml");
+    expect(valid.status, valid.output).toBe(0);
+    expect(fs.existsSync(path.join(repo, ".git", "hooks", "pre-commit"))).toBe(false);
+
+    // --all-files: the files as committed, which no hook saw.
+    const all = preCommit("run", "--all-files");
+    expect(all.status).toBe(1);
+    expect(all.output).toContain("secret.py:1: secrets.in_edit [block]");
+    expect(all.output).toContain("suppressed.py:1: suppress.broad [block]");
+    expect(all.output).toMatch(/unused\.py\n {2}1:8 +error +F401/);
+    // --files: only those.
+    const one = preCommit("run", "--files", "ok.py");
+    expect(one.status, one.output).toBe(0);
+    expect(one.output).not.toContain("secret.py");
+    const secretOnly = preCommit("run", "mcp-code-quality-policy", "--files", "secret.py");
+    expect(secretOnly.status).toBe(1);
+    expect(secretOnly.output).toContain("secrets.in_edit");
+    expect(secretOnly.output).not.toContain("suppressed.py");
+  });
+
+  it("pre-commit try-repo runs this repository's hooks", () => {
+    const r = preCommit("try-repo", REPO_ROOT, "mcp-code-quality-policy", "--files", "secret.py", "ok.py");
+    expect(r.status).toBe(1);
+    expect(r.output).toContain("mcp-code-quality policy");
+    expect(r.output).toContain("secret.py:1: secrets.in_edit [block]");
+    const clean = preCommit("try-repo", REPO_ROOT, "--files", "ok.py");
+    expect(clean.status, clean.output).toBe(0);
+  });
+
+  it("through `pre-commit install`, a git commit of a new secret is refused", () => {
+    const installed = preCommit("install");
+    expect(installed.status, installed.output).toBe(0);
+    fs.writeFileSync(path.join(repo, "ok.py"), `value = 2\n${SECRET}`);
+    git("add", "ok.py", ".pre-commit-config.yaml");
+    const r = spawnSync("git", ["commit", "-m", "adds a secret"], { cwd: repo, env, encoding: "utf8" });
+    expect(r.status).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain("ok.py:2: secrets.in_edit [block]");
+    expect(git("log", "--oneline").trim().split("\n")).toHaveLength(1);
+  });
+});
