@@ -16,7 +16,7 @@ import { ProgressDisplay, type ProgressSink } from "./progress.js";
 import { ansi, plain, renderReport, type FixLine } from "./report.js";
 import { checkLabel, runChecks, runFixes } from "./run.js";
 import { outputPathProblem, writeJson, writeSarifOutput, writeText, type OutputStream } from "./output.js";
-import { mergeSarif } from "./sarif-merge.js";
+import { mergeSarif, withProjectCategory } from "./sarif-merge.js";
 import { selectChecks } from "./select.js";
 import { mergeShardLogs, readShardLog } from "./shard-merge.js";
 import { validationEpoch } from "../cache/file-hashes.js";
@@ -234,6 +234,8 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   }
 }
 
+const isDirectoryPath = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+
 /** --merge-sarif: the shards' logs (the PATHs) joined into the --sarif file, written as --sarif writes it. */
 async function mergeShards(io: CheckIo, options: CheckOptions): Promise<number> {
   const out = options.sarif as string;
@@ -279,7 +281,9 @@ async function writeResults(io: CheckIo, options: CheckOptions, r: Results): Pro
   let code = r.code;
   if (options.sarif) {
     const log = mergeSarif(
-      r.outcomes.flatMap((o) => (o.sarif ? [o.sarif] : [])),
+      r.outcomes.flatMap((o) =>
+        o.sarif ? [withProjectCategory(o.sarif, o.target, io.cwd, isDirectoryPath(o.target))] : [],
+      ),
       io.cwd,
     );
     try {

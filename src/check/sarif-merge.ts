@@ -116,3 +116,21 @@ export function filterSarifResults(log: SarifLogLike, keep: (file: string) => bo
     })),
   };
 }
+
+/**
+ * The log with each run filed under its project for GitHub code scanning: the category (`automationDetails.id`,
+ * `<folder>/`) is the project's folder relative to the working directory, so the alerts of each project of a
+ * monorepo are tracked, and closed, on their own. A project at the working directory itself (or a file) is
+ * left without one, as before; a run that already has a category keeps it.
+ */
+export function withProjectCategory(log: SarifLogLike, target: string, cwd: string, isDirectory: boolean) {
+  const rel = path.relative(cwd, target);
+  if (!isDirectory || !rel || rel.startsWith("..") || path.isAbsolute(rel)) return log;
+  const id = `${rel.split(path.sep).join("/")}/`;
+  return {
+    ...log,
+    runs: log.runs.map((run) =>
+      run.automationDetails?.id ? run : { ...run, automationDetails: { ...run.automationDetails, id } },
+    ),
+  };
+}
