@@ -27,8 +27,12 @@ export function managedTools(): { name: string; roles: string[] }[] {
   add(typeCheckerNames(), "type-checker");
   add(testRunnerNames(), "test-runner");
   add(fixerNames(), "fixer");
+  // Sorted: adapters register their programs as their modules load, and the load order differs between
+  // entry points (lazy imports), so the registry's own order is not stable.
   add(
-    externalTools().map((t) => t.name),
+    externalTools()
+      .map((t) => t.name)
+      .sort(),
     "program",
   );
   add(["git"], "program");
