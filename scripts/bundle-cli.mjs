@@ -24,3 +24,25 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+
+// The command line with every package inside, in one CommonJS file (dist/bundle/cli-snapshot.cjs), and its
+// V8 start-up snapshot for this Node (src/cli-snapshot.ts, src/cli-snapshot-blob.ts), which
+// bin/mcp-code-quality runs for `check`. A deserialized snapshot has no dynamic import(): esbuild turns each
+// import() into a require() of the bundled module. Beside hook.cjs, at the same depth under the package, so
+// paths resolved from the package root hold.
+await build({
+  entryPoints: ["dist/cli-snapshot.js"],
+  outfile: "dist/bundle/cli-snapshot.cjs",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  banner: { js: 'const __cliUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { "import.meta.url": "__cliUrl" },
+  supported: { "dynamic-import": false },
+  legalComments: "none",
+  logLevel: "warning",
+});
+const { buildCliSnapshotBlob } = await import("../dist/cli-snapshot-blob.js");
+const why = buildCliSnapshotBlob();
+if (why) console.warn(`bundle-cli: ${why}`);

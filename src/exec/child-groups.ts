@@ -17,8 +17,15 @@ import fsp from "node:fs/promises";
 export const SERVER_TOKEN_VAR = "MCQ_SERVER_TOKEN";
 export const RUN_TOKEN_VAR = "MCQ_RUN_TOKEN";
 
-/** This server's mark, inherited by every process it starts (directly or not). */
-export const SERVER_TOKEN = randomBytes(16).toString("hex");
+/**
+ * This server's mark, inherited by every process it starts (directly or not). Made on first use, not when
+ * the module loads: the command line's start-up snapshot loads its modules once at build time, and a token
+ * made then would be every process's.
+ */
+export function serverToken(): string {
+  return (serverToken_ ??= randomBytes(16).toString("hex"));
+}
+let serverToken_: string | undefined;
 
 export interface ChildGroup {
   /** Process group id (the leader's pid: children are spawned detached). */
@@ -38,7 +45,7 @@ export function newRunToken(): string {
 
 /** The environment variables that mark a child (and all its descendants) as ours. */
 export function markedEnv(runToken: string): Record<string, string> {
-  return { [SERVER_TOKEN_VAR]: SERVER_TOKEN, [RUN_TOKEN_VAR]: runToken };
+  return { [SERVER_TOKEN_VAR]: serverToken(), [RUN_TOKEN_VAR]: runToken };
 }
 
 /** Lists a live child group until the returned function is called (when it has exited). */
@@ -159,5 +166,5 @@ export function killMarkedSync(
  */
 export function endAllChildren(signal: NodeJS.Signals = "SIGKILL"): void {
   for (const g of live.values()) killGroup(g.pgid, signal);
-  killMarkedSync(SERVER_TOKEN, signal, SERVER_TOKEN_VAR);
+  killMarkedSync(serverToken(), signal, SERVER_TOKEN_VAR);
 }

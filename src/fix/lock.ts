@@ -13,7 +13,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import lockfile from "proper-lockfile";
+import { properLockfile } from "../exec/lockfile-lazy.js";
 import { openDirIn } from "../paths/safe-fs.js";
 import type { CachePaths } from "./cache-dir.js";
 import { acquireScope } from "./scope-lock.js";
@@ -88,7 +88,7 @@ export async function acquireLock(
   let compromised: Error | undefined;
   for (;;) {
     try {
-      const release = await lockfile.lock(locks.entry("root"), {
+      const release = await properLockfile().lock(locks.entry("root"), {
         ...options,
         retries: 0,
         onCompromised: (err) => {

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import lockfile from "proper-lockfile";
+import { properLockfile } from "../exec/lockfile-lazy.js";
 import { ToolError } from "../errors.js";
 import { isWithin } from "../paths/allowlist.js";
 import { openDirIn, removeFileIn, writeFileIn, type SafeDir } from "../paths/safe-fs.js";
@@ -94,7 +94,9 @@ async function overlapHeld(dir: SafeDir, scope: string, timing: ScopeTiming): Pr
   for (const entry of dir.list()) {
     if (!entry.isFile() || !entry.name.endsWith(".scope")) continue;
     const key = entry.name.slice(0, -".scope".length);
-    const held = await lockfile.check(dir.entry(key), lockOpts(dir, key, timing)).catch(() => false);
+    const held = await properLockfile()
+      .check(dir.entry(key), lockOpts(dir, key, timing))
+      .catch(() => false);
     if (!held) {
       removeFileIn(dir.path, path.join(dir.path, entry.name));
       continue;
@@ -111,7 +113,7 @@ async function take(dir: SafeDir, scope: string, timing: ScopeTiming): Promise<H
   let compromised: Error | undefined;
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(dir.entry(key), {
+    release = await properLockfile().lock(dir.entry(key), {
       ...lockOpts(dir, key, timing),
       retries: 0,
       onCompromised: (err) => {
@@ -139,7 +141,7 @@ export async function acquireScope(
   const dir = registryDir();
   const started = performance.now();
   for (;;) {
-    const unlock = await lockfile.lock(dir.entry("registry"), {
+    const unlock = await properLockfile().lock(dir.entry("registry"), {
       ...lockOpts(dir, "registry", timing),
       retries: { retries: 1000, factor: 1, minTimeout: 2, maxTimeout: 10 },
       onCompromised: () => {},

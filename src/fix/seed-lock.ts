@@ -16,7 +16,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import lockfile from "proper-lockfile";
+import { properLockfile } from "../exec/lockfile-lazy.js";
 import { readFileIn, removeFileIn, writeFileIn, type SafeDir } from "../paths/safe-fs.js";
 import type { CachePaths } from "./cache-dir.js";
 import { lockIdentity } from "./lock-identity.js";
@@ -82,7 +82,7 @@ export async function acquireSeedLock(
   for (;;) {
     let compromised: Error | undefined;
     try {
-      const release = await lockfile.lock(locks.entry(SEED_SENTINEL), {
+      const release = await properLockfile().lock(locks.entry(SEED_SENTINEL), {
         ...seedLockOptions(locks.entry(SEED_SENTINEL)),
         // Refreshed more often than the original does: a fresher lock is as good to it, and a stall shows sooner.
         update: updateMs,

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import lockfile from "proper-lockfile";
+import { properLockfile } from "../../exec/lockfile-lazy.js";
 import { ToolError } from "../../errors.js";
 import { scratchRoot } from "../../exec/sandbox/scratch.js";
 
@@ -27,7 +27,7 @@ export async function withWorkspaceLock<T>(
   const key = createHash("sha256").update(workspace).digest("hex").slice(0, 32);
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(path.join(dir, key), {
+    release = await properLockfile().lock(path.join(dir, key), {
       realpath: false,
       lockfilePath: path.join(dir, `${key}.lock`),
       retries: {

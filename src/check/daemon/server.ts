@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import lockfile from "proper-lockfile";
+import { properLockfile } from "../../exec/lockfile-lazy.js";
 import { buildId as runningBuildId, BUILD_ID_FILE } from "../../cache/build-id.js";
 import { endAllChildren } from "../../exec/child-groups.js";
 import { codePath } from "../../package-root.js";
@@ -121,7 +121,7 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
   ensurePrivateDir(dir);
   const secret = daemonSecret(dir, false);
   const socketName = path.basename(socketPath);
-  const unlockStart = await lockfile.lock(socketPath, {
+  const unlockStart = await properLockfile().lock(socketPath, {
     realpath: false,
     lockfilePath: `${socketPath}.start.lock`,
     stale: 10_000,

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { ToolError } from "../../errors.js";
 import { findExecutable } from "../which.js";
+import { recallProbe, rememberableIdentity, rememberProbe } from "../probe-memo.js";
 import { hostLayout } from "./host.js";
 import { factsKeyOf, planProfile, prefixOf, type SandboxRequest } from "./plan.js";
 import {
@@ -66,6 +67,9 @@ export function probeSandbox(): SandboxStatus {
   const bwrap =
     findExecutable("bwrap") ?? findExecutable("bwrap", ["/usr/bin", "/usr/local/bin", "/bin"], "");
   if (!bwrap) return (probed = { available: false, reason: "bubblewrap (bwrap) is not installed" });
+  const memoKey = sandboxProbeKey(bwrap);
+  const remembered = memoKey ? recallProbe<{ version?: string }>(memoKey) : undefined;
+  if (remembered) return (probed = { available: true, bwrap, ...remembered });
   const version = /\d+\.\d+(\.\d+)?/.exec(
     spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 5000 }).stdout ?? "",
   )?.[0];
@@ -85,7 +89,33 @@ export function probeSandbox(): SandboxStatus {
       version,
       reason: `bwrap cannot create a sandbox here: ${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim().slice(0, 300)}`,
     });
+  // Only a sandbox that worked is remembered: a failure is asked again (and a remembered success that no
+  // longer holds fails the tool's run, never runs it unsandboxed).
+  if (memoKey) rememberProbe(memoKey, version ? { version } : {});
   return (probed = { available: true, bwrap, version });
+}
+
+/** The kernel settings that decide whether user namespaces can be made, read as text (absent: ""). */
+const USERNS_SETTINGS = [
+  "/proc/sys/kernel/random/boot_id",
+  "/proc/sys/user/max_user_namespaces",
+  "/proc/sys/kernel/unprivileged_userns_clone",
+  "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+];
+
+/** What a remembered sandbox probe depends on: bwrap itself, this boot and its settings, the user, the trial. */
+function sandboxProbeKey(bwrap: string): string[] | undefined {
+  const identity = rememberableIdentity(bwrap);
+  if (!identity) return undefined;
+  const settings = USERNS_SETTINGS.map((f) => {
+    try {
+      return fs.readFileSync(f, "utf8").trim();
+    } catch {
+      return "";
+    }
+  });
+  const trial = [...hostLayout().procReadOnly, ...ISOLATION_ARGV, ...idsArgv(hostLayout().ids)];
+  return ["sandbox", identity, String(process.getuid?.() ?? ""), ...settings, ...trial];
 }
 
 const TRUE = findExecutable("true", ["/usr/bin", "/bin"], "") ?? "true";

@@ -1,0 +1,49 @@
+/**
+ * The command line as a V8 start-up snapshot (`node --snapshot-blob B --build-snapshot` on the bundle of this
+ * file, dist/bundle/cli-snapshot.cjs, every package inside; src/cli-snapshot-blob.ts builds it). Building
+ * loads what a `check` loads (the engine, every adapter, the tools and their schemas), so a fresh `check`
+ * deserializes a heap instead of compiling and running ~6 MB of JavaScript. Only code is frozen: nothing of
+ * the environment, the working folder or the project is read while building (no module reads them when it
+ * loads; tokens and probes are made on first use).
+ *
+ * bin/mcp-code-quality runs it for `check` when a blob for this Node exists; a blob older than its bundle
+ * (the package was rebuilt since) runs dist/cli.js on the same arguments instead.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import v8 from "node:v8";
+import { codePath } from "./package-root.js";
+
+// Module loads that a `check` would otherwise do at run time (src/main.ts, src/check/command.ts): in the
+// bundle they are plain function calls, made here once, before the heap is written.
+import "./check/daemon/flags.js";
+import "./check/command.js";
+import "./check/changed-files-tool.js";
+import "./engine/engine.js";
+import "./log.js";
+import "./mcp/tools/index.js";
+import { run } from "./main.js";
+
+/** What identifies the bundle this snapshot was built from (a rebuild makes a new file). */
+function identity(file: string): string | undefined {
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : undefined;
+}
+
+if (!v8.startupSnapshot.isBuildingSnapshot()) {
+  process.stderr.write("usage: node --snapshot-blob FILE --build-snapshot dist/bundle/cli-snapshot.cjs\n");
+  process.exit(2);
+}
+const bundleFile = __filename;
+const builtFrom = identity(bundleFile);
+const entry = codePath("cli.js");
+v8.startupSnapshot.setDeserializeMainFunction(() => {
+  // With a snapshot, the command's arguments start at argv[1] (there is no script).
+  const argv = process.argv.slice(1);
+  if (identity(bundleFile) !== builtFrom) {
+    // Rebuilt since (or moved): the modules as they are now decide, on the same arguments.
+    const r = spawnSync(process.execPath, [entry, ...argv], { stdio: "inherit" });
+    process.exit(r.status ?? 1);
+  }
+  run(argv, entry);
+});

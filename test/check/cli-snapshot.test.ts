@@ -1,0 +1,97 @@
+/**
+ * `check` from the command line's V8 start-up snapshot (bin/mcp-code-quality, src/cli-snapshot.ts) answers as
+ * `check` from the modules does: the same JSON (timings apart) and exit code on every language's fixture, the
+ * real tools behind both (ruff, ESLint and tsc in their workers, gofmt/go vet, cargo, RuboCop, the link
+ * checker). A snapshot older than its bundle runs the modules instead, and says nothing of it.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CHECK_FIXTURES, PATH_WITH_TOOLS } from "../helpers/check.js";
+import { CLI, REPO_ROOT } from "../helpers/server.js";
+import { IN_CI, tempDir } from "../helpers/tools.js";
+
+const BIN = path.join(REPO_ROOT, "bin", "mcp-code-quality");
+// As src/cli-snapshot-blob.ts names it in dist/bundle.
+const blob = path.join(REPO_ROOT, "dist", "bundle", `cli-snapshot-${process.version}-${os.machine()}.blob`);
+
+/** A check's JSON without what differs between two runs of the same check (timings). */
+function verdict(stdout: string): unknown {
+  const report = JSON.parse(stdout) as { duration_ms?: number; checks: { duration_ms?: number }[] };
+  delete report.duration_ms;
+  for (const c of report.checks) delete c.duration_ms;
+  return report;
+}
+
+function check(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(argv[0]!, [...argv.slice(1)], {
+    cwd,
+    env: { ...process.env, PATH: PATH_WITH_TOOLS, ...env },
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+}
+
+describe("check from the start-up snapshot", () => {
+  it("npm run build made a blob for this Node", () => {
+    // Outside CI a build without one (another Node, a read-only folder) only loses speed.
+    if (!IN_CI && !fs.existsSync(blob)) return;
+    expect(fs.existsSync(blob)).toBe(true);
+  });
+
+  it.each(["python", "js", "go", "rust", "ruby", "markdown"])(
+    "gives the modules' verdict and exit code on the %s fixture",
+    (fixture) => {
+      if (!fs.existsSync(blob)) return;
+      const dir = path.join(CHECK_FIXTURES, fixture);
+      const audit = path.join(tempDir("mcq-snap-audit-"), "audit.log");
+      const args = ["check", ".", "--json", "--audit-log", audit];
+      const fromModules = check([process.execPath, CLI, ...args], dir);
+      const fromSnapshot = check([BIN, ...args], dir);
+      expect(fromModules.stderr).not.toMatch(/Error|snapshot/);
+      expect(fromSnapshot.status).toBe(fromModules.status);
+      expect(verdict(fromSnapshot.stdout)).toEqual(verdict(fromModules.stdout));
+      // Not a vacuous comparison: every fixture has findings.
+      expect((JSON.parse(fromSnapshot.stdout) as { findings: unknown[] }).findings.length).toBeGreaterThan(0);
+    },
+  );
+
+  it("runs the modules when its bundle was rebuilt since", () => {
+    // A package of its own: dist/ copied, its blob built there, then its bundle replaced.
+    const pkg = tempDir("mcq-snap-pkg-");
+    fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(pkg, "dist"), {
+      recursive: true,
+      filter: (src) => !src.endsWith(".blob"),
+    });
+    fs.cpSync(path.join(REPO_ROOT, "bin"), path.join(pkg, "bin"), { recursive: true });
+    fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"));
+    const build = spawnSync(
+      process.execPath,
+      ["--input-type=module", "-e", `(await import("./dist/cli-snapshot-blob.js")).buildCliSnapshotBlob()`],
+      { cwd: pkg, encoding: "utf8" },
+    );
+    expect(build.status).toBe(0);
+    const pkgBlob = path.join(pkg, "dist", "bundle", path.basename(blob));
+    expect(fs.existsSync(pkgBlob)).toBe(true);
+    // The modules' entry says when it runs.
+    const entry = path.join(pkg, "dist", "cli.js");
+    fs.writeFileSync(
+      entry,
+      fs.readFileSync(entry, "utf8").replace(/\n/, '\nprocess.stderr.write("from-modules\\n");\n'),
+    );
+    const bin = path.join(pkg, "bin", "mcp-code-quality");
+    const fresh = check([bin, "check", "--help"], pkg);
+    expect(fresh.status).toBe(0);
+    expect(fresh.stdout).toMatch(/^Usage: mcp-code-quality check/);
+    expect(fresh.stderr).not.toContain("from-modules");
+    const cjs = path.join(pkg, "dist", "bundle", "cli-snapshot.cjs");
+    fs.writeFileSync(cjs, fs.readFileSync(cjs, "utf8") + "\n// rebuilt\n");
+    const stale = check([bin, "check", "--help"], pkg);
+    expect(stale.status).toBe(0);
+    expect(stale.stdout).toMatch(/^Usage: mcp-code-quality check/);
+    expect(stale.stderr).toContain("from-modules");
+  });
+});
