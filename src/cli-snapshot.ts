@@ -22,6 +22,8 @@ import "./check/changed-files-tool.js";
 import "./engine/engine.js";
 import "./log.js";
 import "./mcp/tools/index.js";
+import "./hooks/cli.js";
+import "./hooks/pre-commit.js";
 import { run } from "./main.js";
 
 /** What identifies the bundle this snapshot was built from (a rebuild makes a new file). */

@@ -17,6 +17,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { codePath } from "../package-root.js";
+import { cliSnapshotBlobPath } from "../cli-snapshot-blob.js";
 import { ensureSnapshotBlob, snapshotCommand } from "./hook-snapshot.js";
 
 export const MARKER = "mcp-code-quality hook pre-commit";
@@ -32,6 +33,18 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** How a hook is started: this node and this package's hook entry, quoted for a shell. */
 export function defaultCommand(sub: string): string {
   return `${q(process.execPath)} ${q(sub === "claude-code" ? CLAUDE_HOOK_ENTRY : HOOK_ENTRY)} ${sub}`;
+}
+
+/**
+ * The git hook as installed by default: from the command line's start-up snapshot (src/cli-snapshot.ts) when
+ * `npm run build` made one for this Node and this Node is still the one at its path (an upgrade at the same
+ * path runs the modules), else the hook's own entry. One shell command, whose status is the hook's.
+ */
+export function preCommitCommand(blob = cliSnapshotBlobPath()): string {
+  const plain = defaultCommand("pre-commit");
+  if (!fs.existsSync(blob)) return plain;
+  const node = q(process.execPath);
+  return `if [ -f ${q(blob)} ] && [ "$(${node} --version)" = ${process.version} ]; then ${node} --snapshot-blob ${q(blob)} hook pre-commit; else ${plain}; fi`;
 }
 
 /**
@@ -242,7 +255,7 @@ export function preCommitFrameworkSnippet(command?: string): string {
 
 /** Installs the git pre-commit hook beside whatever is there, where it runs, and proves it runs. */
 export function installPreCommit(repoDir: string, given?: string): string {
-  const command = given ?? defaultCommand("pre-commit");
+  const command = given ?? preCommitCommand();
   const git = (args: string[]) => execFileSync("git", args, { cwd: repoDir, encoding: "utf8" }).trim();
   const top = git(["rev-parse", "--show-toplevel"]);
   if (fs.existsSync(path.join(top, ".pre-commit-config.yaml"))) return preCommitFrameworkSnippet(given);
