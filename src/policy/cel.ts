@@ -246,7 +246,26 @@ export function withBudget<T>(context: CelContext, run: () => T, base = BASE_STE
  * Parses and type-checks one expression; it must be a bool. Throws CelCompileError. `trusted` (the shipped
  * conditions, compiled and checked by the build) leaves the literal patterns to be compiled when first used.
  */
+/**
+ * Conditions compiled, by what they were compiled from: the same expression compiles to the same function (it
+ * holds no state of its own), and a process judging several files, or the command line's start-up snapshot
+ * (src/cli-snapshot.ts, which compiles the shipped policies while it is built), compiles each once.
+ */
+const compiled = new Map<string, CompiledCondition>();
+const MAX_COMPILED = 2048;
+
 export function compileCondition(kind: AppliesTo, expression: string, trusted = false): CompiledCondition {
+  const key = `${kind}\0${trusted}\0${expression}`;
+  let condition = compiled.get(key);
+  if (!condition) {
+    condition = compileConditionNow(kind, expression, trusted);
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    compiled.set(key, condition);
+  }
+  return condition;
+}
+
+function compileConditionNow(kind: AppliesTo, expression: string, trusted: boolean): CompiledCondition {
   const env = environmentFor(kind);
   let checked;
   try {

@@ -65,7 +65,8 @@ describe("check from the start-up snapshot", () => {
       recursive: true,
       filter: (src) => !src.endsWith(".blob"),
     });
-    fs.cpSync(path.join(REPO_ROOT, "bin"), path.join(pkg, "bin"), { recursive: true });
+    for (const dir of ["bin", "policy"])
+      fs.cpSync(path.join(REPO_ROOT, dir), path.join(pkg, dir), { recursive: true });
     fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
     fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"));
     const build = spawnSync(
