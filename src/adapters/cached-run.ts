@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import type { ResultCache } from "../cache/result-cache.js";
-import { ALWAYS_SKIPPED, type TreeWalk } from "../cache/tree-scan.js";
+import { ALWAYS_SKIPPED, type TreeWalk } from "../paths/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
 import { relativeKey } from "../cache/rel-key.js";
 

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { sharedTree } from "../cache/tree-scan.js";
+import { sharedTree } from "../paths/tree-scan.js";
 
 export type ProjectLanguage = "python" | "typescript" | "javascript" | "go" | "rust" | "ruby";
 

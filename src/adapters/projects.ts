@@ -21,7 +21,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { sharedTree } from "../cache/tree-scan.js";
+import { sharedTree } from "../paths/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
 import {
   gitignored,

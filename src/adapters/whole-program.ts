@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ResultCache } from "../cache/result-cache.js";
-import { ALWAYS_SKIPPED } from "../cache/tree-scan.js";
+import { ALWAYS_SKIPPED } from "../paths/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
 import { RUFF_DEFAULT_EXCLUDES } from "./python/python-files.js";
 import { runWhole } from "../cache/whole.js";

@@ -18,7 +18,7 @@ import { buildId } from "./build-id.js";
 import { keyOf } from "./hash.js";
 import { relativeKey } from "./rel-key.js";
 import type { ResultCache } from "./result-cache.js";
-import { ALWAYS_SKIPPED } from "./tree-scan.js";
+import { ALWAYS_SKIPPED } from "../paths/tree-scan.js";
 
 /** A folder of sources the tool reads beyond the project (a replaced Go module, a cargo path dependency). */
 export interface ClosureDir {

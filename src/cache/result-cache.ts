@@ -7,7 +7,7 @@
 import { FileHashes } from "./file-hashes.js";
 import { LocalStore } from "./local-store.js";
 import { RemoteStore, type RemoteOptions } from "./remote-store.js";
-import { sharedTree, type TreeScanner } from "./tree-scan.js";
+import { sharedTree, type TreeScanner } from "../paths/tree-scan.js";
 import type { Shard } from "./shard.js";
 
 const MEMORY_BYTES = 64 * 1024 * 1024;

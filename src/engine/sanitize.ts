@@ -3,7 +3,7 @@
  * other control characters (ESC, BEL, NUL, CR, DEL, C1) are removed from every string of a result, keys
  * included; newline and tab stay.
  */
-import { stripAnsi } from "../exec/ansi.js";
+import { stripVTControlCharacters } from "node:util";
 
 /* eslint-disable no-control-regex -- matching control bytes is the point */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
@@ -13,7 +13,7 @@ const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** The text without escape sequences and control characters other than "\n" and "\t". */
 export function stripControlChars(text: string): string {
   if (!HAS_CONTROL.test(text)) return text;
-  return stripAnsi(text).replace(CONTROL, "");
+  return stripVTControlCharacters(text).replace(CONTROL, "");
 }
 
 /**

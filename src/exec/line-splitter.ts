@@ -1,6 +1,6 @@
-/** Splits a byte stream into lines as it arrives (UTF-8 safe across chunks), ANSI stripped. */
+/** Splits a byte stream into lines as it arrives (UTF-8 safe across chunks), ANSI stripped (Node's own stripVTControlCharacters). */
 import { StringDecoder } from "node:string_decoder";
-import { stripAnsi } from "./ansi.js";
+import { stripVTControlCharacters } from "node:util";
 
 export class LineSplitter {
   private readonly decoder = new StringDecoder("utf8");
@@ -26,6 +26,6 @@ export class LineSplitter {
   }
 
   private emit(line: string): void {
-    this.onLine(stripAnsi(line.endsWith("\r") ? line.slice(0, -1) : line));
+    this.onLine(stripVTControlCharacters(line.endsWith("\r") ? line.slice(0, -1) : line));
   }
 }

@@ -13,7 +13,7 @@ import path from "node:path";
 import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import { CappedBuffer } from "./capped-buffer.js";
 import { LineSplitter } from "./line-splitter.js";
-import { stripAnsi } from "./ansi.js";
+import { stripVTControlCharacters } from "node:util";
 import { findExecutable } from "./which.js";
 import { invisiblePaths, sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
 import type { ResourceLimits, SandboxProfile } from "./sandbox/profile.js";
@@ -238,8 +238,8 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     );
     lines?.end();
     errLines?.end();
-    const stdout = stripAnsi(out.toString());
-    const stderr = stripAnsi(err.toString());
+    const stdout = stripVTControlCharacters(out.toString());
+    const stderr = stripVTControlCharacters(err.toString());
     const hidden = launch.profile && code !== 0 ? invisiblePaths(launch.profile, `${stderr}\n${stdout}`) : [];
     return {
       returncode: code,

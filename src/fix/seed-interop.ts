@@ -8,9 +8,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { CachePaths } from "./cache-dir.js";
 import { readFileState, type FileState } from "./file-state.js";
-import { fileInRoot, isRunId, snapshotDir, type Manifest, type ManifestEntry } from "./snapshot.js";
+import { fileInRoot, isRunId, snapshotDir, type Manifest, type ManifestEntry } from "./snapshot-layout.js";
 import { readFileIn } from "../paths/safe-fs.js";
-import type { TxAuditEntry } from "./tx-audit.js";
+import type { TxAuditEntry } from "./tx-audit-entry.js";
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** The original names a manual rollback `<undone runId>-rb-<ms>`. */

@@ -17,30 +17,9 @@ export const KEEP_ROTATED = 5;
 /** The most entries one read returns (the newest): rollback and recovery look at recent transactions. */
 export const MAX_READ_ENTRIES = 10_000;
 
-export const TX_RESULTS = [
-  "commit",
-  "commit-no-snapshot",
-  "commit-partial-snapshot",
-  "rollback",
-  "error",
-  "locked-out",
-] as const;
-export type TxResult = (typeof TX_RESULTS)[number];
+import type { TxAuditEntry } from "./tx-audit-entry.js";
 
-export interface TxAuditEntry {
-  timestamp: string;
-  run_id: string;
-  tool: string;
-  root: string;
-  result: TxResult;
-  /** Why: the failed check of a rollback, the error message, the recovery that wrote it. */
-  reason?: string;
-  /** Files the transaction wrote, relative to the root. */
-  files_written: string[];
-  lock_wait_ms: number;
-  lock_hold_ms: number;
-  [key: string]: unknown;
-}
+export { TX_RESULTS, type TxAuditEntry, type TxResult } from "./tx-audit-entry.js";
 
 export interface AuditQuery {
   tool?: string;

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { sharedTree } from "../cache/tree-scan.js";
+import { sharedTree } from "./tree-scan.js";
 import type { Allowlist } from "./allowlist.js";
 
 /** Folders not looked into: no tool reads sources there (a virtualenv links to the system Python by design). */

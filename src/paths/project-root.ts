@@ -1,7 +1,7 @@
 /** The project root a call is about: where transactions lock and what display paths are relative to. */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { isWithin } from "./allowlist.js";
+import { isWithinPath as isWithin } from "./fast-relative.js";
 
 /** Files or folders that mark a project root. */
 const PROJECT_MARKERS = [

@@ -5,7 +5,7 @@
  * taken from the log (`policy_source: "sarif"`), so a coding-ethos log is never `mapped: false`. Pure.
  */
 import type { DiagnosticAdvice, PolicyAdvisor, PolicyRef } from "../policy/advisor.js";
-import type { NormalizedResult } from "./normalize.js";
+import type { NormalizedResult } from "./normalized.js";
 
 export type ResultAdvice = DiagnosticAdvice & {
   /** Where the policies came from: the server's bundle, the log itself, or both. */

@@ -3,7 +3,7 @@
  * rules reported only as notes or warnings, and rules frequent enough to be noise. Pure.
  */
 import type { DiagnosticAdvice } from "../policy/advisor.js";
-import { levelRank, type NormalizedLog, type NormalizedResult, type SarifLevel } from "./normalize.js";
+import { levelRank, type NormalizedLog, type NormalizedResult, type SarifLevel } from "./normalized.js";
 import { isOpen } from "./risk.js";
 
 /** A rule with at least this many results in one log is reported as noisy. */

@@ -4,7 +4,7 @@
  * results look like security findings. Pure.
  */
 import { createHash } from "node:crypto";
-import type { NormalizedResult } from "./normalize.js";
+import type { NormalizedResult } from "./normalized.js";
 import { toolKey } from "./tool-names.js";
 
 const hash = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 24);

@@ -12,7 +12,8 @@
  * Two results of one tool whose content fingerprints of one kind differ are different findings: no stage
  * pairs them. Linear in the results after an n·log n sort. Pure.
  */
-import { contentOrder, type NormalizedResult } from "./normalize.js";
+import { contentOrder } from "./normalize.js";
+import type { NormalizedResult } from "./normalized.js";
 
 export type MatchedBy = "group_key" | "fingerprint" | "fallback";
 

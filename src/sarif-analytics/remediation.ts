@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import type { DiagnosticAdvice } from "../policy/advisor.js";
-import type { NormalizedLog, NormalizedResult } from "./normalize.js";
+import type { NormalizedLog, NormalizedResult } from "./normalized.js";
 
 export const GUARDRAILS = [
   "Fix the code the result points at; do not weaken, disable or re-scope the rule in the project's lint, type-check or CI configuration.",

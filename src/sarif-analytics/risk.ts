@@ -5,7 +5,7 @@
  * (baselineState not `absent`) and not suppressed. Pure.
  */
 import type { DiagnosticAdvice } from "../policy/advisor.js";
-import { levelRank, type NormalizedLog, type NormalizedResult, type SarifLevel } from "./normalize.js";
+import { levelRank, type NormalizedLog, type NormalizedResult, type SarifLevel } from "./normalized.js";
 
 /** Weight of a finding group by its most severe level; security-like groups count twice. */
 export const LEVEL_WEIGHT: Record<SarifLevel, number> = { error: 10, warning: 3, note: 1, none: 0 };

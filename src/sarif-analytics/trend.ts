@@ -6,7 +6,7 @@
  * run, absent from the baseline, present now) and worsening (level went up) are the repair queue; persisting,
  * fixed and newly suppressed are context. Tools are compared by normalized name (tool-names.ts). Pure.
  */
-import { levelRank, type NormalizedLog, type NormalizedResult } from "./normalize.js";
+import { levelRank, type NormalizedLog, type NormalizedResult } from "./normalized.js";
 import { matchResults, type Match, type MatchedBy } from "./match.js";
 import { brief } from "./risk.js";
 import { pairTools } from "./tool-names.js";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ProgramNotFoundError, runBounded } from "../../src/exec/runner.js";
 import { CappedBuffer } from "../../src/exec/capped-buffer.js";
-import { stripAnsi } from "../../src/exec/ansi.js";
+import { stripVTControlCharacters as stripAnsi } from "node:util";
 import { tempDir } from "../helpers/tools.js";
 
 const base = { cwd: "/", timeoutMs: 30_000, maxOutputBytes: 100_000 };

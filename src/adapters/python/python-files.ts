@@ -10,7 +10,7 @@ import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import type { RuffSettings } from "./ruff-settings.js";
 import { isWithin } from "../../paths/allowlist.js";
-import { sharedTree } from "../../cache/tree-scan.js";
+import { sharedTree } from "../../paths/tree-scan.js";
 
 export const RUFF_DEFAULT_EXCLUDES = [
   ".bzr",

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { discoverPythonFiles, RUFF_DEFAULT_EXCLUDES } from "./python-files.js";
-import { sharedTree } from "../../cache/tree-scan.js";
+import { sharedTree } from "../../paths/tree-scan.js";
 
 const DEFAULT_EXCLUDES = new Set(RUFF_DEFAULT_EXCLUDES);
 import { loadRuffSettings, type RuffSettings } from "./ruff-settings.js";

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { runPerFile } from "../../cache/per-file.js";
-import type { TreeWalk } from "../../cache/tree-scan.js";
+import type { TreeWalk } from "../../paths/tree-scan.js";
 import { byPosition, type Finding } from "../../findings/model.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { configIdentity, relPath, scanTarget } from "../cached-run.js";

@@ -16,7 +16,7 @@ import {
   type GitignoreLayer,
 } from "./python-files.js";
 import { isWithin } from "../../paths/allowlist.js";
-import { sharedTree } from "../../cache/tree-scan.js";
+import { sharedTree } from "../../paths/tree-scan.js";
 
 /** ruff's default excludes plus what flake8 and bandit also skip or should (caches, build output). */
 export const VENDORED_DIR_NAMES: ReadonlySet<string> = new Set([

@@ -22,7 +22,7 @@ import {
   scanTarget,
 } from "../cached-run.js";
 import { rubocopClosure } from "./rubocop-closure.js";
-import type { RubocopFileReport, RubocopJob, RubocopRunResult, WorkerFileRun } from "./rubocop-run.js";
+import type { RubocopFileReport, RubocopJob, RubocopRunResult, WorkerFileRun } from "./rubocop-types.js";
 import { rubocopRequest, rubocopRuntime, rubyProjectRoot } from "./rubocop-worker.js";
 import { packagePath } from "../../package-root.js";
 import { markerOf } from "../cached-findings.js";

@@ -7,83 +7,21 @@
 import fs from "node:fs";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
-import type { Finding, Severity } from "../../findings/model.js";
+import type { Severity } from "../../findings/model.js";
 import { readSourceTexts } from "../../paths/safe-fs.js";
 import { displayRelative } from "../display.js";
-import type { FixOptions } from "../lint-options.js";
-import { rubocopRequest, type RubocopCorrection, type RubocopFileRun } from "./rubocop-worker.js";
+import { rubocopRequest } from "./rubocop-worker.js";
 import { resultCacheOf } from "../../cache/service.js";
 import { cachedRubocopRun } from "./rubocop-cached.js";
 
-/** An offense exactly as `rubocop --format json` reports it, plus the edits of its correction. */
-export interface RubocopOffense {
-  severity: string;
-  message: string;
-  cop_name: string;
-  corrected: boolean;
-  correctable: boolean;
-  location: {
-    start_line: number;
-    start_column: number;
-    last_line: number;
-    last_column: number;
-    length: number;
-    line: number;
-    column: number;
-  };
-  correction?: { safe: boolean; edits: RubocopCorrection["edits"] };
-}
-
-/** A finding with RuboCop's own severity (info, refactor, convention, warning, error, fatal) and whether it was corrected. */
-export interface RubocopFinding extends Finding {
-  level: string;
-  corrected: boolean;
-  correction?: { safe: boolean; edits: RubocopCorrection["edits"] };
-}
-
-export interface RubocopFileReport {
-  /** Absolute path (for inline code, the path it is linted as). */
-  file: string;
-  /** The text inspected (for a correction: the text before it). */
-  source: string;
-  /** The corrected text, when a correction was asked for (equal to `source` when nothing changed). */
-  corrected?: string;
-  /** The offenses of the text as inspected, or as corrected (what is left). */
-  offenses: RubocopOffense[];
-  findings: RubocopFinding[];
-  /** Cops that crashed on the file, and a correction loop. */
-  errors: string[];
-  warnings: string[];
-  status: number;
-  /** The correction makes the script executable (`chmod +x`, as `rubocop -a` does). */
-  makeExecutable?: boolean;
-}
-
-export interface RubocopJob {
-  /** Canonical file or directory inside the allowlist. */
-  target: string;
-  config?: string;
-  options?: FixOptions;
-  /** Correct: safe (--autocorrect) or all (--autocorrect-all). */
-  autocorrect?: "safe" | "all";
-  /** With autocorrect: re-inspect corrected files, so offenses are located in the corrected text. */
-  leftovers?: boolean;
-  /**
-   * Compute each offense's correction edits (a second investigation of every file with an offense);
-   * default true. A lint that shows no corrections (compact, no SARIF) leaves it off.
-   */
-  corrections?: boolean;
-}
-
-export interface RubocopRunResult {
-  files: RubocopFileReport[];
-  notes: string[];
-  command: string;
-  /** How much came from the result cache (inspections only). */
-  cache?: { cached: number; total: number };
-  /** RuboCop's version as the worker that inspected reported it (inspections through the result cache). */
-  version?: string;
-}
+import type {
+  RubocopFileReport,
+  RubocopFinding,
+  RubocopJob,
+  RubocopOffense,
+  RubocopRunResult,
+  WorkerFileRun,
+} from "./rubocop-types.js";
 
 const SEVERITY: Record<string, Severity> = {
   info: "info",
@@ -207,17 +145,6 @@ async function sourcesOf(
     })),
     notes,
   };
-}
-
-export interface WorkerFileRun extends RubocopFileRun {
-  errors?: string[];
-  warnings?: string[];
-  loop?: string | null;
-  corrections?: (RubocopCorrection & { contextual?: boolean })[];
-  /** A correction made a script executable (Lint/ScriptPermission, as `rubocop -a` does): the server applies it. */
-  make_executable?: boolean;
-  /** Without corrections: the cops among the offenses that hold their corrections back while editing. */
-  contextual_cops?: string[];
 }
 
 /** Runs a job in the project's warm worker. Unknown cop names are invalid_input; a file RuboCop cannot report on is tool_error. */

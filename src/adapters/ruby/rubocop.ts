@@ -27,18 +27,10 @@ import {
 import type { LinterCapabilities } from "../lint-options.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
-import {
-  capPerCop,
-  jobFiles,
-  offenseFinding,
-  parseRubocopOffenses,
-  runRubocop,
-  type RubocopFileReport,
-  type RubocopFinding,
-  type RubocopJob,
-} from "./rubocop-run.js";
+import { capPerCop, jobFiles, offenseFinding, parseRubocopOffenses, runRubocop } from "./rubocop-run.js";
+import type { RubocopFileReport, RubocopFinding, RubocopJob } from "./rubocop-types.js";
 
-export type { RubocopFinding } from "./rubocop-run.js";
+export type { RubocopFinding } from "./rubocop-types.js";
 
 registerExternalTool({ name: "rubocop", program: "rubocop", versionArgs: ["--version"] });
 registerExternalTool({ name: "ruby", program: "ruby", versionArgs: ["--version"] });

@@ -32,7 +32,7 @@ import {
 } from "./lint-fix.js";
 import { listingOf, type ListingArgs } from "./listing.js";
 import { listWithin } from "../../findings/budget.js";
-import { fileFilter } from "../../findings/file-filter.js";
+import { fileFilter } from "./file-filter.js";
 import { matchedFiles } from "./files-matched.js";
 import { Allowlist, isWithin } from "../../paths/allowlist.js";
 import { projectRootOf } from "../../paths/project-root.js";

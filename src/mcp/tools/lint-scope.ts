@@ -14,7 +14,7 @@ import type { LinterCapabilities, LintOptions, RuleScope } from "../../adapters/
 import { inRuleScope, matchesRule } from "../../adapters/rule-scope.js";
 import { findRuleCatalog, resolveRuleScope } from "../../adapters/rule-catalogs.js";
 import { isFileOf, type ProjectLanguage } from "../../adapters/project-languages.js";
-import { fileFilter } from "../../findings/file-filter.js";
+import { fileFilter } from "./file-filter.js";
 import { matchedFiles } from "./files-matched.js";
 
 export { inRuleScope, matchesRule };

@@ -19,7 +19,7 @@ import {
 } from "../../adapters/linters.js";
 import { chooseLinters, placeNamed } from "../../adapters/tool-choice.js";
 import { addTallies, type FindingTally } from "../../findings/collector.js";
-import { fileFilter } from "../../findings/file-filter.js";
+import { fileFilter } from "./file-filter.js";
 import {
   cachedWholeCall,
   keyArgs,

@@ -16,7 +16,7 @@ import { findingsView, issueString } from "../../findings/views.js";
 import { estimateTokens } from "../../findings/budget.js";
 import { LISTING_ARGS, listingFields, listingOf } from "./listing.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
-import { fileFilter } from "../../findings/file-filter.js";
+import { fileFilter } from "./file-filter.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { addTallies, type FindingTally } from "../../findings/collector.js";

@@ -8,20 +8,10 @@
  */
 import path from "node:path";
 import { broadGlob, globRegExp } from "./find.js";
+import type { Deletion } from "./deletion.js";
 import type { SimpleCommand } from "./walk.js";
 
-export interface Deletion {
-  /** Absolute when the directory is known; may hold glob characters. */
-  path: string;
-  /** Everything under it goes (rm -r, find -delete, rsync --delete, rmtree); else only the files it names. */
-  recursive: boolean;
-  /** Only untracked files go (git clean): the folder it runs in survives as the project. */
-  untracked?: boolean;
-  /** Moved away rather than deleted (mv): only the folder itself (or one holding it) counts. */
-  moved?: boolean;
-  /** Part of the name is only known when the line runs. */
-  dynamic: boolean;
-}
+export type { Deletion } from "./deletion.js";
 
 /** Every deletion of a command (its writes of kind delete, git clean, inline code). */
 export function deletesOf(command: SimpleCommand): Deletion[] {

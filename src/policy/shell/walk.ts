@@ -72,7 +72,7 @@ export interface SimpleCommand {
   /** What it sends to the network (flows.ts): files and `$ENV`. */
   uploads?: string[];
   /** Trees and files it deletes (deletions.ts). */
-  deletes?: import("./deletions.js").Deletion[];
+  deletes?: import("./deletion.js").Deletion[];
   /** Its working directory before the line's last `cd`, when known. */
   oldCwd?: string;
   /** What its inline code does (`python -c`, `node -e`, …): inline-code.ts, paths resolved. */

@@ -6,7 +6,7 @@ import { findFixer, type FixRequest } from "../../../adapters/fixers.js";
 import { findTypeChecker } from "../../../adapters/type-checkers.js";
 import { ToolError } from "../../../errors.js";
 import type { ToolContext } from "../../../engine/tool.js";
-import { fileFilter } from "../../../findings/file-filter.js";
+import { fileFilter } from "../file-filter.js";
 import { runFixAll } from "../fix-all.js";
 import { lintFixFields } from "../lint-fix.js";
 import {

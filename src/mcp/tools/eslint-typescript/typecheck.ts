@@ -3,7 +3,7 @@ import { z } from "zod";
 import { findTypeChecker } from "../../../adapters/type-checkers.js";
 import { ToolError } from "../../../errors.js";
 import { READ_ONLY } from "../../../engine/tool.js";
-import { fileFilter } from "../../../findings/file-filter.js";
+import { fileFilter } from "../file-filter.js";
 import { readParams } from "./params.js";
 import { addFindings, seedNote, seedTool, totalsOf, type SeedResult } from "./seed-result.js";
 

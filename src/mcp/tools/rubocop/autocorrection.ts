@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { changeDiff, changesOf, failOnInlineCrash, writeChanges } from "../../../adapters/ruby/rubocop.js";
-import { jobFiles, runRubocop, type RubocopJob } from "../../../adapters/ruby/rubocop-run.js";
+import { jobFiles, runRubocop } from "../../../adapters/ruby/rubocop-run.js";
+import type { RubocopJob } from "../../../adapters/ruby/rubocop-types.js";
 import { defineTool, WRITES_FILES, type ToolContext } from "../../../engine/tool.js";
 import { displayPaths } from "../../../findings/display-path.js";
 import { runTransaction } from "../../../fix/transaction.js";

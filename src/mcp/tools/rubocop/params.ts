@@ -7,7 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { changedFiles } from "../../../adapters/git-changed.js";
 import type { FixOptions } from "../../../adapters/lint-options.js";
-import type { RubocopJob } from "../../../adapters/ruby/rubocop-run.js";
+import type { RubocopJob } from "../../../adapters/ruby/rubocop-types.js";
 import type { ToolContext } from "../../../engine/tool.js";
 import { ToolError } from "../../../errors.js";
 

@@ -1,5 +1,5 @@
 /** Seed 003's result shape: `files[{path, offenses, errors, warnings}]` and `summary`, offenses as --format json has them. */
-import type { RubocopFileReport, RubocopOffense } from "../../../adapters/ruby/rubocop-run.js";
+import type { RubocopFileReport, RubocopOffense } from "../../../adapters/ruby/rubocop-types.js";
 import { capPerCop } from "../../../adapters/ruby/rubocop-run.js";
 import type { ToolContext } from "../../../engine/tool.js";
 import { effectiveTokens, estimateTokens, fairTrimEntries } from "../../../findings/budget.js";

@@ -3,9 +3,9 @@
  * must exist inside the allowed paths; globs are checked to stay inside `base`, then matched.
  */
 import picomatch from "picomatch";
-import type { ToolContext } from "../engine/tool.js";
-import { checkPatterns } from "../adapters/js/eslint-scope.js";
-import { isWithin } from "../paths/allowlist.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { checkPatterns } from "../../adapters/js/eslint-scope.js";
+import { isWithin } from "../../paths/allowlist.js";
 
 const GLOB_CHARS = /[*?[\]{}!]/;
 
