@@ -185,6 +185,29 @@ type RunTestsArgs = RunArgs & { path: string; working_dir?: string; max_result_t
  * after the other, as one result: `projects` says what each ran and found, `summary` adds them up, the
  * failures are each run's (each listed within its share of the budget), `passed` only when every run passed.
  */
+/** The counts of a test summary that are tests (passed, failed, skipped, errors), added up. */
+const TEST_COUNTS = ["passed", "failed", "skipped", "errors"];
+
+/**
+ * One project's run among several, where that project has no tests at all (a Go module of examples, a
+ * package without a test script): nothing checked there, as for a project with no runner, rather than a
+ * failure of the whole run. Alone, such a run is no pass either (its own `passed: false` and note stand).
+ */
+function withoutTests(result: Record<string, unknown>): Record<string, unknown> {
+  const summary = (result.summary ?? {}) as Record<string, unknown>;
+  const total = TEST_COUNTS.reduce((n, k) => n + (typeof summary[k] === "number" ? summary[k] : 0), 0);
+  const none =
+    result.success === true &&
+    result.passed === false &&
+    total === 0 &&
+    !result.failure_count &&
+    (result.returncode === 0 || result.returncode === undefined) &&
+    !Object.values(summary).some((v) => typeof v === "number" && v > 0);
+  if (!none) return result;
+  const { passed: _passed, ...rest } = result;
+  return { ...rest, nothing_checked: true };
+}
+
 async function projectsRun(
   ctx: ToolContext,
   args: RunTestsArgs,
@@ -204,7 +227,7 @@ async function projectsRun(
       if (!(err instanceof ToolError)) throw err;
       result = { success: false, error: err.message, error_type: err.errorType, ...err.extra };
     }
-    runs.push({ path: display.show(dir) || ".", result });
+    runs.push({ path: display.show(dir) || ".", result: withoutTests(result) });
   }
   const summary: Record<string, number> = {};
   for (const { result } of runs)
@@ -250,6 +273,9 @@ async function projectsRun(
   };
 }
 
+/** The arguments of one project's run inside a run of several (projectsRun): run as they are, never split. */
+const runAlone = new WeakSet<object>();
+
 export const runTestsTool = () => {
   const tool: ToolDefinition = defineTool({
     name: "run_tests",
@@ -286,17 +312,17 @@ export const runTestsTool = () => {
       const testPath = ctx.allowlist.resolve(file, { base: args.working_dir, label: "path" });
       // A folder holding several projects runs each one's own tests at its own root (tool-choice.ts).
       const projects =
-        rest === undefined && !args.working_dir && fs.statSync(testPath).isDirectory()
+        rest === undefined && !args.working_dir && !runAlone.has(args) && fs.statSync(testPath).isDirectory()
           ? testProjects(testPath, ctx.allowlist.rootOf(testPath) ?? testPath)
           : undefined;
       if (projects)
-        return projectsRun(
-          ctx,
-          args,
-          testPath,
-          projects,
-          async (one) => (await tool.handler({ ...one }, ctx)) as Record<string, unknown>,
-        );
+        return projectsRun(ctx, args, testPath, projects, async (one) => {
+          // Each project by itself: one that holds others (a Go module with example modules below it)
+          // is not split again.
+          const alone = { ...one };
+          runAlone.add(alone);
+          return (await tool.handler(alone, ctx)) as Record<string, unknown>;
+        });
       return inTestsNetworkScope(ctx, args.working_dir ?? testPath, async () => {
         // A Go module, a crate, a JS or Ruby project runs its own runner; pytest node ids are pytest's.
         const choice =
