@@ -208,6 +208,8 @@ describe.skipIf(missing("cargo"))("Rust", () => {
         message: "assertion `left == right` failed: two plus two\n  left: 4\n right: 5",
       },
     ]);
+    // cargo's "Running …" lines name the server's own target dir: nothing the sandbox hid from the tool.
+    expect(JSON.stringify(r.notes ?? [])).not.toContain("could not see");
     const only = await s.call("run_tests", { path: testsCrate, pattern: "adds" });
     expect(only).toMatchObject({ passed: true, command: "cargo test --no-fail-fast adds" });
     expect((only.summary as Record<string, number>).passed).toBe(1);

@@ -18,7 +18,7 @@ import {
   type ResourceLimits,
   type SandboxProfile,
 } from "./profile.js";
-import { scratchFoldersNamed, scratchProjectOf } from "./scratch.js";
+import { scratchFoldersNamed, scratchProjectOf, scratchRoot } from "./scratch.js";
 import { toolEnvironment, type EnvFamily } from "./env.js";
 
 export const SANDBOX_MODES = ["auto", "required", "off"] as const;
@@ -356,12 +356,15 @@ const PATH_IN_TEXT = /(?:^|[\s'"`(=:,[])(\/[\w.@+\-/]+[\w@+\-/])/gm;
  */
 export function invisiblePaths(profile: SandboxProfile, text: string, limit = 5): string[] {
   const found = new Set<string>();
+  // The server's own folders (a cargo target dir, a scratch config) are shown to a run exactly when its
+  // command names them; a path of theirs in the output (cargo's "Running …/deps/…") is none of the user's.
+  const scratch = `${scratchRoot()}/`;
   for (const m of text.matchAll(PATH_IN_TEXT)) {
     const p = m[1] ?? "";
     if (found.size >= limit) break;
     // A path names a file or folder below the root: `//` and `///` are comment markers (a doc comment in a
     // formatter's diff), and `/` exists everywhere.
-    if (p.startsWith("//") || !/[^/]/.test(p)) continue;
+    if (p.startsWith("//") || !/[^/]/.test(p) || p.startsWith(scratch)) continue;
     if (visibleIn(profile, p)) continue;
     try {
       if (fs.existsSync(p)) found.add(p);
