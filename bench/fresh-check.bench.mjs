@@ -1,6 +1,7 @@
 // A fresh `check` on real projects (issue 42) whose result is wholly cached, against the project's tools run
 // by hand with their own caches warm, side by side, interleaved: the command line from its start-up
-// snapshot (bin/mcp-code-quality), from its modules (node dist/cli.js), and `node -e 0`. CPU is the user +
+// snapshot (bin/mcp-code-quality), from its modules (node dist/cli.js), through the warm daemon (`--daemon`),
+// and `node -e 0`. CPU is the user +
 // system time of the command and everything it started (bash's `times`); with the result cached and the
 // probes remembered, a check starts nothing, so its CPU is its own. Projects: bench/lib/real-projects.mjs.
 import { spawnSync } from "node:child_process";
@@ -86,6 +87,7 @@ export default async function run() {
       ["tools by hand", null],
       ["check (snapshot)", [BIN, ...checkArgs]],
       ["check (modules)", [process.execPath, CLI, ...checkArgs]],
+      ["check --daemon", [BIN, ...checkArgs, "--daemon"]],
     ];
     const byHand = () =>
       spec.byHand.reduce(
@@ -117,6 +119,7 @@ export default async function run() {
           : "",
         "CPU ÷ node -e 0": (med(side, "cpu") / med("node -e 0", "cpu")).toFixed(2),
       });
+    timed([BIN, "check", "--daemon-stop"], dir, env);
     fs.rmSync(xdg, { recursive: true, force: true });
   }
   notes.push(`load average ${loadAverage()}; ${RUNS} runs each, interleaved; medians`);

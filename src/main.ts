@@ -7,6 +7,7 @@ import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config, type Pr
 import type { Engine } from "./engine/engine.js";
 import type { ToolDefinition } from "./engine/tool.js";
 import { endAllChildren } from "./exec/child-groups.js";
+import { exitWhenFlushed, ignoreClosedStdout } from "./exit-flushed.js";
 import { createLogger, type Logger } from "./log.js";
 import { codePath } from "./package-root.js";
 import { REQUEST_TOO_LARGE, stdioLines } from "./mcp/stdio-lines.js";
@@ -59,30 +60,6 @@ function startupBanner(url: string, config: Config): string {
       .join("\n"),
     "",
   ].join("\n");
-}
-
-/** A reader that stops early (`check --json | head`) is no failure: the rest is simply not written. */
-function ignoreClosedStdout(): void {
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code !== "EPIPE") throw err;
-  });
-}
-
-/**
- * Exits once stdout and stderr have handed every byte to the OS: process.exit() drops what a pipe has not
- * taken yet (a slow reader of `check --json` got the first 64 KiB). The empty write's callback comes after
- * every write queued before it.
- */
-async function exitWhenFlushed(code: number): Promise<never> {
-  await Promise.all(
-    [process.stdout, process.stderr].map(
-      (stream) =>
-        new Promise<void>((resolve) =>
-          stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve()),
-        ),
-    ),
-  );
-  process.exit(code);
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -58,6 +58,33 @@ describe("check from the start-up snapshot", () => {
     },
   );
 
+  it("check --daemon through the small client gives the modules' verdict, and --no-daemon still wins", () => {
+    const dir = path.join(CHECK_FIXTURES, "python");
+    const audit = path.join(tempDir("mcq-snap-audit-"), "audit.log");
+    const env = { TMPDIR: tempDir("mcq-client-tmp-"), XDG_RUNTIME_DIR: tempDir("mcq-client-run-") };
+    const args = ["check", ".", "--json", "--audit-log", audit];
+    const fromModules = check([process.execPath, CLI, ...args], dir, env);
+    try {
+      for (let i = 0; i < 2; i++) {
+        // The first starts the daemon, the second finds it warm.
+        const through = check([BIN, ...args, "--daemon"], dir, env);
+        expect(through.status, through.stderr).toBe(fromModules.status);
+        expect(verdict(through.stdout)).toEqual(verdict(fromModules.stdout));
+      }
+      const status = check([BIN, "check", "--daemon-status"], dir, env);
+      expect(status.status).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({ served: 2 });
+      // The environment asks for the daemon, the flag says no: this process checks, the daemon serves nothing.
+      const off = check([BIN, ...args, "--no-daemon"], dir, { ...env, MCP_CODE_QUALITY_CHECK_DAEMON: "1" });
+      expect(verdict(off.stdout)).toEqual(verdict(fromModules.stdout));
+      expect(JSON.parse(check([BIN, "check", "--daemon-status"], dir, env).stdout)).toMatchObject({
+        served: 2,
+      });
+    } finally {
+      check([BIN, "check", "--daemon-stop"], dir, env);
+    }
+  });
+
   it("runs the modules when its bundle was rebuilt since", () => {
     // A package of its own: dist/ copied, its blob built there, then its bundle replaced.
     const pkg = tempDir("mcq-snap-pkg-");
