@@ -28,10 +28,39 @@ export function diffArgv(scope: ChangedScope): string[] {
 export const UNTRACKED_ARGV = ["ls-files", "--others", "--exclude-standard", "--full-name", "--"];
 
 /**
+ * What git says of the index, handed over by a caller that has asked it already (the git pre-commit hook,
+ * which lists the staged changes for its policies): the work tree's top, the staged files (added, copied,
+ * modified or renamed; relative to the top, as git names them) and those whose work-tree copy differs from
+ * the index. A run of this process then asks git nothing more for the staged scope.
+ */
+export interface StagedView {
+  top: string;
+  staged: readonly string[];
+  differing: ReadonlySet<string>;
+}
+
+const STAGED_VIEW = "git-staged-view";
+
+/** Registers `view` for every later call of this engine (`services` is the engine's). */
+export function giveStagedView(services: ToolContext["services"], view: StagedView): void {
+  services.get<{ view?: StagedView }>(STAGED_VIEW, () => ({})).view = view;
+}
+
+/** The staged view a caller gave for the work tree holding `dir`, if any. */
+export function stagedViewFor(ctx: ToolContext, dir: string): StagedView | undefined {
+  const view = ctx.services.get<{ view?: StagedView }>(STAGED_VIEW, () => ({})).view;
+  return view && (dir === view.top || dir.startsWith(view.top + path.sep)) ? view : undefined;
+}
+
+/**
  * Absolute paths of the changed files under `dir` (a directory inside a git work tree), sorted.
  * Not a git work tree, or an unknown revision, is invalid_input with git's reason.
  */
 export async function changedFiles(ctx: ToolContext, dir: string, scope: ChangedScope): Promise<string[]> {
+  const inside = (abs: string) =>
+    abs === dir || abs.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+  const view = scope.kind === "staged" ? stagedViewFor(ctx, dir) : undefined;
+  if (view) return [...new Set(view.staged.map((rel) => path.resolve(view.top, rel)))].filter(inside).sort();
   // Every line is read (stdout itself is capped); core.quotepath=off keeps non-ASCII names unquoted.
   const git = async (args: string[]): Promise<string[]> => {
     const lines: string[] = [];
@@ -68,7 +97,5 @@ export async function changedFiles(ctx: ToolContext, dir: string, scope: Changed
     ).returncode !== 0;
   const listed = await git(diffArgv(unborn ? { kind: "staged" } : scope));
   if (scope.kind === "since") listed.push(...(await git(UNTRACKED_ARGV)));
-  const inside = (abs: string) =>
-    abs === dir || abs.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
   return [...new Set(listed.map((rel) => path.resolve(top, rel)))].filter(inside).sort();
 }

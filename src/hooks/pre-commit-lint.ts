@@ -4,6 +4,7 @@
  */
 import os from "node:os";
 import path from "node:path";
+import { giveStagedView, type StagedView } from "../adapters/git-changed.js";
 
 /** Whether the lint refuses the commit, and the lines that say why. */
 export interface LintReport {
@@ -16,7 +17,12 @@ export interface LintReport {
  * staged content, with the bundle's advice attached); true when findings, or content it could not lint,
  * refuse the commit.
  */
-export async function lintStaged(root: string, staged: string[], out: string[]): Promise<boolean> {
+export async function lintStaged(
+  root: string,
+  staged: string[],
+  out: string[],
+  view?: StagedView,
+): Promise<boolean> {
   if (staged.length === 0) return false;
   // The engine with the one tool the hook calls: every other tool's module (and its adapters) stays unloaded.
   const [{ loadConfig }, { Engine }, { createLogger }, { registerPolicyServices }, { lintCheckTool }] =
@@ -37,6 +43,8 @@ export async function lintStaged(root: string, staged: string[], out: string[]):
     root,
   );
   const engine = new Engine(config, createLogger("warn"), [lintCheckTool()]);
+  // The hook has asked git for the index already: lint_check asks it nothing more.
+  if (view) giveStagedView(engine.services, view);
   try {
     await registerPolicyServices(engine.services, [root], config.policyAllowLoosening);
     // The policies were applied above, to every staged change: lint_check runs the linters only.

@@ -18,6 +18,7 @@ import type { Bundle } from "../policy/bundle.js";
 import { checkEdit } from "../policy/checks.js";
 import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
 import type { PolicyLintFile } from "../policy/policy-lint.js";
+import type { StagedView } from "../adapters/git-changed.js";
 import type { LintReport } from "./pre-commit-lint.js";
 import { projectPolicyFile } from "../policy/runtime.js";
 
@@ -211,7 +212,16 @@ export async function runPreCommitHook(
     const linted = changes
       .filter((c) => c.status !== "D" && c.newMode !== "120000" && c.newMode !== "160000")
       .map((c) => c.path);
-    const lint = lintAlongside(root, linted);
+    const lint = lintAlongside(root, linted, () => ({
+      top: root,
+      // As lint_check's own staged scope lists them (git-changed.ts: added, copied, modified, renamed).
+      staged: changes.filter((c) => "ACMR".includes(c.status)).map((c) => c.path),
+      differing: new Set(
+        git(root, ["-c", "core.quotepath=off", "diff", "--name-only", "-z", "--"])
+          .split("\0")
+          .filter(Boolean),
+      ),
+    }));
     // Awaited in the end; a failure before then must not be reported as unhandled.
     lint.catch(() => {});
     mark("staged changes listed");
@@ -352,10 +362,13 @@ async function runOnFiles(files: readonly string[], env: NodeJS.ProcessEnv): Pro
  * so that its processes run while they do. (A worker thread for it was measured: 35% more CPU, as the
  * thread loads its modules again, and slower on a busy machine; so it stays in this thread.)
  */
-async function lintAlongside(root: string, staged: string[]): Promise<LintReport> {
+async function lintAlongside(root: string, staged: string[], view: () => StagedView): Promise<LintReport> {
   if (staged.length === 0) return { refused: false, lines: [] };
   const lines: string[] = [];
-  return { refused: await (await import("./pre-commit-lint.js")).lintStaged(root, staged, lines), lines };
+  return {
+    refused: await (await import("./pre-commit-lint.js")).lintStaged(root, staged, lines, view()),
+    lines,
+  };
 }
 
 export { PROJECT_POLICY_FILE };

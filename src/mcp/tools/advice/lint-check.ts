@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { defineTool, READ_ONLY, type ToolContext } from "../../../engine/tool.js";
 import { findLinter, linterNames, type LinterAdapter } from "../../../adapters/linters.js";
-import { changedFiles } from "../../../adapters/git-changed.js";
+import { changedFiles, stagedViewFor } from "../../../adapters/git-changed.js";
 import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../../adapters/project-languages.js";
 import { chooseLinters, linterFor } from "../../../adapters/tool-choice.js";
 import { displayPaths } from "../../../findings/display-path.js";
@@ -333,10 +333,14 @@ async function partiallyStaged(
     });
     return r.returncode === 0 ? got : undefined;
   };
-  const [top] = (await lines(["rev-parse", "--show-toplevel"])) ?? [];
+  // What the caller already knows of the index (the pre-commit hook), else git's own answer.
+  const view = stagedViewFor(ctx, dir);
+  const [top] = view ? [view.top] : ((await lines(["rev-parse", "--show-toplevel"])) ?? []);
   if (!top) return out;
   const differing = new Set(
-    ((await lines(["diff", "--name-only", "--"])) ?? []).filter(Boolean).map((r) => path.resolve(top, r)),
+    (view ? [...view.differing] : ((await lines(["diff", "--name-only", "--"])) ?? []))
+      .filter(Boolean)
+      .map((r) => path.resolve(top, r)),
   );
   for (const f of selected) {
     if (!differing.has(f)) continue;
