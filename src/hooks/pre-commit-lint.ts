@@ -43,6 +43,10 @@ export async function lintStaged(
     root,
   );
   const engine = new Engine(config, createLogger("warn"), [lintCheckTool()]);
+  // Warm workers' channels are unref'd (a server's transport keeps it alive): here nothing else would keep
+  // the process alive while a worker lints or the engine closes, and Node would end the hook with exit 13
+  // (an unsettled top-level await) under load, as check/command.ts found before.
+  const keepAlive = setInterval(() => {}, 60_000);
   // The hook has asked git for the index already: lint_check asks it nothing more.
   if (view) giveStagedView(engine.services, view);
   try {
@@ -81,5 +85,6 @@ export async function lintStaged(
     return true;
   } finally {
     await engine.close();
+    clearInterval(keepAlive);
   }
 }
