@@ -44,23 +44,31 @@ export async function runClient(config: Config, io: ClientIo = process): Promise
   const args = parseArguments(config.clientArguments);
   if (typeof args === "string") return fail(args);
   const url = executeUrl(config.host, config.port);
-  let response: Response;
+  // The server's own time limit per tool run, and some room for the answer. Node's fetch gives up on an
+  // answer's headers after 300 s whatever the signal says (a 5-minute cargo test ended in "Headers Timeout
+  // Error"): undici's own fetch with a dispatcher waits as long as the limit.
+  const limitMs = (config.timeout + 30) * 1000;
+  const { Agent, fetch } = await import("undici");
+  const dispatcher = new Agent({ headersTimeout: limitMs, bodyTimeout: limitMs });
+  let response: Awaited<ReturnType<typeof fetch>>;
   try {
     response = await fetch(url, {
+      dispatcher,
       method: "POST",
       headers: {
         "content-type": "application/json",
         ...(config.authToken ? { authorization: `Bearer ${config.authToken}` } : {}),
       },
       body: JSON.stringify({ tool: config.clientTool, arguments: args }),
-      // The server's own time limit per tool run, and some room for the answer.
-      signal: AbortSignal.timeout((config.timeout + 30) * 1000),
+      signal: AbortSignal.timeout(limitMs),
     });
   } catch (err) {
+    await dispatcher.close();
     const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : "";
     return fail(`cannot reach ${url}${cause || (err instanceof Error ? `: ${err.message}` : "")}`);
   }
   const text = await response.text();
+  await dispatcher.close();
   if (!response.ok) return fail(`${url} answered ${response.status}: ${text}`);
   let result: unknown;
   try {
