@@ -7,9 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { benchProjects, loadAverage } from "./lib/real-projects.mjs";
+import { stdioServer } from "./lib/stdio-server.mjs";
 import { median, ms } from "./stats.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -22,23 +21,19 @@ export default async function run() {
   if (!dir)
     return { title: "warm lint of a large tree after a one-file edit", rows: [], notes: ["pylint missing"] };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-bench-large-"));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      path.join(repo, "dist", "cli.js"),
-      "--mode",
-      "stdio",
+  const client = await stdioServer(
+    [
       "--allowed-paths",
       dir,
       "--rate-limit",
       "false",
-    ].concat(["--log-level", "error", "--result-cache", "true", "--audit-log", path.join(tmp, "audit.log")]),
-    cwd: dir,
-    env: { ...process.env, PATH, XDG_CACHE_HOME: tmp },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench", version: "1" });
-  await client.connect(transport);
+      "--log-level",
+      "error",
+      "--result-cache",
+      "true",
+    ].concat(["--audit-log", path.join(tmp, "audit.log")]),
+    { cwd: dir, env: { ...process.env, PATH, XDG_CACHE_HOME: tmp } },
+  );
   const lint = async () => {
     const t = performance.now();
     const r = await client.callTool({ name: "lint", arguments: { path: dir, linter: "ruff" } }, undefined, {
