@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, checkRevision } from "../../src/adapters/git-changed.js";
+import { Services } from "../../src/engine/services.js";
 import type { SandboxRun, ToolContext } from "../../src/engine/tool.js";
 import type { SandboxMode } from "../../src/exec/sandbox/launch.js";
 import { runBounded } from "../../src/exec/runner.js";
@@ -24,6 +25,8 @@ const sandbox = (): SandboxRun => ({
 });
 const ctx = {
   sandbox,
+  // Where a caller hands over what it knows of the index (the pre-commit hook); none here: git is asked.
+  services: new Services(),
   run: (o: Parameters<ToolContext["run"]>[0]) =>
     runBounded({
       sandbox: sandbox(),
