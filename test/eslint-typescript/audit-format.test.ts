@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fromAuditLine, seedAuditFields } from "../../src/fix/seed-interop.js";
 import type { TxAuditEntry } from "../../src/fix/tx-audit.js";
-import { newDiagnostics } from "../../src/mcp/tools/fix-all.js";
+import { newDiagnostics } from "../../src/mcp/tools/pipeline/verify.js";
 import type { Finding } from "../../src/findings/model.js";
 
 const ours: TxAuditEntry = {

@@ -12,14 +12,15 @@ import {
 } from "../../adapters/formatters.js";
 import { runTransaction } from "../../fix/transaction.js";
 import { pickFormatter } from "./format-check.js";
-import { DIFF_OFFSET_ARG, diffFields, nothingToFix } from "./lint-fix.js";
+import { DIFF_OFFSET_ARG, diffFields } from "./pipeline/fix-result.js";
+import { nothingToFix } from "./pipeline/nothing-checked.js";
 import { listingOf, PAGING_ARGS } from "./listing.js";
 import { reserveFor } from "../../findings/budget.js";
-
-const budgetLeft = (tokens: number) => tokens - reserveFor(tokens);
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { chooseFormatters, formatterFor } from "../../adapters/tool-choice.js";
 import type { ToolContext } from "../../engine/tool.js";
+
+const budgetLeft = (tokens: number) => tokens - reserveFor(tokens);
 
 /**
  * The language and formatter of an autoformat call: as given; else the language `formatter` formats that the

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { defineTool, READ_ONLY } from "../../engine/tool.js";
 import { explainerNames, findRuleExplainer } from "../../adapters/rule-explainers.js";
-import { defaultLinter } from "./lint.js";
+import { defaultLinter } from "./pipeline/choose.js";
 
 /** Listed once a linter registers an explainer. */
 export const explainRulesTool = () => {

@@ -3,37 +3,28 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, READ_ONLY, type ToolContext } from "../../../engine/tool.js";
-import { findLinter, linterNames, type LinterAdapter } from "../../../adapters/linters.js";
+import { linterNames } from "../../../adapters/linters.js";
 import { changedFiles, stagedViewFor } from "../../../adapters/git-changed.js";
-import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../../adapters/project-languages.js";
-import { chooseLinters, linterFor } from "../../../adapters/tool-choice.js";
+import { hasFilesOf, type ProjectLanguage } from "../../../adapters/project-languages.js";
 import { displayPaths } from "../../../findings/display-path.js";
 import { findingsView, type FindingsView } from "../../../findings/views.js";
 import { estimateTokens } from "../../../findings/budget.js";
 import { listingFields, listingOf, PAGING_ARGS, withinBudget } from "../listing.js";
 import type { Finding } from "../../../findings/model.js";
 import type { DiagnosticAdvice } from "../../../policy/advisor.js";
-import { ToolError } from "../../../errors.js";
 import { adviceIds, advisorOf } from "./shared.js";
 import { policyRuntime, refreshPolicy } from "../policy/runtime.js";
-import { policyLint, type PolicyLintFile } from "../../../policy/policy-lint.js";
 import { MAX_COMMAND_CHARS } from "../../../policy/checks.js";
 import { GIT_ENV, gitSandbox } from "../../../adapters/git-sandbox.js";
-
-/** Linters that lint exactly the `files` they are given; the others run on the project and are filtered. */
-const FILE_SCOPED = new Set(["ruff", "flake8", "eslint"]);
-
-type Scope = "staged" | "changed" | "all";
+import { lintersForFiles } from "../pipeline/choose.js";
+import { lintThroughCache, TAKES_FILES } from "../pipeline/run-lint.js";
+import { nothingChecked as nothingCheckedResult } from "../pipeline/nothing-checked.js";
+import { cacheFields } from "../../../cache/service.js";
+import { runPolicyLint, type Scope } from "./policy-lint-run.js";
 
 /** Nothing was linted: no pass either, and the note says why. */
-const nothingChecked = (scope: Scope, note: string) => ({
-  success: true,
-  nothing_checked: true,
-  scope,
-  findings: [],
-  finding_count: 0,
-  notes: [note],
-});
+const nothingChecked = (scope: Scope, note: string) =>
+  nothingCheckedResult({ scope, findings: [], finding_count: 0 }, [note]);
 
 /** A listed finding as lint_check shows it (before its policy ids). */
 const entryOf = (f: Finding) => ({
@@ -86,10 +77,10 @@ export const lintCheckTool = () =>
         );
       const commandCheck =
         args.command === undefined ? undefined : await judgeCommand(ctx, dir, args.command);
-      const linters = pickLinters(dir, selected, args.tool);
+      const placements = lintersForFiles(ctx, dir, selected, args.tool);
       const policyRun =
         (args.policy_lint ?? !args.tool) ? await runPolicyLint(ctx, dir, scope, selected) : undefined;
-      if (linters.length === 0 && !policyRun)
+      if (placements.length === 0 && !policyRun)
         return nothingChecked(scope, "no managed linter lints these files' languages");
       const runs: LinterRun[] = [];
       const all: Finding[] = [];
@@ -99,14 +90,11 @@ export const lintCheckTool = () =>
           ? await partiallyStaged(ctx, dir, selected)
           : new Map<string, string>();
       const stagedUnavailable: string[] = [];
-      for (const [i, linter] of linters.entries()) {
-        ctx.progress?.({ done: i, total: linters.length, message: `linting with ${linter.name}` });
-        let files = selected?.filter((f) =>
-          linter.languages.some((l) => hasFilesOf(f, l as ProjectLanguage)),
-        );
+      for (const [i, { linter, target, files: own }] of placements.entries()) {
+        ctx.progress?.({ done: i, total: placements.length, message: `linting with ${linter.name}` });
+        let files = own;
         // Like `lint`: a linter with no file of its languages here checks nothing (and passes nothing).
-        if (files ? files.length === 0 : !linter.languages.some((l) => hasFilesOf(dir, l as ProjectLanguage)))
-          continue;
+        if (!files && !linter.languages.some((l) => hasFilesOf(target, l as ProjectLanguage))) continue;
         const inline = files?.filter((f) => partial.has(f)) ?? [];
         if (inline.length) {
           files = files?.filter((f) => !partial.has(f));
@@ -131,24 +119,27 @@ export const lintCheckTool = () =>
           }
           if (files?.length === 0) continue;
         }
-        const scoped = files && FILE_SCOPED.has(linter.name);
-        const outcome = await linter.lint(ctx, { target: dir, args: scoped ? { files } : {} });
+        // The same run `lint` makes: at the linter's project, through the result cache.
+        const scoped = files && TAKES_FILES.has(linter.name);
+        const outcome = await lintThroughCache(ctx, linter, { target, args: scoped ? { files } : {} });
         let findings = outcome.findings;
         if (files && !scoped) {
           findings = findings.filter((f) => files.some((g) => isInside(g, f.file)));
           notes.push(
-            `${linter.name} ran on ${display.show(dir) || "."}; its findings were kept for the selected files`,
+            `${linter.name} ran on ${display.show(target) || "."}; its findings were kept for the selected files`,
           );
         }
         for (const f of findings) all.push(f);
         runs.push({
           linter: linter.name,
+          ...(target !== dir && { path: display.show(target) || "." }),
           command: outcome.command,
           returncode: outcome.returncode,
           finding_count: findings.length,
           // Its exit code was about the whole project; the selected files pass or fail by their findings.
           ...(files && !scoped ? { filtered: true } : {}),
           ...(outcome.notes.length ? { notes: outcome.notes } : {}),
+          ...cacheFields(outcome.cache),
         });
       }
       if (policyRun) {
@@ -156,11 +147,13 @@ export const lintCheckTool = () =>
         runs.push(policyRun.run);
         notes.push(...policyRun.notes);
       }
-      if (runs.length === 0)
+      if (runs.length === 0) {
+        const names = [...new Set(placements.map((p) => p.linter.name))];
         return nothingChecked(
           scope,
-          `${linters.map((l) => l.name).join(", ")} found no files of ${linters.length > 1 ? "their" : "its"} languages to lint`,
+          `${names.join(", ")} found no files of ${names.length > 1 ? "their" : "its"} languages to lint`,
         );
+      }
       // Under the result budget like lint: each listed finding costs its entry (with its policy ids); the
       // advice of each listed rule comes on top, so the result is measured and listed again with less.
       const listing = listingOf(ctx, args, { cost: (f) => estimateTokens(entryOf(f)) + 8 });
@@ -201,7 +194,7 @@ export const lintCheckTool = () =>
           findings,
           finding_count: view.count,
           truncated: view.capped,
-          ...listingFields(linters.length === 1 ? linters[0]!.name : "lint_check", view, {
+          ...listingFields(placements.length === 1 ? placements[0]!.linter.name : "lint_check", view, {
             lists: ["findings"],
           }),
           bundle_hash: advisor.bundleHash,
@@ -262,6 +255,8 @@ async function judgeCommand(ctx: ToolContext, dir: string, command: string) {
 /** What lint_check reports of each linter it ran. */
 interface LinterRun {
   linter: string;
+  /** Its project, when not the call's folder. */
+  path?: string;
   command: string;
   returncode: number | null | undefined;
   finding_count: number;
@@ -299,21 +294,6 @@ async function selectFiles(
   return inside.filter((f) => given.some((g) => isInside(g, f)));
 }
 
-/**
- * The named linter, or one per language of the files (or the project), as `lint` picks them (tool-choice.ts).
- */
-function pickLinters(dir: string, files: string[] | undefined, named: string | undefined): LinterAdapter[] {
-  if (named) {
-    const linter = findLinter(named);
-    if (!linter) throw new ToolError("invalid_input", `unknown linter ${named}`);
-    return [linter];
-  }
-  const names = files
-    ? [...new Set(files.flatMap((f) => projectLanguages(f).map((l) => linterFor(l, f, dir))))]
-    : chooseLinters(dir, dir).picks.map((p) => p.name);
-  return names.flatMap((n) => (n ? (findLinter(n) ?? []) : []));
-}
-
 /** Files whose work tree differs from their staged version, with the staged text (read from the index). */
 async function partiallyStaged(
   ctx: ToolContext,
@@ -348,106 +328,4 @@ async function partiallyStaged(
     if (text) out.set(f, text.length ? `${text.join("\n")}\n` : "");
   }
   return out;
-}
-
-/** Bounds of the policy lint over a whole project (a changed-file scope lints what changed). */
-const MAX_POLICY_FILES = 5000;
-/** Changed files whose HEAD (and staged) versions are read one git call each; past it, judged by content. */
-const MAX_POLICY_DIFFED = 200;
-const MAX_POLICY_FILE_BYTES = 2 * 1024 * 1024;
-
-/**
- * The compiled policy lint: the edit policies about content (broad suppressions, secrets, generated files
- * edited, weakened configs) over the selected files, as findings of tool "policy".
- */
-async function runPolicyLint(ctx: ToolContext, dir: string, scope: Scope, selected: string[] | undefined) {
-  const runtime = await policyRuntime(ctx);
-  const bundle = runtime.bundleFor(dir, ctx.allowlist);
-  const root = ctx.allowlist.rootOf(dir) ?? dir;
-  const notes: string[] = [];
-  const git = async (args: string[]) => {
-    const got: string[] = [];
-    const r = await ctx.run({
-      program: "git",
-      args: ["-c", "core.quotepath=off", ...args],
-      cwd: dir,
-      sandbox: gitSandbox(ctx, dir),
-      env: GIT_ENV,
-      onStdoutLine: (l) => void got.push(l),
-    });
-    return r.returncode === 0 ? got : undefined;
-  };
-  const top = (await git(["rev-parse", "--show-toplevel"]))?.[0];
-  let targets = selected;
-  if (!targets) {
-    const listed = top
-      ? await git(["ls-files", "--cached", "--others", "--exclude-standard", "--full-name", "--", "."])
-      : undefined;
-    targets = (listed ?? []).filter(Boolean).map((r) => path.resolve(top as string, r));
-    if (!top) notes.push("policy lint: not a git work tree, so there is no file list to lint; give files");
-  }
-  if (targets.length > MAX_POLICY_FILES) {
-    notes.push(`policy lint: ${targets.length} files, the first ${MAX_POLICY_FILES} were linted`);
-    targets = targets.slice(0, MAX_POLICY_FILES);
-  }
-  const files: PolicyLintFile[] = [];
-  for (const f of targets) {
-    const st = fs.statSync(f, { throwIfNoEntry: false });
-    if (!st?.isFile()) continue;
-    if (st.size > MAX_POLICY_FILE_BYTES) {
-      notes.push(
-        `policy lint: ${path.relative(root, f)} is over ${MAX_POLICY_FILE_BYTES} bytes and was not linted`,
-      );
-      continue;
-    }
-    const rel = top ? path.relative(top, f).split(path.sep).join("/") : "";
-    const show = async (spec: string) => {
-      const lines = await git(["show", spec]);
-      return lines === undefined ? undefined : lines.length ? `${lines.join("\n")}\n` : "";
-    };
-    let after = fs.readFileSync(f, "utf8");
-    let before: string | undefined;
-    if (top && scope !== "all" && files.length < MAX_POLICY_DIFFED) {
-      before = (await show(`HEAD:${rel}`)) ?? "";
-      if (scope === "staged") after = (await show(`:${rel}`)) ?? after;
-    }
-    if (after.slice(0, 8000).includes("\0")) continue; // binary
-    files.push({
-      absolute: f,
-      path: path.relative(root, f).split(path.sep).join("/"),
-      ...(before !== undefined ? { before } : {}),
-      after,
-    });
-  }
-  const found = await policyLint(bundle, files, ctx.allowlist.roots.effective);
-  const findings: Finding[] = found.map((p) => ({
-    tool: "policy",
-    file: p.file,
-    line: p.line,
-    column: 1,
-    rule_id: p.policy_id,
-    severity: p.severity,
-    message: p.message,
-  }));
-  const advice = (id: string): DiagnosticAdvice => {
-    const policy = bundle.policy(id);
-    const skill = policy?.skill ? bundle.skill(policy.skill) : undefined;
-    return {
-      bundle_hash: bundle.hash,
-      mapped: policy !== undefined,
-      policies: policy ? [bundle.ref(policy)] : [],
-      skills: skill ? [bundle.skillRef(skill)] : [],
-    };
-  };
-  return {
-    findings,
-    notes,
-    advice,
-    run: {
-      linter: "policy",
-      command: `compiled policy lint (${bundle.hash}) of ${files.length} file(s)`,
-      returncode: findings.length ? 1 : 0,
-      finding_count: findings.length,
-    },
-  };
 }

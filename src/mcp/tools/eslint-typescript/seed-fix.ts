@@ -7,8 +7,8 @@ import { findTypeChecker } from "../../../adapters/type-checkers.js";
 import { ToolError } from "../../../errors.js";
 import type { ToolContext } from "../../../engine/tool.js";
 import { fileFilter } from "../file-filter.js";
-import { runFixAll } from "../fix-all.js";
-import { lintFixFields } from "../lint-fix.js";
+import { runFixAll } from "../pipeline/fix-steps.js";
+import { lintFixFields } from "../pipeline/fix-result.js";
 import {
   addFindings,
   afterFixStatus,
