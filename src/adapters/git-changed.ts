@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { ToolContext } from "../engine/tool.js";
 import { ToolError } from "../errors.js";
-import { GIT_ENV, gitSandbox } from "./git-sandbox.js";
+import { GIT_ENV, gitLines, gitSandbox } from "./git-sandbox.js";
 
 export type ChangedScope = { kind: "since"; revision: string } | { kind: "staged" };
 
@@ -63,23 +63,13 @@ export async function changedFiles(ctx: ToolContext, dir: string, scope: Changed
   if (view) return [...new Set(view.staged.map((rel) => path.resolve(view.top, rel)))].filter(inside).sort();
   // Every line is read (stdout itself is capped); core.quotepath=off keeps non-ASCII names unquoted.
   const git = async (args: string[]): Promise<string[]> => {
-    const lines: string[] = [];
-    const r = await ctx.run({
-      program: "git",
-      args: ["-c", "core.quotepath=off", ...args],
-      cwd: dir,
-      sandbox: gitSandbox(ctx, dir),
-      env: GIT_ENV,
-      onStdoutLine: (line) => {
-        if (line) lines.push(line);
-      },
-    });
+    const { lines, result: r } = await gitLines(ctx, dir, args);
     if (r.returncode !== 0)
       throw new ToolError(
         "invalid_input",
         `changed: git ${args[0]} failed: ${(r.stderr || r.stdout).trim()}`,
       );
-    return lines;
+    return lines.filter(Boolean);
   };
   const [top = dir] = await git(["rev-parse", "--show-toplevel"]);
   // A repository with no commit yet has no HEAD: what is staged is what changed (with the untracked files).

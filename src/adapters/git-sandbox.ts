@@ -39,3 +39,26 @@ function gitDataOf(dir: string): string[] {
     if (path.dirname(d) === d) return [];
   }
 }
+
+/**
+ * Every line git prints on stdout for `args` in `dir` (stdout itself is capped), sandboxed as every git call
+ * is; core.quotepath=off keeps non-ASCII names unquoted. With the run's result, for its exit code and stderr.
+ */
+export async function gitLines(ctx: ToolContext, dir: string, args: readonly string[]) {
+  const lines: string[] = [];
+  const result = await ctx.run({
+    program: "git",
+    args: ["-c", "core.quotepath=off", ...args],
+    cwd: dir,
+    sandbox: gitSandbox(ctx, dir),
+    env: GIT_ENV,
+    onStdoutLine: (line) => void lines.push(line),
+  });
+  return { lines, result };
+}
+
+/** git's stdout lines for `args` in `dir`, or undefined when it fails. */
+export async function gitOutput(ctx: ToolContext, dir: string, args: readonly string[]) {
+  const { lines, result } = await gitLines(ctx, dir, args);
+  return result.returncode === 0 ? lines : undefined;
+}

@@ -15,7 +15,7 @@ import type { DiagnosticAdvice } from "../../../policy/advisor.js";
 import { adviceIds, advisorOf } from "./shared.js";
 import { policyRuntime, refreshPolicy } from "../policy/runtime.js";
 import { MAX_COMMAND_CHARS } from "../../../policy/checks.js";
-import { GIT_ENV, gitSandbox } from "../../../adapters/git-sandbox.js";
+import { gitOutput } from "../../../adapters/git-sandbox.js";
 import { lintersForFiles } from "../pipeline/choose.js";
 import { lintThroughCache, TAKES_FILES } from "../pipeline/run-lint.js";
 import { nothingChecked as nothingCheckedResult } from "../pipeline/nothing-checked.js";
@@ -301,18 +301,7 @@ async function partiallyStaged(
   selected: string[],
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const lines = async (args: string[]) => {
-    const got: string[] = [];
-    const r = await ctx.run({
-      program: "git",
-      args: ["-c", "core.quotepath=off", ...args],
-      cwd: dir,
-      sandbox: gitSandbox(ctx, dir),
-      env: GIT_ENV,
-      onStdoutLine: (l) => void got.push(l),
-    });
-    return r.returncode === 0 ? got : undefined;
-  };
+  const lines = (args: string[]) => gitOutput(ctx, dir, args);
   // What the caller already knows of the index (the pre-commit hook), else git's own answer.
   const view = stagedViewFor(ctx, dir);
   const [top] = view ? [view.top] : ((await lines(["rev-parse", "--show-toplevel"])) ?? []);

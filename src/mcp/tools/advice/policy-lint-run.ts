@@ -6,7 +6,7 @@ import type { Finding } from "../../../findings/model.js";
 import type { DiagnosticAdvice } from "../../../policy/advisor.js";
 import { policyRuntime } from "../policy/runtime.js";
 import { policyLint, type PolicyLintFile } from "../../../policy/policy-lint.js";
-import { GIT_ENV, gitSandbox } from "../../../adapters/git-sandbox.js";
+import { gitOutput } from "../../../adapters/git-sandbox.js";
 
 /** Which files a lint_check call lints: git's index, the changes since HEAD, or all. */
 export type Scope = "staged" | "changed" | "all";
@@ -33,18 +33,7 @@ export async function runPolicyLint(
   const bundle = runtime.bundleFor(dir, ctx.allowlist);
   const root = ctx.allowlist.rootOf(dir) ?? dir;
   const notes: string[] = [];
-  const git = async (args: string[]) => {
-    const got: string[] = [];
-    const r = await ctx.run({
-      program: "git",
-      args: ["-c", "core.quotepath=off", ...args],
-      cwd: dir,
-      sandbox: gitSandbox(ctx, dir),
-      env: GIT_ENV,
-      onStdoutLine: (l) => void got.push(l),
-    });
-    return r.returncode === 0 ? got : undefined;
-  };
+  const git = (args: string[]) => gitOutput(ctx, dir, args);
   const top = (await git(["rev-parse", "--show-toplevel"]))?.[0];
   let targets = selected;
   if (!targets) {
