@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
-import type { ConfigLookup } from "./git/argv.js";
+import type { ConfigLookup } from "./git/invocation.js";
 import { gitBranchLookup, gitConfigLookup, repoTopOf } from "./git/config-lookup.js";
 import {
   NeedsParser,

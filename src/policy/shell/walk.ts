@@ -68,7 +68,7 @@ export interface SimpleCommand {
   /** Why the command cannot be judged from the line ("" when it can). */
   undecided: string;
   /** git's own reading of its argv (git/argv.ts), for a git command. */
-  git?: import("../git/argv.js").GitInvocation;
+  git?: import("../git/invocation.js").GitInvocation;
   /** What it sends to the network (flows.ts): files and `$ENV`. */
   uploads?: string[];
   /** Trees and files it deletes (deletions.ts). */

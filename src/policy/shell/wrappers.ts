@@ -6,7 +6,8 @@
  * aliases and functions the line defines. Each wrapped command is recorded with the wrapper in `via`.
  */
 import path from "node:path";
-import { readGit, shellQuote, type BranchLookup, type ConfigLookup } from "../git/argv.js";
+import { readGit, shellQuote } from "../git/argv.js";
+import type { BranchLookup, ConfigLookup } from "../git/invocation.js";
 import { readFind } from "./find.js";
 import { recordLineFiles, writesOf } from "./writes.js";
 import { analyzeInline, CWD_WORD, HOME_WORD, stringLiterals } from "./inline-code.js";
