@@ -8,7 +8,6 @@
  * Here: git.c's global options, aliases and what config makes git run; the subcommand's options are read in
  * subcommand-options.ts, the run's configuration in run-config.ts, git's text formats in config-formats.ts.
  */
-
 import path from "node:path";
 import { configKey, splitAlias } from "./config-formats.js";
 import type { GitInvocation, GitSurroundings, ConfigLookup, ParseState } from "./invocation.js";

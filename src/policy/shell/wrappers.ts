@@ -10,7 +10,9 @@ import { readGit, shellQuote } from "../git/argv.js";
 import type { BranchLookup, ConfigLookup } from "../git/invocation.js";
 import { readFind } from "./find.js";
 import { recordLineFiles, writesOf } from "./writes.js";
-import { analyzeInline, CWD_WORD, HOME_WORD, stringLiterals } from "./inline-code.js";
+import { analyzeInline } from "./inline-code.js";
+import { CWD_WORD, HOME_WORD } from "./inline-calls.js";
+import { stringLiterals } from "./inline-tokens.js";
 import { FIELD_BREAK } from "./words.js";
 import {
   cloneScope,

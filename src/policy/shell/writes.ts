@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { readFind } from "./find.js";
-import { stringLiterals } from "./inline-code.js";
+import { stringLiterals } from "./inline-tokens.js";
 import { printed, type LineFile, type SimpleCommand, type Write } from "./walk.js";
 
 const MODE_PROGRAMS = new Set(["chmod", "chown", "chgrp", "chattr", "setfacl", "touch"]);
