@@ -15,16 +15,15 @@ import { CWD_WORD, HOME_WORD } from "./inline-calls.js";
 import { stringLiterals } from "./inline-tokens.js";
 import { FIELD_BREAK } from "./words.js";
 import {
-  cloneScope,
   MAX_COMMANDS,
   MAX_DEPTH,
-  undecided,
-  walkText,
   type LineFile,
   type SimpleCommand,
   type WalkScope,
   type Walker,
-} from "./walk.js";
+} from "./model.js";
+import { cloneScope, undecided } from "./scope.js";
+import { walkText } from "./walk.js";
 
 export const SHELLS = new Set([
   "sh",
