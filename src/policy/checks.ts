@@ -22,7 +22,7 @@ import {
 import { resolveEdit } from "./edit-targets.js";
 import { isGuardFile } from "./guard-files.js";
 import { globRegExp } from "./shell/find.js";
-import type { ConfigLookup } from "./git/argv.js";
+import type { ConfigLookup } from "./git/invocation.js";
 import { secretsIn } from "./secrets.js";
 import type { SimpleCommand, Write } from "./shell.js";
 

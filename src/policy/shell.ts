@@ -8,23 +8,16 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
-import type { ConfigLookup } from "./git/argv.js";
+import type { ConfigLookup } from "./git/invocation.js";
 import { gitBranchLookup, gitConfigLookup, repoTopOf } from "./git/config-lookup.js";
-import {
-  NeedsParser,
-  plainWords,
-  walkText,
-  type ParsedCommandLine,
-  type SimpleCommand,
-  type WalkScope,
-  type Walker,
-} from "./shell/walk.js";
+import type { ParsedCommandLine, SimpleCommand, WalkScope, Walker } from "./shell/model.js";
+import { NeedsParser, plainWords, walkText } from "./shell/walk.js";
 import { emitterFor } from "./shell/wrappers.js";
 import { deletesOf } from "./shell/deletions.js";
 import { outputOf, uploadsOf } from "./shell/flows.js";
 import { writesOf } from "./shell/writes.js";
 
-export type { ParsedCommandLine, SimpleCommand, Write } from "./shell/walk.js";
+export type { ParsedCommandLine, SimpleCommand, Write } from "./shell/model.js";
 
 export interface ShellSite {
   /** The directory the line runs in (absolute). */

@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { BranchLookup, ConfigLookup } from "./argv.js";
+import type { BranchLookup, ConfigLookup } from "./invocation.js";
 
 const PASSED_ENV = [
   "GIT_CONFIG_GLOBAL",

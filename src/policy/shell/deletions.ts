@@ -9,7 +9,7 @@
 import path from "node:path";
 import { broadGlob, globRegExp } from "./find.js";
 import type { Deletion } from "./deletion.js";
-import type { SimpleCommand } from "./walk.js";
+import type { SimpleCommand } from "./model.js";
 
 export type { Deletion } from "./deletion.js";
 

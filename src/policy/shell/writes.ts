@@ -6,8 +6,9 @@
  */
 import path from "node:path";
 import { readFind } from "./find.js";
-import { stringLiterals } from "./inline-code.js";
-import { printed, type LineFile, type SimpleCommand, type Write } from "./walk.js";
+import { stringLiterals } from "./inline-tokens.js";
+import type { LineFile, SimpleCommand, Write } from "./model.js";
+import { printed } from "./static-values.js";
 
 const MODE_PROGRAMS = new Set(["chmod", "chown", "chgrp", "chattr", "setfacl", "touch"]);
 const DELETE_PROGRAMS = new Set(["rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "gio"]);

@@ -1,0 +1,56 @@
+/**
+ * What git's reading of a command yields (GitInvocation) and what the reading is handed: the config and
+ * branch lookups of the repository, the files the line wrote, and the state one reading carries. Types only.
+ */
+
+export interface GitInvocation {
+  /** The subcommand after aliases ("" when none); an unknown name is kept (git runs `git-<name>`). */
+  subcommand: string;
+  /** Options in effect: the canonical `--long` and, when it has one, the `-s` short form; negated ones removed. */
+  flags: string[];
+  /** Option values by canonical name (`--message`, `-X` for short-only). */
+  values: Record<string, string[]>;
+  operands: string[];
+  /** Configuration in effect for this run (command line and environment), keys lower case. */
+  config: Record<string, string>;
+  /** Keys this command writes to a config file (`git config …`), lower case; `section.*` for a whole section, `*` for --edit. */
+  configSet: string[];
+  /** The working directory after `-C`. */
+  cwd: string | undefined;
+  /** An option position holds text only known when the line runs (it could be any option). */
+  dynamicOption: boolean;
+  /** Aliases expanded, outermost first. */
+  aliases: string[];
+  /** Shell text git runs for this command (a `!` alias, `rebase --exec`, `core.pager`, ...). */
+  shell: string[];
+  /** Argv git runs for this command (`bisect run`). */
+  runs: string[][];
+  /** Why git's reading of the command cannot be known ("" when it can). */
+  undecided: string;
+  /** For a push: the branches it updates on the remote (`HEAD` and `@` resolved to the current branch; `*` for a pattern, `:` or `--all`). */
+  pushBranches?: string[];
+}
+
+/** The current branch of the repository at a directory (null: detached or none; undefined: unknown). */
+export type BranchLookup = (cwd: string | undefined) => string | null | undefined;
+
+/** What else git reads that the line decides: files the line wrote (a config), the current branch. */
+export interface GitSurroundings {
+  /** Files written earlier in the line, by absolute path: their text when static. */
+  files?: ReadonlyMap<string, { text?: string; producer: string }>;
+  branch?: BranchLookup;
+}
+
+/** A config lookup in the repository at `cwd`: the value, null when unset, undefined when it cannot be read. */
+export type ConfigLookup = (
+  key: string,
+  cwd: string | undefined,
+  env: Record<string, string>,
+) => string | null | undefined;
+
+export interface ParseState {
+  env: Record<string, string>;
+  lookup: ConfigLookup;
+  lineConfig: Map<string, string>;
+  around: GitSurroundings;
+}
