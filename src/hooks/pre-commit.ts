@@ -11,7 +11,7 @@
  * src/policy/policy-lint.ts, as lint_check runs it on files given: a file is judged by what it holds, not by
  * its path); linting them is the `check --files` hook's part.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Bundle } from "../policy/bundle.js";
@@ -37,6 +37,15 @@ function onCommitOf(bundle: Bundle, policyId: string): "judge" | "confirm" | "sk
 const MAX_BLOB_BYTES = 256 * 1024 * 1024;
 const GIT_MAX_BUFFER = 1024 * 1024 * 1024;
 
+/** git's stdout for `args` in `root`, without blocking: it runs while the hook does other work. */
+function gitAsync(root: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile("git", args, { cwd: root, encoding: "utf8", maxBuffer: GIT_MAX_BUFFER }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout),
+    ),
+  );
+}
+
 function git(root: string, args: string[]): string {
   return execFileSync("git", args, {
     cwd: root,
@@ -60,16 +69,7 @@ const ZERO = /^0+$/;
 
 /** Every staged change, renames as a deletion and an addition (both paths are judged). */
 export function stagedChanges(root: string): StagedChange[] {
-  const hasHead = (() => {
-    try {
-      git(root, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-  // An unborn branch compares with the empty tree.
-  const base = hasHead ? "HEAD" : git(root, ["hash-object", "-t", "tree", "/dev/null"]).trim();
+  // `diff --cached` compares the index with HEAD, or with the empty tree on an unborn branch: no base to ask.
   const raw = git(root, [
     "-c",
     "core.quotepath=off",
@@ -79,7 +79,6 @@ export function stagedChanges(root: string): StagedChange[] {
     "-z",
     "--no-renames",
     "--abbrev=64",
-    base,
     "--",
   ]);
   const parts = raw.split("\0");
@@ -212,14 +211,13 @@ export async function runPreCommitHook(
     const linted = changes
       .filter((c) => c.status !== "D" && c.newMode !== "120000" && c.newMode !== "160000")
       .map((c) => c.path);
+    // What differs from the index is asked while the lint's modules load (an await, not a blocking call).
     const lint = lintAlongside(root, linted, () => ({
       top: root,
       // As lint_check's own staged scope lists them (git-changed.ts: added, copied, modified, renamed).
       staged: changes.filter((c) => "ACMR".includes(c.status)).map((c) => c.path),
-      differing: new Set(
-        git(root, ["-c", "core.quotepath=off", "diff", "--name-only", "-z", "--"])
-          .split("\0")
-          .filter(Boolean),
+      differing: gitAsync(root, ["-c", "core.quotepath=off", "diff", "--name-only", "-z", "--"]).then(
+        (out) => new Set(out.split("\0").filter(Boolean)),
       ),
     }));
     // Awaited in the end; a failure before then must not be reported as unhandled.
@@ -362,13 +360,16 @@ async function runOnFiles(files: readonly string[], env: NodeJS.ProcessEnv): Pro
  * so that its processes run while they do. (A worker thread for it was measured: 35% more CPU, as the
  * thread loads its modules again, and slower on a busy machine; so it stays in this thread.)
  */
-async function lintAlongside(root: string, staged: string[], view: () => StagedView): Promise<LintReport> {
+async function lintAlongside(
+  root: string,
+  staged: string[],
+  view: () => Omit<StagedView, "differing"> & { differing: Promise<ReadonlySet<string>> },
+): Promise<LintReport> {
   if (staged.length === 0) return { refused: false, lines: [] };
   const lines: string[] = [];
-  return {
-    refused: await (await import("./pre-commit-lint.js")).lintStaged(root, staged, lines, view()),
-    lines,
-  };
+  const asked = view();
+  const [{ lintStaged }, differing] = await Promise.all([import("./pre-commit-lint.js"), asked.differing]);
+  return { refused: await lintStaged(root, staged, lines, { ...asked, differing }), lines };
 }
 
 export { PROJECT_POLICY_FILE };

@@ -221,3 +221,29 @@ describe("hook install pre-commit beside a hook manager", () => {
     expect(fs.existsSync(path.join(dir, ".git", "hooks", "pre-commit"))).toBe(false);
   });
 });
+
+describe("a repository's first commit (no HEAD yet)", () => {
+  it("judges what the first commit holds: a staged secret refuses it, the same files without it commit", () => {
+    const first = tempDir("mcq-pre-commit-unborn-");
+    const inFirst = (...args: string[]) => execFileSync("git", args, { cwd: first, encoding: "utf8", env });
+    inFirst("init", "-q", "-b", "main");
+    const r = spawnSync(process.execPath, [CLI, "hook", "install", "pre-commit", "--project", first], {
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    fs.writeFileSync(path.join(first, "README.md"), "# first\n");
+    fs.writeFileSync(path.join(first, "settings.py"), SECRET);
+    inFirst("add", "-A");
+    const commitFirst = () =>
+      spawnSync("git", ["commit", "-m", "first"], { cwd: first, encoding: "utf8", env, timeout: 300_000 });
+    const refused = commitFirst();
+    expect(refused.status, refused.stdout + refused.stderr).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain("settings.py");
+    expect(() => inFirst("rev-parse", "--verify", "-q", "HEAD")).toThrow();
+    fs.writeFileSync(path.join(first, "settings.py"), "DEBUG = False\n");
+    inFirst("add", "-A");
+    const passed = commitFirst();
+    expect(passed.status, passed.stdout + passed.stderr).toBe(0);
+    expect(inFirst("ls-files").split("\n").filter(Boolean).sort()).toEqual(["README.md", "settings.py"]);
+  }, 300_000);
+});
