@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   mypyCiTargets,
   mypyTargetsInNoxfile,
+  mypyTargetsInPreCommit,
   mypyTargetsInScript,
   shellWords,
 } from "../../src/adapters/python/ci-targets.js";
@@ -49,13 +50,13 @@ describe("the paths a project's CI runs mypy on", () => {
         'export PREFIX=""\nexport SOURCE_FILES="httpx tests"\nset -x\n${PREFIX}ruff check $SOURCE_FILES\n${PREFIX}mypy $SOURCE_FILES\n',
         dir,
       ),
-    ).toEqual({ targets: abs("httpx", "tests"), command: "mypy httpx tests" });
+    ).toEqual({ targets: abs("httpx", "tests"), command: "mypy httpx tests", flags: [] });
     expect(
       mypyTargetsInScript(
         "SRC := src tests\n\ntypecheck:\n\t$(PYTHON) -m mypy --strict $(SRC) 2>&1 | tee log\n",
         dir,
       ),
-    ).toEqual({ targets: abs("src", "tests"), command: "mypy --strict src tests" });
+    ).toEqual({ targets: abs("src", "tests"), command: "mypy --strict src tests", flags: ["--strict"] });
     expect(
       mypyTargetsInScript(
         "[testenv:type]\ncommands =\n    mypy --config-file setup.cfg src {posargs}\n",
@@ -64,25 +65,63 @@ describe("the paths a project's CI runs mypy on", () => {
     ).toEqual({
       targets: abs("src"),
       command: "mypy --config-file setup.cfg src {posargs}",
+      flags: [],
     });
     expect(
       mypyTargetsInScript(
         "jobs:\n  check:\n    steps:\n      - run: pip install mypy\n      - run: mypy src\n",
         dir,
       ),
-    ).toEqual({ targets: abs("src"), command: "mypy src" });
+    ).toEqual({ targets: abs("src"), command: "mypy src", flags: [] });
     expect(
       mypyTargetsInNoxfile(
         '@nox.session\ndef types(session):\n    session.run("mypy", "src", "tests")\n',
         dir,
       ),
-    ).toEqual({ targets: abs("src", "tests"), command: "mypy src tests" });
+    ).toEqual({ targets: abs("src", "tests"), command: "mypy src tests", flags: [] });
     // Packages and modules are not paths; a path that does not exist is not followed; `pip install mypy` names none.
     expect(mypyTargetsInScript("mypy -p httpx\nmypy nowhere\npip install mypy\n", dir)).toBeUndefined();
     fs.mkdirSync(path.join(dir, "scripts"));
     fs.writeFileSync(path.join(dir, "scripts", "lint"), "mypy src\n");
     fs.writeFileSync(path.join(dir, "Makefile"), "check:\n\tmypy tests\n");
-    expect(mypyCiTargets(dir)).toEqual({ targets: abs("src"), command: "mypy src", source: "scripts/lint" });
+    expect(mypyCiTargets(dir)).toEqual({
+      targets: abs("src"),
+      command: "mypy src",
+      source: "scripts/lint",
+      flags: [],
+    });
+  });
+
+  it("reads pre-commit's mypy hook (termcolor's shape): its paths with pass_filenames false, its checking flags", () => {
+    const dir = tempDir("mcq-ci-pre-commit-");
+    for (const d of ["src", "tests"]) fs.mkdirSync(path.join(dir, d));
+    const config = (hook: string) =>
+      `repos:\n  - repo: https://github.com/pre-commit/mirrors-mypy\n    rev: v2.1.0\n    hooks:\n${hook}`;
+    expect(
+      mypyTargetsInPreCommit(
+        config(
+          "      - id: mypy\n        args: [--strict, --pretty, --show-error-codes, --python-version, '3.11', src, tests]\n        pass_filenames: false\n        additional_dependencies: [pytest]\n",
+        ),
+        dir,
+      ),
+    ).toEqual({
+      targets: [path.join(dir, "src"), path.join(dir, "tests")],
+      command: "mypy --strict --pretty --show-error-codes --python-version 3.11 src tests",
+      // --pretty is an output flag (ours to choose), --python-version takes a value: neither is passed on.
+      flags: ["--strict"],
+    });
+    // Handed the staged files (pass_filenames by default): no paths of its own.
+    expect(
+      mypyTargetsInPreCommit(config("      - id: mypy\n        args: [--strict]\n"), dir),
+    ).toBeUndefined();
+    // A local hook whose entry is mypy.
+    expect(
+      mypyTargetsInPreCommit(
+        "repos:\n  - repo: local\n    hooks:\n      - id: types\n        name: types\n        entry: mypy --warn-unused-ignores src\n        language: system\n        pass_filenames: false\n",
+        dir,
+      ),
+    ).toMatchObject({ targets: [path.join(dir, "src")], flags: ["--warn-unused-ignores"] });
+    expect(mypyTargetsInPreCommit("repos: [", dir)).toBeUndefined();
   });
 });
 
@@ -130,5 +169,26 @@ describe.skipIf(missing("mypy"))("type_check with mypy on a project whose config
     ]);
     expect(r.command).toMatch(new RegExp(` --exclude '\\^venv/' -- ${project}$`));
     expect(r.notes).toContain("not checked (virtualenvs, dependency, build and cache folders): venv");
+  });
+
+  it("with pre-commit's mypy hook: its paths and its --strict, as `mypy --strict pkg tests` run by hand", async () => {
+    fs.writeFileSync(
+      path.join(project, ".pre-commit-config.yaml"),
+      "repos:\n  - repo: https://github.com/pre-commit/mirrors-mypy\n    rev: v1.15.0\n    hooks:\n      - id: mypy\n        args: [--strict, --pretty, pkg, tests]\n        pass_filenames: false\n",
+    );
+    fs.writeFileSync(path.join(project, "pkg", "untyped.py"), "def double(x):\n    return x * 2\n");
+    // Without --strict the unannotated function passes; the project's own run reports it.
+    expect(mypy("pkg", "tests")).toMatchObject({ status: 0, stdout: "" });
+    const own = mypy("--strict", "--show-column-numbers", "pkg", "tests");
+    expect(own.status).toBe(1);
+    const rows = (lines: string[]) => lines.map((l) => /^([^:]+:\d+):/.exec(l)?.[1]).sort();
+    const r = await s.call("type_check", { path: ".", checker: "mypy" });
+    expect(r).toMatchObject({ success: true, passed: false });
+    expect(r.command).toMatch(/ --strict /);
+    expect(rows(r.issues as string[])).toEqual(rows(own.stdout.trim().split("\n")));
+    expect(rows(r.issues as string[])).toContain("pkg/untyped.py:1");
+    expect(r.notes).toContain(
+      "checked as the project's CI runs it: .pre-commit-config.yaml runs `mypy --strict --pretty pkg tests`",
+    );
   });
 });

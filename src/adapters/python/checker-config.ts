@@ -194,6 +194,8 @@ export interface CheckPlan {
   note?: string;
   /** Folders holding what is checked (the targets' folders, else the configured entries' bases). */
   sourceDirs: string[];
+  /** Checking flags the project's CI passes the checker (ci-targets.ts). */
+  flags?: string[];
 }
 
 /** The static part of a glob (`src/**\/*.py` → `src`), so that a path can be compared with it. */

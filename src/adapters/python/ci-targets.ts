@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isWithin } from "../../paths/allowlist.js";
+import { yaml } from "../../yaml-lazy.js";
 
 export interface CiTargets {
   /** Absolute paths inside the project, in the order the command names them. */
@@ -16,6 +17,20 @@ export interface CiTargets {
   source: string;
   /** The command as written there, variables expanded (`mypy httpx tests`). */
   command: string;
+  /** The checking flags it passes (`--strict`), which a type check of the project passes too. */
+  flags: string[];
+}
+
+/**
+ * mypy's flags that change what it reports, and take no value: a CI's are passed on. Output flags
+ * (`--pretty`) would break the parser and are ours to choose; flags with values may name files.
+ */
+const CHECKING_FLAG =
+  /^--(?:strict(?:-[a-z-]+)?|(?:no-)?(?:disallow|allow|warn)-[a-z-]+|(?:no-)?check-untyped-defs|(?:no-)?implicit-(?:optional|reexport)|ignore-missing-imports|extra-checks|local-partial-types|no-site-packages|no-silence-site-packages)$/;
+
+/** The checking flags of a mypy command line (see CHECKING_FLAG), each once. */
+export function checkingFlags(args: readonly string[]): string[] {
+  return [...new Set(args.filter((a) => CHECKING_FLAG.test(a)))];
 }
 
 /** Options of mypy that take a value (`--config-file x`): the value is no target. */
@@ -146,10 +161,7 @@ function logicalLines(text: string): string[] {
 }
 
 /** mypy targets named in shell-like text (scripts, Makefiles, tox.ini, workflows), first command first. */
-export function mypyTargetsInScript(
-  text: string,
-  projectDir: string,
-): { targets: string[]; command: string } | undefined {
+export function mypyTargetsInScript(text: string, projectDir: string): Omit<CiTargets, "source"> | undefined {
   const lines = logicalLines(text);
   const vars = assignments(lines);
   for (const line of lines) {
@@ -158,7 +170,7 @@ export function mypyTargetsInScript(
     const args = mypyArgsIn(words);
     if (!args) continue;
     const targets = pathTargets(args, projectDir);
-    if (targets) return { targets, command: ["mypy", ...args].join(" ") };
+    if (targets) return { targets, command: ["mypy", ...args].join(" "), flags: checkingFlags(args) };
   }
   return undefined;
 }
@@ -167,11 +179,11 @@ export function mypyTargetsInScript(
 export function mypyTargetsInNoxfile(
   text: string,
   projectDir: string,
-): { targets: string[]; command: string } | undefined {
+): Omit<CiTargets, "source"> | undefined {
   for (const m of text.matchAll(/\.run\(\s*["']mypy["']((?:\s*,\s*(?:"[^"]*"|'[^']*'))*)\s*[,)]/g)) {
     const args = [...(m[1] as string).matchAll(/"([^"]*)"|'([^']*)'/g)].map((a) => a[1] ?? a[2] ?? "");
     const targets = pathTargets(args, projectDir);
-    if (targets) return { targets, command: ["mypy", ...args].join(" ") };
+    if (targets) return { targets, command: ["mypy", ...args].join(" "), flags: checkingFlags(args) };
   }
   return undefined;
 }
@@ -202,8 +214,43 @@ function listDir(dir: string, pattern: RegExp): string[] {
 }
 
 /**
+ * mypy as pre-commit runs it (`.pre-commit-config.yaml`): a hook with id `mypy` (pre-commit/mirrors-mypy,
+ * or a local hook whose entry is mypy) that names its paths in `args` with `pass_filenames: false`. A hook
+ * that is handed the staged file names checks whatever changed: no targets of its own.
+ */
+export function mypyTargetsInPreCommit(
+  text: string,
+  projectDir: string,
+): Omit<CiTargets, "source"> | undefined {
+  let config: unknown;
+  try {
+    config = yaml().parse(text);
+  } catch {
+    return undefined;
+  }
+  const repos = (config as { repos?: unknown } | null)?.repos;
+  if (!Array.isArray(repos)) return undefined;
+  for (const repo of repos as { hooks?: unknown }[]) {
+    if (!Array.isArray(repo?.hooks)) continue;
+    for (const hook of repo.hooks as Record<string, unknown>[]) {
+      const entry = typeof hook.entry === "string" ? shellWords(hook.entry) : [];
+      const isMypy = hook.id === "mypy" || path.basename(entry[0] ?? "") === "mypy";
+      if (!isMypy || hook.pass_filenames !== false) continue;
+      const args = [
+        ...entry.slice(1),
+        ...(Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === "string") : []),
+      ];
+      const targets = pathTargets(args, projectDir);
+      if (targets) return { targets, command: ["mypy", ...args].join(" "), flags: checkingFlags(args) };
+    }
+  }
+  return undefined;
+}
+
+/**
  * The paths the project's CI runs mypy on, looked for in (first found wins) `scripts/*`, `Makefile`,
- * `tox.ini`, `noxfile.py` and `.github/workflows/*.yml`; undefined when none names existing paths.
+ * `tox.ini`, `noxfile.py`, `.pre-commit-config.yaml` and `.github/workflows/*.yml`; undefined when none names
+ * existing paths.
  */
 export function mypyCiTargets(projectDir: string): CiTargets | undefined {
   const shellLike = [
@@ -216,6 +263,7 @@ export function mypyCiTargets(projectDir: string): CiTargets | undefined {
   const candidates: [string, Reader][] = [
     ...shellLike.map((f): [string, Reader] => [f, script]),
     [path.join(projectDir, "noxfile.py"), (t) => mypyTargetsInNoxfile(t, projectDir)],
+    [path.join(projectDir, ".pre-commit-config.yaml"), (t) => mypyTargetsInPreCommit(t, projectDir)],
     ...listDir(path.join(projectDir, ".github", "workflows"), /\.ya?ml$/).map((f): [string, Reader] => [
       f,
       script,

@@ -32,6 +32,8 @@ export function mypyArgs(
   cacheDir = "/dev/null",
   /** `--exclude` regexes (mypy adds them to its config's `exclude`). */
   excludes: readonly string[] = [],
+  /** Checking flags the project's CI passes (ci-targets.ts: `--strict`, `--warn-unused-ignores`). */
+  ciFlags: readonly string[] = [],
 ): string[] {
   return [
     "--show-column-numbers",
@@ -42,7 +44,7 @@ export function mypyArgs(
     "--hide-error-context",
     "--cache-dir",
     cacheDir,
-    ...(strict ? ["--strict"] : []),
+    ...new Set([...(strict ? ["--strict"] : []), ...ciFlags]),
     ...(config ? ["--config-file", config] : []),
     ...excludes.flatMap((e) => ["--exclude", e]),
     ...(targets.length ? ["--", ...targets] : []),
@@ -102,6 +104,7 @@ function withCiTargets(target: string, plan: CheckPlan): CheckPlan {
     cwd: plan.cwd,
     targets: ci.targets,
     note: `checked as the project's CI runs it: ${ci.source} runs \`${ci.command}\``,
+    flags: ci.flags,
     sourceDirs: ci.targets.map((t) => (fs.statSync(t).isDirectory() ? t : path.dirname(t))),
   };
 }
@@ -148,13 +151,14 @@ export function mypyKeyFacts(ctx: ToolContext, req: TypeCheckRequest): unknown {
     cwd: path.relative(root, plan.cwd),
     targets: plan.targets.map((t) => path.relative(root, t)),
     excludes: skipped.excludes,
+    flags: plan.flags ?? [],
   };
 }
 
 export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
   const { root, config, plan, skipped } = mypyPlan(ctx, req);
   const cacheDir = projectCacheDir("mypy", cacheKey(root, plan.cwd, config?.file));
-  const args = mypyArgs(plan.targets, req.strict, config?.file, cacheDir, skipped.excludes);
+  const args = mypyArgs(plan.targets, req.strict, config?.file, cacheDir, skipped.excludes, plan.flags);
   const command = displayCommand("mypy", args);
   const cli = resolvePythonTool(ctx, "mypy", req.target);
   const notes = [cli.note, plan.note, skipped.note].filter((n): n is string => n !== undefined);
