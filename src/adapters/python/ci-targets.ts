@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isWithin } from "../../paths/allowlist.js";
-import { yaml } from "../../yaml-lazy.js";
+import { parsePreCommitConfig } from "../pre-commit-config.js";
 
 export interface CiTargets {
   /** Absolute paths inside the project, in the order the command names them. */
@@ -222,27 +222,13 @@ export function mypyTargetsInPreCommit(
   text: string,
   projectDir: string,
 ): Omit<CiTargets, "source"> | undefined {
-  let config: unknown;
-  try {
-    config = yaml().parse(text);
-  } catch {
-    return undefined;
-  }
-  const repos = (config as { repos?: unknown } | null)?.repos;
-  if (!Array.isArray(repos)) return undefined;
-  for (const repo of repos as { hooks?: unknown }[]) {
-    if (!Array.isArray(repo?.hooks)) continue;
-    for (const hook of repo.hooks as Record<string, unknown>[]) {
-      const entry = typeof hook.entry === "string" ? shellWords(hook.entry) : [];
-      const isMypy = hook.id === "mypy" || path.basename(entry[0] ?? "") === "mypy";
-      if (!isMypy || hook.pass_filenames !== false) continue;
-      const args = [
-        ...entry.slice(1),
-        ...(Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === "string") : []),
-      ];
-      const targets = pathTargets(args, projectDir);
-      if (targets) return { targets, command: ["mypy", ...args].join(" "), flags: checkingFlags(args) };
-    }
+  for (const hook of parsePreCommitConfig(text)?.hooks ?? []) {
+    const entry = hook.entry ? shellWords(hook.entry) : [];
+    const isMypy = hook.id === "mypy" || path.basename(entry[0] ?? "") === "mypy";
+    if (!isMypy || hook.passFilenames) continue;
+    const args = [...entry.slice(1), ...hook.args];
+    const targets = pathTargets(args, projectDir);
+    if (targets) return { targets, command: ["mypy", ...args].join(" "), flags: checkingFlags(args) };
   }
   return undefined;
 }

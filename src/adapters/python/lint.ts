@@ -17,6 +17,7 @@ import { flake8ConfigArgs, ruffConfigArgs } from "./config-discovery.js";
 import { RUFF_CAPABILITIES } from "./ruff-capabilities.js";
 import { selectPythonFiles } from "./file-selection.js";
 import { flake8Args } from "./flake8.js";
+import { isPythonFile, preCommitFiles } from "../pre-commit-files.js";
 import { parseFlake8Line } from "./flake8-findings.js";
 import { embeddedCall, embeddedNote, embeddedRuff } from "./format.js";
 import { discoverPythonFiles, RUFF_DEFAULT_EXCLUDES } from "./python-files.js";
@@ -234,18 +235,35 @@ function flake8Files(dir: string, root: string): string[] {
 async function flake8Lint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const files = req.args.files as string[] | undefined;
+  // Without `files`: the files the project's pre-commit hands its flake8 hook, when it has one.
+  const asPreCommit = files?.length
+    ? undefined
+    : await preCommitFiles(ctx, req.target, "flake8", isPythonFile);
   const targets = files?.length
     ? selectPythonFiles(ctx, req.target, files, (d) => flake8Files(d, root), "flake8")
-    : [req.target];
+    : (asPreCommit?.files ?? [req.target]);
+  if (targets.length === 0) return nothingFromPreCommit(asPreCommit?.note);
   const excluded = findExcludedDirs(req.target, root);
   const args = flake8Args(targets, {
     configArgs: flake8ConfigArgs(req.target, root, req.config),
     extendExclude: excluded.dirs,
   });
   const outcome = await runStreamingLinter(ctx, "flake8", args, req, parseFlake8Line);
+  if (asPreCommit) outcome.notes.push(asPreCommit.note);
   if (excluded.capped)
     outcome.notes.push(`more than ${excluded.dirs.length} folders to exclude: the rest are left to flake8`);
   return outcome;
+}
+
+/** A pre-commit selection that leaves flake8 no file: nothing run, and the note says why. */
+function nothingFromPreCommit(note: string | undefined): LintOutcome {
+  return {
+    findings: [],
+    tool: "flake8",
+    command: "flake8 (not run)",
+    returncode: 0,
+    notes: [note ?? "", "no Python file is left to lint: flake8 was not run"].filter(Boolean),
+  };
 }
 
 registerLinter({

@@ -1,0 +1,102 @@
+/**
+ * A project's `.pre-commit-config.yaml` as pre-commit reads it, for running a tool the way the project's own
+ * pre-commit runs it: each hook's id, entry, args and `pass_filenames`, and which files it is handed (the
+ * top-level `files`/`exclude` and the hook's own, Python regexes searched in the path relative to the
+ * repository's top). The patterns run on RE2 (re2js: linear time, whatever a project writes); one RE2 cannot
+ * compile (a look-around) makes the selection unknown, and the caller says so instead of guessing. Pure.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { RE2JS } from "re2js";
+import { yaml } from "../yaml-lazy.js";
+
+export const PRE_COMMIT_CONFIG = ".pre-commit-config.yaml";
+const MAX_CONFIG_BYTES = 256 * 1024;
+
+export interface PreCommitHook {
+  id: string;
+  entry?: string;
+  args: string[];
+  /** pre-commit hands the hook the files it selects (true unless `pass_filenames: false`). */
+  passFilenames: boolean;
+  files?: string;
+  exclude?: string;
+}
+
+export interface PreCommitConfig {
+  files?: string;
+  exclude?: string;
+  hooks: PreCommitHook[];
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+/** The hooks and file patterns of a config's text; undefined when it is not a pre-commit config. */
+export function parsePreCommitConfig(source: string): PreCommitConfig | undefined {
+  let config: unknown;
+  try {
+    config = yaml().parse(source);
+  } catch {
+    return undefined;
+  }
+  const top = config as Record<string, unknown> | null;
+  if (!top || typeof top !== "object" || !Array.isArray(top.repos)) return undefined;
+  const hooks: PreCommitHook[] = [];
+  for (const repo of top.repos as { hooks?: unknown }[])
+    for (const hook of Array.isArray(repo?.hooks) ? (repo.hooks as Record<string, unknown>[]) : []) {
+      const id = text(hook?.id);
+      if (!id) continue;
+      hooks.push({
+        id,
+        entry: text(hook.entry),
+        args: Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === "string") : [],
+        passFilenames: hook.pass_filenames !== false,
+        files: text(hook.files),
+        exclude: text(hook.exclude),
+      });
+    }
+  return { files: text(top.files), exclude: text(top.exclude), hooks };
+}
+
+/** The config at the top of a repository, when there is one (read once, bounded). */
+export function readPreCommitConfig(top: string): PreCommitConfig | undefined {
+  const file = path.join(top, PRE_COMMIT_CONFIG);
+  try {
+    const st = fs.lstatSync(file);
+    if (!st.isFile() || st.size > MAX_CONFIG_BYTES) return undefined;
+    return parsePreCommitConfig(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Which repository paths (relative to its top, `/`-separated) pre-commit hands `hook`: those the `files`
+ * patterns search (pre-commit's default: every one) and the `exclude` patterns do not, the config's and
+ * the hook's. Undefined when a pattern is not one RE2 runs.
+ */
+export function hookSelector(
+  config: PreCommitConfig,
+  hook: PreCommitHook,
+): ((relative: string) => boolean) | undefined {
+  try {
+    const compile = (p: string | undefined) => (p ? RE2JS.compile(p) : undefined);
+    const include = [compile(config.files), compile(hook.files)];
+    const exclude = [compile(config.exclude), compile(hook.exclude)];
+    return (rel) =>
+      include.every((r) => !r || r.matcher(rel).find()) && exclude.every((r) => !r || !r.matcher(rel).find());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The patterns that decide a hook's files, as a note shows them. */
+export function selectionNote(config: PreCommitConfig, hook: PreCommitHook): string {
+  const parts = [
+    config.files && `files ${config.files}`,
+    config.exclude && `exclude ${config.exclude}`,
+    hook.files && `the hook's files ${hook.files}`,
+    hook.exclude && `the hook's exclude ${hook.exclude}`,
+  ].filter(Boolean);
+  return parts.length ? parts.join(", ") : "every file";
+}
