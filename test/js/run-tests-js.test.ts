@@ -1,5 +1,6 @@
 /** run_tests on JavaScript projects through the real server: the project's vitest, and node --test. */
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
@@ -73,6 +74,37 @@ describe.skipIf(missing("npm"))("run_tests with the project's vitest", () => {
     const only = await s.call("run_tests", { path: "test/math.test.js", pattern: "adds" });
     expect(only).toMatchObject({ passed: true, runner: "vitest" });
     expect(only.command).toMatch(/ -t adds test\/math\.test\.js$/);
+  });
+
+  it("counts the errors vitest caught outside any test (a rejection left behind), as vitest's exit does", async () => {
+    fs.writeFileSync(
+      path.join(project, "test", "leak.test.js"),
+      'import { expect, test } from "vitest";\n\ntest("passes, and leaves a rejection behind", () => {\n  void Promise.reject(new Error("left behind"));\n  expect(1).toBe(1);\n});\n',
+    );
+    try {
+      const direct = spawnSync(
+        path.join(project, "node_modules", ".bin", "vitest"),
+        ["run", "test/leak.test.js"],
+        {
+          cwd: project,
+          encoding: "utf8",
+          env: { ...process.env, CI: "true" },
+        },
+      );
+      expect(direct.status).toBe(1);
+      expect(direct.stdout + direct.stderr).toMatch(/Vitest caught 1 unhandled error/);
+      const r = await s.call("run_tests", { path: "test/leak.test.js" });
+      expect(r).toMatchObject({
+        success: true,
+        passed: false,
+        summary: { passed: 1, failed: 0, errors: 1 },
+      });
+      expect(r.failures).toEqual([
+        { node_id: "unhandled error 1 of 1", kind: "error", message: "Error: left behind" },
+      ]);
+    } finally {
+      fs.rmSync(path.join(project, "test", "leak.test.js"));
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
@@ -144,6 +145,9 @@ export function jsTestArgs(
       return [
         "run",
         "--reporter=json",
+        // The dot reporter prints what the JSON report leaves out: errors outside any test (a worker
+        // that does not start, an unhandled rejection), which fail the run with no test failed.
+        "--reporter=dot",
         `--outputFile=${opts.report}`,
         ...(opts.pattern ? ["-t", opts.pattern] : []),
         ...(opts.failFast ? ["--bail", "1"] : []),
@@ -247,6 +251,26 @@ export function parseJestJson(text: string, projectDir: string): JsTestReport | 
     },
     failures,
   };
+}
+
+/**
+ * The errors vitest caught outside any test (its "Unhandled Errors" section: a pool worker that did not
+ * start, an unhandled rejection), from its printed output: how many it says it caught, and each one's first
+ * `Error: message` line (as many as the output kept). They fail the run though no test failed.
+ */
+export function parseVitestUnhandled(output: string): { count: number; messages: string[] } {
+  const text = stripVTControlCharacters(output);
+  const caught = /Vitest caught (\d+) unhandled errors?/.exec(text);
+  if (!caught) return { count: 0, messages: [] };
+  const messages: string[] = [];
+  for (const block of text.split(/^⎯+ Unhandled (?:Error|Rejection) ⎯+$/m).slice(1)) {
+    const first = block
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => /^[\w.]*Error: /.test(l));
+    if (first) messages.push(first);
+  }
+  return { count: Number(caught[1]), messages };
 }
 
 interface NodeTestLine {
@@ -363,6 +387,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
           truncated: result.truncated,
         },
       );
+    if (runner === "vitest") addUnhandled(parsed, parseVitestUnhandled(output));
     if (req.coverage) notes.push(`coverage is not measured for ${runner} by run_tests yet`);
     if (req.failFast && runner === "node")
       notes.push("node --test on Node 20 has no fail-fast option: every test ran");
@@ -384,6 +409,18 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });
   }
+}
+
+/** vitest's errors outside any test, counted as errors with one failure entry each. */
+function addUnhandled(report: JsTestReport, unhandled: { count: number; messages: string[] }): void {
+  if (!unhandled.count) return;
+  report.summary.errors = (report.summary.errors ?? 0) + unhandled.count;
+  for (let i = 0; i < unhandled.count; i++)
+    report.failures.push({
+      node_id: `unhandled error ${i + 1} of ${unhandled.count}`,
+      kind: "error",
+      message: unhandled.messages[i] ?? "(not in the output kept; see output)",
+    });
 }
 
 registerTestRunner({
