@@ -26,7 +26,8 @@ export interface CheckerConfig {
 
 type Reader = (text: string) => { section: string; targets?: string[] } | undefined;
 
-function tomlTable(text: string, ...keys: string[]): Record<string, unknown> | undefined {
+/** The table at `keys` of a TOML text; undefined when the text is not TOML or has no such table. */
+export function tomlTable(text: string, ...keys: string[]): Record<string, unknown> | undefined {
   let node: unknown;
   try {
     node = parseToml(text);
