@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isWithin } from "../paths/allowlist.js";
+import { iniSection } from "./python/ini.js";
 
 function readText(file: string): string {
   try {
@@ -61,15 +62,16 @@ export interface PythonTools {
 export function pythonTools(target: string, root = dirOf(target)): PythonTools {
   const dir = nearestWith(target, root, PYTHON_CONFIGS) ?? dirOf(target);
   const pyproject = readText(path.join(dir, "pyproject.toml"));
-  const setupCfg = readText(path.join(dir, "setup.cfg")) + readText(path.join(dir, "tox.ini"));
+  const iniFiles = [readText(path.join(dir, "setup.cfg")), readText(path.join(dir, "tox.ini"))];
+  const inIni = (name: string) => iniFiles.some((text) => iniSection(text, name) !== undefined);
+  // pyproject.toml: a table or any table below it (`[tool.ruff]`, `[tool.ruff.lint]`).
   const section = (text: string, name: string) =>
     new RegExp(`^\\[${name.replace(/\./g, "\\.")}[\\].]`, "m").test(text);
   const ruffConfigured = exists(dir, "ruff.toml", ".ruff.toml") || section(pyproject, "tool.ruff");
   const formatter = !ruffConfigured && section(pyproject, "tool.black") ? "black" : "ruff";
-  const linter =
-    !ruffConfigured && (exists(dir, ".flake8") || section(setupCfg, "flake8")) ? "flake8" : "ruff";
+  const linter = !ruffConfigured && (exists(dir, ".flake8") || inIni("flake8")) ? "flake8" : "ruff";
   const checkers: string[] = [];
-  if (exists(dir, "mypy.ini", ".mypy.ini") || section(pyproject, "tool.mypy") || section(setupCfg, "mypy"))
+  if (exists(dir, "mypy.ini", ".mypy.ini") || section(pyproject, "tool.mypy") || inIni("mypy"))
     checkers.push("mypy");
   if (exists(dir, "pyrightconfig.json") || section(pyproject, "tool.pyright")) checkers.push("pyright");
   return { formatter, linter, checkers: checkers.length ? checkers : ["ty"] };

@@ -4,6 +4,7 @@
  * Entries are JSON: `{k: key, v: value}`; one whose key does not match is ignored. It also holds the
  * server's shared project scan (TreeScanner) and content hashes (FileHashes), which every cached tool uses.
  */
+import { LRUCache } from "lru-cache";
 import { FileHashes } from "./file-hashes.js";
 import { LocalStore } from "./local-store.js";
 import { RemoteStore, type RemoteOptions } from "./remote-store.js";
@@ -35,50 +36,6 @@ export interface CacheStats {
   misses: number;
 }
 
-/** Parsed values by key, weighed by the length of their JSON; callers never mutate them. */
-class MemoryLru {
-  private readonly map = new Map<string, { value: unknown; size: number }>();
-  private bytes = 0;
-
-  constructor(private readonly maxBytes: number) {}
-
-  get(key: string): unknown {
-    const e = this.map.get(key);
-    if (e === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, e);
-    return e.value;
-  }
-
-  set(key: string, value: unknown, size: number): void {
-    const old = this.map.get(key);
-    if (old !== undefined) {
-      this.bytes -= old.size;
-      this.map.delete(key);
-    }
-    if (size > this.maxBytes / 4) return;
-    this.map.set(key, { value, size });
-    this.bytes += size;
-    for (const [k, e] of this.map) {
-      if (this.bytes <= this.maxBytes) break;
-      this.map.delete(k);
-      this.bytes -= e.size;
-    }
-  }
-}
-
-/** A Map that forgets its oldest entry past `max`. */
-class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly max: number) {
-    super();
-  }
-
-  override set(key: K, value: V): this {
-    if (!this.has(key) && this.size >= this.max) this.delete(this.keys().next().value as K);
-    return super.set(key, value);
-  }
-}
-
 export class ResultCache {
   readonly tree: TreeScanner = sharedTree;
   readonly hashes: FileHashes;
@@ -88,9 +45,17 @@ export class ResultCache {
   readonly shard: Shard | undefined;
   /** The allowed roots: a closure file outside them is never read (see closure.ts). */
   readonly roots: readonly string[];
-  /** Configuration closures by what they were resolved for (closure.ts), as remembered. */
-  readonly closures = new BoundedMap<string, unknown>(10_000);
-  private readonly memory = new MemoryLru(MEMORY_BYTES);
+  /** Configuration closures by what they were resolved for (closure.ts), as remembered: 10,000 at most, least recently used out. */
+  readonly closures = new LRUCache<string, object>({ max: 10_000 });
+  /**
+   * Parsed values by key, weighed by the length of their JSON, least recently used out; one over a
+   * quarter of the whole is not kept (nor what was under its key). Boxed: a value may be null.
+   * Callers never mutate them.
+   */
+  private readonly memory = new LRUCache<string, { value: unknown }>({
+    maxSize: MEMORY_BYTES,
+    maxEntrySize: MEMORY_BYTES / 4,
+  });
   private readonly saveTimer: NodeJS.Timeout | undefined;
 
   constructor(options: ResultCacheOptions) {
@@ -119,7 +84,7 @@ export class ResultCache {
 
   /** From memory or the local folder (synchronous: no network on this path). Never mutate the value. */
   getLocal<T>(key: string): T | undefined {
-    const inMemory = this.memory.get(key);
+    const inMemory = this.memory.get(key)?.value;
     if (inMemory !== undefined) {
       this.stats.memory_hits++;
       return inMemory as T;
@@ -128,7 +93,7 @@ export class ResultCache {
     const value = this.decode<T>(key, onDisk);
     if (value !== undefined) {
       this.stats.local_hits++;
-      this.memory.set(key, value, (onDisk as string).length);
+      this.memory.set(key, { value }, { size: (onDisk as string).length });
     }
     return value;
   }
@@ -140,7 +105,7 @@ export class ResultCache {
     const value = this.decode<T>(key, text);
     if (value === undefined) return undefined;
     this.stats.remote_hits++;
-    this.memory.set(key, value, (text as string).length);
+    this.memory.set(key, { value }, { size: (text as string).length });
     this.local?.put(key, text as string);
     return value;
   }
@@ -156,7 +121,7 @@ export class ResultCache {
   put(key: string, value: unknown, options: { local?: boolean; json?: string } = {}): void {
     // `{k, v}` built around the value's JSON (given when the caller stores one value under two keys).
     const text = `{"k":${JSON.stringify(key)},"v":${options.json ?? JSON.stringify(value)}}`;
-    this.memory.set(key, value, text.length);
+    this.memory.set(key, { value }, { size: text.length });
     this.local?.put(key, text);
     if (!options.local) this.remote?.put(key, text);
   }

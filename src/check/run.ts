@@ -3,8 +3,8 @@
  * at most --max-concurrent at once, and --fix's transactional calls before them, one at a time.
  */
 import path from "node:path";
+import pLimit from "p-limit";
 import type { Engine } from "../engine/engine.js";
-import { Semaphore } from "../exec/semaphore.js";
 import type { EngineCall, PlannedCheck } from "./detect.js";
 import {
   NO_CHANGED_FILES,
@@ -119,7 +119,7 @@ export async function runChecks(
   options: RunOptions,
   events: RunEvents,
 ): Promise<CheckOutcome[]> {
-  const slots = new Semaphore(options.maxConcurrent);
+  const slots = pLimit(options.maxConcurrent);
   return Promise.all(
     checks.map(async (check) => {
       const label = checkLabel(check, options.cwd, options.labelTargets);
@@ -139,7 +139,7 @@ export async function runChecks(
         }
       }
       const keep = keepOf(check, options);
-      return slots.run(async () => {
+      return slots(async () => {
         events.start(label);
         const started = performance.now();
         const result = await call(

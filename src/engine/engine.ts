@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import pLimit, { type LimitFunction } from "p-limit";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import { Allowlist } from "../paths/allowlist.js";
@@ -31,7 +32,6 @@ import { refuseNulInProcessText } from "./argv-text.js";
 import { CallProgress, type ProgressUpdate } from "./progress.js";
 import { budgetNotes, effectiveTokens } from "../findings/budget.js";
 import { sanitizeStrings } from "./sanitize.js";
-import { Semaphore } from "../exec/semaphore.js";
 import { Services } from "./services.js";
 import {
   PAGED_LISTING,
@@ -59,7 +59,7 @@ export class Engine {
   readonly allowlist: Allowlist;
   readonly audit: AuditLog;
   readonly services = new Services();
-  readonly slots: Semaphore;
+  readonly slots: LimitFunction;
   readonly rateLimiter: SlidingWindowRateLimiter;
   private readonly tools = new Map<string, ToolDefinition>();
 
@@ -75,7 +75,7 @@ export class Engine {
     this.audit = new AuditLog(config.auditLog, config.auditLogMaxBytes, (e) =>
       log.warn(`audit log: ${String(e)}`),
     );
-    this.slots = new Semaphore(config.maxConcurrent);
+    this.slots = pLimit(config.maxConcurrent);
     this.rateLimiter = new SlidingWindowRateLimiter(config.rateLimit ? DEFAULT_RATE_LIMITS : {});
     for (const t of tools) {
       if (this.tools.has(t.name)) throw new Error(`tool ${t.name} is defined twice`);
@@ -128,9 +128,8 @@ export class Engine {
       const resolved = this.resolvePaths(tool, args);
       const first = tool.paths?.[0];
       if (first && typeof resolved[first.arg] === "string") auditPath = resolved[first.arg] as string;
-      const release = await this.slots.acquire();
-      try {
-        result = await tool.handler(
+      result = await this.slots(() =>
+        tool.handler(
           resolved,
           this.context(
             name,
@@ -141,11 +140,9 @@ export class Engine {
             args,
             progress,
           ),
-        );
-        exact = tool.exactResult === true;
-      } finally {
-        release();
-      }
+        ),
+      );
+      exact = tool.exactResult === true;
     } catch (err) {
       result = errorResult(err, this.log);
       if (tool.errorResult) {

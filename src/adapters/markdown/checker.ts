@@ -5,8 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import pLimit from "p-limit";
 import { ToolError } from "../../errors.js";
-import { Semaphore } from "../../exec/semaphore.js";
 import { isWithin, type Allowlist } from "../../paths/allowlist.js";
 import { anchorProblem, closestAnchor, decodeFragment, type AnchorIndex } from "./anchors.js";
 import { analyzeMarkdown, type ExtractedLink } from "./extract.js";
@@ -181,10 +181,10 @@ class LinkCheckRun {
       `${this.pendingAnchors.length} anchor(s) in files outside the walk, ${this.externalChecks.length} external link(s)`,
     );
     // Every walked file's anchors are known now; targets outside the walk are parsed on demand.
-    const slots = new Semaphore(this.fileConcurrency);
+    const slots = pLimit(this.fileConcurrency);
     await Promise.all(
       this.pendingAnchors.map((p) =>
-        slots.run(async () => {
+        slots(async () => {
           options.signal?.throwIfAborted();
           await this.settleAnchor(p);
         }),

@@ -4,13 +4,13 @@
  * redirects followed by hand (bounded, loops detected), 429 retried after Retry-After when that fits
  * in the per-link timeout.
  */
+import pLimit, { type LimitFunction } from "p-limit";
 import type { Agent, Response } from "undici";
 
 const importUndici = () => import("undici");
 let undici: ReturnType<typeof importUndici> | undefined;
 /** undici is loaded by the first external check: importing it is about 70 ms of every cold start otherwise. */
 const loadUndici = () => (undici ??= importUndici());
-import { Semaphore } from "../../exec/semaphore.js";
 import { VERSION } from "../../version.js";
 import { bare, guardedLookup, isPrivateAddress, PrivateAddressError } from "./address-policy.js";
 import { describeRequestError, retryAfterMs } from "./http-errors.js";
@@ -53,8 +53,8 @@ class LinkTimeout extends Error {}
 
 export class ExternalLinkChecker {
   private readonly results = new Map<string, Promise<HttpOutcome>>();
-  private readonly hosts = new Map<string, Semaphore>();
-  private readonly slots: Semaphore;
+  private readonly hosts = new Map<string, LimitFunction>();
+  private readonly slots: LimitFunction;
   private readonly perHost: number;
   private readonly maxRedirects: number;
   private readonly refuse: (address: string) => boolean;
@@ -63,7 +63,7 @@ export class ExternalLinkChecker {
 
   constructor(private readonly options: HttpCheckOptions) {
     this.refuse = options.refuseAddress ?? isPrivateAddress;
-    this.slots = new Semaphore(options.concurrent);
+    this.slots = pLimit(options.concurrent);
     this.perHost = Math.min(options.perHost ?? DEFAULT_PER_HOST, options.concurrent);
     this.maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   }
@@ -100,10 +100,10 @@ export class ExternalLinkChecker {
     ));
   }
 
-  private hostSlots(host: string): Semaphore {
+  private hostSlots(host: string): LimitFunction {
     let s = this.hosts.get(host);
     if (!s) {
-      s = new Semaphore(this.perHost);
+      s = pLimit(this.perHost);
       this.hosts.set(host, s);
     }
     return s;
@@ -118,8 +118,11 @@ export class ExternalLinkChecker {
     }
     // Both slots are taken before the clock starts, so time spent queued never counts as a timeout;
     // they are held through a 429 wait (politeness: the host asked us to wait).
-    const releaseHost = await this.hostSlots(parsed.host).acquire();
-    const releaseSlot = await this.slots.acquire();
+    return this.hostSlots(parsed.host)(() => this.slots(() => this.checkHeld(url, parsed.host)));
+  }
+
+  /** checkOnce with its host's slot and a slot of the run held. */
+  private async checkHeld(url: string, host: string): Promise<HttpOutcome> {
     const timer = new AbortController();
     const timeout = setTimeout(() => timer.abort(new LinkTimeout()), this.options.timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([timer.signal, this.options.signal]) : timer.signal;
@@ -142,11 +145,9 @@ export class ExternalLinkChecker {
     } catch (err) {
       if (timer.signal.aborted) return { ok: false, error: `timeout after ${this.timeoutSeconds()} s` };
       if (this.options.signal?.aborted) throw err;
-      return { ok: false, error: describeRequestError(err, parsed.host) };
+      return { ok: false, error: describeRequestError(err, host) };
     } finally {
       clearTimeout(timeout);
-      releaseSlot();
-      releaseHost();
     }
   }
 

@@ -9,6 +9,9 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { parse as parseToml } from "smol-toml";
 import { isWithin } from "../../paths/allowlist.js";
+import { iniSection } from "./ini.js";
+
+export { iniSection };
 
 export interface CheckerConfig {
   /** Absolute config file. */
@@ -23,7 +26,8 @@ export interface CheckerConfig {
 
 type Reader = (text: string) => { section: string; targets?: string[] } | undefined;
 
-function tomlTable(text: string, ...keys: string[]): Record<string, unknown> | undefined {
+/** The table at `keys` of a TOML text; undefined when the text is not TOML or has no such table. */
+export function tomlTable(text: string, ...keys: string[]): Record<string, unknown> | undefined {
   let node: unknown;
   try {
     node = parseToml(text);
@@ -49,37 +53,6 @@ export function splitCommaList(value: string): string[] {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-}
-
-/**
- * One section of an INI file as mypy's configparser reads it: `key = value` or `key: value`, indented
- * lines continue the previous value, `#` / `;` lines are comments. Undefined when the section is absent.
- */
-export function iniSection(text: string, section: string): Record<string, string> | undefined {
-  let current: string | undefined;
-  let found: Record<string, string> | undefined;
-  let lastKey: string | undefined;
-  for (const raw of text.split(/\r?\n/)) {
-    if (/^\s*[#;]/.test(raw) || raw.trim() === "") continue;
-    const header = /^\[(.+)\]\s*$/.exec(raw.trim());
-    if (header && !/^\s/.test(raw)) {
-      current = (header[1] as string).trim();
-      if (current === section) found ??= {};
-      lastKey = undefined;
-      continue;
-    }
-    if (current !== section || !found) continue;
-    if (/^\s/.test(raw) && lastKey) {
-      found[lastKey] = `${found[lastKey]}\n${raw.trim()}`;
-      continue;
-    }
-    const kv = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(raw);
-    if (kv) {
-      lastKey = (kv[1] as string).trim();
-      found[lastKey] = (kv[2] as string).trim();
-    }
-  }
-  return found;
 }
 
 const iniReader =

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { iniSection } from "./ini.js";
 import { findRuffConfig } from "./ruff-settings.js";
 
 /** The directory to start from: the target if a directory, else its folder. */
@@ -97,7 +98,7 @@ export function blackConfigArgs(
 
 /** flake8's config files, in its order, and the sections that make them one. */
 const FLAKE8_CONFIGS = ["setup.cfg", "tox.ini", ".flake8"];
-const FLAKE8_SECTION = /^\[flake8(?::local-plugins)?\]/m;
+const FLAKE8_SECTIONS = ["flake8", "flake8:local-plugins"];
 
 /** The nearest flake8 config from the target up to `root` (flake8 itself searches from its cwd up). */
 export function findFlake8Config(target: string, root: string): string | undefined {
@@ -109,7 +110,8 @@ export function findFlake8Config(target: string, root: string): string | undefin
         throw new ToolError("path_validation", `flake8 config is outside the allowed paths: ${file}`, {
           allowed_paths: [root],
         });
-      if (FLAKE8_SECTION.test(fs.readFileSync(file, "utf8"))) return file;
+      const text = fs.readFileSync(file, "utf8");
+      if (FLAKE8_SECTIONS.some((section) => iniSection(text, section) !== undefined)) return file;
     }
   return undefined;
 }

@@ -4,6 +4,8 @@ import path from "node:path";
 import { findExecutable } from "../../exec/which.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { registerExternalTool } from "../registry.js";
+import { tomlTable } from "./checker-config.js";
+import { iniSection } from "./ini.js";
 import { findPythonEnvironment } from "./venv.js";
 
 registerExternalTool({ name: "pytest", program: "pytest", versionArgs: ["--version"] });
@@ -210,12 +212,16 @@ export function splitNodeId(value: string): { file: string; rest?: string } {
   return i === -1 ? { file: value } : { file: value.slice(0, i), rest: value.slice(i + 2) };
 }
 
-/** Coverage's config files in its order, each with the section that holds `[run] source`. */
-const COVERAGE_CONFIGS: [string, RegExp][] = [
-  [".coveragerc", /^\[run\][^[]*^\s*source(_pkgs)?\s*=/m],
-  ["setup.cfg", /^\[coverage:run\][^[]*^\s*source(_pkgs)?\s*=/m],
-  ["tox.ini", /^\[coverage:run\][^[]*^\s*source(_pkgs)?\s*=/m],
-  ["pyproject.toml", /^\[tool\.coverage\.run\][^[]*^\s*source(_pkgs)?\s*=/m],
+/** Whether a `run` table (INI section or TOML table) names what to measure. */
+const namesSource = (run: Record<string, unknown> | undefined): boolean =>
+  run?.source !== undefined || run?.source_pkgs !== undefined;
+
+/** Coverage's config files in its order, each read for its `[run] source` as coverage reads it. */
+const COVERAGE_CONFIGS: [string, (text: string) => boolean][] = [
+  [".coveragerc", (text) => namesSource(iniSection(text, "run"))],
+  ["setup.cfg", (text) => namesSource(iniSection(text, "coverage:run"))],
+  ["tox.ini", (text) => namesSource(iniSection(text, "coverage:run"))],
+  ["pyproject.toml", (text) => namesSource(tomlTable(text, "tool", "coverage", "run"))],
 ];
 
 /**
@@ -227,7 +233,7 @@ export function findCoverageConfig(cwd: string, root: string): string | undefine
     const file = path.join(cwd, name);
     try {
       if (!isWithin(root, fs.realpathSync.native(file))) continue;
-      if (hasSource.test(fs.readFileSync(file, "utf8"))) return file;
+      if (hasSource(fs.readFileSync(file, "utf8"))) return file;
     } catch {
       // Absent.
     }
