@@ -7,90 +7,37 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { ToolContext } from "../engine/tool.js";
-import { writeObserver, type WriteObserver } from "../paths/safe-fs.js";
+import { writeObserver } from "../paths/safe-fs.js";
 import { withWritableRoots } from "../exec/sandbox/scope.js";
 import { ensureCacheDir, projectRootOf, type CachePaths } from "./cache-dir.js";
-import { readFileState, sameState, type FileState } from "./file-state.js";
-import { logWrite, removeJournal, writeJournal } from "./journal.js";
+import type { FileState } from "./file-state.js";
+import { removeJournal, writeJournal } from "./journal.js";
 import { acquireLock } from "./lock.js";
 import { activeRuns, recoverRoot } from "./recovery.js";
 import { pruneSnapshots } from "./retention.js";
 import {
   commitSnapshot,
   removeSnapshot,
-  restoreEntry,
   takeSnapshot,
   type Manifest,
   type SnapshotOutcome,
 } from "./snapshot.js";
-import {
-  pauseForCrashTest,
-  stopAfterStepForTest,
-  stopBeforeClaimForTest,
-  stopBeforeRestoreForTest,
-  stopBeforeWriteForTest,
-} from "./test-pause.js";
+import { pauseForCrashTest, stopAfterStepForTest, stopBeforeClaimForTest } from "./test-pause.js";
 import { changedPaths, statTree } from "./tree-stat.js";
-import { TxAudit, type TxResult } from "./tx-audit.js";
+import { TxAudit } from "./tx-audit.js";
+import type { TransactionOutcome, TransactionReport, TransactionSpec, TxHandle } from "./tx-types.js";
+import { WriteLedger } from "./tx-writes.js";
+
+export type {
+  TransactionOutcome,
+  TransactionReport,
+  TransactionSpec,
+  TxHandle,
+  Verification,
+} from "./tx-types.js";
 
 /** Longest wait for another process's transaction on the same root, in seconds. */
 export const MAX_LOCK_WAIT_SECONDS = 120;
-
-export interface Verification {
-  passed: boolean;
-  /** What was checked, e.g. "type check (mypy)". */
-  check: string;
-  /** Why it failed. */
-  reason?: string;
-}
-
-export interface TxHandle {
-  runId: string;
-  root: string;
-  /** Call after each step that may have written files (test-only crash point; see test-pause.ts). */
-  afterWriteStep(): Promise<void>;
-  /**
-   * Call before each writing step after the first: a file changed since the last step ended was edited by
-   * someone else, so it becomes a conflict, never claimed as this transaction's write nor rolled back.
-   */
-  beforeWriteStep(): Promise<void>;
-  /** Extra fields for this transaction's audit entry. */
-  auditExtra: Record<string, unknown>;
-}
-
-export interface TransactionSpec<T> {
-  tool: string;
-  /** Canonical target; its project root is locked. */
-  target: string;
-  /** Absolute paths of every file the work may write; called under the lock. */
-  candidates(root: string): Promise<string[]>;
-  work(tx: TxHandle): Promise<T>;
-  /** Checks the written tree; a failure rolls back when autoRollback is on. */
-  verify?(value: T): Promise<Verification | undefined>;
-  autoRollback?: boolean;
-}
-
-export interface TransactionReport {
-  run_id: string;
-  result: TxResult;
-  project_root: string;
-  files_written: string[];
-  snapshot: { taken: boolean; files: number; bytes: number };
-  lock_wait_ms: number;
-  lock_hold_ms: number;
-  verification?: Verification;
-  rollback_reason?: string;
-  restored_files?: string[];
-  /** Written by this transaction, then changed by someone else: left as they are by its rollback. */
-  conflicts?: string[];
-  unsnapshotted_writes?: string[];
-}
-
-export interface TransactionOutcome<T> {
-  value: T;
-  transaction: TransactionReport;
-  notes: string[];
-}
 
 export function newRunId(): string {
   return `${new Date()
@@ -261,120 +208,20 @@ export async function runTransaction<T>(
           "it cannot be rolled back later (audit: commit-no-snapshot)",
       );
 
-    // What this transaction wrote, per file: every content hash it left there (logged in the journal's
-    // writes file too, for recovery). A restore only puts back files that still hold one of these.
-    const mine = new Map<string, Set<string | null>>();
-    // What each file held when the last writing step ended (the snapshot at first), and the files that
-    // changed between steps: an edit no step made. Those are never claimed, restored or committed as ours.
-    const seen = new Map<string, string | null>([...before].map(([p, s]) => [p, s.sha256]));
-    const foreign = new Set<string>();
-    const record = (p: string, sha: string | null) => {
-      if (!before.has(p) || foreign.has(p) || mine.get(p)?.has(sha)) return;
-      if (!mine.has(p)) mine.set(p, new Set());
-      mine.get(p)?.add(sha);
-      logWrite(paths, runId, p, sha);
-    };
-    const written = async () => {
-      const after = new Map<string, FileState>();
-      for (const [p, b] of before) {
-        const { state } = await readFileState(paths.root, path.join(paths.root, p));
-        if (!sameState(state, b)) after.set(p, state);
-      }
-      return after;
-    };
-    /**
-     * Claims as ours what changed since the snapshot, when nothing we did not write can be among it: the
-     * lock is checked after the files were read, since a stall between a check and the read (an event
-     * loop or a process stopped) could let another writer take the lock and change a file meanwhile,
-     * and a rollback would then put back the snapshot over that writer's work.
-     */
-    const recordWritten = async (changed?: Map<string, FileState>) => {
-      const states = changed ?? (await written());
-      if (lock.compromised()) return;
-      for (const [p, state] of states) {
-        record(p, state.sha256);
-        seen.set(p, state.sha256);
-      }
-    };
-    /** Marks as foreign every file whose content is not what the last step left (someone edited it since). */
-    const findForeignEdits = async () => {
-      const now = await written();
-      for (const [p, b] of before) {
-        const sha = now.get(p)?.sha256 ?? b.sha256;
-        if (sha !== seen.get(p)) {
-          foreign.add(p);
-          seen.set(p, sha);
-        }
-      }
-    };
-    /**
-     * Every write of the work, just before its rename (safe-fs): refused once the lock may be lost, and
-     * refused over content this transaction neither found (its snapshot, or what a step began with) nor
-     * wrote, which only another writer can have put there while the lock was not held. A fixer that read a
-     * file after such a writer committed would otherwise write on top of that commit, take the result for
-     * its own, and restore its snapshot over both. Then logged as ours.
-     */
-    const guardWrite: WriteObserver = (file, sha, basis) => {
-      const p = rel(file);
-      if (before.has(p)) {
-        stopBeforeWriteForTest(runId, p);
-        checkLock();
-        const known =
-          basis === before.get(p)?.sha256 || seen.get(p) === basis || mine.get(p)?.has(basis ?? null);
-        if (basis !== undefined && !known)
-          throw new ToolError(
-            "locked",
-            `${file} holds content this fix neither found nor wrote (another writer's); it was not overwritten`,
-            { file },
-          );
-      }
-      if (sha !== undefined) record(p, sha);
-    };
+    const ledger = new WriteLedger(paths, runId, lock, before, manifest, checkLock);
     let steps = 0;
     const handle: TxHandle = {
       runId,
       root: paths.root,
-      beforeWriteStep: findForeignEdits,
+      beforeWriteStep: () => ledger.findForeignEdits(),
       afterWriteStep: async () => {
         // External tools write by themselves: what changed in a step under our lock is ours, unless it
         // was edited by someone else before the step began.
-        await recordWritten();
+        await ledger.recordWritten();
         await pauseForCrashTest(runId);
         stopAfterStepForTest(runId, String(++steps));
       },
       auditExtra: {},
-    };
-
-    /**
-     * Restores the written files that still hold what this transaction left; the others were changed since
-     * (by hand, or by another writer after the lock was lost) and are reported as conflicts. Files changed
-     * with no record of ours count as ours only while the lock held (a tool that failed mid-step wrote them).
-     */
-    const restore = async (files: Iterable<string>, unrecordedAreOurs: boolean, notOurs?: string) => {
-      const restored: string[] = [];
-      const conflicts: string[] = [];
-      if (!manifest) return { restored, conflicts };
-      const byPath = new Map(manifest.files.map((e) => [e.path, e]));
-      for (const p of files) {
-        const entry = byPath.get(p);
-        if (!entry) continue;
-        const { state, content } = await readFileState(paths.root, path.join(paths.root, p));
-        if (sameState(state, entry.before)) continue;
-        const ours = mine.get(p);
-        // Checked after the read, as in recordWritten: a lock lost meanwhile makes an unrecorded change someone else's.
-        const unrecordedOurs = unrecordedAreOurs && !lock.compromised();
-        if (p === notOurs || foreign.has(p) || (ours ? !ours.has(state.sha256) : !unrecordedOurs)) {
-          conflicts.push(p);
-          continue;
-        }
-        stopBeforeRestoreForTest(runId, p);
-        // Written only while it still holds what was just compared (however long a stall since); its folder
-        // gone (moved or removed by someone else: a fix never removes folders), it is left as it is too.
-        if ((await restoreEntry(paths, runId, entry, { expect: content ?? null })) === "restored")
-          restored.push(p);
-        else conflicts.push(p);
-      }
-      return { restored, conflicts };
     };
     const snapshotInfo = { taken: snap.taken, files: candidates.length, bytes: snap.bytes };
 
@@ -383,14 +230,14 @@ export async function runTransaction<T>(
     const attempt = async () => {
       checkLock();
       const value = await writeObserver.run(
-        guardWrite,
+        ledger.guardWrite,
         // Only the transaction's own work sees its root read-write in the sandbox; verification reads.
         () => withWritableRoots([paths.root], () => spec.work(handle)),
       );
       checkLock();
       stopBeforeClaimForTest(runId);
-      const changed = await written();
-      await recordWritten(changed);
+      const changed = await ledger.written();
+      await ledger.recordWritten(changed);
       checkLock();
       const treeAfter = await statTree(paths.root);
       const outside = changedPaths(treeBefore, treeAfter).filter((p) => !before.has(p));
@@ -413,11 +260,11 @@ export async function runTransaction<T>(
       attempted = await attempt();
     } catch (err) {
       const lost = err instanceof LockLost ? err : lock.compromised();
-      const changed = await written();
+      const changed = await ledger.written();
       // A write refused because the file changed under it names that file: the change is someone else's.
       const refused =
         err instanceof ToolError && typeof err.extra.file === "string" ? rel(err.extra.file) : undefined;
-      const { restored, conflicts } = await restore(changed.keys(), !lost, refused);
+      const { restored, conflicts } = await ledger.restore(changed.keys(), !lost, refused);
       const message = err instanceof Error ? err.message : String(err);
       const reason = lost
         ? `${lost instanceof LockLost ? lost.message : `the root lock was lost during the run (${lost.message})`}` +
@@ -466,7 +313,7 @@ export async function runTransaction<T>(
     if (verification && !verification.passed && autoRollback && manifest && changed.size > 0) {
       report.result = "rollback";
       report.rollback_reason = `${verification.check} failed${verification.reason ? `: ${verification.reason}` : ""}`;
-      const { restored, conflicts } = await restore(changed.keys(), false);
+      const { restored, conflicts } = await ledger.restore(changed.keys(), false);
       report.restored_files = restored;
       if (conflicts.length) {
         report.conflicts = conflicts;
@@ -497,7 +344,7 @@ export async function runTransaction<T>(
         files: report.files_written,
       });
       // A file someone else edited between the steps holds their work: a later rollback must not undo it.
-      const theirs = [...changed.keys()].filter((p) => foreign.has(p));
+      const theirs = [...changed.keys()].filter((p) => ledger.foreign.has(p));
       if (theirs.length) {
         report.conflicts = theirs;
         notes.push(
@@ -506,7 +353,7 @@ export async function runTransaction<T>(
             `not undo it: ${theirs.join(", ")}`,
         );
       }
-      const ours = new Map([...changed].filter(([p]) => !foreign.has(p)));
+      const ours = new Map([...changed].filter(([p]) => !ledger.foreign.has(p)));
       if (manifest) await commitSnapshot(paths, manifest, ours);
     }
     const times = lockTimes();

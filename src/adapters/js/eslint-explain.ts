@@ -16,7 +16,7 @@ import {
   type RuleExplanation,
 } from "../rule-explainers.js";
 import { eslintCall, ESLINT_CONTEXTUAL_RULES, inlineScope, params } from "./eslint.js";
-import type { WireRuleInfo } from "./workers/eslint-worker.js";
+import type { WireRuleInfo } from "./workers/eslint-rules.js";
 
 const SEVERITIES = ["off", "warn", "error"];
 

@@ -1,14 +1,9 @@
 /** Calls into the warm worker pool from the JS adapters, with the pool's failures mapped to ToolErrors. */
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
-import {
-  WORKER_POOL_SERVICE,
-  WorkerExitError,
-  WorkerPool,
-  WorkerRequestError,
-  WorkerTimeoutError,
-  type WorkerSpec,
-} from "../../exec/worker-pool.js";
+import { WORKER_POOL_SERVICE, WorkerPool } from "../../exec/worker-pool.js";
+import type { WorkerSpec } from "../../exec/warm-worker.js";
+import { WorkerExitError, WorkerRequestError, WorkerTimeoutError } from "../../exec/worker-errors.js";
 import { warmBudget } from "../../exec/warm-budget.js";
 import { readOnlySandbox } from "../warm-sandbox.js";
 import { codePath } from "../../package-root.js";

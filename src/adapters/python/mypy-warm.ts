@@ -11,7 +11,7 @@ import type { ToolContext } from "../../engine/tool.js";
 import { readOnlySandbox } from "../warm-sandbox.js";
 import { WARM_DAEMONS_SERVICE, WarmDaemons } from "../../exec/warm-daemons.js";
 import { warmBudget } from "../../exec/warm-budget.js";
-import { fileSignature } from "../../exec/worker-pool.js";
+import { fileSignature } from "../../exec/warm-worker.js";
 import { DaemonFailedError, DaemonTimeoutError, MypyDaemon, type DmypyResponse } from "./dmypy.js";
 
 export function warmDaemons(ctx: ToolContext): WarmDaemons {

@@ -23,7 +23,7 @@ import { readOnlySandbox } from "../warm-sandbox.js";
 import { ToolError } from "../../errors.js";
 import { DaemonProcess, type WarmDaemon } from "../../exec/warm-daemons.js";
 import type { SandboxRun } from "../../exec/sandbox/launch.js";
-import { fileSignature } from "../../exec/worker-pool.js";
+import { fileSignature } from "../../exec/warm-worker.js";
 import { warmDaemons } from "./mypy-warm.js";
 import {
   MAX_PYTHON_FILES,
