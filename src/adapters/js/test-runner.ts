@@ -37,6 +37,11 @@ export interface DetectedRunner {
   command?: string;
   /** node --test's own targets in the script (`node --test test/unit`), plain paths only. */
   targets?: string[];
+  /**
+   * The other commands the test script chain runs beside the runner (`tstyche`, as `test:typescript`):
+   * run_tests does not run them, and says so.
+   */
+  others?: string[];
 }
 
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
@@ -86,20 +91,28 @@ function runnerIn(words: readonly string[]): { runner: JsRunner; targets?: strin
 export function detectJsRunner(pkg: PackageJson): DetectedRunner | undefined {
   const scripts = pkg.scripts ?? {};
   const seen = new Set<string>();
+  // What the script chain runs: a followed script shows as `name (its command)`.
+  const shown = (command: string) => {
+    const name = scriptRun(wordsOf(command), scripts);
+    const script = name === undefined ? undefined : scripts[name];
+    return name !== undefined && typeof script === "string" ? `${name} (${script.trim()})` : command.trim();
+  };
   const follow = (name: string, via: string[]): DetectedRunner | undefined => {
     const script = scripts[name];
     if (typeof script !== "string" || seen.has(name) || via.length > 8) return undefined;
     seen.add(name);
-    for (const command of script.split(/&&|\|\||[;|]/)) {
+    const commands = script.split(/&&|\|\||[;|]/).filter((c) => c.trim());
+    for (const [i, command] of commands.entries()) {
       const words = wordsOf(command);
       const next = scriptRun(words, scripts);
+      const others = () => commands.filter((_, j) => j !== i).map(shown);
       if (next) {
         const found = follow(next, [...via, next]);
-        if (found) return found;
+        if (found) return withOthers(found, others());
         continue;
       }
       const hit = runnerIn(words);
-      if (hit) return { ...hit, via, command: command.trim() };
+      if (hit) return withOthers({ ...hit, via, command: command.trim() }, others());
     }
     return undefined;
   };
@@ -109,6 +122,12 @@ export function detectJsRunner(pkg: PackageJson): DetectedRunner | undefined {
   if (deps.vitest) return { runner: "vitest", via: [] };
   if (deps.jest) return { runner: "jest", via: [] };
   return undefined;
+}
+
+/** A detection with more commands the chain runs beside it (none: as it was). */
+function withOthers(found: DetectedRunner, others: string[]): DetectedRunner {
+  const all = [...(found.others ?? []), ...others];
+  return all.length ? { ...found, others: all } : found;
 }
 
 const PYTHON_MARKERS = ["pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini"];
@@ -388,6 +407,10 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
         },
       );
     if (runner === "vitest") addUnhandled(parsed, parseVitestUnhandled(output));
+    if (!rel && detected.others?.length)
+      notes.push(
+        `the project's test script also runs ${detected.others.map((c) => `\`${c}\``).join(", ")}: run_tests ran ${runner} only, so ${detected.others.length > 1 ? "their verdicts are" : "its verdict is"} not in this result`,
+      );
     if (req.coverage) notes.push(`coverage is not measured for ${runner} by run_tests yet`);
     if (req.failFast && runner === "node")
       notes.push("node --test on Node 20 has no fail-fast option: every test ran");
