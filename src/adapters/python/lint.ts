@@ -23,7 +23,7 @@ import { embeddedCall, embeddedNote, embeddedRuff } from "./format.js";
 import { discoverPythonFiles, RUFF_DEFAULT_EXCLUDES } from "./python-files.js";
 import { parseRuffJsonLine, ruffCheckArgs } from "./ruff-cli.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
-import { ruffScope } from "./ruff-fix.js";
+import { ruffScope } from "./ruff-fix-results.js";
 import { resolvePythonTool } from "./resolve.js";
 import { cachedRuffLint } from "./ruff-cached.js";
 import { cachedEmbeddedLint } from "./ruff-embedded-cached.js";

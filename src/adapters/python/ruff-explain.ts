@@ -17,7 +17,7 @@ import {
   type RuleExplanation,
 } from "../rule-explainers.js";
 import { resolvePythonTool } from "./resolve.js";
-import { ruffScope } from "./ruff-fix.js";
+import { ruffScope } from "./ruff-fix-results.js";
 import { RUFF_CONTEXTUAL_RULES } from "./ruff-stdin.js";
 import { packagePath } from "../../package-root.js";
 

@@ -3,9 +3,17 @@
  * else the embedded ruff applying its diagnostics' fix edits. Reports per-file statuses (seed 001's)
  * and the problems left. Writes only happen inside the calling tool's transaction.
  */
+import {
+  diffFiles,
+  fileResult,
+  fileStatus,
+  problemsByFile,
+  ruffScope,
+  stripDiffSummary,
+} from "./ruff-fix-results.js";
+import { stdinFix, wantsStdinFix } from "./ruff-fix-stdin.js";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
@@ -15,12 +23,9 @@ import {
   type FixMessage,
   type FixOutcome,
   type FixRequest,
-  type FixStatus,
 } from "../fixers.js";
 import { embeddedCall, embeddedNote, embeddedRuff, unifiedDiff } from "./format.js";
 import { diffBudget } from "../../findings/diff-caps.js";
-import { discoverPythonFiles } from "./python-files.js";
-import { selectPythonFiles } from "./file-selection.js";
 import { resolvePythonTool } from "./resolve.js";
 import { applyFixesOnce } from "./ruff-edits.js";
 import { parseToolWarnings } from "./tool-warnings.js";
@@ -28,10 +33,7 @@ import { loadRuffSettings } from "./ruff-settings.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import type { RuffCliScope } from "./ruff-cli.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
-import type { Finding } from "../../findings/model.js";
-import { ruffConfigArgs } from "./config-discovery.js";
-import { ruffCheckArgs, parseRuffJsonLine } from "./ruff-cli.js";
-import { RUFF_CONTEXTUAL_RULES, ruffStdinArgs, runRuffStdin } from "./ruff-stdin.js";
+import { RUFF_CONTEXTUAL_RULES } from "./ruff-stdin.js";
 import { RUFF_CAPABILITIES } from "./ruff-capabilities.js";
 import { inRuleScope } from "../rule-scope.js";
 
@@ -63,61 +65,6 @@ export function ruffFixArgs(
     "--",
     ...targets,
   ];
-}
-
-/** The problems of ruff's json-lines output by absolute file, each with the correction ruff still has. */
-function problemsByFile(listing: string, cwd: string, unsafe: boolean): Map<string, FixMessage[]> {
-  const out = new Map<string, FixMessage[]>();
-  for (const line of listing.split("\n")) {
-    const f = parseRuffJsonLine(line, cwd);
-    if (f) out.set(f.file, [...(out.get(f.file) ?? []), leftMessage(f, () => false, unsafe)]);
-  }
-  return out;
-}
-
-/** Files named by `--- X` / `+++ X` headers of a unified diff, absolute. */
-export function diffFiles(diff: string, cwd: string): string[] {
-  const files = new Set<string>();
-  const lines = diff.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^--- (.+?)(?:\t.*)?$/.exec(lines[i] as string);
-    if (m && (lines[i + 1] ?? "").startsWith("+++ "))
-      files.add(path.resolve(cwd, (m[1] as string).replace(/^a\//, "")));
-  }
-  return [...files];
-}
-
-/** The diff without ruff's closing "Would fix N errors" summary line. */
-export function stripDiffSummary(diff: string): string {
-  return diff.replace(/\n*(?:Would fix|No errors would be fixed)[^\n]*\n?$/, "\n").replace(/^\n$/, "");
-}
-
-/** Seed 001's per-file status from what happened to the file and what is left. */
-export function fileStatus(changed: boolean, left: readonly FixMessage[], dryRun: boolean): FixStatus {
-  if (left.some((m) => m.rule_id === "invalid-syntax")) return "error";
-  if (dryRun) return changed ? "would-fix" : left.length ? "unfixable" : "clean";
-  if (changed) return left.length ? "fixable" : "fixed";
-  if (left.length === 0) return "clean";
-  return left.some((m) => m.fixable) ? "fixable" : "unfixable";
-}
-
-function fileResult(file: string, status: FixStatus, messages: FixMessage[]): FileFixResult {
-  return {
-    file,
-    status,
-    errorCount: messages.filter((m) => m.severity === "error").length,
-    warningCount: messages.filter((m) => m.severity === "warning").length,
-    messages,
-  };
-}
-
-/** The Python files a request covers: everything ruff would check under target, or the `files` given. */
-export function ruffScope(ctx: ToolContext, req: Pick<FixRequest, "target" | "files" | "config">): string[] {
-  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
-  const settings = loadRuffSettings(req.target, root, req.config);
-  const listUnder = (dir: string) => discoverPythonFiles(dir, settings, root);
-  if (!req.files?.length) return listUnder(req.target);
-  return selectPythonFiles(ctx, req.target, req.files, listUnder, "ruff");
 }
 
 /** Content hashes (empty for a missing file), to tell which files ruff rewrote without holding them all. */
@@ -281,169 +228,6 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
     notes,
     version: ruff.version(),
   };
-}
-
-/** A left-over diagnostic as a fix message, with the correction ruff still has for it. */
-function leftMessage(f: Finding, heldBack: (rule: string) => boolean, unsafe: boolean): FixMessage {
-  const applies = Boolean(f.correction) && (unsafe || f.correction!.safe) && !heldBack(f.rule_id);
-  return {
-    line: f.line,
-    column: f.column,
-    end_line: f.end_line,
-    end_column: f.end_column,
-    rule_id: f.rule_id,
-    severity: f.severity === "warning" ? "warning" : "error",
-    message: f.message,
-    fixable: applies,
-    correction: f.correction,
-    docs_url: f.docs_url,
-  };
-}
-
-/**
- * Seed 003's fix (inline code, rule scope, contextual corrections, per-file dry-run diffs): each file with
- * a correction is fixed on stdin and written by the server (race-safe, only when it changed), so a dry run
- * computes exactly what a real fix writes, and what is left is located in the fixed text.
- */
-async function stdinFix(
-  ctx: ToolContext,
-  req: FixRequest,
-  executable: string,
-  note?: string,
-): Promise<FixOutcome> {
-  const options = req.options ?? {};
-  const unsafe = req.safety === "unsafe";
-  const rules = options.rules;
-  // contextual: false holds back the removals of names that may be about to be used.
-  const held = options.contextual === false ? RUFF_CONTEXTUAL_RULES : [];
-  const heldBack = (rule: string) => held.some((h) => rule === h);
-  const fixOpts = (configArgs: string[]) => ({
-    mode: "fix" as const,
-    configArgs,
-    unsafe,
-    fixable: rules?.only,
-    unfixable: [...(rules?.except ?? []), ...held],
-  });
-  const notes = note ? [note] : [];
-  if (held.length) notes.push(`contextual corrections held back: ${held.join(", ")}`);
-  const source = options.source;
-  if (source) {
-    const root = ctx.allowlist.rootOf(source.path) ?? path.dirname(source.path);
-    const configArgs = ruffConfigArgs(source.path, root, req.config);
-    const fixed = await runRuffStdin(ctx, executable, source.path, source.code, fixOpts(configArgs));
-    if (fixed.loop)
-      throw new ToolError("tool_error", `ruff could not settle the fixes of the inline code: ${fixed.loop}`);
-    const left = await runRuffStdin(ctx, executable, source.path, fixed.text, { mode: "report", configArgs });
-    const messages = left.findings.map((f) => leftMessage(f, heldBack, unsafe));
-    const changed = fixed.text !== source.code;
-    return {
-      files: [fileResult(source.path, fileStatus(changed, messages, req.dryRun), messages)],
-      changed_files: [],
-      correctedSource: fixed.text,
-      command: fixed.command,
-      returncode: messages.length ? 1 : 0,
-      notes: [...notes, ...parseToolWarnings(fixed.stderr, "ruff")],
-    };
-  }
-  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
-  const scope = ruffScope(ctx, req);
-  if (!req.files?.length) checkRuffCliScope(req.target, root, req.config);
-  const cliScope = ruffCliScope(req.target, root, req.config);
-  // One report run finds the files with something to correct; only those are fixed one by one.
-  const reportArgs = ruffCheckArgs(req.files?.length ? scope : [req.target], cliScope);
-  const found = new Map<string, Finding[]>();
-  const report = await ctx.run({
-    program: executable,
-    args: reportArgs,
-    onStdoutLine: (line) => {
-      const f = parseRuffJsonLine(line, ctx.config.cwd);
-      if (f) found.set(f.file, [...(found.get(f.file) ?? []), f]);
-    },
-  });
-  if (report.returncode !== 0 && report.returncode !== 1)
-    throw new ToolError("tool_error", `ruff check failed (exit ${report.returncode}); see output`, {
-      command: displayCommand("ruff", reportArgs),
-      returncode: report.returncode,
-      output: combinedOutput(report.stdout, report.stderr),
-    });
-  notes.push(...parseToolWarnings(report.stderr, "ruff"));
-  const files: FileFixResult[] = [];
-  const changes: { file: string; before: string; after: string }[] = [];
-  for (const file of [...new Set([...scope, ...found.keys()])].sort()) {
-    const diagnostics = found.get(file) ?? [];
-    const toFix = diagnostics.some(
-      (f) =>
-        f.correction &&
-        (unsafe || f.correction.safe) &&
-        !heldBack(f.rule_id) &&
-        inRuleScope(f.rule_id, rules),
-    );
-    if (!toFix) {
-      const messages = diagnostics.map((f) => leftMessage(f, heldBack, unsafe));
-      files.push(fileResult(file, fileStatus(false, messages, req.dryRun), messages));
-      continue;
-    }
-    const before = readSourceText(ctx.allowlist, file);
-    const errors: string[] = [];
-    let after = before;
-    let messages: FixMessage[];
-    try {
-      const fixed = await runRuffStdin(ctx, executable, file, before, fixOpts(cliScope.configArgs));
-      // Fixes that go back and forth leave the file as it was, the loop said in its errors.
-      if (fixed.loop) errors.push(`fix loop: ${fixed.loop}`);
-      else after = fixed.text;
-      const left =
-        after === before
-          ? diagnostics
-          : (
-              await runRuffStdin(ctx, executable, file, after, {
-                mode: "report",
-                configArgs: cliScope.configArgs,
-              })
-            ).findings;
-      messages = left.map((f) => leftMessage(f, heldBack, unsafe));
-    } catch (err) {
-      if (!(err instanceof ToolError)) throw err;
-      errors.push(err.message);
-      messages = diagnostics.map((f) => leftMessage(f, heldBack, unsafe));
-    }
-    const changed = after !== before;
-    const result = fileResult(
-      file,
-      errors.length ? "error" : fileStatus(changed, messages, req.dryRun),
-      messages,
-    );
-    if (errors.length) result.errors = errors;
-    if (changed) {
-      changes.push({ file, before, after });
-      if (req.dryRun)
-        result.diff = unifiedDiff(
-          [{ file, before, after }],
-          ctx.config.cwd,
-          diffBudget(ctx.config.maxResultBytes),
-        );
-      // Only a file with something corrected is written; the others keep their bytes and mtime.
-      else rewriteSource(ctx.allowlist, file, before, after);
-    }
-    files.push(result);
-  }
-  const command = displayCommand("ruff", ruffStdinArgs("FILE", fixOpts(cliScope.configArgs)));
-  return {
-    files,
-    changed_files: changes.map((c) => c.file),
-    diff: req.dryRun
-      ? unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
-      : undefined,
-    command: `${command} (per file with corrections)`,
-    returncode: files.some((f) => f.messages.length) ? 1 : 0,
-    notes,
-  };
-}
-
-/** Whether a request asks for seed 003's fix (the per-file stdin path) rather than ruff's own `--fix`. */
-function wantsStdinFix(req: FixRequest): boolean {
-  const o = req.options;
-  return Boolean(o && (o.source || o.rules || o.contextual !== undefined || o.maxPerRule !== undefined));
 }
 
 registerFixer({
