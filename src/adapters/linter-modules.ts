@@ -6,5 +6,6 @@
 import "./python/lint.js";
 import "./js/eslint.js";
 import "./go/go-lint.js";
+import "./go/golangci-lint.js";
 import "./rust/clippy.js";
 import "./ruby/rubocop.js";

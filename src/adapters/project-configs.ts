@@ -120,3 +120,22 @@ export function usesPrettier(target: string, root = dirOf(target)): boolean {
   }
   return false;
 }
+
+/** golangci-lint's config file names, in the order it tries them in one folder (viper's extensions). */
+export const GOLANGCI_CONFIGS = [".golangci.json", ".golangci.toml", ".golangci.yaml", ".golangci.yml"];
+
+/**
+ * The config file golangci-lint reads when run in the Go module `moduleDir` on `target` (with no --config):
+ * the module folder's own first, then the nearest from the target's folder up to `root` (golangci-lint goes
+ * on to `/` and $HOME, which the sandbox does not show it). Undefined when there is none.
+ */
+export function golangciConfig(moduleDir: string, target: string, root: string): string | undefined {
+  const first = (dir: string) =>
+    GOLANGCI_CONFIGS.map((n) => path.join(dir, n)).find((f) =>
+      fs.statSync(f, { throwIfNoEntry: false })?.isFile(),
+    );
+  const own = first(moduleDir);
+  if (own) return own;
+  const dir = nearestWith(target, root, GOLANGCI_CONFIGS);
+  return dir ? first(dir) : undefined;
+}

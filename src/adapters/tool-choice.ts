@@ -10,7 +10,9 @@ import path from "node:path";
 import { findFixer } from "./fixers.js";
 import { findFormatter } from "./formatters.js";
 import { findLinter } from "./linters.js";
-import { dirOf, pythonTools, usesPrettier } from "./project-configs.js";
+import { findExecutable } from "../exec/which.js";
+import { findGoModule, goBinDirs } from "./go/go-env.js";
+import { dirOf, golangciConfig, pythonTools, usesPrettier } from "./project-configs.js";
 import { hasFilesOf, languageOfFile, projectLanguages, type ProjectLanguage } from "./project-languages.js";
 import { projectLayout, type ProjectLayout, type ProjectUnit } from "./projects.js";
 import { claimingTestRunners, type TestRunnerAdapter } from "./test-runners.js";
@@ -52,10 +54,41 @@ export function linterFor(language: ProjectLanguage, target: string, root?: stri
     python: () => pythonTools(target, root).linter,
     typescript: () => "eslint",
     javascript: () => "eslint",
-    go: () => "govet",
+    go: () => goLinter(target, root).name,
     rust: () => "clippy",
     ruby: () => "rubocop",
   }[language]();
+}
+
+export interface GoLinter {
+  name: "govet" | "golangci-lint";
+  /** The golangci-lint config the project has (golangci-lint finds it from the module folder). */
+  config?: string;
+  /** The project configures golangci-lint and it is not installed: govet runs, and `note` says so. */
+  note?: string;
+}
+
+export const GOLANGCI_INSTALL = "go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest";
+
+/**
+ * The Go linter of a project: golangci-lint where it has a golangci-lint config (its own verdict; govet is
+ * among golangci-lint's default linters), else govet. A configured golangci-lint that is not installed
+ * leaves govet, with a note that the verdict is not the project's own.
+ */
+export function goLinter(target: string, root?: string): GoLinter {
+  const top = root ?? dirOf(target);
+  const mod = findGoModule(target, top) ?? dirOf(target);
+  const config = golangciConfig(mod, target, top);
+  if (!config) return { name: "govet" };
+  if (findExecutable("golangci-lint", goBinDirs())) return { name: "golangci-lint", config };
+  const where = path.relative(mod, config) || config;
+  return {
+    name: "govet",
+    config,
+    note:
+      `the project configures golangci-lint (${where}) and golangci-lint is not installed: govet ran ` +
+      `instead, so this verdict is not the project's own; install: ${GOLANGCI_INSTALL}`,
+  };
 }
 
 /**
@@ -206,7 +239,10 @@ export function chooseLinters(target: string, root?: string, inlineFile?: string
   const several = holdsSeveral(target, layout);
   const picks = perUnit(target, layout.units, (l, dir) => registered(linterFor(l, dir, root), findLinter));
   for (const p of picks) if (!several) delete p.target;
-  const layoutNotes = [...(several ? [projectsNote(target, layout.units)] : []), ...layout.notes];
+  const goNotes = layout.units
+    .filter((u) => u.languages.includes("go"))
+    .flatMap((u) => goLinter(u.dir, root).note ?? []);
+  const layoutNotes = [...goNotes, ...(several ? [projectsNote(target, layout.units)] : []), ...layout.notes];
   if (picks.length === 0)
     return { picks, languages, notes: layoutNotes, nothing: `no linter lints ${languagesNote(languages)}` };
   const quiet =

@@ -5,6 +5,7 @@
  * `*.dist-info` names carry versions). What the tool reads beyond this (the toolchain, a global cache) is
  * in its identity (version, environment variables that change its results).
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,6 +20,8 @@ import type { ToolContext } from "../engine/tool.js";
 import { goEnvFilePath, readGoEnvFile } from "../exec/sandbox/host.js";
 import { findExecutable } from "../exec/which.js";
 import { executableIdentity, nodeModulesState } from "./cached-run.js";
+import { findGoModule } from "./go/go-env.js";
+import { golangciConfig } from "./project-configs.js";
 import { resolvePythonTool } from "./python/resolve.js";
 import { cachedVersion } from "./tool-version.js";
 import { findTypeChecker } from "./type-checkers.js";
@@ -294,6 +297,7 @@ const PROGRAM: Record<string, { program: string; versionArgs: string[]; python?:
   govet: { program: "go", versionArgs: ["version"] },
   staticcheck: { program: "staticcheck", versionArgs: ["-version"] },
   golint: { program: "golint", versionArgs: [] },
+  "golangci-lint": { program: "golangci-lint", versionArgs: ["version", "--short"] },
   cargo: { program: "cargo", versionArgs: ["--version"] },
   clippy: { program: "cargo", versionArgs: ["clippy", "--version"] },
 };
@@ -317,10 +321,29 @@ export async function toolIdentity(
   const executable =
     spec?.python || pyright ? resolvePythonTool(ctx, program, target).executable : findExecutable(program);
   const version = executable && spec ? await cachedVersion(ctx, executable, spec.versionArgs) : undefined;
+  const root = ctx.allowlist.rootOf(target) ?? undefined;
   return {
     name,
-    executable: executableIdentity(executable, version, ctx.allowlist.rootOf(target) ?? undefined),
+    executable: executableIdentity(executable, version, root),
+    ...(name === "golangci-lint" && { config: golangciConfigKey(target, root ?? target) }),
   };
+}
+
+/**
+ * The config golangci-lint finds for a target (project-configs.ts), by name and content: it may lie above
+ * the Go module, outside the project's input files (a monorepo's root `.golangci.yml`).
+ */
+function golangciConfigKey(target: string, root: string): [string, string | null] | null {
+  const mod = findGoModule(target, root);
+  const file = mod ? golangciConfig(mod, target, root) : undefined;
+  if (!file) return null;
+  let hash: string | null;
+  try {
+    hash = createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+  } catch {
+    hash = null;
+  }
+  return [relativeKey(root, file), hash];
 }
 
 /** The whole-program language of a tool's languages (undefined: not one of them). */

@@ -8,7 +8,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { hasFilesMatching, type ProjectLanguage } from "../adapters/project-languages.js";
 import { projectLayout, type Ecosystem } from "../adapters/projects.js";
-import { formatterFor, linterFor, typeCheckersFor } from "../adapters/tool-choice.js";
+import {
+  formatterFor,
+  GOLANGCI_INSTALL,
+  goLinter,
+  linterFor,
+  typeCheckersFor,
+} from "../adapters/tool-choice.js";
 
 export type CheckKind = "format" | "lint" | "types" | "links";
 export type CheckLanguage = "python" | "js" | "go" | "rust" | "ruby" | "markdown";
@@ -55,6 +61,7 @@ const INSTALL: Record<string, string> = {
   ty: "pip install ty (or: uv tool install ty)",
   gofmt: "install Go: https://go.dev/doc/install",
   govet: "install Go: https://go.dev/doc/install",
+  "golangci-lint": GOLANGCI_INSTALL,
   go: "install Go: https://go.dev/doc/install",
   rustfmt: "rustup component add rustfmt",
   clippy: "rustup component add clippy",
@@ -178,7 +185,7 @@ function planUnit(
         add({ id: "tsc", kind: "types", language, call: { tool: "type_check", args: { checker: "tsc" } } });
       break;
     }
-    case "go":
+    case "go": {
       add({
         id: "gofmt",
         kind: "format",
@@ -186,9 +193,24 @@ function planUnit(
         call: { tool: "format_check", args: { language: "go" } },
         fix: [{ tool: "autoformat", args: { language: "go" } }],
       });
-      add({ id: "govet", kind: "lint", language, call: { tool: "lint", args: { linter: "govet" } } });
+      // The project's linter (golangci-lint where it has a config); a configured golangci-lint that is not
+      // installed is a check of its own, skipped with that reason, beside the govet that runs instead.
+      const linter = goLinter(dir, root);
+      if (linter.note)
+        out.push({
+          id: "golangci-lint",
+          kind: "lint",
+          language,
+          target,
+          path: target,
+          call: { tool: "lint", args: { linter: "golangci-lint" } },
+          install: `${GOLANGCI_INSTALL} (the project configures it; govet ran instead, whose verdict is not the project's own)`,
+          files: LANGUAGE_FILES.go,
+        });
+      add({ id: linter.name, kind: "lint", language, call: { tool: "lint", args: { linter: linter.name } } });
       add({ id: "go", kind: "types", language, call: { tool: "type_check", args: { checker: "go" } } });
       break;
+    }
     case "rust":
       add({
         id: "rustfmt",

@@ -82,7 +82,7 @@ export interface RunOptions {
 }
 
 /** Checks that read the whole program (or every document): each runs whole, in one shard. */
-const WHOLE_LINTERS = new Set(["govet", "staticcheck", "golint", "clippy", "flake8"]);
+const WHOLE_LINTERS = new Set(["govet", "staticcheck", "golint", "golangci-lint", "clippy", "flake8"]);
 export function isWholeCheck(check: PlannedCheck): boolean {
   return (
     check.kind === "types" ||

@@ -18,6 +18,8 @@ import { GO_ENV, goBinDirs } from "./go-env.js";
 const INSTALL_HINTS: Record<string, string> = {
   go: "install Go (https://go.dev/doc/install)",
   staticcheck: "install it with `go install honnef.co/go/tools/cmd/staticcheck@latest`",
+  "golangci-lint":
+    "install it with `go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest` (or see https://golangci-lint.run)",
   golint:
     "golint is deprecated upstream; `go install golang.org/x/lint/golint@latest` still installs it, or use staticcheck",
 };

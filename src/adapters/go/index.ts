@@ -1,6 +1,7 @@
-/** Registers the Go adapters: gofmt, go vet / staticcheck / golint, go build (type_check), go test. */
+/** Registers the Go adapters: gofmt, go vet / staticcheck / golint / golangci-lint, go build (type_check), go test. */
 import "./gofmt.js";
 import "./go-lint.js";
+import "./golangci-lint.js";
 import "./go-build.js";
 import "./go-test.js";
 import "./gosec.js";

@@ -130,6 +130,7 @@ const FAMILY_OF_KEY: Readonly<Record<string, EnvFamily>> = {
   govet: "go",
   staticcheck: "go",
   golint: "go",
+  "golangci-lint": "go",
   gosec: "go",
   gofmt: "go",
   cargo: "rust",

@@ -87,6 +87,9 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     staticcheck: [
       perProject(abs(env.STATICCHECK_CACHE) ?? path.join(xdgCache, "staticcheck"), "staticcheck"),
     ],
+    "golangci-lint": [
+      perProject(abs(env.GOLANGCI_LINT_CACHE) ?? path.join(xdgCache, "golangci-lint"), "golangci-lint"),
+    ],
     black: [perProject(abs(env.BLACK_CACHE_DIR) ?? path.join(xdgCache, "black"), "black")],
   };
   const system: Mount[] = [];

@@ -109,7 +109,7 @@ export function factsOf(executable: string): ToolSandboxFacts | undefined {
 }
 
 export function familyOf(key: string): CacheFamily | undefined {
-  if (["go", "govet", "staticcheck", "golint", "gosec", "gofmt"].includes(key)) return "go";
+  if (["go", "govet", "staticcheck", "golint", "golangci-lint", "gosec", "gofmt"].includes(key)) return "go";
   if (["cargo", "clippy", "rustfmt", "rustc"].includes(key)) return "cargo";
   if (key === "npm") return "npm";
   if (key === "git") return "git";

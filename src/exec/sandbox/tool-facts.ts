@@ -84,6 +84,13 @@ export const MANAGED_TOOL_FACTS: Record<string, ToolSandboxFacts> = {
   govet: f("may", true, ["cache"], false, GO_NOTE),
   staticcheck: f("may", true, ["cache"], false, GO_NOTE),
   golint: f("may", true, ["cache"], false, GO_NOTE),
+  "golangci-lint": f(
+    "may",
+    true,
+    ["cache"],
+    false,
+    `its analysis cache (GOLANGCI_LINT_CACHE) outside the project, read-write for it alone; the project's config is read; ${GO_NOTE}`,
+  ),
   gofmt: f("none", false, ["project-files"], false, "writes only in autoformat transactions"),
   "go test": f("may", true, ["cache"], true, `runs the project's tests; ${GO_NOTE}`),
   cargo: f("may", true, ["cache"], true, CARGO_NOTE),

@@ -1,0 +1,177 @@
+/**
+ * golangci-lint (v2): the Go meta-linter most Go projects configure in `.golangci.yml`. It runs at the module
+ * root with the project's own config (which golangci-lint finds itself, or `config` when given), and reports
+ * in JSON (`--output.json.path stdout`); its analysis cache is its own (GOLANGCI_LINT_CACHE, bound for it
+ * alone by the sandbox), never in the project.
+ */
+import path from "node:path";
+import { ToolError } from "../../errors.js";
+import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import type { ToolContext } from "../../engine/tool.js";
+import type { RunResult } from "../../exec/runner.js";
+import type { Finding, Severity } from "../../findings/model.js";
+import { registeredVersion } from "../tool-version.js";
+import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import { registerExternalTool } from "../registry.js";
+import { golangciConfig } from "../project-configs.js";
+import { packageDir, requireGoModule } from "./go-env.js";
+import { fullOutput, runGoTool } from "./go-run.js";
+import { lintPatterns } from "./go-lint.js";
+
+// `golangci-lint version --short` prints the bare version (2.15.0).
+registerExternalTool({
+  name: "golangci-lint",
+  program: "golangci-lint",
+  versionArgs: ["version", "--short"],
+});
+
+/**
+ * `golangci-lint run` with JSON on stdout and no statistics, absolute file names, and no lock against other
+ * runs (the server may lint two modules at once); `config` only when the call names one (else
+ * golangci-lint finds the project's).
+ */
+export function golangciArgs(patterns: readonly string[], config?: string): string[] {
+  return [
+    "run",
+    "--output.json.path",
+    "stdout",
+    "--show-stats=false",
+    "--path-mode",
+    "abs",
+    "--allow-parallel-runners",
+    ...(config ? ["--config", config] : []),
+    ...patterns,
+  ];
+}
+
+interface GolangciIssue {
+  FromLinter?: string;
+  Text?: string;
+  Severity?: string;
+  Pos?: { Filename?: string; Line?: number; Column?: number };
+}
+
+interface GolangciReport {
+  Issues?: GolangciIssue[] | null;
+  Report?: { Error?: string; Warnings?: { Tag?: string; Text?: string }[] };
+}
+
+/** The JSON document golangci-lint printed on stdout (the last line that is one); undefined when none. */
+export function golangciReport(stdout: string): GolangciReport | undefined {
+  const lines = stdout.split("\n").filter((l) => l.trimStart().startsWith("{"));
+  for (const line of lines.reverse()) {
+    try {
+      const doc = JSON.parse(line) as unknown;
+      if (doc && typeof doc === "object") return doc as GolangciReport;
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
+const SEVERITIES: Record<string, Severity> = { error: "error", warning: "warning", info: "info" };
+
+/**
+ * golangci-lint's `Issues`: `{FromLinter, Text, Severity, Pos: {Filename, Line, Column}}`, one finding each,
+ * the linter's name as rule id. Severity is empty unless the config sets some; a `typecheck` issue (code that
+ * does not build) is an error. Relative file names are relative to `cwd`.
+ */
+export function parseGolangciJson(stdout: string, cwd = "/"): Finding[] {
+  const findings: Finding[] = [];
+  for (const issue of golangciReport(stdout)?.Issues ?? []) {
+    const file = issue.Pos?.Filename;
+    if (!file || !issue.FromLinter) continue;
+    const severity =
+      issue.FromLinter === "typecheck"
+        ? "error"
+        : (SEVERITIES[(issue.Severity ?? "").toLowerCase()] ?? "warning");
+    findings.push({
+      tool: "golangci-lint",
+      file: path.resolve(cwd, file),
+      line: issue.Pos?.Line ?? 0,
+      column: issue.Pos?.Column ?? 0,
+      rule_id: issue.FromLinter,
+      severity,
+      message: issue.Text ?? "",
+    });
+  }
+  return findings;
+}
+
+/** Why a run failed: golangci-lint's own words (`Error: ...`, `level=error msg=...`), else its report's. */
+function failureReason(stdout: string, stderr: string): string {
+  const line = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => /^Error: |level=error/.test(l));
+  if (line) return line.replace(/^level=error msg="?(.*?)"?$/, "$1").replace(/^Error: /, "");
+  return golangciReport(stdout)?.Report?.Error ?? "failed without a report";
+}
+
+function failure(command: string, run: RunResult, why: string): ToolError {
+  return new ToolError("tool_error", `golangci-lint ${why} (exit ${run.returncode}); see output`, {
+    command,
+    returncode: run.returncode,
+    output: combinedOutput(run.stdout, run.stderr),
+    truncated: run.truncated,
+  });
+}
+
+/**
+ * What golangci-lint runs on: the target's packages (`./...`, `./sub/...`), a file's package (its findings
+ * then kept to that file), or with `files` the packages holding them.
+ */
+function patternsOf(req: LintRequest, mod: string): { patterns: string[]; onlyFile?: string } {
+  if (!req.options?.files?.length && req.target.endsWith(".go"))
+    return { patterns: [packageDir(path.dirname(req.target), mod)], onlyFile: req.target };
+  return { patterns: lintPatterns(req, mod) };
+}
+
+async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const mod = requireGoModule(req.target, root, "golangci-lint");
+  const { patterns, onlyFile } = patternsOf(req, mod);
+  const args = golangciArgs(patterns, req.config);
+  const command = displayCommand("golangci-lint", args);
+  const full = fullOutput();
+  const run = await runGoTool(ctx, "golangci-lint", args, mod, command, {}, full.lines);
+  const all = parseGolangciJson(full.stdout(), mod);
+  // 0: clean, 1: issues found; anything else (3: failure, 4: timeout, 5: no Go files...) is a failure.
+  if (run.returncode !== 0 && run.returncode !== 1)
+    throw failure(command, run, `failed: ${failureReason(full.stdout(), full.stderr())}`);
+  if (run.returncode === 1 && all.length === 0) throw failure(command, run, "failed without a report");
+  const findings = onlyFile ? all.filter((f) => f.file === onlyFile) : all;
+  const config = req.config ?? golangciConfig(mod, req.target, root);
+  const notes = [
+    `golangci-lint ${run.executable}`,
+    config
+      ? `config: ${path.relative(mod, config) || config}`
+      : "no golangci-lint config file: its default linters (errcheck, govet, ineffassign, staticcheck, unused)",
+    "golangci-lint's own caps apply as in the project's run (issues.max-issues-per-linter, issues.max-same-issues: 50 and 3 unless the config sets them)",
+  ];
+  return {
+    findings,
+    tool: "golangci-lint",
+    version: () => registeredVersion(ctx, "golangci-lint"),
+    command,
+    returncode: run.returncode,
+    truncated: run.truncated,
+    notes,
+    extra: { findings: capList(findings).items },
+  };
+}
+
+registerLinter({
+  name: "golangci-lint",
+  languages: ["go"],
+  // Findings only, as the other Go linters (its --fix is not offered: lint_fix runs no Go fixer).
+  capabilities: {
+    inlineSource: false,
+    ruleScope: false,
+    contextual: false,
+    explain: false,
+    corrections: false,
+  },
+  lint: golangciLint,
+});
