@@ -10,6 +10,7 @@ import {
   parseStaticcheckJson,
 } from "../../src/adapters/go/go-lint.js";
 import { parseGoTestJson } from "../../src/adapters/go/go-test.js";
+import { golangciArgs, parseGolangciJson } from "../../src/adapters/go/golangci-lint.js";
 import { splitJsonObjects } from "../../src/adapters/go/go-json.js";
 import { FIXTURES } from "../helpers/server.js";
 
@@ -125,5 +126,57 @@ describe("Go parsers", () => {
       },
     ]);
     expect(report.coveragePercent).toBe(100);
+  });
+
+  it("golangci-lint's JSON (v2.15.0 on test/fixtures/go/golangci-project): one finding per issue, the linter as rule", () => {
+    expect(parseGolangciJson(captured("golangci-lint.json"), "/proj")).toEqual([
+      {
+        tool: "golangci-lint",
+        file: "/proj/main.go",
+        line: 12,
+        column: 11,
+        rule_id: "errcheck",
+        severity: "warning",
+        message: "Error return value of `os.Remove` is not checked",
+      },
+      {
+        tool: "golangci-lint",
+        file: "/proj/store/store.go",
+        line: 9,
+        column: 9,
+        rule_id: "errcheck",
+        severity: "warning",
+        message: "Error return value of `f.Close` is not checked",
+      },
+      {
+        tool: "golangci-lint",
+        file: "/proj/main.go",
+        line: 14,
+        column: 14,
+        rule_id: "govet",
+        severity: "warning",
+        message: 'printf: fmt.Printf format %d has arg "three" of wrong type string',
+      },
+    ]);
+  });
+
+  it("golangci-lint: code that does not build is a typecheck error; no issues is none; v2 flags", () => {
+    expect(parseGolangciJson(captured("golangci-lint-typecheck.json"))).toMatchObject([
+      { file: "/proj/bad.go", line: 1, column: 0, rule_id: "typecheck", severity: "error" },
+    ]);
+    expect(parseGolangciJson('{"Issues":null,"Report":{}}')).toEqual([]);
+    expect(parseGolangciJson("")).toEqual([]);
+    expect(golangciArgs(["./..."], "/p/ci.yml")).toEqual([
+      "run",
+      "--output.json.path",
+      "stdout",
+      "--show-stats=false",
+      "--path-mode",
+      "abs",
+      "--allow-parallel-runners",
+      "--config",
+      "/p/ci.yml",
+      "./...",
+    ]);
   });
 });

@@ -76,6 +76,29 @@ describe("a tool's own cache in the sandbox", () => {
     },
   );
 
+  it.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))(
+    "golangci-lint fills its own cache ($XDG_CACHE_HOME/golangci-lint) on the host, never the project",
+    async () => {
+      const project = goModule({ "main.go": SELF_ASSIGN, ".golangci.yml": 'version: "2"\n' });
+      const xdg = tempDir("mcq-go-caches-xdg-");
+      const cache = path.join(xdg, "golangci-lint");
+      const s = await connectStdio({
+        args: ["--sandbox", "required", "--allowed-paths", project, "--result-cache", "false"],
+        cwd: project,
+        env: { PATH: PATH_WITH_GO_TOOLS, XDG_CACHE_HOME: xdg, GOCACHE: hostGoCache() },
+      });
+      try {
+        const r = await s.call("lint", { path: project });
+        expect(r, JSON.stringify(r).slice(0, 1500)).toMatchObject({ success: true });
+        expect(r.command).toMatch(/^golangci-lint run /);
+        expect(filesUnder(cache).length).toBeGreaterThan(0);
+      } finally {
+        await s.close();
+      }
+      expect(filesUnder(project).sort()).toEqual([".golangci.yml", "go.mod", "main.go"]);
+    },
+  );
+
   it.skipIf(missing("go"))(
     "go runs with the user's own settings file (go env -w), as it does outside the sandbox",
     async () => {

@@ -1,0 +1,177 @@
+/**
+ * Issue 39: a Go project that configures golangci-lint (`.golangci.yml`) is linted with golangci-lint and its
+ * config, as its own CI does, not with go vet alone. The fixture enables errcheck and govet only and plants
+ * two unchecked errors, a printf mistake and an ineffectual assignment (ineffassign: a default linter the
+ * config turns off). `lint` reports exactly what `golangci-lint run` prints in that folder and writes nothing
+ * there; without the config, govet as before; configured but not installed, govet with a note saying the
+ * verdict is not the project's own, and `check` lists golangci-lint as skipped with that reason.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseJson, runCheck } from "../helpers/check.js";
+import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
+import { copyFixture, missing, tempDir, TOOLS_GO_BIN } from "../helpers/tools.js";
+import { treeHash } from "../helpers/tree-hash.js";
+
+const FIXTURE = path.join(FIXTURES, "go", "golangci-project");
+const GOLANGCI = path.join(TOOLS_GO_BIN, "golangci-lint");
+const PATH_WITH_GO_TOOLS = `${TOOLS_GO_BIN}:${process.env.PATH ?? ""}`;
+/** The PATH without the installed Go tools (and no GOBIN/GOPATH that holds them): golangci-lint missing. */
+const PATH_WITHOUT = (process.env.PATH ?? "")
+  .split(":")
+  .filter((d) => !fs.existsSync(path.join(d, "golangci-lint")))
+  .join(":");
+const NO_GO_BINS = { PATH: PATH_WITHOUT, GOBIN: undefined, GOPATH: tempDir("mcq-gopath-") };
+
+interface Finding {
+  file: string;
+  line: number;
+  rule_id: string;
+}
+
+/** `golangci-lint run` in the folder, as a developer runs it: `file:line rule` of what it prints. */
+function direct(dir: string): string[] {
+  const run = spawnSync(GOLANGCI, ["run", "--output.json.path", "stdout", "--show-stats=false"], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, GOTOOLCHAIN: "local", GOLANGCI_LINT_CACHE: tempDir("mcq-golangci-cache-") },
+  });
+  expect(run.status, run.stderr).toBe(1);
+  const doc = JSON.parse(run.stdout) as {
+    Issues: { FromLinter: string; Pos: { Filename: string; Line: number } }[];
+  };
+  return doc.Issues.map((i) => `${i.Pos.Filename}:${i.Pos.Line} ${i.FromLinter}`).sort();
+}
+
+const ours = (r: Record<string, unknown>, dir: string) =>
+  (r.findings as Finding[]).map((f) => `${path.relative(dir, f.file)}:${f.line} ${f.rule_id}`).sort();
+
+describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("golangci-lint", () => {
+  let project: string;
+  let noConfig: string;
+  let s: Connected;
+  beforeAll(async () => {
+    project = copyFixture(FIXTURE);
+    noConfig = copyFixture(FIXTURE);
+    fs.rmSync(path.join(noConfig, ".golangci.yml"));
+    s = await connectStdio({
+      args: ["--allowed-paths", [project, noConfig].join(","), "--result-cache", "false"],
+      cwd: project,
+      env: { PATH: PATH_WITH_GO_TOOLS },
+    });
+  });
+  afterAll(async () => s?.close());
+
+  it("lint on a project with .golangci.yml runs golangci-lint with it: what `golangci-lint run` prints, nothing written", async () => {
+    const expected = direct(project);
+    expect(expected).toEqual(["main.go:12 errcheck", "main.go:14 govet", "store/store.go:9 errcheck"]);
+    const before = treeHash(project);
+    const r = await s.call("lint", { path: project });
+    expect(r, JSON.stringify(r).slice(0, 1500)).toMatchObject({
+      success: true,
+      passed: false,
+      issue_count: 3,
+    });
+    expect(ours(r, project)).toEqual(expected);
+    expect(r.notes).toContain("linter: golangci-lint (the project's languages: go)");
+    expect(r.notes).toContain("config: .golangci.yml");
+    expect(r.command).toBe(
+      "golangci-lint run --output.json.path stdout --show-stats=false --path-mode abs --allow-parallel-runners ./...",
+    );
+    const printf = (r.findings as (Finding & Record<string, unknown>)[]).find((f) => f.rule_id === "govet");
+    expect(printf).toMatchObject({
+      tool: "golangci-lint",
+      column: 14,
+      severity: "warning",
+      message: 'printf: fmt.Printf format %d has arg "three" of wrong type string',
+    });
+    expect(treeHash(project)).toEqual(before);
+  });
+
+  it("a sub-folder and a file: that package's findings, that file's", async () => {
+    const sub = await s.call("lint", { path: path.join(project, "store"), linter: "golangci-lint" });
+    expect(ours(sub, project)).toEqual(["store/store.go:9 errcheck"]);
+    const file = await s.call("lint", { path: path.join(project, "main.go"), linter: "golangci-lint" });
+    expect(ours(file, project)).toEqual(["main.go:12 errcheck", "main.go:14 govet"]);
+  });
+
+  it("without a golangci-lint config, lint runs go vet as before", async () => {
+    const r = await s.call("lint", { path: noConfig });
+    expect(r).toMatchObject({ success: true, command: "go vet -json ./...", issue_count: 1 });
+    expect(ours(r, noConfig)).toEqual(["main.go:14 printf"]);
+    expect(r.notes).toContain("linter: govet (the project's languages: go)");
+  });
+
+  it("a config golangci-lint refuses is a tool_error in its words, not a pass", async () => {
+    const bad = copyFixture(FIXTURE);
+    fs.writeFileSync(path.join(bad, ".golangci.yml"), 'version: "2"\nlinters:\n  enable: [nosuchlinter]\n');
+    const t = await connectStdio({
+      args: ["--allowed-paths", bad, "--result-cache", "false"],
+      cwd: bad,
+      env: { PATH: PATH_WITH_GO_TOOLS },
+    });
+    try {
+      const r = await t.call("lint", { path: bad });
+      expect(r).toMatchObject({ success: false, error_type: "tool_error" });
+      expect(r.error).toMatch(/^golangci-lint failed: unknown linters: 'nosuchlinter'.* \(exit 3\)/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("configured but not installed: govet runs, and the note says the verdict is not the project's own", async () => {
+    const t = await connectStdio({
+      args: ["--allowed-paths", project, "--result-cache", "false"],
+      cwd: project,
+      env: NO_GO_BINS,
+    });
+    try {
+      const r = await t.call("lint", { path: project });
+      expect(r).toMatchObject({ success: true, command: "go vet -json ./...", issue_count: 1 });
+      expect(r.notes).toContainEqual(
+        expect.stringMatching(
+          /^the project configures golangci-lint \(\.golangci\.yml\) and golangci-lint is not installed: govet ran instead, so this verdict is not the project's own; install: go install /,
+        ),
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("check . runs golangci-lint, with its findings, and exits 1", async () => {
+    const run = await runCheck([".", "--json", "--result-cache", "false"], { cwd: project });
+    const json = parseJson(run);
+    expect(json.checks.map((c) => [c.id, c.status])).toEqual([
+      ["gofmt", "passed"],
+      ["golangci-lint", "findings"],
+      ["go", "passed"],
+    ]);
+    expect(
+      json.findings
+        .filter((f) => f.check === "golangci-lint")
+        .map((f) => `${f.file}:${f.line} ${f.rule_id}`)
+        .sort(),
+    ).toEqual(direct(project));
+    expect(run.status).toBe(1);
+  }, 120_000);
+
+  it("check . with golangci-lint configured but not installed: says it was skipped and why, govet runs", async () => {
+    const run = await runCheck([".", "--json", "--result-cache", "false"], { cwd: project, env: NO_GO_BINS });
+    const json = parseJson(run);
+    expect(json.checks.map((c) => [c.id, c.status])).toEqual([
+      ["gofmt", "passed"],
+      ["golangci-lint", "skipped"],
+      ["govet", "findings"],
+      ["go", "passed"],
+    ]);
+    const skipped = json.checks.find((c) => c.id === "golangci-lint");
+    expect(skipped?.reason).toMatch(
+      /^not installed; install: go install github\.com\/golangci\/golangci-lint\/v2\/cmd\/golangci-lint@latest \(the project configures it; govet ran instead, whose verdict is not the project's own\)$/,
+    );
+    const text = await runCheck(["."], { cwd: project, env: NO_GO_BINS });
+    expect(text.stdout).toMatch(/golangci-lint\s+lint\s+skipped: not installed/);
+    expect(text.status).toBe(1);
+  }, 120_000);
+});
