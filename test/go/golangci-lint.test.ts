@@ -31,9 +31,13 @@ interface Finding {
   rule_id: string;
 }
 
-/** `golangci-lint run` in the folder, as a developer runs it: `file:line rule` of what it prints. */
+/**
+ * `golangci-lint run` in the folder, as a developer runs it: `file:line rule` of what it prints (its file
+ * names made absolute, then relative to `dir`: golangci-lint's own are relative to its config's folder).
+ */
 function direct(dir: string): string[] {
-  const run = spawnSync(GOLANGCI, ["run", "--output.json.path", "stdout", "--show-stats=false"], {
+  const args = ["run", "--output.json.path", "stdout", "--show-stats=false", "--path-mode", "abs"];
+  const run = spawnSync(GOLANGCI, args, {
     cwd: dir,
     encoding: "utf8",
     env: { ...process.env, GOTOOLCHAIN: "local", GOLANGCI_LINT_CACHE: tempDir("mcq-golangci-cache-") },
@@ -42,7 +46,7 @@ function direct(dir: string): string[] {
   const doc = JSON.parse(run.stdout) as {
     Issues: { FromLinter: string; Pos: { Filename: string; Line: number } }[];
   };
-  return doc.Issues.map((i) => `${i.Pos.Filename}:${i.Pos.Line} ${i.FromLinter}`).sort();
+  return doc.Issues.map((i) => `${path.relative(dir, i.Pos.Filename)}:${i.Pos.Line} ${i.FromLinter}`).sort();
 }
 
 const ours = (r: Record<string, unknown>, dir: string) =>
@@ -174,4 +178,36 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
     expect(text.stdout).toMatch(/golangci-lint\s+lint\s+skipped: not installed/);
     expect(text.status).toBe(1);
   }, 120_000);
+
+  it("the result cache keys the config golangci-lint reads, also one above the module (a monorepo root's)", async () => {
+    const root = tempDir("mcq-golangci-mono-");
+    fs.cpSync(FIXTURE, path.join(root, "svc"), { recursive: true });
+    fs.renameSync(path.join(root, "svc", ".golangci.yml"), path.join(root, ".golangci.yml"));
+    const t = await connectStdio({
+      args: ["--allowed-paths", root, "--result-cache", "true"],
+      cwd: root,
+      env: { PATH: PATH_WITH_GO_TOOLS },
+    });
+    const svc = path.join(root, "svc");
+    try {
+      const first = await t.call("lint", { path: svc });
+      expect(ours(first, svc)).toEqual(direct(svc));
+      expect(ours(first, svc)).toContain("main.go:12 errcheck");
+      const again = await t.call("lint", { path: svc });
+      expect(first.cached).toMatch(/^0 of \d+ files$/);
+      expect(again.cached).toMatch(/^(\d+) of \1 files$/);
+      expect(ours(again, svc)).toEqual(ours(first, svc));
+      // The root's config now enables ineffassign too: a fresh run, as golangci-lint run gives.
+      fs.writeFileSync(
+        path.join(root, ".golangci.yml"),
+        'version: "2"\nlinters:\n  default: none\n  enable: [errcheck, govet, ineffassign]\n',
+      );
+      const changed = await t.call("lint", { path: svc });
+      expect(ours(changed, svc)).toEqual(direct(svc));
+      expect(ours(changed, svc)).toContain("main.go:16 ineffassign");
+      expect(changed.cached).toMatch(/^0 of \d+ files$/);
+    } finally {
+      await t.close();
+    }
+  });
 });
