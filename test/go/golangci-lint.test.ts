@@ -82,7 +82,7 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
     expect(r.notes).toContain("linter: golangci-lint (the project's languages: go)");
     expect(r.notes).toContain("config: .golangci.yml");
     expect(r.command).toBe(
-      "golangci-lint run --output.json.path stdout --show-stats=false --path-mode abs --allow-parallel-runners ./...",
+      "golangci-lint run --output.json.path stdout --show-stats=false --path-mode abs --max-same-issues=0 --max-issues-per-linter=0 --allow-parallel-runners ./...",
     );
     const printf = (r.findings as (Finding & Record<string, unknown>)[]).find((f) => f.rule_id === "govet");
     expect(printf).toMatchObject({
