@@ -10,7 +10,7 @@ import {
   parseStaticcheckJson,
 } from "../../src/adapters/go/go-lint.js";
 import { parseGoTestJson } from "../../src/adapters/go/go-test.js";
-import { golangciArgs, parseGolangciJson } from "../../src/adapters/go/golangci-lint.js";
+import { golangciArgs, goPluginsOf, parseGolangciJson } from "../../src/adapters/go/golangci-lint.js";
 import { splitJsonObjects } from "../../src/adapters/go/go-json.js";
 import { FIXTURES } from "../helpers/server.js";
 
@@ -171,5 +171,17 @@ describe("Go parsers", () => {
     expect(args.slice(0, 3)).toEqual(["run", "--output.json.path", "stdout"]);
     expect(args.slice(-3)).toEqual(["--config", "/p/ci.yml", "./..."]);
     expect(golangciArgs(["./sub/..."])).not.toContain("--config");
+  });
+
+  it("golangci-lint: the Go plugins a config loads, in each of its formats (module plugins need their own binary)", () => {
+    const yml =
+      "linters:\n  settings:\n    custom:\n      a:\n        path: a.so\n      b:\n        type: module\n";
+    expect(goPluginsOf(yml, ".golangci.yml")).toEqual(["a"]);
+    expect(goPluginsOf('[linters.settings.custom.c]\npath = "c.so"\n', ".golangci.toml")).toEqual(["c"]);
+    expect(
+      goPluginsOf('{"linters":{"settings":{"custom":{"d":{"path":"d.so"}}}}}', ".golangci.json"),
+    ).toEqual(["d"]);
+    expect(goPluginsOf('version: "2"\nlinters:\n  enable: [errcheck]\n', ".golangci.yaml")).toEqual([]);
+    expect(goPluginsOf("{not yaml: [", ".golangci.yml")).toEqual([]);
   });
 });

@@ -125,6 +125,28 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
     }
   });
 
+  it("a config that loads a Go plugin (code of the project's choosing) is not run, and says why", async () => {
+    const plugged = copyFixture(FIXTURE);
+    fs.writeFileSync(
+      path.join(plugged, ".golangci.yml"),
+      'version: "2"\nlinters:\n  enable: [example]\n  settings:\n    custom:\n      example:\n        path: ./example.so\n',
+    );
+    const t = await connectStdio({
+      args: ["--allowed-paths", plugged, "--result-cache", "false"],
+      cwd: plugged,
+      env: { PATH: PATH_WITH_GO_TOOLS },
+    });
+    try {
+      const r = await t.call("lint", { path: plugged });
+      expect(r).toMatchObject({ success: false, error_type: "tool_error" });
+      expect(r.error).toBe(
+        "golangci-lint was not run: .golangci.yml loads Go plugins (linters.settings.custom: example), code the server does not run; run golangci-lint yourself",
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
   it("configured but not installed: govet runs, and the note says the verdict is not the project's own", async () => {
     const t = await connectStdio({
       args: ["--allowed-paths", project, "--result-cache", "false"],

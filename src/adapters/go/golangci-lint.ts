@@ -4,7 +4,9 @@
  * in JSON (`--output.json.path stdout`); its analysis cache is its own (GOLANGCI_LINT_CACHE, bound for it
  * alone by the sandbox), never in the project.
  */
+import fs from "node:fs";
 import path from "node:path";
+import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
@@ -17,6 +19,7 @@ import { golangciConfig } from "../project-configs.js";
 import { packageDir, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
 import { lintPatterns } from "./go-lint.js";
+import { yaml } from "../../yaml-lazy.js";
 
 // `golangci-lint version --short` prints the bare version (2.15.0).
 registerExternalTool({
@@ -104,6 +107,53 @@ export function parseGolangciJson(stdout: string, cwd = "/"): Finding[] {
   return findings;
 }
 
+/**
+ * The Go plugins a golangci-lint config loads (`linters.settings.custom.<name>` of type `goplugin`, the
+ * default: a `.so` golangci-lint opens and runs), by name; module plugins need a binary of their own and
+ * are not loaded by this one. A config that does not parse has none here (golangci-lint refuses it itself).
+ */
+export function goPluginsOf(text: string, file: string): string[] {
+  let doc: unknown;
+  try {
+    doc = file.endsWith(".json")
+      ? JSON.parse(text)
+      : file.endsWith(".toml")
+        ? parseToml(text)
+        : (yaml().parse(text) as unknown);
+  } catch {
+    return [];
+  }
+  const at = (o: unknown, key: string): unknown =>
+    o && typeof o === "object" ? (o as Record<string, unknown>)[key] : undefined;
+  const custom = at(at(at(doc, "linters"), "settings"), "custom");
+  if (!custom || typeof custom !== "object") return [];
+  return Object.entries(custom as Record<string, unknown>)
+    .filter(([, v]) => at(v, "type") !== "module")
+    .map(([name]) => name);
+}
+
+/**
+ * A config that loads Go plugins is not run: a plugin is code of the project's choosing, run with the Go
+ * caches every project shares writable (the caches golangci-lint needs to load packages at all).
+ */
+function refusePlugins(config: string | undefined, command: string): void {
+  if (!config) return;
+  let text: string;
+  try {
+    text = fs.readFileSync(config, "utf8");
+  } catch {
+    return;
+  }
+  const plugins = goPluginsOf(text, config);
+  if (plugins.length)
+    throw new ToolError(
+      "tool_error",
+      `golangci-lint was not run: ${path.basename(config)} loads Go plugins (linters.settings.custom: ` +
+        `${plugins.join(", ")}), code the server does not run; run golangci-lint yourself`,
+      { command },
+    );
+}
+
 /** Why a run failed: golangci-lint's own words (`Error: ...`, `level=error msg=...`), else its report's. */
 function failureReason(stdout: string, stderr: string): string {
   const line = stderr
@@ -139,6 +189,8 @@ async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOut
   const { patterns, onlyFile } = patternsOf(req, mod);
   const args = golangciArgs(patterns, req.config);
   const command = displayCommand("golangci-lint", args);
+  const config = req.config ?? golangciConfig(mod, req.target, root);
+  refusePlugins(config, command);
   const full = fullOutput();
   const run = await runGoTool(ctx, "golangci-lint", args, mod, command, {}, full.lines);
   const all = parseGolangciJson(full.stdout(), mod);
@@ -147,7 +199,6 @@ async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOut
     throw failure(command, run, `failed: ${failureReason(full.stdout(), full.stderr())}`);
   if (run.returncode === 1 && all.length === 0) throw failure(command, run, "failed without a report");
   const findings = onlyFile ? all.filter((f) => f.file === onlyFile) : all;
-  const config = req.config ?? golangciConfig(mod, req.target, root);
   const notes = [
     `golangci-lint ${run.executable}`,
     config
