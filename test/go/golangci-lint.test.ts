@@ -206,7 +206,7 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
     fs.cpSync(FIXTURE, path.join(root, "svc"), { recursive: true });
     fs.renameSync(path.join(root, "svc", ".golangci.yml"), path.join(root, ".golangci.yml"));
     const t = await connectStdio({
-      args: ["--allowed-paths", root, "--result-cache", "true"],
+      args: ["--allowed-paths", root, "--result-cache", "true", "--result-cache-dir", tempDir("mcq-rc-")],
       cwd: root,
       env: { PATH: PATH_WITH_GO_TOOLS },
     });
