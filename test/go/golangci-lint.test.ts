@@ -108,43 +108,36 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
     expect(r.notes).toContain("linter: govet (the project's languages: go)");
   });
 
-  it("a config golangci-lint refuses is a tool_error in its words, not a pass", async () => {
-    const bad = copyFixture(FIXTURE);
-    fs.writeFileSync(path.join(bad, ".golangci.yml"), 'version: "2"\nlinters:\n  enable: [nosuchlinter]\n');
+  /** `lint` on a copy of the fixture whose .golangci.yml is `config`, through a server of its own. */
+  async function lintWithConfig(config: string): Promise<Record<string, unknown>> {
+    const dir = copyFixture(FIXTURE);
+    fs.writeFileSync(path.join(dir, ".golangci.yml"), config);
     const t = await connectStdio({
-      args: ["--allowed-paths", bad, "--result-cache", "false"],
-      cwd: bad,
+      args: ["--allowed-paths", dir, "--result-cache", "false"],
+      cwd: dir,
       env: { PATH: PATH_WITH_GO_TOOLS },
     });
     try {
-      const r = await t.call("lint", { path: bad });
-      expect(r).toMatchObject({ success: false, error_type: "tool_error" });
-      expect(r.error).toMatch(/^golangci-lint failed: unknown linters: 'nosuchlinter'.* \(exit 3\)/);
+      return await t.call("lint", { path: dir });
     } finally {
       await t.close();
     }
+  }
+
+  it("a config golangci-lint refuses is a tool_error in its words, not a pass", async () => {
+    const r = await lintWithConfig('version: "2"\nlinters:\n  enable: [nosuchlinter]\n');
+    expect(r).toMatchObject({ success: false, error_type: "tool_error" });
+    expect(r.error).toMatch(/^golangci-lint failed: unknown linters: 'nosuchlinter'.* \(exit 3\)/);
   });
 
   it("a config that loads a Go plugin (code of the project's choosing) is not run, and says why", async () => {
-    const plugged = copyFixture(FIXTURE);
-    fs.writeFileSync(
-      path.join(plugged, ".golangci.yml"),
+    const r = await lintWithConfig(
       'version: "2"\nlinters:\n  enable: [example]\n  settings:\n    custom:\n      example:\n        path: ./example.so\n',
     );
-    const t = await connectStdio({
-      args: ["--allowed-paths", plugged, "--result-cache", "false"],
-      cwd: plugged,
-      env: { PATH: PATH_WITH_GO_TOOLS },
-    });
-    try {
-      const r = await t.call("lint", { path: plugged });
-      expect(r).toMatchObject({ success: false, error_type: "tool_error" });
-      expect(r.error).toBe(
-        "golangci-lint was not run: .golangci.yml loads Go plugins (linters.settings.custom: example), code the server does not run; run golangci-lint yourself",
-      );
-    } finally {
-      await t.close();
-    }
+    expect(r).toMatchObject({ success: false, error_type: "tool_error" });
+    expect(r.error).toBe(
+      "golangci-lint was not run: .golangci.yml loads Go plugins (linters.settings.custom: example), code the server does not run; run golangci-lint yourself",
+    );
   });
 
   it("configured but not installed: govet runs, and the note says the verdict is not the project's own", async () => {
