@@ -216,4 +216,31 @@ describe.skipIf(missing("cargo"))("Rust", () => {
     expect(fs.existsSync(path.join(testsCrate, "Cargo.lock"))).toBe(false);
     expect(fs.existsSync(path.join(testsCrate, "target"))).toBe(false);
   });
+
+  it("run_tests on a crate that builds no test (cargo-fuzz's `test = false` targets): no tests ran, no tool_error", async () => {
+    const fuzz = tempDir("mcq-no-test-crate-");
+    fs.mkdirSync(path.join(fuzz, "src"));
+    fs.writeFileSync(
+      path.join(fuzz, "Cargo.toml"),
+      '[package]\nname = "no-tests"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\ntest = false\ndoctest = false\n\n[dependencies]\n',
+    );
+    fs.writeFileSync(path.join(fuzz, "src", "lib.rs"), "pub fn one() -> i32 {\n    1\n}\n");
+    const own = spawnSync("cargo", ["test"], {
+      cwd: fuzz,
+      encoding: "utf8",
+      env: { ...process.env, CARGO_TARGET_DIR: tempDir("mcq-no-test-target-") },
+    });
+    expect(own.status).toBe(0);
+    expect(own.stdout).not.toMatch(/test result:/);
+    const t = await connectStdio({ args: ["--allowed-paths", fuzz], cwd: fuzz });
+    try {
+      const r = await t.call("run_tests", { path: fuzz });
+      expect(r).toMatchObject({ success: true, passed: false, runner: "cargo test", returncode: 0 });
+      expect(r.summary).toMatchObject({ passed: 0, failed: 0 });
+      expect(r.notes).toContain("no tests ran");
+    } finally {
+      await t.close();
+      fs.rmSync(fuzz, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -97,7 +97,9 @@ async function run(ctx: ToolContext, req: TestRunRequest, crateDir: string): Pro
   });
   const command = displayCommand("cargo", ran);
   const report = parseCargoTestOutput(result.stdout, crateDir);
-  if (report.binaries === 0) {
+  // A crate whose targets all say `test = false` (a cargo-fuzz crate) builds nothing to run: exit 0 and no
+  // test binary is "no tests ran", not a failure.
+  if (report.binaries === 0 && result.returncode !== 0) {
     const firstError = /^error(\[E\d+\])?: .*$/m.exec(result.stderr)?.[0];
     throw new ToolError(
       "tool_error",
