@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ToolContext } from "../engine/tool.js";
 import { gitOutput } from "./git-sandbox.js";
+import { PROJECT_FILES } from "./git-ls-files.js";
 import { isWithin } from "../paths/allowlist.js";
 import { hookSelector, PRE_COMMIT_CONFIG, readPreCommitConfig, selectionNote } from "./pre-commit-config.js";
 
@@ -38,15 +39,7 @@ export async function preCommitFiles(
     return {
       note: `${PRE_COMMIT_CONFIG}'s patterns for ${id} are not ones RE2 runs: ${id} ran on the whole folder`,
     };
-  const listed = await gitOutput(ctx, target, [
-    "ls-files",
-    "--cached",
-    "--others",
-    "--exclude-standard",
-    "--full-name",
-    "--",
-    ".",
-  ]).catch(() => undefined);
+  const listed = await gitOutput(ctx, target, ["ls-files", ...PROJECT_FILES]).catch(() => undefined);
   if (!listed) return undefined;
   const files = [...new Set(listed)]
     .filter((rel) => rel && ofKind(rel) && selects(rel))

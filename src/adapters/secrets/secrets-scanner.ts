@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Finding } from "../../findings/model.js";
 import { findSecrets } from "../../policy/secrets.js";
+import { PROJECT_FILES } from "../git-ls-files.js";
 
 const MAX_FILES = 20_000;
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -48,27 +49,12 @@ function filesUnder(target: string): { files: string[]; notes: string[] } {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"],
     }).trim();
-    const listed = execFileSync(
-      "git",
-      [
-        "-c",
-        "core.quotepath=off",
-        "ls-files",
-        "-z",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-        "--full-name",
-        "--",
-        ".",
-      ],
-      {
-        cwd: target,
-        encoding: "utf8",
-        maxBuffer: 256 * 1024 * 1024,
-        stdio: ["ignore", "pipe", "ignore"],
-      },
-    );
+    const listed = execFileSync("git", ["-c", "core.quotepath=off", "ls-files", "-z", ...PROJECT_FILES], {
+      cwd: target,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     return {
       files: listed
         .split("\0")
