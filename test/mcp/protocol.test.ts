@@ -61,6 +61,7 @@ describe("tools/list", () => {
       "govet",
       "staticcheck",
       "golint",
+      "golangci-lint",
       "clippy",
       "rubocop",
     ]);
