@@ -3,7 +3,8 @@
  * `cli.ts` (mcp-code-quality) or `eslint-typescript-mcp.ts` (the seed-001 drop-in, stdio by default).
  */
 import path from "node:path";
-import { ConfigError, helpText, isLoopbackHost, loadConfig, type Config, type Program } from "./config.js";
+import { asksHelp, commandWord, unknownCommand, UsageError } from "./cli/args.js";
+import { helpText, isLoopbackHost, loadConfig, type Config, type Program } from "./config.js";
 import type { Engine } from "./engine/engine.js";
 import type { ToolDefinition } from "./engine/tool.js";
 import { endAllChildren } from "./exec/child-groups.js";
@@ -62,20 +63,34 @@ function startupBanner(url: string, config: Config): string {
   ].join("\n");
 }
 
-async function main(argv: string[]): Promise<void> {
-  if (argv[0] === "policy" || argv[0] === "hook") {
-    process.exitCode = await (await import("./hooks/cli.js")).runSubcommand(argv);
+/**
+ * The server's arguments for a command line that names no other command: `serve` is the server said
+ * aloud, `client` is `--mode client`; any other word is a mistake.
+ */
+function serverArguments(argv: string[]): string[] {
+  const word = commandWord(argv);
+  if (word === undefined) return argv;
+  if (word === "serve") return argv.slice(1);
+  if (word === "client") return ["--mode", "client", ...argv.slice(1)];
+  fail(unknownCommand(word, "mcp-code-quality").message);
+}
+
+async function main(commandLine: string[]): Promise<void> {
+  const word = commandWord(commandLine);
+  if (word === "policy" || word === "hook") {
+    process.exitCode = await (await import("./hooks/cli.js")).runSubcommand(commandLine);
     return;
   }
-  if (argv[0] === "check-daemon") {
+  if (word === "check-daemon") {
     // Started by `check --daemon` (src/check/daemon/client.ts): <socket> <idle seconds>.
     const { runCheckDaemon } = await import("./check/daemon/server.js");
-    if (!(await runCheckDaemon(argv[1] ?? "", Number(argv[2]) * 1000))) process.exit(0);
+    const [, socket = "", idleSeconds] = commandLine;
+    if (!(await runCheckDaemon(socket, Number(idleSeconds) * 1000))) process.exit(0);
     return;
   }
-  if (argv[0] === "check") {
+  if (word === "check") {
     const { daemonChoice } = await import("./check/daemon/flags.js");
-    const choice = daemonChoice(argv.slice(1), process.env);
+    const choice = daemonChoice(commandLine.slice(1), process.env);
     ignoreClosedStdout();
     if (choice.action === "stop" || choice.action === "status") {
       const { daemonControl } = await import("./check/daemon/client.js");
@@ -90,7 +105,8 @@ async function main(argv: string[]): Promise<void> {
     process.on("exit", () => endAllChildren("SIGKILL"));
     await exitWhenFlushed(await runCheckCommand(choice.argv));
   }
-  if (argv.includes("--help") || argv.includes("-h")) {
+  const argv = serverArguments(commandLine);
+  if (asksHelp(argv)) {
     process.stdout.write(helpText(programOf(entryFile)) + "\n");
     return;
   }
@@ -102,7 +118,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     config = loadConfig(argv);
   } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
+    if (err instanceof UsageError) fail(err.message);
     throw err;
   }
   if (config.mode === "client") {

@@ -4,13 +4,21 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import {
+  FlagError,
+  HELP_FLAG,
+  int,
+  parseCommandLine,
+  UsageError,
+  type CommandLine,
+  type Flag,
+} from "../cli/args.js";
+import { renderHelp } from "../cli/help.js";
 import { OPTIONS } from "../config.js";
+import { DAEMON_ENV } from "./daemon/key.js";
 import { parseShard, type Shard } from "../cache/shard.js";
 
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError };
 
 export interface CheckOptions {
   /** Absolute paths to check (default: the working directory). */
@@ -61,54 +69,118 @@ const NOT_FOR_CHECK = new Set([
 /** The server flags check accepts, in --help order. */
 export const PASSED_THROUGH = OPTIONS.filter((o) => !NOT_FOR_CHECK.has(o.flag));
 
-const OWN_HELP: [string, string][] = [
-  ["--only TOOLS", "run only these (comma-separated; repeatable): tool ids, kinds, languages"],
-  ["--skip TOOLS", "leave these out (same names as --only)"],
-  ["--fix", "apply safe lint fixes and formatting first (as transactions), then check"],
-  ["--changed [REV]", "only files changed since REV (default HEAD; --changed=REV to be unambiguous)"],
-  ["--files", "the PATHs are files: check the project here (.) and report only them (pre-commit hooks)"],
-  ["--sarif FILE", "write one SARIF 2.1.0 log (a run per tool, every result) to FILE (never through a link)"],
-  ["--sarif-max-results N", "at most N results per run in the SARIF file, the most severe (GitHub: 25000)"],
-  ["--json", "print the results as JSON instead of the report"],
-  ["--html FILE", "write one self-contained HTML report to FILE (never through a link)"],
-  ["--github", "in GitHub Actions: job summary, annotations on changed lines, step outputs"],
-  ["--shard I/N", "check this CI job's share of the files: the I-th of N (deterministic by path)"],
-  ["--merge-sarif", "join shards' SARIF logs (the PATHs) into the --sarif FILE; nothing is checked"],
-  ["--external-links", "let the Markdown link check request external URLs (default: local links only)"],
-  ["--daemon", "run through a background check daemon that stays warm (env MCP_CODE_QUALITY_CHECK_DAEMON=1)"],
-  ["--no-daemon", "run in this process (the default)"],
-  ["--daemon-status", "print the daemon of this environment (pid, checks served) as JSON; exit 1 if none"],
-  ["--daemon-stop", "stop the daemon of this environment"],
-  ["--help", "print this help"],
+const CHECK_OWN_FLAGS: Flag[] = [
+  {
+    flag: "--only",
+    value: "TOOLS",
+    multiple: true,
+    help: "run only these (comma-separated; repeatable): tool ids, kinds, languages",
+  },
+  { flag: "--skip", value: "TOOLS", multiple: true, help: "leave these out (same names as --only)" },
+  {
+    flag: "--fix",
+    type: "boolean",
+    help: "apply safe lint fixes and formatting first (as transactions), then check",
+  },
+  {
+    flag: "--changed",
+    value: "[REV]",
+    help: "only files changed since REV (default HEAD; --changed=REV to be unambiguous)",
+  },
+  {
+    flag: "--files",
+    type: "boolean",
+    help: "the PATHs are files: check the project here (.) and report only them (pre-commit hooks)",
+  },
+  {
+    flag: "--sarif",
+    value: "FILE",
+    help: "write one SARIF 2.1.0 log (a run per tool, every result) to FILE (never through a link)",
+  },
+  {
+    flag: "--sarif-max-results",
+    value: "N",
+    help: "at most N results per run in the SARIF file, the most severe (GitHub: 25000)",
+  },
+  { flag: "--json", type: "boolean", help: "print the results as JSON instead of the report" },
+  {
+    flag: "--html",
+    value: "FILE",
+    help: "write one self-contained HTML report to FILE (never through a link)",
+  },
+  {
+    flag: "--github",
+    type: "boolean",
+    help: "in GitHub Actions: job summary, annotations on changed lines, step outputs",
+  },
+  {
+    flag: "--shard",
+    value: "I/N",
+    help: "check this CI job's share of the files: the I-th of N (deterministic by path)",
+  },
+  {
+    flag: "--merge-sarif",
+    type: "boolean",
+    help: "join shards' SARIF logs (the PATHs) into the --sarif FILE; nothing is checked",
+  },
+  {
+    flag: "--external-links",
+    type: "boolean",
+    help: "let the Markdown link check request external URLs (default: local links only)",
+  },
+  // Read (and taken out) before anything loads: src/check/daemon/flags.ts.
+  {
+    flag: "--daemon",
+    type: "boolean",
+    help: "run through a background check daemon that stays warm",
+    env: [DAEMON_ENV],
+  },
+  { flag: "--no-daemon", type: "boolean", help: "run in this process (the default)" },
+  {
+    flag: "--daemon-status",
+    type: "boolean",
+    help: "print the daemon of this environment (pid, checks served) as JSON; exit 1 if none",
+  },
+  { flag: "--daemon-stop", type: "boolean", help: "stop the daemon of this environment" },
+  HELP_FLAG,
 ];
 
+/** `check`'s command line: its own flags and the server's limits it passes through. */
+export const CHECK_COMMAND_LINE: CommandLine = {
+  name: "mcp-code-quality check",
+  flags: [...CHECK_OWN_FLAGS, ...PASSED_THROUGH],
+  positionals: true,
+};
+
 export function checkHelp(): string {
-  const rows = (list: [string, string][]) => list.map(([f, h]) => `  ${f.padEnd(30)} ${h}`);
-  return [
-    "Usage: mcp-code-quality check [PATH...] [options]",
-    "",
-    "Detects the languages of each PATH (default: .) and runs their format check, lint, type check and",
-    "Markdown link check through the server's engine, several at once.",
-    "",
-    "  python    ruff format (or black), ruff (or flake8), ty (or mypy / pyright when configured)",
-    "  js/ts     prettier (when configured), eslint, tsc (with a tsconfig.json)",
-    "  go        gofmt, govet, go (go build)",
-    "  rust      rustfmt, clippy, cargo (cargo check)",
-    "  ruby      rubocop",
-    "  markdown  markdown-links",
-    "",
-    "Kinds for --only/--skip: format, lint, types, links. `ruff` names both ruff checks.",
-    "",
-    "Options:",
-    ...rows(OWN_HELP),
-    "",
-    "Engine limits (as for the server; the allowed paths default to the PATHs checked):",
-    ...rows(PASSED_THROUGH.map((o) => [`${o.flag} VALUE`, o.env ? `${o.help} [env ${o.env[0]}]` : o.help])),
-    "",
-    "Colours only on a terminal, never with NO_COLOR. Progress goes to stderr when it is a terminal.",
-    "Exit codes: 0 clean, 1 findings, 2 usage or configuration error, 3 a tool failed (crash, timeout,",
-    "bad config). A detected tool that is not installed is skipped; named with --only, it is exit 2.",
-  ].join("\n");
+  return renderHelp({
+    usage: ["mcp-code-quality check [PATH...] [options]"],
+    about: [
+      "Detects the languages of each PATH (default: .) and runs their format check, lint, type check and",
+      "Markdown link check through the server's engine, several at once.",
+      "",
+      "  python    ruff format (or black), ruff (or flake8), ty (or mypy / pyright when configured)",
+      "  js/ts     prettier (when configured), eslint, tsc (with a tsconfig.json)",
+      "  go        gofmt, govet (or golangci-lint when configured), go (go build)",
+      "  rust      rustfmt, clippy, cargo (cargo check)",
+      "  ruby      rubocop",
+      "  markdown  markdown-links",
+      "",
+      "Kinds for --only/--skip: format, lint, types, links. `ruff` names both ruff checks.",
+    ],
+    groups: [
+      { title: "Options", flags: CHECK_OWN_FLAGS },
+      {
+        title: "Engine limits (as for the server; the allowed paths default to the PATHs checked)",
+        flags: PASSED_THROUGH,
+      },
+    ],
+    footer: [
+      "Colours only on a terminal, never with NO_COLOR. Progress goes to stderr when it is a terminal.",
+      "Exit codes: 0 clean, 1 findings, 2 usage or configuration error, 3 a tool failed (crash, timeout,",
+      "bad config). A detected tool that is not installed is skipped; named with --only, it is exit 2.",
+    ],
+  });
 }
 
 /**
@@ -138,46 +210,13 @@ const list = (values: string[] | undefined) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
-function positiveInt(value: unknown, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (typeof value !== "string" || !/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
-    throw new UsageError(`${flag} takes a whole number of at least 1, got ${JSON.stringify(value)}`);
-  return n;
-}
+/** A count flag (at least 1), in the words every number flag uses. */
+const positiveInt = (value: string | undefined, flag: string): number | undefined =>
+  value === undefined ? undefined : int(value, flag, 1, 10_000_000);
 
 /** Parses check's arguments; a bad one throws UsageError saying which. */
 export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptions {
-  const passThrough = Object.fromEntries(
-    PASSED_THROUGH.map((o) => [o.flag.slice(2), { type: "string" as const }]),
-  );
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: normalizeChanged(argv, cwd),
-      allowPositionals: true,
-      strict: true,
-      options: {
-        only: { type: "string", multiple: true },
-        skip: { type: "string", multiple: true },
-        fix: { type: "boolean" },
-        changed: { type: "string" },
-        files: { type: "boolean" },
-        sarif: { type: "string" },
-        "sarif-max-results": { type: "string" },
-        json: { type: "boolean" },
-        github: { type: "boolean" },
-        html: { type: "string" },
-        shard: { type: "string" },
-        "merge-sarif": { type: "boolean" },
-        "external-links": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        ...passThrough,
-      },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const parsed = parseCommandLine(CHECK_COMMAND_LINE, normalizeChanged(argv, cwd));
   const { values, positionals } = parsed;
   const v = values as Record<string, string | string[] | boolean | undefined>;
   const configArgs: string[] = [];
@@ -193,7 +232,7 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
   let shard: Shard | undefined;
   if (typeof v.shard === "string") {
     shard = parseShard(v.shard);
-    if (!shard) throw new UsageError(`--shard ${v.shard}: expected I/N with 1 <= I <= N <= 1024`);
+    if (!shard) throw new FlagError("--shard", `expected I/N with 1 <= I <= N <= 1024, got "${v.shard}"`);
     if (v.fix) throw new UsageError("--shard cannot be combined with --fix (each job would fix its share)");
   }
   let paths = (positionals.length ? positionals : ["."]).map((p) => path.resolve(cwd, p));
@@ -221,7 +260,7 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
     changed,
     files,
     sarif: typeof v.sarif === "string" ? path.resolve(cwd, v.sarif) : undefined,
-    sarifMaxResults: positiveInt(v["sarif-max-results"], "--sarif-max-results"),
+    sarifMaxResults: positiveInt(v["sarif-max-results"] as string | undefined, "--sarif-max-results"),
     json: v.json === true,
     github: v.github === true,
     html: typeof v.html === "string" ? path.resolve(cwd, v.html) : undefined,

@@ -2,29 +2,124 @@
 import fs from "node:fs";
 import v8 from "node:v8";
 import path from "node:path";
+import {
+  asksHelp,
+  FlagError,
+  HELP_FLAG,
+  parseCommandLine,
+  unknownCommand,
+  UsageError,
+  type Flag,
+  type Parsed,
+} from "../cli/args.js";
+import { renderHelp } from "../cli/help.js";
 import { compileBundle, PROJECT_POLICY_FILE, serializeBundle } from "../policy/compile.js";
 
-const USAGE = [
-  "Usage:",
-  "  mcp-code-quality policy compile [--source DIR] [--project DIR] [--out FILE] [--policy-allow-loosening]",
-  "      validate the policy bundle (and the project's .mcp-code-quality/policy.yaml), verify every example,",
-  "      write it compiled (default .mcp-cache/policy/bundle.json)",
-  "  mcp-code-quality hook install claude-code [--project DIR] [--local] [--command CMD]",
-  "      add the PreToolUse hook to .claude/settings.json (--local: .claude/settings.local.json)",
-  "  mcp-code-quality hook install pre-commit [--project DIR] [--command CMD]",
-  "      add the git pre-commit hook (.git/hooks/pre-commit, husky's .husky/pre-commit), or print the",
-  "      pre-commit framework's config when the repository uses it",
-  "  mcp-code-quality hook claude-code           the Claude Code hook (a PreToolUse payload on stdin)",
-  "  mcp-code-quality hook pre-commit [FILE...]  the git hook: the staged changes, or the FILEs as they are",
-  "      in the work tree (as the pre-commit framework passes them)",
-  "",
-  "Docs: docs/policy.md in the package.",
-].join("\n");
+const PROJECT: Flag = {
+  flag: "--project",
+  value: "DIR",
+  help: "the project (default: the working directory)",
+};
+const COMMAND: Flag = {
+  flag: "--command",
+  value: "CMD",
+  help: "the command line the hook runs (default: this program)",
+};
 
-function option(argv: string[], name: string): string | undefined {
-  const i = argv.indexOf(name);
-  return i === -1 ? undefined : argv[i + 1];
+/** `policy` and `hook`'s commands, each with its flags: parsed and listed in --help from here. */
+const COMMANDS = {
+  "policy compile": {
+    flags: [
+      { flag: "--source", value: "DIR", help: "the policy source folder (default: the bundled policy/)" },
+      PROJECT,
+      { flag: "--out", value: "FILE", help: "where to write it (default .mcp-cache/policy/bundle.json)" },
+      {
+        flag: "--policy-allow-loosening",
+        type: "boolean",
+        help: "let the project's policy file loosen the bundle",
+      },
+    ],
+    call: "policy compile [options]",
+    what: "validate the policy bundle (and the project's .mcp-code-quality/policy.yaml), verify every example, write it compiled",
+  },
+  "hook install claude-code": {
+    flags: [
+      PROJECT,
+      {
+        flag: "--local",
+        type: "boolean",
+        help: "claude-code: this machine's line in .claude/settings.local.json",
+      },
+      COMMAND,
+    ],
+    call: "hook install claude-code [--project DIR] [--local] [--command CMD]",
+    what: "add the PreToolUse hook to .claude/settings.json (--local: .claude/settings.local.json)",
+  },
+  "hook install pre-commit": {
+    flags: [PROJECT, COMMAND],
+    call: "hook install pre-commit [--project DIR] [--command CMD]",
+    what: "add the git pre-commit hook (.git/hooks/pre-commit, husky's .husky/pre-commit), or print the pre-commit framework's config when the repository uses it",
+  },
+  "hook claude-code": {
+    flags: [],
+    call: "hook claude-code",
+    what: "the Claude Code hook (a PreToolUse payload on stdin)",
+  },
+  "hook pre-commit": {
+    flags: [{ flag: "--files", type: "boolean", help: "pre-commit: the FILEs as they are in the work tree" }],
+    positionals: true,
+    call: "hook pre-commit [--files FILE...]",
+    what: "the git hook: the staged changes, or with --files the FILEs as they are in the work tree (as the pre-commit framework passes them)",
+  },
+} satisfies Record<string, { flags: Flag[]; positionals?: boolean; call: string; what: string }>;
+
+type CommandName = keyof typeof COMMANDS;
+
+function usage(): string {
+  const all = Object.values(COMMANDS);
+  return renderHelp({
+    usage: ["mcp-code-quality hook|policy COMMAND [options]"],
+    commands: all.map((c) => [`mcp-code-quality ${c.call}`, c.what] as const),
+    groups: [
+      {
+        title: "Options",
+        flags: [...new Map(all.flatMap((c) => c.flags).map((f) => [f.flag, f])).values(), HELP_FLAG],
+      },
+    ],
+    footer: ["Docs: docs/policy.md in the package."],
+  });
 }
+
+/** The command the words name (`hook install pre-commit`), and the arguments after them. */
+function commandOf(argv: readonly string[]): { name: CommandName; rest: string[] } | undefined {
+  for (const words of [3, 2]) {
+    const name = argv.slice(0, words).join(" ");
+    if (name in COMMANDS) return { name: name as CommandName, rest: argv.slice(words) };
+  }
+  return undefined;
+}
+
+/**
+ * Parses the command's arguments. The pre-commit framework passes file names after `--files`: they are
+ * files whatever they look like, so they are read as positionals.
+ */
+function parse(name: CommandName, rest: string[]): Parsed {
+  const c: { flags: Flag[]; positionals?: boolean } = COMMANDS[name];
+  const args =
+    name === "hook pre-commit" && rest[0] === "--files" ? ["--files", "--", ...rest.slice(1)] : rest;
+  const parsed = parseCommandLine(
+    { name: `mcp-code-quality ${name}`, flags: [...c.flags, HELP_FLAG], positionals: c.positionals },
+    args,
+  );
+  if (name === "hook pre-commit" && parsed.positionals.length && parsed.values.files !== true)
+    throw new UsageError(
+      `${JSON.stringify(parsed.positionals[0])}: unexpected argument; give --files FILE... or nothing (the staged changes)`,
+    );
+  return parsed;
+}
+
+const text = (values: Parsed["values"], name: string) =>
+  typeof values[name] === "string" ? (values[name] as string) : undefined;
 
 /** Flushes stdout and stderr, then exits with `code`. */
 async function exitWith(code: number): Promise<never> {
@@ -65,27 +160,49 @@ function installClaude(
 }
 
 export async function runSubcommand(argv: string[]): Promise<number> {
-  const [group, action, target] = argv;
-  const asksHelp =
-    action === undefined ||
-    action === "--help" ||
-    action === "-h" ||
-    ((action === "install" || action === "compile") && (argv.includes("--help") || argv.includes("-h")));
-  if (asksHelp) {
-    (action === undefined ? process.stderr : process.stdout).write(USAGE + "\n");
-    return action === undefined ? 2 : 0;
+  const command = commandOf(argv);
+  if (!command) {
+    // `hook`, `policy`, `hook install` alone or with --help: the help; any other word is not a command.
+    const words = argv.filter((a) => a !== "--help" && a !== "-h");
+    const parent = words[0] === "hook" && words[1] === "install" ? "hook install" : (words[0] ?? "hook");
+    const unknown = words[parent.split(" ").length];
+    if (unknown === undefined) {
+      const asked = asksHelp(argv);
+      (asked ? process.stdout : process.stderr).write(usage() + "\n");
+      return asked ? 0 : 2;
+    }
+    const error = unknown.startsWith("-")
+      ? new FlagError(unknown, `unknown flag (see mcp-code-quality ${parent} --help)`)
+      : unknownCommand(unknown, `mcp-code-quality ${parent}`);
+    process.stderr.write(`mcp-code-quality ${parent}: ${error.message}\n`);
+    return 2;
+  }
+  const { name, rest } = command;
+  let values: Parsed["values"];
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parse(name, rest));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`mcp-code-quality ${name}: ${err.message}\n`);
+    return 2;
+  }
+  if (values.help === true) {
+    process.stdout.write(usage() + "\n");
+    return 0;
   }
   try {
-    if (group === "policy" && action === "compile") {
-      const project = path.resolve(option(argv, "--project") ?? process.cwd());
+    if (name === "policy compile") {
+      const project = path.resolve(text(values, "project") ?? process.cwd());
+      const source = text(values, "source");
       const bundle = await compileBundle({
-        sourceDir: option(argv, "--source") ? path.resolve(option(argv, "--source") as string) : undefined,
+        sourceDir: source ? path.resolve(source) : undefined,
         projectFile: path.join(project, PROJECT_POLICY_FILE),
-        allowLoosening: argv.includes("--policy-allow-loosening"),
+        allowLoosening: values["policy-allow-loosening"] === true,
         verifyExamples: true,
       });
       const out = path.resolve(
-        option(argv, "--out") ?? path.join(project, ".mcp-cache", "policy", "bundle.json"),
+        text(values, "out") ?? path.join(project, ".mcp-cache", "policy", "bundle.json"),
       );
       fs.mkdirSync(path.dirname(out), { recursive: true });
       const tmp = `${out}.${process.pid}.tmp`;
@@ -99,26 +216,26 @@ export async function runSubcommand(argv: string[]): Promise<number> {
     // A hook process ends as soon as it has answered: nothing it loaded may keep it waiting. V8 finishes
     // optimising the shell parser's WebAssembly before it exits (seconds on a busy machine); a one-shot
     // parse needs no optimising, so the hooks keep to the baseline compiler.
-    if (group === "hook") v8.setFlagsFromString("--liftoff-only");
-    if (group === "hook" && action === "claude-code")
+    if (name.startsWith("hook ")) v8.setFlagsFromString("--liftoff-only");
+    if (name === "hook claude-code")
       return exitWith(await (await import("./claude-code.js")).runClaudeCodeHook());
-    if (group === "hook" && action === "pre-commit")
-      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook(process.env, argv.slice(2)));
-    if (group === "hook" && action === "install" && (target === "claude-code" || target === "pre-commit")) {
-      const install = await import("./install.js");
-      const dir = install.existingProject(path.resolve(option(argv, "--project") ?? process.cwd()));
-      const given = option(argv, "--command");
-      if (target === "pre-commit") {
-        process.stdout.write(install.installPreCommit(dir, given) + "\n");
-        return 0;
-      }
-      process.stdout.write(installClaude(install, dir, given, argv.includes("--local")) + "\n");
+    if (name === "hook pre-commit")
+      return exitWith(
+        await (
+          await import("./pre-commit.js")
+        ).runPreCommitHook(process.env, values.files === true ? ["--files", ...positionals] : []),
+      );
+    const install = await import("./install.js");
+    const dir = install.existingProject(path.resolve(text(values, "project") ?? process.cwd()));
+    const given = text(values, "command");
+    if (name === "hook install pre-commit") {
+      process.stdout.write(install.installPreCommit(dir, given) + "\n");
       return 0;
     }
+    process.stdout.write(installClaude(install, dir, given, values.local === true) + "\n");
+    return 0;
   } catch (err) {
     process.stderr.write(`mcp-code-quality: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
-  process.stderr.write(USAGE + "\n");
-  return 2;
 }

@@ -168,7 +168,7 @@ describe("check --sarif-max-results and links", () => {
   it.skipIf(skip)("--sarif-max-results takes a whole number", async () => {
     const r = await runCheck([".", "--sarif", "x.sarif", "--sarif-max-results", "0"], { cwd: dir });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('--sarif-max-results takes a whole number of at least 1, got "0"');
+    expect(r.stderr).toContain("--sarif-max-results: must be in 1-10000000, got 0");
   });
 
   it.skipIf(skip)(

@@ -99,7 +99,7 @@ describe("the CLI", () => {
       "check [PATH...]",
       "hook install claude-code|pre-commit",
       "policy compile",
-      "--mode client",
+      "client --tool NAME",
     ])
       expect(r.stdout).toContain(`mcp-code-quality ${sub}`);
     for (const argv of [
