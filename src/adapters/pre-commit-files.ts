@@ -16,6 +16,9 @@ import { hookSelector, PRE_COMMIT_CONFIG, readPreCommitConfig, selectionNote } f
 /** pre-commit's `python` files, as its file identification tags them by name. */
 export const isPythonFile = (file: string) => file.endsWith(".py");
 
+/** `types_or: [python, pyi]` (mirrors-mypy's hook): Python sources and stubs. */
+export const isPythonOrStub = (file: string) => file.endsWith(".py") || file.endsWith(".pyi");
+
 /**
  * The absolute files pre-commit hands the hook `id` under `target`, with the note saying so; or only a note
  * when the hook's patterns cannot be followed; undefined when the project's pre-commit has no such hook.
@@ -25,7 +28,9 @@ export async function preCommitFiles(
   target: string,
   id: string,
   ofKind: (file: string) => boolean,
-): Promise<{ files?: string[]; note: string } | undefined> {
+  /** What the tool did to them, in the note (`linted`, `checked`). */
+  verb = "linted",
+): Promise<{ files?: string[]; note: string; args: string[] } | undefined> {
   // No config from the target up to the allowed root: no git to ask (a file target, or no git at all, too).
   if (!fs.statSync(target, { throwIfNoEntry: false })?.isDirectory()) return undefined;
   if (!configAbove(target, ctx.allowlist.rootOf(target) ?? target)) return undefined;
@@ -38,6 +43,7 @@ export async function preCommitFiles(
   if (!selects)
     return {
       note: `${PRE_COMMIT_CONFIG}'s patterns for ${id} are not ones RE2 runs: ${id} ran on the whole folder`,
+      args: hook.args,
     };
   const listed = await gitOutput(ctx, target, ["ls-files", ...PROJECT_FILES]).catch(() => undefined);
   if (!listed) return undefined;
@@ -47,7 +53,8 @@ export async function preCommitFiles(
     .sort();
   return {
     files,
-    note: `${id} linted the files the project's pre-commit hands it (${PRE_COMMIT_CONFIG}: ${selectionNote(config, hook)}): ${files.length} file(s)`,
+    note: `${id} ${verb} the files the project's pre-commit hands it (${PRE_COMMIT_CONFIG}: ${selectionNote(config, hook)}): ${files.length} file(s)`,
+    args: hook.args,
   };
 }
 

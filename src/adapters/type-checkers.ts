@@ -53,7 +53,7 @@ export interface TypeCheckerAdapter {
    * What decides a run beyond the project's files and the call's arguments (the targets the project's CI
    * names), for the result cache's key.
    */
-  keyFacts?(ctx: ToolContext, request: TypeCheckRequest): unknown;
+  keyFacts?(ctx: ToolContext, request: TypeCheckRequest): unknown | Promise<unknown>;
   /** Whether the checker can run for this target (installed in the project or on PATH); default true. */
   isAvailable?(ctx: ToolContext, target: string): boolean;
   /**

@@ -14,7 +14,8 @@ import { mypyConfig, planCheck } from "./checker-config.js";
 import { cacheKey, projectCacheDir } from "./server-cache.js";
 import { warmMypy } from "./mypy-warm.js";
 import { refuseLinksInArgs } from "../../paths/outside-links.js";
-import { mypyCiTargets } from "./ci-targets.js";
+import { checkingFlags, mypyCiTargets } from "./ci-targets.js";
+import { isPythonOrStub, preCommitFiles } from "../pre-commit-files.js";
 import { findExcludedDirs } from "./tree-excludes.js";
 import type { CheckPlan } from "./checker-config.js";
 
@@ -94,19 +95,27 @@ export function mypyLineParser(cwd: string, emit: (f: Finding) => void): (line: 
 
 /**
  * The project itself, with no `files` in its config: the paths its CI runs mypy on (scripts/check's
- * `mypy httpx tests`), when it names them; otherwise the plan as it was.
+ * `mypy httpx tests`), when it names them; else the files its pre-commit hands a mypy hook that is given
+ * file names (psf/black: every Python file but `^(profiling/|tests/data/)`), with the hook's checking flags;
+ * otherwise the plan as it was.
  */
-function withCiTargets(target: string, plan: CheckPlan): CheckPlan {
+async function withCiTargets(ctx: ToolContext, target: string, plan: CheckPlan): Promise<CheckPlan> {
   if (plan.targets.length !== 1 || plan.targets[0] !== target || plan.cwd !== target) return plan;
   const ci = mypyCiTargets(target);
-  if (!ci) return plan;
-  return {
-    cwd: plan.cwd,
-    targets: ci.targets,
-    note: `checked as the project's CI runs it: ${ci.source} runs \`${ci.command}\``,
-    flags: ci.flags,
-    sourceDirs: ci.targets.map((t) => (fs.statSync(t).isDirectory() ? t : path.dirname(t))),
-  };
+  if (ci)
+    return {
+      cwd: plan.cwd,
+      targets: ci.targets,
+      note: `checked as the project's CI runs it: ${ci.source} runs \`${ci.command}\``,
+      flags: ci.flags,
+      sourceDirs: ci.targets.map((t) => (fs.statSync(t).isDirectory() ? t : path.dirname(t))),
+    };
+  const handed = await preCommitFiles(ctx, target, "mypy", isPythonOrStub, "checked");
+  if (!handed) return plan;
+  // Patterns RE2 cannot run: the whole folder, as before, and the note says why.
+  if (!handed.files) return { ...plan, note: handed.note };
+  if (!handed.files.length) return plan;
+  return { ...plan, targets: handed.files, note: handed.note, flags: checkingFlags(handed.args) };
 }
 
 const MYPY_SKIPS = /^(?:\..*|__pycache__|site-packages|node_modules)$/;
@@ -134,10 +143,10 @@ function skippedFolders(plan: CheckPlan, root: string): { excludes: string[]; no
 }
 
 /** What mypy checks for a request: its config, the plan (targets, where it runs), the folders it skips. */
-function mypyPlan(ctx: ToolContext, req: TypeCheckRequest) {
+async function mypyPlan(ctx: ToolContext, req: TypeCheckRequest) {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const config = mypyConfig(req.target, root, req.config);
-  const plan = withCiTargets(req.target, planCheck(req.target, config, "files"));
+  const plan = await withCiTargets(ctx, req.target, planCheck(req.target, config, "files"));
   return { root, config, plan, skipped: skippedFolders(plan, root) };
 }
 
@@ -145,8 +154,8 @@ function mypyPlan(ctx: ToolContext, req: TypeCheckRequest) {
  * What decides a mypy run beyond the project's files, for the result cache's key: the targets it checks
  * (a CI script naming others is a new run) and the folders it skips, relative to the allowed root.
  */
-export function mypyKeyFacts(ctx: ToolContext, req: TypeCheckRequest): unknown {
-  const { root, plan, skipped } = mypyPlan(ctx, req);
+export async function mypyKeyFacts(ctx: ToolContext, req: TypeCheckRequest): Promise<unknown> {
+  const { root, plan, skipped } = await mypyPlan(ctx, req);
   return {
     cwd: path.relative(root, plan.cwd),
     targets: plan.targets.map((t) => path.relative(root, t)),
@@ -156,7 +165,7 @@ export function mypyKeyFacts(ctx: ToolContext, req: TypeCheckRequest): unknown {
 }
 
 export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
-  const { root, config, plan, skipped } = mypyPlan(ctx, req);
+  const { root, config, plan, skipped } = await mypyPlan(ctx, req);
   const cacheDir = projectCacheDir("mypy", cacheKey(root, plan.cwd, config?.file));
   const args = mypyArgs(plan.targets, req.strict, config?.file, cacheDir, skipped.excludes, plan.flags);
   const command = displayCommand("mypy", args);

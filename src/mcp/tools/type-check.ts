@@ -72,7 +72,7 @@ async function runChecker(
           identity: {
             tool: await toolIdentity(ctx, checker.name, target, args.config),
             args: keyArgs(args, root),
-            ...(checker.keyFacts && { facts: checker.keyFacts(ctx, request) }),
+            ...(checker.keyFacts && { facts: await checker.keyFacts(ctx, request) }),
           },
           run: () => checker.check(ctx, request),
           reads: readsOf,
