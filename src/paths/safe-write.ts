@@ -4,6 +4,7 @@
  * place (the mode kept), so a kill leaves the old bytes or the new ones, never a partial file. Also: create
  * only when absent, append, rename, remove a file or a whole tree.
  */
+import { treeMayHaveChanged } from "./tree-scan.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -117,6 +118,7 @@ export function writeFileIn(
   data: string | Buffer | Iterable<string | Buffer>,
   options: WriteOptions = {},
 ): void {
+  treeMayHaveChanged();
   // Chunks (an output too large for one string) are written as they come; the observer then gets no hash.
   const bytes = typeof data === "string" ? Buffer.from(data) : data;
   if (options.expect !== undefined && !Buffer.isBuffer(bytes))
@@ -150,6 +152,7 @@ export function writeFileIn(
 
 /** Creates `file` only when nothing (not even a dangling link) has that name; false when something does. */
 export function createFileIn(root: string, file: string, data: string | Buffer, mode = 0o600): boolean {
+  treeMayHaveChanged();
   return withDir(root, file, "refuse", undefined, (dir, name) => {
     let fd: number;
     try {
@@ -180,6 +183,7 @@ export function createFileIn(root: string, file: string, data: string | Buffer, 
  * (a second name could be a file outside the root).
  */
 export function appendFileIn(root: string, file: string, data: string | Buffer, mode = 0o600): void {
+  treeMayHaveChanged();
   withDir(root, file, "refuse", undefined, (dir, name) => {
     const fd = openFileNoFollow(dir.entry(name), O_WRONLY | O_APPEND | O_CREAT, mode);
     try {
@@ -198,6 +202,7 @@ export function appendFileIn(root: string, file: string, data: string | Buffer, 
 
 /** Renames an entry to another name in the same folder (no link followed). */
 export function renameIn(root: string, file: string, newName: string): void {
+  treeMayHaveChanged();
   withDir(root, file, "refuse", undefined, (dir, name) => fs.renameSync(dir.entry(name), dir.entry(newName)));
 }
 
@@ -206,6 +211,7 @@ export function renameIn(root: string, file: string, newName: string): void {
  * while it holds exactly those bytes (checked just before, in the same synchronous step; else locked).
  */
 export function removeFileIn(root: string, file: string, options: { expect?: Buffer } = {}): void {
+  treeMayHaveChanged();
   try {
     withDir(root, file, "refuse", undefined, (dir, name) => {
       if (options.expect !== undefined) expectHeld(root, dir, name, options.expect);
@@ -232,6 +238,7 @@ function emptyDir(dir: SafeDir): void {
 
 /** Removes a folder and everything in it, each entry through its open parent: a swapped link is unlinked, never followed. */
 export function removeTreeIn(root: string, dir: string): void {
+  treeMayHaveChanged();
   try {
     withDir(root, dir, "refuse", undefined, (parent, name) => {
       const st = parent.lstat(name);

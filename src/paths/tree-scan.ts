@@ -3,6 +3,13 @@
  * folder's entries are listed once and remembered with the folder's stat, so a later walk costs one
  * `stat` per folder, not a `readdir`. A folder changed less than RACY_NS before it was listed is listed
  * again next time (the clock of the file system is coarse).
+ *
+ * Within one pass a folder is stat'ed once: the several walks of a call (the files a tool checks, the
+ * project layout, the folders it excludes, the links leaving the root) and every `entries` look-up in
+ * them share its answer. A new pass starts where the tree may have changed: at the start of every tool
+ * call (engine.ts), after every process the server ran (runner.ts: a tool may write) and after every
+ * write of the server's own (safe-write.ts). Measured on pylint (2,419 files, ~870 folders): ~10 stats a
+ * folder a warm lint before, one after.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -16,6 +23,8 @@ export interface DirEntry {
 }
 
 interface Listing {
+  /** The pass in which the folder's stat last matched (see startPass). */
+  pass: number;
   ino: bigint;
   mtimeNs: bigint;
   ctimeNs: bigint;
@@ -35,8 +44,21 @@ export interface TreeWalk {
 
 export class TreeScanner {
   private readonly listings = new Map<string, Listing>();
+  private pass = 0;
   /** readdir calls since start (tests and benchmarks read it). */
   listed = 0;
+  /** Folder stats since start (tests and benchmarks read it). */
+  stats = 0;
+
+  /** The current pass: what was checked in it holds until the next (readers keyed by it, such as .gitignore's). */
+  get currentPass(): number {
+    return this.pass;
+  }
+
+  /** The tree may have changed since the folders were last stat'ed: each is stat'ed again when next met. */
+  startPass(): void {
+    this.pass++;
+  }
 
   /** The entries of `dir`, sorted by name; undefined when it cannot be read. */
   entries(dir: string): DirEntry[] | undefined {
@@ -44,7 +66,10 @@ export class TreeScanner {
   }
 
   private listing(dir: string): Pick<Listing, "entries" | "paths"> | undefined {
+    const known = this.listings.get(dir);
+    if (known?.pass === this.pass) return known;
     let st: fs.BigIntStats;
+    this.stats++;
     try {
       st = fs.lstatSync(dir, { bigint: true });
     } catch {
@@ -52,9 +77,10 @@ export class TreeScanner {
       return undefined;
     }
     if (!st.isDirectory()) return undefined;
-    const known = this.listings.get(dir);
-    if (known && known.ino === st.ino && known.mtimeNs === st.mtimeNs && known.ctimeNs === st.ctimeNs)
+    if (known && known.ino === st.ino && known.mtimeNs === st.mtimeNs && known.ctimeNs === st.ctimeNs) {
+      known.pass = this.pass;
       return known;
+    }
     let dirents: fs.Dirent[];
     try {
       dirents = fs.readdirSync(dir, { withFileTypes: true });
@@ -72,7 +98,14 @@ export class TreeScanner {
     const nowNs = BigInt(Date.now()) * 1_000_000n;
     if (nowNs - st.mtimeNs > RACY_NS && nowNs - st.ctimeNs > RACY_NS) {
       if (this.listings.size >= MAX_DIRS) this.listings.delete(this.listings.keys().next().value as string);
-      this.listings.set(dir, { ino: st.ino, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, entries, paths });
+      this.listings.set(dir, {
+        pass: this.pass,
+        ino: st.ino,
+        mtimeNs: st.mtimeNs,
+        ctimeNs: st.ctimeNs,
+        entries,
+        paths,
+      });
     } else this.listings.delete(dir);
     return { entries, paths };
   }
@@ -120,3 +153,8 @@ export const ALWAYS_SKIPPED = new Set([
  * format_check, lint and check call makes, list each folder once between its changes.
  */
 export const sharedTree = new TreeScanner();
+
+/** Something may have changed the tree (a call starts, a process ended, the server wrote): a new pass. */
+export function treeMayHaveChanged(): void {
+  sharedTree.startPass();
+}

@@ -10,6 +10,7 @@ import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import type { RuffSettings } from "./ruff-settings.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { isWithinPath, relativeTo } from "../../paths/fast-relative.js";
 import { sharedTree } from "../../paths/tree-scan.js";
 
 export const RUFF_DEFAULT_EXCLUDES = [
@@ -54,19 +55,71 @@ export interface GitignoreLayer {
   rules: Ignore;
 }
 
+/** A .gitignore as last read: its identity, and the pass of the tree scan in which that was last checked. */
+interface KnownGitignore {
+  pass: number;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  layer: GitignoreLayer;
+}
+
+/**
+ * The .gitignore files read, by path: a walk reuses the parsed rules (and the answers the `ignore` package
+ * keeps for the paths it was asked about) while the file is the same, checked once per pass of the tree
+ * scan. Each walk of each call parsed them anew, and asked again about every path (issue 42: pylint's
+ * gitignore tests were a quarter of a warm lint).
+ */
+const knownGitignores = new Map<string, KnownGitignore>();
+const MAX_KNOWN_GITIGNORES = 10_000;
+/** A file changed this recently may change again within its timestamp's grain: it is read again next time. */
+const RACY_NS = 50_000_000n;
+
 /** A .gitignore that is a link to a file outside `root` counts as absent: it is not read. */
 export function readGitignore(dir: string, root: string): GitignoreLayer | undefined {
   const file = path.join(dir, ".gitignore");
   const listed = sharedTree.entries(dir);
   if (listed && !listed.some((e) => e.name === ".gitignore")) return undefined;
-  if (!fs.existsSync(file) || !isWithin(root, fs.realpathSync.native(file))) return undefined;
-  return { dir, rules: ignore().add(fs.readFileSync(file, "utf8")) };
+  const known = knownGitignores.get(file);
+  if (known?.pass === sharedTree.currentPass) return known.layer;
+  const st = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!st) {
+    knownGitignores.delete(file);
+    return undefined;
+  }
+  if (st.isSymbolicLink()) {
+    if (!fs.existsSync(file) || !isWithin(root, fs.realpathSync.native(file))) return undefined;
+    return { dir, rules: ignore().add(fs.readFileSync(file, "utf8")) };
+  }
+  if (!st.isFile()) return undefined;
+  const same = (k: KnownGitignore) =>
+    k.ino === st.ino && k.size === st.size && k.mtimeNs === st.mtimeNs && k.ctimeNs === st.ctimeNs;
+  if (known && same(known)) {
+    known.pass = sharedTree.currentPass;
+    return known.layer;
+  }
+  const layer = { dir, rules: ignore().add(fs.readFileSync(file, "utf8")) };
+  const nowNs = BigInt(Date.now()) * 1_000_000n;
+  if (nowNs - st.mtimeNs > RACY_NS && nowNs - st.ctimeNs > RACY_NS) {
+    if (knownGitignores.size >= MAX_KNOWN_GITIGNORES) knownGitignores.clear();
+    knownGitignores.set(file, {
+      pass: sharedTree.currentPass,
+      ino: st.ino,
+      size: st.size,
+      mtimeNs: st.mtimeNs,
+      ctimeNs: st.ctimeNs,
+      layer,
+    });
+  } else knownGitignores.delete(file);
+  return layer;
 }
 
 export function gitignored(layers: readonly GitignoreLayer[], abs: string, isDir: boolean): boolean {
   for (const layer of layers) {
-    if (abs === layer.dir || !isWithin(layer.dir, abs)) continue;
-    const rel = path.relative(layer.dir, abs);
+    // The sliced forms: path.relative resolved both paths for every path of every walk.
+    if (abs === layer.dir || !isWithinPath(layer.dir, abs)) continue;
+    const rel = relativeTo(layer.dir, abs);
     if (layer.rules.ignores(isDir ? `${rel}/` : rel)) return true;
   }
   return false;
@@ -77,9 +130,11 @@ function excludeMatcher(patterns: readonly string[], baseDir: string): (abs: str
   const names = new Set(patterns.filter((p) => !/[*?[\]/]/.test(p)));
   const globs = patterns.filter((p) => !names.has(p)).map((p) => picomatch(p, { dot: true }));
   return (abs) => {
-    if (names.has(path.basename(abs))) return true;
-    const rel = path.relative(baseDir, abs);
-    return globs.some((g) => g(rel) || g(abs) || g(path.basename(abs)));
+    const base = path.basename(abs);
+    if (names.has(base)) return true;
+    if (!globs.length) return false;
+    const rel = relativeTo(baseDir, abs);
+    return globs.some((g) => g(rel) || g(abs) || g(base));
   };
 }
 
