@@ -21,7 +21,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { sharedTree } from "../paths/tree-scan.js";
+import { sharedTree, type DirEntry } from "../paths/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
 import {
   gitignored,
@@ -108,14 +108,15 @@ function walkTree(target: string, root: string): Map<string, WalkedDir> {
   const queue: { dir: string; layers: GitignoreLayer[] }[] = [{ dir: target, layers: inherited }];
   for (let next = 0; next < queue.length && next < MAX_DIRS; next++) {
     const { dir, layers } = queue[next] as (typeof queue)[number];
-    const entries = sharedTree.entries(dir);
-    if (!entries) continue;
+    const listed = sharedTree.children(dir);
+    if (!listed) continue;
     const own = useGitignore ? readGitignore(dir, root) : undefined;
     const active = own ? [...layers, own] : layers;
     const walked: WalkedDir = { names: new Set(), children: [], languages: new Set() };
     out.set(dir, walked);
-    for (const e of entries) {
-      const abs = path.join(dir, e.name);
+    for (let i = 0; i < listed.entries.length; i++) {
+      const e = listed.entries[i] as DirEntry;
+      const abs = listed.paths[i] as string;
       if (e.kind === "dir") {
         if (SKIPPED_DIRS.has(e.name) || e.name.startsWith(".") || NOT_PROJECTS.has(e.name)) continue;
         if (gitignored(active, abs, true) || isVirtualenv(abs)) continue;

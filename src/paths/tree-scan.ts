@@ -65,6 +65,11 @@ export class TreeScanner {
     return this.listing(dir)?.entries;
   }
 
+  /** The entries of `dir` with each one's absolute path (joined once per listing); undefined when unreadable. */
+  children(dir: string): { entries: readonly DirEntry[]; paths: readonly string[] } | undefined {
+    return this.listing(dir);
+  }
+
   private listing(dir: string): Pick<Listing, "entries" | "paths"> | undefined {
     const known = this.listings.get(dir);
     if (known?.pass === this.pass) return known;

@@ -11,7 +11,7 @@ import picomatch from "picomatch";
 import type { RuffSettings } from "./ruff-settings.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { isWithinPath, relativeTo } from "../../paths/fast-relative.js";
-import { sharedTree } from "../../paths/tree-scan.js";
+import { sharedTree, type DirEntry } from "../../paths/tree-scan.js";
 
 export const RUFF_DEFAULT_EXCLUDES = [
   ".bzr",
@@ -66,7 +66,7 @@ interface KnownGitignore {
 }
 
 /**
- * The .gitignore files read, by path: a walk reuses the parsed rules (and the answers the `ignore` package
+ * The .gitignore files read, by their folder: a walk reuses the parsed rules (and the answers the `ignore` package
  * keeps for the paths it was asked about) while the file is the same, checked once per pass of the tree
  * scan. Each walk of each call parsed them anew, and asked again about every path (issue 42: pylint's
  * gitignore tests were a quarter of a warm lint).
@@ -78,14 +78,14 @@ const RACY_NS = 50_000_000n;
 
 /** A .gitignore that is a link to a file outside `root` counts as absent: it is not read. */
 export function readGitignore(dir: string, root: string): GitignoreLayer | undefined {
-  const file = path.join(dir, ".gitignore");
   const listed = sharedTree.entries(dir);
   if (listed && !listed.some((e) => e.name === ".gitignore")) return undefined;
-  const known = knownGitignores.get(file);
+  const known = knownGitignores.get(dir);
   if (known?.pass === sharedTree.currentPass) return known.layer;
+  const file = path.join(dir, ".gitignore");
   const st = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
   if (!st) {
-    knownGitignores.delete(file);
+    knownGitignores.delete(dir);
     return undefined;
   }
   if (st.isSymbolicLink()) {
@@ -103,7 +103,7 @@ export function readGitignore(dir: string, root: string): GitignoreLayer | undef
   const nowNs = BigInt(Date.now()) * 1_000_000n;
   if (nowNs - st.mtimeNs > RACY_NS && nowNs - st.ctimeNs > RACY_NS) {
     if (knownGitignores.size >= MAX_KNOWN_GITIGNORES) knownGitignores.clear();
-    knownGitignores.set(file, {
+    knownGitignores.set(dir, {
       pass: sharedTree.currentPass,
       ino: st.ino,
       size: st.size,
@@ -111,7 +111,7 @@ export function readGitignore(dir: string, root: string): GitignoreLayer | undef
       ctimeNs: st.ctimeNs,
       layer,
     });
-  } else knownGitignores.delete(file);
+  } else knownGitignores.delete(dir);
   return layer;
 }
 
@@ -181,10 +181,11 @@ export function discoverPythonFiles(
     const own = useGitignore ? readGitignore(dir, root) : undefined;
     const active = own ? [...layers, own] : layers;
     // The shared scan: a folder unchanged since it was last listed is not listed again.
-    const entries = sharedTree.entries(dir);
-    if (!entries) throw Object.assign(new Error(`cannot list ${dir}`), { code: "ENOENT" });
-    for (const entry of entries) {
-      const abs = path.join(dir, entry.name);
+    const listed = sharedTree.children(dir);
+    if (!listed) throw Object.assign(new Error(`cannot list ${dir}`), { code: "ENOENT" });
+    for (let i = 0; i < listed.entries.length; i++) {
+      const entry = listed.entries[i] as DirEntry;
+      const abs = listed.paths[i] as string;
       const isDir = entry.kind === "dir";
       if (excluded(abs) || gitignored(active, abs, isDir)) continue;
       if (entry.kind === "link") {
