@@ -3,6 +3,8 @@ import fs from "node:fs";
 import v8 from "node:v8";
 import path from "node:path";
 import { compileBundle, PROJECT_POLICY_FILE, serializeBundle } from "../policy/compile.js";
+import { hookDaemonChoice } from "../check/daemon/flags.js";
+import { codePath } from "../package-root.js";
 
 const USAGE = [
   "Usage:",
@@ -11,12 +13,14 @@ const USAGE = [
   "      write it compiled (default .mcp-cache/policy/bundle.json)",
   "  mcp-code-quality hook install claude-code [--project DIR] [--local] [--command CMD]",
   "      add the PreToolUse hook to .claude/settings.json (--local: .claude/settings.local.json)",
-  "  mcp-code-quality hook install pre-commit [--project DIR] [--command CMD]",
+  "  mcp-code-quality hook install pre-commit [--project DIR] [--command CMD] [--daemon]",
   "      add the git pre-commit hook (.git/hooks/pre-commit, husky's .husky/pre-commit), or print the",
-  "      pre-commit framework's config when the repository uses it",
+  "      pre-commit framework's config when the repository uses it; --daemon: a hook that asks the warm",
+  "      check daemon to judge each commit (docs/policy.md)",
   "  mcp-code-quality hook claude-code           the Claude Code hook (a PreToolUse payload on stdin)",
-  "  mcp-code-quality hook pre-commit [FILE...]  the git hook: the staged changes, or the FILEs as they are",
-  "      in the work tree (as the pre-commit framework passes them)",
+  "  mcp-code-quality hook pre-commit [--daemon] [--files FILE...]  the git hook: the staged changes, or the FILEs as they are",
+  "      in the work tree (as the pre-commit framework passes them); --daemon first (or",
+  "      MCP_CODE_QUALITY_CHECK_DAEMON=1): in the check daemon, in this process when it cannot serve",
   "",
   "Docs: docs/policy.md in the package.",
 ].join("\n");
@@ -102,14 +106,22 @@ export async function runSubcommand(argv: string[]): Promise<number> {
     if (group === "hook") v8.setFlagsFromString("--liftoff-only");
     if (group === "hook" && action === "claude-code")
       return exitWith(await (await import("./claude-code.js")).runClaudeCodeHook());
-    if (group === "hook" && action === "pre-commit")
-      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook(process.env, argv.slice(2)));
+    if (group === "hook" && action === "pre-commit") {
+      const choice = hookDaemonChoice(argv.slice(2), process.env);
+      const served = choice.daemon
+        ? await (
+            await import("../check/daemon/client.js")
+          ).preCommitThroughDaemon(choice.argv, codePath("cli.js"))
+        : undefined;
+      if (served !== undefined) return exitWith(served);
+      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook(process.env, choice.argv));
+    }
     if (group === "hook" && action === "install" && (target === "claude-code" || target === "pre-commit")) {
       const install = await import("./install.js");
       const dir = install.existingProject(path.resolve(option(argv, "--project") ?? process.cwd()));
       const given = option(argv, "--command");
       if (target === "pre-commit") {
-        process.stdout.write(install.installPreCommit(dir, given) + "\n");
+        process.stdout.write(install.installPreCommit(dir, given, argv.includes("--daemon")) + "\n");
         return 0;
       }
       process.stdout.write(installClaude(install, dir, given, argv.includes("--local")) + "\n");

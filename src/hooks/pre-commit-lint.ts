@@ -22,6 +22,8 @@ export async function lintStaged(
   staged: string[],
   out: string[],
   view?: StagedView,
+  /** The hook's environment (a daemon's request: the client's), for the engine's configuration. */
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<boolean> {
   if (staged.length === 0) return false;
   // The engine with the one tool the hook calls: every other tool's module (and its adapters) stays unloaded.
@@ -36,10 +38,7 @@ export async function lintStaged(
     ]);
   const config = loadConfig(
     ["--allowed-paths", root, "--log-level", "warn", "--toolsets", "core,policy"],
-    {
-      ...process.env,
-      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? path.join(os.homedir(), ".local", "state"),
-    },
+    { ...env, XDG_STATE_HOME: env.XDG_STATE_HOME ?? path.join(os.homedir(), ".local", "state") },
     root,
   );
   const engine = new Engine(config, createLogger("warn"), [lintCheckTool()]);

@@ -24,6 +24,7 @@ import type { OutputStream } from "../output.js";
 import type { ProgressSink } from "../progress.js";
 import { proofHolds, proofOf } from "./auth.js";
 import { daemonSecret, ensurePrivateDir } from "./daemon-dir.js";
+import { requestEnv } from "./key.js";
 import {
   frame,
   LineReader,
@@ -93,6 +94,33 @@ function buildOnDisk(): string | undefined {
   }
 }
 
+/**
+ * `hook pre-commit` for a client's commit: in its working directory, with this daemon's environment and the
+ * variables git set for that commit (key.ts: requestEnv; never the daemon's own), its report carried to the
+ * client's stderr. Resolves to the hook's exit code; an error of the daemon refuses the commit, as one of
+ * the hook does.
+ */
+async function servePreCommit(
+  socket: net.Socket,
+  request: Extract<DaemonRequest, { type: "pre-commit" }>,
+): Promise<number> {
+  const since = performance.now();
+  const stderr = (text: string) => void (socket.destroyed || socket.write(frame({ e: text })));
+  try {
+    const { runPreCommitHook } = await import("../../hooks/pre-commit.js");
+    return await runPreCommitHook(requestEnv(process.env, request.env), request.argv, {
+      cwd: request.cwd,
+      stderr,
+      since,
+    });
+  } catch (err) {
+    stderr(
+      `mcp-code-quality pre-commit failed, so the commit is refused: internal error in the check daemon: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    return 1;
+  }
+}
+
 /** A connection has this long to prove itself before it is dropped. */
 const HANDSHAKE_MS = 10_000;
 
@@ -159,10 +187,19 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
     void queue.finally(() => engines.closeAll()).finally(() => process.exit(0));
   };
 
-  const serve = async (socket: net.Socket, request: Extract<DaemonRequest, { type: "check" }>) => {
+  const serve = async (
+    socket: net.Socket,
+    request: Extract<DaemonRequest, { type: "check" | "pre-commit" }>,
+  ) => {
     if (request.buildId !== ownBuild || buildOnDisk() !== ownBuild) {
       socket.end(frame({ stale: true }));
       shutdown();
+      return;
+    }
+    if (request.type === "pre-commit") {
+      const code = await servePreCommit(socket, request);
+      served++;
+      if (!socket.destroyed) socket.end(frame({ exit: code }));
       return;
     }
     // A client that goes away (Ctrl-C) stops its check: the engine kills what the calls started.
