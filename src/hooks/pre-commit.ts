@@ -19,7 +19,7 @@ import { checkEdit } from "../policy/checks.js";
 import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
 import type { PolicyLintFile } from "../policy/policy-lint.js";
 import type { StagedView } from "../adapters/git-changed.js";
-import type { LintReport } from "./pre-commit-lint.js";
+import type { EngineKeeper, LintReport } from "./pre-commit-lint.js";
 import { projectPolicyFile } from "../policy/runtime.js";
 
 /**
@@ -167,9 +167,19 @@ function textOf(blob: Buffer | undefined): string | undefined {
   return blob.subarray(0, 8000).includes(0) ? undefined : blob.toString("utf8");
 }
 
+/** The shipped bundle (no project policy file), compiled once per process: the daemon judges many commits. */
+const shipped = new Map<boolean, Promise<Bundle>>();
+
 async function bundleFor(root: string, allowLoosening: boolean): Promise<Bundle> {
   const projectFile = projectPolicyFile(root);
-  return compileBundle({ ...(projectFile ? { projectFile } : {}), allowLoosening, lazy: !projectFile });
+  if (projectFile) return compileBundle({ projectFile, allowLoosening, lazy: false });
+  let bundle = shipped.get(allowLoosening);
+  if (!bundle) {
+    bundle = compileBundle({ allowLoosening, lazy: true });
+    shipped.set(allowLoosening, bundle);
+    bundle.catch(() => shipped.delete(allowLoosening));
+  }
+  return bundle;
 }
 
 /**
@@ -198,6 +208,8 @@ export interface HookIo {
   stderr: (text: string) => void;
   /** What the timings count from (performance.now()): 0, the process's start, unless given. */
   since?: number;
+  /** Engines kept between commits (the check daemon's), else the lint's engine is made and closed. */
+  engines?: EngineKeeper;
 }
 
 const processIo = (): HookIo => ({ cwd: process.cwd(), stderr: (t) => void process.stderr.write(t) });
@@ -235,7 +247,7 @@ export async function runPreCommitHook(
       .filter((c) => c.status !== "D" && c.newMode !== "120000" && c.newMode !== "160000")
       .map((c) => c.path);
     // What differs from the index is asked while the lint's modules load (an await, not a blocking call).
-    const lint = lintAlongside(root, linted, env, () => ({
+    const lint = lintAlongside(root, linted, env, io.engines, () => ({
       top: root,
       // As lint_check's own staged scope lists them (git-changed.ts: added, copied, modified, renamed).
       staged: changes.filter((c) => "ACMR".includes(c.status)).map((c) => c.path),
@@ -388,6 +400,7 @@ async function lintAlongside(
   root: string,
   staged: string[],
   env: NodeJS.ProcessEnv,
+  engines: EngineKeeper | undefined,
   view: () => Omit<StagedView, "differing" | "gitEnv"> & { differing: Promise<ReadonlySet<string>> },
 ): Promise<LintReport> {
   if (staged.length === 0) return { refused: false, lines: [] };
@@ -398,7 +411,10 @@ async function lintAlongside(
   const gitEnv = Object.fromEntries(
     Object.entries(env).filter((e): e is [string, string] => e[0].startsWith("GIT_") && e[1] !== undefined),
   );
-  return { refused: await lintStaged(root, staged, lines, { ...asked, differing, gitEnv }, env), lines };
+  return {
+    refused: await lintStaged(root, staged, lines, { ...asked, differing, gitEnv }, env, engines),
+    lines,
+  };
 }
 
 export { PROJECT_POLICY_FILE };

@@ -103,6 +103,7 @@ function buildOnDisk(): string | undefined {
 async function servePreCommit(
   socket: net.Socket,
   request: Extract<DaemonRequest, { type: "pre-commit" }>,
+  engines: EnginePool,
 ): Promise<number> {
   const since = performance.now();
   const stderr = (text: string) => void (socket.destroyed || socket.write(frame({ e: text })));
@@ -112,6 +113,7 @@ async function servePreCommit(
       cwd: request.cwd,
       stderr,
       since,
+      engines,
     });
   } catch (err) {
     stderr(
@@ -173,6 +175,8 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
   const bound = { ino: -1 };
 
   const engines = new EnginePool();
+  // The hook's engines apart: one with lint_check alone must never serve a check of the same Config.
+  const hookEngines = new EnginePool();
   const server = net.createServer();
   const shutdown = () => {
     if (closing) return;
@@ -184,7 +188,9 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
     } catch {
       // already gone
     }
-    void queue.finally(() => engines.closeAll()).finally(() => process.exit(0));
+    void queue
+      .finally(() => Promise.all([engines.closeAll(), hookEngines.closeAll()]))
+      .finally(() => process.exit(0));
   };
 
   const serve = async (
@@ -197,7 +203,7 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
       return;
     }
     if (request.type === "pre-commit") {
-      const code = await servePreCommit(socket, request);
+      const code = await servePreCommit(socket, request, hookEngines);
       served++;
       if (!socket.destroyed) socket.end(frame({ exit: code }));
       return;
