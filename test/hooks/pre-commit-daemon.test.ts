@@ -149,6 +149,26 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
     expect(r.daemon).toEqual(r.in);
   });
 
+  it.skipIf(noRuff)(
+    "the daemon's kept engine follows the linter's configuration from commit to commit",
+    () => {
+      // A stricter configuration (docstrings required) staged with a file: refused for a missing docstring.
+      repo.write("ruff.toml", '[lint]\nextend-select = ["D103"]\n');
+      repo.write("app.py", GOOD(10));
+      repo.git("add", "ruff.toml", "app.py");
+      const strict = both();
+      expect(strict.in.code).toBe(1);
+      expect(strict.in.stderr).toContain("D103");
+      expect(strict.daemon).toEqual(strict.in);
+      // The next commit has no ruff.toml: the engine kept from the last one must not lint with it.
+      repo.write("app.py", GOOD(10));
+      repo.git("add", "app.py");
+      const plain = both();
+      expect(plain.in.code).toBe(0);
+      expect(plain.daemon).toEqual(plain.in);
+    },
+  );
+
   it.skipIf(noRuff)("a lint error staged while the work tree is fixed: read from the commit's index", () => {
     repo.write("bad.py", BAD);
     repo.git("add", "bad.py");
@@ -209,6 +229,30 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
       stderr: inProcess.stderr,
     });
   });
+
+  it.skipIf(noRuff)(
+    "--files (the pre-commit framework's way): the files as they are in the work tree",
+    () => {
+      repo.write("creds.py", 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Ha4Lm2b"\n');
+      repo.write("app.py", GOOD(9));
+      const hookEnv = { ...env, PATH: `${GIT_EXEC_PATH}:${env.PATH}` };
+      const run = (flag: string) =>
+        spawnSync(process.execPath, [HOOK, "pre-commit", flag, "--files", "creds.py", "app.py"], {
+          cwd: repo.dir,
+          env: hookEnv,
+          encoding: "utf8",
+        });
+      const inProcess = run("--no-daemon");
+      const viaDaemon = run("--daemon");
+      repo.git("clean", "-qfd");
+      expect(inProcess.status).toBe(1);
+      expect(inProcess.stderr).toContain("creds.py:1: secrets.");
+      expect({ code: viaDaemon.status, stderr: viaDaemon.stderr }).toEqual({
+        code: inProcess.status,
+        stderr: inProcess.stderr,
+      });
+    },
+  );
 
   it.skipIf(noRuff)("one daemon serves every commit: git's per-commit variables are not in its key", () => {
     const before = JSON.parse(daemon(env, "--daemon-status").stdout) as { pid: number; served: number };
