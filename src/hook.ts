@@ -16,19 +16,30 @@ v8.setFlagsFromString("--liftoff-only");
 
 type PreCommit = typeof import("./hooks/pre-commit.js");
 const PRE_COMMIT_BUNDLE = new URL("./bundle/pre-commit.mjs", import.meta.url);
+type DaemonClient = typeof import("./hooks/daemon-client.js");
+const DAEMON_CLIENT_BUNDLE = new URL("./bundle/hook-daemon-client.mjs", import.meta.url);
 
 const kind = process.argv[2];
 if (kind === "claude-code") await (await import("./hooks/claude-code.js")).runClaudeCodeHook();
 else if (kind === "pre-commit") {
-  const { hookDaemonChoice } = await import("./check/daemon/flags.js");
-  const choice = hookDaemonChoice(process.argv.slice(3), process.env);
-  // --daemon: a small client that asks the warm check daemon (src/check/daemon/client.ts); whatever it
-  // cannot serve runs here, as without the flag.
-  const served = choice.daemon
-    ? await (
-        await import("./check/daemon/client.js")
-      ).preCommitThroughDaemon(choice.argv, fileURLToPath(new URL("./cli.js", import.meta.url)))
-    : undefined;
+  let argv = process.argv.slice(3);
+  let served: number | undefined;
+  // --daemon (or MCP_CODE_QUALITY_CHECK_DAEMON): a small client that asks the warm check daemon
+  // (src/check/daemon/client.ts); whatever it cannot serve runs here, as without the flag.
+  if (
+    process.env.MCP_CODE_QUALITY_CHECK_DAEMON !== undefined ||
+    argv.some((a) => /^--(no-)?daemon$/.test(a))
+  ) {
+    const client = (
+      fs.existsSync(DAEMON_CLIENT_BUNDLE)
+        ? await import(DAEMON_CLIENT_BUNDLE.href)
+        : await import("./hooks/daemon-client.js")
+    ) as DaemonClient;
+    const choice = client.hookDaemonChoice(argv, process.env);
+    argv = choice.argv;
+    if (choice.daemon)
+      served = await client.preCommitThroughDaemon(argv, fileURLToPath(new URL("./cli.js", import.meta.url)));
+  }
   let code: number;
   if (served !== undefined) code = served;
   else {
@@ -37,7 +48,7 @@ else if (kind === "pre-commit") {
         ? await import(PRE_COMMIT_BUNDLE.href)
         : await import("./hooks/pre-commit.js")
     ) as PreCommit;
-    code = await hook.runPreCommitHook(process.env, choice.argv);
+    code = await hook.runPreCommitHook(process.env, argv);
   }
   process.stderr.write("", () => process.exit(code));
 } else {
