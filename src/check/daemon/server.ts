@@ -3,7 +3,9 @@
  * environment that runs `check` for its clients, so a repeated check pays neither Node's start nor the
  * loading of the engine and adapters, nor the tools' version probes and the sandbox probe, which stay
  * known in this process. Each check builds its engine from the client's arguments and working directory
- * exactly as a direct run does, and its output reaches the client's stdout and stderr unchanged.
+ * exactly as a direct run does, and its output reaches the client's stdout and stderr unchanged. It also
+ * runs the git pre-commit hook for `hook pre-commit --daemon` (servePreCommit), with the commit's own git
+ * variables, and keeps that hook's lint engines apart from the checks'.
  *
  * It listens on a socket in its own 0700 folder that no sandbox binds (daemon-dir.ts), serves only a client
  * that proves it read the secret there (auth.ts), runs one check at a time (others wait their turn), and
