@@ -48,6 +48,17 @@ await build({
   supported: { "dynamic-import": false },
 });
 
+// The git hook's client of the check daemon (`node dist/hook.js pre-commit --daemon`), one file instead of a
+// dozen modules: it starts on every commit.
+await build({
+  ...common,
+  entryPoints: ["dist/hooks/daemon-client.js"],
+  outfile: "dist/bundle/hook-daemon-client.mjs",
+  format: "esm",
+  banner: {},
+  define: {},
+});
+
 const { ensureSnapshotBlob } = await import("../dist/hooks/hook-snapshot.js");
 const { blob, reason } = ensureSnapshotBlob();
 if (!blob) console.warn(`bundle-hook: ${reason}`);

@@ -37,6 +37,11 @@ export interface StagedView {
   top: string;
   staged: readonly string[];
   differing: ReadonlySet<string>;
+  /**
+   * git's variables of the caller (a commit's GIT_INDEX_FILE...) for the git that reads a staged file, when
+   * they are not this process's own (the check daemon runs a client's hook).
+   */
+  gitEnv?: Readonly<Record<string, string>>;
 }
 
 const STAGED_VIEW = "git-staged-view";

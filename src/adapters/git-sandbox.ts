@@ -44,21 +44,32 @@ function gitDataOf(dir: string): string[] {
  * Every line git prints on stdout for `args` in `dir` (stdout itself is capped), sandboxed as every git call
  * is; core.quotepath=off keeps non-ASCII names unquoted. With the run's result, for its exit code and stderr.
  */
-export async function gitLines(ctx: ToolContext, dir: string, args: readonly string[]) {
+export async function gitLines(
+  ctx: ToolContext,
+  dir: string,
+  args: readonly string[],
+  /** git's variables of a caller other than this process (StagedView.gitEnv). */
+  env: Readonly<Record<string, string>> = {},
+) {
   const lines: string[] = [];
   const result = await ctx.run({
     program: "git",
     args: ["-c", "core.quotepath=off", ...args],
     cwd: dir,
     sandbox: gitSandbox(ctx, dir),
-    env: GIT_ENV,
+    env: { ...env, ...GIT_ENV },
     onStdoutLine: (line) => void lines.push(line),
   });
   return { lines, result };
 }
 
 /** git's stdout lines for `args` in `dir`, or undefined when it fails. */
-export async function gitOutput(ctx: ToolContext, dir: string, args: readonly string[]) {
-  const { lines, result } = await gitLines(ctx, dir, args);
+export async function gitOutput(
+  ctx: ToolContext,
+  dir: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+) {
+  const { lines, result } = await gitLines(ctx, dir, args, env);
   return result.returncode === 0 ? lines : undefined;
 }

@@ -14,11 +14,18 @@ import {
 } from "../cli/args.js";
 import { renderHelp } from "../cli/help.js";
 import { compileBundle, PROJECT_POLICY_FILE, serializeBundle } from "../policy/compile.js";
+import { hookDaemonChoice } from "../check/daemon/flags.js";
+import { codePath } from "../package-root.js";
 
 const PROJECT: Flag = {
   flag: "--project",
   value: "DIR",
   help: "the project (default: the working directory)",
+};
+const DAEMON: Flag = {
+  flag: "--daemon",
+  type: "boolean",
+  help: "pre-commit: judge each commit in the warm check daemon (docs/policy.md)",
 };
 const COMMAND: Flag = {
   flag: "--command",
@@ -56,9 +63,9 @@ const COMMANDS = {
     what: "add the PreToolUse hook to .claude/settings.json (--local: .claude/settings.local.json)",
   },
   "hook install pre-commit": {
-    flags: [PROJECT, COMMAND],
-    call: "hook install pre-commit [--project DIR] [--command CMD]",
-    what: "add the git pre-commit hook (.git/hooks/pre-commit, husky's .husky/pre-commit), or print the pre-commit framework's config when the repository uses it",
+    flags: [PROJECT, COMMAND, DAEMON],
+    call: "hook install pre-commit [--project DIR] [--command CMD] [--daemon]",
+    what: "add the git pre-commit hook (.git/hooks/pre-commit, husky's .husky/pre-commit), or print the pre-commit framework's config when the repository uses it; --daemon: a hook that asks the warm check daemon to judge each commit (docs/policy.md)",
   },
   "hook claude-code": {
     flags: [],
@@ -66,10 +73,19 @@ const COMMANDS = {
     what: "the Claude Code hook (a PreToolUse payload on stdin)",
   },
   "hook pre-commit": {
-    flags: [{ flag: "--files", type: "boolean", help: "pre-commit: the FILEs as they are in the work tree" }],
+    flags: [
+      { flag: "--files", type: "boolean", help: "pre-commit: the FILEs as they are in the work tree" },
+      // Before --files, read by hookDaemonChoice (src/check/daemon/flags.ts): the last one wins.
+      DAEMON,
+      {
+        flag: "--no-daemon",
+        type: "boolean",
+        help: "pre-commit: judge the commit in this process (the default)",
+      },
+    ],
     positionals: true,
-    call: "hook pre-commit [--files FILE...]",
-    what: "the git hook: the staged changes, or with --files the FILEs as they are in the work tree (as the pre-commit framework passes them)",
+    call: "hook pre-commit [--daemon] [--files FILE...]",
+    what: "the git hook: the staged changes, or with --files the FILEs as they are in the work tree (as the pre-commit framework passes them); --daemon first (or MCP_CODE_QUALITY_CHECK_DAEMON=1): in the check daemon, in this process when it cannot serve",
   },
 } satisfies Record<string, { flags: Flag[]; positionals?: boolean; call: string; what: string }>;
 
@@ -105,8 +121,8 @@ function commandOf(argv: readonly string[]): { name: CommandName; rest: string[]
  */
 function parse(name: CommandName, rest: string[]): Parsed {
   const c: { flags: Flag[]; positionals?: boolean } = COMMANDS[name];
-  const args =
-    name === "hook pre-commit" && rest[0] === "--files" ? ["--files", "--", ...rest.slice(1)] : rest;
+  const files = name === "hook pre-commit" ? rest.indexOf("--files") : -1;
+  const args = files === -1 ? rest : [...rest.slice(0, files + 1), "--", ...rest.slice(files + 1)];
   const parsed = parseCommandLine(
     { name: `mcp-code-quality ${name}`, flags: [...c.flags, HELP_FLAG], positionals: c.positionals },
     args,
@@ -219,17 +235,21 @@ export async function runSubcommand(argv: string[]): Promise<number> {
     if (name.startsWith("hook ")) v8.setFlagsFromString("--liftoff-only");
     if (name === "hook claude-code")
       return exitWith(await (await import("./claude-code.js")).runClaudeCodeHook());
-    if (name === "hook pre-commit")
-      return exitWith(
-        await (
-          await import("./pre-commit.js")
-        ).runPreCommitHook(process.env, values.files === true ? ["--files", ...positionals] : []),
-      );
+    if (name === "hook pre-commit") {
+      const hookArgs = values.files === true ? ["--files", ...positionals] : [];
+      const served = hookDaemonChoice(rest, process.env).daemon
+        ? await (
+            await import("../check/daemon/client.js")
+          ).preCommitThroughDaemon(hookArgs, codePath("cli.js"))
+        : undefined;
+      if (served !== undefined) return exitWith(served);
+      return exitWith(await (await import("./pre-commit.js")).runPreCommitHook(process.env, hookArgs));
+    }
     const install = await import("./install.js");
     const dir = install.existingProject(path.resolve(text(values, "project") ?? process.cwd()));
     const given = text(values, "command");
     if (name === "hook install pre-commit") {
-      process.stdout.write(install.installPreCommit(dir, given) + "\n");
+      process.stdout.write(install.installPreCommit(dir, given, values.daemon === true) + "\n");
       return 0;
     }
     process.stdout.write(installClaude(install, dir, given, values.local === true) + "\n");

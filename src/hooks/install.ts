@@ -48,6 +48,14 @@ export function preCommitCommand(blob = cliSnapshotBlobPath()): string {
 }
 
 /**
+ * The git hook of `hook install pre-commit --daemon`: the hook's small entry, which asks the warm check
+ * daemon to judge the commit (src/check/daemon/client.ts) and judges it itself when the daemon cannot.
+ */
+export function daemonPreCommitCommand(): string {
+  return `${defaultCommand("pre-commit")} --daemon`;
+}
+
+/**
  * The Claude Code hook as installed by default: through its start-up snapshot when one can be built for
  * this Node (src/hooks/hook-snapshot.ts), the bundled hook otherwise and as the snapshot's fallback.
  */
@@ -254,8 +262,8 @@ export function preCommitFrameworkSnippet(command?: string): string {
 }
 
 /** Installs the git pre-commit hook beside whatever is there, where it runs, and proves it runs. */
-export function installPreCommit(repoDir: string, given?: string): string {
-  const command = given ?? preCommitCommand();
+export function installPreCommit(repoDir: string, given?: string, daemon = false): string {
+  const command = given ?? (daemon ? daemonPreCommitCommand() : preCommitCommand());
   const git = (args: string[]) => execFileSync("git", args, { cwd: repoDir, encoding: "utf8" }).trim();
   const top = git(["rev-parse", "--show-toplevel"]);
   if (fs.existsSync(path.join(top, ".pre-commit-config.yaml"))) return preCommitFrameworkSnippet(given);

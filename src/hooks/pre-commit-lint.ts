@@ -5,6 +5,20 @@
 import os from "node:os";
 import path from "node:path";
 import { giveStagedView, type StagedView } from "../adapters/git-changed.js";
+import type { Config } from "../config.js";
+import type { Engine } from "../engine/engine.js";
+import type { PolicyRuntime } from "../policy/runtime.js";
+
+/**
+ * Keeps engines between commits (the check daemon's pool, by their whole Config): a kept engine's linters,
+ * their versions and warm workers carry over, and it is not closed after the lint.
+ */
+export interface EngineKeeper {
+  engineFor(config: Config, make: () => Engine): Engine;
+}
+
+/** The policy services registered on a kept engine (refreshed, not made again, on the next commit). */
+const registered = new WeakMap<Engine, PolicyRuntime>();
 
 /** Whether the lint refuses the commit, and the lines that say why. */
 export interface LintReport {
@@ -22,6 +36,9 @@ export async function lintStaged(
   staged: string[],
   out: string[],
   view?: StagedView,
+  /** The hook's environment (a daemon's request: the client's), for the engine's configuration. */
+  env: NodeJS.ProcessEnv = process.env,
+  engines?: EngineKeeper,
 ): Promise<boolean> {
   if (staged.length === 0) return false;
   // The engine with the one tool the hook calls: every other tool's module (and its adapters) stays unloaded.
@@ -36,13 +53,11 @@ export async function lintStaged(
     ]);
   const config = loadConfig(
     ["--allowed-paths", root, "--log-level", "warn", "--toolsets", "core,policy"],
-    {
-      ...process.env,
-      XDG_STATE_HOME: process.env.XDG_STATE_HOME ?? path.join(os.homedir(), ".local", "state"),
-    },
+    { ...env, XDG_STATE_HOME: env.XDG_STATE_HOME ?? path.join(os.homedir(), ".local", "state") },
     root,
   );
-  const engine = new Engine(config, createLogger("warn"), [lintCheckTool()]);
+  const make = () => new Engine(config, createLogger("warn"), [lintCheckTool()]);
+  const engine = engines ? engines.engineFor(config, make) : make();
   // Warm workers' channels are unref'd (a server's transport keeps it alive): here nothing else would keep
   // the process alive while a worker lints or the engine closes, and Node would end the hook with exit 13
   // (an unsettled top-level await) under load, as check/command.ts found before.
@@ -50,7 +65,12 @@ export async function lintStaged(
   // The hook has asked git for the index already: lint_check asks it nothing more.
   if (view) giveStagedView(engine.services, view);
   try {
-    await registerPolicyServices(engine.services, [root], config.policyAllowLoosening);
+    const kept = registered.get(engine);
+    if (kept) await kept.refresh();
+    else {
+      const runtime = await registerPolicyServices(engine.services, [root], config.policyAllowLoosening);
+      if (engines) registered.set(engine, runtime);
+    }
     // The policies were applied above, to every staged change: lint_check runs the linters only.
     const result = await engine.call("lint_check", {
       path: root,
@@ -84,7 +104,8 @@ export async function lintStaged(
       );
     return true;
   } finally {
-    await engine.close();
+    // A kept engine stays open for the next commit (its keeper closes it).
+    if (!engines) await engine.close();
     clearInterval(keepAlive);
   }
 }

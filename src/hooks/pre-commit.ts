@@ -19,7 +19,7 @@ import { checkEdit } from "../policy/checks.js";
 import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
 import type { PolicyLintFile } from "../policy/policy-lint.js";
 import type { StagedView } from "../adapters/git-changed.js";
-import type { LintReport } from "./pre-commit-lint.js";
+import type { EngineKeeper, LintReport } from "./pre-commit-lint.js";
 import { projectPolicyFile } from "../policy/runtime.js";
 
 /**
@@ -37,18 +37,22 @@ function onCommitOf(bundle: Bundle, policyId: string): "judge" | "confirm" | "sk
 const MAX_BLOB_BYTES = 256 * 1024 * 1024;
 const GIT_MAX_BUFFER = 1024 * 1024 * 1024;
 
-/** git's stdout for `args` in `root`, without blocking: it runs while the hook does other work. */
-function gitAsync(root: string, args: string[]): Promise<string> {
+/**
+ * git's stdout for `args` in `root`, without blocking: it runs while the hook does other work. `env` is the
+ * hook's: the index git named for this commit (GIT_INDEX_FILE) is the one read.
+ */
+function gitAsync(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile("git", args, { cwd: root, encoding: "utf8", maxBuffer: GIT_MAX_BUFFER }, (err, stdout) =>
+    execFile("git", args, { cwd: root, env, encoding: "utf8", maxBuffer: GIT_MAX_BUFFER }, (err, stdout) =>
       err ? reject(err) : resolve(stdout),
     ),
   );
 }
 
-function git(root: string, args: string[]): string {
+function git(root: string, args: string[], env: NodeJS.ProcessEnv): string {
   return execFileSync("git", args, {
     cwd: root,
+    env,
     encoding: "utf8",
     maxBuffer: GIT_MAX_BUFFER,
     stdio: ["ignore", "pipe", "pipe"],
@@ -68,19 +72,13 @@ export interface StagedChange {
 const ZERO = /^0+$/;
 
 /** Every staged change, renames as a deletion and an addition (both paths are judged). */
-export function stagedChanges(root: string): StagedChange[] {
+export function stagedChanges(root: string, env: NodeJS.ProcessEnv = process.env): StagedChange[] {
   // `diff --cached` compares the index with HEAD, or with the empty tree on an unborn branch: no base to ask.
-  const raw = git(root, [
-    "-c",
-    "core.quotepath=off",
-    "diff",
-    "--cached",
-    "--raw",
-    "-z",
-    "--no-renames",
-    "--abbrev=64",
-    "--",
-  ]);
+  const raw = git(
+    root,
+    ["-c", "core.quotepath=off", "diff", "--cached", "--raw", "-z", "--no-renames", "--abbrev=64", "--"],
+    env,
+  );
   const parts = raw.split("\0");
   const out: StagedChange[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -99,9 +97,13 @@ export function stagedChanges(root: string): StagedChange[] {
 }
 
 /** Reads blobs through one `git cat-file --batch`, in order; a blob over the cap (or missing) is undefined. */
-export async function readBlobs(root: string, shas: string[]): Promise<(Buffer | undefined)[]> {
+export async function readBlobs(
+  root: string,
+  shas: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<(Buffer | undefined)[]> {
   if (shas.length === 0) return [];
-  const child = spawn("git", ["cat-file", "--batch"], { cwd: root, stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn("git", ["cat-file", "--batch"], { cwd: root, env, stdio: ["pipe", "pipe", "ignore"] });
   const results: (Buffer | undefined)[] = [];
   let chunks: Buffer[] = [];
   let have = 0;
@@ -165,58 +167,91 @@ function textOf(blob: Buffer | undefined): string | undefined {
   return blob.subarray(0, 8000).includes(0) ? undefined : blob.toString("utf8");
 }
 
+/** The shipped bundle (no project policy file), compiled once per process: the daemon judges many commits. */
+const shipped = new Map<boolean, Promise<Bundle>>();
+
 async function bundleFor(root: string, allowLoosening: boolean): Promise<Bundle> {
   const projectFile = projectPolicyFile(root);
-  return compileBundle({ ...(projectFile ? { projectFile } : {}), allowLoosening, lazy: !projectFile });
+  if (projectFile) return compileBundle({ projectFile, allowLoosening, lazy: false });
+  let bundle = shipped.get(allowLoosening);
+  if (!bundle) {
+    bundle = compileBundle({ allowLoosening, lazy: true });
+    shipped.set(allowLoosening, bundle);
+    bundle.catch(() => shipped.delete(allowLoosening));
+  }
+  return bundle;
 }
 
 /**
  * MCP_CODE_QUALITY_HOOK_TIMINGS=1: the hook says on stderr when each part of it ended (ms since the process
- * started), to see where a slow commit waits.
+ * started, or in the daemon since the request came), to see where a slow commit waits.
  */
-const timings: string[] = [];
-const mark = (what: string) => {
-  if (process.env.MCP_CODE_QUALITY_HOOK_TIMINGS) timings.push(`${what} ${Math.round(performance.now())}`);
-};
-const timingLine = () =>
-  timings.length ? `mcp-code-quality pre-commit timings (ms): ${timings.join(", ")}\n` : "";
+function timer(env: NodeJS.ProcessEnv, since: number) {
+  const timings: string[] = [];
+  return {
+    mark: (what: string) => {
+      if (env.MCP_CODE_QUALITY_HOOK_TIMINGS) timings.push(`${what} ${Math.round(performance.now() - since)}`);
+    },
+    line: () => (timings.length ? `mcp-code-quality pre-commit timings (ms): ${timings.join(", ")}\n` : ""),
+  };
+}
 
 const allowsLoosening = (env: NodeJS.ProcessEnv) =>
   /^(1|true|yes|on)$/i.test(env.MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING ?? "");
 
-/** `hook pre-commit [--files FILE...]`: exit 0 to let the commit through, 1 to refuse it (3: the install probe). */
+/**
+ * Where a hook runs and reports: this process's working directory and stderr, or (in the daemon, for a
+ * client's commit) the client's.
+ */
+export interface HookIo {
+  cwd: string;
+  stderr: (text: string) => void;
+  /** What the timings count from (performance.now()): 0, the process's start, unless given. */
+  since?: number;
+  /** Engines kept between commits (the check daemon's), else the lint's engine is made and closed. */
+  engines?: EngineKeeper;
+}
+
+const processIo = (): HookIo => ({ cwd: process.cwd(), stderr: (t) => void process.stderr.write(t) });
+
+/**
+ * `hook pre-commit [--files FILE...]`: exit 0 to let the commit through, 1 to refuse it (3: the install probe).
+ * `env` is the hook's environment, git's per-commit variables included: every git it runs gets it.
+ */
 export async function runPreCommitHook(
   env: NodeJS.ProcessEnv = process.env,
   argv: readonly string[] = [],
+  io: HookIo = processIo(),
 ): Promise<number> {
   // The probe of `hook install pre-commit`: the installed hook reached this line.
   if (env.MCP_CODE_QUALITY_HOOK_PROBE) {
-    process.stderr.write(`mcp-code-quality pre-commit probe ${env.MCP_CODE_QUALITY_HOOK_PROBE}\n`);
+    io.stderr(`mcp-code-quality pre-commit probe ${env.MCP_CODE_QUALITY_HOOK_PROBE}\n`);
     return 3;
   }
-  if (argv[0] === "--files") return runOnFiles(argv.slice(1), env);
+  if (argv[0] === "--files") return runOnFiles(argv.slice(1), env, io);
   if (argv.length) {
-    process.stderr.write(
+    io.stderr(
       `mcp-code-quality pre-commit: unexpected ${JSON.stringify(argv[0])}; give --files FILE... or nothing (the staged changes)\n`,
     );
     return 1;
   }
   const out: string[] = [];
   let refused = false;
+  const { mark, line: timingLine } = timer(env, io.since ?? 0);
   try {
-    const root = git(process.cwd(), ["rev-parse", "--show-toplevel"]).trim();
-    const changes = stagedChanges(root);
+    const root = git(io.cwd, ["rev-parse", "--show-toplevel"], env).trim();
+    const changes = stagedChanges(root, env);
     // The linters run in the engine while the policies judge the edits here: the linters' processes and the
     // policy checks overlap instead of adding up. Their report comes after the policies', as before.
     const linted = changes
       .filter((c) => c.status !== "D" && c.newMode !== "120000" && c.newMode !== "160000")
       .map((c) => c.path);
     // What differs from the index is asked while the lint's modules load (an await, not a blocking call).
-    const lint = lintAlongside(root, linted, () => ({
+    const lint = lintAlongside(root, linted, env, io.engines, () => ({
       top: root,
       // As lint_check's own staged scope lists them (git-changed.ts: added, copied, modified, renamed).
       staged: changes.filter((c) => "ACMR".includes(c.status)).map((c) => c.path),
-      differing: gitAsync(root, ["-c", "core.quotepath=off", "diff", "--name-only", "-z", "--"]).then(
+      differing: gitAsync(root, ["-c", "core.quotepath=off", "diff", "--name-only", "-z", "--"], env).then(
         (out) => new Set(out.split("\0").filter(Boolean)),
       ),
     }));
@@ -229,6 +264,7 @@ export async function runPreCommitHook(
     const blobs = await readBlobs(
       root,
       changes.flatMap((c) => [c.oldSha, c.newSha]).filter((s) => !ZERO.test(s)),
+      env,
     );
     let k = 0;
     for (const change of changes) {
@@ -288,13 +324,13 @@ export async function runPreCommitHook(
     mark("lint done");
     refused = report.refused || refused;
     out.push(...report.lines);
-    process.stderr.write(
+    io.stderr(
       (out.length ? out.join("\n") + "\n" : "") +
         `mcp-code-quality pre-commit (${bundle.hash}): ${refused ? "commit refused" : `${changes.length} staged change(s) passed`}\n` +
         timingLine(),
     );
   } catch (err) {
-    process.stderr.write(
+    io.stderr(
       `mcp-code-quality pre-commit failed, so the commit is refused: ${err instanceof Error ? err.message : String(err)}\n`,
     );
     return 1;
@@ -307,14 +343,14 @@ export async function runPreCommitHook(
  * already committed is found by `pre-commit run --all-files`). Binary files have no text to judge; a file
  * over the blob cap, or one that cannot be read, refuses the commit, unchecked.
  */
-async function runOnFiles(files: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+async function runOnFiles(files: readonly string[], env: NodeJS.ProcessEnv, io: HookIo): Promise<number> {
   const out: string[] = [];
   let refused = false;
   try {
-    const cwd = process.cwd();
+    const cwd = io.cwd;
     let root: string;
     try {
-      root = git(cwd, ["rev-parse", "--show-toplevel"]).trim();
+      root = git(cwd, ["rev-parse", "--show-toplevel"], env).trim();
     } catch {
       root = cwd;
     }
@@ -342,12 +378,12 @@ async function runOnFiles(files: readonly string[], env: NodeJS.ProcessEnv): Pro
         `${path.relative(cwd, f.file) || f.file}:${f.line}: ${f.policy_id} [${policy?.severity ?? f.severity}] ${f.message}\n  advice: ${f.advice}${policy?.skill ? `\n  skill: ${policy.skill}` : ""}`,
       );
     }
-    process.stderr.write(
+    io.stderr(
       (out.length ? out.join("\n") + "\n" : "") +
         `mcp-code-quality policy (${bundle.hash}): ${refused ? "refused" : `${judged.length} file(s) passed`}\n`,
     );
   } catch (err) {
-    process.stderr.write(
+    io.stderr(
       `mcp-code-quality policy check failed, so the commit is refused: ${err instanceof Error ? err.message : String(err)}\n`,
     );
     return 1;
@@ -363,13 +399,22 @@ async function runOnFiles(files: readonly string[], env: NodeJS.ProcessEnv): Pro
 async function lintAlongside(
   root: string,
   staged: string[],
-  view: () => Omit<StagedView, "differing"> & { differing: Promise<ReadonlySet<string>> },
+  env: NodeJS.ProcessEnv,
+  engines: EngineKeeper | undefined,
+  view: () => Omit<StagedView, "differing" | "gitEnv"> & { differing: Promise<ReadonlySet<string>> },
 ): Promise<LintReport> {
   if (staged.length === 0) return { refused: false, lines: [] };
   const lines: string[] = [];
   const asked = view();
   const [{ lintStaged }, differing] = await Promise.all([import("./pre-commit-lint.js"), asked.differing]);
-  return { refused: await lintStaged(root, staged, lines, { ...asked, differing }), lines };
+  // The git that lint_check runs to read a staged file reads the index this commit's git named.
+  const gitEnv = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[0].startsWith("GIT_") && e[1] !== undefined),
+  );
+  return {
+    refused: await lintStaged(root, staged, lines, { ...asked, differing, gitEnv }, env, engines),
+    lines,
+  };
 }
 
 export { PROJECT_POLICY_FILE };

@@ -11,7 +11,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { buildId } from "../../cache/build-id.js";
 import { daemonDir, daemonSecret } from "./daemon-dir.js";
-import { DAEMON_IDLE_ENV, daemonKey, daemonUnfit, MAX_SOCKET_PATH, socketPathFor } from "./key.js";
+import {
+  DAEMON_IDLE_ENV,
+  daemonKey,
+  daemonUnfit,
+  MAX_SOCKET_PATH,
+  socketPathFor,
+  splitPerCommit,
+} from "./key.js";
 import type { DaemonAsk, DaemonStatus } from "./protocol.js";
 import { exchange } from "./session.js";
 
@@ -19,7 +26,16 @@ import { exchange } from "./session.js";
 const START_WAIT_MS = 15_000;
 export const DEFAULT_IDLE_SECONDS = 900;
 
-const note = (text: string) => process.stderr.write(`mcp-code-quality check: --daemon: ${text}\n`);
+/** How a client's notes begin, and what it does instead of the daemon. */
+interface Voice {
+  prefix: string;
+  fallback: string;
+}
+const CHECK_VOICE: Voice = {
+  prefix: "mcp-code-quality check: --daemon: ",
+  fallback: "checking in this process",
+};
+const say = (voice: Voice, text: string) => process.stderr.write(`${voice.prefix}${text}\n`);
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 interface Located {
@@ -29,10 +45,10 @@ interface Located {
 }
 
 /** The daemon's socket for this process's identity; undefined (with a note) when none can be used. */
-function locate(env: NodeJS.ProcessEnv, quiet = false): Located | undefined {
+function locate(env: NodeJS.ProcessEnv, quiet = false, voice = CHECK_VOICE): Located | undefined {
   const unfit = daemonUnfit(env);
   if (unfit) {
-    if (!quiet) note(`not used: ${unfit}; checking in this process`);
+    if (!quiet) say(voice, `not used: ${unfit}; ${voice.fallback}`);
     return undefined;
   }
   let dir: string;
@@ -41,7 +57,7 @@ function locate(env: NodeJS.ProcessEnv, quiet = false): Located | undefined {
     dir = daemonDir(env);
     secret = daemonSecret(dir);
   } catch (err) {
-    if (!quiet) note(`not used: ${message(err)}; checking in this process`);
+    if (!quiet) say(voice, `not used: ${message(err)}; ${voice.fallback}`);
     return undefined;
   }
   const key = daemonKey({
@@ -53,7 +69,7 @@ function locate(env: NodeJS.ProcessEnv, quiet = false): Located | undefined {
   });
   const socket = socketPathFor(dir, key);
   if (socket.length > MAX_SOCKET_PATH) {
-    if (!quiet) note(`not used: its socket path would be too long (${socket}); checking in this process`);
+    if (!quiet) say(voice, `not used: its socket path would be too long (${socket}); ${voice.fallback}`);
     return undefined;
   }
   return { socket, log: socket.replace(/\.sock$/, ".log"), secret };
@@ -105,18 +121,86 @@ function dropImpostor(socketPath: string): void {
   }
 }
 
+/** Who asks the daemon: its notes, and what a daemon lost mid-answer means. */
+interface Asker {
+  voice: Voice;
+  /** The message and exit code when the daemon ended after it wrote part of its answer. */
+  lost: { message: string; code: number };
+}
+
+const CHECK: Asker = {
+  voice: CHECK_VOICE,
+  lost: { message: "mcp-code-quality check: the check daemon ended before it answered\n", code: 3 },
+};
+
+const PRE_COMMIT: Asker = {
+  voice: { prefix: "mcp-code-quality pre-commit: --daemon: ", fallback: "running the hook in this process" },
+  lost: {
+    message:
+      "mcp-code-quality pre-commit failed, so the commit is refused: the daemon ended before it answered\n",
+    code: 1,
+  },
+};
+
+/**
+ * Hands `ask` to the daemon of `env` (started when none runs, with `env`); resolves to its exit code, or
+ * undefined when the caller should run it in this process (nothing was written then, notes apart).
+ */
+async function throughDaemon(
+  ask: DaemonAsk,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  who: Asker,
+): Promise<number | undefined> {
+  const at = locate(env, false, who.voice);
+  if (!at) return undefined;
+  let outcome = await exchange(at.socket, at.secret, ask, true);
+  if (outcome.kind === "unreachable") {
+    let up: boolean;
+    try {
+      up = await startDaemon(entry, at, env);
+    } catch (err) {
+      say(who.voice, `could not start: ${message(err)}; ${who.voice.fallback}`);
+      return undefined;
+    }
+    if (!up) {
+      say(who.voice, `did not start (see ${at.log}); ${who.voice.fallback}`);
+      return undefined;
+    }
+    outcome = await exchange(at.socket, at.secret, ask, true);
+  }
+  switch (outcome.kind) {
+    case "done":
+      return outcome.code;
+    case "lost":
+      process.stderr.write(who.lost.message);
+      return who.lost.code;
+    case "stale":
+      return undefined;
+    case "impostor":
+      say(
+        who.voice,
+        `refused the listener at ${at.socket}: it is not this user's check daemon (${outcome.why}); ` +
+          `${who.voice.fallback}`,
+      );
+      dropImpostor(at.socket);
+      return undefined;
+    default:
+      say(who.voice, `did not answer (see ${at.log}); ${who.voice.fallback}`);
+      return undefined;
+  }
+}
+
 /**
  * Runs the check through the daemon; resolves to its exit code, or undefined when the caller should run
  * it in this process (nothing was written then).
  */
-export async function checkThroughDaemon(
+export function checkThroughDaemon(
   argv: string[],
   entry: string,
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
 ): Promise<number | undefined> {
-  const at = locate(env);
-  if (!at) return undefined;
   const ask: DaemonAsk = {
     type: "check",
     argv,
@@ -126,40 +210,25 @@ export async function checkThroughDaemon(
     ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
     buildId: buildId(),
   };
-  let outcome = await exchange(at.socket, at.secret, ask, true);
-  if (outcome.kind === "unreachable") {
-    let up: boolean;
-    try {
-      up = await startDaemon(entry, at, env);
-    } catch (err) {
-      note(`could not start: ${message(err)}; checking in this process`);
-      return undefined;
-    }
-    if (!up) {
-      note(`did not start (see ${at.log}); checking in this process`);
-      return undefined;
-    }
-    outcome = await exchange(at.socket, at.secret, ask, true);
-  }
-  switch (outcome.kind) {
-    case "done":
-      return outcome.code;
-    case "lost":
-      process.stderr.write("mcp-code-quality check: the check daemon ended before it answered\n");
-      return 3;
-    case "stale":
-      return undefined;
-    case "impostor":
-      note(
-        `refused the listener at ${at.socket}: it is not this user's check daemon (${outcome.why}); ` +
-          "checking in this process",
-      );
-      dropImpostor(at.socket);
-      return undefined;
-    default:
-      note(`did not answer (see ${at.log}); checking in this process`);
-      return undefined;
-  }
+  return throughDaemon(ask, entry, env, CHECK);
+}
+
+/**
+ * `hook pre-commit --daemon`: the hook runs in the daemon of this environment without the variables git
+ * and the human set for this commit (key.ts: isPerCommitVar), which travel with the request and are what
+ * the daemon runs it with (the index git names, a partial commit's temporary one included). Resolves to
+ * its exit code (its report was copied to stderr), or undefined when the caller should run the hook in
+ * this process. The daemon is started, when none runs, without those variables.
+ */
+export function preCommitThroughDaemon(
+  argv: string[],
+  entry: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): Promise<number | undefined> {
+  const { shared, perCommit } = splitPerCommit(env);
+  const ask: DaemonAsk = { type: "pre-commit", argv, cwd, env: perCommit, buildId: buildId() };
+  return throughDaemon(ask, entry, shared, PRE_COMMIT);
 }
 
 /** --daemon-stop and --daemon-status: resolves to the exit code (1 when no daemon runs). */

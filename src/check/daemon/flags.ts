@@ -24,3 +24,20 @@ export function daemonChoice(argv: readonly string[], env: NodeJS.ProcessEnv): D
     action = "off";
   return { action, argv: rest };
 }
+
+/**
+ * `hook pre-commit`'s daemon flags: --daemon (or MCP_CODE_QUALITY_CHECK_DAEMON=1) asks the check daemon to
+ * run the hook, --no-daemon runs it in this process; the last wins. Only flags before the hook's own
+ * arguments count (after `--files` come file names). The install probe (MCP_CODE_QUALITY_HOOK_PROBE) answers
+ * in this process: it asks whether the line is reached, and must start no daemon.
+ */
+export function hookDaemonChoice(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { daemon: boolean; argv: string[] } {
+  let daemon = env[DAEMON_ENV] === "1";
+  let i = 0;
+  for (; i < argv.length && (argv[i] === "--daemon" || argv[i] === "--no-daemon"); i++)
+    daemon = argv[i] === "--daemon";
+  return { daemon: daemon && !env.MCP_CODE_QUALITY_HOOK_PROBE, argv: argv.slice(i) };
+}

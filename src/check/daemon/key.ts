@@ -32,6 +32,41 @@ export function keyedEnv(env: NodeJS.ProcessEnv): [string, string][] {
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
+/**
+ * Variables git and the human set for one commit (GIT_INDEX_FILE, GIT_AUTHOR_DATE, GIT_PREFIX..., and
+ * MCQ_ALLOW_PROTECTED, the human's confirmation for this commit): a `hook pre-commit` client leaves them out
+ * of its key (or each commit would start a daemon of its own) and hands them over with its request; the
+ * daemon runs that request with them, never with its own.
+ */
+export function isPerCommitVar(name: string): boolean {
+  return (
+    name.startsWith("GIT_") || name === "MCQ_ALLOW_PROTECTED" || name === "MCP_CODE_QUALITY_HOOK_TIMINGS"
+  );
+}
+
+/** `env` split into what decides the hook's daemon (`shared`) and what one commit sets (`perCommit`). */
+export function splitPerCommit(env: NodeJS.ProcessEnv): {
+  shared: NodeJS.ProcessEnv;
+  perCommit: Record<string, string>;
+} {
+  const shared: NodeJS.ProcessEnv = {};
+  const perCommit: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) continue;
+    if (isPerCommitVar(k)) perCommit[k] = v;
+    else shared[k] = v;
+  }
+  return { shared, perCommit };
+}
+
+/**
+ * The environment the daemon runs one hook request with: its own (which the key made the client's, the
+ * per-commit variables apart) without any per-commit variable of its own, and the client's.
+ */
+export function requestEnv(own: NodeJS.ProcessEnv, perCommit: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...splitPerCommit(own).shared, ...perCommit };
+}
+
 export function daemonKey(id: DaemonIdentity): string {
   return sha256(
     JSON.stringify([id.buildId, id.execPath, id.nodeVersion, String(id.uid), keyedEnv(id.env)]),

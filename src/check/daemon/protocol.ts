@@ -4,6 +4,7 @@
  * own proof, and the daemon answers with output frames and one final frame. Pure.
  */
 import { NONCE_HEX } from "./auth.js";
+import { isPerCommitVar } from "./key.js";
 
 /** Client → daemon, first: a fresh nonce the daemon's proof must cover. */
 export interface DaemonHello {
@@ -22,6 +23,15 @@ export type DaemonAsk =
       stderrTTY: boolean;
       columns?: number;
       /** The build the client runs; a daemon of another build answers `stale`. */
+      buildId: string;
+    }
+  | {
+      /** `hook pre-commit` (src/hooks/pre-commit.ts) for a git commit: its stderr and exit code come back. */
+      type: "pre-commit";
+      argv: string[];
+      cwd: string;
+      /** The variables git (and the human) set for this commit (key.ts: isPerCommitVar), used for it alone. */
+      env: Record<string, string>;
       buildId: string;
     }
   | { type: "stop" }
@@ -84,12 +94,35 @@ export function parseHelloAnswer(line: string): { nonce: string; proof: string }
     : undefined;
 }
 
+/** A pre-commit request's variables: strings, and only the per-commit ones (key.ts). */
+function perCommitEnv(v: unknown): Record<string, string> | undefined {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (typeof x !== "string" || !isPerCommitVar(k)) return undefined;
+    out[k] = x;
+  }
+  return out;
+}
+
 /** Parses a request line; undefined when it is not one (its proof is checked by the daemon, not here). */
 export function parseRequest(line: string): DaemonRequest | undefined {
   const r = parseObject(line);
   if (!r || typeof r.proof !== "string") return undefined;
   const proof = r.proof;
   if (r.type === "stop" || r.type === "status") return { type: r.type, proof };
+  if (r.type === "pre-commit") {
+    const env = perCommitEnv(r.env);
+    if (
+      !isStrings(r.argv) ||
+      typeof r.cwd !== "string" ||
+      !r.cwd.startsWith("/") ||
+      typeof r.buildId !== "string" ||
+      !env
+    )
+      return undefined;
+    return { type: "pre-commit", proof, argv: r.argv, cwd: r.cwd, env, buildId: r.buildId };
+  }
   if (
     r.type !== "check" ||
     !isStrings(r.argv) ||

@@ -3,7 +3,9 @@
  * environment that runs `check` for its clients, so a repeated check pays neither Node's start nor the
  * loading of the engine and adapters, nor the tools' version probes and the sandbox probe, which stay
  * known in this process. Each check builds its engine from the client's arguments and working directory
- * exactly as a direct run does, and its output reaches the client's stdout and stderr unchanged.
+ * exactly as a direct run does, and its output reaches the client's stdout and stderr unchanged. It also
+ * runs the git pre-commit hook for `hook pre-commit --daemon` (servePreCommit), with the commit's own git
+ * variables, and keeps that hook's lint engines apart from the checks'.
  *
  * It listens on a socket in its own 0700 folder that no sandbox binds (daemon-dir.ts), serves only a client
  * that proves it read the secret there (auth.ts), runs one check at a time (others wait their turn), and
@@ -24,6 +26,7 @@ import type { OutputStream } from "../output.js";
 import type { ProgressSink } from "../progress.js";
 import { proofHolds, proofOf } from "./auth.js";
 import { daemonSecret, ensurePrivateDir } from "./daemon-dir.js";
+import { requestEnv } from "./key.js";
 import {
   frame,
   LineReader,
@@ -93,6 +96,35 @@ function buildOnDisk(): string | undefined {
   }
 }
 
+/**
+ * `hook pre-commit` for a client's commit: in its working directory, with this daemon's environment and the
+ * variables git set for that commit (key.ts: requestEnv; never the daemon's own), its report carried to the
+ * client's stderr. Resolves to the hook's exit code; an error of the daemon refuses the commit, as one of
+ * the hook does.
+ */
+async function servePreCommit(
+  socket: net.Socket,
+  request: Extract<DaemonRequest, { type: "pre-commit" }>,
+  engines: EnginePool,
+): Promise<number> {
+  const since = performance.now();
+  const stderr = (text: string) => void (socket.destroyed || socket.write(frame({ e: text })));
+  try {
+    const { runPreCommitHook } = await import("../../hooks/pre-commit.js");
+    return await runPreCommitHook(requestEnv(process.env, request.env), request.argv, {
+      cwd: request.cwd,
+      stderr,
+      since,
+      engines,
+    });
+  } catch (err) {
+    stderr(
+      `mcp-code-quality pre-commit failed, so the commit is refused: internal error in the check daemon: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    return 1;
+  }
+}
+
 /** A connection has this long to prove itself before it is dropped. */
 const HANDSHAKE_MS = 10_000;
 
@@ -145,6 +177,8 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
   const bound = { ino: -1 };
 
   const engines = new EnginePool();
+  // The hook's engines apart: one with lint_check alone must never serve a check of the same Config.
+  const hookEngines = new EnginePool();
   const server = net.createServer();
   const shutdown = () => {
     if (closing) return;
@@ -156,13 +190,24 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
     } catch {
       // already gone
     }
-    void queue.finally(() => engines.closeAll()).finally(() => process.exit(0));
+    void queue
+      .finally(() => Promise.all([engines.closeAll(), hookEngines.closeAll()]))
+      .finally(() => process.exit(0));
   };
 
-  const serve = async (socket: net.Socket, request: Extract<DaemonRequest, { type: "check" }>) => {
+  const serve = async (
+    socket: net.Socket,
+    request: Extract<DaemonRequest, { type: "check" | "pre-commit" }>,
+  ) => {
     if (request.buildId !== ownBuild || buildOnDisk() !== ownBuild) {
       socket.end(frame({ stale: true }));
       shutdown();
+      return;
+    }
+    if (request.type === "pre-commit") {
+      const code = await servePreCommit(socket, request, hookEngines);
+      served++;
+      if (!socket.destroyed) socket.end(frame({ exit: code }));
       return;
     }
     // A client that goes away (Ctrl-C) stops its check: the engine kills what the calls started.

@@ -301,9 +301,9 @@ async function partiallyStaged(
   selected: string[],
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const lines = (args: string[]) => gitOutput(ctx, dir, args);
   // What the caller already knows of the index (the pre-commit hook), else git's own answer.
   const view = stagedViewFor(ctx, dir);
+  const lines = (args: string[]) => gitOutput(ctx, dir, args, view?.gitEnv);
   const [top] = view ? [view.top] : ((await lines(["rev-parse", "--show-toplevel"])) ?? []);
   if (!top) return out;
   const differing = new Set(
