@@ -4,7 +4,7 @@ import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
-import { defineTool, type ToolContext, type ToolResult } from "../../engine/tool.js";
+import { defineTool, READ_ONLY_NETWORK, type ToolContext, type ToolResult } from "../../engine/tool.js";
 import { ProgramNotFoundError } from "../../exec/runner.js";
 import { looksLikeNetworkFailure, type Vulnerability } from "../../adapters/dependency-audit.js";
 import { networkError, runNpmAudit } from "../../adapters/npm/npm-audit-run.js";
@@ -319,13 +319,7 @@ export const auditDependenciesTool = () =>
       output: OUTPUT_ARG,
       ...PAGING_ARGS,
     }),
-    annotations: {
-      title: "Audit dependencies",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: true,
-    },
+    annotations: { title: "Audit dependencies", ...READ_ONLY_NETWORK },
     paths: [{ arg: "requirements_file", kind: "any", default: "requirements.txt" }],
     async handler(args, ctx) {
       const audit = chooseAudit(args.requirements_file, ctx.allowlist);
