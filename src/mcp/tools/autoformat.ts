@@ -1,19 +1,18 @@
 import path from "node:path";
 import { z } from "zod";
-import { BY_LANGUAGE_DOC, CONFIG_DOC, PATH_DOC } from "./arg-docs.js";
+import { CONFIG_DOC } from "./arg-docs.js";
 import { displayPaths, rebaseDiff, showFromCwd } from "../../findings/display-path.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
   formatterLanguages,
-  formatterNames,
   formattersFor,
   type FormatRequest,
   type FormatterAdapter,
   type FormatWriteOutcome,
 } from "../../adapters/formatters.js";
 import { runWriteStep } from "../../fix/write-step.js";
-import { pickFormatter } from "./format-check.js";
+import { formatterChoiceArgs, pickFormatter } from "./format-check.js";
 import { DIFF_OFFSET_ARG, diffFields } from "./pipeline/fix-result.js";
 import { nothingToFix } from "./pipeline/nothing-checked.js";
 import { listingOf, PAGING_ARGS } from "./listing.js";
@@ -179,9 +178,7 @@ export const autoformatTool = () =>
     name: "autoformat",
     description: "Format files in place, as a transaction (undo: rollback).",
     input: z.strictObject({
-      path: z.string().describe(PATH_DOC),
-      language: z.enum(formatterLanguages()).optional().describe(BY_LANGUAGE_DOC),
-      formatter: z.enum(formatterNames()).optional().describe(BY_LANGUAGE_DOC),
+      ...formatterChoiceArgs(),
       dry_run: z.boolean().default(false).describe("Write nothing; return the diff"),
       config: z.string().optional().describe(CONFIG_DOC),
       max_result_tokens: PAGING_ARGS.max_result_tokens,
