@@ -1,7 +1,7 @@
 /** JSON-lines audit log with size-based rotation to `<file>.1`, created owner-only. */
 import fs from "node:fs";
 import path from "node:path";
-import { linesFromEnd } from "./lines-from-end.js";
+import { newestJsonEntries } from "./lines-from-end.js";
 
 export interface AuditEntry {
   timestamp: string;
@@ -52,32 +52,22 @@ export class AuditLog {
    * lines are skipped.
    */
   async read(limit: number, filter: (e: AuditEntry) => boolean = () => true): Promise<AuditEntry[]> {
-    const newestFirst: AuditEntry[] = [];
-    if (limit <= 0) return newestFirst;
-    for (const file of [this.file, this.rotatedFile])
-      for await (const line of linesFromEnd(file)) {
-        const entry = parseEntry(line);
-        if (!entry || !filter(entry)) continue;
-        newestFirst.push(entry);
-        if (newestFirst.length >= limit) return newestFirst.reverse();
-      }
-    return newestFirst.reverse();
+    return newestJsonEntries([this.file, this.rotatedFile], limit, (value) => {
+      const entry = auditEntryOf(value);
+      return entry && filter(entry) ? entry : undefined;
+    });
   }
 }
 
-function parseEntry(line: string): AuditEntry | undefined {
-  if (!line.trim()) return undefined;
-  try {
-    const v = JSON.parse(line) as AuditEntry;
-    if (
-      typeof v !== "object" ||
-      v === null ||
-      typeof v.operation !== "string" ||
-      typeof v.timestamp !== "string"
-    )
-      return undefined;
-    return v;
-  } catch {
+/** A line's value as an audit entry, if it is one. */
+function auditEntryOf(value: unknown): AuditEntry | undefined {
+  const v = value as AuditEntry;
+  if (
+    typeof v !== "object" ||
+    v === null ||
+    typeof v.operation !== "string" ||
+    typeof v.timestamp !== "string"
+  )
     return undefined;
-  }
+  return v;
 }

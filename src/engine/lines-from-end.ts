@@ -55,3 +55,38 @@ export async function* linesFromEnd(file: string, options: LinesFromEndOptions =
     await handle.close();
   }
 }
+
+/**
+ * The newest `limit` entries of JSON-lines logs, oldest first. `files` come newest first and each is read
+ * from its end; each line is parsed and given to `entry`, which returns the entry or undefined to skip it
+ * (blank and corrupt lines are skipped before). Only what is returned is held, so a long history costs
+ * what is asked of it. The server's audit log and each project's transaction audit read through it.
+ */
+export async function newestJsonEntries<T>(
+  files: readonly string[],
+  limit: number,
+  entry: (value: unknown) => T | undefined,
+  options: LinesFromEndOptions = {},
+): Promise<T[]> {
+  const newestFirst: T[] = [];
+  if (limit <= 0) return newestFirst;
+  for (const file of files)
+    for await (const line of linesFromEnd(file, options)) {
+      const value = jsonLine(line);
+      const e = value === undefined ? undefined : entry(value);
+      if (e === undefined) continue;
+      newestFirst.push(e);
+      if (newestFirst.length >= limit) return newestFirst.reverse();
+    }
+  return newestFirst.reverse();
+}
+
+/** A line's JSON value; undefined for a blank or corrupt line. */
+function jsonLine(line: string): unknown {
+  if (!line.trim()) return undefined;
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -33,6 +33,12 @@ export const READ_ONLY = {
   openWorldHint: false,
 } as const satisfies ToolAnnotations;
 
+/**
+ * Annotations of a tool that only reads, but asks a service out of the machine (a vulnerability database,
+ * the URLs of links): the world it reads is open, so a repeated call may answer otherwise.
+ */
+export const READ_ONLY_NETWORK = { ...READ_ONLY, openWorldHint: true } as const satisfies ToolAnnotations;
+
 /** Annotations of a tool that rewrites project files (as a transaction; repeating it changes nothing more). */
 export const WRITES_FILES = {
   readOnlyHint: false,

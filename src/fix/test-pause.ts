@@ -27,6 +27,20 @@ export function stopBeforeClaimForTest(runId: string): void {
   process.kill(process.pid, "SIGSTOP");
 }
 
+/** The once-per-process stops that already happened, by their environment variable. */
+const stoppedOnce = new Set<string>();
+
+/**
+ * Stops this process (SIGSTOP) the first time it gets here with `env` set to `value`, after saying
+ * `message` with the run and pid on stderr, where the test waits for it. The stops below share it.
+ */
+function stopOnceForTest(env: string, value: string, message: string, runId: string): void {
+  if (stoppedOnce.has(env) || process.env[env] !== value) return;
+  stoppedOnce.add(env);
+  process.stderr.write(`${message}: run ${runId} pid ${process.pid}\n`);
+  process.kill(process.pid, "SIGSTOP");
+}
+
 /**
  * TEST ONLY. With MCP_CODE_QUALITY_TEST_STOP_AFTER_STEP=<n> (or `verify`), a transaction stops its own
  * process (SIGSTOP) once its n-th writing step is recorded (or once all its writes are claimed, before the
@@ -36,13 +50,8 @@ export function stopBeforeClaimForTest(runId: string): void {
 export const TEST_STEP_STOP_ENV = "MCP_CODE_QUALITY_TEST_STOP_AFTER_STEP";
 export const TEST_STEP_STOP_MESSAGE = "test stop after step";
 
-let stoppedAfterStep = false;
-
 export function stopAfterStepForTest(runId: string, step: string): void {
-  if (stoppedAfterStep || process.env[TEST_STEP_STOP_ENV] !== step) return;
-  stoppedAfterStep = true;
-  process.stderr.write(`${TEST_STEP_STOP_MESSAGE} ${step}: run ${runId} pid ${process.pid}\n`);
-  process.kill(process.pid, "SIGSTOP");
+  stopOnceForTest(TEST_STEP_STOP_ENV, step, `${TEST_STEP_STOP_MESSAGE} ${step}`, runId);
 }
 
 /**
@@ -54,13 +63,8 @@ export function stopAfterStepForTest(runId: string, step: string): void {
 export const TEST_RESTORE_STOP_ENV = "MCP_CODE_QUALITY_TEST_STOP_BEFORE_RESTORE";
 export const TEST_RESTORE_STOP_MESSAGE = "test stop before restoring";
 
-let stoppedBeforeRestore = false;
-
 export function stopBeforeRestoreForTest(runId: string, file: string): void {
-  if (stoppedBeforeRestore || process.env[TEST_RESTORE_STOP_ENV] !== "1") return;
-  stoppedBeforeRestore = true;
-  process.stderr.write(`${TEST_RESTORE_STOP_MESSAGE} ${file}: run ${runId} pid ${process.pid}\n`);
-  process.kill(process.pid, "SIGSTOP");
+  stopOnceForTest(TEST_RESTORE_STOP_ENV, "1", `${TEST_RESTORE_STOP_MESSAGE} ${file}`, runId);
 }
 
 /**
@@ -72,11 +76,6 @@ export function stopBeforeRestoreForTest(runId: string, file: string): void {
 export const TEST_WRITE_STOP_ENV = "MCP_CODE_QUALITY_TEST_STOP_BEFORE_WRITE";
 export const TEST_WRITE_STOP_MESSAGE = "test stop before writing";
 
-let stoppedBeforeWrite = false;
-
 export function stopBeforeWriteForTest(runId: string, file: string): void {
-  if (stoppedBeforeWrite || process.env[TEST_WRITE_STOP_ENV] !== "1") return;
-  stoppedBeforeWrite = true;
-  process.stderr.write(`${TEST_WRITE_STOP_MESSAGE} ${file}: run ${runId} pid ${process.pid}\n`);
-  process.kill(process.pid, "SIGSTOP");
+  stopOnceForTest(TEST_WRITE_STOP_ENV, "1", `${TEST_WRITE_STOP_MESSAGE} ${file}`, runId);
 }

@@ -10,7 +10,7 @@ import type { Dirent } from "node:fs";
 import path from "node:path";
 import { fromAuditLine, seedAuditFields } from "./seed-interop.js";
 import { appendFileIn, listDirIn, lstatIn, removeFileIn, renameIn } from "../paths/safe-fs.js";
-import { linesFromEnd } from "../engine/lines-from-end.js";
+import { newestJsonEntries } from "../engine/lines-from-end.js";
 
 /** Rotated audit files kept beside the live one; older ones are deleted at rotation. */
 export const KEEP_ROTATED = 5;
@@ -102,31 +102,25 @@ export class TxAudit {
   async read(query: AuditQuery = {}): Promise<TxAuditEntry[]> {
     const since = query.since ? Date.parse(query.since) : undefined;
     const limit = Math.min(query.limit ?? MAX_READ_ENTRIES, MAX_READ_ENTRIES);
-    const newestFirst: TxAuditEntry[] = [];
-    if (limit <= 0) return newestFirst;
-    for (const file of (await this.files()).reverse())
-      for await (const line of linesFromEnd(file, { noFollow: true })) {
-        const e = parseEntry(line);
-        if (!e) continue;
-        if (query.tool !== undefined && e.tool !== query.tool) continue;
-        if (query.result !== undefined && e.result !== query.result) continue;
-        if (since !== undefined && !(Date.parse(e.timestamp) >= since)) continue;
-        newestFirst.push(e);
-        if (newestFirst.length >= limit) return newestFirst.reverse();
-      }
-    return newestFirst.reverse();
+    const matches = (e: TxAuditEntry) =>
+      (query.tool === undefined || e.tool === query.tool) &&
+      (query.result === undefined || e.result === query.result) &&
+      (since === undefined || Date.parse(e.timestamp) >= since);
+    return newestJsonEntries(
+      (await this.files()).reverse(),
+      limit,
+      (value) => {
+        const e = txEntryOf(value);
+        return e && matches(e) ? e : undefined;
+      },
+      { noFollow: true },
+    );
   }
 }
 
-function parseEntry(line: string): TxAuditEntry | undefined {
-  if (!line.trim()) return undefined;
-  try {
-    const v = JSON.parse(line) as unknown;
-    // Ours, or an entry the original seed 001 server wrote (see seed-interop.ts).
-    return typeof v === "object" && v !== null && !Array.isArray(v)
-      ? fromAuditLine(v as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+/** A line's value as a transaction entry: ours, or one the original seed 001 server wrote (see seed-interop.ts). */
+function txEntryOf(v: unknown): TxAuditEntry | undefined {
+  return typeof v === "object" && v !== null && !Array.isArray(v)
+    ? fromAuditLine(v as Record<string, unknown>)
+    : undefined;
 }

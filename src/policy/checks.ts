@@ -7,6 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { dirEntries } from "../paths/dir-entries.js";
 import type { Bundle, CheckOutcome, CheckStatus, Violation } from "./bundle.js";
 import type { CelContext } from "./cel.js";
 import { commandContext, type CommandSite } from "./command-context.js";
@@ -136,13 +137,7 @@ function treeOf(dir: string): string[] {
   const queue = [dir];
   while (queue.length && out.length < MAX_TREE_ENTRIES) {
     const d = queue.shift() as string;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
+    for (const e of dirEntries(d)) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) queue.push(p);
       else out.push(p);

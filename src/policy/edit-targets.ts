@@ -7,6 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { dirEntries } from "../paths/dir-entries.js";
 import { HEADER_BYTES } from "./edit-context.js";
 
 export interface EditTarget {
@@ -100,13 +101,7 @@ function hardLinks(st: fs.Stats, roots: readonly string[]): string[] | undefined
     const stack = [root];
     while (stack.length) {
       const dir = stack.pop() as string;
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const e of entries) {
+      for (const e of dirEntries(dir)) {
         if (++seen > MAX_WALK_ENTRIES) return undefined;
         const p = path.join(dir, e.name);
         if (e.isDirectory()) stack.push(p);

@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { dirEntries } from "../../paths/dir-entries.js";
 
 /** Folders never walked: pyright's own automatic excludes, and virtualenvs (whose files it skips). */
 const SKIP_DIRS = new Set(["node_modules", "__pycache__", "venv", "site-packages"]);
@@ -19,12 +20,7 @@ export const MAX_PYTHON_FILES = 20_000;
 export function pythonFileStates(dirs: readonly string[], limit = MAX_PYTHON_FILES): Map<string, string> {
   const states = new Map<string, string>();
   const walk = (dir: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
+    const entries = dirEntries(dir);
     if (entries.some((e) => e.name === "pyvenv.cfg" && e.isFile())) return;
     for (const e of entries) {
       if (states.size >= limit) return;

@@ -13,6 +13,7 @@ import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { findExecutable } from "../../exec/which.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { dirEntries } from "../../paths/dir-entries.js";
 import { ProgramNotFoundError } from "../../exec/runner.js";
 import { registerExternalTool } from "../registry.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
@@ -45,13 +46,7 @@ function isDir(p: string): boolean {
 export function filesUnder(dir: string, pattern: RegExp, limit = 10_000): string[] {
   const out: string[] = [];
   const visit = (d: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
+    for (const e of dirEntries(d)) {
       if (out.length >= limit) return;
       const abs = path.join(d, e.name);
       if (e.isDirectory()) {

@@ -4,10 +4,10 @@ import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
-import { defineTool, type ToolContext, type ToolResult } from "../../engine/tool.js";
+import { defineTool, READ_ONLY_NETWORK, type ToolContext, type ToolResult } from "../../engine/tool.js";
 import { ProgramNotFoundError } from "../../exec/runner.js";
 import { looksLikeNetworkFailure, type Vulnerability } from "../../adapters/dependency-audit.js";
-import { lockVersions, npmAuditArgs, parseNpmAuditJson } from "../../adapters/npm/npm-audit.js";
+import { networkError, runNpmAudit } from "../../adapters/npm/npm-audit-run.js";
 import { parsePipAuditJson, pipAuditArgs } from "../../adapters/python/pip-audit.js";
 import { resolvePythonTool } from "../../adapters/python/resolve.js";
 import type { Allowlist } from "../../paths/allowlist.js";
@@ -98,15 +98,6 @@ export function chooseAudit(target: string, allowlist: Allowlist): Audit {
     if (js) return js;
   }
   return { kind: "pip-audit", requirements: target };
-}
-
-function networkError(tool: string, where: string, extra: Record<string, unknown>): ToolError {
-  return new ToolError(
-    "tool_error",
-    `Network failure: ${tool} could not reach ${where}. audit_dependencies needs network access to the ` +
-      "vulnerability database; nothing was audited.",
-    { network_error: true, ...extra },
-  );
 }
 
 type AuditArgs = ListingArgs & { output: "json" | "sarif" };
@@ -201,7 +192,7 @@ async function pipAudit(
   if (!report || (run.returncode !== 0 && run.returncode !== 1)) {
     const extra = { command, returncode: run.returncode, output, truncated: run.truncated };
     if (looksLikeNetworkFailure(output))
-      throw networkError("pip-audit", "PyPI / the vulnerability service", extra);
+      throw networkError("pip-audit", "PyPI / the vulnerability service", "audit_dependencies", extra);
     throw new ToolError(
       "tool_error",
       `pip-audit failed without a report (exit ${run.returncode}); see output`,
@@ -238,34 +229,13 @@ async function npmAudit(
   lockfile: string,
   callArgs: AuditArgs,
 ): Promise<ToolResult> {
-  const args = npmAuditArgs();
-  const command = displayCommand("npm", args);
-  const run = await ctx.run({ program: "npm", args, cwd: projectDir });
-  const output = combinedOutput(run.stdout, run.stderr);
-  const parsed = parseNpmAuditJson(run.stdout, lockVersions(fs.readFileSync(lockfile, "utf8")));
-  const extra = { command, returncode: run.returncode, output, truncated: run.truncated };
-  if (!parsed)
-    throw new ToolError(
-      "tool_error",
-      `npm audit failed without a report (exit ${run.returncode}); see output`,
-      extra,
-    );
-  if (parsed.kind === "error") {
-    const registry = process.env.npm_config_registry ?? process.env.NPM_CONFIG_REGISTRY;
-    if (looksLikeNetworkFailure(output))
-      throw networkError(
-        "npm audit",
-        `the registry's audit endpoint${registry ? ` (${registry})` : ""}`,
-        extra,
-      );
-    throw new ToolError("tool_error", `npm audit failed: ${parsed.message}`, extra);
-  }
+  const run = await runNpmAudit(ctx, projectDir, lockfile, "audit_dependencies");
   const notes = [`npm audit of ${lockfile} (lockfile only; nothing installed)`];
   return shape(ctx, callArgs, {
     auditor: "npm",
-    command,
+    command: run.command,
     returncode: run.returncode,
-    vulnerabilities: parsed.vulnerabilities,
+    vulnerabilities: run.vulnerabilities,
     notes,
     truncated: run.truncated,
     manifest: lockfile,
@@ -349,13 +319,7 @@ export const auditDependenciesTool = () =>
       output: OUTPUT_ARG,
       ...PAGING_ARGS,
     }),
-    annotations: {
-      title: "Audit dependencies",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: true,
-    },
+    annotations: { title: "Audit dependencies", ...READ_ONLY_NETWORK },
     paths: [{ arg: "requirements_file", kind: "any", default: "requirements.txt" }],
     async handler(args, ctx) {
       const audit = chooseAudit(args.requirements_file, ctx.allowlist);

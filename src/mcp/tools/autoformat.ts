@@ -1,17 +1,18 @@
 import path from "node:path";
 import { z } from "zod";
-import { BY_LANGUAGE_DOC, CONFIG_DOC, PATH_DOC } from "./arg-docs.js";
+import { CONFIG_DOC } from "./arg-docs.js";
 import { displayPaths, rebaseDiff, showFromCwd } from "../../findings/display-path.js";
 import { capList } from "../../engine/result.js";
 import { defineTool, WRITES_FILES, PATH_AND_CONFIG } from "../../engine/tool.js";
 import {
   formatterLanguages,
-  formatterNames,
   formattersFor,
+  type FormatRequest,
+  type FormatterAdapter,
   type FormatWriteOutcome,
 } from "../../adapters/formatters.js";
-import { runTransaction } from "../../fix/transaction.js";
-import { pickFormatter } from "./format-check.js";
+import { runWriteStep } from "../../fix/write-step.js";
+import { formatterChoiceArgs, pickFormatter } from "./format-check.js";
 import { DIFF_OFFSET_ARG, diffFields } from "./pipeline/fix-result.js";
 import { nothingToFix } from "./pipeline/nothing-checked.js";
 import { listingOf, PAGING_ARGS } from "./listing.js";
@@ -87,6 +88,41 @@ interface AutoformatArgs {
 }
 
 /**
+ * Each formatter writes its request in turn, as one write step of an autoformat transaction (bare on a
+ * dry run). What the transaction snapshots is what each formatter's own check names: exactly the files
+ * it will rewrite. One project or several, the same transaction.
+ */
+function formatInOneStep(
+  ctx: ToolContext,
+  args: AutoformatArgs,
+  runs: readonly { adapter: FormatterAdapter; request: FormatRequest & { dryRun: boolean } }[],
+) {
+  return runWriteStep(ctx, {
+    tool: "autoformat",
+    target: args.path,
+    dryRun: args.dry_run,
+    candidates: async () => {
+      const files: string[] = [];
+      for (const { adapter, request } of runs) {
+        const check = await adapter.check(ctx, {
+          target: request.target,
+          diff: false,
+          config: request.config,
+          all: request.all,
+        });
+        for (const f of check.unformatted_files) files.push(path.resolve(ctx.config.cwd, f));
+      }
+      return files;
+    },
+    write: async () => {
+      const outcomes: FormatWriteOutcome[] = [];
+      for (const { adapter, request } of runs) outcomes.push(await adapter.write(ctx, request));
+      return outcomes;
+    },
+  });
+}
+
+/**
  * autoformat on a path holding several projects: each project's formatter at its root, over its scope,
  * with its configuration, all in one transaction on the path (one rollback undoes them all).
  */
@@ -107,37 +143,15 @@ async function formatProjects(
     config: args.config,
     all: true,
   });
-  const writeAll = async () => {
-    const outcomes: FormatWriteOutcome[] = [];
-    for (const r of runs) outcomes.push(await r.adapter.write(ctx, request(r.target)));
-    return outcomes;
-  };
-  let outcomes: FormatWriteOutcome[];
-  let transaction: unknown;
-  let txNotes: string[] = [];
-  if (args.dry_run) outcomes = await writeAll();
-  else {
-    const tx = await runTransaction(ctx, {
-      tool: "autoformat",
-      target: args.path,
-      candidates: async () => {
-        const files: string[] = [];
-        for (const r of runs) {
-          const check = await r.adapter.check(ctx, { ...request(r.target), diff: false });
-          for (const f of check.unformatted_files) files.push(path.resolve(ctx.config.cwd, f));
-        }
-        return files;
-      },
-      work: async (handle) => {
-        const written = await writeAll();
-        await handle.afterWriteStep();
-        return written;
-      },
-    });
-    outcomes = tx.value;
-    transaction = tx.transaction;
-    txNotes = tx.notes;
-  }
+  const {
+    value: outcomes,
+    transaction,
+    notes: txNotes,
+  } = await formatInOneStep(
+    ctx,
+    args,
+    runs.map((r) => ({ adapter: r.adapter, request: request(r.target) })),
+  );
   const display = displayPaths(args.path, ctx.allowlist.roots.effective);
   const changed = outcomes.flatMap((o) => o.changed_files);
   const files = capList(changed.map((f) => showFromCwd(display, ctx.config.cwd, f)));
@@ -164,9 +178,7 @@ export const autoformatTool = () =>
     name: "autoformat",
     description: "Format files in place, as a transaction (undo: rollback).",
     input: z.strictObject({
-      path: z.string().describe(PATH_DOC),
-      language: z.enum(formatterLanguages()).optional().describe(BY_LANGUAGE_DOC),
-      formatter: z.enum(formatterNames()).optional().describe(BY_LANGUAGE_DOC),
+      ...formatterChoiceArgs(),
       dry_run: z.boolean().default(false).describe("Write nothing; return the diff"),
       config: z.string().optional().describe(CONFIG_DOC),
       max_result_tokens: PAGING_ARGS.max_result_tokens,
@@ -191,34 +203,9 @@ export const autoformatTool = () =>
         config: args.config,
         all,
       };
-      let outcome: FormatWriteOutcome;
-      let transaction: unknown;
-      let txNotes: string[] = [];
-      if (args.dry_run) outcome = await adapter.write(ctx, request);
-      else {
-        const tx = await runTransaction(ctx, {
-          tool: "autoformat",
-          target: args.path,
-          // The formatter's own check names exactly the files it will rewrite.
-          candidates: async () => {
-            const check = await adapter.check(ctx, {
-              target: args.path,
-              diff: false,
-              config: args.config,
-              all,
-            });
-            return check.unformatted_files.map((f) => path.resolve(ctx.config.cwd, f));
-          },
-          work: async (handle) => {
-            const written = await adapter.write(ctx, request);
-            await handle.afterWriteStep();
-            return written;
-          },
-        });
-        outcome = tx.value;
-        transaction = tx.transaction;
-        txNotes = tx.notes;
-      }
+      const tx = await formatInOneStep(ctx, args, [{ adapter, request }]);
+      const outcome = tx.value[0] as FormatWriteOutcome;
+      const { transaction, notes: txNotes } = tx;
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const files = capList(outcome.changed_files.map((f) => showFromCwd(display, ctx.config.cwd, f)));
       return {

@@ -5,7 +5,7 @@ import { groupByLink } from "../../adapters/markdown/report.js";
 import { findingsView } from "../../findings/views.js";
 import { checkReplacement, compileUserRegex, type UserRegex } from "../../adapters/markdown/user-regex.js";
 import { ToolError } from "../../errors.js";
-import { defineTool } from "../../engine/tool.js";
+import { defineTool, READ_ONLY_NETWORK } from "../../engine/tool.js";
 import { loadProjectConfig, type MarkdownLinksSettings } from "../../project-config/index.js";
 import { displayPaths } from "../../findings/display-path.js";
 import type { Finding } from "../../findings/model.js";
@@ -115,13 +115,7 @@ export const checkMarkdownLinksTool = () =>
       output: OUTPUT_ARG,
       ...PAGING_ARGS,
     }),
-    annotations: {
-      title: "Check Markdown links",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: true,
-    },
+    annotations: { title: "Check Markdown links", ...READ_ONLY_NETWORK },
     paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
       const project = loadProjectConfig(args.path, ctx.allowlist);

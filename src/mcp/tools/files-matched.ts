@@ -2,10 +2,52 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
+import { dirEntries } from "../../paths/dir-entries.js";
 import { VENDORED_DIR_NAMES } from "../../adapters/python/tree-excludes.js";
 
 /** Files looked at before giving up the search (the filter is then taken as matching). */
 const MAX_FILES_SCANNED = 200_000;
+/** Files listed at most for a `files` scope (a scope that large is the whole project anyway). */
+const MAX_MATCHED_FILES = 50_000;
+
+/**
+ * Up to `limit` files under the folder of `base` that `matches` accepts, in walk order (vendored and VCS
+ * folders not searched, links not followed), and the folder searched; `cut` when the walk gave up after
+ * MAX_FILES_SCANNED entries. Both callers share this one walk so that they agree on what a filter matches.
+ */
+function scanMatches(
+  base: string,
+  matches: (file: string) => boolean,
+  limit: number,
+): { files: string[]; cut: boolean; start: string } {
+  const files: string[] = [];
+  let scanned = 0;
+  let cut = false;
+  const walk = (dir: string): void => {
+    for (const e of dirEntries(dir)) {
+      if (cut || files.length >= limit) return;
+      if (++scanned > MAX_FILES_SCANNED) {
+        cut = true;
+        return;
+      }
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!VENDORED_DIR_NAMES.has(e.name)) walk(abs);
+      } else if (e.isFile() && matches(abs)) files.push(abs);
+    }
+  };
+  const start = fs.statSync(base).isFile() ? path.dirname(base) : base;
+  walk(start);
+  return { files, cut, start };
+}
+
+/** The invalid_input a `files` filter that matched nothing under `start` gets, naming the tool. */
+function noMatch(start: string, patterns: readonly string[], tool: string): ToolError {
+  return new ToolError(
+    "invalid_input",
+    `argument "files" matched no file under ${start} (${tool}): ${patterns.join(", ")}`,
+  );
+}
 
 /**
  * Throws invalid_input naming the argument and the tool when `matches` accepts no file under `base`
@@ -17,33 +59,9 @@ export function requireFilesMatch(
   patterns: readonly string[],
   tool: string,
 ): void {
-  let scanned = 0;
-  const found = (dir: string): boolean => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return false;
-    }
-    for (const e of entries) {
-      if (++scanned > MAX_FILES_SCANNED) return true;
-      const abs = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!VENDORED_DIR_NAMES.has(e.name) && found(abs)) return true;
-      } else if (e.isFile() && matches(abs)) return true;
-    }
-    return false;
-  };
-  const start = fs.statSync(base).isFile() ? path.dirname(base) : base;
-  if (!found(start))
-    throw new ToolError(
-      "invalid_input",
-      `argument "files" matched no file under ${start} (${tool}): ${patterns.join(", ")}`,
-    );
+  const scan = scanMatches(base, matches, 1);
+  if (scan.files.length === 0 && !scan.cut) throw noMatch(scan.start, patterns, tool);
 }
-
-/** Files listed at most for a `files` scope (a scope that large is the whole project anyway). */
-const MAX_MATCHED_FILES = 50_000;
 
 /**
  * The files under `base` that `matches` accepts (vendored and VCS folders not searched, links not
@@ -55,29 +73,7 @@ export function matchedFiles(
   patterns: readonly string[],
   tool: string,
 ): string[] {
-  const out: string[] = [];
-  let scanned = 0;
-  const walk = (dir: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (++scanned > MAX_FILES_SCANNED || out.length >= MAX_MATCHED_FILES) return;
-      const abs = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!VENDORED_DIR_NAMES.has(e.name)) walk(abs);
-      } else if (e.isFile() && matches(abs)) out.push(abs);
-    }
-  };
-  const start = fs.statSync(base).isFile() ? path.dirname(base) : base;
-  walk(start);
-  if (out.length === 0)
-    throw new ToolError(
-      "invalid_input",
-      `argument "files" matched no file under ${start} (${tool}): ${patterns.join(", ")}`,
-    );
-  return out.sort();
+  const scan = scanMatches(base, matches, MAX_MATCHED_FILES);
+  if (scan.files.length === 0) throw noMatch(scan.start, patterns, tool);
+  return scan.files.sort();
 }

@@ -20,6 +20,18 @@ import {
 import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { chooseFormatters, formatterFor } from "../../adapters/tool-choice.js";
 
+/**
+ * The arguments that choose a formatter, the same for format_check and autoformat: the path, and a language
+ * or formatter among those registered when the tool is built (else the project's, tool-choice.ts).
+ */
+export function formatterChoiceArgs() {
+  return {
+    path: z.string().describe(PATH_DOC),
+    language: z.enum(formatterLanguages()).optional().describe(BY_LANGUAGE_DOC),
+    formatter: z.enum(formatterNames()).optional().describe(BY_LANGUAGE_DOC),
+  };
+}
+
 /** The formatter for a request, or invalid_input naming the formatters that language has. */
 export function pickFormatter(language: string, formatter: string | undefined) {
   const adapter = findFormatter(language, formatter);
@@ -63,9 +75,7 @@ export const formatCheckTool = () =>
     name: "format_check",
     description: "Check formatting without changing files.",
     input: z.strictObject({
-      path: z.string().describe(PATH_DOC),
-      language: z.enum(formatterLanguages()).optional().describe(BY_LANGUAGE_DOC),
-      formatter: z.enum(formatterNames()).optional().describe(BY_LANGUAGE_DOC),
+      ...formatterChoiceArgs(),
       diff: z.boolean().default(false).describe("Put the diff in output"),
       config: z.string().optional().describe(CONFIG_DOC),
       output: OUTPUT_ARG,

@@ -12,6 +12,18 @@ import {
 } from "../../fix/rollback.js";
 import { projectCache, runTransaction, txAudit } from "../../fix/transaction.js";
 
+/**
+ * The annotations of both rollback tools (core and the eslint-typescript drop-in): it restores files,
+ * and is not idempotent (a second call undoes the transaction before).
+ */
+export const ROLLBACK_ANNOTATIONS = {
+  title: "Roll back fixes",
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+
 export const rollbackTool = () =>
   defineTool({
     name: "rollback",
@@ -28,13 +40,7 @@ export const rollbackTool = () =>
       since: z.iso.datetime({ offset: true }).optional().describe("Instead: all since then"),
       force: z.boolean().default(false).describe("Restore files changed since, too"),
     }),
-    annotations: {
-      title: "Roll back fixes",
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
+    annotations: ROLLBACK_ANNOTATIONS,
     paths: [{ arg: "path", kind: "any" }],
     async handler(args, ctx) {
       const { paths, plan, report: r, transaction, notes: txNotes } = await runRollback(ctx, args.path, args);

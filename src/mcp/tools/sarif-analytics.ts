@@ -13,7 +13,7 @@ import {
   runAnalyticsJob,
   type AnalyticsInput,
   type AnalyticsJob,
-  type AnalyticsReply,
+  type AnalyticsValue,
 } from "../../sarif-analytics/analytics-job.js";
 import { runAnalyticsOffThread } from "../../sarif-analytics/off-thread.js";
 import { LISTING_ARGS } from "./listing.js";
@@ -77,13 +77,14 @@ const asText = (i: AnalyticsInput, r: Raw): AnalyticsInput => ({ label: i.label,
 
 /**
  * Runs one analysis: in a worker thread when its inputs are large (the server keeps answering; a timeout or a
- * cancellation ends the thread), inline otherwise. An input that is not SARIF is invalid_input naming it.
+ * cancellation ends the thread), inline otherwise. An input that is not SARIF is invalid_input naming it. The
+ * answer is checked to be the one to the job's question, and typed as that.
  */
-async function analyze(
+async function analyze<J extends AnalyticsJob>(
   ctx: ToolContext,
-  job: AnalyticsJob,
+  job: J,
   raws: readonly Raw[],
-): Promise<Extract<AnalyticsReply, { ok: true }>> {
+): Promise<{ value: Extract<AnalyticsValue, { op: J["op"] }>; notes: string[] }> {
   const advisor = ctx.services.get<PolicyAdvisor>(POLICY_ADVISOR_SERVICE, () => EMPTY_ADVISOR);
   const bytes = raws.reduce((n, r) => n + r.bytes, 0);
   // An advisor that cannot say where its bundle comes from answers on this thread only.
@@ -99,7 +100,8 @@ async function analyze(
       argument: reply.label,
       json_path: reply.jsonPath,
     });
-  return reply;
+  if (reply.value.op !== job.op) throw new Error("the analysis answered another question");
+  return { value: reply.value as Extract<AnalyticsValue, { op: J["op"] }>, notes: reply.notes };
 }
 
 /** The job with each input as its JSON text, in the order the job names them. */
@@ -128,6 +130,11 @@ function adviceCall(traceId: string | undefined, index: number, path: string | u
 
 const INPUT = { sarif: SARIF_ARG.optional(), trace_id: TRACE_ARG.optional(), path: PATH_ARG };
 
+/** The one log of a tool with INPUT's arguments: `sarif` or `trace_id` (of the project at `path`). */
+function fetchLog(ctx: ToolContext, args: { sarif?: unknown; trace_id?: string; path?: string }): Raw {
+  return fetchInput(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+}
+
 export const sarifRiskSummaryTool = () =>
   defineTool({
     name: "sarif_risk_summary",
@@ -135,9 +142,8 @@ export const sarifRiskSummaryTool = () =>
     input: z.strictObject(INPUT),
     annotations: { title: "SARIF risk summary", ...READ_ONLY },
     async handler(args, ctx) {
-      const raw = fetchInput(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+      const raw = fetchLog(ctx, args);
       const reply = await analyze(ctx, { op: "risk", input: inline(raw) }, [raw]);
-      if (reply.value.op !== "risk") throw new Error("the analysis answered another question");
       const summary = reply.value.summary;
       return {
         success: true,
@@ -183,8 +189,8 @@ export const sarifTrendAnalysisTool = () =>
           fetchInput(ctx, undefined, t, args.path, ["", `history_trace_ids[${i}]`]),
         ),
       ];
-      const job: AnalyticsJob = {
-        op: "trend",
+      const job = {
+        op: "trend" as const,
         baseline: inline(baseline),
         current: inline(current),
         history: history.map(inline),
@@ -192,7 +198,6 @@ export const sarifTrendAnalysisTool = () =>
         maxTokens: (args.max_result_tokens ?? ctx.config.maxResultTokens) - 300,
       };
       const reply = await analyze(ctx, job, [baseline, current, ...history]);
-      if (reply.value.op !== "trend") throw new Error("the analysis answered another question");
       const { notes: trendNotes, ...trend } = reply.value.trend;
       return {
         success: true,
@@ -217,10 +222,10 @@ export const sarifRemediationAdviceTool = () =>
     }),
     annotations: { title: "SARIF remediation advice", ...READ_ONLY },
     async handler(args, ctx) {
-      const raw = fetchInput(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+      const raw = fetchLog(ctx, args);
       const index = args.result_index ?? 0;
-      const job: AnalyticsJob = {
-        op: "remediation",
+      const job = {
+        op: "remediation" as const,
         input: inline(raw),
         index,
         context: { linters: linterNames(), checkers: CHECKERS },
@@ -228,7 +233,6 @@ export const sarifRemediationAdviceTool = () =>
         ...(args.path ? { fallbackRoot: projectRoot(ctx, args.path) } : {}),
       };
       const reply = await analyze(ctx, job, [raw]);
-      if (reply.value.op !== "remediation") throw new Error("the analysis answered another question");
       const found = reply.value.remediation;
       if (!found.found)
         throw new ToolError(
@@ -248,9 +252,8 @@ export const sarifPolicyFeedbackTool = () =>
     input: z.strictObject(INPUT),
     annotations: { title: "SARIF policy feedback", ...READ_ONLY },
     async handler(args, ctx) {
-      const raw = fetchInput(ctx, args.sarif, args.trace_id, args.path, ["sarif", "trace_id"]);
+      const raw = fetchLog(ctx, args);
       const reply = await analyze(ctx, { op: "feedback", input: inline(raw) }, [raw]);
-      if (reply.value.op !== "feedback") throw new Error("the analysis answered another question");
       return { success: true, source: source(raw), ...reply.value.feedback, notes: reply.notes };
     },
   });

@@ -76,14 +76,23 @@ function lintCheck(raw: Args): Args {
   return args;
 }
 
+/**
+ * A seed diagnostic's fields as ours, in place: `code` is our `rule`, `file` our `path`; its severity and
+ * position are checked and dropped (advice does not depend on them). One mapping for every tool that
+ * takes a diagnostic.
+ */
+function diagnosticFields(tool: string, args: Args): void {
+  rename(tool, args, "code", "rule");
+  rename(tool, args, "file", "path");
+  drop(tool, args, "severity", text);
+  drop(tool, args, "line", position);
+  drop(tool, args, "column", position);
+}
+
 /** seed 002's diagnostic `{tool, code, file, message, severity, line, column}` as ours `{tool, rule, message, path}`. */
 function diagnosticOf(tool: string, name: string, raw: Args): Args | string {
   const d = { ...raw };
-  rename(tool, d, "code", "rule");
-  rename(tool, d, "file", "path");
-  drop(tool, d, "severity", text);
-  drop(tool, d, "line", position);
-  drop(tool, d, "column", position);
+  diagnosticFields(tool, d);
   // No rule to map by: the diagnostic as text, which ranks skills by its words as the original did.
   if (d.rule === undefined && typeof d.message === "string")
     return [d.tool, d.message].filter((x) => typeof x === "string" && x).join(": ");
@@ -95,13 +104,9 @@ function diagnosticOf(tool: string, name: string, raw: Args): Args | string {
 }
 
 function lintAdvice(raw: Args): Args {
-  const tool = "lint_advice";
   const args = { ...raw };
-  rename(tool, args, "code", "rule");
-  rename(tool, args, "file", "path");
-  drop(tool, args, "severity", text);
-  drop(tool, args, "line", position);
-  drop(tool, args, "column", position);
+  // lint_advice's arguments are one diagnostic's fields.
+  diagnosticFields("lint_advice", args);
   return args;
 }
 

@@ -49,6 +49,16 @@ function configFilesOf(inv: GitInvocation, env: Record<string, string>, cwd: str
   return files.filter((f): f is string => f !== undefined);
 }
 
+/** The environment that decides which configuration files git reads (and so where core.hooksPath comes from). */
+const CONFIG_LOCATION_VARS = [
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+  "GIT_CONFIG",
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "GIT_DIR",
+];
+
 /**
  * Configuration from files the run is pointed at: a file the line itself wrote is read from the line
  * (`printf '[core]\\n\\thooksPath=/dev/null' > /tmp/g && GIT_CONFIG_GLOBAL=/tmp/g git commit`); one on disk is
@@ -60,14 +70,9 @@ export function readConfigFiles(
   cwd: string | undefined,
   state: ParseState,
 ): void {
-  const dynamic = [
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG",
-    "HOME",
-    "XDG_CONFIG_HOME",
-    "GIT_DIR",
-  ].find((k) => env[k] !== undefined && /[$`]|[<>]\(/.test(env[k] as string));
+  const dynamic = CONFIG_LOCATION_VARS.find(
+    (k) => env[k] !== undefined && /[$`]|[<>]\(/.test(env[k] as string),
+  );
   if (dynamic)
     inv.undecided ||= `git reads its configuration through ${dynamic}, which is only known when the line runs`;
   const files = configFilesOf(inv, env, cwd);
@@ -85,15 +90,11 @@ export function readConfigFiles(
     }
     for (const [k, v] of parseGitConfig(written.text)) if (!(k in inv.config)) inv.config[k] = v;
   }
-  const overrides = [
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG",
-    "HOME",
-    "XDG_CONFIG_HOME",
-    "GIT_DIR",
-  ];
-  if (fromDisk && !("core.hookspath" in inv.config) && overrides.some((k) => env[k] !== undefined)) {
+  if (
+    fromDisk &&
+    !("core.hookspath" in inv.config) &&
+    CONFIG_LOCATION_VARS.some((k) => env[k] !== undefined)
+  ) {
     const given = state.lookup("core.hookspath", cwd, env);
     const usual = state.lookup("core.hookspath", cwd, {});
     if (given === undefined)

@@ -5,8 +5,8 @@
  * `rm -r .` would; `find . -name '*.pyc' -delete` deletes what its pattern matches. Pure.
  */
 
-/** Options before the starting points, and expression words that take a value. */
-const TAKES_VALUE = new Set([
+/** The tests of a file's name or path; each takes a pattern and narrows a match to what it matches. */
+const NAME_TESTS = [
   "-name",
   "-iname",
   "-path",
@@ -17,6 +17,10 @@ const TAKES_VALUE = new Set([
   "-iregex",
   "-lname",
   "-ilname",
+];
+/** Options before the starting points, and expression words that take a value. */
+const TAKES_VALUE = new Set([
+  ...NAME_TESTS,
   "-newer",
   "-anewer",
   "-cnewer",
@@ -53,21 +57,7 @@ const TAKES_VALUE = new Set([
   "-O",
 ]);
 /** Tests that narrow a match to certain names or paths (or certain files: -inum, -samefile, -empty). */
-const NARROWING = new Set([
-  "-name",
-  "-iname",
-  "-path",
-  "-ipath",
-  "-wholename",
-  "-iwholename",
-  "-regex",
-  "-iregex",
-  "-lname",
-  "-ilname",
-  "-inum",
-  "-samefile",
-  "-empty",
-]);
+const NARROWING = new Set([...NAME_TESTS, "-inum", "-samefile", "-empty"]);
 
 export interface FindCommand {
   /** The starting points (default `.`). */

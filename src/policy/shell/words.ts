@@ -130,6 +130,32 @@ function expansionValue(node: Node, scope: ExpandScope): string | null {
   return null;
 }
 
+/**
+ * The parts of a node made of named children (parts of their own) with literal source text around
+ * them, between `start` and `end`: a double-quoted string's inside, a concatenation. `literal` reads
+ * that text (a double-quoted string unescapes it); one walk, so both keep the text between children.
+ */
+function partsAround(
+  node: Node,
+  start: number,
+  end: number,
+  scope: ExpandScope,
+  quoted: boolean,
+  out: Part[],
+  literal: (text: string) => string,
+): void {
+  const text = (from: number, to: number) =>
+    literal(node.text.slice(from - node.startIndex, to - node.startIndex));
+  let at = start;
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.startIndex > at) out.push({ kind: "text", text: text(at, child.startIndex), quoted });
+    partsOf(child, scope, quoted, out);
+    at = child.endIndex;
+  }
+  if (at < end) out.push({ kind: "text", text: text(at, end), quoted });
+}
+
 /** A word node → its parts, in order. */
 function partsOf(node: Node, scope: ExpandScope, quoted: boolean, out: Part[]): void {
   switch (node.type) {
@@ -151,26 +177,8 @@ function partsOf(node: Node, scope: ExpandScope, quoted: boolean, out: Part[]): 
     case "translated_string": {
       // Literal text between the named children (a `$` on its own, say) is kept too.
       const open = node.type === "translated_string" ? 2 : 1;
-      let at = node.startIndex + open;
-      const end = node.endIndex - 1;
       const before = out.length;
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (child.startIndex > at)
-          out.push({
-            kind: "text",
-            text: doubleQuoted(node.text.slice(at - node.startIndex, child.startIndex - node.startIndex)),
-            quoted: true,
-          });
-        partsOf(child, scope, true, out);
-        at = child.endIndex;
-      }
-      if (at < end)
-        out.push({
-          kind: "text",
-          text: doubleQuoted(node.text.slice(at - node.startIndex, end - node.startIndex)),
-          quoted: true,
-        });
+      partsAround(node, node.startIndex + open, node.endIndex - 1, scope, true, out, doubleQuoted);
       // "" is one empty field, never none.
       if (out.length === before) out.push({ kind: "text", text: "", quoted: true });
       return;
@@ -190,22 +198,9 @@ function partsOf(node: Node, scope: ExpandScope, quoted: boolean, out: Part[]): 
       return;
     }
     case "concatenation":
-    case "command_name": {
-      let at = node.startIndex;
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (child.startIndex > at)
-          out.push({
-            kind: "text",
-            text: node.text.slice(at - node.startIndex, child.startIndex - node.startIndex),
-            quoted,
-          });
-        partsOf(child, scope, quoted, out);
-        at = child.endIndex;
-      }
-      if (at < node.endIndex) out.push({ kind: "text", text: node.text.slice(at - node.startIndex), quoted });
+    case "command_name":
+      partsAround(node, node.startIndex, node.endIndex, scope, quoted, out, (text) => text);
       return;
-    }
     case "brace_expression": {
       // {1..3} / {a..e}: the sequence, as separate words (handled by braces() on the text form).
       out.push({ kind: "text", text: node.text, quoted });

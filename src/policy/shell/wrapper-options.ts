@@ -36,20 +36,16 @@ interface PrefixSpec {
   chdir?: string[];
 }
 
+/**
+ * sudo's short options that take a value: one list for sudo as a wrapper and for `sudo -e`/sudoedit,
+ * whose operands are the files it writes.
+ */
+export const SUDO_SHORT_VALUE_OPTIONS = ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R"];
+
 export const PREFIX: Record<string, PrefixSpec> = {
   sudo: {
     value: [
-      "-u",
-      "-g",
-      "-C",
-      "-D",
-      "-h",
-      "-p",
-      "-r",
-      "-t",
-      "-U",
-      "-T",
-      "-R",
+      ...SUDO_SHORT_VALUE_OPTIONS,
       "--user",
       "--group",
       "--close-from",
@@ -223,6 +219,40 @@ interface SkipResult {
   flags: Set<string>;
 }
 
+/**
+ * Reads the option word `argv[i]` (it starts with `-`, and is neither `-` nor `--`) as getopt would:
+ * `--opt=v`, `--opt v`, `-abc` clusters, `-ovalue`, `-o v`, into `flags` and `values`. Returns the index
+ * of the last word it used: `i`, or `i + 1` when the value is the next word. Wrappers and the commands
+ * whose operands are written share it, so both read an option's value the same way.
+ */
+export function readOptionWord(
+  argv: readonly string[],
+  i: number,
+  valueOptions: readonly string[],
+  values: Map<string, string>,
+  flags: Set<string>,
+): number {
+  const a = argv[i] as string;
+  if (a.startsWith("--")) {
+    const eq = a.indexOf("=");
+    const name = eq === -1 ? a : a.slice(0, eq);
+    flags.add(name);
+    if (eq !== -1) values.set(name, a.slice(eq + 1));
+    else if (valueOptions.includes(name)) values.set(name, argv[++i] ?? "");
+    return i;
+  }
+  for (let j = 1; j < a.length; j++) {
+    const opt = `-${a[j]}`;
+    flags.add(opt);
+    if (valueOptions.includes(opt)) {
+      const rest = a.slice(j + 1);
+      values.set(opt, rest !== "" ? rest : (argv[++i] ?? ""));
+      break;
+    }
+  }
+  return i;
+}
+
 /** Skips a wrapper's options as getopt would: `--`, `--opt=v`, `--opt v`, `-abc` clusters, `-ovalue`. */
 export function skipOptions(argv: string[], from: number, valueOptions: readonly string[]): SkipResult {
   const values = new Map<string, string>();
@@ -232,26 +262,7 @@ export function skipOptions(argv: string[], from: number, valueOptions: readonly
     const a = argv[i] as string;
     if (a === "--") return { at: i + 1, values, flags };
     if (!a.startsWith("-") || a === "-") break;
-    if (a.startsWith("--")) {
-      const eq = a.indexOf("=");
-      const name = eq === -1 ? a : a.slice(0, eq);
-      flags.add(name);
-      if (eq !== -1) values.set(name, a.slice(eq + 1));
-      else if (valueOptions.includes(name)) values.set(name, argv[++i] ?? "");
-      i++;
-      continue;
-    }
-    let j = 1;
-    for (; j < a.length; j++) {
-      const opt = `-${a[j]}`;
-      flags.add(opt);
-      if (valueOptions.includes(opt)) {
-        const rest = a.slice(j + 1);
-        values.set(opt, rest !== "" ? rest : (argv[++i] ?? ""));
-        break;
-      }
-    }
-    i++;
+    i = readOptionWord(argv, i, valueOptions, values, flags) + 1;
   }
   return { at: i, values, flags };
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { readFind } from "./find.js";
 import { stringLiterals } from "./inline-tokens.js";
 import type { LineFile, SimpleCommand, Write } from "./model.js";
+import { readOptionWord, SUDO_SHORT_VALUE_OPTIONS } from "./wrapper-options.js";
 import { printed } from "./static-values.js";
 
 const MODE_PROGRAMS = new Set(["chmod", "chown", "chgrp", "chattr", "setfacl", "touch"]);
@@ -17,7 +18,7 @@ const WRITES_FILES =
   /\b(open|write|writeFile|writeFileSync|appendFile|appendFileSync|write_text|write_bytes|unlink|unlinkSync|remove|rmSync|rmdir|rename|renameSync|replace|chmod|chmodSync|copy|copyfile|copyFileSync|copytree|move|symlink|symlinkSync|link|truncate|File\.write|IO\.write|file_put_contents|fopen|touch)\b/;
 
 /** Operands and options of a GNU-style command line (options may follow operands; `--` ends them). */
-function operandsOf(argv: string[], dynamic: boolean[], valueOptions: string[]) {
+function operandsOf(argv: string[], dynamic: boolean[], valueOptions: readonly string[]) {
   const values = new Map<string, string>();
   const flags = new Set<string>();
   const operands: { value: string; dynamic: boolean }[] = [];
@@ -32,22 +33,7 @@ function operandsOf(argv: string[], dynamic: boolean[], valueOptions: string[]) 
       operands.push({ value: a, dynamic: dynamic[i] ?? false });
       continue;
     }
-    if (a.startsWith("--")) {
-      const eq = a.indexOf("=");
-      const name = eq === -1 ? a : a.slice(0, eq);
-      flags.add(name);
-      if (eq !== -1) values.set(name, a.slice(eq + 1));
-      else if (valueOptions.includes(name)) values.set(name, argv[++i] ?? "");
-      continue;
-    }
-    for (let k = 1; k < a.length; k++) {
-      const opt = `-${a[k]}`;
-      flags.add(opt);
-      if (valueOptions.includes(opt)) {
-        values.set(opt, k < a.length - 1 ? a.slice(k + 1) : (argv[++i] ?? ""));
-        break;
-      }
-    }
+    i = readOptionWord(argv, i, valueOptions, values, flags);
   }
   return { operands, values, flags };
 }
@@ -209,19 +195,7 @@ export function writesOf(command: SimpleCommand): Write[] {
       if (file !== undefined && file !== "-") out.push(w(file, "write", dyn));
     });
   } else if (name === "sudoedit" || (name === "sudo" && argv.some((a) => a === "-e" || a === "--edit"))) {
-    const { operands } = operandsOf(argv, dynamic, [
-      "-u",
-      "-g",
-      "-C",
-      "-D",
-      "-h",
-      "-p",
-      "-r",
-      "-t",
-      "-U",
-      "-T",
-      "-R",
-    ]);
+    const { operands } = operandsOf(argv, dynamic, SUDO_SHORT_VALUE_OPTIONS);
     for (const o of operands) out.push(w(o.value, "write", o.dynamic));
   } else if (name === "find" && findDeletes(argv)) {
     // What it deletes: every file under its starting points, or those its -name patterns match.

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { MAX_ROLLBACK_COUNT, type RollbackFile } from "../../../fix/rollback.js";
-import { nothingRestored, rollbackNotes, runRollback } from "../rollback.js";
+import { nothingRestored, ROLLBACK_ANNOTATIONS, rollbackNotes, runRollback } from "../rollback.js";
 import { cwdParam } from "./params.js";
 import { seedNote, seedTool, type SeedFile, type SeedResult, type SeedStatus } from "./seed-result.js";
 
@@ -28,13 +28,7 @@ export const seedRollbackTool = () =>
         .optional()
         .describe("Instead of count: undo every transaction committed at or after this ISO 8601 time"),
     }),
-    annotations: {
-      title: "Roll back fixes",
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
+    annotations: ROLLBACK_ANNOTATIONS,
     async handler(args, ctx): Promise<SeedResult> {
       const started = performance.now();
       const cwd = args.cwd as string;

@@ -1,5 +1,4 @@
 /** Choosing the tools of a finding call: the linters or the fixer, named or the project's, at each project under the path. */
-import { readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { type ToolContext } from "../../../engine/tool.js";
 import { findLinter } from "../../../adapters/linters.js";
@@ -12,6 +11,7 @@ import { findLinter as linterNamed, type LinterAdapter } from "../../../adapters
 import { projectLanguages } from "../../../adapters/project-languages.js";
 import { linterFor } from "../../../adapters/tool-choice.js";
 import { isWithin } from "../../../paths/allowlist.js";
+import { dirEntries } from "../../../paths/dir-entries.js";
 import { findFixer, type FixerAdapter } from "../../../adapters/fixers.js";
 import { chooseFixer } from "../../../adapters/tool-choice.js";
 
@@ -98,13 +98,7 @@ function filesLanguages(base: string, filter: ((f: string) => boolean) | undefin
   if (!filter) return found;
   let seen = 0;
   const visit = (dir: string) => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
+    for (const e of dirEntries(dir)) {
       if (++seen > 20_000) return;
       const abs = path.join(dir, e.name);
       if (e.isDirectory()) {

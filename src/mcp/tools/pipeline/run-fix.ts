@@ -1,7 +1,8 @@
 /** Running a lint fix: its request, a dry run without a lock or a transaction of the tool, several projects' outcomes as one. */
 import { type ToolContext } from "../../../engine/tool.js";
 import { type FixerAdapter, type FixOutcome, type FixRequest } from "../../../adapters/fixers.js";
-import { runTransaction, type TransactionReport } from "../../../fix/transaction.js";
+import type { TransactionReport } from "../../../fix/transaction.js";
+import { runWriteStep } from "../../../fix/write-step.js";
 import { ToolError } from "../../../errors.js";
 import type { FixOptions } from "../../../adapters/lint-options.js";
 import type { ListingArgs } from "../listing.js";
@@ -17,19 +18,12 @@ export async function applyLintFix(
   request: FixRequest,
   tool = "lint_fix",
 ): Promise<AppliedFix> {
-  if (request.dryRun) {
-    const outcome = await fixer.fix(ctx, request);
-    return { outcome, txNotes: [] };
-  }
-  const tx = await runTransaction(ctx, {
+  const tx = await runWriteStep(ctx, {
     tool,
     target: request.target,
+    dryRun: request.dryRun,
     candidates: () => fixer.candidates(ctx, request),
-    work: async (handle) => {
-      const outcome = await fixer.fix(ctx, request);
-      await handle.afterWriteStep();
-      return outcome;
-    },
+    write: () => fixer.fix(ctx, request),
   });
   return { outcome: tx.value, transaction: tx.transaction, txNotes: tx.notes };
 }
@@ -132,16 +126,12 @@ export async function applyLintFixes(
     for (const r of runs) outcomes.push(await r.fixer.fix(ctx, r.request));
     return mergeFixOutcomes(outcomes);
   };
-  if (dryRun) return { outcome: await fixAll(), txNotes: [] };
-  const tx = await runTransaction(ctx, {
+  const tx = await runWriteStep(ctx, {
     tool: "lint_fix",
     target,
+    dryRun,
     candidates: async () => (await Promise.all(runs.map((r) => r.fixer.candidates(ctx, r.request)))).flat(),
-    work: async (handle) => {
-      const merged = await fixAll();
-      await handle.afterWriteStep();
-      return merged;
-    },
+    write: fixAll,
   });
   return { outcome: tx.value, transaction: tx.transaction, txNotes: tx.notes };
 }

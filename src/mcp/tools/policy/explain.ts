@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "../../../engine/tool.js";
-import { policyRuntime, unknownId } from "./runtime.js";
+import { knownId, policyRuntime } from "./runtime.js";
 
 export const policyExplainTool = () =>
   defineTool({
@@ -10,13 +10,7 @@ export const policyExplainTool = () =>
     annotations: { title: "Explain a policy", ...READ_ONLY },
     async handler(args, ctx) {
       const bundle = (await policyRuntime(ctx)).defaultBundle();
-      const policy = bundle.policy(args.policy_id);
-      if (!policy)
-        unknownId(
-          "policy",
-          args.policy_id,
-          bundle.data.policies.map((p) => p.id),
-        );
+      const policy = knownId("policy", args.policy_id, bundle.policy(args.policy_id), bundle.data.policies);
       const principle = bundle.principle(policy.principle);
       const skill = policy.skill ? bundle.skill(policy.skill) : undefined;
       return {

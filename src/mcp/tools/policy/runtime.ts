@@ -46,7 +46,26 @@ export function didYouMean(wanted: string, known: readonly string[]): string[] {
   return [...new Set([...near, ...(best ? [best] : [])])].slice(0, 3);
 }
 
-export function unknownId(kind: string, wanted: string, known: readonly string[]): never {
+/**
+ * The bundle's `kind` named `wanted` (what its lookup `found`), or invalid_input naming the ids nearest to
+ * it among `all`: every lookup by id of the policy tools answers a typo the same way.
+ */
+export function knownId<T>(
+  kind: string,
+  wanted: string,
+  found: T | undefined,
+  all: readonly { id: string }[],
+): T {
+  if (found === undefined)
+    unknownId(
+      kind,
+      wanted,
+      all.map((x) => x.id),
+    );
+  return found;
+}
+
+function unknownId(kind: string, wanted: string, known: readonly string[]): never {
   const suggestions = didYouMean(wanted, known);
   throw new ToolError(
     "invalid_input",

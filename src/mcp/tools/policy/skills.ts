@@ -4,7 +4,7 @@ import { defineTool, READ_ONLY } from "../../../engine/tool.js";
 import { ToolError } from "../../../errors.js";
 import { checkCommand, MAX_COMMAND_CHARS } from "../../../policy/checks.js";
 import { recommendSkills } from "../../../policy/recommend.js";
-import { policyRuntime, unknownId } from "./runtime.js";
+import { knownId, policyRuntime } from "./runtime.js";
 
 export const skillLookupTool = () =>
   defineTool({
@@ -14,13 +14,7 @@ export const skillLookupTool = () =>
     annotations: { title: "Look up a skill", ...READ_ONLY },
     async handler(args, ctx) {
       const bundle = (await policyRuntime(ctx)).defaultBundle();
-      const skill = bundle.skill(args.skill_id);
-      if (!skill)
-        unknownId(
-          "skill",
-          args.skill_id,
-          bundle.data.skills.map((s) => s.id),
-        );
+      const skill = knownId("skill", args.skill_id, bundle.skill(args.skill_id), bundle.data.skills);
       const { source: _source, ...rest } = skill;
       return { success: true, skill: { ...rest, skill_id: skill.id }, bundle_hash: bundle.hash };
     },
