@@ -86,8 +86,8 @@ export function goLinter(target: string, root?: string): GoLinter {
     name: "govet",
     config,
     note:
-      `the project configures golangci-lint (${where}) and golangci-lint is not installed: govet ran ` +
-      `instead, so this verdict is not the project's own; install: ${GOLANGCI_INSTALL}`,
+      `the project's golangci-lint config (${where}) was not honoured: golangci-lint is not installed, so ` +
+      `govet ran instead and this verdict is not the project's own; install: ${GOLANGCI_INSTALL}`,
   };
 }
 

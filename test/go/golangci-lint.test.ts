@@ -4,7 +4,8 @@
  * two unchecked errors, a printf mistake and an ineffectual assignment (ineffassign: a default linter the
  * config turns off). `lint` reports exactly what `golangci-lint run` prints in that folder and writes nothing
  * there; without the config, govet as before; configured but not installed, govet with a note saying the
- * verdict is not the project's own, and `check` lists golangci-lint as skipped with that reason.
+ * config was not honoured, and `check` lists golangci-lint as skipped with that reason and names the project
+ * as not checked (exit 3, whatever govet found).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -24,6 +25,10 @@ const PATH_WITHOUT = (process.env.PATH ?? "")
   .filter((d) => !fs.existsSync(path.join(d, "golangci-lint")))
   .join(":");
 const NO_GO_BINS = { PATH: PATH_WITHOUT, GOBIN: undefined, GOPATH: tempDir("mcq-gopath-") };
+/** How check says to install golangci-lint for a project that configures it. */
+const INSTALL_REASON =
+  "go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest (the project configures it; " +
+  "govet ran instead, whose verdict is not the project's own)";
 
 interface Finding {
   file: string;
@@ -151,7 +156,7 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
       expect(r).toMatchObject({ success: true, command: "go vet -json ./...", issue_count: 1 });
       expect(r.notes).toContainEqual(
         expect.stringMatching(
-          /^the project configures golangci-lint \(\.golangci\.yml\) and golangci-lint is not installed: govet ran instead, so this verdict is not the project's own; install: go install /,
+          /^the project's golangci-lint config \(\.golangci\.yml\) was not honoured: golangci-lint is not installed, so govet ran instead and this verdict is not the project's own; install: go install /,
         ),
       );
     } finally {
@@ -176,7 +181,7 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
     expect(run.status).toBe(1);
   }, 120_000);
 
-  it("check . with golangci-lint configured but not installed: says it was skipped and why, govet runs", async () => {
+  it("check . with golangci-lint configured but not installed: the project is not checked as it means, exit 3", async () => {
     const run = await runCheck([".", "--json", "--result-cache", "false"], { cwd: project, env: NO_GO_BINS });
     const json = parseJson(run);
     expect(json.checks.map((c) => [c.id, c.status])).toEqual([
@@ -186,12 +191,46 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
       ["go", "passed"],
     ]);
     const skipped = json.checks.find((c) => c.id === "golangci-lint");
-    expect(skipped?.reason).toMatch(
-      /^not installed; install: go install github\.com\/golangci\/golangci-lint\/v2\/cmd\/golangci-lint@latest \(the project configures it; govet ran instead, whose verdict is not the project's own\)$/,
-    );
+    expect(skipped?.reason).toBe(`not installed; install: ${INSTALL_REASON}`);
+    expect(json.not_checked).toEqual([
+      { target: project, reasons: [`golangci-lint skipped: not installed; install: ${INSTALL_REASON}`] },
+    ]);
+    expect(run.status).toBe(3);
     const text = await runCheck(["."], { cwd: project, env: NO_GO_BINS });
     expect(text.stdout).toMatch(/golangci-lint\s+lint\s+skipped: not installed/);
-    expect(text.status).toBe(1);
+    expect(text.stdout).toContain(
+      `Not checked:\n  .: golangci-lint skipped: not installed; install: ${INSTALL_REASON}\n`,
+    );
+    expect(text.status).toBe(3);
+  }, 120_000);
+
+  it("configured but not installed, and govet finds nothing: still not a pass (exit 3, the project named)", async () => {
+    const clean = copyFixture(FIXTURE);
+    const main = path.join(clean, "main.go");
+    fs.writeFileSync(
+      main,
+      fs.readFileSync(main, "utf8").replace('"%d items\\n", "three"', '"%s items\\n", "three"'),
+    );
+    const run = await runCheck(["--json", "--result-cache", "false", clean], {
+      cwd: project,
+      env: NO_GO_BINS,
+    });
+    const json = parseJson(run);
+    expect(json.checks.map((c) => [c.id, c.status])).toEqual([
+      ["gofmt", "passed"],
+      ["golangci-lint", "skipped"],
+      ["govet", "passed"],
+      ["go", "passed"],
+    ]);
+    expect(json.not_checked).toEqual([
+      { target: clean, reasons: [`golangci-lint skipped: not installed; install: ${INSTALL_REASON}`] },
+    ]);
+    expect(json.exit_code).toBe(3);
+    expect(run.status).toBe(3);
+    // With golangci-lint installed the same project is checked as it means: its errcheck findings, exit 1.
+    const installed = await runCheck(["--json", "--result-cache", "false", clean], { cwd: project });
+    expect(parseJson(installed).not_checked).toEqual([]);
+    expect(installed.status).toBe(1);
   }, 120_000);
 
   it("the result cache keys the config golangci-lint reads, also one above the module (a monorepo root's)", async () => {
