@@ -160,9 +160,25 @@ describe("Go parsers", () => {
     ]);
   });
 
-  it("golangci-lint: code that does not build is a typecheck error; no issues is none; v2 flags", () => {
-    expect(parseGolangciJson(captured("golangci-lint-typecheck.json"))).toMatchObject([
-      { file: "/proj/bad.go", line: 1, column: 0, rule_id: "typecheck", severity: "error" },
+  it("golangci-lint: code that does not build is a typecheck error per compiler line; no issues is none; v2 flags", () => {
+    // One typecheck issue at the package's first line; the compiler's line in its text is the finding.
+    expect(parseGolangciJson(captured("golangci-lint-typecheck.json"), "/proj")).toEqual([
+      {
+        tool: "golangci-lint",
+        file: "/proj/bad.go",
+        line: 2,
+        column: 23,
+        rule_id: "typecheck",
+        severity: "error",
+        message: 'cannot use "x" (untyped string constant) as int value in return statement',
+      },
+    ]);
+    // A typecheck issue without compiler lines stays as golangci-lint placed it.
+    const plain = JSON.stringify({
+      Issues: [{ FromLinter: "typecheck", Text: "could not load", Pos: { Filename: "/proj/a.go", Line: 3 } }],
+    });
+    expect(parseGolangciJson(plain)).toMatchObject([
+      { file: "/proj/a.go", line: 3, rule_id: "typecheck", severity: "error", message: "could not load" },
     ]);
     expect(parseGolangciJson('{"Issues":null,"Report":{}}')).toEqual([]);
     expect(parseGolangciJson("")).toEqual([]);

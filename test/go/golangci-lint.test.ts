@@ -41,6 +41,19 @@ interface Finding {
  * names made absolute, then relative to `dir`: golangci-lint's own are relative to its config's folder).
  */
 function direct(dir: string): string[] {
+  return directIssues(dir)
+    .map((i) => `${path.relative(dir, i.Pos.Filename)}:${i.Pos.Line} ${i.FromLinter}`)
+    .sort();
+}
+
+interface DirectIssue {
+  FromLinter: string;
+  Text: string;
+  Pos: { Filename: string; Line: number; Column: number };
+}
+
+/** The `Issues` of `golangci-lint run` in the folder (exit 1: issues found). */
+function directIssues(dir: string): DirectIssue[] {
   const args = ["run", "--output.json.path", "stdout", "--show-stats=false", "--path-mode", "abs"];
   const run = spawnSync(GOLANGCI, args, {
     cwd: dir,
@@ -48,10 +61,7 @@ function direct(dir: string): string[] {
     env: { ...process.env, GOTOOLCHAIN: "local", GOLANGCI_LINT_CACHE: tempDir("mcq-golangci-cache-") },
   });
   expect(run.status, run.stderr).toBe(1);
-  const doc = JSON.parse(run.stdout) as {
-    Issues: { FromLinter: string; Pos: { Filename: string; Line: number } }[];
-  };
-  return doc.Issues.map((i) => `${path.relative(dir, i.Pos.Filename)}:${i.Pos.Line} ${i.FromLinter}`).sort();
+  return (JSON.parse(run.stdout) as { Issues: DirectIssue[] }).Issues;
 }
 
 const ours = (r: Record<string, unknown>, dir: string) =>
@@ -111,6 +121,50 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
     expect(r).toMatchObject({ success: true, command: "go vet -json ./...", issue_count: 1 });
     expect(ours(r, noConfig)).toEqual(["main.go:14 printf"]);
     expect(r.notes).toContain("linter: govet (the project's languages: go)");
+  });
+
+  it("code that does not build: each compiler error golangci-lint's typecheck issue holds is a finding at its position", async () => {
+    const broken = copyFixture(FIXTURE);
+    fs.writeFileSync(
+      path.join(broken, "bad.go"),
+      'package main\n\nfunc broken() int {\n\tvar x int = "s"\n\treturn y + undefinedThing\n}\n',
+    );
+    const t = await connectStdio({
+      args: ["--allowed-paths", broken, "--result-cache", "false"],
+      cwd: broken,
+      env: { PATH: PATH_WITH_GO_TOOLS },
+    });
+    try {
+      // golangci-lint's own JSON: one typecheck issue at the package's first line, the compiler's lines in it.
+      const issues = directIssues(broken);
+      expect(issues.map((i) => [i.FromLinter, path.relative(broken, i.Pos.Filename), i.Pos.Line])).toEqual([
+        ["typecheck", "bad.go", 1],
+      ]);
+      const compilerLines = (issues[0]?.Text ?? "")
+        .split("\n")
+        .filter((l) => /^\S+\.go:\d+:\d+: /.test(l))
+        .map((l) => l.replace(/^\.\//, ""));
+      expect(compilerLines).toHaveLength(4);
+      const r = await t.call("lint", { path: broken });
+      expect(r).toMatchObject({ success: true, passed: false, issue_count: 4 });
+      const findings = r.findings as (Finding & { column: number; message: string; severity: string })[];
+      expect(
+        findings.map((f) => `${path.relative(broken, f.file)}:${f.line}:${f.column}: ${f.message}`),
+      ).toEqual(compilerLines);
+      expect(new Set(findings.map((f) => `${f.rule_id} ${f.severity}`))).toEqual(
+        new Set(["typecheck error"]),
+      );
+      // The same errors, at the same places, as type_check (go build) lists them.
+      const built = await t.call("type_check", { path: broken, checker: "go" });
+      const where = (list: unknown) =>
+        (list as { file: string; line: number; column: number; message: string }[])
+          .map((f) => `${f.file}:${f.line}:${f.column}: ${f.message}`)
+          .sort();
+      expect(built).toMatchObject({ success: true, passed: false, issue_count: 4 });
+      expect(where(findings)).toEqual(where(built.findings));
+    } finally {
+      await t.close();
+    }
   });
 
   /** `lint` on a copy of the fixture whose .golangci.yml is `config`, through a server of its own. */

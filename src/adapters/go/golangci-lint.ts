@@ -19,6 +19,7 @@ import { golangciConfig } from "../project-configs.js";
 import { packageDir, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
 import { lintPatterns } from "./go-lint.js";
+import { compilerLineFindings, uniqueFindings } from "./go-compile.js";
 import { yaml } from "../../yaml-lazy.js";
 
 // `golangci-lint version --short` prints the bare version (2.15.0).
@@ -82,18 +83,24 @@ const SEVERITIES: Record<string, Severity> = { error: "error", warning: "warning
 
 /**
  * golangci-lint's `Issues`: `{FromLinter, Text, Severity, Pos: {Filename, Line, Column}}`, one finding each,
- * the linter's name as rule id. Severity is empty unless the config sets some; a `typecheck` issue (code that
- * does not build) is an error. Relative file names are relative to `cwd`.
+ * the linter's name as rule id. Severity is empty unless the config sets some. A `typecheck` issue (code
+ * that does not build) is an error; golangci-lint reports a package that does not compile as one such issue
+ * at its first line, the compiler's lines in its text (`: # pkg\n./main.go:4:6: message\n...`): one finding
+ * per compiler error at its own position, as type_check lists them. Relative file names are relative to
+ * `cwd` (where golangci-lint, and the go it ran, worked).
  */
 export function parseGolangciJson(stdout: string, cwd = "/"): Finding[] {
   const findings: Finding[] = [];
   for (const issue of golangciReport(stdout)?.Issues ?? []) {
     const file = issue.Pos?.Filename;
     if (!file || !issue.FromLinter) continue;
-    const severity =
-      issue.FromLinter === "typecheck"
-        ? "error"
-        : (SEVERITIES[(issue.Severity ?? "").toLowerCase()] ?? "warning");
+    const typecheck = issue.FromLinter === "typecheck";
+    const errors = typecheck ? compilerLineFindings(issue.Text ?? "", cwd, "golangci-lint", "typecheck") : [];
+    if (errors.length) {
+      findings.push(...errors);
+      continue;
+    }
+    const severity = typecheck ? "error" : (SEVERITIES[(issue.Severity ?? "").toLowerCase()] ?? "warning");
     findings.push({
       tool: "golangci-lint",
       file: path.resolve(cwd, file),
@@ -104,7 +111,7 @@ export function parseGolangciJson(stdout: string, cwd = "/"): Finding[] {
       message: issue.Text ?? "",
     });
   }
-  return findings;
+  return uniqueFindings(findings);
 }
 
 /**
