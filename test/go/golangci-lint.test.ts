@@ -318,4 +318,85 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))("gola
       await t.close();
     }
   });
+
+  /** A server with the result cache on, over `dir`. */
+  const cachedServer = (dir: string) =>
+    connectStdio({
+      args: ["--allowed-paths", dir, "--result-cache", "true", "--result-cache-dir", tempDir("mcq-rc-")],
+      cwd: dir,
+      env: { PATH: PATH_WITH_GO_TOOLS },
+    });
+
+  it("editing the module's .golangci.yml (a linter enabled) is a fresh run, as golangci-lint run gives, never the cached result", async () => {
+    const dir = copyFixture(FIXTURE);
+    const t = await cachedServer(dir);
+    try {
+      const first = await t.call("lint", { path: dir });
+      const again = await t.call("lint", { path: dir });
+      expect(again.cached).toMatch(/^(\d+) of \1 files$/);
+      expect(ours(again, dir)).toEqual(ours(first, dir));
+      expect(ours(first, dir)).not.toContain("main.go:16 ineffassign");
+      fs.writeFileSync(
+        path.join(dir, ".golangci.yml"),
+        'version: "2"\nlinters:\n  default: none\n  enable: [errcheck, govet, ineffassign]\n',
+      );
+      const changed = await t.call("lint", { path: dir });
+      expect(changed.cached).toMatch(/^0 of \d+ files$/);
+      expect(ours(changed, dir)).toEqual(direct(dir));
+      expect(ours(changed, dir)).toContain("main.go:16 ineffassign");
+      // A config passed as `config` is keyed by its content too.
+      const ci = path.join(dir, "ci");
+      fs.mkdirSync(ci);
+      fs.writeFileSync(
+        path.join(ci, "lint.yml"),
+        'version: "2"\nlinters:\n  default: none\n  enable: [errcheck]\n',
+      );
+      const named = await t.call("lint", {
+        path: dir,
+        linter: "golangci-lint",
+        config: path.join(ci, "lint.yml"),
+      });
+      expect(ours(named, dir)).toEqual(["main.go:12 errcheck", "store/store.go:9 errcheck"]);
+      fs.writeFileSync(
+        path.join(ci, "lint.yml"),
+        'version: "2"\nlinters:\n  default: none\n  enable: [govet]\n',
+      );
+      const renamed = await t.call("lint", {
+        path: dir,
+        linter: "golangci-lint",
+        config: path.join(ci, "lint.yml"),
+      });
+      expect(renamed.cached).toMatch(/^0 of \d+ files$/);
+      expect(ours(renamed, dir)).toEqual(["main.go:14 govet"]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("a file the config names (goheader's template-path) is keyed by content: editing it is a fresh run", async () => {
+    const dir = copyFixture(FIXTURE);
+    fs.writeFileSync(
+      path.join(dir, ".golangci.yml"),
+      'version: "2"\nlinters:\n  default: none\n  enable: [goheader]\n  settings:\n    goheader:\n      template-path: header.txt\n',
+    );
+    fs.writeFileSync(path.join(dir, "header.txt"), "Copyright ACME");
+    const storeGo = path.join(dir, "store", "store.go");
+    fs.writeFileSync(storeGo, `// Store counts.\n\n${fs.readFileSync(storeGo, "utf8")}`);
+    const t = await cachedServer(dir);
+    try {
+      const first = await t.call("lint", { path: dir });
+      expect(ours(first, dir)).toEqual(direct(dir));
+      expect(ours(first, dir)).toEqual(["main.go:1 goheader", "store/store.go:1 goheader"]);
+      const again = await t.call("lint", { path: dir });
+      expect(again.cached).toMatch(/^(\d+) of \1 files$/);
+      // Only the template changes (a .txt no project file list holds): now store.go begins with it.
+      fs.writeFileSync(path.join(dir, "header.txt"), "Store counts.");
+      const changed = await t.call("lint", { path: dir });
+      expect(changed.cached).toMatch(/^0 of \d+ files$/);
+      expect(ours(changed, dir)).toEqual(direct(dir));
+      expect(ours(changed, dir)).toEqual(["main.go:1 goheader"]);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -6,7 +6,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
@@ -16,11 +15,14 @@ import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
 import { golangciConfig } from "../project-configs.js";
-import { packageDir, requireGoModule } from "./go-env.js";
+import { findGoModule, packageDir, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
 import { lintPatterns } from "./go-lint.js";
+import { golangciConfigClosure, goPluginsOf, namedFilesKey } from "./golangci-config.js";
+import { golangciCacheDir } from "../../exec/sandbox/host.js";
+import type { ClosureSpec } from "../../cache/closure.js";
+import { relativeKey } from "../../cache/rel-key.js";
 import { compilerLineFindings, uniqueFindings } from "./go-compile.js";
-import { yaml } from "../../yaml-lazy.js";
 
 // `golangci-lint version --short` prints the bare version (2.15.0).
 registerExternalTool({
@@ -115,31 +117,6 @@ export function parseGolangciJson(stdout: string, cwd = "/"): Finding[] {
 }
 
 /**
- * The Go plugins a golangci-lint config loads (`linters.settings.custom.<name>` of type `goplugin`, the
- * default: a `.so` golangci-lint opens and runs), by name; module plugins need a binary of their own and
- * are not loaded by this one. A config that does not parse has none here (golangci-lint refuses it itself).
- */
-export function goPluginsOf(text: string, file: string): string[] {
-  let doc: unknown;
-  try {
-    doc = file.endsWith(".json")
-      ? JSON.parse(text)
-      : file.endsWith(".toml")
-        ? parseToml(text)
-        : (yaml().parse(text) as unknown);
-  } catch {
-    return [];
-  }
-  const at = (o: unknown, key: string): unknown =>
-    o && typeof o === "object" ? (o as Record<string, unknown>)[key] : undefined;
-  const custom = at(at(at(doc, "linters"), "settings"), "custom");
-  if (!custom || typeof custom !== "object") return [];
-  return Object.entries(custom as Record<string, unknown>)
-    .filter(([, v]) => at(v, "type") !== "module")
-    .map(([name]) => name);
-}
-
-/**
  * A config that loads Go plugins is not run: a plugin is code of the project's choosing, run with the Go
  * caches every project shares writable (the caches golangci-lint needs to load packages at all).
  */
@@ -198,8 +175,13 @@ async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOut
   const command = displayCommand("golangci-lint", args);
   const config = req.config ?? golangciConfig(mod, req.target, root);
   refusePlugins(config, command);
+  // golangci-lint's cache does not key the files a config names: a folder of their content's own.
+  const named = config ? namedFilesKey(config, mod) : undefined;
+  const env: Record<string, string> = named
+    ? { GOLANGCI_LINT_CACHE: path.join(golangciCacheDir(), `named-files-${named}`) }
+    : {};
   const full = fullOutput();
-  const run = await runGoTool(ctx, "golangci-lint", args, mod, command, {}, full.lines);
+  const run = await runGoTool(ctx, "golangci-lint", args, mod, command, env, full.lines);
   const all = parseGolangciJson(full.stdout(), mod);
   // 0: clean, 1: issues found; anything else (3: failure, 4: timeout, 5: no Go files...) is a failure.
   if (run.returncode !== 0 && run.returncode !== 1)
@@ -225,6 +207,23 @@ async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOut
   };
 }
 
+/**
+ * The config golangci-lint reads (the call's `config`, else the one it finds from the module folder up:
+ * project-configs.ts), which may lie above the module, outside the project's input files, and the files it
+ * names (golangci-config.ts): keyed by content with the result. No config: nothing.
+ */
+function golangciClosure(ctx: ToolContext, req: LintRequest): ClosureSpec | undefined {
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const mod = findGoModule(req.target, root);
+  if (!mod) return undefined;
+  const config = req.config ?? golangciConfig(mod, req.target, root);
+  if (!config) return undefined;
+  return {
+    id: { golangciConfig: relativeKey(root, config), cwd: relativeKey(root, mod) },
+    resolve: () => Promise.resolve(golangciConfigClosure(config, mod)),
+  };
+}
+
 registerLinter({
   name: "golangci-lint",
   languages: ["go"],
@@ -237,4 +236,5 @@ registerLinter({
     corrections: false,
   },
   lint: golangciLint,
+  closure: golangciClosure,
 });
