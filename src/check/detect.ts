@@ -213,7 +213,17 @@ function planUnit(
           files: LANGUAGE_FILES.go,
           required: true,
         });
-      add({ id: linter.name, kind: "lint", language, call: { tool: "lint", args: { linter: linter.name } } });
+      add({
+        id: linter.name,
+        kind: "lint",
+        language,
+        call: { tool: "lint", args: { linter: linter.name } },
+        // golangci-lint fixes with the project's config (run --fix); go vet fixes nothing.
+        fix:
+          linter.name === "golangci-lint"
+            ? [{ tool: "lint_fix", args: { linter: "golangci-lint" } }]
+            : undefined,
+      });
       add({ id: "go", kind: "types", language, call: { tool: "type_check", args: { checker: "go" } } });
       break;
     }

@@ -120,7 +120,7 @@ export function parseGolangciJson(stdout: string, cwd = "/"): Finding[] {
  * A config that loads Go plugins is not run: a plugin is code of the project's choosing, run with the Go
  * caches every project shares writable (the caches golangci-lint needs to load packages at all).
  */
-function refusePlugins(config: string | undefined, command: string): void {
+export function refusePlugins(config: string | undefined, command: string): void {
   if (!config) return;
   let text: string;
   try {
@@ -139,7 +139,7 @@ function refusePlugins(config: string | undefined, command: string): void {
 }
 
 /** Why a run failed: golangci-lint's own words (`Error: ...`, `level=error msg=...`), else its report's. */
-function failureReason(stdout: string, stderr: string): string {
+export function failureReason(stdout: string, stderr: string): string {
   const line = stderr
     .split("\n")
     .map((l) => l.trim())
@@ -148,7 +148,7 @@ function failureReason(stdout: string, stderr: string): string {
   return golangciReport(stdout)?.Report?.Error ?? "failed without a report";
 }
 
-function failure(command: string, run: RunResult, why: string): ToolError {
+export function failure(command: string, run: RunResult, why: string): ToolError {
   return new ToolError("tool_error", `golangci-lint ${why} (exit ${run.returncode}); see output`, {
     command,
     returncode: run.returncode,
@@ -167,6 +167,15 @@ function patternsOf(req: LintRequest, mod: string): { patterns: string[]; onlyFi
   return { patterns: lintPatterns(req, mod) };
 }
 
+/**
+ * The environment of a run: golangci-lint's cache does not key the files a config names (goheader's
+ * template...), so a run whose config names some uses a cache folder of their content's own.
+ */
+export function golangciEnv(config: string | undefined, cwd: string): Record<string, string> {
+  const named = config ? namedFilesKey(config, cwd) : undefined;
+  return named ? { GOLANGCI_LINT_CACHE: path.join(golangciCacheDir(), `named-files-${named}`) } : {};
+}
+
 async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const mod = requireGoModule(req.target, root, "golangci-lint");
@@ -175,13 +184,8 @@ async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOut
   const command = displayCommand("golangci-lint", args);
   const config = req.config ?? golangciConfig(mod, req.target, root);
   refusePlugins(config, command);
-  // golangci-lint's cache does not key the files a config names: a folder of their content's own.
-  const named = config ? namedFilesKey(config, mod) : undefined;
-  const env: Record<string, string> = named
-    ? { GOLANGCI_LINT_CACHE: path.join(golangciCacheDir(), `named-files-${named}`) }
-    : {};
   const full = fullOutput();
-  const run = await runGoTool(ctx, "golangci-lint", args, mod, command, env, full.lines);
+  const run = await runGoTool(ctx, "golangci-lint", args, mod, command, golangciEnv(config, mod), full.lines);
   const all = parseGolangciJson(full.stdout(), mod);
   // 0: clean, 1: issues found; anything else (3: failure, 4: timeout, 5: no Go files...) is a failure.
   if (run.returncode !== 0 && run.returncode !== 1)
