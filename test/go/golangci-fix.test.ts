@@ -114,5 +114,18 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))(
       const again = await s.call("lint_fix", { path: dir, dry_run: true });
       expect(again.changed_files).toEqual([]);
     });
+
+    it("what golangci-lint cannot scope is refused, not fixed wider: only/except, files, source_code", async () => {
+      const before = treeHash(dir);
+      for (const extra of [
+        { only: ["misspell"] },
+        { files: ["store/doc.go"] },
+        { source_code: "package x\n" },
+      ]) {
+        const r = await s.call("lint_fix", { path: dir, linter: "golangci-lint", dry_run: true, ...extra });
+        expect(r, JSON.stringify(extra)).toMatchObject({ success: false, error_type: "invalid_input" });
+      }
+      expect(treeHash(dir)).toEqual(before);
+    });
   },
 );

@@ -25,7 +25,7 @@ import {
   type FixRequest,
   type FixStatus,
 } from "../fixers.js";
-import { requireGoModule } from "./go-env.js";
+import { packageDir, packagePattern, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
 import {
   failure,
@@ -103,7 +103,13 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
   const found = req.config ?? golangciConfig(mod, req.target, root);
   // A config above the module (a monorepo root's) is named to the copy's run; one inside it is copied.
   const outside = found && path.relative(mod, found).startsWith("..") ? found : undefined;
-  const args = golangciArgs(["./..."], outside);
+  if (req.files?.length)
+    throw new ToolError("invalid_input", "golangci-lint fixes packages, not a file list: leave out files");
+  // The target's packages (`./...`, `./sub/...`); a `.go` file: its package's.
+  const pattern = req.target.endsWith(".go")
+    ? packageDir(path.dirname(req.target), mod)
+    : packagePattern(req.target, mod);
+  const args = golangciArgs([pattern], outside);
   args.splice(1, 0, "--fix");
   const command = displayCommand("golangci-lint", args);
   refusePlugins(found, command);
