@@ -3,12 +3,14 @@
  * config, as its developers do, through the transaction pipeline: a dry run writes nothing and its diff is
  * what the real run writes; the real run leaves the files as `golangci-lint run --fix` in a copy does; what is
  * left is what a plain `golangci-lint run` of the fixed files reports. The fixture's config enables misspell
- * and godot (fixable) beside errcheck and govet (not).
+ * and godot (fixable) beside errcheck and govet (not). fix_all and `check --fix` take the same fixer; what
+ * golangci-lint cannot scope (only/except, files, source_code) is refused.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseJson, runCheck } from "../helpers/check.js";
 import { connectStdio, FIXTURES, type Connected } from "../helpers/server.js";
 import { copyFixture, missing, tempDir, TOOLS_GO_BIN } from "../helpers/tools.js";
 import { treeHash } from "../helpers/tree-hash.js";
@@ -127,5 +129,45 @@ describe.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))(
       }
       expect(treeHash(dir)).toEqual(before);
     });
+
+    it("fix_all on the module runs golangci-lint's fixes, then gofmt, and verifies: the same files as lint_fix", async () => {
+      const other = project();
+      const t = await connectStdio({
+        args: ["--allowed-paths", other],
+        cwd: other,
+        env: { PATH: `${TOOLS_GO_BIN}:${process.env.PATH ?? ""}` },
+      });
+      try {
+        const r = await t.call("fix_all", { path: other });
+        expect(r, JSON.stringify(r).slice(0, 1500)).toMatchObject({ success: true });
+        const ours = treeHash(other);
+        const theirs = treeHash(fixedDirectly);
+        for (const file of Object.keys(theirs).filter((f) => f.endsWith(".go")))
+          expect(ours[file], file).toBe(theirs[file]);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it("check --fix fixes with golangci-lint too, then reports what is left (exit 1)", async () => {
+      const other = project();
+      const run = await runCheck([".", "--fix", "--json", "--result-cache", "false"], { cwd: other });
+      const json = parseJson(run);
+      expect(json.fixes?.map((f) => [f.id, f.tool, f.success])).toContainEqual([
+        "golangci-lint",
+        "lint_fix",
+        true,
+      ]);
+      expect(fs.readFileSync(path.join(other, "store", "doc.go"), "utf8")).toBe(
+        fs.readFileSync(path.join(fixedDirectly, "store", "doc.go"), "utf8"),
+      );
+      expect(
+        json.findings
+          .filter((f) => f.check === "golangci-lint")
+          .map((f) => `${f.file}:${f.line} ${f.rule_id}`)
+          .sort(),
+      ).toEqual(golangci(fixedDirectly, false));
+      expect(run.status).toBe(1);
+    }, 120_000);
   },
 );
