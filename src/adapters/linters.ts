@@ -1,4 +1,5 @@
 /** The linter registry behind `lint`: each linter registers how it runs and parses. */
+import type { ClosureSpec } from "../cache/closure.js";
 import type { ToolContext } from "../engine/tool.js";
 import type { PerFileScope } from "../findings/file-view.js";
 import type { Finding } from "../findings/model.js";
@@ -50,6 +51,12 @@ export interface LinterAdapter {
   issueText?: (finding: Finding, shown: string) => string;
   /** The result cache is applied per file by the adapter itself (else the lint tool keeps whole results). */
   cachesPerFile?: boolean;
+  /**
+   * What the tool reads because of its own configuration, beyond the project's files (golangci-lint: its
+   * config, wherever it lies, and the files it names): part of a whole result's key by content, with the
+   * toolchain's closure (closure.ts, whole-program.ts); absent or undefined: nothing more.
+   */
+  closure?(ctx: ToolContext, request: LintRequest): ClosureSpec | undefined;
 }
 
 const linters: LinterAdapter[] = [];

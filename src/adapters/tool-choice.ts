@@ -86,22 +86,30 @@ export function goLinter(target: string, root?: string): GoLinter {
     name: "govet",
     config,
     note:
-      `the project configures golangci-lint (${where}) and golangci-lint is not installed: govet ran ` +
-      `instead, so this verdict is not the project's own; install: ${GOLANGCI_INSTALL}`,
+      `the project's golangci-lint config (${where}) was not honoured: golangci-lint is not installed, so ` +
+      `govet ran instead and this verdict is not the project's own; install: ${GOLANGCI_INSTALL}`,
   };
 }
 
 /**
  * The lint fixer of one language in a project (lint_fix, fix_all), or why it has none: the fixer of the
- * project's own linter only (ruff, eslint, clippy, rubocop). A project linted with flake8 has none (flake8
- * fixes nothing, and ruff's defaults are not the project's rules); neither has Go (gofmt formats).
+ * project's own linter only (ruff, eslint, golangci-lint, clippy, rubocop). A project linted with flake8 has none (flake8
+ * fixes nothing, and ruff's defaults are not the project's rules); Go has golangci-lint's where the project
+ * configures golangci-lint (and it is installed), else none (go vet fixes nothing; gofmt formats).
  */
 export function fixerFor(
   language: ProjectLanguage,
   target = ".",
   root?: string,
 ): { name?: string; reason?: string } {
-  if (language === "go") return { reason: "go: go vet fixes nothing (gofmt formats: autoformat)" };
+  if (language === "go")
+    return goLinter(target, root).name === "golangci-lint"
+      ? { name: "golangci-lint" }
+      : {
+          reason:
+            "go: go vet fixes nothing (gofmt formats: autoformat); a project that configures golangci-lint " +
+            "is fixed with golangci-lint run --fix",
+        };
   if (language === "python") {
     const linter = pythonTools(target, root).linter;
     return linter === "ruff"

@@ -5,7 +5,6 @@
  * `*.dist-info` names carry versions). What the tool reads beyond this (the toolchain, a global cache) is
  * in its identity (version, environment variables that change its results).
  */
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,14 +13,12 @@ import { ALWAYS_SKIPPED } from "../paths/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
 import { RUFF_DEFAULT_EXCLUDES } from "./python/python-files.js";
 import { runWhole } from "../cache/whole.js";
-import type { Closure, ClosureSpec } from "../cache/closure.js";
+import { mergeClosures, type Closure, type ClosureSpec } from "../cache/closure.js";
 import { relativeKey } from "../cache/rel-key.js";
 import type { ToolContext } from "../engine/tool.js";
 import { goEnvFilePath, readGoEnvFile } from "../exec/sandbox/host.js";
 import { findExecutable } from "../exec/which.js";
 import { executableIdentity, nodeModulesState } from "./cached-run.js";
-import { findGoModule } from "./go/go-env.js";
-import { golangciConfig } from "./project-configs.js";
 import { resolvePythonTool } from "./python/resolve.js";
 import { cachedVersion } from "./tool-version.js";
 import { findTypeChecker } from "./type-checkers.js";
@@ -215,12 +212,18 @@ export interface WholeCall<T> {
    * project folder; taken out of the value before it is stored or returned.
    */
   reads?(value: T, project: string, rule: InputRule): { value: T; read: Closure | undefined };
+  /** What the tool reads because of its own configuration (LinterAdapter.closure), beside the toolchain's. */
+  toolClosure?: ClosureSpec;
 }
 
-/** The closure of a whole-program call (what the toolchain reads beyond the project), by language. */
+/**
+ * The closure of a whole-program call: what the toolchain reads beyond the project, by language, and what
+ * the tool reads because of its own configuration (`toolClosure`), resolved and remembered as one.
+ */
 function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | undefined {
   const spec = SPEC[call.language];
-  if (!spec.manifests) return undefined;
+  const own = call.toolClosure;
+  if (!spec.manifests) return own;
   const rule: InputRule = { files: inputFiles(spec), skip: spec.skip };
   const manifests = inputs.files
     .filter((f) => spec.manifests?.test(path.basename(f)))
@@ -232,13 +235,15 @@ function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | 
     project: relativeKey(call.root, inputs.project),
     manifests,
     env: spec.env.map((v) => process.env[v] ?? null),
+    ...(own && { own: own.id }),
   };
-  const resolve =
+  const toolchain =
     call.language === "go"
       ? goClosure(call.ctx, inputs.project, rule)
       : call.language === "rust"
         ? cargoClosure(call.ctx, inputs.project, rule)
         : nothingBeforeTheRun([]);
+  const resolve = own ? async () => mergeClosures(await toolchain(), await own.resolve()) : toolchain;
   return { id, resolve };
 }
 
@@ -325,25 +330,7 @@ export async function toolIdentity(
   return {
     name,
     executable: executableIdentity(executable, version, root),
-    ...(name === "golangci-lint" && { config: golangciConfigKey(target, root ?? target) }),
   };
-}
-
-/**
- * The config golangci-lint finds for a target (project-configs.ts), by name and content: it may lie above
- * the Go module, outside the project's input files (a monorepo's root `.golangci.yml`).
- */
-function golangciConfigKey(target: string, root: string): [string, string | null] | null {
-  const mod = findGoModule(target, root);
-  const file = mod ? golangciConfig(mod, target, root) : undefined;
-  if (!file) return null;
-  let hash: string | null;
-  try {
-    hash = createHash("sha256").update(fs.readFileSync(file)).digest("hex");
-  } catch {
-    hash = null;
-  }
-  return [relativeKey(root, file), hash];
 }
 
 /** The whole-program language of a tool's languages (undefined: not one of them). */

@@ -39,6 +39,11 @@ export interface PlannedCheck {
   fix?: EngineCall[];
   /** How to install the tool when it is missing. */
   install: string;
+  /**
+   * The project's own configuration asks for this tool (a `.golangci.yml`): when it does not run, the
+   * project is not checked as it means, whatever else ran (exit-code.ts's uncheckedProjects).
+   */
+  required?: boolean;
   /** Findings of this language's files (for --changed). */
   files: RegExp;
 }
@@ -206,8 +211,19 @@ function planUnit(
           call: { tool: "lint", args: { linter: "golangci-lint" } },
           install: `${GOLANGCI_INSTALL} (the project configures it; govet ran instead, whose verdict is not the project's own)`,
           files: LANGUAGE_FILES.go,
+          required: true,
         });
-      add({ id: linter.name, kind: "lint", language, call: { tool: "lint", args: { linter: linter.name } } });
+      add({
+        id: linter.name,
+        kind: "lint",
+        language,
+        call: { tool: "lint", args: { linter: linter.name } },
+        // golangci-lint fixes with the project's config (run --fix); go vet fixes nothing.
+        fix:
+          linter.name === "golangci-lint"
+            ? [{ tool: "lint_fix", args: { linter: "golangci-lint" } }]
+            : undefined,
+      });
       add({ id: "go", kind: "types", language, call: { tool: "type_check", args: { checker: "go" } } });
       break;
     }

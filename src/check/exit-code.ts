@@ -21,9 +21,11 @@ export interface UncheckedProject {
 }
 
 /**
- * The units whose checks all came to nothing: not installed, failed, or nothing checked (the tool found
- * nothing of its own there), --changed and --shard's own choices apart. The link check is the path's, not a
- * project's. Pure.
+ * The units not checked as they mean: every check came to nothing (not installed, failed, or nothing checked:
+ * the tool found nothing of its own there), or a check the project's configuration asks for did not run (a
+ * `.golangci.yml` with golangci-lint not installed: what ran instead is not the project's verdict); --changed
+ * and --shard's own choices apart. The reasons are the checks that did not run (the required ones, when
+ * others ran). The link check is the path's, not a project's. Pure.
  */
 export function uncheckedProjects(outcomes: readonly CheckOutcome[]): UncheckedProject[] {
   const byTarget = new Map<string, CheckOutcome[]>();
@@ -31,16 +33,19 @@ export function uncheckedProjects(outcomes: readonly CheckOutcome[]): UncheckedP
     if (o.kind === "links" || leftToOthers(o)) continue;
     byTarget.set(o.target, [...(byTarget.get(o.target) ?? []), o]);
   }
+  const ran = (o: CheckOutcome) => o.status === "passed" || o.status === "findings";
   const out: UncheckedProject[] = [];
-  for (const [target, list] of byTarget)
-    if (!list.some((o) => o.status === "passed" || o.status === "findings"))
+  for (const [target, list] of byTarget) {
+    const missed = list.some(ran) ? list.filter((o) => o.required && !ran(o)) : list;
+    if (missed.length)
       out.push({
         target,
-        reasons: list.map(
+        reasons: missed.map(
           (o) =>
             `${o.id} ${o.status === "nothing" ? "checked nothing" : o.status}${o.reason ? `: ${o.reason}` : ""}`,
         ),
       });
+  }
   return out;
 }
 
@@ -51,7 +56,8 @@ export const uncheckedLine = (u: UncheckedProject, cwd: string) =>
 /**
  * 2 when a tool named with --only is not installed (a configuration error), else 3 when a tool that ran
  * (or a --fix transaction) failed (crash, timeout, bad config: its results are missing), or a project was
- * not checked at all (every check of it skipped, failed or checked nothing: uncheckedProjects), else 1 on
+ * not checked as it means (every check of it skipped, failed or checked nothing, or one its configuration
+ * asks for did not run: uncheckedProjects), else 1 on
  * findings, else 0. Other skipped tools change nothing.
  */
 export function exitCode(

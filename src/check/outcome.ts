@@ -34,6 +34,8 @@ export interface CheckOutcome {
   /** Why it was skipped or failed, or what it notes (nothing to check). */
   reason?: string;
   error_type?: string;
+  /** The project's configuration asks for this check's tool (PlannedCheck's). */
+  required?: boolean;
   sarif?: SarifLogLike;
 }
 
@@ -108,6 +110,7 @@ export function skippedOutcome(
     counts: { error: 0, warning: 0, note: 0 },
     findings: [],
     reason,
+    ...(check.required && { required: true }),
   };
 }
 

@@ -71,8 +71,8 @@ describe("goLinter", () => {
     const choice = goLinter(mod, mod);
     expect(choice.name).toBe("govet");
     expect(choice.note).toBe(
-      "the project configures golangci-lint (.golangci.yml) and golangci-lint is not installed: govet ran " +
-        "instead, so this verdict is not the project's own; install: " +
+      "the project's golangci-lint config (.golangci.yml) was not honoured: golangci-lint is not installed, so " +
+        "govet ran instead and this verdict is not the project's own; install: " +
         "go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest",
     );
   });

@@ -58,7 +58,7 @@ describe.skipIf(missing("go"))("a Go module", () => {
     expect("passed" in r).toBe(false);
     expect("transaction" in r).toBe(false);
     expect(r.notes).toEqual([
-      "checked nothing: no lint fixer for the project's languages: go; go: go vet fixes nothing (gofmt formats: autoformat); nothing was written",
+      "checked nothing: no lint fixer for the project's languages: go; go: go vet fixes nothing (gofmt formats: autoformat); a project that configures golangci-lint is fixed with golangci-lint run --fix; nothing was written",
     ]);
     expect(fs.existsSync(path.join(dir, ".mcp-cache"))).toBe(false);
   });

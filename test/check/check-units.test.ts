@@ -7,7 +7,7 @@ import { sarifLog, type SarifRunInput } from "../../src/findings/sarif.js";
 import type { Finding } from "../../src/findings/model.js";
 import { filterSarifResults, mergeSarif, type SarifLogLike } from "../../src/check/sarif-merge.js";
 import { outcomeOf } from "../../src/check/outcome.js";
-import { exitCode } from "../../src/check/exit-code.js";
+import { exitCode, uncheckedProjects } from "../../src/check/exit-code.js";
 import { selectChecks } from "../../src/check/select.js";
 import { parseCheckArgs, UsageError } from "../../src/check/options.js";
 import { renderReport } from "../../src/check/report.js";
@@ -139,6 +139,27 @@ describe("outcomes and exit codes", () => {
     expect(exitCode([withFinding, failed], [])).toBe(3);
     expect(exitCode([clean], [], true)).toBe(3);
     expect(exitCode([withFinding, failed, missing], ["ty"])).toBe(2);
+  });
+
+  it("a check the project's config asks for that did not run leaves the project not checked (3), whatever else ran", () => {
+    const clean = ok("govet", { passed: true, sarif: log(run("govet", "/w/p", [])) });
+    const required = outcomeOf(
+      { ...planned("golangci-lint", "lint", "go"), required: true, install: "go install golangci-lint" },
+      { success: false, error_type: "tool_not_found", error: "no golangci-lint" },
+      1,
+      "/w",
+    );
+    expect(required).toMatchObject({ status: "skipped", required: true });
+    expect(uncheckedProjects([clean, required])).toEqual([
+      {
+        target: "/w/p",
+        reasons: ["golangci-lint skipped: not installed; install: go install golangci-lint"],
+      },
+    ]);
+    expect(exitCode([clean, required], [])).toBe(3);
+    expect(exitCode([withFinding, required], [])).toBe(3);
+    // Not required (a tool the project does not ask for): as before.
+    expect(exitCode([clean, { ...required, required: undefined }], [])).toBe(0);
   });
 
   it("renders a line per tool, findings by file, rule docs and the summary", () => {

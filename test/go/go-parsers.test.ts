@@ -10,9 +10,11 @@ import {
   parseStaticcheckJson,
 } from "../../src/adapters/go/go-lint.js";
 import { parseGoTestJson } from "../../src/adapters/go/go-test.js";
-import { golangciArgs, goPluginsOf, parseGolangciJson } from "../../src/adapters/go/golangci-lint.js";
+import { golangciArgs, parseGolangciJson } from "../../src/adapters/go/golangci-lint.js";
+import { golangciConfigClosure, goPluginsOf } from "../../src/adapters/go/golangci-config.js";
 import { splitJsonObjects } from "../../src/adapters/go/go-json.js";
 import { FIXTURES } from "../helpers/server.js";
+import { tempDir } from "../helpers/tools.js";
 
 const captured = (name: string) => fs.readFileSync(path.join(FIXTURES, "go", "captured", name), "utf8");
 
@@ -160,9 +162,25 @@ describe("Go parsers", () => {
     ]);
   });
 
-  it("golangci-lint: code that does not build is a typecheck error; no issues is none; v2 flags", () => {
-    expect(parseGolangciJson(captured("golangci-lint-typecheck.json"))).toMatchObject([
-      { file: "/proj/bad.go", line: 1, column: 0, rule_id: "typecheck", severity: "error" },
+  it("golangci-lint: code that does not build is a typecheck error per compiler line; no issues is none; v2 flags", () => {
+    // One typecheck issue at the package's first line; the compiler's line in its text is the finding.
+    expect(parseGolangciJson(captured("golangci-lint-typecheck.json"), "/proj")).toEqual([
+      {
+        tool: "golangci-lint",
+        file: "/proj/bad.go",
+        line: 2,
+        column: 23,
+        rule_id: "typecheck",
+        severity: "error",
+        message: 'cannot use "x" (untyped string constant) as int value in return statement',
+      },
+    ]);
+    // A typecheck issue without compiler lines stays as golangci-lint placed it.
+    const plain = JSON.stringify({
+      Issues: [{ FromLinter: "typecheck", Text: "could not load", Pos: { Filename: "/proj/a.go", Line: 3 } }],
+    });
+    expect(parseGolangciJson(plain)).toMatchObject([
+      { file: "/proj/a.go", line: 3, rule_id: "typecheck", severity: "error", message: "could not load" },
     ]);
     expect(parseGolangciJson('{"Issues":null,"Report":{}}')).toEqual([]);
     expect(parseGolangciJson("")).toEqual([]);
@@ -183,5 +201,33 @@ describe("Go parsers", () => {
     ).toEqual(["d"]);
     expect(goPluginsOf('version: "2"\nlinters:\n  enable: [errcheck]\n', ".golangci.yaml")).toEqual([]);
     expect(goPluginsOf("{not yaml: [", ".golangci.yml")).toEqual([]);
+  });
+
+  it("golangci-lint: the files a config names (goheader's template, ruleguard's rules), as golangci-lint opens them", () => {
+    const dir = tempDir("mcq-golangci-closure-");
+    const config = path.join(dir, ".golangci.yml");
+    fs.writeFileSync(
+      config,
+      [
+        'version: "2"',
+        "linters:",
+        "  settings:",
+        "    goheader:",
+        "      template-path: hdr.txt",
+        "    gocritic:",
+        "      settings:",
+        "        ruleguard:",
+        '          rules: "${config-path}/rules/a.go, ${base-path}/more/*.go"',
+      ].join("\n"),
+    );
+    const mod = path.join(dir, "svc");
+    expect(golangciConfigClosure(config, mod)).toEqual({
+      // A relative path is taken from the folder golangci-lint runs in (the module), not the config's.
+      files: [config, path.join(mod, "hdr.txt"), path.join(dir, "rules", "a.go")],
+      dirs: [{ dir: path.join(dir, "more"), names: "^[^/]*\\.go$" }],
+      watch: [config],
+    });
+    fs.writeFileSync(config, 'version: "2"\n');
+    expect(golangciConfigClosure(config, mod)).toEqual({ files: [config], dirs: [], watch: [config] });
   });
 });

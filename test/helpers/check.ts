@@ -62,6 +62,7 @@ export interface CheckJson {
     docs_url?: string;
   }[];
   fixes?: { id: string; tool: string; success: boolean; changed_files: number }[];
+  not_checked?: { target: string; reasons: string[] }[];
 }
 
 export const parseJson = (run: CheckRun) => JSON.parse(run.stdout) as CheckJson;

@@ -15,6 +15,7 @@ import { registerExternalTool } from "../registry.js";
 import { packageDir, packagePattern, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
 import { parseJsonLines, parsePosition, splitJsonObjects } from "./go-json.js";
+import { compilerLineFindings, uniqueFindings } from "./go-compile.js";
 
 registerExternalTool({ name: "go", program: "go", versionArgs: ["version"] });
 registerExternalTool({ name: "staticcheck", program: "staticcheck", versionArgs: ["-version"] });
@@ -109,29 +110,6 @@ interface StaticcheckLine {
 }
 
 /**
- * staticcheck's report on a package that does not build: one `compile` problem with no position whose
- * message is the compiler's (`# pkg` then `./main.go:4:6: message` lines, relative to `cwd`): one finding
- * per compiler error at its position, as type_check lists them.
- */
-function compileFindings(message: string, cwd: string): Finding[] {
-  const out: Finding[] = [];
-  for (const line of message.split("\n")) {
-    const m = /^(.+?\.go):(\d+):(\d+): (.*)$/.exec(line);
-    if (!m) continue;
-    out.push({
-      tool: "staticcheck",
-      file: path.resolve(cwd, m[1] as string),
-      line: Number(m[2]),
-      column: Number(m[3]),
-      rule_id: "compile",
-      severity: "error",
-      message: m[4] as string,
-    });
-  }
-  return out;
-}
-
-/**
  * staticcheck's JSON lines: `{code, severity: error|warning|ignored, location, end, message}`; relative file
  * names (in a compile problem's message) are relative to `cwd`, where staticcheck ran.
  */
@@ -139,25 +117,12 @@ export function parseStaticcheckJson(stdout: string, cwd = "/"): Finding[] {
   return uniqueFindings(parseStaticcheckLines(stdout, cwd));
 }
 
-/**
- * Each problem once: staticcheck checks a package and its test variant (`pkg [pkg.test]`) separately, so a
- * compile error in a non-test file comes back once per variant, at the same place with the same words.
- */
-function uniqueFindings(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    const key = JSON.stringify([f.file, f.line, f.column, f.rule_id, f.message]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 function parseStaticcheckLines(stdout: string, cwd: string): Finding[] {
   const findings: Finding[] = [];
   for (const raw of parseJsonLines(stdout) as StaticcheckLine[]) {
     if (raw.code === "compile" && !raw.location?.file) {
-      findings.push(...compileFindings(raw.message ?? "", cwd));
+      // A package that does not build: one problem with the compiler's lines, one finding per error.
+      findings.push(...compilerLineFindings(raw.message ?? "", cwd, "staticcheck", "compile"));
       continue;
     }
     if (!raw.code || !raw.location?.file || raw.severity === "ignored") continue;

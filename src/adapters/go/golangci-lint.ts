@@ -6,7 +6,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
@@ -16,10 +15,14 @@ import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
 import { golangciConfig } from "../project-configs.js";
-import { packageDir, requireGoModule } from "./go-env.js";
+import { findGoModule, packageDir, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
 import { lintPatterns } from "./go-lint.js";
-import { yaml } from "../../yaml-lazy.js";
+import { golangciConfigClosure, goPluginsOf, namedFilesKey } from "./golangci-config.js";
+import { golangciCacheDir } from "../../exec/sandbox/host.js";
+import type { ClosureSpec } from "../../cache/closure.js";
+import { relativeKey } from "../../cache/rel-key.js";
+import { compilerLineFindings, uniqueFindings } from "./go-compile.js";
 
 // `golangci-lint version --short` prints the bare version (2.15.0).
 registerExternalTool({
@@ -82,18 +85,24 @@ const SEVERITIES: Record<string, Severity> = { error: "error", warning: "warning
 
 /**
  * golangci-lint's `Issues`: `{FromLinter, Text, Severity, Pos: {Filename, Line, Column}}`, one finding each,
- * the linter's name as rule id. Severity is empty unless the config sets some; a `typecheck` issue (code that
- * does not build) is an error. Relative file names are relative to `cwd`.
+ * the linter's name as rule id. Severity is empty unless the config sets some. A `typecheck` issue (code
+ * that does not build) is an error; golangci-lint reports a package that does not compile as one such issue
+ * at its first line, the compiler's lines in its text (`: # pkg\n./main.go:4:6: message\n...`): one finding
+ * per compiler error at its own position, as type_check lists them. Relative file names are relative to
+ * `cwd` (where golangci-lint, and the go it ran, worked).
  */
 export function parseGolangciJson(stdout: string, cwd = "/"): Finding[] {
   const findings: Finding[] = [];
   for (const issue of golangciReport(stdout)?.Issues ?? []) {
     const file = issue.Pos?.Filename;
     if (!file || !issue.FromLinter) continue;
-    const severity =
-      issue.FromLinter === "typecheck"
-        ? "error"
-        : (SEVERITIES[(issue.Severity ?? "").toLowerCase()] ?? "warning");
+    const typecheck = issue.FromLinter === "typecheck";
+    const errors = typecheck ? compilerLineFindings(issue.Text ?? "", cwd, "golangci-lint", "typecheck") : [];
+    if (errors.length) {
+      findings.push(...errors);
+      continue;
+    }
+    const severity = typecheck ? "error" : (SEVERITIES[(issue.Severity ?? "").toLowerCase()] ?? "warning");
     findings.push({
       tool: "golangci-lint",
       file: path.resolve(cwd, file),
@@ -104,39 +113,14 @@ export function parseGolangciJson(stdout: string, cwd = "/"): Finding[] {
       message: issue.Text ?? "",
     });
   }
-  return findings;
-}
-
-/**
- * The Go plugins a golangci-lint config loads (`linters.settings.custom.<name>` of type `goplugin`, the
- * default: a `.so` golangci-lint opens and runs), by name; module plugins need a binary of their own and
- * are not loaded by this one. A config that does not parse has none here (golangci-lint refuses it itself).
- */
-export function goPluginsOf(text: string, file: string): string[] {
-  let doc: unknown;
-  try {
-    doc = file.endsWith(".json")
-      ? JSON.parse(text)
-      : file.endsWith(".toml")
-        ? parseToml(text)
-        : (yaml().parse(text) as unknown);
-  } catch {
-    return [];
-  }
-  const at = (o: unknown, key: string): unknown =>
-    o && typeof o === "object" ? (o as Record<string, unknown>)[key] : undefined;
-  const custom = at(at(at(doc, "linters"), "settings"), "custom");
-  if (!custom || typeof custom !== "object") return [];
-  return Object.entries(custom as Record<string, unknown>)
-    .filter(([, v]) => at(v, "type") !== "module")
-    .map(([name]) => name);
+  return uniqueFindings(findings);
 }
 
 /**
  * A config that loads Go plugins is not run: a plugin is code of the project's choosing, run with the Go
  * caches every project shares writable (the caches golangci-lint needs to load packages at all).
  */
-function refusePlugins(config: string | undefined, command: string): void {
+export function refusePlugins(config: string | undefined, command: string): void {
   if (!config) return;
   let text: string;
   try {
@@ -155,7 +139,7 @@ function refusePlugins(config: string | undefined, command: string): void {
 }
 
 /** Why a run failed: golangci-lint's own words (`Error: ...`, `level=error msg=...`), else its report's. */
-function failureReason(stdout: string, stderr: string): string {
+export function failureReason(stdout: string, stderr: string): string {
   const line = stderr
     .split("\n")
     .map((l) => l.trim())
@@ -164,7 +148,7 @@ function failureReason(stdout: string, stderr: string): string {
   return golangciReport(stdout)?.Report?.Error ?? "failed without a report";
 }
 
-function failure(command: string, run: RunResult, why: string): ToolError {
+export function failure(command: string, run: RunResult, why: string): ToolError {
   return new ToolError("tool_error", `golangci-lint ${why} (exit ${run.returncode}); see output`, {
     command,
     returncode: run.returncode,
@@ -183,6 +167,15 @@ function patternsOf(req: LintRequest, mod: string): { patterns: string[]; onlyFi
   return { patterns: lintPatterns(req, mod) };
 }
 
+/**
+ * The environment of a run: golangci-lint's cache does not key the files a config names (goheader's
+ * template...), so a run whose config names some uses a cache folder of their content's own.
+ */
+export function golangciEnv(config: string | undefined, cwd: string): Record<string, string> {
+  const named = config ? namedFilesKey(config, cwd) : undefined;
+  return named ? { GOLANGCI_LINT_CACHE: path.join(golangciCacheDir(), `named-files-${named}`) } : {};
+}
+
 async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const mod = requireGoModule(req.target, root, "golangci-lint");
@@ -192,7 +185,7 @@ async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOut
   const config = req.config ?? golangciConfig(mod, req.target, root);
   refusePlugins(config, command);
   const full = fullOutput();
-  const run = await runGoTool(ctx, "golangci-lint", args, mod, command, {}, full.lines);
+  const run = await runGoTool(ctx, "golangci-lint", args, mod, command, golangciEnv(config, mod), full.lines);
   const all = parseGolangciJson(full.stdout(), mod);
   // 0: clean, 1: issues found; anything else (3: failure, 4: timeout, 5: no Go files...) is a failure.
   if (run.returncode !== 0 && run.returncode !== 1)
@@ -218,6 +211,23 @@ async function golangciLint(ctx: ToolContext, req: LintRequest): Promise<LintOut
   };
 }
 
+/**
+ * The config golangci-lint reads (the call's `config`, else the one it finds from the module folder up:
+ * project-configs.ts), which may lie above the module, outside the project's input files, and the files it
+ * names (golangci-config.ts): keyed by content with the result. No config: nothing.
+ */
+function golangciClosure(ctx: ToolContext, req: LintRequest): ClosureSpec | undefined {
+  const root = ctx.allowlist.rootOf(req.target) ?? req.target;
+  const mod = findGoModule(req.target, root);
+  if (!mod) return undefined;
+  const config = req.config ?? golangciConfig(mod, req.target, root);
+  if (!config) return undefined;
+  return {
+    id: { golangciConfig: relativeKey(root, config), cwd: relativeKey(root, mod) },
+    resolve: () => Promise.resolve(golangciConfigClosure(config, mod)),
+  };
+}
+
 registerLinter({
   name: "golangci-lint",
   languages: ["go"],
@@ -230,4 +240,5 @@ registerLinter({
     corrections: false,
   },
   lint: golangciLint,
+  closure: golangciClosure,
 });

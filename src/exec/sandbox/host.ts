@@ -16,6 +16,16 @@ export function installDir(): string {
   return PACKAGE_ROOT;
 }
 
+/** golangci-lint's analysis cache: GOLANGCI_LINT_CACHE, else `$XDG_CACHE_HOME/golangci-lint` (~/.cache). */
+export function golangciCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const abs = (v: string | undefined) => (v && path.isAbsolute(v) ? v : undefined);
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : os.homedir();
+  return (
+    abs(env.GOLANGCI_LINT_CACHE) ??
+    path.join(abs(env.XDG_CACHE_HOME) ?? path.join(home, ".cache"), "golangci-lint")
+  );
+}
+
 export function hostLayout(env: NodeJS.ProcessEnv = process.env): HostLayout {
   layout ??= gather(env);
   return layout;
@@ -87,9 +97,7 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     staticcheck: [
       perProject(abs(env.STATICCHECK_CACHE) ?? path.join(xdgCache, "staticcheck"), "staticcheck"),
     ],
-    "golangci-lint": [
-      perProject(abs(env.GOLANGCI_LINT_CACHE) ?? path.join(xdgCache, "golangci-lint"), "golangci-lint"),
-    ],
+    "golangci-lint": [perProject(golangciCacheDir(env), "golangci-lint")],
     black: [perProject(abs(env.BLACK_CACHE_DIR) ?? path.join(xdgCache, "black"), "black")],
   };
   const system: Mount[] = [];

@@ -78,6 +78,7 @@ export async function lintThroughCache(
       return { ...rest, versionText: await version?.() };
     },
     onHit: (o) => ({ ...o, notes: o.notes.filter((n) => !RUN_NOTE.test(n)) }),
+    toolClosure: linter.closure?.(ctx, request),
   });
   const { versionText, ...outcome } = value;
   return { ...outcome, version: () => Promise.resolve(versionText), cache: marker };
