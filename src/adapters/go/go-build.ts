@@ -5,10 +5,9 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed, runReport } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding } from "../../findings/model.js";
-import { ToolError } from "../../errors.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
 import { findGoModule, packagePattern, requireGoModule } from "./go-env.js";
 import { parseJsonLines } from "./go-json.js";
@@ -50,25 +49,17 @@ async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheck
   const run = await runGoTool(ctx, "go", args, mod, command);
   const findings = parseGoBuildJson(run.stdout, mod);
   if (run.returncode !== 0 && findings.length === 0)
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       `go build failed (exit ${run.returncode}) without a compiler error; see output`,
-      {
-        command,
-        returncode: run.returncode,
-        output: combinedOutput(run.stdout, run.stderr),
-        truncated: run.truncated,
-      },
+      command,
+      run,
     );
   const notes: string[] = [];
   if (req.strict) notes.push("strict has no meaning for the Go compiler: every diagnostic is an error");
   if (req.config) notes.push("the Go compiler takes no config file: config was not used");
   return {
     findings,
-    command,
-    returncode: run.returncode,
-    output: combinedOutput(run.stdout, run.stderr),
-    truncated: run.truncated,
+    ...runReport(command, run),
     notes,
     passed: run.returncode === 0,
   };

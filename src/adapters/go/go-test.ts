@@ -1,7 +1,7 @@
 /** run_tests for a Go module: `go test -json [-run P] [-failfast] [-cover] <pattern>`, read from test2json events. */
 import fs from "node:fs";
 import path from "node:path";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import {
@@ -183,15 +183,10 @@ async function run(ctx: ToolContext, req: TestRunRequest, mod: string): Promise<
   const report = fold.report();
   const total = report.summary.passed + report.summary.failed + report.summary.skipped;
   if (result.returncode !== 0 && report.failures.length === 0 && report.summary.packages_failed === 0)
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       `go test failed (exit ${result.returncode}) without a test result; see output`,
-      {
-        command,
-        returncode: result.returncode,
-        output: combinedOutput(result.stdout, result.stderr),
-        truncated: result.truncated,
-      },
+      command,
+      result,
     );
   const notes: string[] = [];
   if (total === 0 && report.summary.packages_failed === 0)

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
-import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import { capList, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import type { Finding, Severity } from "../../findings/model.js";
@@ -165,12 +165,7 @@ function failureReason(stdout: string, stderr: string): string {
 }
 
 function failure(command: string, run: RunResult, why: string): ToolError {
-  return new ToolError("tool_error", `golangci-lint ${why} (exit ${run.returncode}); see output`, {
-    command,
-    returncode: run.returncode,
-    output: combinedOutput(run.stdout, run.stderr),
-    truncated: run.truncated,
-  });
+  return runFailed(`golangci-lint ${why} (exit ${run.returncode}); see output`, command, run);
 }
 
 /**

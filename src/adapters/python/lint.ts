@@ -6,7 +6,7 @@ import type { InlineSource } from "../lint-options.js";
 import { wasmFinding } from "./ruff-embedded.js";
 import { loadRuffSettings } from "./ruff-settings.js";
 import { ruffStdinArgs } from "./ruff-stdin.js";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding } from "../../findings/model.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
@@ -61,15 +61,10 @@ export async function runStreamingLinter(
   const findings = projectFirst(found.kept, (f) => f.file, base);
   const beyond = found.overflow();
   if (run.returncode !== 0 && found.total === 0)
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       `${program} failed (exit ${run.returncode}) without reporting issues; see output`,
-      {
-        command,
-        returncode: run.returncode,
-        output: combinedOutput(run.stdout, run.stderr),
-        truncated: run.truncated,
-      },
+      command,
+      run,
     );
   const executable = run.executable;
   return {

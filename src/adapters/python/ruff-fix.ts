@@ -15,7 +15,7 @@ import { stdinFix, wantsStdinFix } from "./ruff-fix-stdin.js";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { ToolError } from "../../errors.js";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import {
   registerFixer,
@@ -93,12 +93,7 @@ async function runRuff(ctx: ToolContext, executable: string, args: string[]) {
   });
   const listing = kept.join("\n");
   if (run.returncode !== 0 && run.returncode !== 1)
-    throw new ToolError("tool_error", `ruff check failed (exit ${run.returncode}); see output`, {
-      command,
-      returncode: run.returncode,
-      output: combinedOutput(run.stdout, run.stderr),
-      truncated: run.truncated,
-    });
+    throw runFailed(`ruff check failed (exit ${run.returncode}); see output`, command, run);
   return { run, command, listing };
 }
 

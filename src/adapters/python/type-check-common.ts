@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { combinedOutput } from "../../engine/result.js";
+import { runFailed } from "../../engine/result.js";
 import type { RunResult } from "../../exec/runner.js";
 import { FindingCollector, keptFor } from "../../findings/collector.js";
 import { isWithin } from "../../paths/allowlist.js";
@@ -37,12 +37,7 @@ export function checkerFailed(
   run: Pick<RunResult, "returncode" | "stdout" | "stderr" | "truncated">,
   why: string,
 ): ToolError {
-  return new ToolError("tool_error", `${name} ${why} (exit ${run.returncode}); see output`, {
-    command,
-    returncode: run.returncode,
-    output: combinedOutput(run.stdout, run.stderr),
-    truncated: run.truncated,
-  });
+  return runFailed(`${name} ${why} (exit ${run.returncode}); see output`, command, run);
 }
 
 /**

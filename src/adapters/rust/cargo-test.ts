@@ -1,7 +1,7 @@
 /** run_tests for a crate: `cargo test [--no-fail-fast] [FILTER]`, summary and failures read from libtest's output. */
 import fs from "node:fs";
 import path from "node:path";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import {
@@ -101,17 +101,12 @@ async function run(ctx: ToolContext, req: TestRunRequest, crateDir: string): Pro
   // test binary is "no tests ran", not a failure.
   if (report.binaries === 0 && result.returncode !== 0) {
     const firstError = /^error(\[E\d+\])?: .*$/m.exec(result.stderr)?.[0];
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       firstError
         ? `cargo test could not build the tests: ${firstError}`
         : `cargo test failed (exit ${result.returncode}) without a test result; see output`,
-      {
-        command,
-        returncode: result.returncode,
-        output: combinedOutput(result.stdout, result.stderr),
-        truncated: result.truncated,
-      },
+      command,
+      result,
     );
   }
   if (req.coverage) notes.push("coverage is not measured for Rust (it needs cargo-llvm-cov or tarpaulin)");
