@@ -4,7 +4,6 @@
  * nothing is written into the project; go's build cache (outside the project) keeps repeated checks fast.
  */
 import os from "node:os";
-import path from "node:path";
 import { displayCommand, runFailed, runReport } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding } from "../../findings/model.js";
@@ -12,34 +11,23 @@ import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } fro
 import { findGoModule, packagePattern, requireGoModule } from "./go-env.js";
 import { parseJsonLines } from "./go-json.js";
 import { runGoTool } from "./go-run.js";
+import { COMPILER_LINE, positionLineFindings } from "./position-lines.js";
 
 /** `go build -json -gcflags=-e -buildvcs=false -o /dev/null <pattern>`. */
 export function goBuildArgs(pattern: string): string[] {
   return ["build", "-json", "-gcflags=-e", "-buildvcs=false", "-o", os.devNull, pattern];
 }
 
-const COMPILER_LINE = /^(.+?\.go):(\d+):(\d+): (.*)$/;
+/** How the compiler's diagnostics are reported: every one is an error that stops the build. */
+const COMPILE_ERROR = { tool: "go", rule_id: "compile", severity: "error" } as const;
 
 /** Compiler diagnostics from go build -json's `build-output` events; paths resolve against `cwd`. */
 export function parseGoBuildJson(stdout: string, cwd: string): Finding[] {
-  const findings: Finding[] = [];
-  for (const ev of parseJsonLines(stdout)) {
-    if (ev.Action !== "build-output" || typeof ev.Output !== "string") continue;
-    for (const line of ev.Output.split("\n")) {
-      const m = COMPILER_LINE.exec(line.trimEnd());
-      if (!m) continue;
-      findings.push({
-        tool: "go",
-        file: path.resolve(cwd, m[1] as string),
-        line: Number(m[2]),
-        column: Number(m[3]),
-        rule_id: "compile",
-        severity: "error",
-        message: m[4] as string,
-      });
-    }
-  }
-  return findings;
+  return parseJsonLines(stdout).flatMap((ev) =>
+    ev.Action === "build-output" && typeof ev.Output === "string"
+      ? positionLineFindings(ev.Output, cwd, COMPILER_LINE, COMPILE_ERROR)
+      : [],
+  );
 }
 
 async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {

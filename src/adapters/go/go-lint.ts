@@ -11,10 +11,12 @@ import { capList } from "../../engine/result.js";
 import type { Finding, Severity } from "../../findings/model.js";
 import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import { FINDINGS_ONLY } from "../lint-options.js";
 import { registerExternalTool } from "../registry.js";
 import { packageDir, packagePattern, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
 import { parseJsonLines, parsePosition, splitJsonObjects } from "./go-json.js";
+import { ANY_POSITION_LINE, COMPILER_LINE, positionLineFindings } from "./position-lines.js";
 
 registerExternalTool({ name: "go", program: "go", versionArgs: ["version"] });
 registerExternalTool({ name: "staticcheck", program: "staticcheck", versionArgs: ["-version"] });
@@ -114,21 +116,11 @@ interface StaticcheckLine {
  * per compiler error at its position, as type_check lists them.
  */
 function compileFindings(message: string, cwd: string): Finding[] {
-  const out: Finding[] = [];
-  for (const line of message.split("\n")) {
-    const m = /^(.+?\.go):(\d+):(\d+): (.*)$/.exec(line);
-    if (!m) continue;
-    out.push({
-      tool: "staticcheck",
-      file: path.resolve(cwd, m[1] as string),
-      line: Number(m[2]),
-      column: Number(m[3]),
-      rule_id: "compile",
-      severity: "error",
-      message: m[4] as string,
-    });
-  }
-  return out;
+  return positionLineFindings(message, cwd, COMPILER_LINE, {
+    tool: "staticcheck",
+    rule_id: "compile",
+    severity: "error",
+  });
 }
 
 /**
@@ -180,21 +172,11 @@ function parseStaticcheckLines(stdout: string, cwd: string): Finding[] {
 
 /** golint prints `file:line:col: message` (no rule ids); relative files are relative to its working directory. */
 export function parseGolint(stdout: string, cwd: string): Finding[] {
-  const findings: Finding[] = [];
-  for (const line of stdout.split("\n")) {
-    const m = /^(.+?):(\d+):(\d+): (.*)$/.exec(line.trimEnd());
-    if (!m) continue;
-    findings.push({
-      tool: "golint",
-      file: path.resolve(cwd, m[1] as string),
-      line: Number(m[2]),
-      column: Number(m[3]),
-      rule_id: "golint",
-      severity: "warning",
-      message: m[4] as string,
-    });
-  }
-  return findings;
+  return positionLineFindings(stdout, cwd, ANY_POSITION_LINE, {
+    tool: "golint",
+    rule_id: "golint",
+    severity: "warning",
+  });
 }
 
 function lintFailure(tool: string, command: string, run: RunResult, why: string): ToolError {
@@ -276,23 +258,12 @@ async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   return outcome(ctx, "golint", findings, command, run, notes);
 }
 
-/**
- * Seed 003's options: the Go linters report findings only (no inline code, no fixes or correction edits,
- * no rule metadata); lint applies only/except, changed and max_per_rule over their findings and says so.
- */
-const GO_LINT_CAPABILITIES = {
-  inlineSource: false,
-  ruleScope: false,
-  contextual: false,
-  explain: false,
-  corrections: false,
-} as const;
-
-registerLinter({ name: "govet", languages: ["go"], capabilities: GO_LINT_CAPABILITIES, lint: govet });
+// Seed 003's options: the Go linters report findings only (no inline code, no fixes, no rule metadata).
+registerLinter({ name: "govet", languages: ["go"], capabilities: FINDINGS_ONLY, lint: govet });
 registerLinter({
   name: "staticcheck",
   languages: ["go"],
-  capabilities: GO_LINT_CAPABILITIES,
+  capabilities: FINDINGS_ONLY,
   lint: staticcheck,
 });
-registerLinter({ name: "golint", languages: ["go"], capabilities: GO_LINT_CAPABILITIES, lint: golint });
+registerLinter({ name: "golint", languages: ["go"], capabilities: FINDINGS_ONLY, lint: golint });

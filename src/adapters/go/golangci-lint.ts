@@ -14,6 +14,7 @@ import type { RunResult } from "../../exec/runner.js";
 import type { Finding, Severity } from "../../findings/model.js";
 import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import { FINDINGS_ONLY } from "../lint-options.js";
 import { registerExternalTool } from "../registry.js";
 import { golangciConfig } from "../project-configs.js";
 import { packageDir, requireGoModule } from "./go-env.js";
@@ -217,12 +218,6 @@ registerLinter({
   name: "golangci-lint",
   languages: ["go"],
   // Findings only, as the other Go linters (its --fix is not offered: lint_fix runs no Go fixer).
-  capabilities: {
-    inlineSource: false,
-    ruleScope: false,
-    contextual: false,
-    explain: false,
-    corrections: false,
-  },
+  capabilities: FINDINGS_ONLY,
   lint: golangciLint,
 });

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { byPosition } from "../../findings/model.js";
-import type { InlineSource } from "../lint-options.js";
+import { FINDINGS_ONLY, type InlineSource } from "../lint-options.js";
 import { wasmFinding } from "./ruff-embedded.js";
 import { loadRuffSettings } from "./ruff-settings.js";
 import { ruffStdinArgs } from "./ruff-stdin.js";
@@ -89,15 +89,6 @@ function ruffTargets(ctx: ToolContext, req: LintRequest): string[] {
   if (!files?.length) return [req.target];
   return ruffScope(ctx, { target: req.target, files, config: req.config });
 }
-
-/** flake8 reports findings only: no inline code, fixes, corrections or rule metadata here. */
-const FLAKE8_CAPABILITIES = {
-  inlineSource: false,
-  ruleScope: false,
-  contextual: false,
-  explain: false,
-  corrections: false,
-} as const;
 
 /** Inline code, linted as the file it names (that file's settings and per-file ignores apply). */
 async function ruffLintInline(
@@ -271,6 +262,7 @@ registerLinter({
 registerLinter({
   name: "flake8",
   languages: ["python"],
-  capabilities: FLAKE8_CAPABILITIES,
+  // flake8 reports findings only: no inline code, fixes, corrections or rule metadata here.
+  capabilities: FINDINGS_ONLY,
   lint: flake8Lint,
 });
