@@ -208,12 +208,27 @@ function configNote(req: LintRequest, tool: string): string[] {
   return req.config ? [`${tool} takes no --config: config was not used (${tool} reads its own files)`] : [];
 }
 
-async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "go vet");
-  const args = goVetArgs(...lintPatterns(req, mod));
-  const command = displayCommand("go", args);
+/**
+ * Runs one of these linters (`program`, named `label` in errors) in the target's module on the packages
+ * lintPatterns picks, its whole output kept for the parser (the runner's caps apply to `output` only).
+ */
+async function runGoLinter(
+  ctx: ToolContext,
+  req: LintRequest,
+  label: string,
+  program: string,
+  argsFor: (patterns: string[]) => string[],
+) {
+  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, label);
+  const args = argsFor(lintPatterns(req, mod));
+  const command = displayCommand(program, args);
   const full = fullOutput();
-  const run = await runGoTool(ctx, "go", args, mod, command, {}, full.lines);
+  const run = await runGoTool(ctx, program, args, mod, command, {}, full.lines);
+  return { mod, command, full, run };
+}
+
+async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
+  const { command, full, run } = await runGoLinter(ctx, req, "go vet", "go", (p) => goVetArgs(...p));
   const findings = parseGoVetJson(`${full.stdout()}\n${full.stderr()}`);
   if (run.returncode !== 0) {
     const stderr = full.stderr();
@@ -230,11 +245,8 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
 }
 
 async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "staticcheck");
-  const args = staticcheckArgs(...lintPatterns(req, mod));
-  const command = displayCommand("staticcheck", args);
-  const full = fullOutput();
-  const run = await runGoTool(ctx, "staticcheck", args, mod, command, {}, full.lines);
+  const linted = await runGoLinter(ctx, req, "staticcheck", "staticcheck", (p) => staticcheckArgs(...p));
+  const { mod, command, full, run } = linted;
   const findings = parseStaticcheckJson(full.stdout(), mod);
   // 0: clean, 1: findings (compile errors included); anything else (or 1 with nothing parsed) is a failure.
   if ((run.returncode !== 0 && run.returncode !== 1) || (run.returncode === 1 && findings.length === 0))
@@ -244,11 +256,7 @@ async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutc
 }
 
 async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "golint");
-  const args = lintPatterns(req, mod);
-  const command = displayCommand("golint", args);
-  const full = fullOutput();
-  const run = await runGoTool(ctx, "golint", args, mod, command, {}, full.lines);
+  const { mod, command, full, run } = await runGoLinter(ctx, req, "golint", "golint", (p) => p);
   const findings = parseGolint(full.stdout(), mod);
   if (run.returncode !== 0) throw lintFailure("golint", command, run, "failed");
   const notes = [

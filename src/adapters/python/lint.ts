@@ -26,7 +26,7 @@ import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import { ruffScope } from "./ruff-fix-results.js";
 import { resolvePythonTool } from "./resolve.js";
 import { cachedRuffLint } from "./ruff-cached.js";
-import { cachedEmbeddedLint } from "./ruff-embedded-cached.js";
+import { cachedEmbeddedLint, embeddedRuffJob } from "./ruff-embedded-cached.js";
 import { resultCacheOf } from "../../cache/service.js";
 import { parseToolWarnings } from "./tool-warnings.js";
 import { findExcludedDirs, projectFirst, VENDORED_DIR_NAMES } from "./tree-excludes.js";
@@ -169,22 +169,10 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
   let marker: LintOutcome["cache"];
   if (cache) {
     // The files as the uncached lint picks them: the `files` given, else the discovery under the target.
-    const settings = loadRuffSettings(req.target, root, req.config);
-    const files =
-      targets.length === 1 && targets[0] === req.target
-        ? discoverPythonFiles(req.target, settings, root)
-        : targets;
-    const job = {
-      ruff,
-      call: embeddedCall(ctx),
-      target: req.target,
-      files,
-      root,
-      config: req.config,
-      settings,
-    };
+    const where = { target: req.target, root, config: req.config };
+    const job = embeddedRuffJob(ruff, embeddedCall(ctx), where, targets);
     const outcome = await cachedEmbeddedLint(cache, job);
-    result = { findings: outcome.findings, settingsSource: settings.source };
+    result = { findings: outcome.findings, settingsSource: job.settings.source };
     marker = outcome.cache;
   } else result = await ruff.lint(req.target, root, req.config, embeddedCall(ctx), targets);
   const notes = [
