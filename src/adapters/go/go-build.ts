@@ -9,7 +9,7 @@ import type { ToolContext } from "../../engine/tool.js";
 import type { Finding } from "../../findings/model.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
 import { findGoModule, packagePattern, requireGoModule } from "./go-env.js";
-import { parseJsonLines } from "./go-json.js";
+import { parseJsonLines } from "../json-lines.js";
 import { runGoTool } from "./go-run.js";
 import { COMPILER_LINE, positionLineFindings } from "./position-lines.js";
 

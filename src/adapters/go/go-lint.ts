@@ -15,7 +15,8 @@ import { FINDINGS_ONLY } from "../lint-options.js";
 import { registerExternalTool } from "../registry.js";
 import { packageDir, packagePattern, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
-import { parseJsonLines, parsePosition, splitJsonObjects } from "./go-json.js";
+import { parsePosition, splitJsonObjects } from "./go-json.js";
+import { parseJsonLines } from "../json-lines.js";
 import { ANY_POSITION_LINE, COMPILER_LINE, positionLineFindings } from "./position-lines.js";
 
 registerExternalTool({ name: "go", program: "go", versionArgs: ["version"] });
@@ -147,7 +148,7 @@ function uniqueFindings(findings: Finding[]): Finding[] {
 
 function parseStaticcheckLines(stdout: string, cwd: string): Finding[] {
   const findings: Finding[] = [];
-  for (const raw of parseJsonLines(stdout) as StaticcheckLine[]) {
+  for (const raw of parseJsonLines<StaticcheckLine>(stdout)) {
     if (raw.code === "compile" && !raw.location?.file) {
       findings.push(...compileFindings(raw.message ?? "", cwd));
       continue;

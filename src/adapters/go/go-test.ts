@@ -11,7 +11,7 @@ import {
   type TestRunRequest,
 } from "../test-runners.js";
 import { findGoModule, modulePath, packageDir, packagePattern } from "./go-env.js";
-import { parseJsonLines } from "./go-json.js";
+import { parseJsonLines } from "../json-lines.js";
 import { runGoTool } from "./go-run.js";
 
 export function goTestArgs(
@@ -51,7 +51,7 @@ const TEST_LOG_LINE = /^\s+([\w./-]+\.go):(\d+): (.*)$/;
  */
 export function parseGoTestJson(stdout: string, packageDir: (pkg: string) => string): GoTestReport {
   const fold = new GoTestFold(packageDir);
-  for (const ev of parseJsonLines(stdout)) fold.push(ev as TestEvent);
+  for (const ev of parseJsonLines<TestEvent>(stdout)) fold.push(ev);
   return fold.report();
 }
 
@@ -210,7 +210,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, mod: string): Promise<
 
 /** The human-readable output go test would have printed without -json (the events' Output fields). */
 function goTestText(stdout: string): string {
-  return (parseJsonLines(stdout) as TestEvent[])
+  return parseJsonLines<TestEvent>(stdout)
     .filter((e) => e.Action === "output" || e.Action === "build-output")
     .map((e) => e.Output ?? "")
     .join("");

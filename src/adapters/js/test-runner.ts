@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { parseJsonLines } from "../json-lines.js";
 import { stripVTControlCharacters } from "node:util";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
@@ -311,14 +312,7 @@ interface NodeTestLine {
 export function parseNodeTestReport(text: string, projectDir: string): JsTestReport {
   const summary = { passed: 0, failed: 0, skipped: 0, errors: 0 };
   const failures: TestFailureRecord[] = [];
-  for (const raw of text.split("\n")) {
-    if (!raw.trim()) continue;
-    let t: NodeTestLine;
-    try {
-      t = JSON.parse(raw) as NodeTestLine;
-    } catch {
-      continue;
-    }
+  for (const t of parseJsonLines<NodeTestLine>(text)) {
     if (t.suite && (t.status !== "failed" || t.failure_type === "subtestsFailed")) continue;
     if (t.status === "passed") summary.passed++;
     else if (t.status === "skipped" || t.status === "todo") summary.skipped++;

@@ -8,6 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { parseJsonLines } from "../json-lines.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
@@ -209,14 +210,7 @@ interface MinitestLine {
 export function parseMinitestReport(text: string, dir: string): RubyTestReport {
   const summary = { passed: 0, failed: 0, skipped: 0, errors: 0 };
   const failures: TestFailureRecord[] = [];
-  for (const raw of text.split("\n")) {
-    if (!raw.trim()) continue;
-    let t: MinitestLine;
-    try {
-      t = JSON.parse(raw) as MinitestLine;
-    } catch {
-      continue;
-    }
+  for (const t of parseJsonLines<MinitestLine>(text)) {
     if (t.skipped) summary.skipped++;
     else if (t.failures.length === 0) summary.passed++;
     else {
