@@ -4,12 +4,8 @@ import path from "node:path";
 import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
-import {
-  registerTestRunner,
-  type TestFailureRecord,
-  type TestRunOutcome,
-  type TestRunRequest,
-} from "../test-runners.js";
+import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
+import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
 import { findGoModule, modulePath, packageDir, packagePattern } from "./go-env.js";
 import { parseJsonLines } from "../json-lines.js";
 import { runGoTool } from "./go-run.js";
@@ -191,21 +187,18 @@ async function run(ctx: ToolContext, req: TestRunRequest, mod: string): Promise<
   const notes: string[] = [];
   if (total === 0 && report.summary.packages_failed === 0)
     notes.push("no tests ran (no Test functions matched)");
-  const coverage_percent = report.coveragePercent;
   if (req.coverage && report.coveragePercent !== undefined && report.summary.packages_failed === 0)
     notes.push("coverage_percent is the lowest package coverage (go test reports one per package)");
-  return {
-    runner: "go test",
+  const { summary, failures, coveragePercent: coverage_percent } = report;
+  const output = goTestText(result.stdout) + result.stderr;
+  return testRunOutcome(
+    "go test",
     command,
-    returncode: result.returncode,
-    passed: result.returncode === 0 && total > 0,
-    summary: report.summary,
-    failures: report.failures,
-    ...(coverage_percent !== undefined ? { coverage_percent } : {}),
-    output: goTestText(result.stdout) + result.stderr,
-    truncated: result.truncated,
+    result,
+    { summary, failures, coverage_percent, ran: total },
+    output,
     notes,
-  };
+  );
 }
 
 /** The human-readable output go test would have printed without -json (the events' Output fields). */

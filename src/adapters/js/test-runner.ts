@@ -7,16 +7,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseJsonLines } from "../json-lines.js";
 import { stripVTControlCharacters } from "node:util";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
-import {
-  registerTestRunner,
-  type TestFailureRecord,
-  type TestRunOutcome,
-  type TestRunRequest,
-} from "../test-runners.js";
+import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
+import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
 import { findUp, projectPackage } from "./project.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { installCommand } from "./dependencies.js";
@@ -390,15 +386,10 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
           ? parseNodeTestReport(text, projectDir)
           : parseJestJson(text, projectDir);
     if (!parsed)
-      throw new ToolError(
-        "tool_error",
+      throw runFailed(
         `${runner} failed (exit ${result.returncode}) without a test report; see output`,
-        {
-          command,
-          returncode: result.returncode,
-          output,
-          truncated: result.truncated,
-        },
+        command,
+        result,
       );
     if (runner === "vitest") addUnhandled(parsed, parseVitestUnhandled(output));
     if (!rel && detected.others?.length)
@@ -412,17 +403,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
       .filter(([k]) => k !== "skipped")
       .reduce((a, [, v]) => a + v, 0);
     if (total === 0) notes.push("no tests ran");
-    return {
-      runner,
-      command,
-      returncode: result.returncode,
-      passed: result.returncode === 0 && total > 0,
-      summary: parsed.summary,
-      failures: parsed.failures,
-      output,
-      truncated: result.truncated,
-      notes,
-    };
+    return testRunOutcome(runner, command, result, { ...parsed, ran: total }, output, notes);
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });
   }

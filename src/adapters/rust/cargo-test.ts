@@ -4,12 +4,8 @@ import path from "node:path";
 import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
-import {
-  registerTestRunner,
-  type TestFailureRecord,
-  type TestRunOutcome,
-  type TestRunRequest,
-} from "../test-runners.js";
+import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
+import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
 import { findCrate } from "./cargo-env.js";
 import { runCargo } from "./cargo-run.js";
 
@@ -114,17 +110,8 @@ async function run(ctx: ToolContext, req: TestRunRequest, crateDir: string): Pro
     notes.push("fail_fast stops cargo at the first failing test binary; libtest runs each binary whole");
   const total = report.summary.passed + report.summary.failed;
   if (total === 0) notes.push("no tests ran");
-  return {
-    runner: "cargo test",
-    command,
-    returncode: result.returncode,
-    passed: result.returncode === 0 && total > 0,
-    summary: report.summary,
-    failures: report.failures,
-    output: combinedOutput(result.stdout, result.stderr),
-    truncated: result.truncated,
-    notes,
-  };
+  const output = combinedOutput(result.stdout, result.stderr);
+  return testRunOutcome("cargo test", command, result, { ...report, ran: total }, output, notes);
 }
 
 registerTestRunner({
