@@ -6,6 +6,7 @@
 import type { ToolContext } from "../engine/tool.js";
 import type { Correction } from "../findings/model.js";
 import type { FixOptions, LinterCapabilities } from "./lint-options.js";
+import { namedRegistry } from "./named-registry.js";
 
 /** safe: only fixes the tool marks safe; unsafe: also unsafe fixes / suggestions; contextual: tool-specific. */
 export type FixSafety = "safe" | "unsafe";
@@ -87,16 +88,8 @@ export interface FixerAdapter {
   fix(ctx: ToolContext, request: FixRequest): Promise<FixOutcome>;
 }
 
-const fixers: FixerAdapter[] = [];
+const fixers = namedRegistry<FixerAdapter>();
 
-export function registerFixer(adapter: FixerAdapter): void {
-  fixers.push(adapter);
-}
-
-export function fixerNames(): string[] {
-  return fixers.map((f) => f.name);
-}
-
-export function findFixer(name: string): FixerAdapter | undefined {
-  return fixers.find((f) => f.name === name);
-}
+export const registerFixer = fixers.register;
+export const fixerNames = fixers.names;
+export const findFixer = fixers.find;

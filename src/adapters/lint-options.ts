@@ -46,3 +46,16 @@ export interface LinterCapabilities {
   /** Findings carry correction edits. */
   corrections: boolean;
 }
+
+/**
+ * A linter that reports findings only (flake8, the Go linters): no inline code, rule scope, contextual fixes,
+ * rule metadata or correction edits. The tool layer applies only/except, changed and max_per_rule over its
+ * findings and says so in the notes.
+ */
+export const FINDINGS_ONLY: Readonly<LinterCapabilities> = {
+  inlineSource: false,
+  ruleScope: false,
+  contextual: false,
+  explain: false,
+  corrections: false,
+};

@@ -5,6 +5,7 @@ import type { PerFileScope } from "../findings/file-view.js";
 import type { Finding } from "../findings/model.js";
 import type { FindingTally } from "../findings/collector.js";
 import type { LinterCapabilities, LintOptions } from "./lint-options.js";
+import { namedRegistry } from "./named-registry.js";
 
 export interface LintOutcome {
   /** Every finding of the run, read from the tool's whole output (the views cap and count them). */
@@ -59,16 +60,12 @@ export interface LinterAdapter {
   closure?(ctx: ToolContext, request: LintRequest): ClosureSpec | undefined;
 }
 
-const linters: LinterAdapter[] = [];
+const linters = namedRegistry<LinterAdapter>();
 
-export function registerLinter(adapter: LinterAdapter): void {
-  linters.push(adapter);
-}
+export const registerLinter = linters.register;
+export const findLinter = linters.find;
 
+/** The linters' names, as a non-empty tuple (what a zod enum of them takes). */
 export function linterNames(): [string, ...string[]] {
-  return linters.map((l) => l.name) as [string, ...string[]];
-}
-
-export function findLinter(name: string): LinterAdapter | undefined {
-  return linters.find((l) => l.name === name);
+  return linters.names() as [string, ...string[]];
 }

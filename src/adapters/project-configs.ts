@@ -8,7 +8,8 @@ import path from "node:path";
 import { isWithin } from "../paths/allowlist.js";
 import { iniSection } from "./python/ini.js";
 
-function readText(file: string): string {
+/** A small config or manifest file's text; "" when it is missing, not a file, or 1 MiB or more. */
+export function readConfigText(file: string): string {
   try {
     // Config files are small; a huge one is not a config we need to read.
     const st = fs.statSync(file);
@@ -61,8 +62,8 @@ export interface PythonTools {
  */
 export function pythonTools(target: string, root = dirOf(target)): PythonTools {
   const dir = nearestWith(target, root, PYTHON_CONFIGS) ?? dirOf(target);
-  const pyproject = readText(path.join(dir, "pyproject.toml"));
-  const iniFiles = [readText(path.join(dir, "setup.cfg")), readText(path.join(dir, "tox.ini"))];
+  const pyproject = readConfigText(path.join(dir, "pyproject.toml"));
+  const iniFiles = [readConfigText(path.join(dir, "setup.cfg")), readConfigText(path.join(dir, "tox.ini"))];
   const inIni = (name: string) => iniFiles.some((text) => iniSection(text, name) !== undefined);
   // pyproject.toml: a table or any table below it (`[tool.ruff]`, `[tool.ruff.lint]`).
   const section = (text: string, name: string) =>
@@ -86,7 +87,7 @@ interface PackageJson {
 
 /** A package.json's content, or undefined when it is missing or not JSON. */
 export function readPackageJson(dir: string): PackageJson | undefined {
-  const text = readText(path.join(dir, "package.json"));
+  const text = readConfigText(path.join(dir, "package.json"));
   if (!text) return undefined;
   try {
     const json = JSON.parse(text) as unknown;

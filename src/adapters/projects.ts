@@ -23,6 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sharedTree, type DirEntry } from "../paths/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
+import { readConfigText } from "./project-configs.js";
 import {
   gitignored,
   insideGitRepository,
@@ -133,17 +134,8 @@ function walkTree(target: string, root: string): Map<string, WalkedDir> {
   return out;
 }
 
-function readSmall(file: string): string {
-  try {
-    const st = fs.statSync(file);
-    return st.isFile() && st.size < 1024 * 1024 ? fs.readFileSync(file, "utf8") : "";
-  } catch {
-    return "";
-  }
-}
-
 const hasWorkspaceSection = (dir: string) =>
-  /^\s*\[workspace\]/m.test(readSmall(path.join(dir, "Cargo.toml")));
+  /^\s*\[workspace\]/m.test(readConfigText(path.join(dir, "Cargo.toml")));
 
 /** Whether a folder (by the names of its files) is a project of `ecosystem`. */
 function isProjectOf(ecosystem: Ecosystem, names: ReadonlySet<string>): boolean {

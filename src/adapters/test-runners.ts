@@ -4,6 +4,9 @@
  */
 import type { ToolContext } from "../engine/tool.js";
 import type { ProjectLanguage } from "./project-languages.js";
+import type { TestRunOutcome } from "./test-outcome.js";
+
+export type { TestFailureRecord, TestRunOutcome } from "./test-outcome.js";
 
 export interface TestRunRequest {
   /** Canonical target (file or directory) inside the allowlist. */
@@ -15,27 +18,6 @@ export interface TestRunRequest {
   verbose: boolean;
   coverage: boolean;
   failFast: boolean;
-}
-
-export interface TestFailureRecord {
-  node_id: string;
-  kind: "failed" | "error";
-  file?: string;
-  line?: number;
-  message: string;
-}
-
-export interface TestRunOutcome {
-  runner: string;
-  command: string;
-  returncode: number | null;
-  passed: boolean;
-  summary: Record<string, number>;
-  failures: TestFailureRecord[];
-  coverage_percent?: number;
-  output: string;
-  truncated: boolean;
-  notes: string[];
 }
 
 export interface TestRunnerAdapter {

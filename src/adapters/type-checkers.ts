@@ -2,6 +2,7 @@
 import type { ToolContext } from "../engine/tool.js";
 import type { Finding } from "../findings/model.js";
 import type { FindingTally } from "../findings/collector.js";
+import { namedRegistry } from "./named-registry.js";
 
 export interface TypeCheckRequest {
   /** Canonical path (file or directory) inside the allowlist. */
@@ -63,16 +64,8 @@ export interface TypeCheckerAdapter {
   identity?(ctx: ToolContext, request: Pick<TypeCheckRequest, "target" | "config">): unknown;
 }
 
-const checkers: TypeCheckerAdapter[] = [];
+const checkers = namedRegistry<TypeCheckerAdapter>();
 
-export function registerTypeChecker(adapter: TypeCheckerAdapter): void {
-  checkers.push(adapter);
-}
-
-export function typeCheckerNames(): string[] {
-  return checkers.map((c) => c.name);
-}
-
-export function findTypeChecker(name: string): TypeCheckerAdapter | undefined {
-  return checkers.find((c) => c.name === name);
-}
+export const registerTypeChecker = checkers.register;
+export const typeCheckerNames = checkers.names;
+export const findTypeChecker = checkers.find;

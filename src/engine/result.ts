@@ -1,4 +1,6 @@
 /** Shaping of result objects: seed 000's fields, empty ones omitted, lists capped with full counts. */
+import type { RunResult } from "../exec/runner.js";
+import { ToolError } from "../errors.js";
 import type { ToolResult } from "./tool.js";
 
 export const MAX_LIST_ENTRIES = 500;
@@ -38,4 +40,28 @@ function quoteForDisplay(word: string): string {
 /** Joins stdout and stderr the way a terminal would show them, for the `output` field. */
 export function combinedOutput(stdout: string, stderr: string): string {
   return [stdout.trimEnd(), stderr.trimEnd()].filter(Boolean).join("\n");
+}
+
+/** The parts of a finished run that a result or an error reports. */
+export type RunOutput = Pick<RunResult, "returncode" | "stdout" | "stderr" | "truncated">;
+
+/**
+ * What a result says of the run behind it: the command, its exit code, its output as a terminal shows it,
+ * and whether any was cut. One shape, so a success and a failure of the same tool report their run alike.
+ */
+export function runReport(
+  command: string,
+  run: RunOutput,
+): { command: string; returncode: number | null; output: string; truncated: boolean } {
+  return {
+    command,
+    returncode: run.returncode,
+    output: combinedOutput(run.stdout, run.stderr),
+    truncated: run.truncated,
+  };
+}
+
+/** A run that failed without a usable report: a tool_error carrying the run (runReport), so the raw output is seen. */
+export function runFailed(message: string, command: string, run: RunOutput): ToolError {
+  return new ToolError("tool_error", message, runReport(command, run));
 }

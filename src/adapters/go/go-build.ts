@@ -4,43 +4,30 @@
  * nothing is written into the project; go's build cache (outside the project) keeps repeated checks fast.
  */
 import os from "node:os";
-import path from "node:path";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed, runReport } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding } from "../../findings/model.js";
-import { ToolError } from "../../errors.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
 import { findGoModule, packagePattern, requireGoModule } from "./go-env.js";
-import { parseJsonLines } from "./go-json.js";
+import { parseJsonLines } from "../json-lines.js";
 import { runGoTool } from "./go-run.js";
+import { COMPILER_LINE, positionLineFindings } from "./position-lines.js";
 
 /** `go build -json -gcflags=-e -buildvcs=false -o /dev/null <pattern>`. */
 export function goBuildArgs(pattern: string): string[] {
   return ["build", "-json", "-gcflags=-e", "-buildvcs=false", "-o", os.devNull, pattern];
 }
 
-const COMPILER_LINE = /^(.+?\.go):(\d+):(\d+): (.*)$/;
+/** How the compiler's diagnostics are reported: every one is an error that stops the build. */
+const COMPILE_ERROR = { tool: "go", rule_id: "compile", severity: "error" } as const;
 
 /** Compiler diagnostics from go build -json's `build-output` events; paths resolve against `cwd`. */
 export function parseGoBuildJson(stdout: string, cwd: string): Finding[] {
-  const findings: Finding[] = [];
-  for (const ev of parseJsonLines(stdout)) {
-    if (ev.Action !== "build-output" || typeof ev.Output !== "string") continue;
-    for (const line of ev.Output.split("\n")) {
-      const m = COMPILER_LINE.exec(line.trimEnd());
-      if (!m) continue;
-      findings.push({
-        tool: "go",
-        file: path.resolve(cwd, m[1] as string),
-        line: Number(m[2]),
-        column: Number(m[3]),
-        rule_id: "compile",
-        severity: "error",
-        message: m[4] as string,
-      });
-    }
-  }
-  return findings;
+  return parseJsonLines(stdout).flatMap((ev) =>
+    ev.Action === "build-output" && typeof ev.Output === "string"
+      ? positionLineFindings(ev.Output, cwd, COMPILER_LINE, COMPILE_ERROR)
+      : [],
+  );
 }
 
 async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
@@ -50,25 +37,17 @@ async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheck
   const run = await runGoTool(ctx, "go", args, mod, command);
   const findings = parseGoBuildJson(run.stdout, mod);
   if (run.returncode !== 0 && findings.length === 0)
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       `go build failed (exit ${run.returncode}) without a compiler error; see output`,
-      {
-        command,
-        returncode: run.returncode,
-        output: combinedOutput(run.stdout, run.stderr),
-        truncated: run.truncated,
-      },
+      command,
+      run,
     );
   const notes: string[] = [];
   if (req.strict) notes.push("strict has no meaning for the Go compiler: every diagnostic is an error");
   if (req.config) notes.push("the Go compiler takes no config file: config was not used");
   return {
     findings,
-    command,
-    returncode: run.returncode,
-    output: combinedOutput(run.stdout, run.stderr),
-    truncated: run.truncated,
+    ...runReport(command, run),
     notes,
     passed: run.returncode === 0,
   };

@@ -4,29 +4,12 @@
  * `./main.go:4:6: message` lines (relative to the folder go ran in), each error one finding at its position,
  * as type_check lists them.
  */
-import path from "node:path";
 import type { Finding } from "../../findings/model.js";
-
-const COMPILER_LINE = /^(.+?\.go):(\d+):(\d+): (.*)$/;
+import { COMPILER_LINE, positionLineFindings } from "./position-lines.js";
 
 /** One error finding per compiler line of `text` (file names resolved against `cwd`), rule `ruleId`. */
-export function compilerLineFindings(text: string, cwd: string, tool: string, ruleId: string): Finding[] {
-  const out: Finding[] = [];
-  for (const line of text.split("\n")) {
-    const m = COMPILER_LINE.exec(line.trimEnd());
-    if (!m) continue;
-    out.push({
-      tool,
-      file: path.resolve(cwd, m[1] as string),
-      line: Number(m[2]),
-      column: Number(m[3]),
-      rule_id: ruleId,
-      severity: "error",
-      message: m[4] as string,
-    });
-  }
-  return out;
-}
+export const compilerLineFindings = (text: string, cwd: string, tool: string, ruleId: string): Finding[] =>
+  positionLineFindings(text, cwd, COMPILER_LINE, { tool, rule_id: ruleId, severity: "error" });
 
 /**
  * Each finding once: a package and its test variant (`pkg [pkg.test]`) are checked separately, so a compile

@@ -3,15 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
+import { isDirectory, nearestMarkerDir } from "../marker-dir.js";
 
 /** The directory holding the nearest go.mod from target up to (and including) root; undefined when none. */
 export function findGoModule(target: string, root: string): string | undefined {
-  let dir = isDirectory(target) ? target : path.dirname(target);
-  for (;;) {
-    if (fs.existsSync(path.join(dir, "go.mod"))) return dir;
-    if (dir === root || !dir.startsWith(root + path.sep)) return undefined;
-    dir = path.dirname(dir);
-  }
+  return nearestMarkerDir(target, root, "go.mod");
 }
 
 /** The module root of a target, or invalid_input when the target is not inside a Go module. */
@@ -61,11 +57,3 @@ export function goBinDirs(env: NodeJS.ProcessEnv = process.env): string[] {
  * clear error instead of a download). Go's default -mod=readonly already keeps go.mod and go.sum unchanged.
  */
 export const GO_ENV = { GOTOOLCHAIN: "local" };
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

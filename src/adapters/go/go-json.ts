@@ -34,22 +34,6 @@ export function splitJsonObjects(text: string): unknown[] {
   return values;
 }
 
-/** Each line of line-delimited JSON that parses as an object (go test -json, go build -json, staticcheck -f json). */
-export function parseJsonLines(text: string): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const line of text.split("\n")) {
-    const t = line.trim();
-    if (!t.startsWith("{")) continue;
-    try {
-      const v: unknown = JSON.parse(t);
-      if (v && typeof v === "object") out.push(v as Record<string, unknown>);
-    } catch {
-      // A truncated or foreign line.
-    }
-  }
-  return out;
-}
-
 /** `/abs/file.go:12:5` (or `file.go:12`) → its parts; undefined for anything else. */
 export function parsePosition(posn: string): { file: string; line: number; column: number } | undefined {
   const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(posn);

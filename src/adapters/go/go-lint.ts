@@ -4,18 +4,21 @@
  */
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import { capList } from "../../engine/result.js";
 import type { Finding, Severity } from "../../findings/model.js";
 import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import { FINDINGS_ONLY } from "../lint-options.js";
 import { registerExternalTool } from "../registry.js";
 import { packageDir, packagePattern, requireGoModule } from "./go-env.js";
 import { fullOutput, runGoTool } from "./go-run.js";
-import { parseJsonLines, parsePosition, splitJsonObjects } from "./go-json.js";
+import { parsePosition, splitJsonObjects } from "./go-json.js";
+import { parseJsonLines } from "../json-lines.js";
 import { compilerLineFindings, uniqueFindings } from "./go-compile.js";
+import { ANY_POSITION_LINE, positionLineFindings } from "./position-lines.js";
 
 registerExternalTool({ name: "go", program: "go", versionArgs: ["version"] });
 registerExternalTool({ name: "staticcheck", program: "staticcheck", versionArgs: ["-version"] });
@@ -119,7 +122,7 @@ export function parseStaticcheckJson(stdout: string, cwd = "/"): Finding[] {
 
 function parseStaticcheckLines(stdout: string, cwd: string): Finding[] {
   const findings: Finding[] = [];
-  for (const raw of parseJsonLines(stdout) as StaticcheckLine[]) {
+  for (const raw of parseJsonLines<StaticcheckLine>(stdout)) {
     if (raw.code === "compile" && !raw.location?.file) {
       // A package that does not build: one problem with the compiler's lines, one finding per error.
       findings.push(...compilerLineFindings(raw.message ?? "", cwd, "staticcheck", "compile"));
@@ -145,30 +148,15 @@ function parseStaticcheckLines(stdout: string, cwd: string): Finding[] {
 
 /** golint prints `file:line:col: message` (no rule ids); relative files are relative to its working directory. */
 export function parseGolint(stdout: string, cwd: string): Finding[] {
-  const findings: Finding[] = [];
-  for (const line of stdout.split("\n")) {
-    const m = /^(.+?):(\d+):(\d+): (.*)$/.exec(line.trimEnd());
-    if (!m) continue;
-    findings.push({
-      tool: "golint",
-      file: path.resolve(cwd, m[1] as string),
-      line: Number(m[2]),
-      column: Number(m[3]),
-      rule_id: "golint",
-      severity: "warning",
-      message: m[4] as string,
-    });
-  }
-  return findings;
+  return positionLineFindings(stdout, cwd, ANY_POSITION_LINE, {
+    tool: "golint",
+    rule_id: "golint",
+    severity: "warning",
+  });
 }
 
 function lintFailure(tool: string, command: string, run: RunResult, why: string): ToolError {
-  return new ToolError("tool_error", `${tool} ${why} (exit ${run.returncode}); see output`, {
-    command,
-    returncode: run.returncode,
-    output: combinedOutput(run.stdout, run.stderr),
-    truncated: run.truncated,
-  });
+  return runFailed(`${tool} ${why} (exit ${run.returncode}); see output`, command, run);
 }
 
 function outcome(
@@ -196,12 +184,27 @@ function configNote(req: LintRequest, tool: string): string[] {
   return req.config ? [`${tool} takes no --config: config was not used (${tool} reads its own files)`] : [];
 }
 
-async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "go vet");
-  const args = goVetArgs(...lintPatterns(req, mod));
-  const command = displayCommand("go", args);
+/**
+ * Runs one of these linters (`program`, named `label` in errors) in the target's module on the packages
+ * lintPatterns picks, its whole output kept for the parser (the runner's caps apply to `output` only).
+ */
+async function runGoLinter(
+  ctx: ToolContext,
+  req: LintRequest,
+  label: string,
+  program: string,
+  argsFor: (patterns: string[]) => string[],
+) {
+  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, label);
+  const args = argsFor(lintPatterns(req, mod));
+  const command = displayCommand(program, args);
   const full = fullOutput();
-  const run = await runGoTool(ctx, "go", args, mod, command, {}, full.lines);
+  const run = await runGoTool(ctx, program, args, mod, command, {}, full.lines);
+  return { mod, command, full, run };
+}
+
+async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
+  const { command, full, run } = await runGoLinter(ctx, req, "go vet", "go", (p) => goVetArgs(...p));
   const findings = parseGoVetJson(`${full.stdout()}\n${full.stderr()}`);
   if (run.returncode !== 0) {
     const stderr = full.stderr();
@@ -218,11 +221,8 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
 }
 
 async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "staticcheck");
-  const args = staticcheckArgs(...lintPatterns(req, mod));
-  const command = displayCommand("staticcheck", args);
-  const full = fullOutput();
-  const run = await runGoTool(ctx, "staticcheck", args, mod, command, {}, full.lines);
+  const linted = await runGoLinter(ctx, req, "staticcheck", "staticcheck", (p) => staticcheckArgs(...p));
+  const { mod, command, full, run } = linted;
   const findings = parseStaticcheckJson(full.stdout(), mod);
   // 0: clean, 1: findings (compile errors included); anything else (or 1 with nothing parsed) is a failure.
   if ((run.returncode !== 0 && run.returncode !== 1) || (run.returncode === 1 && findings.length === 0))
@@ -232,11 +232,7 @@ async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutc
 }
 
 async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
-  const mod = requireGoModule(req.target, ctx.allowlist.rootOf(req.target) ?? req.target, "golint");
-  const args = lintPatterns(req, mod);
-  const command = displayCommand("golint", args);
-  const full = fullOutput();
-  const run = await runGoTool(ctx, "golint", args, mod, command, {}, full.lines);
+  const { mod, command, full, run } = await runGoLinter(ctx, req, "golint", "golint", (p) => p);
   const findings = parseGolint(full.stdout(), mod);
   if (run.returncode !== 0) throw lintFailure("golint", command, run, "failed");
   const notes = [
@@ -246,23 +242,12 @@ async function golint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   return outcome(ctx, "golint", findings, command, run, notes);
 }
 
-/**
- * Seed 003's options: the Go linters report findings only (no inline code, no fixes or correction edits,
- * no rule metadata); lint applies only/except, changed and max_per_rule over their findings and says so.
- */
-const GO_LINT_CAPABILITIES = {
-  inlineSource: false,
-  ruleScope: false,
-  contextual: false,
-  explain: false,
-  corrections: false,
-} as const;
-
-registerLinter({ name: "govet", languages: ["go"], capabilities: GO_LINT_CAPABILITIES, lint: govet });
+// Seed 003's options: the Go linters report findings only (no inline code, no fixes, no rule metadata).
+registerLinter({ name: "govet", languages: ["go"], capabilities: FINDINGS_ONLY, lint: govet });
 registerLinter({
   name: "staticcheck",
   languages: ["go"],
-  capabilities: GO_LINT_CAPABILITIES,
+  capabilities: FINDINGS_ONLY,
   lint: staticcheck,
 });
-registerLinter({ name: "golint", languages: ["go"], capabilities: GO_LINT_CAPABILITIES, lint: golint });
+registerLinter({ name: "golint", languages: ["go"], capabilities: FINDINGS_ONLY, lint: golint });

@@ -1,17 +1,13 @@
 /** run_tests for a Go module: `go test -json [-run P] [-failfast] [-cover] <pattern>`, read from test2json events. */
 import fs from "node:fs";
 import path from "node:path";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
-import {
-  registerTestRunner,
-  type TestFailureRecord,
-  type TestRunOutcome,
-  type TestRunRequest,
-} from "../test-runners.js";
+import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
+import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
 import { findGoModule, modulePath, packageDir, packagePattern } from "./go-env.js";
-import { parseJsonLines } from "./go-json.js";
+import { parseJsonLines } from "../json-lines.js";
 import { runGoTool } from "./go-run.js";
 
 export function goTestArgs(
@@ -51,7 +47,7 @@ const TEST_LOG_LINE = /^\s+([\w./-]+\.go):(\d+): (.*)$/;
  */
 export function parseGoTestJson(stdout: string, packageDir: (pkg: string) => string): GoTestReport {
   const fold = new GoTestFold(packageDir);
-  for (const ev of parseJsonLines(stdout)) fold.push(ev as TestEvent);
+  for (const ev of parseJsonLines<TestEvent>(stdout)) fold.push(ev);
   return fold.report();
 }
 
@@ -183,39 +179,31 @@ async function run(ctx: ToolContext, req: TestRunRequest, mod: string): Promise<
   const report = fold.report();
   const total = report.summary.passed + report.summary.failed + report.summary.skipped;
   if (result.returncode !== 0 && report.failures.length === 0 && report.summary.packages_failed === 0)
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       `go test failed (exit ${result.returncode}) without a test result; see output`,
-      {
-        command,
-        returncode: result.returncode,
-        output: combinedOutput(result.stdout, result.stderr),
-        truncated: result.truncated,
-      },
+      command,
+      result,
     );
   const notes: string[] = [];
   if (total === 0 && report.summary.packages_failed === 0)
     notes.push("no tests ran (no Test functions matched)");
-  const coverage_percent = report.coveragePercent;
   if (req.coverage && report.coveragePercent !== undefined && report.summary.packages_failed === 0)
     notes.push("coverage_percent is the lowest package coverage (go test reports one per package)");
-  return {
-    runner: "go test",
+  const { summary, failures, coveragePercent: coverage_percent } = report;
+  const output = goTestText(result.stdout) + result.stderr;
+  return testRunOutcome(
+    "go test",
     command,
-    returncode: result.returncode,
-    passed: result.returncode === 0 && total > 0,
-    summary: report.summary,
-    failures: report.failures,
-    ...(coverage_percent !== undefined ? { coverage_percent } : {}),
-    output: goTestText(result.stdout) + result.stderr,
-    truncated: result.truncated,
+    result,
+    { summary, failures, coverage_percent, ran: total },
+    output,
     notes,
-  };
+  );
 }
 
 /** The human-readable output go test would have printed without -json (the events' Output fields). */
 function goTestText(stdout: string): string {
-  return (parseJsonLines(stdout) as TestEvent[])
+  return parseJsonLines<TestEvent>(stdout)
     .filter((e) => e.Action === "output" || e.Action === "build-output")
     .map((e) => e.Output ?? "")
     .join("");

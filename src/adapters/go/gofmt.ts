@@ -1,6 +1,6 @@
 /** gofmt, as seed 000 runs it: `gofmt -l` to check, `gofmt -d` for a diff, `gofmt -w` to write. */
 import { ToolError } from "../../errors.js";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import {
@@ -54,15 +54,10 @@ export function parseGofmtDiffFiles(diff: string): string[] {
 
 /** gofmt exits 2 on a syntax error (and prints `file:line:col: message` to stderr); that is no formatting verdict. */
 function failure(command: string, run: RunResult): ToolError {
-  return new ToolError(
-    "tool_error",
+  return runFailed(
     `gofmt failed (exit ${run.returncode}): ${run.stderr.trim().split("\n")[0] ?? ""}`,
-    {
-      command,
-      returncode: run.returncode,
-      output: combinedOutput(run.stdout, run.stderr),
-      truncated: run.truncated,
-    },
+    command,
+    run,
   );
 }
 

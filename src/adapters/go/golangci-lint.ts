@@ -7,12 +7,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import { capList, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import type { Finding, Severity } from "../../findings/model.js";
 import { registeredVersion } from "../tool-version.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
+import { FINDINGS_ONLY } from "../lint-options.js";
 import { registerExternalTool } from "../registry.js";
 import { golangciConfig } from "../project-configs.js";
 import { findGoModule, packageDir, requireGoModule } from "./go-env.js";
@@ -149,12 +150,7 @@ export function failureReason(stdout: string, stderr: string): string {
 }
 
 export function failure(command: string, run: RunResult, why: string): ToolError {
-  return new ToolError("tool_error", `golangci-lint ${why} (exit ${run.returncode}); see output`, {
-    command,
-    returncode: run.returncode,
-    output: combinedOutput(run.stdout, run.stderr),
-    truncated: run.truncated,
-  });
+  return runFailed(`golangci-lint ${why} (exit ${run.returncode}); see output`, command, run);
 }
 
 /**
@@ -231,14 +227,8 @@ function golangciClosure(ctx: ToolContext, req: LintRequest): ClosureSpec | unde
 registerLinter({
   name: "golangci-lint",
   languages: ["go"],
-  // Findings only, as the other Go linters (its --fix is not offered: lint_fix runs no Go fixer).
-  capabilities: {
-    inlineSource: false,
-    ruleScope: false,
-    contextual: false,
-    explain: false,
-    corrections: false,
-  },
+  // Findings only, as the other Go linters; lint_fix runs its --fix as a fixer of its own (golangci-fix.ts).
+  capabilities: FINDINGS_ONLY,
   lint: golangciLint,
   closure: golangciClosure,
 });

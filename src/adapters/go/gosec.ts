@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { findExecutable } from "../../exec/which.js";
 import type { Finding, Severity } from "../../findings/model.js";
@@ -104,12 +104,7 @@ async function scan(ctx: ToolContext, req: ScanRequest): Promise<ScanOutcome> {
   const report = parseGosecJson(full.stdout(), run.returncode);
   // 0: no issues, 1: issues found; any other exit, or no report, is a failure.
   if (!report || (run.returncode !== 0 && run.returncode !== 1))
-    throw new ToolError("tool_error", `gosec failed without a report (exit ${run.returncode}); see output`, {
-      command,
-      returncode: run.returncode,
-      output: combinedOutput(run.stdout, run.stderr),
-      truncated: run.truncated,
-    });
+    throw runFailed(`gosec failed without a report (exit ${run.returncode}); see output`, command, run);
   let issues = report.issues;
   if (req.target.endsWith(".go")) issues = issues.filter((i) => i.file === req.target);
   issues = [...issues].sort(

@@ -5,17 +5,14 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { parseJsonLines } from "../json-lines.js";
 import { stripVTControlCharacters } from "node:util";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
-import {
-  registerTestRunner,
-  type TestFailureRecord,
-  type TestRunOutcome,
-  type TestRunRequest,
-} from "../test-runners.js";
+import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
+import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
 import { findUp, projectPackage } from "./project.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { installCommand } from "./dependencies.js";
@@ -311,14 +308,7 @@ interface NodeTestLine {
 export function parseNodeTestReport(text: string, projectDir: string): JsTestReport {
   const summary = { passed: 0, failed: 0, skipped: 0, errors: 0 };
   const failures: TestFailureRecord[] = [];
-  for (const raw of text.split("\n")) {
-    if (!raw.trim()) continue;
-    let t: NodeTestLine;
-    try {
-      t = JSON.parse(raw) as NodeTestLine;
-    } catch {
-      continue;
-    }
+  for (const t of parseJsonLines<NodeTestLine>(text)) {
     if (t.suite && (t.status !== "failed" || t.failure_type === "subtestsFailed")) continue;
     if (t.status === "passed") summary.passed++;
     else if (t.status === "skipped" || t.status === "todo") summary.skipped++;
@@ -396,15 +386,10 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
           ? parseNodeTestReport(text, projectDir)
           : parseJestJson(text, projectDir);
     if (!parsed)
-      throw new ToolError(
-        "tool_error",
+      throw runFailed(
         `${runner} failed (exit ${result.returncode}) without a test report; see output`,
-        {
-          command,
-          returncode: result.returncode,
-          output,
-          truncated: result.truncated,
-        },
+        command,
+        result,
       );
     if (runner === "vitest") addUnhandled(parsed, parseVitestUnhandled(output));
     if (!rel && detected.others?.length)
@@ -418,17 +403,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
       .filter(([k]) => k !== "skipped")
       .reduce((a, [, v]) => a + v, 0);
     if (total === 0) notes.push("no tests ran");
-    return {
-      runner,
-      command,
-      returncode: result.returncode,
-      passed: result.returncode === 0 && total > 0,
-      summary: parsed.summary,
-      failures: parsed.failures,
-      output,
-      truncated: result.truncated,
-      notes,
-    };
+    return testRunOutcome(runner, command, result, { ...parsed, ran: total }, output, notes);
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 /** bandit as security_scan's Python scanner: runs it (the project's virtualenv first) and reads its whole report. */
 import { ToolError } from "../../errors.js";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { firstVersion } from "../registry.js";
 import { registerSecurityScanner, type ScanOutcome, type ScanRequest } from "../security-scanners.js";
@@ -41,12 +41,7 @@ async function scan(ctx: ToolContext, req: ScanRequest): Promise<ScanOutcome> {
   const report = parseBanditJson(lines.join("\n"));
   // 0: nothing found, 1: findings; anything else, or no JSON report, is a failure.
   if (!report || (run.returncode !== 0 && run.returncode !== 1))
-    throw new ToolError("tool_error", `bandit failed without a report (exit ${run.returncode}); see output`, {
-      command,
-      returncode: run.returncode,
-      output: combinedOutput(run.stdout, run.stderr),
-      truncated: run.truncated,
-    });
+    throw runFailed(`bandit failed without a report (exit ${run.returncode}); see output`, command, run);
   const notes = [`bandit ${version ?? "(unknown version)"}: ${cli.note}`];
   if (excluded.capped)
     notes.push(`more than ${excluded.dirs.length} folders to exclude: the rest are left to bandit`);

@@ -13,7 +13,8 @@ import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import type { SandboxRun } from "../../exec/sandbox/launch.js";
 import net from "node:net";
 import path from "node:path";
-import { DaemonProcess, type WarmDaemon } from "../../exec/warm-daemons.js";
+import { DaemonProcess } from "../../exec/warm-daemons.js";
+import { QueuedDaemon } from "./queued-daemon.js";
 
 export interface DmypyResponse {
   out?: string;
@@ -131,16 +132,12 @@ export class DmypyReader {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export class MypyDaemon implements WarmDaemon {
+export class MypyDaemon extends QueuedDaemon {
   readonly tool = "mypy";
-  requests = 0;
-  busy = 0;
-  lastUsed = Date.now();
-  private readonly proc: DaemonProcess;
+  protected readonly proc: DaemonProcess;
   private readonly dir: string;
   private readonly statusFile: string;
   private connection: string | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly root: string,
@@ -150,6 +147,7 @@ export class MypyDaemon implements WarmDaemon {
     selfExitSeconds: number,
     sandbox?: SandboxRun,
   ) {
+    super();
     // In the per-user scratch folder, which its sandbox shows read-write (its socket and status file).
     this.dir = makeScratchDir("mcq-dmypy-");
     const tmp = path.join(this.dir, "tmp");
@@ -166,15 +164,6 @@ export class MypyDaemon implements WarmDaemon {
     void this.proc.exited.then(() => this.cleanup());
   }
 
-  get pid(): number {
-    return this.proc.pid;
-  }
-  get startedAt(): number {
-    return this.proc.startedAt;
-  }
-  get dead(): boolean {
-    return this.proc.dead;
-  }
   /**
    * What the daemon printed while reading its options (config warnings such as "Not a boolean"); mypy
    * prints them on every cold run, so they go with every answer of the daemon.
@@ -190,9 +179,7 @@ export class MypyDaemon implements WarmDaemon {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<DmypyResponse> {
-    const go = this.queue.then(() => this.send(version, args, timeoutMs, signal));
-    this.queue = go.catch(() => undefined);
-    return go;
+    return this.inTurn(() => this.send(version, args, timeoutMs, signal));
   }
 
   private async send(

@@ -26,9 +26,8 @@ import { parseToolWarnings } from "./tool-warnings.js";
 import { resolvePythonTool } from "./resolve.js";
 import { cachedRuffFormatCheck, RUFF_CONFIGS, RUFF_SKIPPED } from "./ruff-cached.js";
 import { FirstChangedLines } from "../../findings/format-findings.js";
-import { discoverPythonFiles, insideGitRepository } from "./python-files.js";
-import { loadRuffSettings } from "./ruff-settings.js";
-import { cachedEmbeddedFormatCheck } from "./ruff-embedded-cached.js";
+import { insideGitRepository } from "./python-files.js";
+import { cachedEmbeddedFormatCheck, embeddedRuffJob } from "./ruff-embedded-cached.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { runPerFile } from "../../cache/per-file.js";
 import { configIdentity, executableIdentity, listingOf, relPath, scanTarget } from "../cached-run.js";
@@ -122,17 +121,8 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
     // Without a diff, through the result cache as the CLI's check goes (a diff needs both texts).
     const cache = req.diff ? undefined : resultCacheOf(ctx);
     if (cache) {
-      const settings = loadRuffSettings(req.target, root, req.config);
-      const files = discoverPythonFiles(req.target, settings, root);
-      const job = {
-        ruff,
-        call: embeddedCall(ctx),
-        target: req.target,
-        files,
-        root,
-        config: req.config,
-        settings,
-      };
+      const where = { target: req.target, root, config: req.config };
+      const job = embeddedRuffJob(ruff, embeddedCall(ctx), where);
       const outcome = await cachedEmbeddedFormatCheck(cache, job);
       const unformatted = outcome.unformatted.map((f) => displayPath(f, ctx.config.cwd));
       return {

@@ -2,11 +2,11 @@
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { byPosition } from "../../findings/model.js";
-import type { InlineSource } from "../lint-options.js";
+import { FINDINGS_ONLY, type InlineSource } from "../lint-options.js";
 import { wasmFinding } from "./ruff-embedded.js";
 import { loadRuffSettings } from "./ruff-settings.js";
 import { ruffStdinArgs } from "./ruff-stdin.js";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { Finding } from "../../findings/model.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
@@ -26,7 +26,7 @@ import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import { ruffScope } from "./ruff-fix-results.js";
 import { resolvePythonTool } from "./resolve.js";
 import { cachedRuffLint } from "./ruff-cached.js";
-import { cachedEmbeddedLint } from "./ruff-embedded-cached.js";
+import { cachedEmbeddedLint, embeddedRuffJob } from "./ruff-embedded-cached.js";
 import { resultCacheOf } from "../../cache/service.js";
 import { parseToolWarnings } from "./tool-warnings.js";
 import { findExcludedDirs, projectFirst, VENDORED_DIR_NAMES } from "./tree-excludes.js";
@@ -61,15 +61,10 @@ export async function runStreamingLinter(
   const findings = projectFirst(found.kept, (f) => f.file, base);
   const beyond = found.overflow();
   if (run.returncode !== 0 && found.total === 0)
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       `${program} failed (exit ${run.returncode}) without reporting issues; see output`,
-      {
-        command,
-        returncode: run.returncode,
-        output: combinedOutput(run.stdout, run.stderr),
-        truncated: run.truncated,
-      },
+      command,
+      run,
     );
   const executable = run.executable;
   return {
@@ -94,15 +89,6 @@ function ruffTargets(ctx: ToolContext, req: LintRequest): string[] {
   if (!files?.length) return [req.target];
   return ruffScope(ctx, { target: req.target, files, config: req.config });
 }
-
-/** flake8 reports findings only: no inline code, fixes, corrections or rule metadata here. */
-const FLAKE8_CAPABILITIES = {
-  inlineSource: false,
-  ruleScope: false,
-  contextual: false,
-  explain: false,
-  corrections: false,
-} as const;
 
 /** Inline code, linted as the file it names (that file's settings and per-file ignores apply). */
 async function ruffLintInline(
@@ -183,22 +169,10 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
   let marker: LintOutcome["cache"];
   if (cache) {
     // The files as the uncached lint picks them: the `files` given, else the discovery under the target.
-    const settings = loadRuffSettings(req.target, root, req.config);
-    const files =
-      targets.length === 1 && targets[0] === req.target
-        ? discoverPythonFiles(req.target, settings, root)
-        : targets;
-    const job = {
-      ruff,
-      call: embeddedCall(ctx),
-      target: req.target,
-      files,
-      root,
-      config: req.config,
-      settings,
-    };
+    const where = { target: req.target, root, config: req.config };
+    const job = embeddedRuffJob(ruff, embeddedCall(ctx), where, targets);
     const outcome = await cachedEmbeddedLint(cache, job);
-    result = { findings: outcome.findings, settingsSource: settings.source };
+    result = { findings: outcome.findings, settingsSource: job.settings.source };
     marker = outcome.cache;
   } else result = await ruff.lint(req.target, root, req.config, embeddedCall(ctx), targets);
   const notes = [
@@ -276,6 +250,7 @@ registerLinter({
 registerLinter({
   name: "flake8",
   languages: ["python"],
-  capabilities: FLAKE8_CAPABILITIES,
+  // flake8 reports findings only: no inline code, fixes, corrections or rule metadata here.
+  capabilities: FINDINGS_ONLY,
   lint: flake8Lint,
 });

@@ -8,7 +8,7 @@ import type { Finding } from "../../findings/model.js";
 import { registerExternalTool } from "../registry.js";
 import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
 import { resolvePythonTool } from "./resolve.js";
-import { checkerFailed, diagnosticsCollector } from "./type-check-common.js";
+import { checkerFailed, collectedOutcome, diagnosticsCollector } from "./type-check-common.js";
 import { overflowNote } from "../../findings/collector.js";
 import { mypyConfig, planCheck } from "./checker-config.js";
 import { cacheKey, projectCacheDir } from "./server-cache.js";
@@ -213,25 +213,12 @@ export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promis
       sandbox: cacheDir ? { ...sandbox, request: { ...sandbox.request, caches: [cacheDir] } } : sandbox,
     });
   }
-  const findings = found.kept;
-  const beyond = found.overflow();
-  notes.push(...overflowNote("mypy", findings.length, beyond));
+  notes.push(...overflowNote("mypy", found.kept.length, found.overflow()));
   // 0: clean, 1: type errors, 2: syntax errors (reported like type errors) or a crash / bad usage.
   if (run.returncode !== 0 && found.seen === 0)
     throw checkerFailed("mypy", command, run, "failed without reporting type errors");
   // mypy reports config problems on stderr and carries on; say so rather than drop them.
   const stderr = run.stderr.trim();
   if (stderr) notes.push(`mypy said: ${stderr.slice(0, 1000)}`);
-  return {
-    findings,
-    ...(beyond && { beyond }),
-    totalInProject: found.seen,
-    command,
-    returncode: run.returncode,
-    output: run.stdout + run.stderr,
-    truncated: run.truncated,
-    notes,
-    passed: run.returncode === 0,
-    viewWithin: plan.viewWithin,
-  };
+  return { ...collectedOutcome(found, command, run, notes), viewWithin: plan.viewWithin };
 }

@@ -21,7 +21,8 @@ import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { ToolContext } from "../../engine/tool.js";
 import { readOnlySandbox } from "../warm-sandbox.js";
 import { ToolError } from "../../errors.js";
-import { DaemonProcess, type WarmDaemon } from "../../exec/warm-daemons.js";
+import { DaemonProcess } from "../../exec/warm-daemons.js";
+import { QueuedDaemon } from "./queued-daemon.js";
 import type { SandboxRun } from "../../exec/sandbox/launch.js";
 import { fileSignature } from "../../exec/warm-worker.js";
 import { warmDaemons } from "./mypy-warm.js";
@@ -59,19 +60,15 @@ export interface LangserverCheck {
   files: number;
 }
 
-export class PyrightLangserver implements WarmDaemon {
+export class PyrightLangserver extends QueuedDaemon {
   readonly tool = "pyright";
-  requests = 0;
-  busy = 0;
-  lastUsed = Date.now();
-  private readonly proc: DaemonProcess;
+  protected readonly proc: DaemonProcess;
   private readonly connection: MessageConnection;
   private readonly ready: Promise<void>;
   private readonly initialized: Promise<unknown>;
   /** The tree as pyright was last told about it; undefined before the first check. */
   private known: Map<string, string> | undefined;
   private readonly results = new Map<string, { resultId?: string; items: LspDiagnostic[] }>();
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly root: string,
@@ -80,6 +77,7 @@ export class PyrightLangserver implements WarmDaemon {
     private readonly version: string,
     sandbox?: SandboxRun,
   ) {
+    super();
     this.proc = new DaemonProcess({
       sandbox,
       program: process.execPath,
@@ -134,15 +132,6 @@ export class PyrightLangserver implements WarmDaemon {
     this.initialized.catch(() => this.proc.kill());
   }
 
-  get pid(): number {
-    return this.proc.pid;
-  }
-  get startedAt(): number {
-    return this.proc.startedAt;
-  }
-  get dead(): boolean {
-    return this.proc.dead;
-  }
   describeExit(): string {
     return this.proc.describeExit("pyright language server");
   }
@@ -157,9 +146,7 @@ export class PyrightLangserver implements WarmDaemon {
   /** The project's diagnostics as they are now; one check at a time per process. */
   check(now: Map<string, string>): Promise<LangserverCheck> {
     this.requests++;
-    const run = this.queue.then(() => this.checkNow(now));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.inTurn(() => this.checkNow(now));
   }
 
   private async checkNow(now: Map<string, string>): Promise<LangserverCheck> {

@@ -61,9 +61,10 @@ function portableScope(scope: RuffCliScope, root: string) {
 }
 
 /**
- * What a cached ruff request is keyed by: the executable, the scope, the configs of the tree by content
- * and, as its closure, what they `extend` (wherever it lies) and the file kinds they add; and the listing
- * its file list depends on (the tree's files of the kinds ruff takes, its defaults and the config's).
+ * What a cached ruff request is keyed by, as the per-file cache takes it: the executable, the scope, the
+ * configs of the tree by content and, as its closure, what they `extend` (wherever it lies) and the file
+ * kinds they add; and the listing its file list depends on (the tree's files of the kinds ruff takes, its
+ * defaults and the config's).
  */
 export async function ruffJobBasics(ctx: ToolContext, cache: ResultCache, run: RuffCliRun, kind: string) {
   const version = await cachedVersion(ctx, run.executable);
@@ -88,8 +89,18 @@ export async function ruffJobBasics(ctx: ToolContext, cache: ResultCache, run: R
   return {
     identity,
     closure,
-    listing: (c: Closure) => walks.map((w) => listingOf(w.walk, run.root, names, c.kinds)),
+    root: run.root,
+    files: { listing: (c: Closure) => walks.map((w) => listingOf(w.walk, run.root, names, c.kinds)) },
   };
+}
+
+/**
+ * Where the ruff CLI was found (the result's first note), and a filter that drops it from a run's own
+ * notes: every run of a cached request says it again, and the result says it once.
+ */
+function cliNotesOf(run: RuffCliRun): { cliNotes: string[]; warnings: (notes: string[]) => string[] } {
+  const cliNotes = run.note ? [run.note] : [];
+  return { cliNotes, warnings: (notes) => notes.filter((n) => !cliNotes.includes(n)) };
 }
 
 /** `ruff check --show-files` on the targets: absolute paths, as ruff prints them. */
@@ -159,15 +170,11 @@ export async function cachedRuffLint(
 ): Promise<LintOutcome & { cache: CacheMarker }> {
   const basics = await ruffJobBasics(ctx, cache, run, "check");
   const command = displayCommand("ruff", ruffCheckArgs(run.targets, run.scope));
-  const cliNotes = run.note ? [run.note] : [];
-  const warnings = (notes: string[]) => notes.filter((n) => !cliNotes.includes(n));
+  const { cliNotes, warnings } = cliNotesOf(run);
   const outcome = await runFindingsPerFile<LintMeta>({
     cache,
     kind: "ruff check",
-    identity: basics.identity,
-    closure: basics.closure,
-    root: run.root,
-    files: { listing: basics.listing },
+    ...basics,
     listFiles: async () => (await ruffShowFiles(ctx, run)).sort(),
     async run(subset, needFiles): Promise<PerFileRun<Finding[], LintMeta>> {
       if (subset) {
@@ -224,17 +231,13 @@ export async function cachedRuffFormatCheck(
 ): Promise<FormatCheckOutcome & { cache: CacheMarker }> {
   const basics = await ruffJobBasics(ctx, cache, run, "format");
   const cwd = ctx.config.cwd;
-  const cliNotes = run.note ? [run.note] : [];
-  const warnings = (notes: string[]) => notes.filter((n) => !cliNotes.includes(n));
+  const { cliNotes, warnings } = cliNotesOf(run);
   const asValues = (r: Awaited<ReturnType<FormatCheckRun>>) =>
     new Map(r.unformatted.map((n) => [path.resolve(cwd, n), r.firstLines.get(n) ?? 1]));
   const outcome = await runPerFile<number, FormatMeta>({
     cache,
     kind: "ruff format --check --diff (first changed line)",
-    identity: basics.identity,
-    closure: basics.closure,
-    root: run.root,
-    files: { listing: basics.listing },
+    ...basics,
     isEmpty: (v) => !v,
     encode: (v) => v,
     decode: (stored) => (typeof stored === "number" && stored >= 1 ? stored : 1),

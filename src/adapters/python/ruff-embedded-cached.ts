@@ -14,7 +14,12 @@ import { byPosition, type Finding } from "../../findings/model.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { configIdentity, relPath, scanTarget } from "../cached-run.js";
 import { byFile, joinFindings, runFindingsPerFile, type CacheMarker, markerOf } from "../cached-findings.js";
-import { embeddedRuffBuild, type EmbeddedCallOptions, type EmbeddedRuff } from "./ruff-embedded.js";
+import {
+  embeddedRuffBuild,
+  embeddedScope,
+  type EmbeddedCallOptions,
+  type EmbeddedRuff,
+} from "./ruff-embedded.js";
 import type { RuffSettings } from "./ruff-settings.js";
 import { RUFF_CONFIGS, RUFF_SKIPPED } from "./ruff-cached.js";
 
@@ -28,6 +33,17 @@ export interface EmbeddedRuffJob {
   /** The config file given, if any. */
   config?: string;
   settings: RuffSettings;
+}
+
+/** The job of a cached embedded run on `target`: the settings and files the uncached run would use (embeddedScope). */
+export function embeddedRuffJob(
+  ruff: EmbeddedRuff,
+  call: EmbeddedCallOptions,
+  where: { target: string; root: string; config?: string },
+  only?: readonly string[],
+): EmbeddedRuffJob {
+  const { settings, files } = embeddedScope(where.target, where.root, where.config, only);
+  return { ruff, call, target: where.target, files, root: where.root, config: where.config, settings };
 }
 
 const PACKAGE_MARKER = /^__init__\.pyi?$/;

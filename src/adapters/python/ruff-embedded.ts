@@ -75,6 +75,25 @@ export interface EmbeddedCallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What an embedded run goes through: the settings for `target` and its files, those of `only` (files already
+ * chosen under the target, lint's `files`) or else every Python file discovered under it. One function, so
+ * a cached run keys the files the uncached one would read.
+ */
+export function embeddedScope(
+  target: string,
+  root: string,
+  configFile: string | undefined,
+  only?: readonly string[],
+): { settings: RuffSettings; files: string[] } {
+  const settings = loadRuffSettings(target, root, configFile);
+  const files =
+    only && !(only.length === 1 && only[0] === target)
+      ? [...only]
+      : discoverPythonFiles(target, settings, root);
+  return { settings, files };
+}
+
 export class EmbeddedRuff {
   readonly host: RuffThreadHost;
   private readonly maxFileBytes: number;
@@ -123,11 +142,7 @@ export class EmbeddedRuff {
     /** Files already chosen under target (lint's `files`), instead of all of it. */
     only?: readonly string[],
   ): Promise<EmbeddedLintResult> {
-    const settings = loadRuffSettings(target, root, configFile);
-    const files =
-      only && !(only.length === 1 && only[0] === target)
-        ? [...only]
-        : discoverPythonFiles(target, settings, root);
+    const { settings, files } = embeddedScope(target, root, configFile, only);
     const findings = await this.lintFiles(settings, root, files, call);
     return { findings, files, settingsSource: settings.source };
   }
@@ -185,8 +200,7 @@ export class EmbeddedRuff {
     configFile: string | undefined,
     call: EmbeddedCallOptions,
   ): Promise<EmbeddedFormatResult> {
-    const settings = loadRuffSettings(target, root, configFile);
-    const files = discoverPythonFiles(target, settings, root);
+    const { settings, files } = embeddedScope(target, root, configFile);
     const changed = await this.formatFiles(settings, root, files, call);
     return { files, changed, settingsSource: settings.source };
   }

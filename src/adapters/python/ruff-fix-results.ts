@@ -7,6 +7,8 @@ import { selectPythonFiles } from "./file-selection.js";
 import { loadRuffSettings } from "./ruff-settings.js";
 import type { Finding } from "../../findings/model.js";
 import { parseRuffJsonLine } from "./ruff-cli.js";
+import { diffBudget } from "../../findings/diff-caps.js";
+import { unifiedDiff } from "./format.js";
 
 /** The problems of ruff's json-lines output by absolute file, each with the correction ruff still has. */
 export function problemsByFile(listing: string, cwd: string, unsafe: boolean): Map<string, FixMessage[]> {
@@ -77,5 +79,36 @@ export function leftMessage(f: Finding, heldBack: (rule: string) => boolean, uns
     fixable: applies,
     correction: f.correction,
     docs_url: f.docs_url,
+  };
+}
+
+/** A file's text before and after a fix (written, or only shown in a dry run). */
+export interface SourceChange {
+  file: string;
+  before: string;
+  after: string;
+}
+
+/** The diff of these changes as a result shows it: paths from the working directory, capped to the result's size. */
+export function changesDiff(ctx: ToolContext, changes: SourceChange[]): string {
+  return unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes));
+}
+
+/**
+ * What a fix that goes file by file (the stdin path, the embedded ruff) reports besides its command and
+ * notes: each file's result, the files changed (or that would be), a dry run's diff of them, and exit 1
+ * while problems are left, as `ruff check --fix` exits.
+ */
+export function perFileFixReport(
+  ctx: ToolContext,
+  files: FileFixResult[],
+  changes: SourceChange[],
+  dryRun: boolean,
+): { files: FileFixResult[]; changed_files: string[]; diff: string | undefined; returncode: number } {
+  return {
+    files,
+    changed_files: changes.map((c) => c.file),
+    diff: dryRun ? changesDiff(ctx, changes) : undefined,
+    returncode: files.some((f) => f.messages.length) ? 1 : 0,
   };
 }

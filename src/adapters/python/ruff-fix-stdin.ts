@@ -1,12 +1,18 @@
 /** ruff's fix of inline code (stdin, `--stdin-filename`): the corrected text and what is left, nothing written. */
-import { fileResult, fileStatus, leftMessage, ruffScope } from "./ruff-fix-results.js";
+import {
+  changesDiff,
+  fileResult,
+  fileStatus,
+  leftMessage,
+  perFileFixReport,
+  ruffScope,
+  type SourceChange,
+} from "./ruff-fix-results.js";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { combinedOutput, displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { type FileFixResult, type FixMessage, type FixOutcome, type FixRequest } from "../fixers.js";
-import { unifiedDiff } from "./format.js";
-import { diffBudget } from "../../findings/diff-caps.js";
 import { parseToolWarnings } from "./tool-warnings.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
@@ -84,7 +90,7 @@ export async function stdinFix(
     });
   notes.push(...parseToolWarnings(report.stderr, "ruff"));
   const files: FileFixResult[] = [];
-  const changes: { file: string; before: string; after: string }[] = [];
+  const changes: SourceChange[] = [];
   for (const file of [...new Set([...scope, ...found.keys()])].sort()) {
     const diagnostics = found.get(file) ?? [];
     const toFix = diagnostics.some(
@@ -132,12 +138,7 @@ export async function stdinFix(
     if (errors.length) result.errors = errors;
     if (changed) {
       changes.push({ file, before, after });
-      if (req.dryRun)
-        result.diff = unifiedDiff(
-          [{ file, before, after }],
-          ctx.config.cwd,
-          diffBudget(ctx.config.maxResultBytes),
-        );
+      if (req.dryRun) result.diff = changesDiff(ctx, [{ file, before, after }]);
       // Only a file with something corrected is written; the others keep their bytes and mtime.
       else rewriteSource(ctx.allowlist, file, before, after);
     }
@@ -145,13 +146,8 @@ export async function stdinFix(
   }
   const command = displayCommand("ruff", ruffStdinArgs("FILE", fixOpts(cliScope.configArgs)));
   return {
-    files,
-    changed_files: changes.map((c) => c.file),
-    diff: req.dryRun
-      ? unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
-      : undefined,
+    ...perFileFixReport(ctx, files, changes, req.dryRun),
     command: `${command} (per file with corrections)`,
-    returncode: files.some((f) => f.messages.length) ? 1 : 0,
     notes,
   };
 }

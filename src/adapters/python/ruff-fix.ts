@@ -4,18 +4,21 @@
  * and the problems left. Writes only happen inside the calling tool's transaction.
  */
 import {
+  changesDiff,
   diffFiles,
   fileResult,
   fileStatus,
+  perFileFixReport,
   problemsByFile,
   ruffScope,
   stripDiffSummary,
+  type SourceChange,
 } from "./ruff-fix-results.js";
 import { stdinFix, wantsStdinFix } from "./ruff-fix-stdin.js";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { ToolError } from "../../errors.js";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import {
   registerFixer,
@@ -24,8 +27,7 @@ import {
   type FixOutcome,
   type FixRequest,
 } from "../fixers.js";
-import { embeddedCall, embeddedNote, embeddedRuff, unifiedDiff } from "./format.js";
-import { diffBudget } from "../../findings/diff-caps.js";
+import { embeddedCall, embeddedNote, embeddedRuff } from "./format.js";
 import { resolvePythonTool } from "./resolve.js";
 import { applyFixesOnce } from "./ruff-edits.js";
 import { parseToolWarnings } from "./tool-warnings.js";
@@ -93,12 +95,7 @@ async function runRuff(ctx: ToolContext, executable: string, args: string[]) {
   });
   const listing = kept.join("\n");
   if (run.returncode !== 0 && run.returncode !== 1)
-    throw new ToolError("tool_error", `ruff check failed (exit ${run.returncode}); see output`, {
-      command,
-      returncode: run.returncode,
-      output: combinedOutput(run.stdout, run.stderr),
-      truncated: run.truncated,
-    });
+    throw runFailed(`ruff check failed (exit ${run.returncode}); see output`, command, run);
   return { run, command, listing };
 }
 
@@ -176,7 +173,7 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   const applies = (d: { code: string | null }) =>
     inRuleScope(d.code ?? "", req.options?.rules) && !held.includes(d.code ?? "");
   const files: FileFixResult[] = [];
-  const changes: { file: string; before: string; after: string }[] = [];
+  const changes: SourceChange[] = [];
   for (const file of scope) {
     const before = readSourceText(ctx.allowlist, file);
     let text = before;
@@ -199,12 +196,7 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
     if (changed) changes.push({ file, before, after: text });
     if (changed && !req.dryRun) rewriteSource(ctx.allowlist, file, before, text);
     const result = fileResult(file, fileStatus(changed, left, req.dryRun), left);
-    if (changed && req.dryRun)
-      result.diff = unifiedDiff(
-        [{ file, before, after: text }],
-        ctx.config.cwd,
-        diffBudget(ctx.config.maxResultBytes),
-      );
+    if (changed && req.dryRun) result.diff = changesDiff(ctx, [{ file, before, after: text }]);
     files.push(result);
   }
   const notes = [
@@ -218,13 +210,8 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   if (settings.source) notes.push(`settings from ${settings.source}`);
   const args = ruffFixArgs([req.target], { mode: req.dryRun ? "diff" : "fix", unsafe, config: req.config });
   return {
-    files,
-    changed_files: changes.map((c) => c.file),
-    diff: req.dryRun
-      ? unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
-      : undefined,
+    ...perFileFixReport(ctx, files, changes, req.dryRun),
     command: `${displayCommand("ruff", args)} (embedded)`,
-    returncode: files.some((f) => f.messages.length) ? 1 : 0,
     notes,
     version: ruff.version(),
   };

@@ -8,7 +8,12 @@ import type { Finding, Severity } from "../../findings/model.js";
 import { registerExternalTool } from "../registry.js";
 import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
 import { resolvePythonTool } from "./resolve.js";
-import { checkDirectory, checkerFailed, diagnosticsCollector } from "./type-check-common.js";
+import {
+  checkDirectory,
+  checkerFailed,
+  collectedOutcome,
+  diagnosticsCollector,
+} from "./type-check-common.js";
 import { overflowNote } from "../../findings/collector.js";
 
 registerExternalTool({ name: "ty", program: "ty", versionArgs: ["--version"] });
@@ -89,22 +94,11 @@ export async function tyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<
       );
     throw err;
   }
-  const findings = found.kept;
-  const beyond = found.overflow();
   // 0: clean, 1: diagnostics at the failing level; 2 (bad options/config) and 101 (panic) are failures.
   if (run.returncode !== 0 && run.returncode !== 1)
     throw checkerFailed("ty", command, run, "failed without a usable result");
   if (run.returncode === 1 && found.seen === 0)
     throw checkerFailed("ty", command, run, "reported failure but no diagnostic could be parsed");
-  return {
-    findings,
-    ...(beyond && { beyond }),
-    totalInProject: found.seen,
-    command,
-    returncode: run.returncode,
-    output: run.stdout + run.stderr,
-    truncated: run.truncated,
-    notes: [...(cli.note ? [cli.note] : []), ...overflowNote("ty", findings.length, beyond)],
-    passed: run.returncode === 0,
-  };
+  const notes = [...(cli.note ? [cli.note] : []), ...overflowNote("ty", found.kept.length, found.overflow())];
+  return collectedOutcome(found, command, run, notes);
 }

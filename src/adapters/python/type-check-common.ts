@@ -2,9 +2,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { combinedOutput } from "../../engine/result.js";
+import { runFailed } from "../../engine/result.js";
 import type { RunResult } from "../../exec/runner.js";
 import { FindingCollector, keptFor } from "../../findings/collector.js";
+import type { TypeCheckOutcome } from "../type-checkers.js";
 import { isWithin } from "../../paths/allowlist.js";
 
 /** The directory a checker runs in: the config file's directory, else the target (or its directory). */
@@ -37,12 +38,7 @@ export function checkerFailed(
   run: Pick<RunResult, "returncode" | "stdout" | "stderr" | "truncated">,
   why: string,
 ): ToolError {
-  return new ToolError("tool_error", `${name} ${why} (exit ${run.returncode}); see output`, {
-    command,
-    returncode: run.returncode,
-    output: combinedOutput(run.stdout, run.stderr),
-    truncated: run.truncated,
-  });
+  return runFailed(`${name} ${why} (exit ${run.returncode}); see output`, command, run);
 }
 
 /**
@@ -55,4 +51,29 @@ export function diagnosticsCollector(
 ): FindingCollector {
   const inside = (file: string) => !within || file === within || isWithin(within, file);
   return new FindingCollector(keptFor(req.args), (f) => inside(f.file) && (!req.shown || req.shown(f.file)));
+}
+
+/**
+ * The outcome of a checker whose diagnostics were read through a collector (diagnosticsCollector): the
+ * diagnostics kept, the tally of those past them, how many the checker reported in all, and its run as is
+ * (stdout then stderr, uncut by the server). Passed means exit 0, as mypy's and ty's exit codes say.
+ */
+export function collectedOutcome(
+  found: FindingCollector,
+  command: string,
+  run: Pick<RunResult, "returncode" | "stdout" | "stderr" | "truncated">,
+  notes: string[],
+): TypeCheckOutcome {
+  const beyond = found.overflow();
+  return {
+    findings: found.kept,
+    ...(beyond && { beyond }),
+    totalInProject: found.seen,
+    command,
+    returncode: run.returncode,
+    output: run.stdout + run.stderr,
+    truncated: run.truncated,
+    notes,
+    passed: run.returncode === 0,
+  };
 }

@@ -12,21 +12,17 @@ import { findExecutable } from "../../exec/which.js";
 import { warmRequest } from "../js/warm.js";
 import { packagePath } from "../../package-root.js";
 import { yaml } from "../../yaml-lazy.js";
+import { isDirectory, nearestMarkerDir } from "../marker-dir.js";
 
 export const RUBOCOP_WORKER_SCRIPT = packagePath("ruby", "rubocop_worker.rb");
 
 /** The project root of a Ruby target: the nearest directory with .rubocop.yml, else Gemfile, up to the allowed root. */
 export function rubyProjectRoot(target: string, allowedRoot: string): string {
-  const start = isDirectory(target) ? target : path.dirname(target);
   for (const marker of [".rubocop.yml", "Gemfile"]) {
-    let dir = start;
-    for (;;) {
-      if (fs.existsSync(path.join(dir, marker))) return dir;
-      if (dir === allowedRoot || !dir.startsWith(allowedRoot + path.sep)) break;
-      dir = path.dirname(dir);
-    }
+    const dir = nearestMarkerDir(target, allowedRoot, marker);
+    if (dir) return dir;
   }
-  return start;
+  return isDirectory(target) ? target : path.dirname(target);
 }
 
 /** .rubocop.yml and the local files it inherits from (inherit_from, one level of nesting followed per file). */
@@ -147,12 +143,4 @@ export async function rubocopRequest<T>(
     "RuboCop failed",
   );
   return { result: reply.result, notes: [note, reply.note], root };
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

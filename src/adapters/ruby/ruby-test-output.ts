@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { isWithin } from "../../paths/allowlist.js";
-import type { TestFailureRecord } from "../test-runners.js";
+import type { TestFailureRecord } from "../test-outcome.js";
 
 export type RubyTestFramework = "minitest" | "test-unit";
 

@@ -8,7 +8,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { parseJsonLines } from "../json-lines.js";
+import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { findExecutable } from "../../exec/which.js";
@@ -19,12 +20,8 @@ import { registerExternalTool } from "../registry.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { RubyTestOutput } from "./ruby-test-output.js";
 import { packagePath } from "../../package-root.js";
-import {
-  registerTestRunner,
-  type TestFailureRecord,
-  type TestRunOutcome,
-  type TestRunRequest,
-} from "../test-runners.js";
+import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
+import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
 
 registerExternalTool({ name: "rspec", program: "rspec", versionArgs: ["--version"] });
 
@@ -204,14 +201,7 @@ interface MinitestLine {
 export function parseMinitestReport(text: string, dir: string): RubyTestReport {
   const summary = { passed: 0, failed: 0, skipped: 0, errors: 0 };
   const failures: TestFailureRecord[] = [];
-  for (const raw of text.split("\n")) {
-    if (!raw.trim()) continue;
-    let t: MinitestLine;
-    try {
-      t = JSON.parse(raw) as MinitestLine;
-    } catch {
-      continue;
-    }
+  for (const t of parseJsonLines<MinitestLine>(text)) {
     if (t.skipped) summary.skipped++;
     else if (t.failures.length === 0) summary.passed++;
     else {
@@ -365,31 +355,16 @@ async function run(ctx: ToolContext, req: TestRunRequest, dir: string): Promise<
           : { runner: "rspec", ...parseRspecJson(text, dir) }
         : minitestResult(text, printed, dir, notes);
     if (!parsed?.summary)
-      throw new ToolError(
-        "tool_error",
+      throw runFailed(
         `${found.runner === "rspec" ? "rspec" : "the tests"} failed (exit ${result.returncode}) without a test report or summary; see output`,
-        {
-          command,
-          returncode: result.returncode,
-          output,
-          truncated: result.truncated,
-        },
+        command,
+        result,
       );
     const { summary, failures = [] } = parsed;
     if (req.coverage) notes.push(`coverage is not measured for ${parsed.runner} by run_tests yet`);
     const total = summary.passed! + summary.failed! + summary.errors!;
     if (total === 0) notes.push("no tests ran");
-    return {
-      runner: parsed.runner,
-      command,
-      returncode: result.returncode,
-      passed: result.returncode === 0 && total > 0,
-      summary,
-      failures,
-      output,
-      truncated: result.truncated,
-      notes,
-    };
+    return testRunOutcome(parsed.runner, command, result, { summary, failures, ran: total }, output, notes);
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });
   }

@@ -1,9 +1,8 @@
 /** type_check with checker "cargo": `cargo check --message-format=json`, every rustc diagnostic as a finding. */
 import fs from "node:fs";
 import path from "node:path";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed, runReport } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
-import { ToolError } from "../../errors.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
 import { findCrate, requireCrateDir, workspaceRoot } from "./cargo-env.js";
 import { parseCargoMessages } from "./cargo-messages.js";
@@ -28,23 +27,15 @@ async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheck
   const command = displayCommand("cargo", args);
   const { findings, buildFailed } = parseCargoMessages(run.stdout, workspaceRoot(crateDir, root), "rustc");
   if (run.returncode !== 0 && findings.length === 0)
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       `cargo check failed (exit ${run.returncode}) without a diagnostic; see output`,
-      {
-        command,
-        returncode: run.returncode,
-        output: combinedOutput(run.stdout, run.stderr),
-        truncated: run.truncated,
-      },
+      command,
+      run,
     );
   if (req.config) notes.push("cargo check takes no config file: config was not used");
   return {
     findings,
-    command,
-    returncode: run.returncode,
-    output: combinedOutput(run.stdout, run.stderr),
-    truncated: run.truncated,
+    ...runReport(command, run),
     notes,
     passed: run.returncode === 0 && !buildFailed,
   };

@@ -3,16 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
+import { isDirectory, nearestMarkerDir } from "../marker-dir.js";
 import { projectScratchDir, scratchProjectOf } from "../../exec/sandbox/scratch.js";
 
 /** The directory of the nearest Cargo.toml from target up to root; undefined when none. */
 export function findCrate(target: string, root: string): string | undefined {
-  let dir = isDirectory(target) ? target : path.dirname(target);
-  for (;;) {
-    if (fs.existsSync(path.join(dir, "Cargo.toml"))) return dir;
-    if (dir === root || !dir.startsWith(root + path.sep)) return undefined;
-    dir = path.dirname(dir);
-  }
+  return nearestMarkerDir(target, root, "Cargo.toml");
 }
 
 /** The crate directory for a cargo command: the target must be a directory holding Cargo.toml. */
@@ -79,12 +75,4 @@ export function workspaceRoot(crateDir: string, root: string): string {
  */
 export function cargoTargetDir(workspace: string): string {
   return projectScratchDir("cargo-target", scratchProjectOf(workspace) ?? workspace);
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -1,15 +1,11 @@
 /** run_tests for a crate: `cargo test [--no-fail-fast] [FILTER]`, summary and failures read from libtest's output. */
 import fs from "node:fs";
 import path from "node:path";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
-import {
-  registerTestRunner,
-  type TestFailureRecord,
-  type TestRunOutcome,
-  type TestRunRequest,
-} from "../test-runners.js";
+import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
+import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
 import { findCrate } from "./cargo-env.js";
 import { runCargo } from "./cargo-run.js";
 
@@ -101,17 +97,12 @@ async function run(ctx: ToolContext, req: TestRunRequest, crateDir: string): Pro
   // test binary is "no tests ran", not a failure.
   if (report.binaries === 0 && result.returncode !== 0) {
     const firstError = /^error(\[E\d+\])?: .*$/m.exec(result.stderr)?.[0];
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       firstError
         ? `cargo test could not build the tests: ${firstError}`
         : `cargo test failed (exit ${result.returncode}) without a test result; see output`,
-      {
-        command,
-        returncode: result.returncode,
-        output: combinedOutput(result.stdout, result.stderr),
-        truncated: result.truncated,
-      },
+      command,
+      result,
     );
   }
   if (req.coverage) notes.push("coverage is not measured for Rust (it needs cargo-llvm-cov or tarpaulin)");
@@ -119,17 +110,8 @@ async function run(ctx: ToolContext, req: TestRunRequest, crateDir: string): Pro
     notes.push("fail_fast stops cargo at the first failing test binary; libtest runs each binary whole");
   const total = report.summary.passed + report.summary.failed;
   if (total === 0) notes.push("no tests ran");
-  return {
-    runner: "cargo test",
-    command,
-    returncode: result.returncode,
-    passed: result.returncode === 0 && total > 0,
-    summary: report.summary,
-    failures: report.failures,
-    output: combinedOutput(result.stdout, result.stderr),
-    truncated: result.truncated,
-    notes,
-  };
+  const output = combinedOutput(result.stdout, result.stderr);
+  return testRunOutcome("cargo test", command, result, { ...report, ran: total }, output, notes);
 }
 
 registerTestRunner({

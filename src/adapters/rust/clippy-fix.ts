@@ -13,9 +13,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
-import { ToolError } from "../../errors.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
 import type { RuleScope } from "../lint-options.js";
 import { inRuleScope } from "../rule-scope.js";
@@ -142,17 +141,12 @@ function compileFailure(
   why = "the crate does not compile, so clippy could not fix it",
 ) {
   const first = findings.find(isCompileError);
-  return new ToolError(
-    "tool_error",
+  return runFailed(
     first
       ? `${why}: ${shortFormat(first, displayRelative(ctx, first.file))}`
       : `cargo clippy --fix failed (exit ${run.returncode}); see output`,
-    {
-      command,
-      returncode: run.returncode,
-      output: combinedOutput(run.stdout, run.stderr),
-      truncated: run.truncated,
-    },
+    command,
+    run,
   );
 }
 

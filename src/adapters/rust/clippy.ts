@@ -2,7 +2,7 @@
  * lint with clippy: `cargo clippy --message-format=json` in the crate directory (seed 000), its directory as
  * CLIPPY_CONF_DIR, building into the shared scratch target dir; findings with clippy's suggestions as corrections.
  */
-import { capList, combinedOutput, displayCommand } from "../../engine/result.js";
+import { capList, combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { displayRelative } from "../display.js";
@@ -89,17 +89,12 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   const compileErrors = findings.filter(isCompileError);
   if (cargoFailed(messages, run.returncode)) {
     const first = compileErrors[0];
-    throw new ToolError(
-      "tool_error",
+    throw runFailed(
       first
         ? `the crate does not compile, so clippy could not lint it: ${shortFormat(first, displayRelative(ctx, first.file))}`
         : `cargo clippy failed (exit ${run.returncode}); see output`,
-      {
-        command,
-        returncode: run.returncode,
-        output: combinedOutput(run.stdout, run.stderr),
-        truncated: run.truncated,
-      },
+      command,
+      run,
     );
   }
   if (req.config)

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { combinedOutput, displayCommand } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { ProgramNotFoundError, type RunResult } from "../../exec/runner.js";
@@ -61,12 +61,7 @@ function isCrate(target: string): boolean {
 
 function failure(command: string, run: RunResult): ToolError {
   const first = /^error.*$/m.exec(run.stderr)?.[0] ?? `exit ${run.returncode}`;
-  return new ToolError("tool_error", `rustfmt failed: ${first}`, {
-    command,
-    returncode: run.returncode,
-    output: combinedOutput(run.stdout, run.stderr),
-    truncated: run.truncated,
-  });
+  return runFailed(`rustfmt failed: ${first}`, command, run);
 }
 
 async function runFormatter(ctx: ToolContext, req: FormatRequest, check: boolean) {
