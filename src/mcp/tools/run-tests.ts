@@ -9,7 +9,7 @@ import { displayPaths } from "../../findings/display-path.js";
 import { listingOf, PAGING_ARGS } from "./listing.js";
 import { OUTPUT_ARG } from "./sarif-output.js";
 import { parseJunitFailures, type TestFailure } from "../../adapters/python/junit.js";
-import { chooseTestRunner, testProjects } from "../../adapters/tool-choice.js";
+import { chooseTestRunner, testProjects } from "../../adapters/test-runner-choice.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { inTestsNetworkScope } from "./tests-network.js";
 import {

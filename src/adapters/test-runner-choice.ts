@@ -1,0 +1,66 @@
+/** run_tests' choice: the runner of a target's project, and the projects a folder of several holds. */
+import fs from "node:fs";
+import { holdsSeveral } from "./tool-choice.js";
+import { hasFilesOf, languageOfFile, projectLanguages } from "./project-languages.js";
+import { projectLayout } from "./projects.js";
+import { claimingTestRunners, type TestRunnerAdapter } from "./test-runners.js";
+
+/**
+ * run_tests on a folder holding several projects (projects.ts): the folders whose tests run, each with its
+ * own runner at its own root (the projects, and folders of loose code outside them; loose files are no
+ * test suites). Undefined when the folder is one project (or inside one): its runner runs as before.
+ */
+export function testProjects(target: string, root: string): string[] | undefined {
+  const layout = projectLayout(target, root);
+  if (!holdsSeveral(target, layout)) return undefined;
+  const dirs = layout.units
+    .filter((u) => u.kind !== "loose" || fs.statSync(u.dir).isDirectory())
+    .map((u) => u.dir);
+  return [...new Set(dirs)];
+}
+
+export type TestRunnerChoice =
+  | { kind: "runner"; runner: TestRunnerAdapter; projectDir: string; notes: string[] }
+  | { kind: "pytest"; notes: string[] }
+  | { kind: "none"; nothing: string; notes: string[] };
+
+/** Whether a target is Python test material: a .py file, or a directory holding Python files. */
+function isPythonTarget(target: string): boolean {
+  return /\.py$/.test(target) || (!languageOfFile(target) && hasFilesOf(target, "python"));
+}
+
+/**
+ * run_tests: the runner of the target's project. Of the runners claiming it (go test, cargo test, the
+ * package.json's runner, RSpec / Minitest), the one of the weightiest language; else pytest for Python
+ * tests; never pytest on a file or project of another language.
+ */
+export function chooseTestRunner(target: string, root: string): TestRunnerChoice {
+  const claims = claimingTestRunners(target, root);
+  if (claims.length) {
+    const languages = projectLanguages(target);
+    const rank = (c: (typeof claims)[number]) => {
+      const i = Math.min(...c.runner.languages.map((l) => languages.indexOf(l)).filter((n) => n >= 0));
+      return Number.isFinite(i) ? i : languages.length;
+    };
+    const best = [...claims].sort((a, b) => rank(a) - rank(b))[0] as (typeof claims)[number];
+    // Python tests in a project whose runner is another language's (a Python package's docs site) stay pytest's.
+    if (languages[0] === "python" && !best.runner.languages.includes("python") && rank(best) > 0)
+      return { kind: "pytest", notes: [] };
+    const others = claims.filter((c) => c !== best).map((c) => c.runner.name);
+    return {
+      kind: "runner",
+      runner: best.runner,
+      projectDir: best.projectDir,
+      notes: others.length ? [`${others.join(", ")} also claim ${target}; ran ${best.runner.name}`] : [],
+    };
+  }
+  if (isPythonTarget(target)) return { kind: "pytest", notes: [] };
+  const language = projectLanguages(target)[0];
+  return {
+    kind: "none",
+    nothing: language
+      ? `no test runner found for ${target} (${language}${language === "javascript" || language === "typescript" ? ": no test script or vitest/jest dependency in package.json" : ""})`
+      : `no tests found under ${target}`,
+    notes: [],
+  };
+}
