@@ -5,9 +5,10 @@
  * run's diff is exactly what the real run writes. What is left is a plain `golangci-lint run` of the fixed
  * copy.
  */
+import { copyIntoScratch } from "../scratch-copy.js";
 import fs from "node:fs";
 import path from "node:path";
-import { createTwoFilesPatch } from "diff";
+import { fileDiff } from "../../findings/diff-caps.js";
 import { displayCommand } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
@@ -41,27 +42,6 @@ const MAX_COPIED_BYTES = 64 * 1024 * 1024;
 /** Folders not copied: VCS and build folders (a `.golangci.yml` and other dotfiles are). */
 const SKIPPED = new Set([".git", ".hg", ".svn", "node_modules", ".mcp-cache"]);
 
-/** The module's files, copied into `to` (links left out, refused when they leave the allowed paths). */
-function copyModule(from: string, to: string, budget: { files: number; bytes: number }): void {
-  fs.mkdirSync(to, { recursive: true, mode: 0o700 });
-  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
-    if (SKIPPED.has(e.name)) continue;
-    const src = path.join(from, e.name);
-    const st = fs.lstatSync(src);
-    if (st.isDirectory()) copyModule(src, path.join(to, e.name), budget);
-    else if (st.isFile()) {
-      budget.files -= 1;
-      budget.bytes -= st.size;
-      if (budget.files < 0 || budget.bytes < 0)
-        throw new ToolError(
-          "invalid_input",
-          `the module is too large to copy into a scratch directory for golangci-lint --fix (over ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES} bytes)`,
-        );
-      fs.copyFileSync(src, path.join(to, e.name));
-    }
-  }
-}
-
 /** Every `.go` file of the module (what --fix may rewrite), outside skipped folders. */
 function goFiles(dir: string, out: string[] = []): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -88,11 +68,7 @@ const message = (f: Finding): FixMessage => ({
 });
 
 function diffOf(ctx: ToolContext, file: string, before: string, after: string): string {
-  const name = displayRelative(ctx, file);
-  return createTwoFilesPatch(name, name, before, after, undefined, undefined, { context: 3 }).replace(
-    /^Index: .*\n=+\n/,
-    "",
-  );
+  return fileDiff(displayRelative(ctx, file), before, after);
 }
 
 async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
@@ -116,7 +92,11 @@ async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
   refuseLinksLeaving(mod, ctx.allowlist);
   const scratch = makeScratchDir("mcq-golangci-fix-", { project: mod });
   try {
-    copyModule(mod, scratch, { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES });
+    copyIntoScratch(mod, scratch, {
+      skip: (name) => SKIPPED.has(name),
+      budget: { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES },
+      tooLarge: `the module is too large to copy into a scratch directory for golangci-lint --fix (over ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES} bytes)`,
+    });
     // A config named with `config` inside the module: the copy's own.
     if (req.config && !outside)
       args.splice(args.length - 1, 0, "--config", path.join(scratch, path.relative(mod, req.config)));

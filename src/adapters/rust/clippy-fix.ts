@@ -12,7 +12,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { createTwoFilesPatch } from "diff";
+import { fileDiff } from "../../findings/diff-caps.js";
 import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
@@ -328,11 +328,7 @@ async function fixInScratch(
 }
 
 function diffOf(ctx: ToolContext, file: string, before: string, after: string): string {
-  const name = displayRelative(ctx, file);
-  return createTwoFilesPatch(name, name, before, after, undefined, undefined, { context: 3 }).replace(
-    /^Index: .*\n=+\n/,
-    "",
-  );
+  return fileDiff(displayRelative(ctx, file), before, after);
 }
 
 async function fix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {

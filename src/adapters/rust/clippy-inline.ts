@@ -3,6 +3,7 @@
  * inside a scratch copy of that file's workspace (the project itself is never written), built into the
  * shared scratch target dir. Only that file's findings are reported, at its real path.
  */
+import { copyIntoScratch } from "../scratch-copy.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { ToolContext } from "../../engine/tool.js";
@@ -30,36 +31,6 @@ export interface ScratchCrate {
   /** Whether the file is one of the crate's own test, example or bench targets. */
   allTargets: boolean;
   remove(): void;
-}
-
-/**
- * Copies regular files of `from` into `to` (links and hidden or build folders left out), within the caps;
- * `manifest` is called for each Cargo.toml copied (its real path and its copy).
- */
-function copyTree(
-  from: string,
-  to: string,
-  budget: { files: number; bytes: number },
-  manifest: (real: string, copy: string) => void,
-): void {
-  fs.mkdirSync(to, { recursive: true, mode: 0o700 });
-  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
-    if (e.name.startsWith(".") || SKIPPED.has(e.name)) continue;
-    const src = path.join(from, e.name);
-    const st = fs.lstatSync(src);
-    if (st.isDirectory()) copyTree(src, path.join(to, e.name), budget, manifest);
-    else if (st.isFile()) {
-      budget.files -= 1;
-      budget.bytes -= st.size;
-      if (budget.files < 0 || budget.bytes < 0)
-        throw new ToolError(
-          "invalid_input",
-          `the workspace is too large to copy into a scratch directory for clippy (over ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES} bytes)`,
-        );
-      fs.copyFileSync(src, path.join(to, e.name));
-      if (e.name === "Cargo.toml") manifest(src, path.join(to, e.name));
-    }
-  }
 }
 
 /** A scratch copy of the workspace of `source.path` with the inline code in its place. */
@@ -115,9 +86,15 @@ export function scratchWorkspace(ctx: ToolContext, crate: string): ScratchWorksp
   const scratch = makeScratchDir("mcq-clippy-inline-", { project: workspace });
   const remove = () => fs.rmSync(scratch, { recursive: true, force: true });
   try {
-    copyTree(workspace, scratch, { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES }, (real, copy) =>
-      pinManifestPaths(real, copy, workspace, ctx.allowlist),
-    );
+    copyIntoScratch(workspace, scratch, {
+      skip: (name) => name.startsWith(".") || SKIPPED.has(name),
+      budget: { files: MAX_COPIED_FILES, bytes: MAX_COPIED_BYTES },
+      tooLarge: `the workspace is too large to copy into a scratch directory for clippy (over ${MAX_COPIED_FILES} files or ${MAX_COPIED_BYTES} bytes)`,
+      // Each Cargo.toml copied: its path dependencies pinned to the real folders.
+      onFile: (real, copy) => {
+        if (path.basename(real) === "Cargo.toml") pinManifestPaths(real, copy, workspace, ctx.allowlist);
+      },
+    });
   } catch (err) {
     remove();
     throw err;
