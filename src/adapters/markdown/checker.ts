@@ -15,6 +15,7 @@ import { githubLinkTarget, readGithubRemote, type GithubRepository } from "./git
 import { forEachConcurrently, single } from "./iterate.js";
 import { ExternalLinkChecker, type HttpOutcome } from "./http-check.js";
 import { classifyLink, localTargetPath, type LinkTarget } from "./link-target.js";
+import { docsifyTargets, DocsifySites } from "./docsify.js";
 import { LocalTargets, MAX_FILE_BYTES, readTextCapped } from "./local-targets.js";
 import { BrokenLinkCollector, type BrokenLink, type ReportEntry } from "./report.js";
 import { suggestFileName, withFileName, withFragment } from "./suggest.js";
@@ -128,6 +129,7 @@ class LinkCheckRun {
   private readonly counts = { files: 0, links: 0, skipped: 0, externalOff: 0, disabled: 0, github: 0 };
   private readonly fileConcurrency: number;
   private readonly github: GithubRepository | undefined;
+  private readonly docsify: DocsifySites;
 
   constructor(
     private readonly options: CheckOptions,
@@ -138,6 +140,7 @@ class LinkCheckRun {
     const linkRoot = options.readRoots?.find((r) => isWithin(r, options.target)) ?? this.root;
     this.repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, linkRoot);
     this.targets = new LocalTargets(readable, options.caseSensitive);
+    this.docsify = new DocsifySites(this.repoRoot);
     this.external = new ExternalLinkChecker({
       timeoutMs: options.timeoutMs,
       concurrent: options.concurrent,
@@ -312,7 +315,16 @@ class LinkCheckRun {
     target: Extract<LinkTarget, { kind: "local" }>,
   ): Promise<void> {
     const absolute = localTargetPath(target, from.file, this.repoRoot);
-    const state = await this.targets.state(absolute);
+    let state = await this.targets.state(absolute);
+    // A docsify site resolves a link (relative, or from `/`) from its own folder: found there, it holds.
+    const site = state.exists ? undefined : this.docsify.siteOf(from.file);
+    for (const candidate of site === undefined ? [] : docsifyTargets(site, target.filePath)) {
+      const fromSite = await this.targets.state(candidate);
+      if (fromSite.exists) {
+        state = fromSite;
+        break;
+      }
+    }
     if (!state.exists) {
       if (state.reason === "outside") {
         this.broken(from, link, "resolves outside the allowed paths (not read)");
