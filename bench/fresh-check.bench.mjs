@@ -4,13 +4,13 @@
 // and `node -e 0`. CPU is the user +
 // system time of the command and everything it started (bash's `times`); with the result cached and the
 // probes remembered, a check starts nothing, so its CPU is its own. Projects: bench/lib/real-projects.mjs.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchProjects, loadAverage } from "./lib/real-projects.mjs";
 import { median, ms } from "./stats.mjs";
+import { timed } from "./lib/timed.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUNS = Number(process.env.FRESH_CHECK_RUNS ?? 9);
@@ -48,20 +48,6 @@ const PROJECTS = {
     ],
   },
 };
-
-/** Wall ms and CPU ms (user + system, children included) of `argv` in `cwd`. */
-function timed(argv, cwd, env) {
-  const t = performance.now();
-  const r = spawnSync("bash", ["-c", '"$@" >/dev/null 2>&1; s=$?; times; exit $s', "timed", ...argv], {
-    cwd,
-    env,
-    encoding: "utf8",
-  });
-  const wall = performance.now() - t;
-  const children = r.stdout.trim().split("\n")[1] ?? "";
-  const secs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map(([, m, s]) => Number(m) * 60 + Number(s));
-  return { wall, cpu: (secs[0] + secs[1]) * 1000, status: r.status };
-}
 
 export default async function run() {
   const found = benchProjects(Object.keys(PROJECTS));

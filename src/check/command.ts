@@ -17,7 +17,7 @@ import { ansi, plain, renderReport, type FixLine } from "./report.js";
 import { checkLabel, runChecks, runFixes } from "./run.js";
 import { outputPathProblem, writeJson, writeSarifOutput, writeText, type OutputStream } from "./output.js";
 import { mergeSarif, withProjectCategory } from "./sarif-merge.js";
-import { selectChecks } from "./select.js";
+import { selectChecks, selectsLinksOnly } from "./select.js";
 import { mergeShardLogs, readShardLog } from "./shard-merge.js";
 import { validationEpoch } from "../cache/file-hashes.js";
 
@@ -132,7 +132,10 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   }
   // Each path's projects (projects.ts), each checked at its own root; the allowed root bounds the search
   // for their configuration.
-  const plans = options.paths.map((p) => planPath(p, options, allowedRootOf(config, p)));
+  const linksOnly = selectsLinksOnly(options.only);
+  const plans = options.paths.map((p) =>
+    planPath(p, { externalLinks: options.externalLinks, linksOnly }, allowedRootOf(config, p)),
+  );
   const planned: PlannedCheck[] = plans.flatMap((p) => p.checks);
   const layoutNotes = plans.flatMap((p) => p.notes);
   const { selected, unmatched } = selectChecks(planned, options.only, options.skip);

@@ -106,8 +106,13 @@ export interface CheckPlan {
  * at each of its project roots, with the project's own configuration) its format check, lint and type
  * check; the Markdown link check of the whole path last. `root` is the allowed root the path is in.
  */
-export function planPath(target: string, options: { externalLinks: boolean }, root = target): CheckPlan {
-  const layout = projectLayout(target, root);
+export function planPath(
+  target: string,
+  options: { externalLinks: boolean; linksOnly?: boolean },
+  root = target,
+): CheckPlan {
+  // Only the link check asked for (--only links): no project search, whose notes would not apply either.
+  const layout = options.linksOnly ? { units: [], notes: [] } : projectLayout(target, root);
   const checks: PlannedCheck[] = [];
   const units = [...layout.units];
   // A folder with requirements*.txt and .py files only under vendored-looking names is still Python.

@@ -207,6 +207,23 @@ const CASES: Case[] = [
     edit: ["app.rb", "x = 1\n"],
   },
   {
+    // Each file's parse is kept by its content; whether its links resolve is decided on every call.
+    name: "markdown links",
+    needs: [],
+    tool: "check_markdown_links",
+    args: { check_external: false },
+    extra: {
+      "project/README.md": "# Top\n\nSee [the setup](docs/guide.md#setup) and [other](docs/other.md).\n",
+      "project/docs/guide.md": "# Guide\n\n## Setup\n\nBack to [the top](../README.md#top).\n",
+      "project/docs/other.md": "# Other\n",
+    },
+    edit: ["README.md", "\n[gone](docs/missing.md)\n"],
+    changes: [
+      [NEW_FILE, { "project/docs/missing.md": "# Missing\n" }],
+      ["a heading renamed in a file linked to", { "project/docs/guide.md": "# Guide\n\n## Install\n" }],
+    ],
+  },
+  {
     name: "gofmt -l",
     needs: ["gofmt"],
     fixture: "go/lint-project",

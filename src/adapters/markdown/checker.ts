@@ -9,7 +9,8 @@ import pLimit from "p-limit";
 import { ToolError } from "../../errors.js";
 import { isWithin, type Allowlist } from "../../paths/allowlist.js";
 import { anchorProblem, closestAnchor, decodeFragment, type AnchorIndex } from "./anchors.js";
-import { analyzeMarkdown, type ExtractedLink } from "./extract.js";
+import { MarkdownAnalyses, type AnalysisStore } from "./analysis-memo.js";
+import type { ExtractedLink } from "./extract.js";
 import { isMarkdownFile, walkMarkdownFiles } from "./files.js";
 import { githubLinkTarget, readGithubRemote, type GithubRepository } from "./github-links.js";
 import { forEachConcurrently, single } from "./iterate.js";
@@ -47,6 +48,8 @@ export interface CheckOptions {
   skipAnchors: boolean;
   /** Fragments must match anchors in case too (default: case-insensitive, as GitHub). */
   caseSensitive?: boolean;
+  /** Where each file's parse is remembered by its content (the result cache); none: every file is parsed. */
+  analyses?: AnalysisStore;
   /** Request loopback, link-local and private addresses too (default: refused). */
   allowPrivateLinks?: boolean;
   /** Check github.com links into this repository on disk (default true, when its remote is known). */
@@ -81,6 +84,8 @@ export interface CheckReport {
   /** Broken links grouped per file, URL and reason, then unreadable files; sorted. */
   broken: ReportEntry[];
   notes: string[];
+  /** With a store: how many of the Markdown files parsed came from it (a result's `cached`). */
+  analysesCached?: { cached: number; total: number };
 }
 
 interface PendingAnchor {
@@ -121,6 +126,7 @@ class LinkCheckRun {
   private readonly root: string;
   private readonly repoRoot: string;
   private readonly targets: LocalTargets;
+  private readonly analyses: MarkdownAnalyses;
   private readonly external: ExternalLinkChecker;
   private readonly collector = new BrokenLinkCollector();
   private readonly pendingAnchors: PendingAnchor[] = [];
@@ -139,7 +145,8 @@ class LinkCheckRun {
     const readable = readableRoots(options.allowlist, options.readRoots ?? []);
     const linkRoot = options.readRoots?.find((r) => isWithin(r, options.target)) ?? this.root;
     this.repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, linkRoot);
-    this.targets = new LocalTargets(readable, options.caseSensitive);
+    this.analyses = new MarkdownAnalyses({ caseSensitive: options.caseSensitive }, options.analyses);
+    this.targets = new LocalTargets(readable, this.analyses);
     this.docsify = new DocsifySites(this.repoRoot);
     this.external = new ExternalLinkChecker({
       timeoutMs: options.timeoutMs,
@@ -234,7 +241,7 @@ class LinkCheckRun {
     this.counts.files++;
     // Nothing that could be a link: not parsed now; its anchors are read if a link ever needs them.
     if (!MAY_HOLD_LINKS.test(text)) return;
-    const doc = analyzeMarkdown(text, { caseSensitive: this.options.caseSensitive });
+    const doc = this.analyses.analyze(file, text);
     const from: LinkSource = { file, shown: this.display(file), anchors: doc.anchorIndex };
     this.counts.links += doc.disabledLinks;
     this.counts.skipped += doc.disabledLinks;
@@ -401,6 +408,9 @@ class LinkCheckRun {
       externalUrls: this.external.distinctUrls,
       broken: report.entries,
       notes,
+      ...(this.analyses.remembered && {
+        analysesCached: { cached: this.analyses.cached, total: this.analyses.total },
+      }),
     };
   }
 }

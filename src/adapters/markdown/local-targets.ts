@@ -7,7 +7,8 @@
 import path from "node:path";
 import type { Allowlist } from "../../paths/allowlist.js";
 import type { AnchorIndex } from "./anchors.js";
-import { analyzeMarkdown, countLines } from "./extract.js";
+import type { MarkdownAnalyses } from "./analysis-memo.js";
+import { countLines } from "./extract.js";
 import { isMarkdownFile } from "./files.js";
 import { lstat, readdir, readFile, realpath, stat } from "./fs-calls.js";
 
@@ -31,7 +32,7 @@ export class LocalTargets {
 
   constructor(
     private readonly allowlist: Pick<Allowlist, "rootOf">,
-    private readonly caseSensitive = false,
+    private readonly analyses: MarkdownAnalyses,
   ) {}
 
   /**
@@ -125,8 +126,7 @@ export class LocalTargets {
     try {
       const text = await readTextCapped(real);
       if (text === undefined) return undefined;
-      if (isMarkdownFile(real))
-        return analyzeMarkdown(text, { caseSensitive: this.caseSensitive }).anchorIndex;
+      if (isMarkdownFile(real)) return this.analyses.analyze(real, text).anchorIndex;
       return { anchors: new Set(), lineCount: countLines(text) };
     } catch {
       return undefined;

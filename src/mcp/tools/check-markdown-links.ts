@@ -13,6 +13,7 @@ import { summaryText } from "../../findings/summary-text.js";
 import { listEntries, pageFields, PAGING_ARGS } from "./listing.js";
 import { VERSION } from "../../version.js";
 import { OUTPUT_ARG, sarifField } from "./sarif-output.js";
+import { cacheFields, resultCacheOf } from "../../cache/service.js";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
@@ -153,6 +154,7 @@ export const checkMarkdownLinksTool = () =>
           allowPrivateLinks: ctx.config.allowPrivateLinks,
           displayBase: display.root,
           readRoots: ctx.config.linkReadRoots,
+          analyses: resultCacheOf(ctx),
           signal,
           // Units: the files, and one more for what follows them (anchors elsewhere, external links).
           onProgress: (done, total, pending) =>
@@ -190,6 +192,7 @@ export const checkMarkdownLinksTool = () =>
         truncated: broken.view.capped,
         ...pageFields(broken.view, { lists: ["broken"] }),
         summary_text: summaryText("markdown-links", findings),
+        ...cacheFields(report.analysesCached),
         notes,
         ...(args.output === "sarif"
           ? await sarifField(ctx, args.output, display, [
