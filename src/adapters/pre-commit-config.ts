@@ -80,7 +80,7 @@ export function hookSelector(
   hook: PreCommitHook,
 ): ((relative: string) => boolean) | undefined {
   try {
-    const compile = (p: string | undefined) => (p ? RE2JS.compile(p) : undefined);
+    const compile = (p: string | undefined) => (p ? RE2JS.compile(withoutVerboseFlag(p)) : undefined);
     const include = [compile(config.files), compile(hook.files)];
     const exclude = [compile(config.exclude), compile(hook.exclude)];
     return (rel) =>
@@ -90,13 +90,48 @@ export function hookSelector(
   }
 }
 
+/**
+ * A Python regex written in verbose mode (a leading `(?x)`, as pre-commit configs spread a long `exclude`
+ * over lines) as the same pattern without it, which RE2 has no flag for: whitespace outside a character
+ * class and not escaped is dropped, and so is a `#` comment to the end of its line. Other patterns are
+ * returned as they are. Pure.
+ */
+export function withoutVerboseFlag(pattern: string): string {
+  const flag = /^\(\?([a-zA-Z]*)x([a-zA-Z]*)\)/.exec(pattern);
+  if (!flag) return pattern;
+  const others = `${flag[1]}${flag[2]}`;
+  let out = others ? `(?${others})` : "";
+  let inClass = false;
+  for (let i = flag[0].length; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === "\\") {
+      out += c + (pattern[i + 1] ?? "");
+      i++;
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+      out += c;
+    } else if (c === "[") {
+      inClass = true;
+      out += c;
+      // A `]` first in a class (or after `^`) is a literal.
+      if (pattern[i + 1] === "^") out += pattern[++i];
+      if (pattern[i + 1] === "]") out += pattern[++i];
+    } else if (c === "#") {
+      while (i + 1 < pattern.length && pattern[i + 1] !== "\n") i++;
+    } else if (!/\s/.test(c)) out += c;
+  }
+  return out;
+}
+
 /** The patterns that decide a hook's files, as a note shows them. */
 export function selectionNote(config: PreCommitConfig, hook: PreCommitHook): string {
+  // A pattern spread over lines (verbose mode) on one line.
+  const shown = (p: string) => p.trim().replace(/\s*\n\s*/g, " ");
   const parts = [
-    config.files && `files ${config.files}`,
-    config.exclude && `exclude ${config.exclude}`,
-    hook.files && `the hook's files ${hook.files}`,
-    hook.exclude && `the hook's exclude ${hook.exclude}`,
+    config.files && `files ${shown(config.files)}`,
+    config.exclude && `exclude ${shown(config.exclude)}`,
+    hook.files && `the hook's files ${shown(hook.files)}`,
+    hook.exclude && `the hook's exclude ${shown(hook.exclude)}`,
   ].filter(Boolean);
   return parts.length ? parts.join(", ") : "every file";
 }

@@ -11,6 +11,7 @@ import type { ToolContext } from "../engine/tool.js";
 import { gitOutput } from "./git-sandbox.js";
 import { PROJECT_FILES } from "./git-ls-files.js";
 import { isWithin } from "../paths/allowlist.js";
+import { isVirtualenv } from "./python/python-files.js";
 import { hookSelector, PRE_COMMIT_CONFIG, readPreCommitConfig, selectionNote } from "./pre-commit-config.js";
 
 /** pre-commit's `python` files, as its file identification tags them by name. */
@@ -37,25 +38,48 @@ export async function preCommitFiles(
   const top = (await gitOutput(ctx, target, ["rev-parse", "--show-toplevel"]).catch(() => undefined))?.[0];
   if (!top) return undefined;
   const config = readPreCommitConfig(top);
-  const hook = config?.hooks.find((h) => h.id === id && h.passFilenames);
-  if (!config || !hook) return undefined;
-  const selects = hookSelector(config, hook);
-  if (!selects)
+  // Every hook of that id (pylint runs black twice: its code, and its documentation's examples apart).
+  const hooks = config?.hooks.filter((h) => h.id === id && h.passFilenames) ?? [];
+  if (!config || !hooks.length) return undefined;
+  const selectors = hooks.map((h) => hookSelector(config, h));
+  const args = (hooks[0] as (typeof hooks)[number]).args;
+  if (selectors.some((s) => !s))
     return {
       note: `${PRE_COMMIT_CONFIG}'s patterns for ${id} are not ones RE2 runs: ${id} ran on the whole folder`,
-      args: hook.args,
+      args,
     };
   const listed = await gitOutput(ctx, target, ["ls-files", ...PROJECT_FILES]).catch(() => undefined);
   if (!listed) return undefined;
+  const inVirtualenv = virtualenvTest(top);
   const files = [...new Set(listed)]
-    .filter((rel) => rel && ofKind(rel) && selects(rel))
+    .filter((rel) => rel && ofKind(rel) && selectors.some((selects) => selects?.(rel)) && !inVirtualenv(rel))
     .map((rel) => path.join(top, rel))
     .sort();
+  const selections = hooks.map((h) => selectionNote(config, h)).join("; ");
   return {
     files,
-    note: `${id} ${verb} the files the project's pre-commit hands it (${PRE_COMMIT_CONFIG}: ${selectionNote(config, hook)}): ${files.length} file(s)`,
-    args: hook.args,
+    note: `${id} ${verb} the files the project's pre-commit hands it (${PRE_COMMIT_CONFIG}: ${selections}): ${files.length} file(s)`,
+    args,
   };
+}
+
+/**
+ * Whether a repository path lies in a virtualenv (a folder with `pyvenv.cfg`): an untracked `.venv/` the
+ * project does not ignore is listed by git, but it is no file of the project's (pre-commit's own
+ * `--all-files` takes tracked files only). Each folder is asked once.
+ */
+function virtualenvTest(top: string): (rel: string) => boolean {
+  const known = new Map<string, boolean>();
+  const inside = (dir: string): boolean => {
+    if (dir === "." || dir === "") return false;
+    let v = known.get(dir);
+    if (v === undefined) {
+      v = isVirtualenv(path.join(top, dir)) || inside(path.posix.dirname(dir));
+      known.set(dir, v);
+    }
+    return v;
+  };
+  return (rel) => inside(path.posix.dirname(rel));
 }
 
 /** Whether a pre-commit config is in `dir` or a folder above it, up to `root`. */

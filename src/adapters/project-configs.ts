@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isWithin } from "../paths/allowlist.js";
 import { iniSection } from "./python/ini.js";
+import { parsePreCommitConfig, PRE_COMMIT_CONFIG } from "./pre-commit-config.js";
 
 /** A small config or manifest file's text; "" when it is missing, not a file, or 1 MiB or more. */
 export function readConfigText(file: string): string {
@@ -55,10 +56,38 @@ export interface PythonTools {
   checkers: string[];
 }
 
+/** pre-commit hook ids that name a Python tool, by the tool. */
+const PYTHON_HOOKS: Record<string, string> = {
+  "ruff-format": "ruff",
+  black: "black",
+  "black-jupyter": "black",
+  mypy: "mypy",
+};
+
+/**
+ * The ids of the hooks the project's pre-commit runs (the nearest `.pre-commit-config.yaml` from `target` up
+ * to `root`) among those that say which Python tools it uses: a project may lint with ruff and format with
+ * black (pylint, termcolor), or type-check with mypy through its hook alone (termcolor's `mypy --strict`):
+ * its `[tool.ruff]` says nothing of its formatter, its hooks do.
+ */
+function preCommitPythonHooks(target: string, root: string): Set<string> {
+  const dir = nearestWith(target, root, [PRE_COMMIT_CONFIG]);
+  if (!dir) return new Set();
+  const text = readConfigText(path.join(dir, PRE_COMMIT_CONFIG));
+  // Most configs name none of them: no YAML parse for those.
+  if (!/\b(?:ruff-format|black|mypy)\b/.test(text)) return new Set();
+  return new Set(
+    parsePreCommitConfig(text)
+      ?.hooks.map((h) => h.id)
+      .filter((id) => id in PYTHON_HOOKS),
+  );
+}
+
 /**
  * The Python tools a project is configured for, from the nearest Python config between `target` and `root`
- * (pyproject.toml, setup.cfg, tox.ini, the tools' own files): black and flake8 when configured and ruff is
- * not; mypy and pyright each when configured, else ty.
+ * (pyproject.toml, setup.cfg, tox.ini, the tools' own files) and its pre-commit hooks: the formatter its
+ * pre-commit runs, else black when configured and ruff is not; flake8 when configured and ruff is not; mypy
+ * (configured or run by a hook) and pyright each when configured, else ty.
  */
 export function pythonTools(target: string, root = dirOf(target)): PythonTools {
   const dir = nearestWith(target, root, PYTHON_CONFIGS) ?? dirOf(target);
@@ -69,10 +98,22 @@ export function pythonTools(target: string, root = dirOf(target)): PythonTools {
   const section = (text: string, name: string) =>
     new RegExp(`^\\[${name.replace(/\./g, "\\.")}[\\].]`, "m").test(text);
   const ruffConfigured = exists(dir, "ruff.toml", ".ruff.toml") || section(pyproject, "tool.ruff");
-  const formatter = !ruffConfigured && section(pyproject, "tool.black") ? "black" : "ruff";
+  const hooks = preCommitPythonHooks(target, root);
+  const formatter = hooks.has("ruff-format")
+    ? "ruff"
+    : hooks.has("black") ||
+        hooks.has("black-jupyter") ||
+        (!ruffConfigured && section(pyproject, "tool.black"))
+      ? "black"
+      : "ruff";
   const linter = !ruffConfigured && (exists(dir, ".flake8") || inIni("flake8")) ? "flake8" : "ruff";
   const checkers: string[] = [];
-  if (exists(dir, "mypy.ini", ".mypy.ini") || section(pyproject, "tool.mypy") || inIni("mypy"))
+  if (
+    exists(dir, "mypy.ini", ".mypy.ini") ||
+    section(pyproject, "tool.mypy") ||
+    inIni("mypy") ||
+    hooks.has("mypy")
+  )
     checkers.push("mypy");
   if (exists(dir, "pyrightconfig.json") || section(pyproject, "tool.pyright")) checkers.push("pyright");
   return { formatter, linter, checkers: checkers.length ? checkers : ["ty"] };

@@ -5,7 +5,7 @@ registerExternalTool({ name: "black", program: "black", versionArgs: ["--version
 
 /** `configArgs` comes from blackConfigArgs (`--config F`): black never picks a config above the root. */
 export function blackArgs(
-  target: string,
+  targets: string | readonly string[],
   opts: { check?: boolean; diff?: boolean; configArgs: string[] },
 ): string[] {
   return [
@@ -13,7 +13,7 @@ export function blackArgs(
     ...(opts.diff ? ["--diff"] : []),
     ...opts.configArgs,
     "--",
-    target,
+    ...(typeof targets === "string" ? [targets] : targets),
   ];
 }
 

@@ -12,6 +12,7 @@ import {
   type FormatWriteOutcome,
 } from "../formatters.js";
 import { BLACK_INTERNAL_ERROR, blackArgs, parseBlackUnformatted } from "./black.js";
+import { blackScope, type BlackScope } from "./black-scope.js";
 import {
   displayPath,
   EmbeddedRuff,
@@ -245,6 +246,8 @@ async function checkThenWrite(
   name: string,
   executable: string,
   writeArgs: string[],
+  /** The arguments the result shows (a long file list in short), when not writeArgs. */
+  shownArgs: string[] = writeArgs,
 ): Promise<FormatWriteOutcome> {
   const checked = await check(ctx, { ...req, diff: req.dryRun });
   if (req.dryRun)
@@ -256,7 +259,7 @@ async function checkThenWrite(
       truncated: checked.truncated,
       notes: checked.notes,
     };
-  const command = displayCommand(name.split(" ")[0] as string, writeArgs);
+  const command = displayCommand(name.split(" ")[0] as string, shownArgs);
   const run = await ctx.run({ program: executable, args: writeArgs });
   const output = combinedOutput(run.stdout, run.stderr);
   if (run.returncode !== 0) throw formatterFailure(name, command, run.returncode, output, run.truncated);
@@ -283,6 +286,10 @@ function emptyBlackConfig(ctx: ToolContext): string {
   }).file;
 }
 
+/** The target a black command is shown with: the folder, or the pre-commit hooks' files in short. */
+const shownTarget = (scope: BlackScope) =>
+  scope.handed ? `<${scope.targets.length} files pre-commit hands black>` : (scope.targets[0] as string);
+
 function blackConfig(ctx: ToolContext, req: FormatRequest): string[] {
   return blackConfigArgs(req.target, rootOf(ctx, req.target), req.config, () => emptyBlackConfig(ctx));
 }
@@ -304,16 +311,13 @@ async function cachedBlackCheck(
 ): Promise<FormatCheckOutcome> {
   const cli = resolvePythonTool(ctx, "black", req.target);
   const executable = cli.executable ?? "black";
-  const configArgs = blackConfig(ctx, req);
+  const scope = await blackScope(ctx, req.target);
+  const configArgs = [...blackConfig(ctx, req), ...scope.flags];
   const root = rootOf(ctx, req.target);
   const walk = scanTarget(cache, req.target, RUFF_SKIPPED);
   const version = await cachedVersion(ctx, executable);
   const run = async (targets: readonly string[], verbose: boolean) => {
-    const args = [
-      ...(verbose ? ["-v"] : []),
-      ...blackArgs(targets[0] as string, { check: true, configArgs }).slice(0, -1),
-      ...targets,
-    ];
+    const args = [...(verbose ? ["-v"] : []), ...blackArgs(targets, { check: true, configArgs })];
     const unformatted: string[] = [];
     const checked: string[] = [];
     const stderr: string[] = [];
@@ -355,12 +359,14 @@ async function cachedBlackCheck(
       git: insideGitRepository(req.target),
     },
     root,
-    files: { listing: listingOf(walk, root, /\.pyi?$|^pyproject\.toml$/) },
+    // The pre-commit hooks' files, else black's own list of a whole run (kept while the tree's Python
+    // files stay the same).
+    files: scope.handed ? scope.targets : { listing: listingOf(walk, root, /\.pyi?$|^pyproject\.toml$/) },
     isEmpty: (v) => !v,
     encode: () => 1,
     decode: () => true,
     async run(subset) {
-      const r = await run(subset ?? [req.target], !subset);
+      const r = await run(subset ?? scope.targets, !subset);
       return { values: r.values, meta: { notes: r.notes }, files: subset ? undefined : r.files };
     },
   });
@@ -368,10 +374,10 @@ async function cachedBlackCheck(
   return {
     formatted: files.length === 0,
     unformatted_files: files,
-    command: displayCommand("black", blackArgs(req.target, { check: true, configArgs })),
+    command: displayCommand("black", blackArgs(shownTarget(scope), { check: true, configArgs })),
     returncode: files.length ? 1 : 0,
     truncated: false,
-    notes: [...(cli.note ? [cli.note] : []), ...outcome.meta.notes],
+    notes: [...(cli.note ? [cli.note] : []), ...(scope.note ? [scope.note] : []), ...outcome.meta.notes],
     cache: markerOf(outcome),
   };
 }
@@ -380,8 +386,13 @@ async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatC
   const cache = req.diff ? undefined : resultCacheOf(ctx);
   if (cache && fs.statSync(req.target).isDirectory()) return cachedBlackCheck(ctx, cache, req);
   const cli = resolvePythonTool(ctx, "black", req.target);
-  const args = blackArgs(req.target, { check: true, diff: req.diff, configArgs: blackConfig(ctx, req) });
-  const command = displayCommand("black", args);
+  const scope = await blackScope(ctx, req.target);
+  const configArgs = [...blackConfig(ctx, req), ...scope.flags];
+  const args = blackArgs(scope.targets, { check: true, diff: req.diff, configArgs });
+  const command = displayCommand(
+    "black",
+    blackArgs(shownTarget(scope), { check: true, diff: req.diff, configArgs }),
+  );
   const listing = new ListingLines();
   const run = await ctx.run({ program: cli.executable ?? "black", args, ...listing.sinks });
   const output = combinedOutput(run.stdout, run.stderr);
@@ -395,7 +406,11 @@ async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatC
     returncode: run.returncode,
     output: req.diff ? run.stdout : undefined,
     truncated: run.truncated,
-    notes: [...(cli.note ? [cli.note] : []), ...parseToolWarnings(run.stderr, "black")],
+    notes: [
+      ...(cli.note ? [cli.note] : []),
+      ...(scope.note ? [scope.note] : []),
+      ...parseToolWarnings(run.stderr, "black"),
+    ],
   };
 }
 
@@ -404,14 +419,11 @@ async function blackWrite(
   req: FormatRequest & { dryRun: boolean },
 ): Promise<FormatWriteOutcome> {
   const cli = resolvePythonTool(ctx, "black", req.target);
-  return checkThenWrite(
-    ctx,
-    req,
-    blackCheck,
-    "black",
-    cli.executable ?? "black",
-    blackArgs(req.target, { configArgs: blackConfig(ctx, req) }),
-  );
+  const scope = await blackScope(ctx, req.target);
+  const configArgs = [...blackConfig(ctx, req), ...scope.flags];
+  const args = blackArgs(scope.targets, { configArgs });
+  const shown = blackArgs(shownTarget(scope), { configArgs });
+  return checkThenWrite(ctx, req, blackCheck, "black", cli.executable ?? "black", args, shown);
 }
 
 registerFormatter({ language: "python", formatter: "ruff", check: ruffCheck, write: ruffWrite }, true);
