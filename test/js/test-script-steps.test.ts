@@ -25,6 +25,7 @@ describe("the commands a test script runs beside its runner", () => {
       via: ["test", "test:unit"],
       command: "c8 --100 node --test",
       others: ["test:typescript (tstyche)"],
+      typeTests: { command: "tstyche", entry: "test:typescript (tstyche)", alone: true },
     });
     expect(detectJsRunner({ scripts: { test: "npm run lint && vitest run", lint: "eslint ." } })).toEqual({
       runner: "vitest",

@@ -17,6 +17,15 @@ import { findUp, projectPackage } from "./project.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { installCommand } from "./dependencies.js";
 import { codePath } from "../../package-root.js";
+import {
+  parseTstycheReport,
+  runsTstyche,
+  tstycheArgs,
+  tstycheCounts,
+  tstycheOnly,
+  tstycheScriptArgs,
+  TSTYCHE_REPORT_ENV,
+} from "./tstyche.js";
 
 export type JsRunner = "vitest" | "jest" | "node";
 
@@ -39,6 +48,17 @@ export interface DetectedRunner {
    * run_tests does not run them, and says so.
    */
   others?: string[];
+  /**
+   * The chain's TSTyche command (`tstyche`), which run_tests runs after the runner: the `others` entry it is
+   * in, and whether that entry runs nothing else (then the note about it goes once tstyche ran).
+   */
+  typeTests?: TypeTestsStep;
+}
+
+export interface TypeTestsStep {
+  command: string;
+  entry: string;
+  alone: boolean;
 }
 
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
@@ -102,14 +122,16 @@ export function detectJsRunner(pkg: PackageJson): DetectedRunner | undefined {
     for (const [i, command] of commands.entries()) {
       const words = wordsOf(command);
       const next = scriptRun(words, scripts);
-      const others = () => commands.filter((_, j) => j !== i).map(shown);
+      const rest = () => commands.filter((_, j) => j !== i);
+      const others = () => rest().map(shown);
+      const typeTests = () => firstTypeTests(rest(), scripts, shown);
       if (next) {
         const found = follow(next, [...via, next]);
-        if (found) return withOthers(found, others());
+        if (found) return withOthers(found, others(), typeTests());
         continue;
       }
       const hit = runnerIn(words);
-      if (hit) return withOthers({ ...hit, via, command: command.trim() }, others());
+      if (hit) return withOthers({ ...hit, via, command: command.trim() }, others(), typeTests());
     }
     return undefined;
   };
@@ -122,9 +144,39 @@ export function detectJsRunner(pkg: PackageJson): DetectedRunner | undefined {
 }
 
 /** A detection with more commands the chain runs beside it (none: as it was). */
-function withOthers(found: DetectedRunner, others: string[]): DetectedRunner {
+function withOthers(found: DetectedRunner, others: string[], typeTests?: TypeTestsStep): DetectedRunner {
   const all = [...(found.others ?? []), ...others];
-  return all.length ? { ...found, others: all } : found;
+  const step = found.typeTests ?? typeTests;
+  return all.length ? { ...found, others: all, ...(step ? { typeTests: step } : {}) } : found;
+}
+
+/**
+ * The TSTyche command among a chain's other commands, directly or in a script they run
+ * (`npm run test:typescript` → `tstyche`): the command, the entry it is shown as, and whether that entry
+ * runs tstyche and nothing else.
+ */
+function firstTypeTests(
+  commands: readonly string[],
+  scripts: Record<string, string>,
+  shown: (command: string) => string,
+): TypeTestsStep | undefined {
+  // What one command runs of tstyche: its command, and whether it runs nothing else; depth-bounded.
+  const inCommand = (command: string, depth: number): { command: string; alone: boolean } | undefined => {
+    const words = wordsOf(command);
+    if (runsTstyche(words)) return { command: command.trim(), alone: true };
+    const name = scriptRun(words, scripts);
+    const script = name === undefined ? undefined : scripts[name];
+    if (typeof script !== "string" || depth > 8) return undefined;
+    const parts = script.split(/&&|\|\||[;|]/).filter((c) => c.trim());
+    const found = parts.map((c) => inCommand(c, depth + 1));
+    const first = found.find((f) => f !== undefined);
+    return first && { command: first.command, alone: found.every((f) => f?.alone === true) };
+  };
+  for (const command of commands) {
+    const hit = inCommand(command, 0);
+    if (hit) return { command: hit.command, entry: shown(command), alone: hit.alone };
+  }
+  return undefined;
 }
 
 const PYTHON_MARKERS = ["pyproject.toml", "setup.cfg", "setup.py", "pytest.ini", "tox.ini"];
@@ -392,10 +444,6 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
         result,
       );
     if (runner === "vitest") addUnhandled(parsed, parseVitestUnhandled(output));
-    if (!rel && detected.others?.length)
-      notes.push(
-        `the project's test script also runs ${detected.others.map((c) => `\`${c}\``).join(", ")}: run_tests ran ${runner} only, so ${detected.others.length > 1 ? "their verdicts are" : "its verdict is"} not in this result`,
-      );
     if (req.coverage) notes.push(`coverage is not measured for ${runner} by run_tests yet`);
     if (req.failFast && runner === "node")
       notes.push("node --test on Node 20 has no fail-fast option: every test ran");
@@ -403,10 +451,127 @@ async function run(ctx: ToolContext, req: TestRunRequest, projectDir: string): P
       .filter(([k]) => k !== "skipped")
       .reduce((a, [, v]) => a + v, 0);
     if (total === 0) notes.push("no tests ran");
-    return testRunOutcome(runner, command, result, { ...parsed, ran: total }, output, notes);
+    const outcome = testRunOutcome(runner, command, result, { ...parsed, ran: total }, output, notes);
+    // The type tests the script runs after the runner (tstyche), on the whole project only.
+    let step = rel ? undefined : detected.typeTests;
+    if (rel && detected.typeTests)
+      notes.push(
+        `the project's test script also runs \`${detected.typeTests.entry}\`: a run on one path runs ${runner} only; run_tests on the project runs tstyche too`,
+      );
+    if (step && req.failFast && !outcome.passed) {
+      notes.push(`fail_fast: ${runner} failed, so tstyche did not run`);
+      step = undefined;
+    }
+    const typeRun = step ? await runTypeTests(ctx, req, projectDir, root, step, temp, notes) : undefined;
+    const others = (detected.others ?? []).filter(
+      (entry) => !(typeRun && step?.alone && entry === step.entry),
+    );
+    if (!rel && others.length) {
+      const ran = typeRun ? `${runner} and tstyche` : runner;
+      notes.push(
+        `the project's test script also runs ${others.map((c) => `\`${c}\``).join(", ")}: run_tests ran ${ran} only, so ${others.length > 1 ? "their verdicts are" : "its verdict is"} not in this result`,
+      );
+    }
+    return typeRun ? withTypeTests(outcome, typeRun) : outcome;
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });
   }
+}
+
+/** What the tstyche step ran and found, to fold into the runner's outcome. */
+interface TypeTestsRun {
+  command: string;
+  returncode: number | null;
+  truncated: boolean;
+  output: string;
+  summary: Record<string, number>;
+  failures: TestFailureRecord[];
+  ok: boolean;
+}
+
+/**
+ * The project's own tstyche, run as its test script runs it (the script's path fragments; its options, such as
+ * `--target`, left out and named in a note), with the server's reporter. Undefined, with a note, when it does
+ * not run: not installed, a test name pattern tstyche cannot match.
+ */
+async function runTypeTests(
+  ctx: ToolContext,
+  req: TestRunRequest,
+  projectDir: string,
+  root: string,
+  step: TypeTestsStep,
+  temp: string,
+  notes: string[],
+): Promise<TypeTestsRun | undefined> {
+  const own = projectPackage("tstyche", projectDir, root);
+  const bin = path.join(projectDir, "node_modules", ".bin", "tstyche");
+  if (!own || !fs.existsSync(bin)) {
+    notes.push(
+      `the project's test script runs \`${step.command}\` but tstyche is not installed in node_modules (run \`${installCommand(projectDir)}\`): its type tests did not run`,
+    );
+    return undefined;
+  }
+  const only = req.pattern === undefined ? undefined : tstycheOnly(req.pattern);
+  if (req.pattern !== undefined && only === undefined) {
+    notes.push(
+      `tstyche did not run: it selects tests by a plain name (--only), and the pattern \`${req.pattern}\` is a regular expression`,
+    );
+    return undefined;
+  }
+  const { fragments, dropped } = tstycheScriptArgs(wordsOf(step.command));
+  const report = path.join(temp, "tstyche.jsonl");
+  const args = tstycheArgs({ only, failFast: req.failFast, fragments });
+  const command = displayCommand("tstyche", args);
+  notes.push(
+    `tstyche ${own.version} from the project (${own.dir}), as the test script runs \`${step.command}\``,
+  );
+  if (dropped.length)
+    notes.push(`tstyche ran without the script's options ${dropped.map((d) => `\`${d}\``).join(" ")}`);
+  const result = await ctx.run({
+    program: bin,
+    args,
+    cwd: projectDir,
+    env: { CI: "true", [TSTYCHE_REPORT_ENV]: report },
+  });
+  const output = combinedOutput(result.stdout, result.stderr);
+  const parsed = parseTstycheReport(fs.existsSync(report) ? fs.readFileSync(report, "utf8") : "", projectDir);
+  if (!parsed.finished) {
+    parsed.summary.errors = (parsed.summary.errors ?? 0) + 1;
+    parsed.failures.push({
+      node_id: "tstyche",
+      kind: "error",
+      message: `tstyche exited ${result.returncode} before its summary; see output`,
+    });
+  } else notes.push(`tstyche: ${tstycheCounts(parsed.summary)}`);
+  return {
+    command,
+    returncode: result.returncode,
+    truncated: result.truncated,
+    output,
+    summary: parsed.summary,
+    failures: parsed.failures,
+    ok: parsed.finished && result.returncode === 0,
+  };
+}
+
+/**
+ * The runner's outcome with the type tests folded in, as the script's `&&` chain decides: passed only when
+ * both passed; the first non-zero exit; both commands, counts, failures and outputs.
+ */
+function withTypeTests(outcome: TestRunOutcome, t: TypeTestsRun): TestRunOutcome {
+  const summary = { ...outcome.summary };
+  for (const [k, v] of Object.entries(t.summary)) summary[k] = (summary[k] ?? 0) + v;
+  return {
+    ...outcome,
+    runner: `${outcome.runner}+tstyche`,
+    command: `${outcome.command} && ${t.command}`,
+    returncode: outcome.returncode !== 0 ? outcome.returncode : t.returncode,
+    passed: outcome.passed && t.ok,
+    summary,
+    failures: [...outcome.failures, ...t.failures],
+    output: `${outcome.output}\n${t.output}`,
+    truncated: outcome.truncated || t.truncated,
+  };
 }
 
 /** vitest's errors outside any test, counted as errors with one failure entry each. */

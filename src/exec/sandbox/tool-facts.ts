@@ -99,7 +99,13 @@ export const MANAGED_TOOL_FACTS: Record<string, ToolSandboxFacts> = {
   rustfmt: f("none", false, ["project-files"], false, "writes only in autoformat transactions"),
   rubocop: f("none", false, ["project-files", "cache"], true, "required plugins run; writes only in fixes"),
   ruby: f("none", false, ["none"], true, "runs RuboCop's worker (the plugins a config requires run in it)"),
-  javascript: f("may", false, ["cache"], true, "the project's test runner (jest, vitest, node --test)"),
+  javascript: f(
+    "may",
+    false,
+    ["cache"],
+    true,
+    "the project's test runner (jest, vitest, node --test), and tstyche when its test script runs it",
+  ),
   "ruby tests": f(
     "may",
     false,
