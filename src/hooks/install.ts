@@ -222,17 +222,19 @@ const CHECKED_TYPES = ["python", "pyi", "javascript", "jsx", "ts", "tsx", "go", 
  * For a repository that uses the pre-commit framework: its two hooks as a `repo: local` entry to add under
  * `repos:` in .pre-commit-config.yaml (YAML that `pre-commit validate-config` accepts), run from the
  * `mcp-code-quality` on PATH (or `command`): the policy's content checks and `check`, on the files
- * pre-commit passes. This repository's .pre-commit-hooks.yaml offers the same hooks as a `repo:`.
+ * pre-commit passes. This repository's .pre-commit-hooks.yaml offers the same hooks as a `repo:`. With
+ * `daemon`, both ask the warm check daemon (`--daemon` before `--files`: after it, every word is a file).
  */
-export function preCommitFrameworkSnippet(command?: string): string {
+export function preCommitFrameworkSnippet(command?: string, daemon = false): string {
   // A JSON string is a YAML double-quoted scalar: any command line stays one valid value.
   const yamlString = (text: string) => JSON.stringify(text);
+  const files = daemon ? "--daemon --files" : "--files";
   const policyEntry =
-    command !== undefined ? `${command} --files` : "mcp-code-quality hook pre-commit --files";
+    command !== undefined ? `${command} ${files}` : `mcp-code-quality hook pre-commit ${files}`;
   const checkEntry =
     command !== undefined
-      ? command.replace(/\bhook pre-commit$/, "check --files")
-      : "mcp-code-quality check --files";
+      ? command.replace(/\bhook pre-commit$/, `check ${files}`)
+      : `mcp-code-quality check ${files}`;
   const checkHook =
     command === undefined || checkEntry !== command
       ? [
@@ -266,7 +268,7 @@ export function installPreCommit(repoDir: string, given?: string, daemon = false
   const command = given ?? (daemon ? daemonPreCommitCommand() : preCommitCommand());
   const git = (args: string[]) => execFileSync("git", args, { cwd: repoDir, encoding: "utf8" }).trim();
   const top = git(["rev-parse", "--show-toplevel"]);
-  if (fs.existsSync(path.join(top, ".pre-commit-config.yaml"))) return preCommitFrameworkSnippet(given);
+  if (fs.existsSync(path.join(top, ".pre-commit-config.yaml"))) return preCommitFrameworkSnippet(given, daemon);
   const hooksDir = path.resolve(top, git(["rev-parse", "--git-path", "hooks"]));
   const huskyDir = path.join(top, ".husky");
   // husky (core.hooksPath .husky/_): the project's own hook script lives in .husky/pre-commit.

@@ -97,6 +97,52 @@ describe.skipIf(missing("pre-commit", [PRE_COMMIT_BIN]) || missing("git"))("the 
     expect(secretOnly.output).not.toContain("suppressed.py");
   });
 
+  it("hook install pre-commit --daemon prints hooks that ask the warm daemon, with the same verdicts", () => {
+    const runtime = tempDir("mcq-pre-commit-fw-run-");
+    // Its own daemon folder, and a daemon that ends soon after the last hook (the idle time is not in its key).
+    const daemonEnv = {
+      ...env,
+      XDG_RUNTIME_DIR: runtime,
+      TMPDIR: tempDir("mcq-pre-commit-fw-tmp-"),
+      MCP_CODE_QUALITY_CHECK_DAEMON_IDLE: "5",
+    };
+    const install = spawnSync(
+      process.execPath,
+      [CLI, "hook", "install", "pre-commit", "--daemon", "--project", repo],
+      { encoding: "utf8", env: daemonEnv },
+    );
+    expect(install.status, install.stderr).toBe(0);
+    // `--daemon` before `--files`: after it, pre-commit's file names follow.
+    expect(install.stdout).toContain('entry: "mcp-code-quality hook pre-commit --daemon --files"');
+    expect(install.stdout).toContain('entry: "mcp-code-quality check --daemon --files"');
+    const configFile = path.join(repo, ".pre-commit-config.yaml");
+    const before = fs.readFileSync(configFile, "utf8");
+    fs.writeFileSync(
+      configFile,
+      `repos:\n${install.stdout.slice(install.stdout.indexOf("  - repo: local"))}`,
+    );
+    try {
+      const saved = env;
+      env = daemonEnv;
+      try {
+        expect(preCommit("validate-config", ".pre-commit-config.yaml").status).toBe(0);
+        const all = preCommit("run", "--all-files");
+        expect(all.status).toBe(1);
+        expect(all.output).toContain("secret.py:1: secrets.in_edit [block]");
+        expect(all.output).toContain("suppressed.py:1: suppress.broad [block]");
+        expect(all.output).toMatch(/unused\.py\n {2}1:8 +error +F401/);
+        const one = preCommit("run", "--files", "ok.py");
+        expect(one.status, one.output).toBe(0);
+      } finally {
+        env = saved;
+      }
+      // The hooks started the daemon in this environment's folder (and asked it).
+      expect(fs.readdirSync(runtime, { recursive: true }).length).toBeGreaterThan(0);
+    } finally {
+      fs.writeFileSync(configFile, before);
+    }
+  });
+
   it("pre-commit try-repo runs this repository's hooks", () => {
     const r = preCommit("try-repo", REPO_ROOT, "mcp-code-quality-policy", "--files", "secret.py", "ok.py");
     expect(r.status).toBe(1);
