@@ -268,7 +268,8 @@ export function installPreCommit(repoDir: string, given?: string, daemon = false
   const command = given ?? (daemon ? daemonPreCommitCommand() : preCommitCommand());
   const git = (args: string[]) => execFileSync("git", args, { cwd: repoDir, encoding: "utf8" }).trim();
   const top = git(["rev-parse", "--show-toplevel"]);
-  if (fs.existsSync(path.join(top, ".pre-commit-config.yaml"))) return preCommitFrameworkSnippet(given, daemon);
+  if (fs.existsSync(path.join(top, ".pre-commit-config.yaml")))
+    return preCommitFrameworkSnippet(given, daemon);
   const hooksDir = path.resolve(top, git(["rev-parse", "--git-path", "hooks"]));
   const huskyDir = path.join(top, ".husky");
   // husky (core.hooksPath .husky/_): the project's own hook script lives in .husky/pre-commit.
