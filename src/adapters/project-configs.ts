@@ -76,12 +76,21 @@ function preCommitPythonHooks(target: string, root: string): Set<string> {
   const text = readConfigText(path.join(dir, PRE_COMMIT_CONFIG));
   // Most configs name none of them: no YAML parse for those.
   if (!/\b(?:ruff-format|black|mypy)\b/.test(text)) return new Set();
-  return new Set(
-    parsePreCommitConfig(text)
-      ?.hooks.map((h) => h.id)
-      .filter((id) => id in PYTHON_HOOKS),
-  );
+  // Parsed once per text: a call asks for the formatter, the linter and the checkers in turn.
+  let ids = hooksByText.get(text);
+  if (!ids) {
+    ids = new Set(
+      parsePreCommitConfig(text)
+        ?.hooks.map((h) => h.id)
+        .filter((id) => id in PYTHON_HOOKS),
+    );
+    if (hooksByText.size >= 32) hooksByText.clear();
+    hooksByText.set(text, ids);
+  }
+  return ids;
 }
+
+const hooksByText = new Map<string, Set<string>>();
 
 /**
  * The Python tools a project is configured for, from the nearest Python config between `target` and `root`
