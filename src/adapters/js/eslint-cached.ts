@@ -14,8 +14,11 @@ import type { ResultCache } from "../../cache/result-cache.js";
 import { runPerFile, type PerFileRun } from "../../cache/per-file.js";
 import { keyOf } from "../../cache/hash.js";
 import { configIdentity, listingOf, nodeModulesState, relPath, scanTarget } from "../cached-run.js";
-import { kindOfPattern, type Closure } from "../../cache/closure.js";
-import { type CacheMarker, markerOf } from "../cached-findings.js";
+import { closureKey, closureOf, kindOfPattern, type Closure, type ClosureSpec } from "../../cache/closure.js";
+import { buildId } from "../../cache/build-id.js";
+import { cachedTypedReports } from "./eslint-typed-cached.js";
+import type { CachedReports, EslintCall } from "./eslint-reports.js";
+import { markerOf } from "../cached-findings.js";
 import type { EslintScope } from "./eslint-scope.js";
 import type { WireConfigInputs, WireFileReport } from "./eslint-wire.js";
 
@@ -23,15 +26,6 @@ import type { WireConfigInputs, WireFileReport } from "./eslint-wire.js";
 const ESLINT_LISTED = /\.(?:[cm]?[jt]sx?|vue|svelte|astro)$/;
 const ESLINT_CONFIGS =
   /^(?:eslint\.config\.[cm]?[jt]s|package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|\.gitignore|tsconfig(?:\.[\w-]+)?\.json)$/;
-
-export type EslintCall = (scope: EslintScope) => Promise<{ result: WireFileReport[]; note: string }>;
-
-export interface CachedReports {
-  reports: WireFileReport[];
-  /** The worker's note, when a run happened. */
-  note?: string;
-  cache: CacheMarker;
-}
 
 const cleanReport = (file: string): WireFileReport => ({
   file,
@@ -48,7 +42,10 @@ const isEmpty = (r: WireFileReport) =>
   !r.corrections?.length &&
   r.output === undefined;
 
-/** Reports of every file ESLint lints in `scope`; undefined when the config is type-aware (not cached). */
+/**
+ * Reports of every file ESLint lints in `scope`: per file, or, for a type-aware config, as one whole-program
+ * entry (eslint-typed-cached.ts).
+ */
 export async function cachedEslintReports(
   ctx: ToolContext,
   cache: ResultCache,
@@ -73,31 +70,26 @@ export async function cachedEslintReports(
     configs: configIdentity(cache, walk, scope.base, root, ESLINT_CONFIGS, scope.watch),
     nodeModules: nodeModulesState(cache, scope.root, root),
   };
-  // One question to the worker per config: does it use type information?
-  const memo = ctx.services.get("eslint-type-aware", () => new Map<string, Promise<boolean>>());
-  const memoKey = keyOf(identity);
-  let aware = memo.get(memoKey);
-  if (!aware) {
+  // What the config loaded and the file kinds its `files` patterns add, as the worker reports them.
+  const closure: ClosureSpec = {
+    id: ["eslint", identity],
+    async resolve(): Promise<Closure> {
+      const r = await configInputs(scope, sampleFiles(listing.map((f) => path.join(root, f))));
+      const kinds = r.patterns?.map(kindOfPattern).filter((k): k is string => k !== undefined);
+      return { files: r.modules, kinds: kinds ?? ["*"], ...(r.incomplete && { uncached: r.incomplete }) };
+    },
+  };
+  const aware = await typeAwareness(ctx, cache, identity, closure, root, () => {
     const samples = sampleFiles(listing.map((r) => path.join(root, r)));
-    aware = samples.length ? typeAware(scope, samples) : Promise.resolve(false);
-    memo.set(memoKey, aware);
-    aware.catch(() => memo.delete(memoKey));
-  }
-  if (await aware) return undefined;
+    return samples.length ? typeAware(scope, samples) : Promise.resolve(false);
+  });
+  if (aware) return cachedTypedReports(cache, scope, root, identity, closure, call);
   let note: string | undefined;
   const outcome = await runPerFile<WireFileReport, null>({
     cache,
     kind: "eslint",
     identity,
-    // What the config loaded and the file kinds its `files` patterns add, as the worker reports them.
-    closure: {
-      id: ["eslint", identity],
-      async resolve(): Promise<Closure> {
-        const r = await configInputs(scope, sampleFiles(listing.map((f) => path.join(root, f))));
-        const kinds = r.patterns?.map(kindOfPattern).filter((k): k is string => k !== undefined);
-        return { files: r.modules, kinds: kinds ?? ["*"], ...(r.incomplete && { uncached: r.incomplete }) };
-      },
-    },
+    closure,
     root,
     files: { listing: (c: Closure) => listingOf(walk, root, ESLINT_LISTED, c.kinds) },
     isEmpty,
@@ -116,6 +108,38 @@ export async function cachedEslintReports(
     note,
     cache: markerOf(outcome),
   };
+}
+
+/**
+ * Whether the config gives files type information: asked of the worker once per config in a server, and
+ * remembered in the cache under the config's identity and closure, so a fresh `check` need not start a
+ * worker to know (an answer under a closure that cannot be keyed is not kept).
+ */
+async function typeAwareness(
+  ctx: ToolContext,
+  cache: ResultCache,
+  identity: unknown,
+  closure: ClosureSpec,
+  root: string,
+  ask: () => Promise<boolean>,
+): Promise<boolean> {
+  const memo = ctx.services.get("eslint-type-aware", () => new Map<string, Promise<boolean>>());
+  const memoKey = keyOf(identity);
+  let aware = memo.get(memoKey);
+  if (!aware) {
+    aware = (async () => {
+      const parts = closureKey(cache, await closureOf(cache, closure, root), root);
+      const key = "parts" in parts ? keyOf("eslint type-aware", buildId(), identity, parts.parts) : undefined;
+      const known = key ? cache.getLocal<boolean>(key) : undefined;
+      if (typeof known === "boolean") return known;
+      const answer = await ask();
+      if (key) cache.put(key, answer, { local: true });
+      return answer;
+    })();
+    memo.set(memoKey, aware);
+    aware.catch(() => memo.delete(memoKey));
+  }
+  return aware;
 }
 
 /** A file of each extension (at most four): enough to see whether the config is type-aware. */

@@ -1,6 +1,7 @@
 /**
  * The warm ESLint worker: keeps ESLint instances (configs and plugins loaded) between requests.
- * Files are re-read on every request, so edits always show. Nothing is written here: fixed text goes
+ * Files are re-read on every request, so edits always show (typescript-eslint's type information too: its
+ * caches are cleared before each lint, eslint-type-caches.ts). Nothing is written here: fixed text goes
  * back to the server, which writes inside its transaction.
  *
  * This is the worker's entry script (run as dist/adapters/js/workers/eslint-worker.js, warm.ts): it serves
@@ -21,6 +22,7 @@ import { instance } from "./eslint-instances.js";
 import { docsUrls, lintAround, report, withCorrections } from "./eslint-lint-run.js";
 import { knownRules, ruleDocs, type WireRuleInfo } from "./eslint-rules.js";
 import { applySuggestionPasses, loopOf } from "./eslint-suggestions.js";
+import { clearTypeInformation } from "./eslint-type-caches.js";
 
 // A change of a module the config loaded ends the worker: ESLint reloads a changed config file, but Node
 // keeps the modules it imported.
@@ -80,6 +82,7 @@ serveWorker({
   async lintText(
     params: EslintFixParams & { file: string; code: string; fix: boolean },
   ): Promise<WireFileReport[]> {
+    clearTypeInformation();
     const eslint = await instance(params, params.fix);
     const [r] = await eslint.lintText(params.code, { filePath: params.file });
     if (!r) return [];
@@ -106,6 +109,7 @@ serveWorker({
   },
 
   async lint(params: EslintRequestParams): Promise<WireFileReport[]> {
+    clearTypeInformation();
     const { results, errors } = await lintAround(params, false);
     const docs = await docsUrls(params, results);
     return results.map((r) => {
@@ -120,6 +124,7 @@ serveWorker({
   },
 
   async fix(params: EslintFixParams): Promise<WireFileReport[]> {
+    clearTypeInformation();
     const eslint = await instance(params, true);
     const { results, errors } = await lintAround(params, true);
     const out: WireFileReport[] = [];
