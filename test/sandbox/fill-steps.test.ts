@@ -1,7 +1,7 @@
 /** Which fill step a run of project code gets before it starts (sandbox/fill.ts), on real project folders. */
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fillDone, fillStepFor, pathToolchain } from "../../src/exec/sandbox/fill.js";
 import type { SandboxProfile } from "../../src/exec/sandbox/profile.js";
 import { tempDir } from "../helpers/tools.js";
@@ -66,6 +66,35 @@ describe("fillStepFor", () => {
     expect(
       fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry),
     ).toBeDefined();
+  });
+
+  it("cargo check and cargo clippy of a crate share one fetch, remembered by a fresh process until a cache changes", async () => {
+    const dir = crate({ "Cargo.lock": "version = 3\n" });
+    const home = tempDir("mcq-fill-home-");
+    const caches = [path.join(home, "registry"), path.join(home, "git")];
+    fs.mkdirSync(path.join(caches[0]!, "src", "index.crates.io-1"), { recursive: true });
+    const read = { kind: "read" as const, roots: [dir] };
+    const xdg = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = tempDir("mcq-fill-xdg-");
+    try {
+      const step = fillStepFor(CARGO, ["clippy", "--locked"], dir, read, profile(caches));
+      expect(step?.args).toEqual(["fetch", "--locked"]);
+      expect(step?.persist).toEqual(caches);
+      fillDone(step!);
+      expect(fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))).toBeUndefined();
+      // A fresh process (the module loaded anew): remembered on disk.
+      vi.resetModules();
+      const fresh = await import("../../src/exec/sandbox/fill.js");
+      expect(fresh.fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))).toBeUndefined();
+      // A crate unpacked or removed since (its index folder changed): fetched again.
+      fs.mkdirSync(path.join(caches[0]!, "src", "index.crates.io-1", "dep-1.0.0"));
+      vi.resetModules();
+      const after = await import("../../src/exec/sandbox/fill.js");
+      expect(after.fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))).toBeDefined();
+    } finally {
+      if (xdg === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = xdg;
+    }
   });
 
   it("none for what builds nothing, for a run with writable caches, or a project toolchain given by path", () => {

@@ -8,13 +8,19 @@
  *   token provider), and not at all when the project's rust-toolchain file names a toolchain by path.
  * - go test: `go test -exec=true -count=1` with the same arguments: it downloads the modules and compiles the
  *   packages and their tests into GOCACHE without running them.
- * A step that succeeded is not repeated for the same command while the manifests (Cargo.toml, Cargo.lock,
- * go.mod, go.sum) are unchanged. A step that fails is left to the run itself, which then says what is missing.
+ * A step that succeeded is not repeated for the same step while the manifests (Cargo.toml, Cargo.lock,
+ * go.mod, go.sum) are unchanged: `cargo clippy` and `cargo check` of a crate share one `cargo fetch`. What a
+ * fetch left is named by the manifests and the caches it filled, so its success is also remembered between
+ * processes (fill-memo.ts): a fresh `check` of a crate whose dependencies are in place starts no fetch (issue
+ * 42: four fetches, ~60 ms each, were most of what a fresh check of rust-lang/log spent beyond the tools).
+ * A go test's compile depends on the sources too: it is remembered in this process only.
+ * A step that fails is left to the run itself, which then says what is missing.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { findExecutable } from "../which.js";
+import { fillRemembered, rememberFill } from "./fill-memo.js";
 import { factsKeyOf, type SandboxRequest } from "./plan.js";
 import type { SandboxProfile } from "./profile.js";
 
@@ -27,6 +33,8 @@ export interface FillStep {
   request: SandboxRequest;
   /** Done once per key. */
   key: string;
+  /** What the step fills (the read-only caches): remembered on disk with their state, when set. */
+  persist?: readonly string[];
 }
 
 const CARGO_BUILDS = new Set(["check", "clippy", "test", "build", "run", "bench", "doc", "rustc", "fix"]);
@@ -52,11 +60,24 @@ export function fillStepFor(
   if (!step) return undefined;
   const names =
     key === "cargo" ? ["Cargo.toml", "Cargo.lock"] : ["go.mod", "go.sum", "go.work", "go.work.sum"];
-  const memo = [executable, cwd, ...args, manifestsSignature(cwd, names)].join("\0");
-  if (done.has(memo)) return undefined;
   // The network its facts give it (a test run's may be cut); the project read-only, but for the Cargo.lock
   // cargo must write to resolve a crate that has none (removed afterwards, cargo-run.ts).
   const lockless = key === "cargo" && (request.kind === "tests" || (request.writableRoots?.length ?? 0) > 0);
+  // The step's own command, not the run's: what it fills is the same for every run that needs it.
+  const memo = [
+    executable,
+    cwd,
+    ...step.args,
+    JSON.stringify(step.env),
+    String(lockless),
+    manifestsSignature(cwd, names),
+  ].join("\0");
+  if (done.has(memo)) return undefined;
+  const persist = key === "cargo" ? profile.readOnlyCaches : undefined;
+  if (persist && fillRemembered(memo, persist)) {
+    done.add(memo);
+    return undefined;
+  }
   const fill: SandboxRequest = lockless
     ? {
         kind: "write",
@@ -69,12 +90,14 @@ export function fillStepFor(
     ...step,
     request: { ...fill, ...(request.readOnly ? { readOnly: request.readOnly } : {}) },
     key: memo,
+    ...(persist ? { persist } : {}),
   };
 }
 
 /** Records a step that succeeded. */
 export function fillDone(step: FillStep): void {
   done.add(step.key);
+  if (step.persist) rememberFill(step.key, step.persist);
 }
 
 function cargoFetch(args: readonly string[], cwd: string): Omit<FillStep, "request" | "key"> | undefined {
