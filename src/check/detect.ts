@@ -46,6 +46,11 @@ export interface PlannedCheck {
   required?: boolean;
   /** Findings of this language's files (for --changed). */
   files: RegExp;
+  /**
+   * The build cache the check compiles into (a Go module's packages in go's): checks of one such cache run
+   * one after another (run.ts), the later finding what the earlier compiled.
+   */
+  buildCache?: string;
 }
 
 export const MARKDOWN_FILES = /\.(?:md|markdown)$/i;
@@ -218,10 +223,13 @@ function planUnit(
           files: LANGUAGE_FILES.go,
           required: true,
         });
+      // go vet and golangci-lint compile the module's packages as go build does, into go's build cache.
+      const buildCache = `go:${dir}`;
       add({
         id: linter.name,
         kind: "lint",
         language,
+        buildCache,
         call: { tool: "lint", args: { linter: linter.name } },
         // golangci-lint fixes with the project's config (run --fix); go vet fixes nothing.
         fix:
@@ -229,7 +237,13 @@ function planUnit(
             ? [{ tool: "lint_fix", args: { linter: "golangci-lint" } }]
             : undefined,
       });
-      add({ id: "go", kind: "types", language, call: { tool: "type_check", args: { checker: "go" } } });
+      add({
+        id: "go",
+        kind: "types",
+        language,
+        buildCache,
+        call: { tool: "type_check", args: { checker: "go" } },
+      });
       break;
     }
     case "rust":

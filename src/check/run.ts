@@ -112,6 +112,24 @@ function keepOf(check: PlannedCheck, options: RunOptions): ((file: string) => bo
   return (f) => (!changed || changed.has(f)) && (!byShard || byShard(f));
 }
 
+/**
+ * Runs each task after the one before it of the same key (none: at once). Checks that compile into one build
+ * cache go one after another: at once, each compiled what the other was compiling (issue 42: golangci-lint
+ * and go build of spf13/cobra after an edit, on 2 cores); after, the second finds it in the cache.
+ */
+export function afterSameKey() {
+  const last = new Map<string, Promise<unknown>>();
+  return <T>(key: string | undefined, task: () => Promise<T>): Promise<T> => {
+    if (key === undefined) return task();
+    const next = (last.get(key) ?? Promise.resolve()).then(task, task);
+    last.set(
+      key,
+      next.catch(() => {}),
+    );
+    return next;
+  };
+}
+
 /** Every check's outcome, in the order planned. */
 export async function runChecks(
   engine: Engine,
@@ -120,6 +138,7 @@ export async function runChecks(
   events: RunEvents,
 ): Promise<CheckOutcome[]> {
   const slots = pLimit(options.maxConcurrent);
+  const inTurn = afterSameKey();
   return Promise.all(
     checks.map(async (check) => {
       const label = checkLabel(check, options.cwd, options.labelTargets);
@@ -139,19 +158,28 @@ export async function runChecks(
         }
       }
       const keep = keepOf(check, options);
-      return slots(async () => {
-        events.start(label);
-        const started = performance.now();
-        const result = await call(
-          engine,
-          check.call.tool,
-          { ...check.call.args, path: check.target, output: "sarif" },
-          options.signal,
-        );
-        const outcome = outcomeOf(check, result, Math.round(performance.now() - started), options.cwd, keep);
-        events.done(label, { status: outcome.status, findings: outcome.findings.length });
-        return outcome;
-      });
+      // Its turn first, then a slot: a check waiting for its turn holds none.
+      return inTurn(check.buildCache, () =>
+        slots(async () => {
+          events.start(label);
+          const started = performance.now();
+          const result = await call(
+            engine,
+            check.call.tool,
+            { ...check.call.args, path: check.target, output: "sarif" },
+            options.signal,
+          );
+          const outcome = outcomeOf(
+            check,
+            result,
+            Math.round(performance.now() - started),
+            options.cwd,
+            keep,
+          );
+          events.done(label, { status: outcome.status, findings: outcome.findings.length });
+          return outcome;
+        }),
+      );
     }),
   );
 }

@@ -2,6 +2,7 @@
  * check's pure parts: merging tools' SARIF logs (made by the project's own SARIF writer), outcomes and
  * exit codes, --only/--skip matching, `--changed`'s optional value, and the report's lines.
  */
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sarifLog, type SarifRunInput } from "../../src/findings/sarif.js";
 import type { Finding } from "../../src/findings/model.js";
@@ -11,7 +12,8 @@ import { exitCode, uncheckedProjects } from "../../src/check/exit-code.js";
 import { selectChecks } from "../../src/check/select.js";
 import { parseCheckArgs, UsageError } from "../../src/check/options.js";
 import { renderReport } from "../../src/check/report.js";
-import type { PlannedCheck } from "../../src/check/detect.js";
+import { planChecks, type PlannedCheck } from "../../src/check/detect.js";
+import { afterSameKey } from "../../src/check/run.js";
 import { CHECK_FIXTURES } from "../helpers/check.js";
 import { sarifErrors } from "../helpers/sarif.js";
 
@@ -227,5 +229,39 @@ describe("--only / --skip and --changed", () => {
     const o = parseCheckArgs(["python", "--timeout", "30", "--max-concurrent=2"], CHECK_FIXTURES);
     expect(o.configArgs).toEqual(["--timeout", "30", "--max-concurrent", "2"]);
     expect(() => parseCheckArgs(["--port", "80"], CHECK_FIXTURES)).toThrow(UsageError);
+  });
+});
+
+describe("checks that compile into one build cache", () => {
+  it("a Go module's linter and go build share one (gofmt compiles nothing)", () => {
+    const checks = planChecks(path.join(CHECK_FIXTURES, "go"), { externalLinks: false });
+    const keyOf = (id: string) => checks.find((c) => c.id === id)?.buildCache;
+    expect(keyOf("go")).toBe(`go:${path.join(CHECK_FIXTURES, "go")}`);
+    expect(keyOf("govet") ?? keyOf("golangci-lint")).toBe(keyOf("go"));
+    expect(keyOf("gofmt")).toBeUndefined();
+  });
+
+  it("run one after another in the order given; other keys and none at once; a failure does not stop the next", async () => {
+    const inTurn = afterSameKey();
+    const log: string[] = [];
+    const task =
+      (name: string, ms: number, fail = false) =>
+      async () => {
+        log.push(`start ${name}`);
+        await new Promise((r) => setTimeout(r, ms));
+        log.push(`end ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled([
+      inTurn("go:a", task("lint", 30, true)),
+      inTurn("go:a", task("build", 1)),
+      inTurn("go:b", task("other", 1)),
+      inTurn(undefined, task("free", 1)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "fulfilled", "fulfilled", "fulfilled"]);
+    expect(log.indexOf("start build")).toBeGreaterThan(log.indexOf("end lint"));
+    expect(log.indexOf("start other")).toBeLessThan(log.indexOf("end lint"));
+    expect(log.indexOf("start free")).toBeLessThan(log.indexOf("end lint"));
   });
 });

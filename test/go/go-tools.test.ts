@@ -19,6 +19,7 @@ describe.skipIf(missing("go"))("Go", () => {
   let notGo: string;
   let missingModule: string;
   let brokenDependency: string;
+  let manyErrors: string;
   let s: Connected;
   beforeAll(async () => {
     lintProject = copyFixture(path.join(GO, "lint-project"));
@@ -28,10 +29,15 @@ describe.skipIf(missing("go"))("Go", () => {
     brokenDependency = copyFixture(path.join(GO, "broken-dependency"));
     notGo = tempDir();
     fs.writeFileSync(path.join(notGo, "x.go"), "package x\n");
+    // More errors in one package than the compiler's limit of 10.
+    manyErrors = tempDir();
+    fs.writeFileSync(path.join(manyErrors, "go.mod"), "module m\n\ngo 1.21\n");
+    const undefinedCalls = Array.from({ length: 12 }, (_, i) => `\tundefined${i}()\n`).join("");
+    fs.writeFileSync(path.join(manyErrors, "main.go"), `package main\n\nfunc main() {\n${undefinedCalls}}\n`);
     s = await connectStdio({
       args: [
         "--allowed-paths",
-        [lintProject, testsProject, typeErrors, notGo, missingModule, brokenDependency].join(","),
+        [lintProject, testsProject, typeErrors, notGo, missingModule, brokenDependency, manyErrors].join(","),
       ],
       cwd: lintProject,
       env: { PATH: PATH_WITH_GO_TOOLS },
@@ -218,6 +224,21 @@ describe.skipIf(missing("go"))("Go", () => {
     const vet = await s.call("lint", { path: typeErrors, linter: "govet" });
     expect(vet).toMatchObject({ success: false, error_type: "tool_error" });
     expect(vet.error).toMatch(/could not type-check the code: \.\/main\.go:4:14: cannot use/);
+  });
+
+  it("type_check with checker go: past the compiler's limit of 10 errors, built again with -gcflags=-e for all", async () => {
+    const few = await s.call("type_check", { path: typeErrors, checker: "go" });
+    expect(few.command).not.toContain("-gcflags=-e");
+    const r = await s.call("type_check", { path: manyErrors, checker: "go" });
+    expect(r).toMatchObject({ success: true, passed: false, issue_count: 12 });
+    expect(r.command).toContain("-gcflags=-e");
+    expect((r.findings as { message: string }[]).map((f) => f.message)).not.toContain("too many errors");
+    const direct = spawnSync("go", ["build", "-gcflags=-e", "-o", "/dev/null", "./..."], {
+      cwd: manyErrors,
+      encoding: "utf8",
+      env: { ...process.env, PATH: PATH_WITH_GO_TOOLS, GOTOOLCHAIN: "local" },
+    });
+    expect(direct.stderr.split("\n").filter((l) => l.includes(": undefined: "))).toHaveLength(12);
   });
 
   it("go vet on code whose import no module provides names go's error, as `go vet` prints it", async () => {
