@@ -6,6 +6,7 @@
 # as the CLI inspects it (its path), inline code and every correction go through "stdin" (--stdin), so results are
 # exactly `rubocop --format json` and nothing is ever written: corrected source (and a script to make executable)
 # comes back to the server, which writes it inside its transaction.
+require_relative 'iseq_cache'
 require 'json'
 require 'stringio'
 require_relative 'rubocop_contextual'

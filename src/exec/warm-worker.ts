@@ -42,6 +42,8 @@ export interface WorkerSpec {
    * JSON IPC (one JSON object a line on the descriptor in NODE_CHANNEL_FD) can be a worker: RuboCop's is Ruby.
    */
   runtime?: { program: string; args: readonly string[] };
+  /** Arguments after the root (a server folder the worker may write: the sandbox shows what argv names). */
+  args?: readonly string[];
   /** The sandbox it starts in, once: its calls then pay nothing for it. */
   sandbox?: SandboxRun;
 }
@@ -147,7 +149,12 @@ export class WarmWorker {
   ) {
     const launch = sandboxLaunch(
       spec.runtime?.program ?? process.execPath,
-      [...(spec.runtime?.args ?? [`--max-old-space-size=${limits.maxHeapMb}`]), spec.script, spec.root],
+      [
+        ...(spec.runtime?.args ?? [`--max-old-space-size=${limits.maxHeapMb}`]),
+        spec.script,
+        spec.root,
+        ...(spec.args ?? []),
+      ],
       spec.root,
       spec.sandbox,
     );

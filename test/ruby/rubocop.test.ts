@@ -4,7 +4,9 @@
  * worker killed at the timeout.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { applyPatch } from "diff";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,6 +89,33 @@ describe.skipIf(missing("rubocop") || missing("ruby"))("RuboCop", () => {
     const again = await s.call("lint", { path: "lib/clean.rb", linter: "rubocop" });
     expect(again).toMatchObject({ success: true, passed: true, issue_count: 0 });
     expect((again.notes as string[])[1]).toMatch(/^warm rubocop worker pid \d+, request \d+$/);
+  });
+
+  it("a fresh server's cold worker loads RuboCop compiled by the last one, kept in the server's folder, not the project", async () => {
+    const before = fs.readdirSync(project, { recursive: true }).sort();
+    const root = fs.realpathSync(project);
+    const key = createHash("sha256").update(root).digest("hex").slice(0, 20);
+    const iseqs = path.join(os.tmpdir(), `mcq-${process.getuid?.() ?? "user"}`, `rubocop-iseq-${key}`);
+    // The first test's worker compiled what it required (RuboCop and its gems, the worker's own files).
+    expect(fs.readdirSync(iseqs).length).toBeGreaterThan(100);
+    // Loaded, not compiled and written again: no entry changes.
+    const written = () =>
+      fs
+        .readdirSync(iseqs)
+        .map((n) => `${n}:${fs.statSync(path.join(iseqs, n)).mtimeMs}`)
+        .sort();
+    const compiled = written();
+    const first = await s.call("lint", { path: ".", linter: "rubocop" });
+    const other = await connectStdio({ args: ["--allowed-paths", project], cwd: project });
+    try {
+      const r = await other.call("lint", { path: ".", linter: "rubocop" });
+      expect((r.notes as string[])[1]).toMatch(/^cold start: new rubocop worker pid \d+$/);
+      expect(r.issues).toEqual(first.issues);
+      expect(written()).toEqual(compiled);
+    } finally {
+      await other.close();
+    }
+    expect(fs.readdirSync(project, { recursive: true }).sort()).toEqual(before);
   });
 
   it("lint without a linter on a Ruby project runs rubocop", async () => {

@@ -13,6 +13,7 @@ import { warmRequest } from "../js/warm.js";
 import { packagePath } from "../../package-root.js";
 import { yaml } from "../../yaml-lazy.js";
 import { isDirectory, nearestMarkerDir } from "../marker-dir.js";
+import { projectScratchDir } from "../../exec/sandbox/scratch.js";
 
 export const RUBOCOP_WORKER_SCRIPT = packagePath("ruby", "rubocop_worker.rb");
 
@@ -114,6 +115,18 @@ export interface RubocopRunParams {
   corrections?: boolean;
 }
 
+/**
+ * The project's folder of compiled Ruby (ruby/iseq_cache.rb): the server's, per project, since the worker runs
+ * the project's custom cops and could leave anything there. None when it cannot be made: the worker compiles.
+ */
+function iseqCacheDir(root: string): string | undefined {
+  try {
+    return projectScratchDir("rubocop-iseq", root);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One request to the project's warm RuboCop worker. */
 export async function rubocopRequest<T>(
   ctx: ToolContext,
@@ -128,6 +141,7 @@ export async function rubocopRequest<T>(
   const allowedRoot = ctx.allowlist.rootOf(target) ?? target;
   const root = rubyProjectRoot(target, allowedRoot);
   const { runtime, note } = rubocopRuntime(root, command);
+  const iseqs = iseqCacheDir(root);
   const reply = await warmRequest<T>(
     ctx,
     {
@@ -136,6 +150,7 @@ export async function rubocopRequest<T>(
       script: RUBOCOP_WORKER_SCRIPT,
       watch: watchedConfigs(root, allowedRoot),
       runtime,
+      ...(iseqs ? { args: [iseqs] } : {}),
     },
     method,
     params,
