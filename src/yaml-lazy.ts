@@ -12,3 +12,11 @@ export function yaml(): Yaml {
   loaded ??= createRequire(import.meta.url)("yaml") as Yaml;
   return loaded;
 }
+
+/**
+ * The package already loaded (the command line's start-up snapshot bundles it, src/cli-snapshot.ts): a
+ * fresh check that reads a .rubocop.yml or a .golangci.yml then compiles none of its modules at run time.
+ */
+export function provideYaml(module: Yaml): void {
+  loaded = module;
+}
