@@ -91,6 +91,13 @@ describe("fillStepFor", () => {
       vi.resetModules();
       const after = await import("../../src/exec/sandbox/fill.js");
       expect(after.fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))).toBeDefined();
+      // A crate without a Cargo.lock: its run uses the lock its fetch resolved, so each command fetches.
+      const lockless = crate();
+      const write = { kind: "write" as const, roots: [lockless], writableRoots: [lockless] };
+      const first = after.fillStepFor(CARGO, ["clippy"], lockless, write, profile(caches));
+      expect(first?.persist).toBeUndefined();
+      after.fillDone(first!);
+      expect(after.fillStepFor(CARGO, ["check"], lockless, write, profile(caches))).toBeDefined();
     } finally {
       if (xdg === undefined) delete process.env.XDG_CACHE_HOME;
       else process.env.XDG_CACHE_HOME = xdg;

@@ -63,17 +63,19 @@ export function fillStepFor(
   // The network its facts give it (a test run's may be cut); the project read-only, but for the Cargo.lock
   // cargo must write to resolve a crate that has none (removed afterwards, cargo-run.ts).
   const lockless = key === "cargo" && (request.kind === "tests" || (request.writableRoots?.length ?? 0) > 0);
-  // The step's own command, not the run's: what it fills is the same for every run that needs it.
+  // The step's own command, not the run's: what it fills is the same for every run that needs it. But for a
+  // crate without a Cargo.lock: the lock its fetch resolved is the one its run uses (then removed), so that
+  // fetch goes before each command, as before.
   const memo = [
     executable,
     cwd,
-    ...step.args,
+    ...(lockless ? args : step.args),
     JSON.stringify(step.env),
     String(lockless),
     manifestsSignature(cwd, names),
   ].join("\0");
   if (done.has(memo)) return undefined;
-  const persist = key === "cargo" ? profile.readOnlyCaches : undefined;
+  const persist = key === "cargo" && !lockless ? profile.readOnlyCaches : undefined;
   if (persist && fillRemembered(memo, persist)) {
     done.add(memo);
     return undefined;
