@@ -7,7 +7,7 @@
  * too (see child-groups.ts), and the call never waits on pipes past the kill: a process still holding
  * them after the leader exited is cut off, so a run returns at its timeout whatever its descendants do.
  */
-import { treeMayHaveChanged } from "../paths/tree-scan.js";
+import { treeChangesSeen, treeMayHaveChanged } from "../paths/tree-scan.js";
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import path from "node:path";
@@ -282,6 +282,7 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
       child.stderr.destroy();
     }
     untrack();
+    await treeChangesSeen();
   }
 }
 
