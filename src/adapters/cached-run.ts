@@ -19,7 +19,11 @@ export function scanTarget(
 ): TreeWalk {
   const st = fs.statSync(target, { throwIfNoEntry: false });
   if (!st?.isDirectory()) return { files: st?.isFile() ? [target] : [], links: [], dirs: [] };
-  return cache.tree.walk(target, (name) => ALWAYS_SKIPPED.has(name) || skip.has(name));
+  return cache.tree.walk(
+    target,
+    (name) => ALWAYS_SKIPPED.has(name) || skip.has(name),
+    [...skip].sort().join("/"),
+  );
 }
 
 /** Relative path, `/`-separated (keys are the same on every machine). */

@@ -253,9 +253,15 @@ export class TreeScanner {
 
   /**
    * Walks `target` (a folder), skipping the folders `skip` says to (given the folder's name and path),
-   * never following links.
+   * never following links. `skipKey`, when `skip` depends on the names alone, says which names it skips:
+   * the walk is then remembered (see remember) and its result shared (never mutate it).
    */
-  walk(target: string, skip: (name: string, abs: string) => boolean): TreeWalk {
+  walk(target: string, skip: (name: string, abs: string) => boolean, skipKey?: string): TreeWalk {
+    if (skipKey === undefined) return this.walkNow(target, skip);
+    return this.remember(JSON.stringify(["walk", target, skipKey]), () => this.walkNow(target, skip));
+  }
+
+  private walkNow(target: string, skip: (name: string, abs: string) => boolean): TreeWalk {
     const out: TreeWalk = { files: [], links: [], dirs: [] };
     const visit = (dir: string) => {
       out.dirs.push(dir);
