@@ -6,7 +6,6 @@
 # as the CLI inspects it (its path), inline code and every correction go through "stdin" (--stdin), so results are
 # exactly `rubocop --format json` and nothing is ever written: corrected source (and a script to make executable)
 # comes back to the server, which writes it inside its transaction.
-require 'etc'
 require 'json'
 require 'stringio'
 require_relative 'rubocop_contextual'
@@ -104,54 +103,7 @@ def batchable?(params, files)
     files.all? { |f| f['on_disk'] }
 end
 
-# A batch of many files (a cold inspection of a project) is shared out among forked copies of this worker, one per
-# processor, each running its share as below: RuboCop's own --parallel needs its result cache, which the worker
-# turns off. Each copy answers in file order; any copy that fails or finds anything unusual makes the whole batch
-# run one file at a time, as a batch does.
-PARALLEL_MIN_FILES = 16
-
-def batch_shares(files)
-  count = [Etc.nprocessors, files.size / PARALLEL_MIN_FILES].min
-  return [files] if count < 2 || !Process.respond_to?(:fork)
-
-  size = (files.size + count - 1) / count
-  files.each_slice(size).to_a
-end
-
 def inspect_batch(params, files)
-  shares = batch_shares(files)
-  return inspect_share(params, files) if shares.size < 2
-
-  forked = shares.map do |share|
-    reader, writer = IO.pipe
-    pid = fork do
-      reader.close
-      answer = begin
-        inspect_share(params, share)
-      rescue StandardError, ScriptError
-        nil
-      end
-      writer.binmode.write(Marshal.dump(answer))
-      writer.close
-      exit!(0)
-    end
-    writer.close
-    [pid, reader]
-  end
-  answers = forked.map do |pid, reader|
-    data = reader.binmode.read
-    reader.close
-    Process.wait(pid)
-    begin
-      Marshal.load(data) # written by our own fork above
-    rescue StandardError
-      nil
-    end
-  end
-  answers.any?(&:nil?) ? nil : answers.flatten(1)
-end
-
-def inspect_share(params, files)
   argv = ['--format', 'json', '--cache', 'false']
   argv.push('--only', params['only'].join(',')) if params['only']&.any?
   argv.push('--except', params['except'].join(',')) if params['except']&.any?

@@ -6,7 +6,6 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectStdio } from "../helpers/server.js";
@@ -93,51 +92,4 @@ describe.skipIf(missing("rubocop") || missing("ruby"))("RuboCop over a whole pro
       await s.close();
     }
   });
-
-  // A cold inspection of a larger project: the batch is shared out among forked copies of the worker, one per
-  // processor (16 files or more each), as `rubocop`'s own --parallel does with its cache.
-  it.skipIf(os.availableParallelism() < 2)(
-    "a batch of many files, shared out among forked workers, reports as the CLI does",
-    async () => {
-      const dir = project();
-      for (let i = 0; i < 60; i++)
-        fs.writeFileSync(
-          path.join(dir, "lib", `f${String(i).padStart(2, "0")}.rb`),
-          i % 7 === 0
-            ? `${HEADER}def f${i}
-  y = ${i}
-  return ${i}
-end
-`
-            : i % 5 === 0
-              ? `${HEADER}def f${i}
-  return ${i}
-end
-`
-              : `${HEADER}puts ${i}
-`,
-        );
-      const whole = cli(dir);
-      expect(whole.status).toBe(1);
-      const s = await connectStdio({ args: ["--allowed-paths", dir, "--result-cache", "true"], cwd: dir });
-      try {
-        const fresh = await s.call("lint", { path: ".", linter: "rubocop" });
-        expect(fresh).toMatchObject({ success: true, passed: false, returncode: 1, files_inspected: 63 });
-        expect(issueKeys(fresh)).toEqual(whole.offenses);
-        // Each file's status as its own run: one with an info offense only passes, one with a warning fails.
-        for (const [file, status] of [
-          ["lib/f05.rb", 0],
-          ["lib/f07.rb", 1],
-          ["lib/f01.rb", 0],
-        ] as const) {
-          expect(cli(dir, file).status).toBe(status);
-          expect(await s.call("lint", { path: file, linter: "rubocop" })).toMatchObject({
-            returncode: status,
-          });
-        }
-      } finally {
-        await s.close();
-      }
-    },
-  );
 });
