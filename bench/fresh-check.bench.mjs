@@ -4,6 +4,8 @@
 // and `node -e 0`. CPU is the user +
 // system time of the command and everything it started (bash's `times`); with the result cached and the
 // probes remembered, a check starts nothing, so its CPU is its own. Projects: bench/lib/real-projects.mjs.
+// FRESH_CHECK_MODE=edit: after a one-line edit; FRESH_CHECK_MODE=cold: every cache of both sides cleared alike
+// before each timed run (bench/lib/cold-caches.mjs; run it on copies of the projects: it deletes their caches).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
