@@ -8,13 +8,17 @@
  *   token provider), and not at all when the project's rust-toolchain file names a toolchain by path.
  * - go test: `go test -exec=true -count=1` with the same arguments: it downloads the modules and compiles the
  *   packages and their tests into GOCACHE without running them.
- * A step that succeeded is not repeated for the same command while the manifests (Cargo.toml, Cargo.lock,
- * go.mod, go.sum) are unchanged. A step that fails is left to the run itself, which then says what is missing.
+ * A step is the same for every run that needs the same fill (cargo check and cargo clippy of one crate both
+ * need its `cargo fetch`): it is keyed by its own command, not the run's. A step that succeeded is not repeated
+ * while the manifests (Cargo.toml, Cargo.lock, go.mod, go.sum) are unchanged, and a run that needs a step
+ * already under way waits for that one (fillOnce). A step that fails is left to the run itself, which then says
+ * what is missing.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { findExecutable } from "../which.js";
+import { InFlight } from "../in-flight.js";
 import { factsKeyOf, type SandboxRequest } from "./plan.js";
 import type { SandboxProfile } from "./profile.js";
 
@@ -52,8 +56,6 @@ export function fillStepFor(
   if (!step) return undefined;
   const names =
     key === "cargo" ? ["Cargo.toml", "Cargo.lock"] : ["go.mod", "go.sum", "go.work", "go.work.sum"];
-  const memo = [executable, cwd, ...args, manifestsSignature(cwd, names)].join("\0");
-  if (done.has(memo)) return undefined;
   // The network its facts give it (a test run's may be cut); the project read-only, but for the Cargo.lock
   // cargo must write to resolve a crate that has none (removed afterwards, cargo-run.ts).
   const lockless = key === "cargo" && (request.kind === "tests" || (request.writableRoots?.length ?? 0) > 0);
@@ -65,16 +67,42 @@ export function fillStepFor(
         fill: true,
       }
     : { kind: "read", roots: request.roots, fill: true };
-  return {
-    ...step,
-    request: { ...fill, ...(request.readOnly ? { readOnly: request.readOnly } : {}) },
-    key: memo,
+  const fillRequest: SandboxRequest = {
+    ...fill,
+    ...(request.readOnly ? { readOnly: request.readOnly } : {}),
   };
+  // What the step is and does: its command, environment and sandbox (not the run's arguments).
+  const memo = JSON.stringify([
+    executable,
+    cwd,
+    step.args,
+    step.env,
+    step.declaredEnv,
+    fillRequest,
+    manifestsSignature(cwd, names),
+  ]);
+  if (done.has(memo)) return undefined;
+  return { ...step, request: fillRequest, key: memo };
 }
 
 /** Records a step that succeeded. */
 export function fillDone(step: FillStep): void {
   done.add(step.key);
+}
+
+const filling = new InFlight<unknown>();
+
+/**
+ * `run()` for the step, or the run of the same step already under way (`shared`): concurrent runs that need
+ * one fill wait for one. `env`: the run's own environment, which the step runs with too.
+ */
+export function fillOnce<R>(
+  step: FillStep,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+  run: () => Promise<R>,
+): { result: Promise<R>; shared: boolean } {
+  const { result, shared } = filling.join(JSON.stringify([step.key, env ?? {}]), run);
+  return { result: result as Promise<R>, shared };
 }
 
 function cargoFetch(args: readonly string[], cwd: string): Omit<FillStep, "request" | "key"> | undefined {
