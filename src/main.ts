@@ -225,6 +225,11 @@ async function startEngine(config: Config, log: Logger, tools?: ToolDefinition[]
     log,
     tools ?? toolsModule?.toolsFor(config.toolsets, { retainTraces: config.retainTraces }) ?? [],
   );
+  // A server answers many calls on the same trees: it learns their changes from the kernel (tree-watch.ts).
+  if (config.treeWatch) {
+    const { sharedTree } = await import("./paths/tree-scan.js");
+    sharedTree.watchTree(engine.allowlist.roots.effective);
+  }
   // The policy bundle is compiled once, now; an invalid one stops the server with file, line and reason.
   const { registerPolicyServices } = await import("./policy/runtime.js");
   await registerPolicyServices(

@@ -19,11 +19,35 @@ export function scanTarget(
 ): TreeWalk {
   const st = fs.statSync(target, { throwIfNoEntry: false });
   if (!st?.isDirectory()) return { files: st?.isFile() ? [target] : [], links: [], dirs: [] };
-  return cache.tree.walk(target, (name) => ALWAYS_SKIPPED.has(name) || skip.has(name));
+  return cache.tree.walk(
+    target,
+    (name) => ALWAYS_SKIPPED.has(name) || skip.has(name),
+    [...skip].sort().join("/"),
+  );
 }
 
 /** Relative path, `/`-separated (keys are the same on every machine). */
 export const relPath = relativeKey;
+
+/** Answers computed from a shared (frozen) walk's files, by what was asked: the walk never changes. */
+const fromSharedWalk = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+/**
+ * `compute(files)`, remembered with a walk the tree scan shares between calls (see TreeScanner.walk):
+ * filtering its 2,400 files by name on every call was ~2 ms of a warm lint of pylint.
+ */
+function fromWalk(
+  files: readonly string[],
+  key: string,
+  compute: (files: readonly string[]) => readonly string[],
+): readonly string[] {
+  if (!Object.isFrozen(files)) return compute(files);
+  let answers = fromSharedWalk.get(files);
+  if (!answers) fromSharedWalk.set(files, (answers = new Map()));
+  let answer = answers.get(key);
+  if (!answer) answers.set(key, (answer = Object.freeze(compute(files))));
+  return answer;
+}
 
 /**
  * The config files a result depends on, with their content hashes: those in the walk whose name matches
@@ -52,7 +76,11 @@ export function configFiles(
   names: RegExp,
   extra: readonly (string | undefined)[] = [],
 ): string[] {
-  const found = new Set<string>(walk.files.filter((f) => names.test(path.basename(f))));
+  const found = new Set<string>(
+    fromWalk(walk.files, `names\0${String(names)}`, (files) =>
+      files.filter((f) => names.test(path.basename(f))),
+    ),
+  );
   const start = walk.dirs.length ? target : path.dirname(target);
   for (let dir = path.dirname(start); isWithin(root, dir); dir = path.dirname(dir)) {
     for (const e of cache.tree.entries(dir) ?? [])
@@ -106,14 +134,16 @@ export function listingOf(
   root: string,
   names: RegExp,
   kinds: readonly string[] = [],
-): string[] {
-  const added = kinds.length ? picomatch([...kinds], { dot: true }) : undefined;
-  return walk.files
-    .filter((f) => {
-      const name = path.basename(f);
-      return names.test(name) || (added !== undefined && added(name));
-    })
-    .map((f) => relPath(root, f));
+): readonly string[] {
+  return fromWalk(walk.files, JSON.stringify(["listing", root, String(names), kinds]), (files) => {
+    const added = kinds.length ? picomatch([...kinds], { dot: true }) : undefined;
+    return files
+      .filter((f) => {
+        const name = path.basename(f);
+        return names.test(name) || (added !== undefined && added(name));
+      })
+      .map((f) => relPath(root, f));
+  });
 }
 
 /** Package managers' own record of what they installed in a node_modules (npm, pnpm, yarn). */

@@ -172,18 +172,21 @@ export function projectProfile(target: string): ProjectProfile {
       ? { languages: [language], evidence: { [language]: { manifests: [], code: 1, aside: 0 } } }
       : { languages: [], evidence: {} };
   }
+  // A long-lived server's watcher vouches for the walk while no folder it listed has changed (tree-scan.ts).
+  const profile = sharedTree.remember(JSON.stringify(["profile", target]), () => weighLanguages(target));
+  return { languages: [...profile.languages], evidence: profile.evidence };
+}
+
+/** projectProfile of the folder `target`. */
+function weighLanguages(target: string): ProjectProfile {
   const evidence: Partial<Record<ProjectLanguage, LanguageEvidence>> = {};
   const of = (l: ProjectLanguage) => (evidence[l] ??= { manifests: [], code: 0, aside: 0 });
   for (const f of walk(target)) {
     const l = ALL_LANGUAGES.find((lang) => EXTENSIONS[lang].test(f.name));
     if (l) of(l)[f.aside ? "aside" : "code"]++;
   }
-  let names: string[] = [];
-  try {
-    names = fs.readdirSync(target);
-  } catch {
-    // Unreadable: no manifests.
-  }
+  // Unreadable: no manifests.
+  const names = (sharedTree.entries(target) ?? []).map((e) => e.name);
   for (const name of names)
     for (const l of ALL_LANGUAGES)
       if (MANIFESTS[l].test(name) && evidence[l]) evidence[l].manifests.push(name);

@@ -96,9 +96,15 @@ interface WalkedDir {
 }
 
 /** The folders under `target` that a project search looks into, with what each holds. */
-function walkTree(target: string, root: string): Map<string, WalkedDir> {
-  const out = new Map<string, WalkedDir>();
+function walkTree(target: string, root: string): ReadonlyMap<string, WalkedDir> {
   const useGitignore = insideGitRepository(target);
+  // A long-lived server's watcher vouches for the walk while nothing it read has changed (tree-scan.ts).
+  const key = JSON.stringify(["project-tree", target, root, useGitignore]);
+  return sharedTree.remember(key, () => walkProjectTree(target, root, useGitignore));
+}
+
+function walkProjectTree(target: string, root: string, useGitignore: boolean): Map<string, WalkedDir> {
+  const out = new Map<string, WalkedDir>();
   const inherited: GitignoreLayer[] = [];
   if (useGitignore)
     for (let d = path.dirname(target); isWithin(root, d); d = path.dirname(d)) {

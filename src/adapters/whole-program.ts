@@ -18,6 +18,7 @@ import { relativeKey } from "../cache/rel-key.js";
 import type { ToolContext } from "../engine/tool.js";
 import { goEnvFilePath, readGoEnvFile } from "../exec/sandbox/host.js";
 import { findExecutable } from "../exec/which.js";
+import { InFlight } from "../exec/in-flight.js";
 import { executableIdentity, nodeModulesState } from "./cached-run.js";
 import { resolvePythonTool } from "./python/resolve.js";
 import { cachedVersion } from "./tool-version.js";
@@ -217,6 +218,13 @@ export interface WholeCall<T> {
 }
 
 /**
+ * The toolchain's closures being resolved: the calls on one project at once (cargo check and clippy of a crate
+ * and of the crates below it, golangci-lint and go build) share one `cargo metadata` or `go env`, by what it
+ * depends on (the language, the project, its manifests' hashes, the environment), not by tool.
+ */
+const toolchainClosures = new InFlight<Closure>();
+
+/**
  * The closure of a whole-program call: what the toolchain reads beyond the project, by language, and what
  * the tool reads because of its own configuration (`toolClosure`), resolved and remembered as one.
  */
@@ -237,12 +245,14 @@ function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | 
     env: spec.env.map((v) => process.env[v] ?? null),
     ...(own && { own: own.id }),
   };
-  const toolchain =
+  const resolveToolchain =
     call.language === "go"
       ? goClosure(call.ctx, inputs.project, rule)
       : call.language === "rust"
         ? cargoClosure(call.ctx, inputs.project, rule)
         : nothingBeforeTheRun([]);
+  const shared = JSON.stringify([call.language, inputs.project, manifests, id.env]);
+  const toolchain = () => toolchainClosures.join(shared, resolveToolchain).result;
   const resolve = own ? async () => mergeClosures(await toolchain(), await own.resolve()) : toolchain;
   return { id, resolve };
 }

@@ -175,7 +175,11 @@ export function closureKey(
     if (!insideRoots(cache, d.dir)) return outside(d.dir);
     const names = new RegExp(d.names);
     const skip = new Set(d.skip ?? []);
-    const walk = cache.tree.walk(d.dir, (name) => ALWAYS_SKIPPED.has(name) || skip.has(name));
+    const walk = cache.tree.walk(
+      d.dir,
+      (name) => ALWAYS_SKIPPED.has(name) || skip.has(name),
+      [...skip].sort().join("/"),
+    );
     for (const f of walk.files)
       if (names.test(path.basename(f)))
         parts.set(relativeKey(root, f), cache.hashes.hashOf(f, reuseInRun) ?? null);

@@ -12,6 +12,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { sha256 } from "./hash.js";
+import { sharedTree } from "../paths/tree-scan.js";
 
 const RACY_NS = 50_000_000n;
 /** Most files remembered; beyond, the first remembered is forgotten. */
@@ -54,6 +55,8 @@ interface Memo {
   mtimeNs: bigint;
   ctimeNs: bigint;
   hash: string;
+  /** The tree watcher's clock before the stat that found it so (undefined: no watcher, or from disk). */
+  seen?: number | undefined;
 }
 
 export class FileHashes {
@@ -139,6 +142,13 @@ export class FileHashes {
     const root = this.persistence ? this.rootOf(file) : undefined;
     if (root) this.load(root);
     const checkedNs = process.hrtime.bigint();
+    const remembered = this.memo.get(file);
+    // A long-lived server's watcher has seen no change to it since it was last stat'ed: no stat.
+    if (remembered && sharedTree.unchangedFile(file, remembered.seen)) {
+      remembered.checkedNs = checkedNs;
+      return remembered.hash;
+    }
+    const seen = sharedTree.clockBeforeStat();
     let st: fs.BigIntStats | undefined;
     try {
       st = fs.lstatSync(file, { bigint: true });
@@ -150,9 +160,10 @@ export class FileHashes {
       this.forget(file, root);
       return undefined;
     }
-    const m = this.memo.get(file);
+    const m = remembered;
     if (m && m.ino === st.ino && m.size === st.size && m.mtimeNs === st.mtimeNs && m.ctimeNs === st.ctimeNs) {
       m.checkedNs = checkedNs;
+      m.seen = seen;
       return m.hash;
     }
     const before = process.hrtime.bigint();
@@ -176,6 +187,7 @@ export class FileHashes {
         mtimeNs: st.mtimeNs,
         ctimeNs: st.ctimeNs,
         hash,
+        seen,
       });
       if (root) this.dirty.add(root);
     } else this.forget(file, root);

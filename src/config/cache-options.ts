@@ -14,6 +14,14 @@ export const CACHE_OPTIONS: OptionSpec<keyof Config>[] = [
     help: "reuse results of unchanged files and projects (true/false; docs/result-cache.md)",
   }),
   opt({
+    key: "treeWatch",
+    flag: "--tree-watch",
+    env: ["MCP_CODE_QUALITY_TREE_WATCH"],
+    fallback: () => true,
+    parse: bool,
+    help: "a long-lived server or check daemon learns the tree's changes from inotify, not a stat of every file a call (true/false; docs/result-cache.md)",
+  }),
+  opt({
     key: "resultCacheDir",
     flag: "--result-cache-dir",
     env: ["MCP_CODE_QUALITY_RESULT_CACHE_DIR"],

@@ -71,6 +71,8 @@ export interface Config {
   policyAllowLoosening: boolean;
   /** Reuse results of unchanged files and projects (see docs/result-cache.md). */
   resultCache: boolean;
+  /** A long-lived server learns the tree's changes from inotify instead of a stat of every file a call. */
+  treeWatch: boolean;
   /** Folder of the local result cache (default: the per-user cache folder). */
   resultCacheDir: string;
   /** The local result cache is kept under this many MiB (least recently used entries go). */

@@ -2,7 +2,7 @@
  * The one pipeline every tool call goes through:
  * validate → rate limit → path allowlist → concurrency slot → handler → result → audit entry.
  */
-import { treeMayHaveChanged } from "../paths/tree-scan.js";
+import { treeChangesSeen, treeMayHaveChanged } from "../paths/tree-scan.js";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -100,6 +100,7 @@ export class Engine {
     const started = performance.now();
     // The tree may have changed since the last call: its folders are stat'ed again (once each) in this one.
     treeMayHaveChanged();
+    await treeChangesSeen();
     const tool = this.tools.get(name);
     if (!tool) throw new InvalidArgumentsError(`Unknown tool: ${name}`);
     let args: Record<string, unknown>;

@@ -7,7 +7,7 @@
  * too (see child-groups.ts), and the call never waits on pipes past the kill: a process still holding
  * them after the leader exited is cut off, so a run returns at its timeout whatever its descendants do.
  */
-import { treeMayHaveChanged } from "../paths/tree-scan.js";
+import { treeChangesSeen, treeMayHaveChanged } from "../paths/tree-scan.js";
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import path from "node:path";
@@ -18,7 +18,7 @@ import { stripVTControlCharacters } from "node:util";
 import { findExecutable } from "./which.js";
 import { invisiblePaths, sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
 import type { ResourceLimits, SandboxProfile } from "./sandbox/profile.js";
-import { fillDone, fillStepFor } from "./sandbox/fill.js";
+import { fillDone, fillOnce, fillStepFor } from "./sandbox/fill.js";
 
 export interface RunSpec {
   /** Program name (looked up on PATH) or absolute path. */
@@ -133,21 +133,27 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
       ? fillStepFor(executable, spec.args, spec.cwd, spec.sandbox.request, launch.profile)
       : undefined;
   if (fill && spec.sandbox) {
-    const filled = await runBounded({
-      ...spec,
-      program: executable,
-      args: fill.args,
-      env: { ...spec.env, ...fill.env },
-      declaredEnv: fill.declaredEnv,
-      sandbox: { ...spec.sandbox, request: fill.request },
-      onStdoutLine: undefined,
-      onStderrLine: undefined,
-      onStdoutData: undefined,
-      stdin: undefined,
-    });
+    const sandbox = spec.sandbox;
+    // The same step under way for another run (cargo check and clippy of one crate at once) is waited for.
+    const { result, shared } = fillOnce(fill, spec.env, () =>
+      runBounded({
+        ...spec,
+        program: executable,
+        args: fill.args,
+        env: { ...spec.env, ...fill.env },
+        declaredEnv: fill.declaredEnv,
+        sandbox: { ...sandbox, request: fill.request },
+        onStdoutLine: undefined,
+        onStderrLine: undefined,
+        onStdoutData: undefined,
+        stdin: undefined,
+      }),
+    );
+    const filled = await result;
     if (filled.returncode === 0) fillDone(fill);
-    // The call's time limit bounds both.
-    if (filled.timedOut || filled.aborted) return filled;
+    // The call's time limit bounds both; another run's step that timed out leaves this run to say what is
+    // missing.
+    if (!shared && (filled.timedOut || filled.aborted)) return filled;
   }
   const child = spawn(launch.program, launch.args, {
     cwd: spec.cwd,
@@ -282,6 +288,7 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
       child.stderr.destroy();
     }
     untrack();
+    await treeChangesSeen();
   }
 }
 

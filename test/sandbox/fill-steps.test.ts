@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { fillDone, fillStepFor, pathToolchain } from "../../src/exec/sandbox/fill.js";
+import { fillDone, fillOnce, fillStepFor, pathToolchain } from "../../src/exec/sandbox/fill.js";
 import type { SandboxProfile } from "../../src/exec/sandbox/profile.js";
 import { tempDir } from "../helpers/tools.js";
 
@@ -102,6 +102,39 @@ describe("fillStepFor", () => {
       if (xdg === undefined) delete process.env.XDG_CACHE_HOME;
       else process.env.XDG_CACHE_HOME = xdg;
     }
+  });
+
+  it("cargo check and clippy of one crate need one fetch: the same step, waited for while it runs", async () => {
+    const dir = crate();
+    const read = { kind: "read" as const, roots: [dir] };
+    const check = fillStepFor(CARGO, ["check", "--locked", "--message-format=json"], dir, read, registry);
+    const clippy = fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry);
+    expect(check?.args).toEqual(["fetch", "--locked"]);
+    expect(clippy?.key).toBe(check?.key);
+    // Without --locked it is another fetch; another crate's is its own.
+    expect(fillStepFor(CARGO, ["check"], dir, read, registry)?.key).not.toBe(check?.key);
+    const other = crate();
+    expect(
+      fillStepFor(CARGO, ["check", "--locked"], other, { kind: "read", roots: [other] }, registry)?.key,
+    ).not.toBe(check?.key);
+    // Both runs ask at once: one fetch runs, the other waits for it; a run with another environment runs its own.
+    let fetches = 0;
+    const fetch = () => {
+      fetches++;
+      return new Promise<number>((resolve) => setTimeout(() => resolve(0), 20));
+    };
+    const env = { CARGO_TARGET_DIR: "/tmp/t" };
+    const first = fillOnce(check!, env, fetch);
+    const second = fillOnce(clippy!, { ...env }, fetch);
+    const third = fillOnce(clippy!, { CARGO_TARGET_DIR: "/tmp/u" }, fetch);
+    expect([first.shared, second.shared, third.shared]).toEqual([false, true, false]);
+    expect(await Promise.all([first.result, second.result, third.result])).toEqual([0, 0, 0]);
+    expect(fetches).toBe(2);
+    // Done for one is done for the other.
+    fillDone(check!);
+    expect(
+      fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry),
+    ).toBeUndefined();
   });
 
   it("none for what builds nothing, for a run with writable caches, or a project toolchain given by path", () => {

@@ -58,6 +58,7 @@ export interface GitignoreLayer {
 /** A .gitignore as last read: its identity, and the pass of the tree scan in which that was last checked. */
 interface KnownGitignore {
   pass: number;
+  file: string;
   ino: bigint;
   size: bigint;
   mtimeNs: bigint;
@@ -81,14 +82,18 @@ export function readGitignore(dir: string, root: string): GitignoreLayer | undef
   const listed = sharedTree.entries(dir);
   if (listed && !listed.some((e) => e.name === ".gitignore")) return undefined;
   const known = knownGitignores.get(dir);
+  const file = known?.file ?? path.join(dir, ".gitignore");
+  // A remembered walk that read it is walked again when it changes.
+  if (listed) sharedTree.dependsOnFile(file);
+  else sharedTree.dependsOnUntracked();
   if (known?.pass === sharedTree.currentPass) return known.layer;
-  const file = path.join(dir, ".gitignore");
   const st = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
   if (!st) {
     knownGitignores.delete(dir);
     return undefined;
   }
   if (st.isSymbolicLink()) {
+    sharedTree.dependsOnUntracked();
     if (!fs.existsSync(file) || !isWithin(root, fs.realpathSync.native(file))) return undefined;
     return { dir, rules: ignore().add(fs.readFileSync(file, "utf8")) };
   }
@@ -105,6 +110,7 @@ export function readGitignore(dir: string, root: string): GitignoreLayer | undef
     if (knownGitignores.size >= MAX_KNOWN_GITIGNORES) knownGitignores.clear();
     knownGitignores.set(dir, {
       pass: sharedTree.currentPass,
+      file,
       ino: st.ino,
       size: st.size,
       mtimeNs: st.mtimeNs,
@@ -157,13 +163,33 @@ export function discoverPythonFiles(
   links?: string[],
 ): string[] {
   if (fs.statSync(target).isFile()) return [target];
-  const excluded = excludeMatcher(
-    [...(settings.exclude.length ? settings.exclude : RUFF_DEFAULT_EXCLUDES), ...settings.extendExclude],
-    settings.baseDir,
-  );
-  // Like the CLI, .gitignore only counts inside a git repository. .gitignore files from the allowed root
-  // down to the target apply as well as those found while walking; none above the root is read.
+  // Like the CLI, .gitignore only counts inside a git repository.
   const useGitignore = settings.respectGitignore && insideGitRepository(target);
+  const patterns = [
+    ...(settings.exclude.length ? settings.exclude : RUFF_DEFAULT_EXCLUDES),
+    ...settings.extendExclude,
+  ];
+  // A long-lived server's watcher vouches for the walk while nothing it read has changed (tree-scan.ts).
+  const key = JSON.stringify(["python-files", target, root, patterns, settings.baseDir, useGitignore]);
+  const found = sharedTree.remember(key, () =>
+    walkPythonFiles(target, root, patterns, settings.baseDir, useGitignore),
+  );
+  links?.push(...found.links);
+  return [...found.files];
+}
+
+/** The walk of discoverPythonFiles: Python files (sorted) and Python-named links under the folder `target`. */
+function walkPythonFiles(
+  target: string,
+  root: string,
+  patterns: readonly string[],
+  baseDir: string,
+  useGitignore: boolean,
+): { files: string[]; links: string[] } {
+  const excluded = excludeMatcher(patterns, baseDir);
+  const links: string[] = [];
+  // .gitignore files from the allowed root down to the target apply as well as those found while walking;
+  // none above the root is read.
   const inherited: GitignoreLayer[] = [];
   if (useGitignore) {
     const chain: string[] = [];
@@ -190,7 +216,7 @@ export function discoverPythonFiles(
       if (excluded(abs) || gitignored(active, abs, isDir)) continue;
       if (entry.kind === "link") {
         // never leave the tree through a link
-        if (PYTHON_FILE.test(entry.name)) links?.push(abs);
+        if (PYTHON_FILE.test(entry.name)) links.push(abs);
         continue;
       }
       if (isDir) {
@@ -199,5 +225,5 @@ export function discoverPythonFiles(
     }
   };
   walk(target, inherited);
-  return files.sort();
+  return { files: files.sort(), links };
 }

@@ -43,7 +43,7 @@ export function checkRuffCliScope(target: string, root: string, configFile?: str
   // so sees at least what ruff sees): there is nothing to follow, and the walk below is spared.
   if (
     settings.exclude.length === 0 &&
-    sharedTree.walk(target, (name) => DEFAULT_EXCLUDES.has(name)).links.length === 0
+    sharedTree.walk(target, (name) => DEFAULT_EXCLUDES.has(name), "ruff-default-excludes").links.length === 0
   )
     return;
   const outside = linksOutside(target, settings, root);

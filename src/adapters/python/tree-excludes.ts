@@ -48,9 +48,17 @@ export function findExcludedDirs(
   root: string,
   options: { gitignore?: boolean } = {},
 ): ExcludedDirs {
-  const out: ExcludedDirs = { dirs: [], unnamedVirtualenvs: [], capped: false };
-  if (!fs.existsSync(target) || !fs.statSync(target).isDirectory()) return out;
+  if (!fs.existsSync(target) || !fs.statSync(target).isDirectory())
+    return { dirs: [], unnamedVirtualenvs: [], capped: false };
   const useGitignore = options.gitignore !== false && insideGitRepository(target);
+  // A long-lived server's watcher vouches for the walk while nothing it read has changed (tree-scan.ts).
+  const key = JSON.stringify(["excluded-dirs", target, root, useGitignore]);
+  const found = sharedTree.remember(key, () => walkExcludedDirs(target, root, useGitignore));
+  return { dirs: [...found.dirs], unnamedVirtualenvs: [...found.unnamedVirtualenvs], capped: found.capped };
+}
+
+function walkExcludedDirs(target: string, root: string, useGitignore: boolean): ExcludedDirs {
+  const out: ExcludedDirs = { dirs: [], unnamedVirtualenvs: [], capped: false };
   const inherited: GitignoreLayer[] = [];
   if (useGitignore)
     for (let d = target; isWithin(root, d); d = path.dirname(d)) {

@@ -21,6 +21,7 @@ import { endAllChildren } from "../../exec/child-groups.js";
 import { codePath } from "../../package-root.js";
 import type { Config } from "../../config.js";
 import type { Engine } from "../../engine/engine.js";
+import { sharedTree } from "../../paths/tree-scan.js";
 import { runCheckCommand, type CheckIo, type EngineKeeper } from "../command.js";
 import type { OutputStream } from "../output.js";
 import type { ProgressSink } from "../progress.js";
@@ -67,7 +68,11 @@ class EnginePool implements EngineKeeper {
     const key = JSON.stringify(config);
     let engine = this.engines.get(key);
     if (engine) this.engines.delete(key);
-    else engine = make();
+    else {
+      engine = make();
+      // A daemon answers many checks of the same trees: it learns their changes from the kernel.
+      if (config.treeWatch) sharedTree.watchTree(engine.allowlist.roots.effective);
+    }
     this.engines.set(key, engine);
     for (const [oldest, e] of this.engines) {
       if (this.engines.size <= MAX_ENGINES) break;

@@ -9,11 +9,12 @@
  * - go test: `go test -exec=true -count=1` with the same arguments: it downloads the modules and compiles the
  *   packages and their tests into GOCACHE without running them.
  * A step that succeeded is not repeated for the same step while the manifests (Cargo.toml, Cargo.lock,
- * go.mod, go.sum) are unchanged: `cargo clippy` and `cargo check` of a crate share one `cargo fetch`. What a
- * fetch left is named by the manifests and the caches it filled, so its success is also remembered between
- * processes (fill-memo.ts): a fresh `check` of a crate whose dependencies are in place starts no fetch (issue
- * 42: four fetches, ~60 ms each, were most of what a fresh check of rust-lang/log spent beyond the tools).
- * A go test's compile depends on the sources too: it is remembered in this process only.
+ * go.mod, go.sum) are unchanged: `cargo clippy` and `cargo check` of a crate share one `cargo fetch` (keyed by
+ * the step's own command, not the run's), and a run that needs a step already under way waits for that one
+ * (fillOnce). What a fetch left is named by the manifests and the caches it filled, so its success is also
+ * remembered between processes (fill-memo.ts): a fresh `check` of a crate whose dependencies are in place
+ * starts no fetch (issue 42: four fetches, ~60 ms each, were most of what a fresh check of rust-lang/log spent
+ * beyond the tools). A go test's compile depends on the sources too: it is remembered in this process only.
  * A step that fails is left to the run itself, which then says what is missing.
  */
 import fs from "node:fs";
@@ -21,6 +22,7 @@ import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { findExecutable } from "../which.js";
 import { fillRemembered, rememberFill } from "./fill-memo.js";
+import { InFlight } from "../in-flight.js";
 import { factsKeyOf, type SandboxRequest } from "./plan.js";
 import type { SandboxProfile } from "./profile.js";
 
@@ -100,6 +102,21 @@ export function fillStepFor(
 export function fillDone(step: FillStep): void {
   done.add(step.key);
   if (step.persist) rememberFill(step.key, step.persist);
+}
+
+const filling = new InFlight<unknown>();
+
+/**
+ * `run()` for the step, or the run of the same step already under way (`shared`): concurrent runs that need
+ * one fill wait for one. `env`: the run's own environment, which the step runs with too.
+ */
+export function fillOnce<R>(
+  step: FillStep,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+  run: () => Promise<R>,
+): { result: Promise<R>; shared: boolean } {
+  const { result, shared } = filling.join(JSON.stringify([step.key, env ?? {}]), run);
+  return { result: result as Promise<R>, shared };
 }
 
 function cargoFetch(args: readonly string[], cwd: string): Omit<FillStep, "request" | "key"> | undefined {
