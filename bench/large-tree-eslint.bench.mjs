@@ -69,6 +69,9 @@ export default async function run() {
       ms: performance.now() - t,
       findings: result.issue_count ?? result.summary?.total,
       files: result.summary?.totalFiles,
+      cached: result.cached,
+      inside: result.summary?.durationMs,
+      worker: (result.notes ?? []).find((n) => /eslint worker pid/.test(n)),
       rules: byRule((result.files ?? []).flatMap((f) => f.messages.map((m) => m.rule_id || null))),
       where: (result.files ?? [])
         .flatMap((f) => f.messages.map((m) => `${f.file}:${m.line}:${m.column}:${m.rule_id}`))
@@ -101,6 +104,7 @@ export default async function run() {
   const file = path.join(dir, EDITED);
   const original = fs.readFileSync(file, "utf8");
   const times = { server: [], eslint: [], statting: [] };
+  const cached = { server: [], statting: [] };
   let findings;
   let broken;
   try {
@@ -118,6 +122,8 @@ export default async function run() {
       times.server.push(a.ms);
       times.eslint.push(b.ms);
       times.statting.push(c.ms);
+      cached.server.push(`${a.cached} in ${a.inside} ms${a.worker ? ` (${a.worker})` : ""}`);
+      cached.statting.push(`${c.cached} in ${c.inside} ms${c.worker ? ` (${c.worker})` : ""}`);
       findings = { server: a, eslint: b, statting: c };
     }
   } finally {
@@ -150,6 +156,7 @@ export default async function run() {
           ? " (the same files, lines, columns and rules)"
           : ` (DIFFER: ${JSON.stringify({ server: broken.server.where, eslint: broken.eslint.where })})`),
       `per round (server / eslint / --tree-watch false): ${times.server.map((t, i) => `${ms(t)}/${ms(times.eslint[i])}/${ms(times.statting[i])}`).join(", ")}`,
+      `the result cache's answers and each call's own summary.durationMs (watched / --tree-watch false): ${cached.server.map((x, i) => `${x} / ${cached.statting[i]}`).join("; ")}`,
     ],
   };
 }
