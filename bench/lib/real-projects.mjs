@@ -20,6 +20,14 @@ export const BENCH_PROJECTS = {
   cobra: { repo: "spf13/cobra", commit: "adbc8813901bba65827259daa8e22ff94ec1f30e" },
   log: { repo: "rust-lang/log", commit: "037d7a58f6ad184abb3afc4db81d37c43a5696ec" },
   rake: { repo: "ruby/rake", commit: "474500ab2eec41ef28068e18e30f84fa412a098f" },
+  // ESLint 10, flat config, a pnpm workspace; its node_modules installed once in the checkout with
+  // `npx pnpm@10 install --ignore-scripts --config.manage-package-manager-versions=false` (it names pnpm 11,
+  // which needs Node 22; pnpm 10 installs its lockfile as it is).
+  "vue-core": {
+    repo: "vuejs/core",
+    commit: "e2bede96134f757aad5c5b33ac9be055022dbfc8",
+    install: "npx pnpm@10 install --ignore-scripts --config.manage-package-manager-versions=false",
+  },
 };
 
 const headOf = (dir) =>
@@ -40,7 +48,8 @@ export function benchProjects(names) {
     else
       console.error(
         `bench: lacks ${name} at ${spec.commit.slice(0, 12)}${head ? ` (${dir} is at ${head.slice(0, 12)})` : ""}: ` +
-          `git clone https://github.com/${spec.repo} ${dir} && git -C ${dir} checkout ${spec.commit}`,
+          `git clone https://github.com/${spec.repo} ${dir} && git -C ${dir} checkout ${spec.commit}` +
+          (spec.install ? ` && (cd ${dir} && ${spec.install})` : ""),
       );
   }
   return found;
