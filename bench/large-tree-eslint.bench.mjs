@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BENCH_PROJECTS, benchProjects, loadAverage } from "./lib/real-projects.mjs";
-import { stdioServer } from "./lib/stdio-server.mjs";
+import { treeWatchPair } from "./lib/stdio-server.mjs";
 import { median, ms } from "./stats.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -35,24 +35,7 @@ export default async function run() {
     console.error(`bench: lacks ${NAME}'s node_modules: (cd ${dir} && ${BENCH_PROJECTS[NAME].install})`);
   if (!dir || !fs.existsSync(eslintBin)) return { title: TITLE, rows: [], notes: [`${NAME} missing`] };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-bench-large-eslint-"));
-  const server = (treeWatch) =>
-    stdioServer(
-      [
-        "--allowed-paths",
-        dir,
-        "--rate-limit",
-        "false",
-        "--log-level",
-        "error",
-        "--result-cache",
-        "true",
-        "--tree-watch",
-        String(treeWatch),
-      ].concat(["--audit-log", path.join(tmp, `audit-${treeWatch}.log`)]),
-      { cwd: dir, env: { ...process.env, PATH, XDG_CACHE_HOME: path.join(tmp, String(treeWatch)) } },
-    );
-  const client = await server(true);
-  const statting = await server(false);
+  const { watched: client, statting } = await treeWatchPair(dir, tmp, PATH);
   const lint = async (through = client) => {
     const t = performance.now();
     const r = await through.callTool(

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchProjects, loadAverage } from "./lib/real-projects.mjs";
-import { stdioServer } from "./lib/stdio-server.mjs";
+import { treeWatchPair } from "./lib/stdio-server.mjs";
 import { median, ms } from "./stats.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -22,24 +22,7 @@ export default async function run() {
   if (!dir)
     return { title: "warm lint of a large tree after a one-file edit", rows: [], notes: ["pylint missing"] };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-bench-large-"));
-  const server = (treeWatch) =>
-    stdioServer(
-      [
-        "--allowed-paths",
-        dir,
-        "--rate-limit",
-        "false",
-        "--log-level",
-        "error",
-        "--result-cache",
-        "true",
-        "--tree-watch",
-        String(treeWatch),
-      ].concat(["--audit-log", path.join(tmp, `audit-${treeWatch}.log`)]),
-      { cwd: dir, env: { ...process.env, PATH, XDG_CACHE_HOME: path.join(tmp, String(treeWatch)) } },
-    );
-  const client = await server(true);
-  const statting = await server(false);
+  const { watched: client, statting } = await treeWatchPair(dir, tmp, PATH);
   const lint = async (through = client) => {
     const t = performance.now();
     const r = await through.callTool({ name: "lint", arguments: { path: dir, linter: "ruff" } }, undefined, {

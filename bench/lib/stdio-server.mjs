@@ -19,3 +19,29 @@ export async function stdioServer(flags, { cwd, env }) {
   await client.connect(transport);
   return client;
 }
+
+/**
+ * Two warm servers on `dir` for a large-tree bench, each with the result cache on and its own cache folder
+ * under `tmp`: `watched` with --tree-watch (the default), `statting` with --tree-watch false.
+ */
+export async function treeWatchPair(dir, tmp, PATH) {
+  const server = (treeWatch) =>
+    stdioServer(
+      [
+        "--allowed-paths",
+        dir,
+        "--rate-limit",
+        "false",
+        "--log-level",
+        "error",
+        "--result-cache",
+        "true",
+        "--tree-watch",
+        String(treeWatch),
+        "--audit-log",
+        path.join(tmp, `audit-${treeWatch}.log`),
+      ],
+      { cwd: dir, env: { ...process.env, PATH, XDG_CACHE_HOME: path.join(tmp, String(treeWatch)) } },
+    );
+  return { watched: await server(true), statting: await server(false) };
+}
