@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isWithin } from "../paths/allowlist.js";
+import { sharedTree } from "../paths/tree-scan.js";
 import { iniSection } from "./python/ini.js";
 import { parsePreCommitConfig, PRE_COMMIT_CONFIG } from "./pre-commit-config.js";
 
@@ -70,27 +71,26 @@ const PYTHON_HOOKS: Record<string, string> = {
  * black (pylint, termcolor), or type-check with mypy through its hook alone (termcolor's `mypy --strict`):
  * its `[tool.ruff]` says nothing of its formatter, its hooks do.
  */
-function preCommitPythonHooks(target: string, root: string): Set<string> {
+function preCommitPythonHooks(target: string, root: string): ReadonlySet<string> {
   const dir = nearestWith(target, root, [PRE_COMMIT_CONFIG]);
   if (!dir) return new Set();
-  const text = readConfigText(path.join(dir, PRE_COMMIT_CONFIG));
-  // Most configs name none of them: no YAML parse for those.
-  if (!/\b(?:ruff-format|black|mypy)\b/.test(text)) return new Set();
-  // Parsed once per text: a call asks for the formatter, the linter and the checkers in turn.
-  let ids = hooksByText.get(text);
-  if (!ids) {
-    ids = new Set(
+  const file = path.join(dir, PRE_COMMIT_CONFIG);
+  // A YAML parse costs 8-17 ms (flask, pylint): remembered while the file and its folder's names keep
+  // their stat, in a server and between fresh processes alike (tree-scan.ts); a linked file never is.
+  return sharedTree.remember(JSON.stringify(["pre-commit-python-hooks", file]), () => {
+    if (sharedTree.entries(dir) && !fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink())
+      sharedTree.dependsOnFile(file);
+    else sharedTree.dependsOnUntracked();
+    const text = readConfigText(file);
+    // Most configs name none of them: no YAML parse for those.
+    if (!/\b(?:ruff-format|black|mypy)\b/.test(text)) return new Set<string>();
+    return new Set(
       parsePreCommitConfig(text)
         ?.hooks.map((h) => h.id)
         .filter((id) => id in PYTHON_HOOKS),
     );
-    if (hooksByText.size >= 32) hooksByText.clear();
-    hooksByText.set(text, ids);
-  }
-  return ids;
+  });
 }
-
-const hooksByText = new Map<string, Set<string>>();
 
 /**
  * The Python tools a project is configured for, from the nearest Python config between `target` and `root`

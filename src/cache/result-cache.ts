@@ -9,6 +9,7 @@ import { FileHashes } from "./file-hashes.js";
 import { LocalStore } from "./local-store.js";
 import { RemoteStore, type RemoteOptions } from "./remote-store.js";
 import { sharedTree, type TreeScanner } from "../paths/tree-scan.js";
+import { treeStateKey } from "./tree-state-key.js";
 import type { Shard } from "./shard.js";
 
 const MEMORY_BYTES = 64 * 1024 * 1024;
@@ -65,8 +66,11 @@ export class ResultCache {
     this.hashes = new FileHashes(
       this.local && options.roots ? { store: this.local, roots: options.roots } : undefined,
     );
+    // The tree scan's listings and walks beside the hashes, for the next fresh process (tree-scan.ts).
+    if (this.local && options.roots)
+      sharedTree.persistTo(this.local, options.roots, this.local.root, treeStateKey);
     // A long-lived server keeps its memo on disk now and then; a lost save only costs a re-read.
-    if (this.local) this.saveTimer = setInterval(() => this.hashes.save(), SAVE_HASHES_MS).unref();
+    if (this.local) this.saveTimer = setInterval(() => this.saveMemos(), SAVE_HASHES_MS).unref();
     this.remote = options.remote
       ? new RemoteStore({ ...options.remote, onError: options.onError })
       : undefined;
@@ -131,9 +135,14 @@ export class ResultCache {
     await Promise.all([this.local?.flush(), this.remote?.flush()]);
   }
 
+  private saveMemos(): void {
+    this.hashes.save();
+    sharedTree.savePersisted();
+  }
+
   async close(): Promise<void> {
     clearInterval(this.saveTimer);
-    this.hashes.save();
+    this.saveMemos();
     await this.flush();
   }
 }

@@ -6,9 +6,12 @@ import os from "node:os";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import type { Services } from "../engine/services.js";
-import { isWithin } from "../paths/allowlist.js";
+import { isWithin, resolveRoots } from "../paths/allowlist.js";
+import { sharedTree } from "../paths/tree-scan.js";
+import { LocalStore } from "./local-store.js";
 import { prepareCacheDir } from "./location.js";
 import { ResultCache } from "./result-cache.js";
+import { treeStateKey } from "./tree-state-key.js";
 
 export interface CacheHost {
   config: Config;
@@ -59,6 +62,19 @@ export function resultCacheOf(host: CacheHost): ResultCache | undefined {
       },
     });
   });
+}
+
+/**
+ * Points the tree scan at the result cache's folder before a `check` plans its paths (planPath walks the
+ * tree before the engine and its cache exist), so that its walks too are those the last run kept
+ * (tree-scan.ts, persistTo). The cache, once made, takes over the same folder.
+ */
+export function persistTreeScanEarly(config: Config): void {
+  if (!config.resultCache) return;
+  const roots = resolveRoots(config.allowedPaths).effective;
+  if (cacheDirProblem(config.resultCacheDir, roots)) return;
+  const store = new LocalStore(config.resultCacheDir, config.resultCacheMaxMb * 1024 * 1024);
+  sharedTree.persistTo(store, roots, store.root, treeStateKey);
 }
 
 /** The `cached` field of a result: "12 of 12 files" (absent when nothing was cached or looked up). */

@@ -20,6 +20,7 @@ import { mergeSarif, withProjectCategory } from "./sarif-merge.js";
 import { selectChecks, selectsLinksOnly } from "./select.js";
 import { mergeShardLogs, readShardLog } from "./shard-merge.js";
 import { validationEpoch } from "../cache/file-hashes.js";
+import { persistTreeScanEarly } from "../cache/service.js";
 
 export interface CheckIo {
   stdout: ProgressSink & OutputStream;
@@ -133,6 +134,7 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   // Each path's projects (projects.ts), each checked at its own root; the allowed root bounds the search
   // for their configuration.
   const linksOnly = selectsLinksOnly(options.only);
+  persistTreeScanEarly(config);
   const plans = options.paths.map((p) =>
     planPath(p, { externalLinks: options.externalLinks, linksOnly }, allowedRootOf(config, p)),
   );

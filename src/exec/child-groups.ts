@@ -166,5 +166,7 @@ export function killMarkedSync(
  */
 export function endAllChildren(signal: NodeJS.Signals = "SIGKILL"): void {
   for (const g of live.values()) killGroup(g.pgid, signal);
-  killMarkedSync(serverToken(), signal, SERVER_TOKEN_VAR);
+  // No token made: no child was ever marked, so none can be left (and a fresh `check` answered from its
+  // cache skips the random generator's set-up and the scan of /proc).
+  if (serverToken_ !== undefined) killMarkedSync(serverToken_, signal, SERVER_TOKEN_VAR);
 }

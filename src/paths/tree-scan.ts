@@ -16,6 +16,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { decodeTreeState, encodeTreeState, type StatIdentity, type TreeStateStore } from "./tree-persist.js";
 import { TreeWatch } from "./tree-watch.js";
 
 const RACY_NS = 50_000_000n;
@@ -54,16 +55,29 @@ export interface TreeWalk {
 interface Recording {
   dirs: Set<string>;
   files: Set<string>;
+  /** Each file's stat when the walk said it depends on it, before it read it (null: absent). */
+  fileStats: Map<string, StatIdentity | null>;
   /** It read something the watcher cannot vouch for (a link's target): never remembered. */
   untracked: boolean;
 }
 
 interface Memo {
   value: unknown;
-  /** The watcher's clock when it was computed: nothing it read has changed while no event came since. */
-  seen: number;
+  /**
+   * The watcher's clock when it was computed: nothing it read has changed while no event came since.
+   * Undefined without a watcher, or loaded from disk.
+   */
+  seen: number | undefined;
   dirs: string[];
   files: string[];
+  /**
+   * What a stat found of each of `dirs`, then of each of `files` (null: absent), when the walk read them,
+   * for a check without the watcher (a fresh process, a pass not settled); undefined when one changed too
+   * recently to be told from a later change by its stat (see RACY_NS), or could not be read.
+   */
+  stats: (StatIdentity | null)[] | undefined;
+  /** Deep-frozen already (values loaded from disk are frozen when first used). */
+  frozen: boolean;
 }
 
 export class TreeScanner {
@@ -71,7 +85,21 @@ export class TreeScanner {
   private recording: Recording | undefined;
   /** Walks answered from `remember` (tests and benchmarks read it). */
   remembered = 0;
+  /** Of those, answered by a stat of what they read, without the watcher (tests and benchmarks read it). */
+  rememberedByStat = 0;
   private readonly listings = new Map<string, Listing>();
+  /** Where listings and walks are kept between processes (see persistTo). */
+  private persistence:
+    | { store: TreeStateStore; roots: readonly string[]; storeId: string; keyOf: (root: string) => string }
+    | undefined;
+  private readonly loadedRoots = new Set<string>();
+  /** Folder stats taken in a pass to check remembered walks without listing the folders (see dirIdentity). */
+  private passStats: { pass: number; stats: Map<string, StatIdentity | null> } = {
+    pass: -1,
+    stats: new Map(),
+  };
+  /** Roots with a walk learnt since they were loaded or saved. */
+  private readonly dirtyRoots = new Set<string>();
   private pass = 0;
   private watcher: TreeWatch | undefined;
   /** The last pass in which every change made before it has been seen by the watcher. */
@@ -151,19 +179,26 @@ export class TreeScanner {
    * share it.
    */
   remember<T extends object>(key: string, compute: () => T): T {
-    const watcher = this.watcher;
     // A walk inside another's: its reads are the outer one's.
-    if (!watcher || this.recording || this.settledPass !== this.pass) return compute();
+    if (this.recording) return compute();
+    this.loadPersisted();
+    const watcher = this.watcher;
+    const settled = watcher !== undefined && this.settledPass === this.pass;
     const known = this.memos.get(key);
-    if (
-      known &&
-      known.dirs.every((d) => watcher.namesUnchangedSince(d, known.seen)) &&
-      known.files.every((f) => watcher.fileUnchangedSince(f, known.seen))
-    ) {
+    if (known && this.stillValid(known, settled ? watcher : undefined)) {
       this.remembered++;
+      if (!known.frozen) {
+        deepFreeze(known.value);
+        known.frozen = true;
+      }
       return known.value as T;
     }
-    const recording: Recording = { dirs: new Set(), files: new Set(), untracked: false };
+    const recording: Recording = {
+      dirs: new Set(),
+      files: new Set(),
+      fileStats: new Map(),
+      untracked: false,
+    };
     this.recording = recording;
     let value: T;
     try {
@@ -172,23 +207,171 @@ export class TreeScanner {
       this.recording = undefined;
     }
     // Synchronous: no event came during it; a change made while it ran is an event after this clock.
-    const seen = watcher.now();
+    const seen = settled ? watcher.now() : undefined;
     this.memos.delete(key);
     if (!recording.untracked) {
       if (this.memos.size >= MAX_MEMOS) this.memos.delete(this.memos.keys().next().value as string);
-      this.memos.set(key, {
-        value: deepFreeze(value),
-        seen,
-        dirs: [...recording.dirs],
-        files: [...recording.files],
-      });
+      const dirs = [...recording.dirs];
+      const files = [...recording.files];
+      const stats = this.statsOf(dirs, files, recording.fileStats);
+      this.memos.set(key, { value: deepFreeze(value), seen, dirs, files, stats, frozen: true });
+      const anchor = dirs[0] ?? files[0];
+      if (stats && anchor !== undefined) this.markDirty(anchor);
     }
     return value;
   }
 
-  /** The walk being remembered used `file`'s content (a .gitignore): a change to it is a change to the walk. */
+  /**
+   * Whether nothing a remembered walk read has changed: by the watcher's events in a settled pass (no
+   * stat), else by a stat of each folder (once a pass, shared with every walk: see listing) and file.
+   */
+  private stillValid(memo: Memo, settledWatcher: TreeWatch | undefined): boolean {
+    // A settled watcher is asked alone: a walk it cannot vouch for is walked again, once, and then it can
+    // (stat-checking the walks every call would cost a stat per folder each time).
+    if (settledWatcher)
+      return (
+        memo.seen !== undefined &&
+        memo.dirs.every((d) => settledWatcher.namesUnchangedSince(d, memo.seen)) &&
+        memo.files.every((f) => settledWatcher.fileUnchangedSince(f, memo.seen))
+      );
+    const stats = memo.stats;
+    if (!stats) return false;
+    for (let i = 0; i < memo.dirs.length; i++)
+      if (!sameIdentity(stats[i], this.dirIdentity(memo.dirs[i] as string))) return false;
+    for (let i = 0; i < memo.files.length; i++)
+      if (!sameIdentity(stats[memo.dirs.length + i], fileIdentity(memo.files[i] as string))) return false;
+    this.rememberedByStat++;
+    return true;
+  }
+
+  /**
+   * A folder's stat in this pass: that of its listing when checked in this pass, else one `lstat` (shared
+   * by the walks checked in this pass); null when it is no folder or cannot be read.
+   */
+  private dirIdentity(dir: string): StatIdentity | null {
+    const known = this.listings.get(dir);
+    if (known?.pass === this.pass) return [known.ino, known.mtimeNs, known.ctimeNs, 0n];
+    if (this.passStats.pass !== this.pass) this.passStats = { pass: this.pass, stats: new Map() };
+    let st = this.passStats.stats.get(dir);
+    if (st === undefined) {
+      this.stats++;
+      const s = fs.lstatSync(dir, { bigint: true, throwIfNoEntry: false });
+      st = s?.isDirectory() ? [s.ino, s.mtimeNs, s.ctimeNs, 0n] : null;
+      this.passStats.stats.set(dir, st);
+    }
+    return st;
+  }
+
+  /** The stats a walk's record keeps (see Memo.stats), or undefined when one cannot vouch for it. */
+  private statsOf(
+    dirs: readonly string[],
+    files: readonly string[],
+    fileStats: ReadonlyMap<string, StatIdentity | null>,
+  ): (StatIdentity | null)[] | undefined {
+    const out: (StatIdentity | null)[] = [];
+    for (const dir of dirs) {
+      // Kept in this pass only when readable and not changed too recently (see listing); a folder looked
+      // for and absent is kept as absent.
+      const l = this.listings.get(dir);
+      if (l?.pass === this.pass) out.push([l.ino, l.mtimeNs, l.ctimeNs, 0n]);
+      else if (this.dirIdentity(dir) === null) out.push(null);
+      else return undefined;
+    }
+    const nowNs = BigInt(Date.now()) * 1_000_000n;
+    for (const file of files) {
+      const st = fileStats.get(file);
+      if (st === undefined) return undefined;
+      if (st && (nowNs - st[1] <= RACY_NS || nowNs - st[2] <= RACY_NS)) return undefined;
+      out.push(st);
+    }
+    return out;
+  }
+
+  /**
+   * Keeps the listings and the walks that a stat can vouch for (Memo.stats) between processes, one entry per
+   * allowed root in the result cache's store (as the file hashes are, file-hashes.ts): a fresh `check`
+   * stats each folder it would list, and lists again only those that changed, and reuses a walk (the
+   * project layout, the files ruff would check, a folder's languages) whose folders and .gitignore files
+   * are as it found them, instead of walking the tree again. Keyed by the build (a walk's meaning is the
+   * code's) and the root; a missing, foreign or damaged entry is ignored.
+   */
+  persistTo(
+    store: TreeStateStore,
+    roots: readonly string[],
+    storeId: string,
+    keyOf: (root: string) => string,
+  ): void {
+    const sorted = [...roots].sort((a, b) => b.length - a.length);
+    const same =
+      this.persistence?.storeId === storeId && this.persistence.roots.join("\0") === sorted.join("\0");
+    if (same && this.persistence) {
+      // Another handle on the same folder (the result cache's, which is flushed before exit): kept.
+      this.persistence.store = store;
+      return;
+    }
+    this.persistence = { store, roots: sorted, storeId, keyOf };
+    this.loadedRoots.clear();
+    this.dirtyRoots.clear();
+  }
+
+  /** The innermost allowed root holding `p` (see persistTo). */
+  private persistedRootOf(p: string): string | undefined {
+    return this.persistence?.roots.find(
+      (r) => p === r || p.startsWith(r.endsWith(path.sep) ? r : r + path.sep),
+    );
+  }
+
+  private markDirty(p: string): void {
+    const root = this.persistence ? this.persistedRootOf(p) : undefined;
+    // Not before its stored walks are loaded (they would be lost), but a server's are never loaded.
+    if (root !== undefined && (this.loadedRoots.has(root) || this.watcher)) this.dirtyRoots.add(root);
+  }
+
+  /** Reads each root's stored listings and walks once; what is known in memory already wins. */
+  private loadPersisted(): void {
+    const persistence = this.persistence;
+    // A watched tree's walks are vouched for by events, not stats: a server only stores its walks.
+    if (!persistence || this.watcher || this.loadedRoots.size === persistence.roots.length) return;
+    for (const root of persistence.roots) {
+      if (this.loadedRoots.has(root)) continue;
+      this.loadedRoots.add(root);
+      const walks = decodeTreeState(persistence.store.get(persistence.keyOf(root)), root);
+      for (const m of walks ?? []) {
+        if (this.memos.has(m.key) || this.memos.size >= MAX_MEMOS) continue;
+        this.memos.set(m.key, { ...m, seen: undefined, frozen: false });
+      }
+    }
+  }
+
+  /** Stores what each root learnt since it was loaded (in the background; see LocalStore). */
+  savePersisted(): void {
+    const persistence = this.persistence;
+    if (!persistence || this.dirtyRoots.size === 0) return;
+    for (const root of this.dirtyRoots) {
+      const walks = [...this.memos]
+        .filter(([, m]) => {
+          const anchor = m.dirs[0] ?? m.files[0];
+          return m.stats && anchor !== undefined && this.persistedRootOf(anchor) === root;
+        })
+        .map(([key, m]) => ({ key, value: m.value, dirs: m.dirs, files: m.files, stats: m.stats ?? [] }));
+      const data = encodeTreeState(root, walks);
+      if (data) persistence.store.put(persistence.keyOf(root), data);
+    }
+    this.dirtyRoots.clear();
+  }
+
+  /**
+   * The walk being remembered used `file`'s content (a .gitignore), or whether it exists: a change to it is
+   * a change to the walk. A link's target could change under the same link: such a walk is not remembered.
+   */
   dependsOnFile(file: string): void {
-    this.recording?.files.add(file);
+    const recording = this.recording;
+    if (!recording || recording.files.has(file)) return;
+    recording.files.add(file);
+    // Before the walk reads it: a change after this stat shows in the next one.
+    const st = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
+    if (st?.isSymbolicLink()) recording.untracked = true;
+    recording.fileStats.set(file, st ? [st.ino, st.mtimeNs, st.ctimeNs, st.size] : null);
   }
 
   /** The walk being remembered read something no watched folder covers: it is not remembered. */
@@ -279,6 +462,18 @@ export class TreeScanner {
     visit(target);
     return out;
   }
+}
+
+/** What a stat says of a file (ino, mtime, ctime, size), or null when there is none; a folder's size is 0. */
+function fileIdentity(file: string): StatIdentity | null {
+  const st = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
+  return st ? [st.ino, st.mtimeNs, st.ctimeNs, st.size] : null;
+}
+
+function sameIdentity(a: StatIdentity | null | undefined, b: StatIdentity | null): boolean {
+  if (a === undefined) return false;
+  if (a === null || b === null) return a === b;
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
 }
 
 /** Freezes a remembered value and what it holds (arrays, maps' values, plain objects). */

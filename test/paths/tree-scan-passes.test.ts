@@ -60,7 +60,8 @@ describe("the tree scan's passes", () => {
     projectLayout(dir, dir);
     pythonFiles(dir);
     expect(sharedTree.stats - before).toBe(first);
-    expect(first).toBeLessThanOrEqual(5);
+    // The tree's four folders, and ruff's default `src` folder looked for by its settings.
+    expect(first).toBeLessThanOrEqual(6);
   });
 
   it("a .gitignore is read once while it stays the same, and again after it changed", async () => {

@@ -13,6 +13,7 @@ import picomatch from "picomatch";
 import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { sharedTree } from "../../paths/tree-scan.js";
 
 export type RuffOptions = Record<string, unknown>;
 
@@ -54,7 +55,17 @@ const FILE_SELECTION_KEYS = [
   "per-file-target-version",
 ];
 
+/**
+ * Whether `file` exists, as a remembered settings load depends on it (tree-scan.ts): its creation, removal or
+ * change makes the load run again.
+ */
+function present(file: string): boolean {
+  sharedTree.dependsOnFile(file);
+  return fs.existsSync(file);
+}
+
 function readToml(file: string): Record<string, unknown> {
+  sharedTree.dependsOnFile(file);
   return parseToml(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
 }
 
@@ -91,7 +102,7 @@ export function findRuffConfig(start: string, root: string): string | undefined 
   for (;;) {
     for (const name of [".ruff.toml", "ruff.toml", "pyproject.toml"]) {
       const file = path.join(dir, name);
-      if (!fs.existsSync(file)) continue;
+      if (!present(file)) continue;
       checkInsideRoot(file, root, `ruff config ${name}`);
       if (name !== "pyproject.toml" || ruffOptionsOf(file) !== undefined) return file;
     }
@@ -136,8 +147,20 @@ function deepMerge(base: RuffOptions, over: RuffOptions): RuffOptions {
 const stringList = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
-/** Settings for files under `start`: from `configFile` when given, else the nearest config. */
+/**
+ * Settings for files under `start`: from `configFile` when given, else the nearest config. Remembered, in a
+ * server and between fresh processes alike (tree-scan.ts), while every file it read or looked for keeps
+ * its stat and every folder it listed its names (three TOML parses of a pyproject.toml were ~17 ms of a
+ * fresh `check` of flask); never mutate the settings.
+ */
 export function loadRuffSettings(start: string, root: string, configFile?: string): RuffSettings {
+  const key = JSON.stringify(["ruff-settings", start, root, configFile ?? null, isFile(start)]);
+  return sharedTree.remember(key, () => computeRuffSettings(start, root, configFile));
+}
+
+const isFile = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+
+function computeRuffSettings(start: string, root: string, configFile?: string): RuffSettings {
   const source = configFile ?? findRuffConfig(start, root);
   const raw = source ? loadWithExtends(source, root) : {};
   const options: RuffOptions = { ...raw };
@@ -198,7 +221,7 @@ export function targetFromRequiresPython(spec: string): string | undefined {
 }
 
 function requiresPythonOf(pyproject: string, root: string): string | undefined {
-  if (!fs.existsSync(pyproject) || !isWithin(root, fs.realpathSync.native(pyproject))) return undefined;
+  if (!present(pyproject) || !isWithin(root, fs.realpathSync.native(pyproject))) return undefined;
   try {
     const project = readToml(pyproject).project as Record<string, unknown> | undefined;
     return typeof project?.["requires-python"] === "string" ? project["requires-python"] : undefined;
@@ -223,7 +246,7 @@ function inferredTargetVersion(
   if (source) pyproject = path.join(path.dirname(source), "pyproject.toml");
   else
     for (let d = startDir(start); isWithin(root, d); d = path.dirname(d)) {
-      if (fs.existsSync(path.join(d, "pyproject.toml"))) {
+      if (present(path.join(d, "pyproject.toml"))) {
         pyproject = path.join(d, "pyproject.toml");
         break;
       }
@@ -237,19 +260,29 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Module names a `src` folder provides: its sub-folders and `.py`/`.pyi` files (ruff's `match_sources`). */
 function modulesIn(dir: string): string[] {
-  let entries: fs.Dirent[];
+  // Through the tree scan: a remembered settings load depends on the folder's names.
+  const listed = sharedTree.entries(dir);
+  // Absent, or not a folder: a link is read through, and never remembered (see dependsOnFile).
+  if (!listed) sharedTree.dependsOnFile(dir);
+  let entries: { name: string; kind: string }[];
   try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
+    entries =
+      listed ??
+      fs.readdirSync(dir, { withFileTypes: true }).map((e) => ({
+        name: e.name,
+        kind: e.isDirectory() ? "dir" : e.isFile() ? "file" : "other",
+      }));
   } catch {
     return [];
   }
   const names: string[] = [];
   for (const e of entries) {
-    const name = e.isDirectory()
-      ? e.name
-      : e.isFile() && /\.pyi?$/.test(e.name)
-        ? e.name.replace(/\.pyi?$/, "")
-        : "";
+    const name =
+      e.kind === "dir"
+        ? e.name
+        : e.kind === "file" && /\.pyi?$/.test(e.name)
+          ? e.name.replace(/\.pyi?$/, "")
+          : "";
     if (IDENTIFIER.test(name)) names.push(name);
   }
   return names;
