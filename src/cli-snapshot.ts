@@ -25,6 +25,7 @@ import "./mcp/tools/index.js";
 import "./hooks/cli.js";
 import "./hooks/pre-commit.js";
 import { run } from "./main.js";
+import { makeToolsAhead } from "./mcp/tools/index.js";
 import { RE2JS } from "re2js";
 import { useRe2Engine } from "./policy/cel.js";
 import { compileBundle, compilePolicy } from "./policy/compile.js";
@@ -57,6 +58,8 @@ void compileBundle()
   .then(() => findSecrets('password = "hunter2hunter2"\n'))
   // Only speed is lost: a hook compiles what it needs when it runs.
   .catch(() => {});
+// The tools a `check` makes first (src/check/command.ts, with the default `--retain-traces off`).
+makeToolsAhead(["core"], { retainTraces: "off" });
 const bundleFile = __filename;
 const builtFrom = identity(bundleFile);
 const entry = codePath("cli.js");

@@ -21,6 +21,7 @@ import { selectChecks, selectsLinksOnly } from "./select.js";
 import { mergeShardLogs, readShardLog } from "./shard-merge.js";
 import { validationEpoch } from "../cache/file-hashes.js";
 import { persistTreeScanEarly } from "../cache/service.js";
+import { treeChangesSeen, treeMayHaveChanged } from "../paths/tree-scan.js";
 
 export interface CheckIo {
   stdout: ProgressSink & OutputStream;
@@ -134,6 +135,10 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
   // Each path's projects (projects.ts), each checked at its own root; the allowed root bounds the search
   // for their configuration.
   const linksOnly = selectsLinksOnly(options.only);
+  // A check starts a pass of the tree scan (in a daemon, the last check's view of the tree is not this
+  // one's), and its walks are those the last run stored (a fresh process).
+  treeMayHaveChanged();
+  await treeChangesSeen();
   persistTreeScanEarly(config);
   const plans = options.paths.map((p) =>
     planPath(p, { externalLinks: options.externalLinks, linksOnly }, allowedRootOf(config, p)),

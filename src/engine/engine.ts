@@ -3,6 +3,7 @@
  * validate → rate limit → path allowlist → concurrency slot → handler → result → audit entry.
  */
 import { treeChangesSeen, treeMayHaveChanged } from "../paths/tree-scan.js";
+import { validationEpoch } from "../cache/file-hashes.js";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -99,7 +100,10 @@ export class Engine {
   async call(name: string, rawArgs: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const started = performance.now();
     // The tree may have changed since the last call: its folders are stat'ed again (once each) in this one.
-    treeMayHaveChanged();
+    // Not inside a check run's read-only checks (validationEpoch): there the tree is taken as the run found
+    // it, as the files' stats are, until a process ran or the server wrote (runner.ts, safe-write.ts); the
+    // run's first pass starts with it (src/check/command.ts).
+    if (validationEpoch.getStore() === undefined) treeMayHaveChanged();
     await treeChangesSeen();
     const tool = this.tools.get(name);
     if (!tool) throw new InvalidArgumentsError(`Unknown tool: ${name}`);

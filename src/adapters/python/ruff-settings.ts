@@ -96,8 +96,13 @@ function checkInsideRoot(file: string, root: string, what: string): void {
     });
 }
 
-/** The nearest config file from `start` upward, not leaving `root`. */
+/** The nearest config file from `start` upward, not leaving `root` (remembered as loadRuffSettings is). */
 export function findRuffConfig(start: string, root: string): string | undefined {
+  const key = JSON.stringify(["ruff-config", start, root, isFile(start)]);
+  return sharedTree.remember(key, () => ({ file: searchRuffConfig(start, root) })).file;
+}
+
+function searchRuffConfig(start: string, root: string): string | undefined {
   let dir = fs.existsSync(start) && fs.statSync(start).isFile() ? path.dirname(start) : start;
   for (;;) {
     for (const name of [".ruff.toml", "ruff.toml", "pyproject.toml"]) {
