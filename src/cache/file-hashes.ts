@@ -11,6 +11,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
+import v8 from "node:v8";
 import { sha256 } from "./hash.js";
 import { sharedTree } from "../paths/tree-scan.js";
 
@@ -21,7 +22,7 @@ const MAX_MEMO = 200_000;
 /** Where the memo of a root is kept: the result cache's local store. */
 export interface MemoStore {
   get(key: string): Buffer | undefined;
-  put(key: string, data: string): void;
+  put(key: string, data: string | Buffer): void;
 }
 
 export interface MemoPersistence {
@@ -30,10 +31,17 @@ export interface MemoPersistence {
   roots: readonly string[];
 }
 
-/** A stored memo: the root it is of (checked on load) and [relative path, ino, size, mtime, ctime, hash]. */
+/**
+ * A stored memo (V8's serialization: no text to parse, the stats as 64-bit integers, ~3x faster to load
+ * than JSON on pylint's 2,419 files): the root it is of (checked on load), each file's path relative to it,
+ * its ino, size, mtime and ctime (4 per file) and its hash.
+ */
 interface StoredMemo {
+  v: 2;
   root: string;
-  entries: [string, string, string, string, string, string][];
+  rels: string[];
+  stats: BigUint64Array;
+  hashes: string[];
 }
 
 /**
@@ -45,7 +53,7 @@ interface StoredMemo {
  */
 export const validationEpoch = new AsyncLocalStorage<bigint>();
 
-const memoKey = (root: string) => sha256(`mcq-file-hashes/v1\0${root}`);
+const memoKey = (root: string) => sha256(`mcq-file-hashes/v2\0${root}`);
 
 interface Memo {
   /** hrtime of the last stat that found the file as remembered (0: loaded from disk). */
@@ -80,20 +88,41 @@ export class FileHashes {
   private load(root: string): void {
     if (this.loaded.has(root) || !this.persistence) return;
     this.loaded.add(root);
-    const text = this.persistence.store.get(memoKey(root))?.toString("utf8");
-    if (!text) return;
+    const data = this.persistence.store.get(memoKey(root));
+    if (!data) return;
     try {
-      const stored = JSON.parse(text) as StoredMemo;
-      if (stored.root !== root || !Array.isArray(stored.entries)) return;
-      for (const [rel, ino, size, mtimeNs, ctimeNs, hash] of stored.entries) {
-        const file = path.join(root, rel);
+      const stored = v8.deserialize(data) as StoredMemo;
+      const { rels, stats, hashes } = stored;
+      if (
+        stored.v !== 2 ||
+        stored.root !== root ||
+        !Array.isArray(rels) ||
+        !(stats instanceof BigUint64Array) ||
+        !Array.isArray(hashes) ||
+        stats.length !== 4 * rels.length ||
+        hashes.length !== rels.length
+      )
+        return;
+      const base = root.endsWith(path.sep) ? root : root + path.sep;
+      for (let i = 0; i < rels.length; i++) {
+        const rel = rels[i];
+        const hash = hashes[i];
+        // Relative paths as path.relative made them: inside the root, already normalised.
+        if (
+          typeof rel !== "string" ||
+          typeof hash !== "string" ||
+          rel.startsWith("..") ||
+          path.isAbsolute(rel)
+        )
+          continue;
+        const file = base + rel;
         if (this.memo.has(file) || this.memo.size >= MAX_MEMO) continue;
         this.memo.set(file, {
           checkedNs: 0n,
-          ino: BigInt(ino),
-          size: BigInt(size),
-          mtimeNs: BigInt(mtimeNs),
-          ctimeNs: BigInt(ctimeNs),
+          ino: stats[4 * i] as bigint,
+          size: stats[4 * i + 1] as bigint,
+          mtimeNs: stats[4 * i + 2] as bigint,
+          ctimeNs: stats[4 * i + 3] as bigint,
           hash,
         });
       }
@@ -105,21 +134,22 @@ export class FileHashes {
   /** Stores the memo of every root that changed since the last save (in the background; see LocalStore). */
   save(): void {
     if (!this.persistence || this.dirty.size === 0) return;
-    const byRoot = new Map<string, StoredMemo["entries"]>([...this.dirty].map((r) => [r, []]));
+    const byRoot = new Map<string, { rels: string[]; stats: bigint[]; hashes: string[] }>(
+      [...this.dirty].map((r) => [r, { rels: [], stats: [], hashes: [] }]),
+    );
     for (const [file, m] of this.memo) {
       const root = this.rootOf(file);
-      const entries = root === undefined ? undefined : byRoot.get(root);
-      entries?.push([
-        path.relative(root as string, file),
-        String(m.ino),
-        String(m.size),
-        String(m.mtimeNs),
-        String(m.ctimeNs),
-        m.hash,
-      ]);
+      const stored = root === undefined ? undefined : byRoot.get(root);
+      if (!stored) continue;
+      stored.rels.push(path.relative(root as string, file));
+      stored.stats.push(m.ino, m.size, m.mtimeNs, m.ctimeNs);
+      stored.hashes.push(m.hash);
     }
-    for (const [root, entries] of byRoot)
-      this.persistence.store.put(memoKey(root), JSON.stringify({ root, entries } satisfies StoredMemo));
+    for (const [root, { rels, stats, hashes }] of byRoot)
+      this.persistence.store.put(
+        memoKey(root),
+        v8.serialize({ v: 2, root, rels, stats: BigUint64Array.from(stats), hashes } satisfies StoredMemo),
+      );
     this.dirty.clear();
   }
 
