@@ -40,6 +40,8 @@ interface Listing {
   entries: DirEntry[];
   /** Each entry's absolute path, joined once per listing (a walk of a big tree would join them all again). */
   paths: string[];
+  /** Its stat as the walks that listed it record it, made once (see statsOf). */
+  identity?: StatIdentity;
 }
 
 export interface TreeWalk {
@@ -93,6 +95,8 @@ export class TreeScanner {
     | { store: TreeStateStore; roots: readonly string[]; storeId: string; keyOf: (root: string) => string }
     | undefined;
   private readonly loadedRoots = new Set<string>();
+  /** The folder stat records found unchanged in a pass (see stillValid). */
+  private passChecked: { pass: number; stats: WeakSet<StatIdentity> } = { pass: -1, stats: new WeakSet() };
   /** Folder stats taken in a pass to check remembered walks without listing the folders (see dirIdentity). */
   private passStats: { pass: number; stats: Map<string, StatIdentity | null> } = {
     pass: -1,
@@ -236,8 +240,15 @@ export class TreeScanner {
       );
     const stats = memo.stats;
     if (!stats) return false;
-    for (let i = 0; i < memo.dirs.length; i++)
-      if (!sameIdentity(stats[i], this.dirIdentity(memo.dirs[i] as string))) return false;
+    if (this.passChecked.pass !== this.pass) this.passChecked = { pass: this.pass, stats: new WeakSet() };
+    const checked = this.passChecked.stats;
+    for (let i = 0; i < memo.dirs.length; i++) {
+      // Walks share their folders' stat records (see statsOf, tree-persist.ts): each is compared once a pass.
+      const want = stats[i];
+      if (want && checked.has(want)) continue;
+      if (!sameIdentity(want, this.dirIdentity(memo.dirs[i] as string))) return false;
+      if (want) checked.add(want);
+    }
     for (let i = 0; i < memo.files.length; i++)
       if (!sameIdentity(stats[memo.dirs.length + i], fileIdentity(memo.files[i] as string))) return false;
     this.rememberedByStat++;
@@ -273,7 +284,7 @@ export class TreeScanner {
       // Kept in this pass only when readable and not changed too recently (see listing); a folder looked
       // for and absent is kept as absent.
       const l = this.listings.get(dir);
-      if (l?.pass === this.pass) out.push([l.ino, l.mtimeNs, l.ctimeNs, 0n]);
+      if (l?.pass === this.pass) out.push((l.identity ??= [l.ino, l.mtimeNs, l.ctimeNs, 0n]));
       else if (this.dirIdentity(dir) === null) out.push(null);
       else return undefined;
     }
