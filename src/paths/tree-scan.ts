@@ -407,9 +407,9 @@ export class TreeScanner {
       st = fs.lstatSync(dir, { bigint: true });
     } catch {
       this.listings.delete(dir);
-      return undefined;
+      return this.notAFolder(dir);
     }
-    if (!st.isDirectory()) return undefined;
+    if (!st.isDirectory()) return this.notAFolder(dir);
     if (known && known.ino === st.ino && known.mtimeNs === st.mtimeNs && known.ctimeNs === st.ctimeNs) {
       known.pass = this.pass;
       known.seen = seen;
@@ -443,6 +443,19 @@ export class TreeScanner {
       });
     } else this.listings.delete(dir);
     return { entries, paths };
+  }
+
+  /**
+   * `dir` is absent, or no folder: what a walk being remembered depends on is then whether it exists and
+   * what it is, as for a file it looked for (see dependsOnFile), which its parent's events or a stat tell;
+   * not its names, which no watch can vouch for (ruff's settings look for a `src` folder most projects lack).
+   */
+  private notAFolder(dir: string): undefined {
+    if (this.recording) {
+      this.recording.dirs.delete(dir);
+      this.dependsOnFile(dir);
+    }
+    return undefined;
   }
 
   /**

@@ -141,12 +141,20 @@ describe("the tree watch", () => {
     const remembered = sharedTree.remembered;
     await nextCall();
     expect(pythonFiles(dir)).toEqual(["c/w.py", "x.py"]);
-    expect(sharedTree.remembered).toBe(remembered + 1);
+    // The walk, and ruff's settings (which looked for config files and a `src` folder, all absent).
+    expect(sharedTree.remembered).toBe(remembered + 2);
     // An edit of a file the walk lists (not its names) keeps the walk.
     fs.appendFileSync(path.join(dir, "x.py"), "# edited\n");
     await nextCall();
     expect(pythonFiles(dir)).toEqual(["c/w.py", "x.py"]);
-    expect(sharedTree.remembered).toBe(remembered + 2);
+    expect(sharedTree.remembered).toBe(remembered + 4);
+    // A config file appears where the settings looked for one: both are made again (the root's names too
+    // have changed), and the settings are the new file's.
+    fs.writeFileSync(path.join(dir, "ruff.toml"), "line-length = 99\n");
+    await nextCall();
+    expect(pythonFiles(dir)).toEqual(["c/w.py", "x.py"]);
+    expect(sharedTree.remembered).toBe(remembered + 4);
+    expect(loadRuffSettings(dir, dir).source).toBe(path.join(dir, "ruff.toml"));
     fs.writeFileSync(path.join(dir, ".gitignore"), "c/\n");
     await nextCall();
     expect(pythonFiles(dir)).toEqual(["a/b/z.py", "a/y.py", "x.py"]);
@@ -160,9 +168,10 @@ describe("the tree watch", () => {
     const byStat = sharedTree.rememberedByStat;
     treeMayHaveChanged();
     expect(pythonFiles(dir)).toEqual(["a/b/new.py", "a/b/z.py", "a/y.py", "x.py"]);
-    // The walk and ruff's settings, both by stat.
-    expect(sharedTree.remembered).toBe(again + 2);
-    expect(sharedTree.rememberedByStat).toBe(byStat + 2);
+    // The walk, by stat; ruff's settings are made again: made when ruff.toml had just been written, a stat
+    // could not tell a second write in the same tick, so they were not kept for one to vouch for.
+    expect(sharedTree.remembered).toBe(again + 1);
+    expect(sharedTree.rememberedByStat).toBe(byStat + 1);
   });
 
   it("calls that settle at once each get their own answer, and the watcher stays on", async () => {
