@@ -68,21 +68,21 @@ async function lockedAcrossProcesses<T>(
   const dir = path.join(scratchRoot(), "cargo-workspace-locks");
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = createHash("sha256").update(workspace).digest("hex").slice(0, 32);
+  const file = path.join(dir, key);
+  const options = { realpath: false, lockfilePath: `${file}.lock`, retries: 0, onCompromised: () => {} };
+  // Polled here, each try once: proper-lockfile's own retries build (and copy) a table of every wait up
+  // front, thousands of entries for a wait as long as --timeout, on every lock taken (~15 ms of CPU).
+  const deadline = performance.now() + waitMs;
   let release: () => Promise<void>;
-  try {
-    release = await properLockfile().lock(path.join(dir, key), {
-      realpath: false,
-      lockfilePath: path.join(dir, `${key}.lock`),
-      retries: {
-        retries: Math.max(1, Math.ceil(waitMs / POLL_MS)),
-        factor: 1,
-        minTimeout: POLL_MS,
-        maxTimeout: POLL_MS,
-      },
-      onCompromised: () => {},
-    });
-  } catch (err) {
-    throw (err as NodeJS.ErrnoException).code === "ELOCKED" ? tooLong() : err;
+  for (;;) {
+    try {
+      release = await properLockfile().lock(file, options);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ELOCKED") throw err;
+      if (performance.now() + POLL_MS > deadline) throw tooLong();
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
   }
   try {
     return await fn();
