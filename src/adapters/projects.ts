@@ -19,6 +19,7 @@
  * `py/pyproject.toml`) are checked where they are: each such folder, or file, is a unit of its own. Go and
  * Rust files outside any module or crate cannot be checked by their tools; the layout's notes say which.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { sharedTree, type DirEntry } from "../paths/tree-scan.js";
@@ -188,12 +189,34 @@ function findUp(dir: string, name: string): boolean {
   }
 }
 
+/** Set while a caller that placed each unit itself (check) runs one unit's tools (ownUnitOnly). */
+const ownUnitScope = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` as the calls of one unit that its caller placed itself: `check` plans every unit of a path
+ * (a crate, or a Go module, with crates or modules of its own below it) and calls each unit's tools at its
+ * dir, so a call there is that unit alone, as its tools by hand run it (`cargo clippy` in a crate lints
+ * that crate, not a crate below it that check calls on its own). Without this, the outer unit's calls
+ * placed the inner units' tools again: each inner crate linted and type-checked twice, its findings
+ * reported twice.
+ */
+export function ownUnitOnly<T>(fn: () => Promise<T>): Promise<T> {
+  return ownUnitScope.run(true, fn);
+}
+
 /**
  * The units of `target` (a file or folder inside `root`, the allowed root): per language, where its tools
  * run. A file is one unit of its language. Reads folder listings (through the shared scan) and small
- * manifests only.
+ * manifests only. Inside ownUnitOnly: only the units at `target` itself (all of them when none is there).
  */
 export function projectLayout(target: string, root: string = target): ProjectLayout {
+  const layout = layoutOf(target, root);
+  if (!ownUnitScope.getStore()) return layout;
+  const own = layout.units.filter((u) => u.dir === target);
+  return own.length ? { units: own, notes: layout.notes } : layout;
+}
+
+function layoutOf(target: string, root: string): ProjectLayout {
   const st = fs.statSync(target, { throwIfNoEntry: false });
   if (!st) return { units: [], notes: [] };
   if (!st.isDirectory()) {

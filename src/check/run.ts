@@ -17,6 +17,7 @@ import {
 import type { FixLine } from "./report.js";
 import { inShard, shardOfKey, type Shard } from "../cache/shard.js";
 import { isWithin } from "../paths/allowlist.js";
+import { ownUnitOnly } from "../adapters/projects.js";
 
 export interface RunEvents {
   start(label: string): void;
@@ -41,10 +42,13 @@ async function call(
   signal?: AbortSignal,
 ): Promise<EngineResult> {
   try {
-    return (await engine.call(tool, args, {
-      maxResultBytes: Number.POSITIVE_INFINITY,
-      signal,
-    })) as EngineResult;
+    // Each unit was placed by the plan (detect.ts): a call at a unit's dir is that unit alone.
+    return (await ownUnitOnly(() =>
+      engine.call(tool, args, {
+        maxResultBytes: Number.POSITIVE_INFINITY,
+        signal,
+      }),
+    )) as EngineResult;
   } catch (err) {
     return {
       success: false,

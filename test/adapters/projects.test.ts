@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { projectLayout } from "../../src/adapters/projects.js";
+import { ownUnitOnly, projectLayout } from "../../src/adapters/projects.js";
 import { missing, tempDir } from "../helpers/tools.js";
 
 const made: string[] = [];
@@ -158,5 +158,31 @@ describe("projectLayout", () => {
   it("a folder of loose code with no project is the path itself, as before", () => {
     const dir = tree({ "a.py": "", "lib/b.py": "" });
     expect(layoutOf(dir).units).toEqual(["target python ."]);
+  });
+
+  it("inside ownUnitOnly (check's calls, each at a unit it placed): only the units at the path itself", async () => {
+    const dir = tree({
+      "go.mod": "module m\n",
+      "main.go": "package main\n",
+      "_examples/rest/go.mod": "module r\n",
+      "_examples/rest/main.go": "package main\n",
+      "rs/Cargo.toml": "[package]\nname='r'\n",
+      "rs/src/lib.rs": "",
+      "rs/inner/Cargo.toml": "[package]\nname='i'\n",
+      "rs/inner/main.rs": "",
+    });
+    const rs = path.join(dir, "rs");
+    expect(layoutOf(dir).units).toEqual([
+      "target go .",
+      "project go _examples/rest",
+      "project rust rs",
+      "project rust rs/inner",
+    ]);
+    expect(layoutOf(dir, rs).units).toEqual(["target rust rs", "project rust rs/inner"]);
+    const own = await ownUnitOnly(() => Promise.resolve([layoutOf(dir).units, layoutOf(dir, rs).units]));
+    expect(own).toEqual([["target go ."], ["target rust rs"]]);
+    // A path that is no unit itself (a monorepo root's): its units as before.
+    const mono = tree({ "go/go.mod": "module m\n", "go/main.go": "package main\n" });
+    expect(await ownUnitOnly(() => Promise.resolve(layoutOf(mono).units))).toEqual(["project go go"]);
   });
 });

@@ -11,7 +11,11 @@ import {
 } from "../../src/adapters/go/go-lint.js";
 import { parseGoTestJson } from "../../src/adapters/go/go-test.js";
 import { golangciArgs, parseGolangciJson } from "../../src/adapters/go/golangci-lint.js";
-import { golangciConfigClosure, goPluginsOf } from "../../src/adapters/go/golangci-config.js";
+import {
+  golangciConfigClosure,
+  goPluginsOf,
+  parseGolangciConfig,
+} from "../../src/adapters/go/golangci-config.js";
 import { splitJsonObjects } from "../../src/adapters/go/go-json.js";
 import { FIXTURES } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
@@ -229,5 +233,16 @@ describe("Go parsers", () => {
     });
     fs.writeFileSync(config, 'version: "2"\n');
     expect(golangciConfigClosure(config, mod)).toEqual({ files: [config], dirs: [], watch: [config] });
+  });
+
+  it("a golangci-lint config is parsed once per text: the same text twice is one parse, an edited one parses anew", () => {
+    const yml = "linters:\n  settings:\n    custom:\n      a:\n        path: a.so\n";
+    expect(parseGolangciConfig(yml, ".golangci.yml")).toBe(parseGolangciConfig(yml, ".golangci.yml"));
+    expect(goPluginsOf(yml, ".golangci.yml")).toEqual(["a"]);
+    const edited = yml.replace("a:", "b:");
+    expect(goPluginsOf(edited, ".golangci.yml")).toEqual(["b"]);
+    // The same text under another name is read by that name's format.
+    expect(parseGolangciConfig('{"linters": {}}', ".golangci.json")).toEqual({ linters: {} });
+    expect(parseGolangciConfig('{"linters": {}}', ".golangci.toml")).toBeUndefined();
   });
 });

@@ -17,6 +17,12 @@ export interface CargoRun {
   notes: string[];
 }
 
+/**
+ * The subcommands that resolve the dependency graph, and so write a Cargo.lock when the crate has none.
+ * The others (cargo fmt: `cargo metadata --no-deps --offline` and rustfmt) never write one: they run
+ * without the workspace lock, beside a build of the same crate (check runs cargo fmt, clippy and check of a
+ * crate at once; each fmt waited for a build or held one up).
+ */
 const RESOLVING = new Set(["check", "clippy", "test", "build"]);
 
 const HINTS: Record<string, string> = {
@@ -43,10 +49,42 @@ export async function runCargo(
 ): Promise<CargoRun> {
   const root = ctx.allowlist.rootOf(crateDir) ?? crateDir;
   const workspace = workspaceRoot(crateDir, root);
+  if (!RESOLVING.has(args[0] ?? ""))
+    return { run: await start(ctx, crateDir, workspace, args, command, env, onStdoutLine), args, notes: [] };
   // Whether the crate has a Cargo.lock of its own is only known while no other run can have made one.
   return withWorkspaceLock(workspace, ctx.config.timeout * 1000, () =>
     runLocked(ctx, crateDir, workspace, args, command, env, onStdoutLine),
   );
+}
+
+/** Runs cargo in the crate, building into the workspace's scratch target dir; a missing cargo or component is tool_not_found. */
+async function start(
+  ctx: ToolContext,
+  crateDir: string,
+  workspace: string,
+  args: string[],
+  command: string,
+  env: Record<string, string>,
+  onStdoutLine: ((line: string) => void) | undefined,
+  sandbox?: SandboxRun,
+): Promise<RunResult> {
+  let run: RunResult;
+  try {
+    run = await ctx.run({
+      program: "cargo",
+      args,
+      cwd: crateDir,
+      env: { CARGO_TARGET_DIR: cargoTargetDir(workspace), CARGO_TERM_COLOR: "never", ...env },
+      onStdoutLine,
+      sandbox,
+    });
+  } catch (err) {
+    if (err instanceof ProgramNotFoundError) throw notInstalled("cargo", command);
+    throw err;
+  }
+  const component = missingComponent(run);
+  if (component) throw notInstalled(component, command);
+  return run;
 }
 
 async function runLocked(
@@ -60,24 +98,10 @@ async function runLocked(
 ): Promise<CargoRun> {
   const lockfile = path.join(workspace, "Cargo.lock");
   const hadLock = fs.existsSync(lockfile);
-  // With a Cargo.lock, --locked makes cargo fail rather than rewrite it; subcommands that resolve take it.
-  if (hadLock && RESOLVING.has(args[0] ?? "")) args = [args[0] as string, "--locked", ...args.slice(1)];
-  let run: RunResult;
-  try {
-    run = await ctx.run({
-      program: "cargo",
-      args,
-      cwd: crateDir,
-      env: { CARGO_TARGET_DIR: cargoTargetDir(workspace), CARGO_TERM_COLOR: "never", ...env },
-      onStdoutLine,
-      sandbox: hadLock ? undefined : lockWritable(ctx, workspace),
-    });
-  } catch (err) {
-    if (err instanceof ProgramNotFoundError) throw notInstalled("cargo", command);
-    throw err;
-  }
-  const component = missingComponent(run);
-  if (component) throw notInstalled(component, command);
+  // With a Cargo.lock, --locked makes cargo fail rather than rewrite it (every subcommand here resolves).
+  if (hadLock) args = [args[0] as string, "--locked", ...args.slice(1)];
+  const sandbox = hadLock ? undefined : lockWritable(ctx, workspace);
+  const run = await start(ctx, crateDir, workspace, args, command, env, onStdoutLine, sandbox);
   const notes: string[] = [];
   if (!hadLock && fs.existsSync(lockfile)) {
     fs.rmSync(lockfile, { force: true });
