@@ -232,4 +232,42 @@ describe("prose reduction", () => {
     expect(full.anchors).toEqual(expect.arrayContaining(["heading-after-a-bom", "the-mit-license-mit"]));
     expect(full.links.map((l) => l.url)).toEqual(expect.arrayContaining(["label.md"]));
   });
+
+  it("drops repeated list items and blank-separated paragraphs of stand-ins, keeping breaks and structure", () => {
+    const text = [
+      "Intro paragraph of plain prose.",
+      "",
+      "Second paragraph of plain prose.",
+      "",
+      "Third paragraph of plain prose.",
+      "",
+      "* first item of prose",
+      "* second item of prose",
+      "* third item of prose",
+      "",
+      "* * *",
+      "  [after the break](break.md)",
+      "",
+      "*Emphasis* at the start of a plain line",
+      "_more emphasis_ at the start of a plain line",
+      "-not a list item, a word after a dash",
+      "",
+      "> Quoted prose stays as it is",
+      "",
+      "- an item",
+      "",
+      "  a paragraph in the item",
+      "",
+      "  [in the item](in-item.md)",
+    ].join("\n");
+    const { fast, full } = same(text);
+    expect(fast).toEqual(full);
+    expect(full.links.map((l) => [l.url, l.line])).toEqual([
+      ["break.md", 12],
+      ["in-item.md", 24],
+    ]);
+    const reduced = reduceMarkdown(text).text.split("\n");
+    expect(reduced.slice(0, 6)).toEqual(["a", "", "a", "", "* a", ""]);
+    expect(reduced).toContain("* * *");
+  });
 });

@@ -30,10 +30,13 @@ const LIST_MARKER = /^[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+/;
 const EMPTY_ITEM = /^[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]*\r?$/;
 const LEADING_SPACE = /^[ \t]*/;
 /**
- * A start that may open a block (heading, quote, fence, HTML, table, thematic break, ...). One or two
- * backticks or tildes open no fence: a line that starts with a code span is prose.
+ * A start that may open a block (heading, quote, fence, HTML, table). One or two backticks or tildes
+ * open no fence, and `*`, `_`, `-`, `+` or `=` followed by a word no list item nor thematic break: a
+ * line that starts with a code span or emphasis is prose (setext underlines are looked for in groups).
  */
-const BLOCK_START = /^[ \t]*(?:[#>|<=_*+-]|`{3}|~{3})/;
+const BLOCK_START = /^[ \t]*(?:[#>|<]|`{3}|~{3})/;
+/** A thematic break (`***`, `- - -`, `___`): a line of three or more of one of `*-_` and spaces. */
+const THEMATIC_BREAK = /^[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*\r?$/;
 
 /** Code-span, tag and bracket state carried from line to line within one paragraph-like group. */
 interface InlineState {
@@ -80,7 +83,7 @@ function scanLine(line: string, state: InlineState): string {
 
 /** Whether `line`, whose text outside code spans is `outside`, may be replaced by its stand-in. */
 function replaceable(line: string, outside: string): boolean {
-  if (UNSAFE_CHARACTERS.test(outside) || EMPTY_ITEM.test(line)) return false;
+  if (UNSAFE_CHARACTERS.test(outside) || EMPTY_ITEM.test(line) || THEMATIC_BREAK.test(line)) return false;
   return LIST_MARKER.test(line) || !BLOCK_START.test(line);
 }
 
@@ -189,13 +192,33 @@ export function reduceMarkdown(source: string): ReducedSource {
   const { lines, merge } = reduced;
   const kept: string[] = [];
   const origin: number[] = [];
+  const keptMerge: boolean[] = [];
   // The 1-based line in `kept` of each source line kept (fence lines are always kept).
   const at = new Int32Array(lines.length);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (merge[i] === 1 && merge[i - 1] === 1 && lines[i - 1] === line) continue;
+    const n = kept.length;
+    if (merge[i] === 1) {
+      // The same stand-in again: it continues whatever the one before is in.
+      if (n >= 1 && keptMerge[n - 1] && kept[n - 1] === line) continue;
+      // A blank line then a stand-in, after the same pair: the pair adds nothing (a blank line ends the
+      // same blocks, the stand-in opens the same block in the same containers), so both go.
+      if (
+        n >= 3 &&
+        isBlank(kept[n - 1]) &&
+        keptMerge[n - 2] &&
+        kept[n - 2] === line &&
+        isBlank(kept[n - 3])
+      ) {
+        kept.pop();
+        origin.pop();
+        keptMerge.pop();
+        continue;
+      }
+    }
     kept.push(line);
     origin.push(i + 1);
+    keptMerge.push(merge[i] === 1);
     at[i] = kept.length;
   }
   return {
@@ -207,6 +230,8 @@ export function reduceMarkdown(source: string): ReducedSource {
     })),
   };
 }
+
+const isBlank = (line: string | undefined): boolean => line !== undefined && line.trim() === "";
 
 /** The source with its plain-prose lines and fenced code replaced, line for line (no line dropped). */
 export function reduceProse(source: string): string {
@@ -245,7 +270,7 @@ function reduceGroup(lines: string[], start: number, end: number, merge: Uint8Ar
     if (!keepNext && !bom && !openBefore && !openAfter && replaceable(line, outside)) {
       const marker = LIST_MARKER.exec(line);
       lines[i] = marker ? `${marker[0]}a` : `${LEADING_SPACE.exec(line)?.[0] ?? ""}a`;
-      if (!marker) merge[i] = 1;
+      merge[i] = 1;
       changed = true;
     }
     const last = line.trimEnd().slice(-1);
