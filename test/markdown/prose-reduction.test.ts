@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeMarkdown } from "../../src/adapters/markdown/extract.js";
-import { reduceProse } from "../../src/adapters/markdown/prose-reduction.js";
+import { reduceMarkdown, reduceProse } from "../../src/adapters/markdown/prose-reduction.js";
 import { REPO_ROOT } from "../helpers/server.js";
 
 function markdownFiles(dir: string, out: string[] = []): string[] {
@@ -145,5 +145,129 @@ describe("prose reduction", () => {
       expect.arrayContaining(["after-fence.md", "next-item.md", "in-pre.md", "in-div.md"]),
     );
     expect(reduceProse(fences)).toContain("\na\na\n```\nAfter the fence");
+  });
+
+  it("drops stand-ins that repeat the line before and reports links at their source lines", () => {
+    const text = [
+      "# Title",
+      "",
+      "Plain prose on a first line that holds nothing a link checker reads,",
+      "then a second such line, and a third, all of them one paragraph",
+      "that a `Vec<T>` code span or a `[not, a, link]` one does not change.",
+      "[a link](first.md) on line 6.",
+      "",
+      "```rust",
+      "fn main() {",
+      "",
+      "    let v = vec![1, 2]; // [code](code.md)",
+      "}",
+      "```",
+      "",
+      "- an item of plain prose",
+      "  with a continuation line",
+      "  and another",
+      "- [second item](second.md)",
+      "",
+      "    indented code of plain words",
+      "    more indented code",
+      "",
+      "A line after which a link follows on line 24:",
+      "[after](after.md)",
+    ].join("\n");
+    const { fast, full } = same(text);
+    expect(fast).toEqual(full);
+    expect(full.links.map((l) => [l.url, l.line])).toEqual([
+      ["first.md", 6],
+      ["second.md", 18],
+      ["after.md", 24],
+    ]);
+    const reduced = reduceMarkdown(text);
+    expect(reduced.text.split("\n").length).toBeLessThan(text.split("\n").length - 6);
+    expect(reduced.lines?.[reduced.text.split("\n").indexOf("[after](after.md)")]).toBe(24);
+  });
+
+  it("parses as written when a fence it set aside is not one (an indented block's closing fence)", () => {
+    const text = [
+      "Configuration:",
+      "",
+      " ```js",
+      "{ a: 1 }",
+      "```",
+      "### Invalid",
+      "",
+      "A heading the parser sees, between two fences [x](between.md).",
+      "",
+      "```js",
+      "code",
+      "```",
+      "",
+      "### Invalid",
+    ].join("\n");
+    const { fast, full } = same(text);
+    expect(fast).toEqual(full);
+    expect(full.anchors).toEqual(expect.arrayContaining(["invalid", "invalid-1"]));
+    expect(full.links.map((l) => [l.url, l.line])).toEqual([["between.md", 8]]);
+  });
+
+  it("keeps what only looks like prose: CRLF setext text, a heading after a BOM, empty items, labels", () => {
+    const text = [
+      "\uFEFF# Heading after a BOM",
+      "",
+      "The MIT License (MIT)\r",
+      "=====================\r",
+      "\r",
+      "1.",
+      "    [def]: indented-after-empty-item.md",
+      "",
+      "A collapsed reference [whose label",
+      "`spans <lines>` of code",
+      "and prose][] is a link.",
+      "",
+      "[whose label `spans <lines>` of code and prose]: label.md",
+      "",
+      "[def]: def.md",
+    ].join("\n");
+    const { fast, full } = same(text);
+    expect(fast).toEqual(full);
+    expect(full.anchors).toEqual(expect.arrayContaining(["heading-after-a-bom", "the-mit-license-mit"]));
+    expect(full.links.map((l) => l.url)).toEqual(expect.arrayContaining(["label.md"]));
+  });
+
+  it("drops repeated list items and blank-separated paragraphs of stand-ins, keeping breaks and structure", () => {
+    const text = [
+      "Intro paragraph of plain prose.",
+      "",
+      "Second paragraph of plain prose.",
+      "",
+      "Third paragraph of plain prose.",
+      "",
+      "* first item of prose",
+      "* second item of prose",
+      "* third item of prose",
+      "",
+      "* * *",
+      "  [after the break](break.md)",
+      "",
+      "*Emphasis* at the start of a plain line",
+      "_more emphasis_ at the start of a plain line",
+      "-not a list item, a word after a dash",
+      "",
+      "> Quoted prose stays as it is",
+      "",
+      "- an item",
+      "",
+      "  a paragraph in the item",
+      "",
+      "  [in the item](in-item.md)",
+    ].join("\n");
+    const { fast, full } = same(text);
+    expect(fast).toEqual(full);
+    expect(full.links.map((l) => [l.url, l.line])).toEqual([
+      ["break.md", 12],
+      ["in-item.md", 24],
+    ]);
+    const reduced = reduceMarkdown(text).text.split("\n");
+    expect(reduced.slice(0, 6)).toEqual(["a", "", "a", "", "* a", ""]);
+    expect(reduced).toContain("* * *");
   });
 });

@@ -11,7 +11,7 @@ import { normalizeIdentifier } from "micromark-util-normalize-identifier";
 import type { AnchorIndex } from "./anchors.js";
 import { findDirectives, isDisabled, type Directive } from "./directives.js";
 import { scanHtml } from "./html.js";
-import { reduceProse } from "./prose-reduction.js";
+import { fencesConfirmed, reduceMarkdown, type ReducedSource } from "./prose-reduction.js";
 import { extensionsFor } from "./syntax.js";
 import { findUndefinedReferences, type OffsetRange } from "./undefined-references.js";
 
@@ -78,7 +78,8 @@ const CUSTOM_ID = /\{#([^\s}]+)[^}]*\}\s*$/;
  * and syntax extensions the text cannot use are left out, so the parser walks only what can matter.
  */
 export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): MarkdownDocument {
-  const source = options.fullParse ? text : reduceProse(text);
+  const reduced: ReducedSource = options.fullParse ? { text, fences: [] } : reduceMarkdown(text);
+  const source = reduced.text;
   const extensions = extensionsFor(options.fullParse ? "www.@[^" : source);
   const events = postprocess(
     parse({ extensions })
@@ -100,6 +101,8 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
   let referencesFormed = 0;
   // Code (fenced, indented, spans) is where `][` is most common and never a reference.
   const codeRanges: OffsetRange[] = [];
+  // Where each fenced code block at column 1 opens and ends (lines), to confirm the reduction's fences.
+  const fencedAt = new Map<number, number>();
 
   for (const [kind, token, context] of events) {
     const type = token.type;
@@ -120,6 +123,9 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
             });
           break;
         }
+        case "codeFenced":
+          if (token.start.column === 1) fencedAt.set(token.start.line, token.end.line);
+          break;
         case "definition":
           if (definition) {
             const { url, line, column } = definition;
@@ -257,6 +263,10 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
     }
   }
 
+  // A fence the reduction misjudged (it cannot see containers): this text is parsed as written.
+  if (reduced.fences.length > 0 && !fencesConfirmed(reduced, fencedAt))
+    return analyzeMarkdown(text, { ...options, fullParse: true });
+
   // Each use of a definition is a link of its own, reported where it is written.
   for (const use of uses) {
     const def = definitionsById.get(use.id);
@@ -276,13 +286,23 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
     for (const ref of findUndefinedReferences(source, definitions, linkRanges, extensions))
       found.push({ url: `[${ref.label}]`, line: ref.line, column: ref.column, kind: "undefined-reference" });
   }
+  // Lines of the reduced text back to the source's (columns are the same: kept lines are kept whole).
+  const origin = reduced.lines;
+  if (origin) {
+    const lineOf = (line: number) => origin[line - 1] ?? line;
+    for (const l of found) {
+      l.line = lineOf(l.line);
+      if (l.definitionLine !== undefined) l.definitionLine = lineOf(l.definitionLine);
+    }
+    for (const d of directives) d.line = lineOf(d.line);
+  }
   found.sort((a, b) => a.line - b.line || a.column - b.column);
   const links = directives.length ? found.filter((l) => !isDisabled(l, directives)) : found;
   const kept = options.caseSensitive ? anchors : new Set([...anchors].map((a) => a.toLowerCase()));
   return {
     links,
     disabledLinks: found.length - links.length,
-    anchorIndex: { anchors: kept, lineCount: countLines(source) },
+    anchorIndex: { anchors: kept, lineCount: countLines(text) },
   };
 }
 
