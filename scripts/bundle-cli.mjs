@@ -43,6 +43,18 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+// A fresh `check`'s first step (src/check/answer/replay.ts): node's modules only, so it starts in
+// about the time of `node -e 0`.
+await build({
+  entryPoints: ["dist/check/answer/replay-main.js"],
+  outfile: "dist/bundle/check-replay.cjs",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  legalComments: "none",
+  logLevel: "warning",
+});
 const { buildCliSnapshotBlob } = await import("../dist/cli-snapshot-blob.js");
 const why = buildCliSnapshotBlob();
 if (why) console.warn(`bundle-cli: ${why}`);

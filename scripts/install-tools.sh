@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # chromium: the headless browser the HTML report's test renders and screenshots the page in.
-APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop ruby-rspec ruby-minitest bubblewrap parallel chromium)
+# strace: the check replay test traces what a recording check looked at.
+APT_PACKAGES=(black flake8 python3-pytest python3-pytest-cov bandit mypy python3-venv git ruby rubocop ruby-rspec ruby-minitest bubblewrap parallel chromium strace)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

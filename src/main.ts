@@ -103,7 +103,9 @@ async function main(commandLine: string[]): Promise<void> {
     }
     const { runCheckCommand } = await import("./check/command.js");
     process.on("exit", () => endAllChildren("SIGKILL"));
-    await exitWhenFlushed(await runCheckCommand(choice.argv));
+    // A check run here (not the daemon's) keeps its answer under the command line as given.
+    const answerArgv = choice.action === "off" ? commandLine.slice(1) : undefined;
+    await exitWhenFlushed(await runCheckCommand(choice.argv, undefined, answerArgv));
   }
   const argv = serverArguments(commandLine);
   if (asksHelp(argv)) {

@@ -22,6 +22,11 @@ import { mergeShardLogs, readShardLog } from "./shard-merge.js";
 import { validationEpoch } from "../cache/file-hashes.js";
 import { persistTreeScanEarly } from "../cache/service.js";
 import { treeChangesSeen, treeMayHaveChanged } from "../paths/tree-scan.js";
+import { AnswerRecorder } from "./answer/record.js";
+import { replayMode } from "./answer/memo-format.js";
+import { tapAuditLog } from "../engine/audit-log.js";
+import { buildId } from "../cache/build-id.js";
+import { defaultResultCacheDir } from "../cache/location.js";
 
 export interface CheckIo {
   stdout: ProgressSink & OutputStream;
@@ -99,13 +104,39 @@ async function changedByTarget(engine: Engine, targets: readonly string[], revis
   return out;
 }
 
-/** Runs the command; resolves to its exit code. */
-export async function runCheckCommand(argv: readonly string[], io: CheckIo = processIo()): Promise<number> {
+/**
+ * Runs the command; resolves to its exit code. With `answerArgv` (a fresh `check` process, the command line
+ * as given), what it read and printed is recorded and the answer kept for a run that would read the same
+ * (src/check/answer/).
+ */
+export async function runCheckCommand(
+  argv: readonly string[],
+  io: CheckIo = processIo(),
+  answerArgv?: readonly string[],
+): Promise<number> {
+  const mode = replayMode(io.env);
+  if (!answerArgv || mode === "off") return runCheck(argv, io);
+  const recorder = AnswerRecorder.start();
+  tapAuditLog((file, maxBytes, entry) => recorder.audited(file, maxBytes, entry));
+  try {
+    const code = await runCheck(argv, { ...io, env: recorder.env }, recorder);
+    const why = recorder.finish(code, answerArgv, io.cwd, buildId());
+    if (mode === "explain")
+      io.stderr.write(`mcp-code-quality check: answer ${why ? `not kept: ${why}` : "kept"}\n`);
+    return code;
+  } finally {
+    recorder.stop();
+    tapAuditLog(undefined);
+  }
+}
+
+async function runCheck(argv: readonly string[], io: CheckIo, recorder?: AnswerRecorder): Promise<number> {
   let options: CheckOptions;
   let config: Config;
   try {
     options = parseCheckArgs(argv, io.cwd);
     if (options.help) {
+      recorder?.refuse("--help");
       io.stdout.write(checkHelp() + "\n");
       return EXIT.clean;
     }
@@ -114,6 +145,7 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     if (err instanceof UsageError || err instanceof ConfigError) return usage(io, err.message);
     throw err;
   }
+  if (recorder) keepAnswerOf(recorder, options, config);
   if (options.mergeSarif) return mergeShards(io, options);
   for (const p of options.paths)
     if (!config.allowedPaths.some((root) => p === root || p.startsWith(root + path.sep)))
@@ -175,7 +207,11 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
     ]);
   const engine = io.engines ? io.engines.engineFor(config, make) : make();
   const paint = wantsColor(io.stderr, io.env) ? ansi : plain;
-  const progress = new ProgressDisplay(io.stderr, paint);
+  // The progress display is transient: a recorded answer leaves it out.
+  const progressSink = recorder
+    ? { isTTY: io.stderr.isTTY, columns: io.stderr.columns, write: recorder.progressWrite }
+    : io.stderr;
+  const progress = new ProgressDisplay(progressSink, paint);
   const events = {
     start: (label: string) => progress.start(label),
     done: (label: string, o: { status: string; findings?: number }) =>
@@ -242,6 +278,29 @@ export async function runCheckCommand(argv: readonly string[], io: CheckIo = pro
       await Promise.race([engine.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
     clearInterval(keepAlive);
   }
+}
+
+/** Which runs may keep their answer, and the server's own folders they write. */
+function keepAnswerOf(recorder: AnswerRecorder, options: CheckOptions, config: Config): void {
+  const writesFiles = options.fix
+    ? "--fix"
+    : options.sarif
+      ? "--sarif"
+      : options.html
+        ? "--html"
+        : options.github
+          ? "--github"
+          : options.mergeSarif
+            ? "--merge-sarif"
+            : undefined;
+  if (writesFiles) recorder.refuse(writesFiles);
+  if (options.changed !== undefined) recorder.refuse("--changed");
+  if (!config.resultCache) recorder.refuse("the result cache is off");
+  recorder.ownFolder(path.dirname(defaultResultCacheDir(recorder.env)), options.paths);
+  recorder.ownFolder(config.resultCacheDir, options.paths);
+  // The audit log is the file and its rotation, never the folder (`--audit-log ./audit.log` is in the project).
+  recorder.ownFile(config.auditLog);
+  recorder.ownFile(`${config.auditLog}.1`);
 }
 
 const isDirectoryPath = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;

@@ -11,6 +11,14 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
+/** Told every entry appended (a `check` recording its answer: src/check/answer/record.ts). */
+type AuditTap = (file: string, maxBytes: number, entry: Record<string, unknown>) => void;
+let tap: AuditTap | undefined;
+
+export function tapAuditLog(next: AuditTap | undefined): void {
+  tap = next;
+}
+
 export class AuditLog {
   constructor(
     readonly file: string,
@@ -28,7 +36,9 @@ export class AuditLog {
    * through the thread pool, on every call), and entries can neither interleave nor race a rotation.
    */
   append(entry: Omit<AuditEntry, "timestamp"> & { timestamp?: string }): Promise<void> {
-    const line = JSON.stringify({ timestamp: entry.timestamp ?? new Date().toISOString(), ...entry }) + "\n";
+    const full = { timestamp: entry.timestamp ?? new Date().toISOString(), ...entry };
+    tap?.(this.file, this.maxBytes, full);
+    const line = JSON.stringify(full) + "\n";
     try {
       this.write(line);
     } catch (err) {
