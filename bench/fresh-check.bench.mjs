@@ -121,7 +121,10 @@ export default async function run() {
     const sides = [
       ["node -e 0", [process.execPath, "-e", "0"]],
       ["tools by hand", null],
+      // The bin as users run it: the last run's answer replayed when nothing it read changed (src/check/answer/),
+      // else the snapshot; and the snapshot alone, nothing kept nor replayed.
       ["check (snapshot)", [BIN, ...checkArgs]],
+      ...(COLD ? [] : [["check, no replay", ["env", "MCP_CODE_QUALITY_CHECK_REPLAY=0", BIN, ...checkArgs]]]),
       ["check (modules)", [process.execPath, CLI, ...checkArgs]],
       ...(COLD ? [] : [["check --daemon", [BIN, ...checkArgs, "--daemon"]]]),
     ];

@@ -1,5 +1,5 @@
 /** JSON-lines audit log with size-based rotation to `<file>.1`, created owner-only. */
-import fs from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { newestJsonEntries } from "./lines-from-end.js";
 
@@ -48,11 +48,11 @@ export class AuditLog {
   }
 
   private write(line: string): void {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    const size = fs.statSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
+    mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const size = statSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
     if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes)
-      fs.renameSync(this.file, this.rotatedFile);
-    fs.appendFileSync(this.file, line, { mode: 0o600 });
+      renameSync(this.file, this.rotatedFile);
+    appendFileSync(this.file, line, { mode: 0o600 });
   }
 
   /**

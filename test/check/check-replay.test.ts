@@ -168,7 +168,12 @@ describe("check's kept answer", () => {
     );
     expect(traced.stderr).toMatch(/check: answer kept$/m);
     const [memo] = memoFiles();
-    const deps = new Set(Object.keys((JSON.parse(fs.readFileSync(memo!, "utf8")) as { deps: object }).deps));
+    const grouped = (JSON.parse(fs.readFileSync(memo!, "utf8")) as { deps: Record<string, object> }).deps;
+    const deps = new Set(
+      Object.entries(grouped).flatMap(([dir, names]) =>
+        Object.keys(names).map((n) => (n ? path.join(dir, n) : dir)),
+      ),
+    );
     const looked = stracePaths(fs.readFileSync(log, "utf8"));
     // Node's own start, the server's code and its own folders are not the project's.
     const notDeps = ["/proc/", "/sys/", "/dev/", "/etc/", "/usr/lib/", "/lib/", "/usr/share/", cache + "/"];

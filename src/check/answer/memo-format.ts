@@ -6,31 +6,35 @@
  * starting the command line, when a stat of each finds it as it was (replay.ts). Shared by both sides:
  * node's own modules only, so the replay's bundle stays small.
  */
-import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
+import type { Stats } from "node:fs";
+import { constants } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
 
 /** Bumped whenever the stored shape or the meaning of a dependency changes. */
-export const MEMO_FORMAT = 1;
+export const MEMO_FORMAT = 2;
 
 /** How a path was looked at: followed (`s`: stat, read, listed), not followed (`l`), resolved (`r`). */
 export type DepKind = "s" | "l" | "r";
 
 /**
- * A path's state as a dependency: for `s`/`l` the stat (device, inode, mode, size, mtime and ctime in
- * nanoseconds) or the error code (`ENOENT`...); for `r` the resolved path or the error code.
+ * A path's state as a dependency: for `s`/`l` the stat (device, inode, mode, size, modification and change
+ * times in ms with their fraction) or `!` and the error code (`!ENOENT`: a file that appears counts); for
+ * `r` the resolved path or the error. `s` is `=` when it is `l`'s (not a link: one stat answers both).
  */
 export type DepState = string;
 
 export interface AnswerMemo {
   format: number;
+  /** What the memo is for (its file name is a hash of it): build, Node, user, folder, command line. */
+  key: string;
   /** Every variable of the environment the run read, with its value (null: unset). */
   env: Record<string, string | null>;
   /** What the output streams were: a terminal or not, and its width (colours and layout follow them). */
   streams: string;
-  /** path → kind → state. */
-  deps: Record<string, Partial<Record<DepKind, DepState>>>;
+  /** folder → name in it ("" for the folder itself) → kind → state. */
+  deps: Record<string, Record<string, Partial<Record<DepKind, DepState>>>>;
   /** What the run wrote to stdout and stderr, in order: [1 or 2, text]. */
   output: [1 | 2, string][];
   /** The exit code (0 or 1: only a run that checked everything is kept). */
@@ -57,15 +61,29 @@ export function answersDir(env: NodeJS.ProcessEnv): string {
   const base =
     env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)
       ? env.XDG_CACHE_HOME
-      : path.join(os.homedir(), ".cache");
+      : path.join(homedir(), ".cache");
   return path.join(base, "mcp-code-quality", "answers");
 }
 
-/** The memo's file name for a command line in a folder, under a build of this Node, for this user. */
-export function memoName(buildId: string, cwd: string, argv: readonly string[]): string {
+/** What a memo is for: build, Node, user, folder and command line. */
+export function memoKey(buildId: string, cwd: string, argv: readonly string[]): string {
   const uid = typeof process.getuid === "function" ? process.getuid() : -1;
-  const key = JSON.stringify([MEMO_FORMAT, buildId, process.version, process.arch, uid, cwd, argv]);
-  return crypto.createHash("sha256").update(key).digest("hex").slice(0, 40) + ".json";
+  return JSON.stringify([MEMO_FORMAT, buildId, process.version, process.arch, uid, cwd, argv]);
+}
+
+/**
+ * The memo's file name: two 32-bit FNV-1a hashes of its key (the memo holds the key, so a collision is a
+ * miss, never another command's answer; node's crypto would cost the replay more to load than it runs).
+ */
+export function memoName(key: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ key.length;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
+  }
+  return `${(a >>> 0).toString(16).padStart(8, "0")}${(b >>> 0).toString(16).padStart(8, "0")}.json`;
 }
 
 /** The streams' shape as it decides the output (a terminal, and how wide). */
@@ -80,40 +98,62 @@ export function streamsShape(
 
 const errCode = (err: unknown) => `!${(err as NodeJS.ErrnoException).code ?? "ERR"}`;
 
-function statState(st: fs.BigIntStats): DepState {
-  return `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-}
+const statState = (st: Stats): DepState =>
+  `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 
 /** A path's state now, looked at as `kind`. */
 export function depState(file: string, kind: DepKind): DepState {
   try {
-    if (kind === "r") return fs.realpathSync.native(file);
-    const st = kind === "l" ? fs.lstatSync(file, { bigint: true }) : fs.statSync(file, { bigint: true });
-    return statState(st);
+    if (kind === "r") return realpathSync.native(file);
+    const st =
+      kind === "l" ? lstatSync(file, { throwIfNoEntry: false }) : statSync(file, { throwIfNoEntry: false });
+    return st ? statState(st) : "!ENOENT";
   } catch (err) {
     return errCode(err);
   }
 }
 
+/** A path's states as recorded: `s` written `=` when it is `l`'s. */
+export function depStates(file: string, kinds: Iterable<DepKind>): Partial<Record<DepKind, DepState>> {
+  const states: Partial<Record<DepKind, DepState>> = {};
+  for (const kind of kinds) states[kind] = depState(file, kind);
+  if (states.s !== undefined && states.s === states.l && !states.l.startsWith("!")) states.s = "=";
+  return states;
+}
+
+/** Whether a path's states hold now (one lstat for `s` and `l` when it is not a link). */
+function holds(file: string, states: Partial<Record<DepKind, DepState>>): boolean {
+  if (states.l !== undefined && depState(file, "l") !== states.l) return false;
+  if (states.s !== undefined && states.s !== "=" && depState(file, "s") !== states.s) return false;
+  if (states.r !== undefined && depState(file, "r") !== states.r) return false;
+  return true;
+}
+
 /**
- * The latest change time (ns) a state records, for the racy-write rule: a state whose file changed in the
+ * The latest change time (ms) a state records, for the racy-write rule: a state whose file changed in the
  * same clock tick as the run read it could change again unseen.
  */
-export function changedAtNs(state: DepState): bigint | undefined {
+export function changedAtMs(state: DepState): number | undefined {
   const parts = state.split(":");
   if (parts.length !== 6 || state.startsWith("!")) return undefined;
-  const m = BigInt(parts[4] as string);
-  const c = BigInt(parts[5] as string);
-  return m > c ? m : c;
+  return Math.max(Number(parts[4]), Number(parts[5]));
+}
+
+/** A path as the memo keeps it: its folder and its name there. */
+export function splitDep(file: string): [string, string] {
+  const dir = path.dirname(file);
+  return dir === file ? [file, ""] : [dir, path.basename(file)];
 }
 
 /** The first dependency whose state differs now (a description), or undefined when all hold. */
 export function firstChanged(memo: AnswerMemo, env: NodeJS.ProcessEnv): string | undefined {
   for (const [name, value] of Object.entries(memo.env))
     if ((env[name] ?? null) !== value) return `environment variable ${name}`;
-  for (const [file, kinds] of Object.entries(memo.deps))
-    for (const [kind, state] of Object.entries(kinds) as [DepKind, DepState][])
-      if (depState(file, kind) !== state) return file;
+  for (const [dir, names] of Object.entries(memo.deps))
+    for (const [name, states] of Object.entries(names)) {
+      const file = name === "" ? dir : dir === "/" ? `/${name}` : `${dir}/${name}`;
+      if (!holds(file, states)) return file;
+    }
   return undefined;
 }
 
@@ -123,6 +163,7 @@ export function parseMemo(text: string): AnswerMemo | undefined {
     const memo = JSON.parse(text) as AnswerMemo;
     if (
       memo?.format !== MEMO_FORMAT ||
+      typeof memo.key !== "string" ||
       typeof memo.env !== "object" ||
       typeof memo.deps !== "object" ||
       !Array.isArray(memo.output) ||
@@ -143,14 +184,14 @@ export function parseMemo(text: string): AnswerMemo | undefined {
 export function readMemoFile(file: string): string | undefined {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    const st = fs.fstatSync(fd);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const st = fstatSync(fd);
     if (!st.isFile() || (st.mode & 0o022) !== 0) return undefined;
     if (typeof process.getuid === "function" && st.uid !== process.getuid()) return undefined;
-    return fs.readFileSync(fd, "utf8");
+    return readFileSync(fd, "utf8");
   } catch {
     return undefined;
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -15,18 +15,20 @@ import { fileURLToPath } from "node:url";
 import workerThreads from "node:worker_threads";
 import {
   answersDir,
-  changedAtNs,
-  depState,
+  changedAtMs,
+  depStates,
+  memoKey,
   memoName,
   MEMO_FORMAT,
   NATIVE_ENV,
+  splitDep,
   streamsShape,
   type AnswerMemo,
   type DepKind,
 } from "./memo-format.js";
 
 /** A state changed less than this before the run started may change again in the same clock tick, unseen. */
-const RACY_MS = 100n;
+const RACY_MS = 100;
 /** Answers kept at most (the oldest go first): one per command line and folder. */
 const MAX_MEMOS = 256;
 
@@ -122,7 +124,7 @@ export class AnswerRecorder {
   readonly env: NodeJS.ProcessEnv;
   /** The stderr writer of the progress display: transient, never kept. */
   readonly progressWrite: (chunk: string) => boolean;
-  private readonly startedMs = BigInt(Date.now());
+  private readonly startedMs = Date.now();
   private readonly realEnv = process.env;
 
   private constructor() {
@@ -335,23 +337,22 @@ export class AnswerRecorder {
     const why = this.whyNot(code);
     if (why) return why;
     const deps: AnswerMemo["deps"] = {};
-    const racyAfter = (this.startedMs - RACY_MS) * 1_000_000n;
+    const racyAfter = this.startedMs - RACY_MS;
     for (const [file, kinds] of this.deps) {
       if (this.isOwn(file)) continue;
-      const states: AnswerMemo["deps"][string] = {};
-      for (const kind of kinds) {
-        const state = depState(file, kind);
-        const changed = kind === "r" ? undefined : changedAtNs(state);
-        if (changed !== undefined && changed >= racyAfter)
+      const states = depStates(file, kinds);
+      for (const state of [states.s, states.l])
+        if (state !== undefined && (changedAtMs(state) ?? -Infinity) >= racyAfter)
           return `${file} changed during the run or just before`;
-        states[kind] = state;
-      }
-      deps[file] = states;
+      const [dir, name] = splitDep(file);
+      (deps[dir] ??= {})[name] = states;
     }
     const env: AnswerMemo["env"] = Object.fromEntries(this.envRead);
     for (const name of NATIVE_ENV) env[name] = this.realEnv[name] ?? null;
+    const key = memoKey(buildId, cwd, argv);
     const memo: AnswerMemo = {
       format: MEMO_FORMAT,
+      key,
       env,
       streams: streamsShape(process.stdout, process.stderr),
       deps,
@@ -361,7 +362,7 @@ export class AnswerRecorder {
       storedAt: Date.now(),
     };
     try {
-      writeMemo(answersDir(this.realEnv), memoName(buildId, cwd, argv), JSON.stringify(memo));
+      writeMemo(answersDir(this.realEnv), memoName(key), JSON.stringify(memo));
     } catch (err) {
       return `not written: ${err instanceof Error ? err.message : String(err)}`;
     }

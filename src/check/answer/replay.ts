@@ -6,12 +6,13 @@
  * (no answer kept, a file changed, a variable set, an error of any kind) exits with MISS and prints
  * nothing: the command line then runs the check.
  */
-import fs from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AuditLog, type AuditEntry } from "../../engine/audit-log.js";
 import {
   answersDir,
   firstChanged,
+  memoKey,
   memoName,
   parseMemo,
   readMemoFile,
@@ -33,14 +34,15 @@ export function replayable(
   if (replayMode(env) === "off") return "replay turned off";
   let buildId: unknown;
   try {
-    buildId = (JSON.parse(fs.readFileSync(buildIdFile, "utf8")) as { id?: unknown }).id;
+    buildId = (JSON.parse(readFileSync(buildIdFile, "utf8")) as { id?: unknown }).id;
   } catch {
     return "no build id";
   }
   if (typeof buildId !== "string") return "no build id";
-  const text = readMemoFile(path.join(answersDir(env), memoName(buildId, cwd, args)));
+  const key = memoKey(buildId, cwd, args);
+  const text = readMemoFile(path.join(answersDir(env), memoName(key)));
   const memo = text === undefined ? undefined : parseMemo(text);
-  if (!memo) return "nothing kept";
+  if (!memo || memo.key !== key) return "nothing kept";
   if (memo.streams !== streamsShape(process.stdout, process.stderr)) return "other output streams";
   const changed = firstChanged(memo, env);
   return changed ? `changed: ${changed}` : memo;

@@ -1,0 +1,142 @@
+/**
+ * The answer memo's recorder and its dependency states, in this process (src/check/answer/): what a run read
+ * is what the memo depends on, a change just before or during the run keeps nothing, a child process keeps
+ * nothing, and a link depends on both itself and what it points to.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { AnswerRecorder } from "../../src/check/answer/record.js";
+import {
+  answersDir,
+  depStates,
+  firstChanged,
+  memoKey,
+  memoName,
+  parseMemo,
+  readMemoFile,
+  type AnswerMemo,
+} from "../../src/check/answer/memo-format.js";
+import { tempDir } from "../helpers/tools.js";
+
+let recorder: AnswerRecorder | undefined;
+const xdg = process.env.XDG_CACHE_HOME;
+afterEach(() => {
+  recorder?.stop();
+  if (xdg === undefined) delete process.env.XDG_CACHE_HOME;
+  else process.env.XDG_CACHE_HOME = xdg;
+});
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A recorder writing into its own cache folder (XDG_CACHE_HOME), and where its memo for `argv` lands. */
+function recording(cache: string, argv: string[]) {
+  process.env.XDG_CACHE_HOME = cache;
+  recorder = AnswerRecorder.start();
+  const file = path.join(answersDir({ XDG_CACHE_HOME: cache }), memoName(memoKey("test-build", "/w", argv)));
+  return { recorder, memo: () => parseMemo(readMemoFile(file) ?? "") };
+}
+
+describe("the answer recorder", () => {
+  it("depends on what the run read, and on the variables it read", async () => {
+    const dir = tempDir("mcq-memo-read-");
+    const file = path.join(dir, "a.py");
+    fs.writeFileSync(file, "x = 1\n");
+    await wait(150);
+    const { recorder: r, memo } = recording(tempDir("mcq-memo-cache-"), ["check", "a"]);
+    fs.readFileSync(file, "utf8");
+    await fs.promises.readdir(dir);
+    void process.env.MCQ_MEMO_TEST_VAR;
+    process.stdout.write("");
+    expect(r.finish(0, ["check", "a"], "/w", "test-build")).toBeUndefined();
+    const kept = memo() as AnswerMemo;
+    expect(kept.env).toMatchObject({ MCQ_MEMO_TEST_VAR: null });
+    expect(Object.keys(kept.deps[dir] ?? {})).toEqual(expect.arrayContaining(["a.py"]));
+    expect(firstChanged(kept, process.env)).toBeUndefined();
+    expect(firstChanged(kept, { ...process.env, MCQ_MEMO_TEST_VAR: "1" })).toBe(
+      "environment variable MCQ_MEMO_TEST_VAR",
+    );
+    fs.appendFileSync(file, "y = 2\n");
+    expect(firstChanged(kept, process.env)).toBe(file);
+  });
+
+  it("keeps nothing when what it read changed just before or during the run", async () => {
+    const dir = tempDir("mcq-memo-racy-");
+    const file = path.join(dir, "a.py");
+    const cache = tempDir("mcq-memo-cache-");
+    fs.writeFileSync(file, "x = 1\n");
+    const { recorder: r } = recording(cache, ["check", "b"]);
+    fs.readFileSync(file);
+    expect(r.finish(0, ["check", "b"], "/w", "test-build")).toMatch(/changed during the run or just before/);
+  });
+
+  it("keeps nothing when the run started a process or wrote outside its own folders", async () => {
+    const first = recording(tempDir("mcq-memo-cache-"), ["check", "c"]).recorder;
+    spawnSync("true");
+    expect(first.finish(0, ["check", "c"], "/w", "test-build")).toBe("ran true");
+    const cache = tempDir("mcq-memo-cache-");
+    const elsewhere = path.join(tempDir("mcq-memo-write-"), "out.txt");
+    const second = recording(cache, ["check", "d"]).recorder;
+    fs.writeFileSync(elsewhere, "x");
+    expect(second.finish(0, ["check", "d"], "/w", "test-build")).toBe(`wrote ${elsewhere}`);
+    const third = recording(tempDir("mcq-memo-cache-"), ["check", "e"]).recorder;
+    expect(third.finish(3, ["check", "e"], "/w", "test-build")).toBe("exit code 3");
+  });
+
+  it("puts every function back when it stops", () => {
+    const before = [fs.readFileSync, fs.promises.readFile, fs.realpathSync.native, process.stdout.write];
+    const env = process.env;
+    recording(tempDir("mcq-memo-cache-"), ["check", "f"]).recorder.stop();
+    expect([fs.readFileSync, fs.promises.readFile, fs.realpathSync.native, process.stdout.write]).toEqual(
+      before,
+    );
+    expect(process.env).toBe(env);
+  });
+});
+
+describe("a dependency's states", () => {
+  it("one stat for a file; a link depends on itself and on what it points to", () => {
+    const dir = tempDir("mcq-memo-link-");
+    const target = path.join(dir, "target.py");
+    const link = path.join(dir, "link.py");
+    fs.writeFileSync(target, "x = 1\n");
+    fs.symlinkSync(target, link);
+    expect(depStates(target, ["s", "l"]).s).toBe("=");
+    const states = depStates(link, ["s", "l"]);
+    expect(states.s).not.toBe("=");
+    expect(states.s).not.toBe(states.l);
+    const memo: AnswerMemo = {
+      format: 2,
+      key: "",
+      env: {},
+      streams: "-,-",
+      deps: { [dir]: { "link.py": states } },
+      output: [],
+      code: 0,
+      storedAt: 0,
+    };
+    expect(firstChanged(memo, {})).toBeUndefined();
+    fs.appendFileSync(target, "y = 2\n");
+    expect(firstChanged(memo, {})).toBe(link);
+  });
+
+  it("a path that was absent counts when it appears", () => {
+    const dir = tempDir("mcq-memo-absent-");
+    const later = path.join(dir, "ruff.toml");
+    const memo: AnswerMemo = {
+      format: 2,
+      key: "",
+      env: {},
+      streams: "-,-",
+      deps: { [dir]: { "ruff.toml": depStates(later, ["s"]) } },
+      output: [],
+      code: 0,
+      storedAt: 0,
+    };
+    expect(memo.deps[dir]?.["ruff.toml"]?.s).toBe("!ENOENT");
+    expect(firstChanged(memo, {})).toBeUndefined();
+    fs.writeFileSync(later, "");
+    expect(firstChanged(memo, {})).toBe(later);
+  });
+});
