@@ -50,8 +50,7 @@ export class AuditLog {
   private write(line: string): void {
     mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const size = statSync(this.file, { throwIfNoEntry: false })?.size ?? 0;
-    if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes)
-      renameSync(this.file, this.rotatedFile);
+    if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) renameSync(this.file, this.rotatedFile);
     appendFileSync(this.file, line, { mode: 0o600 });
   }
 
