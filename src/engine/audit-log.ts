@@ -47,6 +47,15 @@ export class AuditLog {
     return Promise.resolve();
   }
 
+  /** Appends a line as it is (a replayed check's entries: src/check/answer/replay.ts); failures go to onError. */
+  appendLine(line: string): void {
+    try {
+      this.write(line);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
   private write(line: string): void {
     mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const size = statSync(this.file, { throwIfNoEntry: false })?.size ?? 0;

@@ -107,8 +107,9 @@ describe("a dependency's states", () => {
     expect(states.s).not.toBe("=");
     expect(states.s).not.toBe(states.l);
     const memo: AnswerMemo = {
-      format: 2,
+      format: 3,
       key: "",
+      node: "",
       env: {},
       streams: "-,-",
       deps: { [dir]: { "link.py": states } },
@@ -125,8 +126,9 @@ describe("a dependency's states", () => {
     const dir = tempDir("mcq-memo-absent-");
     const later = path.join(dir, "ruff.toml");
     const memo: AnswerMemo = {
-      format: 2,
+      format: 3,
       key: "",
+      node: "",
       env: {},
       streams: "-,-",
       deps: { [dir]: { "ruff.toml": depStates(later, ["s"]) } },

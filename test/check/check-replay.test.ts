@@ -15,6 +15,8 @@ import { copyFixture, IN_CI, missing, tempDir } from "../helpers/tools.js";
 import { stracePaths } from "../helpers/strace-paths.js";
 
 const BIN = path.join(REPO_ROOT, "bin", "mcp-code-quality");
+const NATIVE = path.join(REPO_ROOT, "dist", "native", "check-replay");
+const NODE_REPLAY = path.join(REPO_ROOT, "dist", "bundle", "check-replay.cjs");
 const BLOB = path.join(REPO_ROOT, "dist", "bundle", `cli-snapshot-${process.version}-${os.machine()}.blob`);
 
 let project: string;
@@ -36,6 +38,40 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 function check(extraArgs: string[] = [], extraEnv: Record<string, string> = {}) {
   const r = spawnSync(BIN, [...args, ...extraArgs], { cwd: project, env: env(extraEnv), encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Each replayer run alone (the bin runs the native one when built): Node's, and the native one. */
+function replayers(): [string, string[]][] {
+  return [
+    ["node", ["node", NODE_REPLAY]],
+    ...(fs.existsSync(NATIVE) ? [["native", [NATIVE]] as [string, string[]]] : []),
+  ];
+}
+
+/** Every replayer prints `stdout` again with `status`. */
+function allReplay(stdout: string, status: number | null) {
+  for (const [name, argv] of replayers()) {
+    const r = spawnSync(argv[0]!, [...argv.slice(1), ...args], {
+      cwd: project,
+      env: env(),
+      encoding: "utf8",
+    });
+    expect([name, r.status, r.stderr]).toEqual([name, status, "mcp-code-quality check: replayed\n"]);
+    expect(r.stdout, name).toBe(stdout);
+  }
+}
+
+/** Every replayer declines (exit 75, nothing on stdout), saying why. */
+function noneReplays(why: RegExp, extraEnv: Record<string, string> = {}) {
+  for (const [name, argv] of replayers()) {
+    const r = spawnSync(argv[0]!, [...argv.slice(1), ...args], {
+      cwd: project,
+      env: env(extraEnv),
+      encoding: "utf8",
+    });
+    expect([name, r.status, r.stdout]).toEqual([name, 75, ""]);
+    expect(r.stderr, name).toMatch(why);
+  }
 }
 
 /** Runs the check until its answer is kept (a cold run runs ruff first, which keeps nothing). */
@@ -64,9 +100,15 @@ beforeEach(() => {
 });
 
 describe("check's kept answer", () => {
+  it("npm run build made the native replayer where Go is installed", () => {
+    if (missing("go")) return;
+    expect(fs.existsSync(NATIVE)).toBe(true);
+  });
+
   it("is printed again byte for byte, with its exit code, and its audit entries appended again", () => {
     const kept = keepAnswer();
     const entries = fs.readFileSync(audit, "utf8").trim().split("\n").length;
+    allReplay(kept.stdout, kept.status);
     const again = check();
     expect(again.stderr).toMatch(/replayed/);
     // The command line did not run: it would have said whether it kept the answer.
@@ -77,13 +119,19 @@ describe("check's kept answer", () => {
     expect(findingFiles(again.stdout)).toContain("app.py");
     const lines = fs.readFileSync(audit, "utf8").trim().split("\n");
     const replayed = lines.slice(entries).map((l) => JSON.parse(l) as { operation: string; details: object });
-    expect(replayed.length).toBeGreaterThan(0);
+    // Each replay (the replayers' own and the bin's) appended the run's entries again.
+    const [memo] = memoFiles();
+    const perRun = (JSON.parse(fs.readFileSync(memo!, "utf8")) as { audit: { lines: string[] } }).audit.lines
+      .length;
+    expect(perRun).toBeGreaterThan(0);
+    expect(replayed.length).toBe(perRun * (replayers().length + 1));
     for (const e of replayed) expect(e.details).toMatchObject({ replayed: true });
   });
 
   it("is not printed after an edit, a file added in a new folder, or a rewrite at the same size and time", () => {
     keepAnswer();
     fs.appendFileSync(path.join(project, "pkg", "mod.py"), "import sys\n");
+    noneReplays(/no replay: changed: .*mod\.py/);
     const edited = check();
     expect(edited.stderr).toMatch(/no replay: changed: .*mod\.py/);
     expect(findingFiles(edited.stdout)).toContain("pkg/mod.py");
@@ -94,6 +142,7 @@ describe("check's kept answer", () => {
     fs.writeFileSync(file, "import os\n");
     // A whole second: a rewrite below can put it back exactly.
     fs.utimesSync(file, 1_700_000_000, 1_700_000_000);
+    noneReplays(/no replay: changed: .*pkg/);
     const added = check();
     expect(added.stderr).toMatch(/no replay: changed: .*pkg/);
     expect(findingFiles(added.stdout)).toContain("pkg/deeper/new.py");
@@ -105,12 +154,17 @@ describe("check's kept answer", () => {
     fs.utimesSync(file, 1_700_000_000, 1_700_000_000);
     const after = fs.statSync(file, { bigint: true });
     expect([after.size, after.mtimeNs]).toEqual([before.size, before.mtimeNs]);
+    noneReplays(/no replay: changed: .*new\.py/);
     const rewritten = check();
     expect(rewritten.stderr).toMatch(/no replay: changed: .*new\.py/);
   });
 
   it("is not printed when a variable the check reads changed; one it never reads changes nothing", () => {
-    keepAnswer();
+    const kept = keepAnswer();
+    noneReplays(/no replay: changed: environment variable MCP_CODE_QUALITY_TIMEOUT/, {
+      MCP_CODE_QUALITY_TIMEOUT: "77",
+    });
+    allReplay(kept.stdout, kept.status);
     expect(check([], { MCQ_REPLAY_UNRELATED: "1" }).stderr).toMatch(/replayed/);
     const timeout = check([], { MCP_CODE_QUALITY_TIMEOUT: "77" });
     expect(timeout.stderr).toMatch(/no replay: changed: environment variable MCP_CODE_QUALITY_TIMEOUT/);
@@ -128,6 +182,7 @@ describe("check's kept answer", () => {
     keepAnswer();
     const [memo] = memoFiles();
     fs.chmodSync(memo!, 0o664);
+    noneReplays(/no replay: nothing kept/);
     const refused = check();
     expect(refused.stderr).toMatch(/no replay: nothing kept/);
     // That run kept its answer anew, owner-only.
@@ -137,6 +192,7 @@ describe("check's kept answer", () => {
     const elsewhere = path.join(tempDir("mcq-replay-link-"), "memo.json");
     fs.renameSync(again!, elsewhere);
     fs.symlinkSync(elsewhere, again!);
+    noneReplays(/no replay: nothing kept/);
     expect(check().stderr).toMatch(/no replay: nothing kept/);
   });
 

@@ -13,7 +13,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 
 /** Bumped whenever the stored shape or the meaning of a dependency changes. */
-export const MEMO_FORMAT = 2;
+export const MEMO_FORMAT = 3;
 
 /** How a path was looked at: followed (`s`: stat, read, listed), not followed (`l`), resolved (`r`). */
 export type DepKind = "s" | "l" | "r";
@@ -27,8 +27,10 @@ export type DepState = string;
 
 export interface AnswerMemo {
   format: number;
-  /** What the memo is for (its file name is a hash of it): build, Node, user, folder, command line. */
+  /** What the memo is for (its file name is a hash of it): build, user, folder, command line. */
   key: string;
+  /** The Node that ran the check (process.execPath; a dependency too): a replay runs only for the same. */
+  node: string;
   /** Every variable of the environment the run read, with its value (null: unset). */
   env: Record<string, string | null>;
   /** What the output streams were: a terminal or not, and its width (colours and layout follow them). */
@@ -39,8 +41,11 @@ export interface AnswerMemo {
   output: [1 | 2, string][];
   /** The exit code (0 or 1: only a run that checked everything is kept). */
   code: number;
-  /** The audit entries the run appended, appended again (marked replayed) when the answer is replayed. */
-  audit?: { file: string; maxBytes: number; entries: Record<string, unknown>[] };
+  /**
+   * The audit entries the run appended, appended again when the answer is replayed: each line's text after
+   * its time (`"operation":...,"details":{...,"replayed":true}}`), written as `{"timestamp":"<now>",` + it.
+   */
+  audit?: { file: string; maxBytes: number; lines: string[] };
   /** When it was stored (ms since the epoch). */
   storedAt: number;
 }
@@ -65,10 +70,13 @@ export function answersDir(env: NodeJS.ProcessEnv): string {
   return path.join(base, "mcp-code-quality", "answers");
 }
 
-/** What a memo is for: build, Node, user, folder and command line. */
+/**
+ * What a memo is for: build, user, folder and command line (the Node is the memo's `node`, so that a
+ * replayer that is not Node, native/replay, finds the memo without asking Node its version).
+ */
 export function memoKey(buildId: string, cwd: string, argv: readonly string[]): string {
   const uid = typeof process.getuid === "function" ? process.getuid() : -1;
-  return JSON.stringify([MEMO_FORMAT, buildId, process.version, process.arch, uid, cwd, argv]);
+  return JSON.stringify([MEMO_FORMAT, buildId, uid, cwd, argv]);
 }
 
 /**
@@ -164,6 +172,7 @@ export function parseMemo(text: string): AnswerMemo | undefined {
     if (
       memo?.format !== MEMO_FORMAT ||
       typeof memo.key !== "string" ||
+      typeof memo.node !== "string" ||
       typeof memo.env !== "object" ||
       typeof memo.deps !== "object" ||
       !Array.isArray(memo.output) ||

@@ -117,7 +117,7 @@ export class AnswerRecorder {
   private readonly ownDirs = new Set<string>();
   private readonly ownFiles = new Set<string>();
   private readonly patches: Patch[] = [];
-  private auditLog?: { file: string; maxBytes: number; entries: Record<string, unknown>[] };
+  private auditLog?: { file: string; maxBytes: number; lines: string[] };
   private refusal?: string;
   private stopped = false;
   /** The environment to read through (process.env while recording). */
@@ -172,8 +172,10 @@ export class AnswerRecorder {
   /** An audit entry the run appended (engine/audit-log.ts). */
   audited(file: string, maxBytes: number, entry: Record<string, unknown>): void {
     if (this.auditLog && this.auditLog.file !== file) return this.refuse("two audit logs");
-    this.auditLog ??= { file, maxBytes, entries: [] };
-    this.auditLog.entries.push(entry);
+    this.auditLog ??= { file, maxBytes, lines: [] };
+    const { timestamp: _now, details, ...rest } = entry;
+    const text = JSON.stringify({ ...rest, details: { ...(details as object), replayed: true } });
+    this.auditLog.lines.push(text.slice(1));
   }
 
   /** The path an argument names, or undefined; a path no other process could look at refuses the answer. */
@@ -336,6 +338,8 @@ export class AnswerRecorder {
     this.stop();
     const why = this.whyNot(code);
     if (why) return why;
+    // The Node that ran it: a replay runs for the same executable, unchanged.
+    this.see(process.execPath, "s");
     const deps: AnswerMemo["deps"] = {};
     const racyAfter = this.startedMs - RACY_MS;
     for (const [file, kinds] of this.deps) {
@@ -353,6 +357,7 @@ export class AnswerRecorder {
     const memo: AnswerMemo = {
       format: MEMO_FORMAT,
       key,
+      node: process.execPath,
       env,
       streams: streamsShape(process.stdout, process.stderr),
       deps,

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { AuditLog, type AuditEntry } from "../../engine/audit-log.js";
+import { AuditLog } from "../../engine/audit-log.js";
 import {
   answersDir,
   firstChanged,
@@ -43,6 +43,7 @@ export function replayable(
   const text = readMemoFile(path.join(answersDir(env), memoName(key)));
   const memo = text === undefined ? undefined : parseMemo(text);
   if (!memo || memo.key !== key) return "nothing kept";
+  if (memo.node !== process.execPath) return `another Node: ${memo.node}`;
   if (memo.streams !== streamsShape(process.stdout, process.stderr)) return "other output streams";
   const changed = firstChanged(memo, env);
   return changed ? `changed: ${changed}` : memo;
@@ -52,11 +53,8 @@ export function replayable(
 export function replay(memo: AnswerMemo): number {
   if (memo.audit) {
     const log = new AuditLog(memo.audit.file, memo.audit.maxBytes);
-    for (const { timestamp: _then, details, ...entry } of memo.audit.entries)
-      void log.append({
-        ...(entry as Omit<AuditEntry, "timestamp" | "details">),
-        details: { ...(details as Record<string, unknown>), replayed: true },
-      });
+    const now = new Date().toISOString();
+    for (const line of memo.audit.lines) log.appendLine(`{"timestamp":${JSON.stringify(now)},${line}\n`);
   }
   for (const [which, text] of memo.output) (which === 1 ? process.stdout : process.stderr).write(text);
   return memo.code;

@@ -1,0 +1,3 @@
+module github.com/mcp-code-quality/check-replay
+
+go 1.22

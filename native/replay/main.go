@@ -1,0 +1,390 @@
+// check-replay: a fresh `check`'s first step, native, so that an unchanged project's answer is printed in
+// the time of a native tool (bin/mcp-code-quality runs it before Node; src/check/answer/replay.ts is the same
+// replayer in Node, for a machine where this was not built). It reads the memo the last run of this command
+// line in this folder kept (src/check/answer/memo-format.ts: the format, and the meaning of every field),
+// and when every variable and every path it depends on is as it was, appends its audit entries again, prints
+// its output and exits with its code. Anything else, an error included, exits 75 and prints nothing: the
+// command line then runs the check. Standard library only.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf16"
+	"unsafe"
+)
+
+// The memo format this replayer reads (MEMO_FORMAT in memo-format.ts).
+const memoFormat = 3
+
+// Exit code meaning "no answer to replay" (MISS in replay.ts).
+const miss = 75
+
+type states map[string]string
+
+// chunk is one [stream, text] of the memo's output (1: stdout, 2: stderr).
+type chunk struct {
+	stream int
+	text   string
+}
+
+func (c *chunk) UnmarshalJSON(data []byte) error {
+	var pair []json.RawMessage
+	if err := json.Unmarshal(data, &pair); err != nil {
+		return err
+	}
+	if len(pair) != 2 || json.Unmarshal(pair[0], &c.stream) != nil || json.Unmarshal(pair[1], &c.text) != nil ||
+		(c.stream != 1 && c.stream != 2) {
+		return errors.New("not an output chunk")
+	}
+	return nil
+}
+
+type memo struct {
+	Format  int                          `json:"format"`
+	Key     string                       `json:"key"`
+	Node    string                       `json:"node"`
+	Env     map[string]*string           `json:"env"`
+	Streams string                       `json:"streams"`
+	Deps    map[string]map[string]states `json:"deps"`
+	Output  []chunk                      `json:"output"`
+	Code    int                          `json:"code"`
+	Audit   *struct {
+		File     string   `json:"file"`
+		MaxBytes int64    `json:"maxBytes"`
+		Lines    []string `json:"lines"`
+	} `json:"audit"`
+}
+
+func main() {
+	explain := os.Getenv("MCP_CODE_QUALITY_CHECK_REPLAY") == "explain"
+	m, why := replayable()
+	if m == nil {
+		if explain {
+			fmt.Fprintf(os.Stderr, "mcp-code-quality check: no replay: %s\n", why)
+		}
+		os.Exit(miss)
+	}
+	if explain {
+		fmt.Fprintln(os.Stderr, "mcp-code-quality check: replayed")
+	}
+	os.Exit(replay(m))
+}
+
+func replayable() (*memo, string) {
+	mode := os.Getenv("MCP_CODE_QUALITY_CHECK_REPLAY")
+	if mode == "0" || mode == "false" {
+		return nil, "replay turned off"
+	}
+	if len(os.Args) < 2 || os.Args[1] != "check" {
+		return nil, "not a check"
+	}
+	args := os.Args[2:]
+	self, err := os.Executable()
+	if err != nil {
+		return nil, "no build id"
+	}
+	// This is dist/native/check-replay; the build's id is dist/build-id.json.
+	buildID, ok := readBuildID(filepath.Join(filepath.Dir(self), "..", "build-id.json"))
+	if !ok {
+		return nil, "no build id"
+	}
+	// The physical folder, as Node's process.cwd() (os.Getwd would answer $PWD's spelling).
+	cwd, err := syscall.Getwd()
+	if err != nil {
+		return nil, "no working folder"
+	}
+	key := memoKey(buildID, os.Getuid(), cwd, args)
+	dir, ok := answersDir()
+	if !ok {
+		return nil, "nothing kept"
+	}
+	text, ok := readMemoFile(filepath.Join(dir, memoName(key)))
+	if !ok {
+		return nil, "nothing kept"
+	}
+	var m memo
+	if json.Unmarshal(text, &m) != nil || m.Format != memoFormat || m.Key != key || (m.Code != 0 && m.Code != 1) {
+		return nil, "nothing kept"
+	}
+	if node, ok := nodeOnPath(); !ok || node != m.Node {
+		return nil, "another Node: " + m.Node
+	}
+	if streamsShape() != m.Streams {
+		return nil, "other output streams"
+	}
+	if changed := firstChanged(&m); changed != "" {
+		return nil, "changed: " + changed
+	}
+	return &m, ""
+}
+
+func readBuildID(file string) (string, bool) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", false
+	}
+	var v struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(data, &v) != nil || v.ID == "" {
+		return "", false
+	}
+	return v.ID, true
+}
+
+// jsString is JSON.stringify of a string: what memoKey wrote. A string it would spell otherwise (a lone
+// surrogate, invalid UTF-8) only makes another key: a miss.
+func jsString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// memoKey is memoKey() of memo-format.ts: JSON.stringify([format, buildId, uid, cwd, argv]).
+func memoKey(buildID string, uid int, cwd string, args []string) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = jsString(a)
+	}
+	return fmt.Sprintf("[%d,%s,%d,%s,[%s]]", memoFormat, jsString(buildID), uid, jsString(cwd), strings.Join(parts, ","))
+}
+
+// memoName is memoName() of memo-format.ts: two 32-bit FNV-1a hashes over the key's UTF-16 code units.
+func memoName(key string) string {
+	units := utf16.Encode([]rune(key))
+	a := uint32(0x811c9dc5)
+	b := uint32(0x01000193) ^ uint32(len(units))
+	for _, c := range units {
+		a = (a ^ uint32(c)) * 0x01000193
+		b = ((b ^ uint32(c)) * 0x01000193) ^ (b >> 13)
+	}
+	return fmt.Sprintf("%08x%08x.json", a, b)
+}
+
+func answersDir() (string, bool) {
+	base := os.Getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(base) {
+		home := os.Getenv("HOME")
+		if home == "" {
+			return "", false
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "mcp-code-quality", "answers"), true
+}
+
+// readMemoFile reads the memo without following a link, only when this user owns it and nobody else may
+// write it (its output is printed as the answer).
+func readMemoFile(file string) ([]byte, bool) {
+	fd, err := syscall.Open(file, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	f := os.NewFile(uintptr(fd), file)
+	defer f.Close()
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Mode&0o022 != 0 ||
+		int(st.Uid) != os.Getuid() {
+		return nil, false
+	}
+	data, err := io.ReadAll(f)
+	return data, err == nil
+}
+
+// nodeOnPath is the Node bin/mcp-code-quality would run (`node` on PATH), resolved as process.execPath is.
+func nodeOnPath() (string, bool) {
+	found, err := exec.LookPath("node")
+	if err != nil {
+		return "", false
+	}
+	abs, err := filepath.Abs(found)
+	if err != nil {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	return real, err == nil
+}
+
+type winsize struct{ Row, Col, X, Y uint16 }
+
+// streamShape is streamsShape() of memo-format.ts for one descriptor: a terminal and its width, or "-".
+func streamShape(fd uintptr) string {
+	var ws winsize
+	var t syscall.Termios
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&t))); e != 0 {
+		return "-"
+	}
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGWINSZ, uintptr(unsafe.Pointer(&ws))); e != 0 {
+		return "tty:0"
+	}
+	return "tty:" + strconv.Itoa(int(ws.Col))
+}
+
+func streamsShape() string { return streamShape(1) + "," + streamShape(2) }
+
+// errnoNames are the codes Node's errors carry, for the states a look that failed records.
+var errnoNames = map[syscall.Errno]string{
+	syscall.ENOENT: "ENOENT", syscall.ENOTDIR: "ENOTDIR", syscall.EACCES: "EACCES", syscall.ELOOP: "ELOOP",
+	syscall.ENAMETOOLONG: "ENAMETOOLONG", syscall.EPERM: "EPERM", syscall.EINVAL: "EINVAL", syscall.EIO: "EIO",
+}
+
+func errState(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		if name, ok := errnoNames[errno]; ok {
+			return "!" + name
+		}
+	}
+	return "!ERR"
+}
+
+// jsNumber prints a double as Number.prototype.toString does for these values (integers, and times in ms
+// with their fraction: the shortest spelling that reads back the same).
+func jsNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// statState is memo-format.ts's statState of node's Stats: times in ms computed as node does
+// (sec * 1000 + nsec / 1e6, in doubles).
+func statState(st *syscall.Stat_t) string {
+	ms := func(t syscall.Timespec) float64 { return float64(t.Sec)*1000 + float64(t.Nsec)/1e6 }
+	return strconv.FormatUint(st.Dev, 10) + ":" + strconv.FormatUint(st.Ino, 10) + ":" +
+		strconv.FormatUint(uint64(st.Mode), 10) + ":" + strconv.FormatInt(st.Size, 10) + ":" +
+		jsNumber(ms(st.Mtim)) + ":" + jsNumber(ms(st.Ctim))
+}
+
+func depState(file, kind string) string {
+	if kind == "r" {
+		real, err := realpath(file)
+		if err != nil {
+			return errState(err)
+		}
+		return real
+	}
+	var st syscall.Stat_t
+	var err error
+	if kind == "l" {
+		err = syscall.Lstat(file, &st)
+	} else {
+		err = syscall.Stat(file, &st)
+	}
+	if err != nil {
+		return errState(err)
+	}
+	return statState(&st)
+}
+
+// realpath resolves as realpath(3) (node's realpathSync.native): every link, the result absolute.
+func realpath(file string) (string, error) {
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(real)
+}
+
+func holds(file string, s states) bool {
+	if l, ok := s["l"]; ok && depState(file, "l") != l {
+		return false
+	}
+	if st, ok := s["s"]; ok && st != "=" && depState(file, "s") != st {
+		return false
+	}
+	if r, ok := s["r"]; ok && depState(file, "r") != r {
+		return false
+	}
+	return true
+}
+
+func firstChanged(m *memo) string {
+	for name, want := range m.Env {
+		got, set := os.LookupEnv(name)
+		if (want == nil) == set || (want != nil && *want != got) {
+			return "environment variable " + name
+		}
+	}
+	for dir, names := range m.Deps {
+		for name, s := range names {
+			file := dir
+			if name != "" {
+				file = filepath.Join(dir, name)
+			}
+			if !holds(file, s) {
+				return file
+			}
+		}
+	}
+	return ""
+}
+
+// appendAudit is AuditLog's write (src/engine/audit-log.ts): the folder owner-only, the file rotated to
+// <file>.1 beyond its size, the line appended to a file made owner-only.
+func appendAudit(file string, maxBytes int64, line string) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return err
+	}
+	if st, err := os.Stat(file); err == nil && st.Size() > 0 && st.Size()+int64(len(line)) > maxBytes {
+		if err := os.Rename(file, file+".1"); err != nil {
+			return err
+		}
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteString(line)
+	return err
+}
+
+func replay(m *memo) int {
+	if m.Audit != nil {
+		// Node's new Date().toISOString().
+		now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+		for _, line := range m.Audit.Lines {
+			// The audit log never fails the answer (as a tool call's entry never fails the call).
+			_ = appendAudit(m.Audit.File, m.Audit.MaxBytes, `{"timestamp":"`+now+`",`+line+"\n")
+		}
+	}
+	for _, c := range m.Output {
+		out := os.Stdout
+		if c.stream == 2 {
+			out = os.Stderr
+		}
+		_, _ = out.WriteString(c.text)
+	}
+	return m.Code
+}
