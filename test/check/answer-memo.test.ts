@@ -95,6 +95,19 @@ describe("the answer recorder", () => {
   });
 });
 
+/** A memo of these dependencies alone. */
+const memoOf = (deps: AnswerMemo["deps"]): AnswerMemo => ({
+  format: 3,
+  key: "",
+  node: "",
+  env: {},
+  streams: "-,-",
+  deps,
+  output: [],
+  code: 0,
+  storedAt: 0,
+});
+
 describe("a dependency's states", () => {
   it("one stat for a file; a link depends on itself and on what it points to", () => {
     const dir = tempDir("mcq-memo-link-");
@@ -106,17 +119,7 @@ describe("a dependency's states", () => {
     const states = depStates(link, ["s", "l"]);
     expect(states.s).not.toBe("=");
     expect(states.s).not.toBe(states.l);
-    const memo: AnswerMemo = {
-      format: 3,
-      key: "",
-      node: "",
-      env: {},
-      streams: "-,-",
-      deps: { [dir]: { "link.py": states } },
-      output: [],
-      code: 0,
-      storedAt: 0,
-    };
+    const memo = memoOf({ [dir]: { "link.py": states } });
     expect(firstChanged(memo, {})).toBeUndefined();
     fs.appendFileSync(target, "y = 2\n");
     expect(firstChanged(memo, {})).toBe(link);
@@ -125,17 +128,7 @@ describe("a dependency's states", () => {
   it("a path that was absent counts when it appears", () => {
     const dir = tempDir("mcq-memo-absent-");
     const later = path.join(dir, "ruff.toml");
-    const memo: AnswerMemo = {
-      format: 3,
-      key: "",
-      node: "",
-      env: {},
-      streams: "-,-",
-      deps: { [dir]: { "ruff.toml": depStates(later, ["s"]) } },
-      output: [],
-      code: 0,
-      storedAt: 0,
-    };
+    const memo = memoOf({ [dir]: { "ruff.toml": depStates(later, ["s"]) } });
     expect(memo.deps[dir]?.["ruff.toml"]?.s).toBe("!ENOENT");
     expect(firstChanged(memo, {})).toBeUndefined();
     fs.writeFileSync(later, "");
