@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AnswerRecorder } from "../../src/check/answer/record.js";
+import { AnswerRecorder, racy } from "../../src/check/answer/record.js";
 import {
   answersDir,
   depStates,
@@ -69,6 +69,16 @@ describe("the answer recorder", () => {
     const { recorder: r } = recording(cache, ["check", "b"]);
     fs.readFileSync(file);
     expect(r.finish(0, ["check", "b"], "/w", "test-build")).toMatch(/changed during the run or just before/);
+  });
+
+  it("takes a time in whole seconds for a coarse file system's: changed within two seconds is racy", () => {
+    const start = 1_700_000_010_500;
+    expect(racy(start - 50.25, start)).toBe(true);
+    expect(racy(start - 150.25, start)).toBe(false);
+    // 1,700,000,009 s: 1.5 s before the start, whole seconds: a write later in that second would not show.
+    expect(racy(1_700_000_009_000, start)).toBe(true);
+    expect(racy(1_700_000_008_000, start)).toBe(false);
+    expect(racy(undefined, start)).toBe(false);
   });
 
   it("keeps nothing when the run started a process or wrote outside its own folders", async () => {

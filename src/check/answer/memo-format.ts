@@ -50,8 +50,27 @@ export interface AnswerMemo {
   storedAt: number;
 }
 
-/** Variables read by node itself (not through process.env): every memo depends on them. */
-export const NATIVE_ENV = ["HOME", "TMPDIR", "TMP", "TEMP", "PATH", "XDG_CACHE_HOME", "NO_COLOR"] as const;
+/**
+ * Variables read by node itself (not through process.env: the home and temporary folders, the time zone and
+ * the locale ICU formats with) or by the bin: every memo depends on them.
+ */
+export const NATIVE_ENV = [
+  "HOME",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "PATH",
+  "XDG_CACHE_HOME",
+  "NO_COLOR",
+  "TZ",
+  "LANG",
+  "LANGUAGE",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+  "LC_NUMERIC",
+  "LC_TIME",
+] as const;
 
 /** MCP_CODE_QUALITY_CHECK_REPLAY: "0" keeps and replays no answer, "explain" says why each is or is not. */
 export const REPLAY_ENV = "MCP_CODE_QUALITY_CHECK_REPLAY";

@@ -29,6 +29,17 @@ import {
 
 /** A state changed less than this before the run started may change again in the same clock tick, unseen. */
 const RACY_MS = 100;
+/**
+ * A time in whole seconds is taken for one of a file system that keeps no finer (ext3, FAT's two seconds, some
+ * network ones): there a write in the same second or two leaves it as it was, so the window is that wide.
+ */
+const COARSE_RACY_MS = 2_100;
+
+/** Whether a state changed so close to the run's start (`startedMs`) that a later change could look the same. */
+export function racy(changedMs: number | undefined, startedMs: number): boolean {
+  if (changedMs === undefined) return false;
+  return changedMs >= startedMs - (changedMs % 1000 === 0 ? COARSE_RACY_MS : RACY_MS);
+}
 /** Answers kept at most (the oldest go first): one per command line and folder. */
 const MAX_MEMOS = 256;
 
@@ -341,12 +352,11 @@ export class AnswerRecorder {
     // The Node that ran it: a replay runs for the same executable, unchanged.
     this.see(process.execPath, "s");
     const deps: AnswerMemo["deps"] = {};
-    const racyAfter = this.startedMs - RACY_MS;
     for (const [file, kinds] of this.deps) {
       if (this.isOwn(file)) continue;
       const states = depStates(file, kinds);
       for (const state of [states.s, states.l])
-        if (state !== undefined && (changedAtMs(state) ?? -Infinity) >= racyAfter)
+        if (state !== undefined && racy(changedAtMs(state), this.startedMs))
           return `${file} changed during the run or just before`;
       const [dir, name] = splitDep(file);
       (deps[dir] ??= {})[name] = states;
