@@ -428,7 +428,10 @@ export class TreeScanner {
         kind: d.isSymbolicLink() ? "link" : d.isDirectory() ? "dir" : d.isFile() ? "file" : "other",
       }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const paths = entries.map((e) => path.join(dir, e.name));
+    // path.join(dir, name) for each: a listed name holds no separator and is never "." or "..", so it is
+    // the folder's joined prefix and the name (joining each normalized the whole path again).
+    const prefix = path.join(dir, "_").slice(0, -1);
+    const paths = entries.map((e) => prefix + e.name);
     const nowNs = BigInt(Date.now()) * 1_000_000n;
     if (nowNs - st.mtimeNs > RACY_NS && nowNs - st.ctimeNs > RACY_NS) {
       if (this.listings.size >= MAX_DIRS) this.listings.delete(this.listings.keys().next().value as string);
