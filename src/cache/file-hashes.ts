@@ -158,6 +158,17 @@ export class FileHashes {
   }
 
   /**
+   * The mtime (ms) that the stat behind `file`'s remembered hash found, when a hash of it is remembered
+   * (a file hashed just now, or vouched for by the watcher); undefined otherwise (the caller stats it).
+   */
+  mtimeMsOf(file: string): number | undefined {
+    const m = this.memo.get(file);
+    return m && m.checkedNs > 0n
+      ? Number(m.mtimeNs / 1_000_000n) + Number(m.mtimeNs % 1_000_000n) / 1e6
+      : undefined;
+  }
+
+  /**
    * The SHA-256 of `file`'s content, or undefined when it is not a regular file (gone, a link, a folder).
    * Links are never followed: the caller lists files, not links. `reuseInRun`: inside a check run
    * (validationEpoch), a file stat'ed since the run started is not stat'ed again; a check after a tool ran
