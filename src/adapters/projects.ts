@@ -132,9 +132,12 @@ function walkProjectTree(target: string, root: string, useGitignore: boolean): M
         queue.push({ dir: abs, layers: active });
       } else if (e.kind === "file") {
         walked.names.add(e.name);
-        if (useGitignore && gitignored(active, abs, false)) continue;
+        // A folder's languages need one file of each that git does not ignore: a file of a language the
+        // folder has already is not tested against the .gitignore files (on pylint, ~2,400 tests a walk).
         const language = languageOfFile(e.name);
-        if (language) walked.languages.add(language);
+        if (!language || walked.languages.has(language)) continue;
+        if (useGitignore && gitignored(active, abs, false)) continue;
+        walked.languages.add(language);
       }
     }
   }

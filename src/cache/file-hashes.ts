@@ -67,6 +67,35 @@ interface Memo {
   seen?: number | undefined;
 }
 
+/** The buffer files up to its size are read into (one at a time, synchronously: each is hashed at once). */
+const scratch = Buffer.allocUnsafe(256 * 1024);
+
+/**
+ * A file's whole content, read into `scratch` when it fits (the view is valid until the next read), else
+ * into its own buffer. `size` is what the caller's lstat found, so no fstat is made (readFileSync's own
+ * fstat and buffer were a third of a cold check's hashing on pylint); a file that grew since is read to its
+ * end all the same, and the caller compares the length read with the size.
+ */
+function readContent(file: string, size: bigint): Buffer {
+  const fd = fs.openSync(file, "r");
+  try {
+    let buf = size < BigInt(scratch.length) ? scratch : Buffer.allocUnsafe(Number(size) + 1);
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) {
+        const grown = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(grown, 0, 0, n);
+        buf = grown;
+      }
+      const r = fs.readSync(fd, buf, n, buf.length - n, null);
+      if (r === 0) return buf.subarray(0, n);
+      n += r;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export class FileHashes {
   private readonly memo = new Map<string, Memo>();
   /** Files read (hashed) since the server started, for tests and get_status. */
@@ -158,6 +187,17 @@ export class FileHashes {
   }
 
   /**
+   * The mtime (ms) that the stat behind `file`'s remembered hash found, when a hash of it is remembered
+   * (a file hashed just now, or vouched for by the watcher); undefined otherwise (the caller stats it).
+   */
+  mtimeMsOf(file: string): number | undefined {
+    const m = this.memo.get(file);
+    return m && m.checkedNs > 0n
+      ? Number(m.mtimeNs / 1_000_000n) + Number(m.mtimeNs % 1_000_000n) / 1e6
+      : undefined;
+  }
+
+  /**
    * The SHA-256 of `file`'s content, or undefined when it is not a regular file (gone, a link, a folder).
    * Links are never followed: the caller lists files, not links. `reuseInRun`: inside a check run
    * (validationEpoch), a file stat'ed since the run started is not stat'ed again; a check after a tool ran
@@ -199,7 +239,7 @@ export class FileHashes {
     const before = process.hrtime.bigint();
     let data: Buffer;
     try {
-      data = fs.readFileSync(file);
+      data = readContent(file, st.size);
     } catch {
       return undefined;
     }

@@ -30,13 +30,16 @@ export function linksLeaving(dir: string, allowed: (real: string) => boolean): s
   const found: string[] = [];
   let budget = MAX_ENTRIES;
   const walk = (d: string): void => {
-    const entries = sharedTree.entries(d);
-    if (!entries) return;
-    for (const entry of entries) {
+    const listed = sharedTree.children(d);
+    if (!listed) return;
+    const { entries, paths } = listed;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as (typeof entries)[number];
       if (found.length >= MAX_FOUND || --budget < 0) return;
       // Files need no path: only links and folders are looked at (a big tree has mostly files).
       if (entry.kind !== "link" && entry.kind !== "dir") continue;
-      const abs = path.join(d, entry.name);
+      // Joined once per listing by the shared scan.
+      const abs = paths[i] as string;
       if (entry.kind === "link") {
         let real: string;
         let isDir: boolean;
@@ -79,7 +82,9 @@ export function refuseLinksLeaving(dir: string, allowlist: Allowlist): void {
  * since no process is started for them.
  */
 export function refuseLinksInArgs(args: readonly string[], allowlist: Allowlist, cwd?: string): void {
-  for (const arg of cwd ? [...args, cwd] : args)
+  // Each folder once: a tool run on "." in its project names the folder it runs in (ruff on pylint walked
+  // the whole tree twice a process).
+  for (const arg of new Set(cwd ? [...args, cwd] : args))
     if (
       path.isAbsolute(arg) &&
       allowlist.rootOf(arg) &&

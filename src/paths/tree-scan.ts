@@ -428,7 +428,10 @@ export class TreeScanner {
         kind: d.isSymbolicLink() ? "link" : d.isDirectory() ? "dir" : d.isFile() ? "file" : "other",
       }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const paths = entries.map((e) => path.join(dir, e.name));
+    // path.join(dir, name) for each: a listed name holds no separator and is never "." or "..", so it is
+    // the folder's joined prefix and the name (joining each normalized the whole path again).
+    const prefix = path.join(dir, "_").slice(0, -1);
+    const paths = entries.map((e) => prefix + e.name);
     const nowNs = BigInt(Date.now()) * 1_000_000n;
     if (nowNs - st.mtimeNs > RACY_NS && nowNs - st.ctimeNs > RACY_NS) {
       if (this.listings.size >= MAX_DIRS) this.listings.delete(this.listings.keys().next().value as string);
@@ -505,7 +508,10 @@ function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
   if (value instanceof Map) for (const v of value.values()) deepFreeze(v);
   else if (value instanceof Set) for (const v of value) deepFreeze(v);
-  else for (const v of Object.values(value)) deepFreeze(v);
+  // An array's items in place (Object.values copied a walk's thousands of paths to look at each string).
+  else if (Array.isArray(value)) {
+    for (const v of value as unknown[]) if (v !== null && typeof v === "object") deepFreeze(v);
+  } else for (const v of Object.values(value)) deepFreeze(v);
   return Object.freeze(value);
 }
 

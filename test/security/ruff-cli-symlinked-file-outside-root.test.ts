@@ -3,6 +3,7 @@
  * symlinks, following them wherever they point. A `pkg/link.py` pointing out of the project must not make
  * lint read, or lint_fix / autoformat write, the file outside the allowed paths.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -48,5 +49,32 @@ describe.skipIf(missing("ruff", [TOOLS_VENV_BIN]))("ruff CLI and Python files sy
     expect(r.success).toBe(false);
     expect(r.error_type).toBe("path_validation");
     expect(String(r.error)).toContain("link.py");
+  });
+
+  it("a link that stays inside the project is no refusal: lint answers as ruff run directly", async () => {
+    // pylint's tests link a module to another inside the tree: only a link out is refused, and the
+    // refusal's file walk is spared when no link leads out (issue 42).
+    const { proj } = layout();
+    fs.rmSync(path.join(proj, "pkg", "link.py"));
+    fs.writeFileSync(path.join(proj, "pkg", "b.py"), "import os\n");
+    fs.symlinkSync(path.join(proj, "pkg", "b.py"), path.join(proj, "pkg", "link.py"));
+    const r = await (await serve(proj)).call("lint", { path: ".", linter: "ruff" });
+    expect(r.error_type).toBeUndefined();
+    const direct = spawnSync(
+      path.join(TOOLS_VENV_BIN, "ruff"),
+      ["check", "--no-cache", "--no-fix", "--output-format", "json", "."],
+      { cwd: proj, encoding: "utf8" },
+    );
+    const byRuff = (
+      JSON.parse(direct.stdout) as { filename: string; code: string; location: { row: number } }[]
+    )
+      .map((d) => `${path.relative(proj, d.filename)}:${d.location.row}: ${d.code}`)
+      .sort();
+    expect(byRuff).toContain("pkg/b.py:1: F401");
+    expect(byRuff).toContain("pkg/link.py:1: F401");
+    const ours = (r.issues as string[])
+      .map((i) => /^(\S+:\d+):\d+: (\S+)/.exec(i)?.slice(1).join(": "))
+      .sort();
+    expect(ours).toEqual(byRuff);
   });
 });

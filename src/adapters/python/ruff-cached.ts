@@ -176,14 +176,15 @@ export async function cachedRuffLint(
     kind: "ruff check",
     ...basics,
     listFiles: async () => (await ruffShowFiles(ctx, run)).sort(),
-    async run(subset, needFiles): Promise<PerFileRun<Finding[], LintMeta>> {
+    async run(subset, needFiles, listed): Promise<PerFileRun<Finding[], LintMeta>> {
       if (subset) {
         const r = await stream(ruffCheckArgs(subset, { ...run.scope, forceExclude: true }));
         return { values: byFile(r.findings), meta: { notes: warnings(r.notes) } };
       }
+      // The list (a quicker run) is handed over as soon as it is known: hashed while the check runs.
       const [r, files] = await Promise.all([
         stream(ruffCheckArgs(run.targets, run.scope)),
-        needFiles ? ruffShowFiles(ctx, run) : undefined,
+        needFiles ? ruffShowFiles(ctx, run).then((f) => (listed?.(f), f)) : undefined,
       ]);
       return { values: byFile(r.findings), meta: { notes: warnings(r.notes) }, files: files?.sort() };
     },
@@ -242,7 +243,7 @@ export async function cachedRuffFormatCheck(
     encode: (v) => v,
     decode: (stored) => (typeof stored === "number" && stored >= 1 ? stored : 1),
     listFiles: () => ruffFormatFiles(ctx, run),
-    async run(subset, needFiles): Promise<PerFileRun<number, FormatMeta>> {
+    async run(subset, needFiles, listed): Promise<PerFileRun<number, FormatMeta>> {
       if (subset) {
         const r = await check(
           ruffFormatArgs(subset, { check: true, diff: true, ...run.scope, forceExclude: true }),
@@ -251,7 +252,7 @@ export async function cachedRuffFormatCheck(
       }
       const [r, files] = await Promise.all([
         check(ruffFormatArgs(run.targets, { check: true, diff: true, ...run.scope })),
-        needFiles ? ruffFormatFiles(ctx, run) : undefined,
+        needFiles ? ruffFormatFiles(ctx, run).then((f) => (listed?.(f), f)) : undefined,
       ]);
       return { values: asValues(r), meta: { notes: warnings(r.notes), truncated: r.truncated }, files };
     },

@@ -14,17 +14,20 @@ import { ruffConfigArgs } from "./config-discovery.js";
 import type { RuffCliScope } from "./ruff-cli.js";
 import { findExcludedDirs } from "./tree-excludes.js";
 
+/** Whether a link leads out of `root` (a dangling link does not: ruff reports it itself). */
+function leavesRoot(link: string, root: string): boolean {
+  try {
+    return !isWithin(root, fs.realpathSync.native(link));
+  } catch {
+    return false;
+  }
+}
+
 /** Symlinked Python files under `target` that ruff would follow out of `root` (to read or rewrite them). */
 function linksOutside(target: string, settings: RuffSettings, root: string): string[] {
   const links: string[] = [];
   discoverPythonFiles(target, settings, root, links);
-  return links.filter((l) => {
-    try {
-      return !isWithin(root, fs.realpathSync.native(l));
-    } catch {
-      return false; // a dangling link: ruff reports it itself
-    }
-  });
+  return links.filter((l) => leavesRoot(l, root));
 }
 
 /**
@@ -39,11 +42,15 @@ export function checkRuffCliScope(target: string, root: string, configFile?: str
     if (err instanceof ToolError) throw err;
     return;
   }
-  // No link anywhere ruff walks by default (the shared scan, which skips only ruff's default excludes and
-  // so sees at least what ruff sees): there is nothing to follow, and the walk below is spared.
+  // No link anywhere ruff walks by default leads out of the root (the shared scan, which skips only ruff's
+  // default excludes and so sees at least what ruff sees): ruff can follow none out, and the walk below,
+  // ruff's own file discovery with its excludes and .gitignore tests, is spared. A tree with links
+  // inside itself (pylint's tests link a module to another) no longer pays for that walk (issue 42).
   if (
     settings.exclude.length === 0 &&
-    sharedTree.walk(target, (name) => DEFAULT_EXCLUDES.has(name), "ruff-default-excludes").links.length === 0
+    !sharedTree
+      .walk(target, (name) => DEFAULT_EXCLUDES.has(name), "ruff-default-excludes")
+      .links.some((l) => leavesRoot(l, root))
   )
     return;
   const outside = linksOutside(target, settings, root);

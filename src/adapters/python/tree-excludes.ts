@@ -70,15 +70,18 @@ function walkExcludedDirs(target: string, root: string, useGitignore: boolean): 
     const own = useGitignore && dir !== target ? readGitignore(dir, root) : undefined;
     const active = own ? [...layers, own] : layers;
     // The shared scan; an unreadable folder is left to the tool, which reports it in its own words.
-    const entries = sharedTree.entries(dir);
-    if (!entries) return;
-    for (const entry of entries) {
+    const listed = sharedTree.children(dir);
+    if (!listed) return;
+    const { entries, paths } = listed;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as (typeof entries)[number];
       if (entry.kind !== "dir") continue;
       if (out.dirs.length >= MAX_EXCLUDED_DIRS) {
         out.capped = true;
         return;
       }
-      const abs = path.join(dir, entry.name);
+      // Joined once per listing by the shared scan.
+      const abs = paths[i] as string;
       if (VENDORED_DIR_NAMES.has(entry.name) || gitignored(active, abs, true) || isCacheDir(abs))
         out.dirs.push(abs);
       else if (isVirtualenv(abs)) {
