@@ -31,61 +31,7 @@ import { useRe2Engine } from "./policy/cel.js";
 import { compileBundle, compilePolicy } from "./policy/compile.js";
 import { findSecrets } from "./policy/secrets.js";
 import * as YAML from "yaml";
-import ignore from "ignore";
-import picomatch from "picomatch";
-import { parse as parseToml } from "smol-toml";
 import { provideYaml } from "./yaml-lazy.js";
-
-function warmParsers(): void {
-  YAML.parse(
-    [
-      "default_language_version:",
-      "  python: python3",
-      "ci:",
-      "  skip: [pylint]",
-      "repos:",
-      "  - repo: https://github.com/astral-sh/ruff-pre-commit",
-      '    rev: "v0.1.0"',
-      "    hooks:",
-      "      - id: ruff",
-      "        args: [--fix, '--exit-non-zero-on-fix']",
-      "        exclude: &fixtures tests(/\\w*)*/functional/|tests/input|doc/data/messages",
-      "      - id: ruff-format",
-      "  - repo: local",
-      "    hooks:",
-      "      - id: pylint",
-      "        name: pylint",
-      "        entry: pylint",
-      "        language: system",
-      "        types: [python]",
-      "        exclude: *fixtures",
-      '        additional_dependencies: ["a==1", b]',
-      "        require_serial: true",
-      "",
-    ].join("\n"),
-  );
-  parseToml(
-    [
-      "[project]",
-      'name = "p"',
-      'requires-python = ">=3.10"',
-      'dependencies = ["a>=1", "b"]',
-      "[tool.ruff]",
-      "line-length = 115",
-      'extend-exclude = ["tests/**/data/", "tests/input/"]',
-      'lint.extend-select = ["B", "E"]',
-      "[tool.ruff.lint.per-file-ignores]",
-      '"tests/*" = ["D"]',
-      "[tool.ruff.lint.pydocstyle]",
-      'convention = "pep257"',
-      "",
-    ].join("\n"),
-  );
-  const rules = ignore().add("*.py[cod]\n/build/\n!keep.pyc\n# a comment\ndocs/_build\n.venv*\n");
-  for (const p of ["a/b.pyc", "build/", "src/x.py", "docs/_build/", "keep.pyc", ".venv2/"]) rules.ignores(p);
-  const glob = picomatch("tests/**/data/", { dot: true });
-  for (const p of ["tests/a/data/", "src/x.py"]) glob(p);
-}
 
 /** What identifies the bundle this snapshot was built from (a rebuild makes a new file). */
 function identity(file: string): string | undefined {
@@ -104,11 +50,6 @@ useRe2Engine(RE2JS);
 // The YAML parser in the heap: configs RuboCop, golangci-lint and pre-commit read are parsed at once (loading
 // it at run time took ~10-25 ms of a fresh check of rake or cobra).
 provideYaml(YAML);
-// The parsers a fresh check runs on most projects, run once on small made-up texts: the heap keeps the
-// bytecode compiled for them, so a check's first YAML, TOML, .gitignore and glob compile nothing of it
-// (a first parse of pylint's pre-commit config: ~17 ms from the snapshot, ~10 ms once warmed). Pure
-// calls: nothing of the environment is read and nothing of ours remembers them.
-warmParsers();
 // Both ways a hook compiles them (src/hooks/pre-commit.ts: all at once, or lazily and trusted), so the same
 // compiled conditions are found.
 void compileBundle()
