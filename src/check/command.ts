@@ -20,7 +20,7 @@ import { mergeSarif, withProjectCategory } from "./sarif-merge.js";
 import { selectChecks, selectsLinksOnly } from "./select.js";
 import { mergeShardLogs, readShardLog } from "./shard-merge.js";
 import { validationEpoch } from "../cache/file-hashes.js";
-import { persistTreeScanEarly } from "../cache/service.js";
+import { cacheDirProblem, persistTreeScanEarly } from "../cache/service.js";
 import { treeChangesSeen, treeMayHaveChanged } from "../paths/tree-scan.js";
 import { AnswerRecorder } from "./answer/record.js";
 import { replayMode } from "./answer/memo-format.js";
@@ -296,7 +296,12 @@ function keepAnswerOf(recorder: AnswerRecorder, options: CheckOptions, config: C
   if (writesFiles) recorder.refuse(writesFiles);
   if (options.changed !== undefined) recorder.refuse("--changed");
   if (!config.resultCache) recorder.refuse("the result cache is off");
-  recorder.ownFolder(path.dirname(defaultResultCacheDir(recorder.env)), options.paths);
+  // The answers' folder follows the result cache's rule: never inside a project (a tool of that project could
+  // write an answer there), unless that path holds the whole home folder (whose sandboxes see an empty one).
+  const serverCache = path.dirname(defaultResultCacheDir(recorder.env));
+  const problem = cacheDirProblem(serverCache, config.allowedPaths);
+  if (problem) recorder.refuse(`the answers' folder: ${problem}`);
+  recorder.ownFolder(serverCache, options.paths);
   recorder.ownFolder(config.resultCacheDir, options.paths);
   // The audit log is the file and its rotation, never the folder (`--audit-log ./audit.log` is in the project).
   recorder.ownFile(config.auditLog);

@@ -178,6 +178,14 @@ describe("check's kept answer", () => {
     expect(check(["--result-cache", "false"]).stderr).toMatch(/answer not kept: the result cache is off/);
   });
 
+  it("is not kept in a folder inside the project (its tools could write an answer there)", () => {
+    const inside = path.join(project, ".cache");
+    let run = check([], { XDG_CACHE_HOME: inside });
+    run = check([], { XDG_CACHE_HOME: inside });
+    expect(run.stderr).toMatch(/answer not kept: the answers' folder: .* is inside the allowed path/);
+    expect(fs.existsSync(path.join(inside, "mcp-code-quality", "answers"))).toBe(false);
+  });
+
   it("is not read from a file someone else could have written, or through a link", () => {
     keepAnswer();
     const [memo] = memoFiles();
