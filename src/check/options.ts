@@ -179,6 +179,8 @@ export function checkHelp(): string {
       "Colours only on a terminal, never with NO_COLOR. Progress goes to stderr when it is a terminal.",
       "Exit codes: 0 clean, 1 findings, 2 usage or configuration error, 3 a tool failed (crash, timeout,",
       "bad config). A detected tool that is not installed is skipped; named with --only, it is exit 2.",
+      "When nothing the last run of the same command here read has changed, its answer is printed again",
+      "without running anything (MCP_CODE_QUALITY_CHECK_REPLAY=0: never; =explain: say why or why not).",
     ],
   });
 }
