@@ -93,9 +93,11 @@ describe("projectLayout", () => {
       "packages/b/b.js": "",
     });
     expect(layoutOf(dir).units).toEqual(["target js ."]);
-    expect(layoutOf(path.dirname(dir), path.dirname(dir)).units).toContain(
-      `project js ${path.basename(dir)}`,
-    );
+    // Checked from a folder above it (one of its own: the temp folder's other entries are not this test's).
+    const above = tempDir("mcq-projects-above-");
+    made.push(above);
+    fs.renameSync(dir, path.join(above, "ws"));
+    expect(layoutOf(above, above).units).toEqual(["project js ws"]);
   });
 
   it("skips dependencies, virtualenvs (by pyvenv.cfg), hidden folders, test data and vendored code", () => {
