@@ -13,66 +13,23 @@ import { daemonChoice } from "../../src/check/daemon/flags.js";
 import { daemonKey, daemonUnfit, keyedEnv } from "../../src/check/daemon/key.js";
 import { proofHolds, proofOf } from "../../src/check/daemon/auth.js";
 import { LineReader, parseHello, parseHelloAnswer, parseRequest } from "../../src/check/daemon/protocol.js";
-import { CHECK_FIXTURES, PATH_WITH_TOOLS, runCheck, type CheckRun } from "../helpers/check.js";
+import { CHECK_FIXTURES, PATH_WITH_TOOLS, runCheck } from "../helpers/check.js";
 import { CLI } from "../helpers/server.js";
-import { copyFixture, missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
+import {
+  alive,
+  alsoStop,
+  daemonStatus as status,
+  isolatedEnv,
+  stopDaemons,
+  timeless,
+  until,
+} from "../helpers/check-daemon.js";
+import { copyFixture, missing, TOOLS_VENV_BIN } from "../helpers/tools.js";
 
 const noRuff = missing("ruff", [TOOLS_VENV_BIN]);
 const noCargo = missing("cargo");
 
-/** The JSON report without its timings (the only part two runs may differ in). */
-function timeless(run: CheckRun): unknown {
-  return JSON.parse(run.stdout, (k, v: unknown) => (k === "duration_ms" ? undefined : v));
-}
-
-interface Status {
-  socket: string;
-  pid: number;
-  served: number;
-}
-
-const started: { env: Record<string, string>; pid?: number }[] = [];
-
-async function status(env: Record<string, string>): Promise<Status | undefined> {
-  const r = await runCheck(["--daemon-status"], { env });
-  return r.status === 0 ? (JSON.parse(r.stdout) as Status) : undefined;
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until(what: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await what()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("timed out waiting");
-}
-
-/**
- * An environment of its own: a private TMPDIR and runtime folder (0700, as systemd makes it), so the daemon
- * folder, its secret and the sockets are this test's.
- */
-function isolatedEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env = { TMPDIR: tempDir("mcq-daemon-tmp-"), XDG_RUNTIME_DIR: tempDir("mcq-daemon-run-"), ...extra };
-  started.push({ env });
-  return env;
-}
-
-afterEach(async () => {
-  for (const s of started.splice(0)) {
-    const st = await status(s.env);
-    await runCheck(["--daemon-stop"], { env: s.env });
-    if (st && alive(st.pid)) process.kill(st.pid, "SIGKILL");
-  }
-});
+afterEach(stopDaemons);
 
 describe("check --daemon", () => {
   it.skipIf(noRuff)(
@@ -132,7 +89,7 @@ describe("check --daemon", () => {
     const dir = copyFixture(path.join(CHECK_FIXTURES, "python"));
     const env = isolatedEnv();
     const other = { ...env, SOME_SETTING: "x" };
-    started.push({ env: other });
+    alsoStop(other);
     await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
     await runCheck(["--daemon", "--json", "."], { cwd: dir, env: other });
     const a = await status(env);
@@ -238,7 +195,7 @@ describe("the daemon's pure parts", () => {
   it("keys the environment without what a shell changes between commands", () => {
     const base = { PATH: "/usr/bin", HOME: "/root" };
     const id = (env: NodeJS.ProcessEnv) =>
-      daemonKey({ buildId: "b", execPath: "/usr/bin/node", nodeVersion: "v20", uid: 0, env });
+      daemonKey({ buildId: "b", execPath: "/usr/bin/node", nodeIdentity: "1:2:3:4.5", uid: 0, env });
     expect(id({ ...base, PWD: "/a", OLDPWD: "/b", SHLVL: "3", _: "/usr/bin/node" })).toBe(id(base));
     expect(id({ ...base, MCP_CODE_QUALITY_CHECK_DAEMON: "1" })).toBe(id(base));
     expect(id({ ...base, VIRTUAL_ENV: "/v" })).not.toBe(id(base));

@@ -15,7 +15,7 @@ import { copyFixture, IN_CI, missing, tempDir } from "../helpers/tools.js";
 import { stracePaths } from "../helpers/strace-paths.js";
 
 const BIN = path.join(REPO_ROOT, "bin", "mcp-code-quality");
-const NATIVE = path.join(REPO_ROOT, "dist", "native", "check-replay");
+const NATIVE = path.join(REPO_ROOT, "dist", "native", "check-front");
 const NODE_REPLAY = path.join(REPO_ROOT, "dist", "bundle", "check-replay.cjs");
 const BLOB = path.join(REPO_ROOT, "dist", "bundle", `cli-snapshot-${process.version}-${os.machine()}.blob`);
 

@@ -91,7 +91,7 @@ export function answersDir(env: NodeJS.ProcessEnv): string {
 
 /**
  * What a memo is for: build, user, folder and command line (the Node is the memo's `node`, so that a
- * replayer that is not Node, native/replay, finds the memo without asking Node its version).
+ * replayer that is not Node, native/check, finds the memo without asking Node its version).
  */
 export function memoKey(buildId: string, cwd: string, argv: readonly string[]): string {
   const uid = typeof process.getuid === "function" ? process.getuid() : -1;

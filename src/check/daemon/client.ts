@@ -15,6 +15,7 @@ import {
   DAEMON_IDLE_ENV,
   daemonKey,
   daemonUnfit,
+  executableIdentity,
   MAX_SOCKET_PATH,
   socketPathFor,
   splitPerCommit,
@@ -60,10 +61,17 @@ function locate(env: NodeJS.ProcessEnv, quiet = false, voice = CHECK_VOICE): Loc
     if (!quiet) say(voice, `not used: ${message(err)}; ${voice.fallback}`);
     return undefined;
   }
+  let nodeIdentity: string;
+  try {
+    nodeIdentity = executableIdentity(process.execPath);
+  } catch (err) {
+    if (!quiet) say(voice, `not used: ${message(err)}; ${voice.fallback}`);
+    return undefined;
+  }
   const key = daemonKey({
     buildId: buildId(),
     execPath: process.execPath,
-    nodeVersion: process.version,
+    nodeIdentity,
     uid: process.getuid?.() ?? "user",
     env,
   });

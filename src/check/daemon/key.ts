@@ -4,6 +4,7 @@
  * the Node that runs it, the user, and the environment (PATH, VIRTUAL_ENV, NO_COLOR...). The key hashes them
  * all; a client whose environment differs gets a daemon of its own. Pure.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { sha256 } from "../../cache/hash.js";
 
@@ -17,7 +18,8 @@ export const DAEMON_IDLE_ENV = "MCP_CODE_QUALITY_CHECK_DAEMON_IDLE";
 export interface DaemonIdentity {
   buildId: string;
   execPath: string;
-  nodeVersion: string;
+  /** Which file that is (executableIdentity): a Node replaced in place is another Node. */
+  nodeIdentity: string;
   uid: number | string;
   env: NodeJS.ProcessEnv;
 }
@@ -67,9 +69,20 @@ export function requestEnv(own: NodeJS.ProcessEnv, perCommit: Record<string, str
   return { ...splitPerCommit(own).shared, ...perCommit };
 }
 
+/**
+ * The Node that runs the daemon, by its file (device, inode, size, mtime) rather than its version: the
+ * native client (native/check/daemon.go) finds the daemon without starting Node to ask it, and a Node
+ * upgraded in place is a new file.
+ */
+export function executableIdentity(file: string): string {
+  const st = fs.statSync(file);
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+/** The key of the daemon for `id`; native/check/daemon.go computes the same, byte for byte. */
 export function daemonKey(id: DaemonIdentity): string {
   return sha256(
-    JSON.stringify([id.buildId, id.execPath, id.nodeVersion, String(id.uid), keyedEnv(id.env)]),
+    JSON.stringify([id.buildId, id.execPath, id.nodeIdentity, String(id.uid), keyedEnv(id.env)]),
   ).slice(0, 24);
 }
 

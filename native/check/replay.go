@@ -1,10 +1,8 @@
-// check-replay: a fresh `check`'s first step, native, so that an unchanged project's answer is printed in
-// the time of a native tool (bin/mcp-code-quality runs it before Node; src/check/answer/replay.ts is the same
-// replayer in Node, for a machine where this was not built). It reads the memo the last run of this command
-// line in this folder kept (src/check/answer/memo-format.ts: the format, and the meaning of every field),
-// and when every variable and every path it depends on is as it was, appends its audit entries again, prints
-// its output and exits with its code. Anything else, an error included, exits 75 and prints nothing: the
-// command line then runs the check. Standard library only.
+// The replay of a kept answer: a fresh `check` whose last run of this command line in this folder kept its
+// answer (src/check/answer/memo-format.ts: the format, and the meaning of every field), when every variable
+// and every path it depends on is as it was, appends its audit entries again, prints its output and exits
+// with its code. src/check/answer/replay.ts is the same replayer in Node, for a machine where this was not
+// built. Anything else, an error included, is a miss: nothing printed.
 package main
 
 import (
@@ -13,21 +11,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 	"unicode/utf16"
-	"unsafe"
 )
 
 // The memo format this replayer reads (MEMO_FORMAT in memo-format.ts).
 const memoFormat = 3
-
-// Exit code meaning "no answer to replay" (MISS in replay.ts).
-const miss = 75
 
 type states map[string]string
 
@@ -65,36 +58,29 @@ type memo struct {
 	} `json:"audit"`
 }
 
-func main() {
-	explain := os.Getenv("MCP_CODE_QUALITY_CHECK_REPLAY") == "explain"
-	m, why := replayable()
+// replayMain replays the kept answer of `check args`; its exit code, or miss.
+func replayMain(args []string) int {
+	mode := os.Getenv("MCP_CODE_QUALITY_CHECK_REPLAY")
+	explain := mode == "explain"
+	var m *memo
+	why := "replay turned off"
+	if mode != "0" && mode != "false" {
+		m, why = replayable(args)
+	}
 	if m == nil {
 		if explain {
 			fmt.Fprintf(os.Stderr, "mcp-code-quality check: no replay: %s\n", why)
 		}
-		os.Exit(miss)
+		return miss
 	}
 	if explain {
 		fmt.Fprintln(os.Stderr, "mcp-code-quality check: replayed")
 	}
-	os.Exit(replay(m))
+	return replay(m)
 }
 
-func replayable() (*memo, string) {
-	mode := os.Getenv("MCP_CODE_QUALITY_CHECK_REPLAY")
-	if mode == "0" || mode == "false" {
-		return nil, "replay turned off"
-	}
-	if len(os.Args) < 2 || os.Args[1] != "check" {
-		return nil, "not a check"
-	}
-	args := os.Args[2:]
-	self, err := os.Executable()
-	if err != nil {
-		return nil, "no build id"
-	}
-	// This is dist/native/check-replay; the build's id is dist/build-id.json.
-	buildID, ok := readBuildID(filepath.Join(filepath.Dir(self), "..", "build-id.json"))
+func replayable(args []string) (*memo, string) {
+	buildID, ok := ownBuildID()
 	if !ok {
 		return nil, "no build id"
 	}
@@ -126,53 +112,6 @@ func replayable() (*memo, string) {
 		return nil, "changed: " + changed
 	}
 	return &m, ""
-}
-
-func readBuildID(file string) (string, bool) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return "", false
-	}
-	var v struct {
-		ID string `json:"id"`
-	}
-	if json.Unmarshal(data, &v) != nil || v.ID == "" {
-		return "", false
-	}
-	return v.ID, true
-}
-
-// jsString is JSON.stringify of a string: what memoKey wrote. A string it would spell otherwise (a lone
-// surrogate, invalid UTF-8) only makes another key: a miss.
-func jsString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // memoKey is memoKey() of memo-format.ts: JSON.stringify([format, buildId, uid, cwd, argv]).
@@ -225,37 +164,6 @@ func readMemoFile(file string) ([]byte, bool) {
 	data, err := io.ReadAll(f)
 	return data, err == nil
 }
-
-// nodeOnPath is the Node bin/mcp-code-quality would run (`node` on PATH), resolved as process.execPath is.
-func nodeOnPath() (string, bool) {
-	found, err := exec.LookPath("node")
-	if err != nil {
-		return "", false
-	}
-	abs, err := filepath.Abs(found)
-	if err != nil {
-		return "", false
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	return real, err == nil
-}
-
-type winsize struct{ Row, Col, X, Y uint16 }
-
-// streamShape is streamsShape() of memo-format.ts for one descriptor: a terminal and its width, or "-".
-func streamShape(fd uintptr) string {
-	var ws winsize
-	var t syscall.Termios
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&t))); e != 0 {
-		return "-"
-	}
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGWINSZ, uintptr(unsafe.Pointer(&ws))); e != 0 {
-		return "tty:0"
-	}
-	return "tty:" + strconv.Itoa(int(ws.Col))
-}
-
-func streamsShape() string { return streamShape(1) + "," + streamShape(2) }
 
 // errnoNames are the codes Node's errors carry, for the states a look that failed records.
 var errnoNames = map[syscall.Errno]string{

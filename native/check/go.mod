@@ -1,0 +1,3 @@
+module github.com/mcp-code-quality/check-front
+
+go 1.22

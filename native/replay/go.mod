@@ -1,3 +1,0 @@
-module github.com/mcp-code-quality/check-replay
-
-go 1.22
