@@ -30,6 +30,9 @@ const (
 	helloWait     = 5 * time.Second
 	lostMessage   = "mcp-code-quality check: the check daemon ended before it answered\n"
 	lostCode      = 3
+	// A hook's answer lost: the commit is refused, as by the Node client.
+	preCommitLostMessage = "mcp-code-quality pre-commit failed, so the commit is refused: the daemon ended before it answered\n"
+	preCommitLostCode    = 1
 )
 
 var nonceHex = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -43,15 +46,54 @@ var volatile = map[string]bool{
 
 // askDaemon runs `check rest` in the daemon that runs for this environment: its exit code, or miss.
 func askDaemon(rest []string) int {
-	socket, secret, ok := locateDaemon()
+	socket, secret, ok := locateDaemon(os.Environ())
 	if !ok {
 		return miss
 	}
-	return exchange(socket, secret, rest)
+	ask := checkAsk{Type: "check", Argv: rest, StdoutTTY: isTerminal(1), StderrTTY: isTerminal(2)}
+	if ask.StderrTTY {
+		ask.Columns = columnsOf(2)
+	}
+	return exchange(socket, secret, func(cwd, build, proof string) any {
+		ask.Cwd, ask.BuildID, ask.Proof = cwd, build, proof
+		return ask
+	}, lostMessage, lostCode)
 }
 
-// locateDaemon is locate() of client.ts for a daemon that already runs: its socket and the secret.
-func locateDaemon() (string, []byte, bool) {
+// askDaemonPreCommit is preCommitThroughDaemon() of client.ts for `hook pre-commit rest`: the daemon of the
+// environment without the variables git and the human set for this commit, which travel with the request.
+func askDaemonPreCommit(rest []string) int {
+	var shared []string
+	perCommit := map[string]string{}
+	for _, kv := range os.Environ() {
+		name, value, found := strings.Cut(kv, "=")
+		if !found {
+			continue
+		}
+		if isPerCommitVar(name) {
+			if _, seen := perCommit[name]; !seen {
+				perCommit[name] = value
+			}
+		} else {
+			shared = append(shared, kv)
+		}
+	}
+	socket, secret, ok := locateDaemon(shared)
+	if !ok {
+		return miss
+	}
+	return exchange(socket, secret, func(cwd, build, proof string) any {
+		return preCommitAsk{Type: "pre-commit", Argv: rest, Cwd: cwd, Env: perCommit, BuildID: build, Proof: proof}
+	}, preCommitLostMessage, preCommitLostCode)
+}
+
+// isPerCommitVar is isPerCommitVar() of key.ts.
+func isPerCommitVar(name string) bool {
+	return strings.HasPrefix(name, "GIT_") || name == "MCQ_ALLOW_PROTECTED" || name == "MCP_CODE_QUALITY_HOOK_TIMINGS"
+}
+
+// locateDaemon is locate() of client.ts for a daemon that already runs in environ: its socket and secret.
+func locateDaemon(environ []string) (string, []byte, bool) {
 	// daemonUnfit(): a relative PATH entry (an empty one too) is the Node client's to report.
 	for _, p := range strings.Split(os.Getenv("PATH"), ":") {
 		if !filepath.IsAbs(p) {
@@ -78,7 +120,7 @@ func locateDaemon() (string, []byte, bool) {
 	if !ok {
 		return "", nil, false
 	}
-	socket := filepath.Join(dir, "check-"+daemonKey(build, node, nodeID, os.Getuid(), os.Environ())+".sock")
+	socket := filepath.Join(dir, "check-"+daemonKey(build, node, nodeID, os.Getuid(), environ)+".sock")
 	if len(socket) > maxSocketPath {
 		return "", nil, false
 	}
@@ -211,6 +253,16 @@ type checkAsk struct {
 	Proof     string   `json:"proof"`
 }
 
+// preCommitAsk is the "pre-commit" request of protocol.ts.
+type preCommitAsk struct {
+	Type    string            `json:"type"`
+	Argv    []string          `json:"argv"`
+	Cwd     string            `json:"cwd"`
+	Env     map[string]string `json:"env"`
+	BuildID string            `json:"buildId"`
+	Proof   string            `json:"proof"`
+}
+
 // frame is what the daemon sends (DaemonFrame of protocol.ts), the fields a check's answer uses.
 type frame struct {
 	Hello *struct {
@@ -223,8 +275,10 @@ type frame struct {
 	Stale bool    `json:"stale"`
 }
 
-// exchange is exchange() of session.ts for one check: a miss unless the daemon proves itself and answers.
-func exchange(socket string, secret []byte, args []string) int {
+// exchange is exchange() of session.ts for one request, which request() makes from the working folder,
+// the build and the client's proof: a miss unless the daemon proves itself and answers. A daemon that ends
+// mid-answer is reported with lost and lostCode.
+func exchange(socket string, secret []byte, request func(cwd, build, proof string) any, lost string, lostCode int) int {
 	build, _ := ownBuildID()
 	cwd, err := syscall.Getwd()
 	if err != nil {
@@ -256,18 +310,11 @@ func exchange(socket string, secret []byte, args []string) int {
 	if !hmac.Equal([]byte(hello.Hello.Proof), []byte(want)) {
 		return miss
 	}
-	ask := checkAsk{
-		Type: "check", Argv: args, Cwd: cwd, StdoutTTY: isTerminal(1), StderrTTY: isTerminal(2),
-		BuildID: build, Proof: proofOf(secret, "client", name, nonce, hello.Hello.Nonce),
-	}
-	if ask.StderrTTY {
-		ask.Columns = columnsOf(2)
-	}
-	request, err := json.Marshal(ask)
+	line, err = json.Marshal(request(cwd, build, proofOf(secret, "client", name, nonce, hello.Hello.Nonce)))
 	if err != nil {
 		return miss
 	}
-	if _, err := conn.Write(append(request, '\n')); err != nil {
+	if _, err := conn.Write(append(line, '\n')); err != nil {
 		return miss
 	}
 	// The check takes as long as it takes: no deadline once the daemon has it.
@@ -277,7 +324,7 @@ func exchange(socket string, secret []byte, args []string) int {
 		line, err := in.ReadBytes('\n')
 		if err != nil {
 			if wrote {
-				os.Stderr.WriteString(lostMessage)
+				os.Stderr.WriteString(lost)
 				return lostCode
 			}
 			return miss

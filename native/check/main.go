@@ -1,7 +1,8 @@
 // check-front: a fresh `check`'s first step, native, so that what needs no Node answers in the time of a
 // native tool. bin/mcp-code-quality runs it before Node (dist/native/check-front, built by `npm run build`
 // where Go is installed): a check the warm daemon is asked for goes to the daemon (daemon.go), any other
-// replays the answer the last run kept when nothing it read changed (replay.go). Whatever it cannot do
+// replays the answer the last run kept when nothing it read changed (replay.go). The git hook of
+// `hook install pre-commit --daemon` runs it first too (`check-front hook pre-commit --daemon`). Whatever it cannot do
 // itself, an error included, exits 75 having printed nothing, and the command line does it instead (the
 // Node client of the daemon, the Node replayer, the check itself). Standard library only.
 package main
@@ -25,6 +26,13 @@ const miss = 75
 func main() {
 	// A reader that went away (`check | head`) cuts the answer; the exit code stays the check's, as in Node.
 	signal.Ignore(syscall.SIGPIPE)
+	if len(os.Args) >= 3 && os.Args[1] == "hook" && os.Args[2] == "pre-commit" {
+		daemon, rest := hookDaemonChoice(os.Args[3:])
+		if !daemon {
+			os.Exit(miss)
+		}
+		os.Exit(askDaemonPreCommit(rest))
+	}
 	if len(os.Args) < 2 || os.Args[1] != "check" {
 		os.Exit(miss)
 	}
@@ -71,6 +79,18 @@ func daemonChoice(args []string) (string, []string) {
 		}
 	}
 	return action, rest
+}
+
+// hookDaemonChoice is hookDaemonChoice() of src/check/daemon/flags.ts: --daemon (or
+// MCP_CODE_QUALITY_CHECK_DAEMON=1) before the hook's own arguments, the last wins; the install's probe
+// (MCP_CODE_QUALITY_HOOK_PROBE) never asks the daemon.
+func hookDaemonChoice(args []string) (bool, []string) {
+	daemon := os.Getenv("MCP_CODE_QUALITY_CHECK_DAEMON") == "1"
+	i := 0
+	for ; i < len(args) && (args[i] == "--daemon" || args[i] == "--no-daemon"); i++ {
+		daemon = args[i] == "--daemon"
+	}
+	return daemon && os.Getenv("MCP_CODE_QUALITY_HOOK_PROBE") == "", args[i:]
 }
 
 // ownBuildID is the build's id (src/cache/build-id.ts): this is dist/native/check-front, the id is in

@@ -23,6 +23,8 @@ import { ensureSnapshotBlob, snapshotCommand } from "./hook-snapshot.js";
 export const MARKER = "mcp-code-quality hook pre-commit";
 const CLAUDE_MARKER = "mcp-code-quality-hook";
 const HOOK_ENTRY = codePath("hook.js");
+/** The native front of check and of the daemon's hook (scripts/build-native.mjs). */
+const NATIVE_FRONT = codePath("native", "check-front");
 /** The Claude Code hook as one bundled file (scripts/bundle-hook.mjs): it runs on every tool call. */
 const CLAUDE_HOOK_ENTRY = codePath("bundle", "hook.cjs");
 /** Claude Code's own timeout for the hook (seconds); the hook answers `ask` well before it. */
@@ -48,11 +50,19 @@ export function preCommitCommand(blob = cliSnapshotBlobPath()): string {
 }
 
 /**
- * The git hook of `hook install pre-commit --daemon`: the hook's small entry, which asks the warm check
- * daemon to judge the commit (src/check/daemon/client.ts) and judges it itself when the daemon cannot.
+ * The git hook of `hook install pre-commit --daemon`: first the native client (native/check/daemon.go,
+ * dist/native/check-front where `npm run build` had Go), which asks a daemon that runs and exits 75 for
+ * anything else; then, or without it, the hook's small entry, which starts the daemon, asks it to judge the
+ * commit (src/check/daemon/client.ts) and judges it itself when the daemon cannot. One shell command, whose
+ * status is the hook's.
  */
-export function daemonPreCommitCommand(): string {
-  return `${defaultCommand("pre-commit")} --daemon`;
+export function daemonPreCommitCommand(front = NATIVE_FRONT): string {
+  const plain = `${defaultCommand("pre-commit")} --daemon`;
+  if (!fs.existsSync(front)) return plain;
+  return (
+    `if [ -x ${q(front)} ]; then ${q(front)} hook pre-commit --daemon; mcq_rc=$?; else mcq_rc=75; fi; ` +
+    `if [ "$mcq_rc" = 75 ]; then ${plain}; else (exit "$mcq_rc"); fi`
+  );
 }
 
 /**

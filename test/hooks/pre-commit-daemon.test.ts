@@ -22,6 +22,12 @@ import { missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
 
 const noRuff = missing("ruff", [TOOLS_VENV_BIN]);
 const HOOK = path.join(REPO_ROOT, "dist", "hook.js");
+/** The native client (native/check/daemon.go), where `npm run build` had Go: it asks a daemon that runs. */
+const FRONT = path.join(REPO_ROOT, "dist", "native", "check-front");
+const FRONT_BUILT = fs.existsSync(FRONT);
+/** The checks of a commit the hook script below makes: the Node client's, and the native one's. */
+const PER_COMMIT = FRONT_BUILT ? 2 : 1;
+const MISS = 75;
 
 /** The tests' environment: their own daemon folder (TMPDIR, runtime folder), ruff on PATH, no opt-in. */
 function isolatedEnv(): Record<string, string> {
@@ -104,6 +110,10 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
         'printf %s "$GIT_INDEX_FILE" > "$o/index"',
         `${q(process.execPath)} ${q(HOOK)} pre-commit --no-daemon 2> "$o/in.err"; echo $? > "$o/in.rc"`,
         `${q(process.execPath)} ${q(HOOK)} pre-commit --daemon 2> "$o/daemon.err"; echo $? > "$o/daemon.rc"`,
+        // The native client, after the Node client started the daemon: the same answer, from that daemon.
+        ...(FRONT_BUILT
+          ? [`${q(FRONT)} hook pre-commit --daemon 2> "$o/native.err"; echo $? > "$o/native.rc"`]
+          : []),
         "exit 1",
         "",
       ].join("\n"),
@@ -121,6 +131,10 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
       in: { code: Number(read("in.rc")), stderr: read("in.err") },
       daemon: { code: Number(read("daemon.rc")), stderr: read("daemon.err") },
     };
+    if (FRONT_BUILT)
+      expect({ code: Number(read("native.rc")), stderr: read("native.err") }, "the native client").toEqual(
+        r.daemon,
+      );
     repo.git("reset", "-q", "--hard");
     repo.git("clean", "-qfd");
     return r;
@@ -135,7 +149,7 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
     expect(r.daemon).toEqual(r.in);
     const st = daemon(env, "--daemon-status");
     expect(st.status, st.stderr).toBe(0);
-    expect(JSON.parse(st.stdout)).toMatchObject({ served: 1 });
+    expect(JSON.parse(st.stdout)).toMatchObject({ served: PER_COMMIT });
   });
 
   it.skipIf(noRuff)("a blocked commit (a lint error, a secret)", () => {
@@ -268,7 +282,7 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
     repo.git("reset", "-q", "--hard");
     expect(JSON.parse(daemon(env, "--daemon-status").stdout)).toMatchObject({
       pid: before.pid,
-      served: before.served + 1,
+      served: before.served + PER_COMMIT,
     });
   });
 });
@@ -293,6 +307,11 @@ describe("hook pre-commit --daemon when the daemon cannot serve", () => {
       /^mcp-code-quality pre-commit: --daemon: not used: .* running the hook in this process$/,
     );
     expect(viaClient.stderr).toBe(`${note}\n${inProcess.stderr}`);
+    // The native client leaves it to the Node one, printing nothing.
+    if (FRONT_BUILT)
+      expect(
+        spawnSync(FRONT, ["hook", "pre-commit", "--daemon"], { cwd: repo.dir, env, encoding: "utf8" }),
+      ).toMatchObject({ status: MISS, stdout: "", stderr: "" });
   });
 });
 
@@ -310,6 +329,7 @@ describe("hook install pre-commit --daemon", () => {
     expect(installed.stdout).toContain("verified");
     const line = fs.readFileSync(path.join(repo.dir, ".git", "hooks", "pre-commit"), "utf8").split("\n")[1];
     expect(line).toContain(`${HOOK}' pre-commit --daemon`);
+    if (FRONT_BUILT) expect(line).toContain(`'${FRONT}' hook pre-commit --daemon`);
     // The install's probe answered in the process: it started no daemon.
     expect(daemon(env, "--daemon-status").status).toBe(1);
 
@@ -324,6 +344,16 @@ describe("hook install pre-commit --daemon", () => {
     expect(no.status).toBe(1);
     expect(no.stderr).toContain("F401");
     expect(JSON.parse(daemon(env, "--daemon-status").stdout)).toMatchObject({ served: 2 });
+    // The install's probe never reaches the daemon, the native client's neither.
+    if (FRONT_BUILT) {
+      const probe = spawnSync(FRONT, ["hook", "pre-commit", "--daemon"], {
+        cwd: repo.dir,
+        env: { ...env, PATH: `${GIT_EXEC_PATH}:${env.PATH}`, MCP_CODE_QUALITY_HOOK_PROBE: "1" },
+        encoding: "utf8",
+      });
+      expect(probe).toMatchObject({ status: MISS, stdout: "", stderr: "" });
+      expect(JSON.parse(daemon(env, "--daemon-status").stdout)).toMatchObject({ served: 2 });
+    }
   });
 });
 
