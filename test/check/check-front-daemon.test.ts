@@ -6,7 +6,6 @@
  * the Node client, printing nothing and exiting 75. Real daemons, real ruff, a real project copy; the
  * listeners that misbehave are sockets of this test speaking the daemon's protocol (protocol.ts, auth.ts).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -14,7 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { newNonce, proofHolds, proofOf } from "../../src/check/daemon/auth.js";
 import { frame, LineReader, parseHello, parseRequest } from "../../src/check/daemon/protocol.js";
 import { daemonStatus, isolatedEnv, stopDaemons, timeless, until, alive } from "../helpers/check-daemon.js";
-import { CHECK_FIXTURES, PATH_WITH_TOOLS, runCheck, type CheckRun } from "../helpers/check.js";
+import { CHECK_FIXTURES, runCheck } from "../helpers/check.js";
 import { REPO_ROOT } from "../helpers/server.js";
 import { copyFixture, missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
 
@@ -26,27 +25,9 @@ const MISS = 75;
 
 afterEach(stopDaemons);
 
-/** `argv[0] check ...args` with runCheck's environment and a fresh audit log, as the bin would run it. */
-function run(
-  argv0: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string | undefined>,
-): Promise<CheckRun> {
-  const full: Record<string, string | undefined> = { ...process.env, PATH: PATH_WITH_TOOLS, ...env };
-  for (const [k, v] of Object.entries(full)) if (v === undefined) delete full[k];
-  const audit = path.join(tempDir("mcq-front-audit-"), "audit.log");
-  const child = spawn(argv0, ["check", ...args, "--audit-log", audit], {
-    cwd,
-    env: full as Record<string, string>,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
-}
+/** `check ...args` run by `program` (the native front, the bin) as runCheck runs it. */
+const run = (program: string, args: string[], cwd: string, env: Record<string, string | undefined>) =>
+  runCheck(args, { cwd, env, program: [program] });
 
 const native = (args: string[], cwd: string, env: Record<string, string | undefined>) =>
   run(NATIVE, args, cwd, env);

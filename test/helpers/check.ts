@@ -17,21 +17,31 @@ export interface CheckRun {
   stderr: string;
 }
 
-/** `check` with these arguments; an audit log in a temp dir unless given; env overrides (undefined removes). */
+/**
+ * `check` with these arguments; an audit log in a temp dir unless given; env overrides (undefined removes).
+ * `program`: what runs `check` (default: this Node on dist/cli.js; the bin, the native front).
+ */
 export function runCheck(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+  options: { cwd?: string; env?: Record<string, string | undefined>; program?: string[] } = {},
 ): Promise<CheckRun> {
   const env: Record<string, string | undefined> = { ...process.env, PATH: PATH_WITH_TOOLS, ...options.env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   const audit = args.includes("--audit-log")
     ? []
     : ["--audit-log", path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-check-audit-")), "audit.log")];
-  const child = spawn(process.execPath, [CLI, "check", ...args, ...audit], {
+  return runProgram([...(options.program ?? [process.execPath, CLI]), "check", ...args, ...audit], {
     cwd: options.cwd ?? CHECK_FIXTURES,
     env: env as Record<string, string>,
-    stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+/** Runs `argv` to its end: its exit status and what it printed. */
+function runProgram(
+  argv: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<CheckRun> {
+  const child = spawn(argv[0]!, argv.slice(1), { ...options, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
