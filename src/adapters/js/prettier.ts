@@ -18,6 +18,7 @@ import {
   packageRoot,
   resolveTool,
   toolNote,
+  type ToolModule,
 } from "./project.js";
 import type { PrettierParams, PrettierReply, PrettierSupport } from "./prettier-wire.js";
 import { PRETTIER_SKIPPED_DIRS } from "./prettier-scope.js";
@@ -28,6 +29,8 @@ import { diffBudget } from "../../findings/diff-caps.js";
 import { warmRequest } from "./warm.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
 import { resultCacheOf } from "../../cache/service.js";
+import { buildId } from "../../cache/build-id.js";
+import { keyOf } from "../../cache/hash.js";
 import type { ResultCache } from "../../cache/result-cache.js";
 import { runPerFile } from "../../cache/per-file.js";
 import { configIdentity, nodeModulesState, relPath, scanTarget } from "../cached-run.js";
@@ -159,14 +162,46 @@ async function fileKinds(
   setup: PrettierSetup,
 ): Promise<Pick<PrettierParams, "extensions" | "everything">> {
   if (!req.all) return { extensions: EXTENSIONS[language] ?? [] };
-  const { result } = await warmRequest<PrettierSupport>(
-    ctx,
-    workerSpec(setup),
-    "support",
-    { entry: loadableEntry(setup.prettier) },
-    "prettier --support-info",
-  );
+  // What this Prettier formats depends on this Prettier alone (the worker asks it without plugins): remembered
+  // in the result cache by its entry file, so a check whose files are all known starts no worker.
+  const cache = resultCacheOf(ctx);
+  const key = cache && supportInfoKey(setup.prettier);
+  const known = key ? cache.getLocal<PrettierSupport>(key) : undefined;
+  const result =
+    known ??
+    (
+      await warmRequest<PrettierSupport>(
+        ctx,
+        workerSpec(setup),
+        "support",
+        { entry: loadableEntry(setup.prettier) },
+        "prettier --support-info",
+      )
+    ).result;
+  if (key && !known) cache.put(key, result, { local: true });
   return { extensions: result.extensions, everything: { filenames: result.filenames } };
+}
+
+/**
+ * The result cache's key of a Prettier's support information: its version, where it is, and its entry file
+ * as it is now (device, inode, size, modification and change times: an upgrade or an edit is another key).
+ * Undefined when the entry cannot be looked at (asked every time).
+ */
+function supportInfoKey(prettier: ToolModule): string | undefined {
+  try {
+    const entry = loadableEntry(prettier);
+    const st = fs.statSync(entry, { bigint: true });
+    return keyOf(
+      "prettier support-info",
+      buildId(),
+      prettier.version,
+      prettier.source,
+      entry,
+      `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`,
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 async function runPrettier(
