@@ -162,7 +162,8 @@ interface Fence {
  */
 export interface ReducedSource {
   text: string;
-  lines?: number[];
+  /** The source line of each line of `text` (1-based); undefined when every line was kept. */
+  lines: number[] | undefined;
   fences: { open: number; close: number | undefined }[];
 }
 
@@ -188,7 +189,7 @@ export function fencesConfirmed(reduced: ReducedSource, parsed: ReadonlyMap<numb
  */
 export function reduceMarkdown(source: string): ReducedSource {
   const reduced = standIns(source);
-  if (!reduced) return { text: source, fences: [] };
+  if (!reduced) return { text: source, lines: undefined, fences: [] };
   const { lines, merge } = reduced;
   const kept: string[] = [];
   const origin: number[] = [];
