@@ -220,11 +220,12 @@ export function reduceMarkdown(source: string): ReducedSource {
     kept.push(line);
     origin.push(i + 1);
     keptMerge.push(merge[i] === 1);
-    at[i] = kept.length;
   }
+  const [text, from] = withoutMarginParagraphs(kept, keptMerge, origin);
+  for (let k = 0; k < from.length; k++) at[(from[k] as number) - 1] = k + 1;
   return {
-    text: kept.join("\n"),
-    lines: kept.length === lines.length ? undefined : origin,
+    text: text.join("\n"),
+    lines: text.length === lines.length ? undefined : from,
     fences: reduced.fences.map((f) => ({
       open: at[f.open] as number,
       close: f.close === undefined ? undefined : at[f.close],
@@ -233,6 +234,49 @@ export function reduceMarkdown(source: string): ReducedSource {
 }
 
 const isBlank = (line: string | undefined): boolean => line !== undefined && line.trim() === "";
+
+/**
+ * Drops each paragraph that is one stand-in at the margin (`a`, no indentation) between blank lines, with
+ * the blank line before it, when the next line that is not blank starts at the margin too (or there is
+ * none). After a blank line, a line at the margin closes every container (a list item, a quote, a
+ * footnote) and is no lazy continuation; the line at the margin after it closes them just the same, so
+ * from there on the parse is the same without it, and it holds no link and no anchor. (Followed by an
+ * indented line it stays: that line could then continue a list item and hold a link that, after the
+ * paragraph, was code.) In API references (electron's) such paragraphs are a fifth of what is parsed.
+ */
+function withoutMarginParagraphs(
+  kept: readonly string[],
+  merge: readonly boolean[],
+  origin: readonly number[],
+): [string[], number[]] {
+  // Whether the first line after k that is not blank is at the margin (true when there is none).
+  const marginAfter = new Uint8Array(kept.length);
+  let next = 1;
+  for (let k = kept.length - 1; k >= 0; k--) {
+    marginAfter[k] = next;
+    const line = kept[k] as string;
+    if (!isBlank(line)) next = line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9 ? 0 : 1;
+  }
+  const text: string[] = [];
+  const from: number[] = [];
+  for (let k = 0; k < kept.length; k++) {
+    const line = kept[k] as string;
+    if (
+      line === "a" &&
+      merge[k] === true &&
+      isBlank(text[text.length - 1]) &&
+      (k + 1 === kept.length || isBlank(kept[k + 1])) &&
+      marginAfter[k] === 1
+    ) {
+      text.pop();
+      from.pop();
+      continue;
+    }
+    text.push(line);
+    from.push(origin[k] as number);
+  }
+  return [text, from];
+}
 
 /** The source with its plain-prose lines and fenced code replaced, line for line (no line dropped). */
 export function reduceProse(source: string): string {
