@@ -267,8 +267,9 @@ describe("prose reduction", () => {
       ["in-item.md", 24],
     ]);
     const reduced = reduceMarkdown(text).text.split("\n");
-    // The paragraphs between blank lines go (the list at the margin after them closes what they would).
-    expect(reduced.slice(0, 4)).toEqual(["a", "", "* a", ""]);
+    // The paragraphs and the list of stand-ins between blank lines go (the break at the margin after them
+    // closes what they would).
+    expect(reduced.slice(0, 4)).toEqual(["a", "", "* * *", "  [after the break](break.md)"]);
     expect(reduced).toContain("* * *");
   });
 
@@ -303,17 +304,23 @@ describe("prose reduction", () => {
       "# Heading [with a link](heading.md)",
       "",
       "Prose at the end.",
+      "",
+      "* A list item of prose at the margin.",
+      "",
+      "    [in the item; code without it](item-code.md)",
     ].join("\n");
     const { fast, full } = same(text);
     expect(fast).toEqual(full);
     expect(full.links.map((l) => [l.url, l.line])).toEqual([
       ["item.md", 17],
       ["heading.md", 27],
+      ["item-code.md", 33],
     ]);
     const reduced = reduceMarkdown(text);
     const lines = reduced.text.split("\n");
-    // Kept: the two an indented line follows. Gone: those before `* [an item]`, `-->`, the heading, the end.
+    // Kept: the three an indented line follows. Gone: those before `* [an item]`, `-->`, the heading, the end.
     expect(lines.filter((l) => l === "a")).toHaveLength(2);
+    expect(lines).toContain("* a");
     expect(reduced.lines?.[lines.indexOf("# Heading [with a link](heading.md)")]).toBe(27);
   });
 });

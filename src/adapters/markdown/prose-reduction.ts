@@ -235,14 +235,18 @@ export function reduceMarkdown(source: string): ReducedSource {
 
 const isBlank = (line: string | undefined): boolean => line !== undefined && line.trim() === "";
 
+/** A stand-in at the margin: a paragraph (`a`) or a list item holding one (`* a`, `1. a`). */
+const MARGIN_STAND_IN = /^(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?a$/;
+
 /**
- * Drops each paragraph that is one stand-in at the margin (`a`, no indentation) between blank lines, with
- * the blank line before it, when the next line that is not blank starts at the margin too (or there is
- * none). After a blank line, a line at the margin closes every container (a list item, a quote, a
- * footnote) and is no lazy continuation; the line at the margin after it closes them just the same, so
- * from there on the parse is the same without it, and it holds no link and no anchor. (Followed by an
- * indented line it stays: that line could then continue a list item and hold a link that, after the
- * paragraph, was code.) In API references (electron's) such paragraphs are a fifth of what is parsed.
+ * Drops each stand-in at the margin (a paragraph `a`, or a list item `* a`, no indentation) between blank
+ * lines, with the blank line before it, when the next line that is not blank starts at the margin too (or
+ * there is none). After a blank line, a line at the margin closes every container it is not a new item
+ * of (a list item's content, a quote, a footnote) and is no lazy continuation; the line at the margin
+ * after it closes them just the same, so from there on the parse is the same without it but for which
+ * list an item is in, and it holds no link and no anchor. (Followed by an indented line it stays: that
+ * line could then continue a list item and hold a link that, after it, was code.) In API references
+ * (electron's) these are a fifth of what is parsed.
  */
 function withoutMarginParagraphs(
   kept: readonly string[],
@@ -262,7 +266,7 @@ function withoutMarginParagraphs(
   for (let k = 0; k < kept.length; k++) {
     const line = kept[k] as string;
     if (
-      line === "a" &&
+      MARGIN_STAND_IN.test(line) &&
       merge[k] === true &&
       isBlank(text[text.length - 1]) &&
       (k + 1 === kept.length || isBlank(kept[k + 1])) &&
