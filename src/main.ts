@@ -109,8 +109,9 @@ async function main(commandLine: string[]): Promise<void> {
     // A check run here is over in a second or two. On V8's default threshold its optimizing compiler would
     // compile hundreds of a parser's small functions (micromark's, for the Markdown links) on background
     // threads, again after each deoptimization: as much CPU as the check itself, for code the process
-    // ends before it pays back. A threshold ~30 times V8's (132 KB of bytecode run) optimizes only what
-    // stays hot; rust-lang/book's cold `check --only links` used ~25% less CPU (docs/tools/check_markdown_links.md).
+    // ends before it pays back. A threshold 60 times V8's 66 KiB (of bytecode run) optimizes only what
+    // stays hot: a cold `check --only links` used a quarter to a third less CPU on rust-lang/book and
+    // electron's docs (docs/tools/check_markdown_links.md).
     v8.setFlagsFromString(`--interrupt-budget=${ONE_SHOT_INTERRUPT_BUDGET}`);
     process.on("exit", () => endAllChildren("SIGKILL"));
     // A check run here (not the daemon's) keeps its answer under the command line as given.
