@@ -40,8 +40,8 @@ async function checkOnce(project: string, cacheHome: string): Promise<Record<str
 
 describe("the Markdown analyses in the result cache", () => {
   it("are one entry for the tree, served to the next process, written again only after an edit", async () => {
-    const project = tempDir("mcq-pack-");
-    const cacheHome = tempDir("mcq-pack-xdg-");
+    const project = tempDir("mcq-analyses-");
+    const cacheHome = tempDir("mcq-analyses-xdg-");
     made.push(project, cacheHome);
     fs.mkdirSync(path.join(project, "docs"));
     fs.writeFileSync(path.join(project, "README.md"), "# Top\n\nSee [setup](docs/guide.md#setup).\n");
