@@ -267,7 +267,60 @@ describe("prose reduction", () => {
       ["in-item.md", 24],
     ]);
     const reduced = reduceMarkdown(text).text.split("\n");
-    expect(reduced.slice(0, 6)).toEqual(["a", "", "a", "", "* a", ""]);
+    // The paragraphs and the list of stand-ins between blank lines go (the break at the margin after them
+    // closes what they would).
+    expect(reduced.slice(0, 4)).toEqual(["a", "", "* * *", "  [after the break](break.md)"]);
     expect(reduced).toContain("* * *");
+  });
+
+  it("drops a stand-in paragraph at the margin only where the line after it would close the same blocks", () => {
+    const text = [
+      "- an item",
+      "",
+      "Plain prose at the margin closes the item.",
+      "",
+      "      [indented: code after the paragraph, a link in the item without it](code.md)",
+      "",
+      "[^note]: A footnote",
+      "",
+      "More plain prose at the margin.",
+      "",
+      "    [code after the paragraph](footnote-code.md)",
+      "",
+      "> A quote",
+      "",
+      "Prose between the quote and a list.",
+      "",
+      "* [an item](item.md)",
+      "",
+      "<!-- a comment",
+      "",
+      "prose inside the comment",
+      "",
+      "-->",
+      "",
+      "Prose before a heading.",
+      "",
+      "# Heading [with a link](heading.md)",
+      "",
+      "Prose at the end.",
+      "",
+      "* A list item of prose at the margin.",
+      "",
+      "    [in the item; code without it](item-code.md)",
+    ].join("\n");
+    const { fast, full } = same(text);
+    expect(fast).toEqual(full);
+    expect(full.links.map((l) => [l.url, l.line])).toEqual([
+      ["item.md", 17],
+      ["heading.md", 27],
+      ["item-code.md", 33],
+    ]);
+    const reduced = reduceMarkdown(text);
+    const lines = reduced.text.split("\n");
+    // Kept: the three an indented line follows. Gone: those before `* [an item]`, `-->`, the heading, the end.
+    expect(lines.filter((l) => l === "a")).toHaveLength(2);
+    expect(lines).toContain("* a");
+    expect(reduced.lines?.[lines.indexOf("# Heading [with a link](heading.md)")]).toBe(27);
   });
 });

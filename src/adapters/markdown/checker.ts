@@ -145,7 +145,10 @@ class LinkCheckRun {
     const readable = readableRoots(options.allowlist, options.readRoots ?? []);
     const linkRoot = options.readRoots?.find((r) => isWithin(r, options.target)) ?? this.root;
     this.repoRoot = findRepoRoot(isFile ? path.dirname(options.target) : options.target, linkRoot);
-    this.analyses = new MarkdownAnalyses({ caseSensitive: options.caseSensitive }, options.analyses);
+    this.analyses = new MarkdownAnalyses(
+      { caseSensitive: options.caseSensitive, scope: options.target },
+      options.analyses,
+    );
     this.targets = new LocalTargets(readable, this.analyses);
     this.docsify = new DocsifySites(this.repoRoot);
     this.external = new ExternalLinkChecker({
@@ -165,6 +168,9 @@ class LinkCheckRun {
       // Cut short (timeout, cancel): drop the connections at once rather than wait for them.
       void this.external.destroy();
       throw err;
+    } finally {
+      // What was parsed is kept even when the run is cut short: each analysis holds by its content.
+      this.analyses.save();
     }
     await this.external.close();
     if (this.abortedBy !== undefined) throw this.abortedBy;

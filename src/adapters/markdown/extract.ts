@@ -73,198 +73,283 @@ interface ReferenceUse {
 /** `{#id}` (optionally with classes or attributes) at the end of a heading: the id other renderers use. */
 const CUSTOM_ID = /\{#([^\s}]+)[^}]*\}\s*$/;
 
+/** One event of micromark's stream: enter or exit, the token, and the tokenizer that made it. */
+type ParseEvent = ReturnType<typeof postprocess>[number];
+type Token = ParseEvent[1];
+type TokenContext = ParseEvent[2];
+
+/** What the walk over a document's events gathers. */
+class Gathered {
+  readonly found: ExtractedLink[] = [];
+  readonly anchors = new Set<string>();
+  readonly directives: Directive[] = [];
+  readonly uses: ReferenceUse[] = [];
+  readonly definitionsById = new Map<string, { url: string; line: number }>();
+  readonly slugger = new GithubSlugger();
+  readonly linkRanges: OffsetRange[] = [];
+  readonly definitions = new Set<string>();
+  readonly openLinks: OpenLink[] = [];
+  definition: OpenDefinition | undefined = undefined;
+  heading: { text: string; collecting: boolean; skipDepth: number } | undefined = undefined;
+  html: { line: number; column: number; chunks: string[] } | undefined = undefined;
+  referencesFormed = 0;
+  // Code (fenced, indented, spans) is where `][` is most common and never a reference.
+  readonly codeRanges: OffsetRange[] = [];
+  // Where each fenced code block at column 1 opens and ends (lines), to confirm the reduction's fences.
+  readonly fencedAt = new Map<number, number>();
+
+  lastOpenLink(): OpenLink | undefined {
+    return this.openLinks[this.openLinks.length - 1];
+  }
+}
+
+type Handler = (g: Gathered, token: Token, context: TokenContext) => void;
+
+/**
+ * What entering a token of each type does; types not listed (most of the stream: data, whitespace, markers)
+ * do nothing. A handler each, looked up by type, rather than one switch: the walk stays small, and the
+ * optimizing compiler compiles each piece once it is hot instead of one large function again and again.
+ */
+const ON_ENTER = new Map<string, Handler>([
+  ["link", (g, token) => openLink(g, token, "link")],
+  ["image", (g, token) => openLink(g, token, "image")],
+  [
+    "labelText",
+    (g, token, context) => {
+      const open = g.lastOpenLink();
+      if (open && open.labelText === undefined) open.labelText = context.sliceSerialize(token);
+    },
+  ],
+  [
+    "referenceString",
+    (g, token, context) => {
+      const open = g.lastOpenLink();
+      if (open) open.referenceString = context.sliceSerialize(token);
+    },
+  ],
+  [
+    "resource",
+    (g) => {
+      const open = g.lastOpenLink();
+      if (open) open.hasResource = true;
+    },
+  ],
+  [
+    "resourceDestinationString",
+    (g, token, context) => {
+      const open = g.lastOpenLink();
+      if (open) open.url = decodeString(context.sliceSerialize(token));
+    },
+  ],
+  ["reference", (g) => void g.referencesFormed++],
+  ["codeFenced", codeRange],
+  ["codeIndented", codeRange],
+  ["codeText", codeRange],
+  [
+    "definition",
+    (g, token) => {
+      g.definition = { line: token.start.line, column: token.start.column, label: "", url: "" };
+    },
+  ],
+  [
+    "definitionLabelString",
+    (g, token, context) => {
+      if (g.definition) g.definition.label = context.sliceSerialize(token);
+    },
+  ],
+  [
+    "definitionDestinationString",
+    (g, token, context) => {
+      if (g.definition) g.definition.url = decodeString(context.sliceSerialize(token));
+    },
+  ],
+  ["autolinkProtocol", (g, token, context) => autolink(g, token, context.sliceSerialize(token))],
+  ["literalAutolinkHttp", (g, token, context) => autolink(g, token, context.sliceSerialize(token))],
+  ["autolinkEmail", (g, token, context) => autolink(g, token, `mailto:${context.sliceSerialize(token)}`)],
+  [
+    "literalAutolinkEmail",
+    (g, token, context) => autolink(g, token, `mailto:${context.sliceSerialize(token)}`),
+  ],
+  [
+    "literalAutolinkWww",
+    (g, token, context) => autolink(g, token, `http://${context.sliceSerialize(token)}`),
+  ],
+  ["atxHeading", openHeading],
+  ["setextHeading", openHeading],
+  ["atxHeadingText", collectHeading],
+  ["setextHeadingText", collectHeading],
+  ["htmlFlow", openHtml],
+  ["htmlText", openHtml],
+  ["htmlFlowData", htmlData],
+  ["htmlTextData", htmlData],
+  [
+    "lineEnding",
+    // Line endings inside HTML are kept so that tags spanning lines get the right line numbers.
+    (g) => void g.html?.chunks.push("\n"),
+  ],
+  [
+    "gfmFootnoteDefinitionLabelString",
+    (g, token, context) =>
+      void g.anchors.add(`fn-${normalizeIdentifier(context.sliceSerialize(token)).toLowerCase()}`),
+  ],
+  [
+    "gfmFootnoteCallString",
+    (g, token, context) =>
+      void g.anchors.add(`fnref-${normalizeIdentifier(context.sliceSerialize(token)).toLowerCase()}`),
+  ],
+]);
+
+/** What exiting a token of each type does (see ON_ENTER). */
+const ON_EXIT = new Map<string, Handler>([
+  ["link", closeLink],
+  ["image", closeLink],
+  [
+    "codeFenced",
+    (g, token) => {
+      if (token.start.column === 1) g.fencedAt.set(token.start.line, token.end.line);
+    },
+  ],
+  [
+    "definition",
+    (g, token) => {
+      const definition = g.definition;
+      if (!definition) return;
+      const { url, line, column } = definition;
+      g.found.push({ url, line, column, kind: "definition" });
+      const id = normalizeIdentifier(definition.label).toLowerCase();
+      g.definitions.add(id);
+      // The first definition of a label is the one references use (CommonMark).
+      if (!g.definitionsById.has(id)) g.definitionsById.set(id, { url, line });
+      g.linkRanges.push([token.start.offset, token.end.offset]);
+      g.definition = undefined;
+    },
+  ],
+  ["atxHeadingText", endHeadingText],
+  ["setextHeadingText", endHeadingText],
+  ["atxHeading", closeHeading],
+  ["setextHeading", closeHeading],
+  ["htmlFlow", closeHtml],
+  ["htmlText", closeHtml],
+]);
+
+function openLink(g: Gathered, token: Token, kind: "link" | "image"): void {
+  g.openLinks.push({ kind, line: token.start.line, column: token.start.column, hasResource: false });
+}
+
+function closeLink(g: Gathered, token: Token): void {
+  const open = g.openLinks.pop();
+  g.linkRanges.push([token.start.offset, token.end.offset]);
+  if (!open) return;
+  if (open.hasResource)
+    g.found.push({ url: open.url ?? "", line: open.line, column: open.column, kind: open.kind });
+  else
+    g.uses.push({
+      id: normalizeIdentifier(open.referenceString ?? open.labelText ?? "").toLowerCase(),
+      line: open.line,
+      column: open.column,
+    });
+}
+
+function codeRange(g: Gathered, token: Token): void {
+  g.codeRanges.push([token.start.offset, token.end.offset]);
+}
+
+function autolink(g: Gathered, token: Token, url: string): void {
+  g.found.push({ url, ...at(token.start), kind: "link" });
+}
+
+function openHeading(g: Gathered): void {
+  g.heading = { text: "", collecting: false, skipDepth: 0 };
+}
+
+function collectHeading(g: Gathered): void {
+  if (g.heading) g.heading.collecting = true;
+}
+
+function endHeadingText(g: Gathered): void {
+  if (g.heading) g.heading.collecting = false;
+}
+
+function closeHeading(g: Gathered): void {
+  const headingText = g.heading?.text ?? "";
+  g.anchors.add(g.slugger.slug(headingText));
+  const custom = CUSTOM_ID.exec(headingText)?.[1];
+  if (custom) g.anchors.add(custom);
+  g.heading = undefined;
+}
+
+function openHtml(g: Gathered, token: Token): void {
+  g.html = { line: token.start.line, column: token.start.column, chunks: [] };
+}
+
+function htmlData(g: Gathered, token: Token, context: TokenContext): void {
+  g.html?.chunks.push(context.sliceSerialize(token));
+}
+
+function closeHtml(g: Gathered): void {
+  const html = g.html;
+  if (!html) return;
+  const snippet = html.chunks.join("");
+  const scan = scanHtml(snippet);
+  for (const l of scan.links) {
+    const line = html.line + l.lineOffset;
+    const column = l.lineOffset === 0 ? html.column + l.columnOffset : l.columnOffset + 1;
+    g.found.push({ url: l.url, line, column, kind: "html" });
+  }
+  for (const a of scan.anchors) g.anchors.add(a);
+  g.directives.push(...findDirectives(snippet, html.line, html.column));
+  g.html = undefined;
+}
+
+/** The events of `source` parsed with `extensions`, as micromark gives them. */
+function parseEvents(source: string, extensions: ReturnType<typeof extensionsFor>): ParseEvent[] {
+  return postprocess(
+    parse({ extensions })
+      .document()
+      .write(preprocess()(source, undefined, true)),
+  );
+}
+
+/** Walks the events: each token's handler, and the text of the heading being read. */
+function gather(events: readonly ParseEvent[]): Gathered {
+  const g = new Gathered();
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as ParseEvent;
+    const token = event[1];
+    const type = token.type;
+    if (event[0] === "exit") {
+      ON_EXIT.get(type)?.(g, token, event[2]);
+      if (g.heading && g.heading.skipDepth > 0 && NOT_HEADING_TEXT.has(type)) g.heading.skipDepth--;
+      continue;
+    }
+    // Heading text: what GitHub's slug is made from (text, code, decoded escapes and references).
+    const heading = g.heading;
+    if (heading?.collecting) {
+      if (NOT_HEADING_TEXT.has(type)) heading.skipDepth++;
+      else if (heading.skipDepth === 0) heading.text += headingTextOf(type, event[2].sliceSerialize(token));
+    }
+    ON_ENTER.get(type)?.(g, token, event[2]);
+  }
+  return g;
+}
+
 /**
  * Parses Markdown source into its links and anchors. Plain prose is set aside first (prose-reduction.ts),
  * and syntax extensions the text cannot use are left out, so the parser walks only what can matter.
  */
 export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): MarkdownDocument {
-  const reduced: ReducedSource = options.fullParse ? { text, fences: [] } : reduceMarkdown(text);
+  // Every ReducedSource has one shape (the same properties, in the same order), so code reading one is
+  // not thrown away and compiled again each time a file brings another shape.
+  const reduced: ReducedSource = options.fullParse
+    ? { text, lines: undefined, fences: [] }
+    : reduceMarkdown(text);
   const source = reduced.text;
   const extensions = extensionsFor(options.fullParse ? "www.@[^" : source);
-  const events = postprocess(
-    parse({ extensions })
-      .document()
-      .write(preprocess()(source, undefined, true)),
-  );
-  const found: ExtractedLink[] = [];
-  const anchors = new Set<string>();
-  const directives: Directive[] = [];
-  const uses: ReferenceUse[] = [];
-  const definitionsById = new Map<string, { url: string; line: number }>();
-  const slugger = new GithubSlugger();
-  const linkRanges: OffsetRange[] = [];
-  const definitions = new Set<string>();
-  const openLinks: OpenLink[] = [];
-  let definition: OpenDefinition | undefined;
-  let heading: { text: string; collecting: boolean; skipDepth: number } | undefined;
-  let html: { line: number; column: number; chunks: string[] } | undefined;
-  let referencesFormed = 0;
-  // Code (fenced, indented, spans) is where `][` is most common and never a reference.
-  const codeRanges: OffsetRange[] = [];
-  // Where each fenced code block at column 1 opens and ends (lines), to confirm the reduction's fences.
-  const fencedAt = new Map<number, number>();
-
-  for (const [kind, token, context] of events) {
-    const type = token.type;
-    if (kind === "exit") {
-      switch (type) {
-        case "link":
-        case "image": {
-          const open = openLinks.pop();
-          linkRanges.push([token.start.offset, token.end.offset]);
-          if (!open) break;
-          if (open.hasResource)
-            found.push({ url: open.url ?? "", line: open.line, column: open.column, kind: open.kind });
-          else
-            uses.push({
-              id: normalizeIdentifier(open.referenceString ?? open.labelText ?? "").toLowerCase(),
-              line: open.line,
-              column: open.column,
-            });
-          break;
-        }
-        case "codeFenced":
-          if (token.start.column === 1) fencedAt.set(token.start.line, token.end.line);
-          break;
-        case "definition":
-          if (definition) {
-            const { url, line, column } = definition;
-            found.push({ url, line, column, kind: "definition" });
-            const id = normalizeIdentifier(definition.label).toLowerCase();
-            definitions.add(id);
-            // The first definition of a label is the one references use (CommonMark).
-            if (!definitionsById.has(id)) definitionsById.set(id, { url, line });
-            linkRanges.push([token.start.offset, token.end.offset]);
-            definition = undefined;
-          }
-          break;
-        case "atxHeadingText":
-        case "setextHeadingText":
-          if (heading) heading.collecting = false;
-          break;
-        case "atxHeading":
-        case "setextHeading": {
-          const headingText = heading?.text ?? "";
-          anchors.add(slugger.slug(headingText));
-          const custom = CUSTOM_ID.exec(headingText)?.[1];
-          if (custom) anchors.add(custom);
-          heading = undefined;
-          break;
-        }
-        case "htmlFlow":
-        case "htmlText":
-          if (html) {
-            const snippet = html.chunks.join("");
-            const scan = scanHtml(snippet);
-            for (const l of scan.links) {
-              const line = html.line + l.lineOffset;
-              const column = l.lineOffset === 0 ? html.column + l.columnOffset : l.columnOffset + 1;
-              found.push({ url: l.url, line, column, kind: "html" });
-            }
-            for (const a of scan.anchors) anchors.add(a);
-            directives.push(...findDirectives(snippet, html.line, html.column));
-            html = undefined;
-          }
-          break;
-      }
-      if (heading && heading.skipDepth > 0 && NOT_HEADING_TEXT.has(type)) heading.skipDepth--;
-      continue;
-    }
-
-    // Heading text: what GitHub's slug is made from (text, code, decoded escapes and references).
-    if (heading?.collecting) {
-      if (NOT_HEADING_TEXT.has(type)) heading.skipDepth++;
-      else if (heading.skipDepth === 0) heading.text += headingTextOf(type, context.sliceSerialize(token));
-    }
-    switch (type) {
-      case "link":
-      case "image":
-        openLinks.push({
-          kind: type,
-          line: token.start.line,
-          column: token.start.column,
-          hasResource: false,
-        });
-        break;
-      case "labelText": {
-        const open = openLinks[openLinks.length - 1];
-        if (open && open.labelText === undefined) open.labelText = context.sliceSerialize(token);
-        break;
-      }
-      case "referenceString": {
-        const open = openLinks[openLinks.length - 1];
-        if (open) open.referenceString = context.sliceSerialize(token);
-        break;
-      }
-      case "resource": {
-        const open = openLinks[openLinks.length - 1];
-        if (open) open.hasResource = true;
-        break;
-      }
-      case "resourceDestinationString": {
-        const open = openLinks[openLinks.length - 1];
-        if (open) open.url = decodeString(context.sliceSerialize(token));
-        break;
-      }
-      case "reference":
-        referencesFormed++;
-        break;
-      case "codeFenced":
-      case "codeIndented":
-      case "codeText":
-        codeRanges.push([token.start.offset, token.end.offset]);
-        break;
-      case "definition":
-        definition = { line: token.start.line, column: token.start.column, label: "", url: "" };
-        break;
-      case "definitionLabelString":
-        if (definition) definition.label = context.sliceSerialize(token);
-        break;
-      case "definitionDestinationString":
-        if (definition) definition.url = decodeString(context.sliceSerialize(token));
-        break;
-      case "autolinkProtocol":
-      case "literalAutolinkHttp":
-        found.push({ url: context.sliceSerialize(token), ...at(token.start), kind: "link" });
-        break;
-      case "autolinkEmail":
-      case "literalAutolinkEmail":
-        found.push({ url: `mailto:${context.sliceSerialize(token)}`, ...at(token.start), kind: "link" });
-        break;
-      case "literalAutolinkWww":
-        found.push({ url: `http://${context.sliceSerialize(token)}`, ...at(token.start), kind: "link" });
-        break;
-      case "atxHeading":
-      case "setextHeading":
-        heading = { text: "", collecting: false, skipDepth: 0 };
-        break;
-      case "atxHeadingText":
-      case "setextHeadingText":
-        if (heading) heading.collecting = true;
-        break;
-      case "htmlFlow":
-      case "htmlText":
-        html = { line: token.start.line, column: token.start.column, chunks: [] };
-        break;
-      case "htmlFlowData":
-      case "htmlTextData":
-        html?.chunks.push(context.sliceSerialize(token));
-        break;
-      case "lineEnding":
-        // Line endings inside HTML are kept so that tags spanning lines get the right line numbers.
-        html?.chunks.push("\n");
-        break;
-      case "gfmFootnoteDefinitionLabelString":
-        anchors.add(`fn-${normalizeIdentifier(context.sliceSerialize(token)).toLowerCase()}`);
-        break;
-      case "gfmFootnoteCallString":
-        anchors.add(`fnref-${normalizeIdentifier(context.sliceSerialize(token)).toLowerCase()}`);
-        break;
-    }
-  }
+  const g = gather(parseEvents(source, extensions));
+  const { found, anchors, directives, uses, definitionsById, linkRanges, definitions, codeRanges } = g;
 
   // A fence the reduction misjudged (it cannot see containers): this text is parsed as written.
-  if (reduced.fences.length > 0 && !fencesConfirmed(reduced, fencedAt))
+  if (reduced.fences.length > 0 && !fencesConfirmed(reduced, g.fencedAt))
     return analyzeMarkdown(text, { ...options, fullParse: true });
 
   // Each use of a definition is a link of its own, reported where it is written.
@@ -282,7 +367,7 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
 
   // `[text][missing]` is plain text to CommonMark; a second look finds such references, needed only
   // when the source has more `][` than references that formed.
-  if (countOutside(source, "][", codeRanges) > referencesFormed) {
+  if (countOutside(source, "][", codeRanges) > g.referencesFormed) {
     for (const ref of findUndefinedReferences(source, definitions, linkRanges, extensions))
       found.push({ url: `[${ref.label}]`, line: ref.line, column: ref.column, kind: "undefined-reference" });
   }
