@@ -9,6 +9,7 @@
 require_relative 'iseq_cache'
 require 'json'
 require 'stringio'
+require 'tmpdir'
 require_relative 'rubocop_contextual'
 require_relative 'rubocop_explain'
 require_relative 'rubocop_on_disk'
@@ -16,6 +17,10 @@ require_relative 'rubocop_plugins'
 
 root = ARGV.fetch(0)
 Dir.chdir(root)
+# The server's folder (never the project's) where a batch keeps RuboCop's own cache while it runs: RuboCop
+# inspects in parallel only with its cache on. Each batch gets a new one, removed after it, so no result of
+# RuboCop's cache ever answers for a file, a configuration or a custom cop changed since.
+PARALLEL_ROOT = ARGV[2] && File.directory?(ARGV[2]) ? ARGV[2] : nil
 
 channel = IO.for_fd(Integer(ENV.fetch('NODE_CHANNEL_FD')), 'r+', autoclose: false)
 channel.sync = true
@@ -105,7 +110,15 @@ def batchable?(params, files)
 end
 
 def inspect_batch(params, files)
-  argv = ['--format', 'json', '--cache', 'false']
+  return inspect_batch_with(params, files, ['--cache', 'false']) unless PARALLEL_ROOT
+
+  Dir.mktmpdir('batch-', PARALLEL_ROOT) do |cache_root|
+    inspect_batch_with(params, files, ['--cache', 'true', '--cache-root', cache_root, '--parallel'])
+  end
+end
+
+def inspect_batch_with(params, files, cache_args)
+  argv = ['--format', 'json', *cache_args]
   argv.push('--only', params['only'].join(',')) if params['only']&.any?
   argv.push('--except', params['except'].join(',')) if params['except']&.any?
   argv.push('--config', params['config']) if params['config']

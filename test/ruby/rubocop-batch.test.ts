@@ -2,10 +2,14 @@
  * A whole-project inspection runs RuboCop once over all the files, as `rubocop` does, instead of one CLI run
  * per file (issue 29: a cold whole-project lint took 1.6x the CLI). The report is split per file, and each
  * file's exit status is what its own run gives: an offense at `info` severity does not fail (RuboCop's fail
- * level), an excluded file is not inspected, and the result cache then serves the same answer per file.
+ * level), an excluded file is not inspected, and the result cache then serves the same answer per file. The
+ * batch runs in parallel, as `rubocop` does, with RuboCop's cache on for that run alone (in a folder of the
+ * server's, removed after it).
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectStdio } from "../helpers/server.js";
@@ -72,7 +76,12 @@ describe.skipIf(missing("rubocop") || missing("ruby"))("RuboCop over a whole pro
     expect(cli(dir, "lib/info.rb").status).toBe(0);
     expect(cli(dir, "lib/bad.rb").status).toBe(1);
 
-    const s = await connectStdio({ args: ["--allowed-paths", dir, "--result-cache", "true"], cwd: dir });
+    // A result cache of its own: the first call is fresh (the user's could hold these very files' answers).
+    const s = await connectStdio({
+      args: ["--allowed-paths", dir, "--result-cache", "true"],
+      cwd: dir,
+      env: { XDG_CACHE_HOME: tempDir("mcq-rubocop-batch-cache-") },
+    });
     try {
       const fresh = await s.call("lint", { path: ".", linter: "rubocop" });
       expect(fresh).toMatchObject({ success: true, passed: false, returncode: 1, files_inspected: 3 });
@@ -88,6 +97,15 @@ describe.skipIf(missing("rubocop") || missing("ruby"))("RuboCop over a whole pro
       // The per-file path (corrections computed, one run per file) gives the same offenses.
       const full = await s.call("lint", { path: ".", linter: "rubocop", format: "full" });
       expect(issueKeys(full)).toEqual(whole.offenses);
+      // The batch ran in parallel, RuboCop's cache on for that run only: in the server's folder for this
+      // project, emptied after it, and nothing written in the project.
+      const parallelCache = path.join(
+        os.tmpdir(),
+        `mcq-${process.getuid?.() ?? "user"}`,
+        `rubocop-parallel-${createHash("sha256").update(dir).digest("hex").slice(0, 20)}`,
+      );
+      expect(fs.readdirSync(parallelCache)).toEqual([]);
+      expect(fs.readdirSync(dir).sort()).toEqual([".rubocop.yml", "lib", "vendor"]);
     } finally {
       await s.close();
     }

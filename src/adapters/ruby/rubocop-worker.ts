@@ -120,8 +120,21 @@ export interface RubocopRunParams {
  * the project's custom cops and could leave anything there. None when it cannot be made: the worker compiles.
  */
 function iseqCacheDir(root: string): string | undefined {
+  return scratchOrNone("rubocop-iseq", root);
+}
+
+/**
+ * Where a batch inspection keeps RuboCop's own result cache for the length of one run (ruby/rubocop_worker.rb):
+ * RuboCop inspects in parallel only with its cache on, and a cache made and removed per batch can never
+ * answer for a file or a custom cop changed since. None when it cannot be made: the batch runs serially.
+ */
+function parallelCacheDir(root: string): string | undefined {
+  return scratchOrNone("rubocop-parallel", root);
+}
+
+function scratchOrNone(name: string, root: string): string | undefined {
   try {
-    return projectScratchDir("rubocop-iseq", root);
+    return projectScratchDir(name, root);
   } catch {
     return undefined;
   }
@@ -142,6 +155,7 @@ export async function rubocopRequest<T>(
   const root = rubyProjectRoot(target, allowedRoot);
   const { runtime, note } = rubocopRuntime(root, command);
   const iseqs = iseqCacheDir(root);
+  const parallel = iseqs && parallelCacheDir(root);
   const reply = await warmRequest<T>(
     ctx,
     {
@@ -150,7 +164,7 @@ export async function rubocopRequest<T>(
       script: RUBOCOP_WORKER_SCRIPT,
       watch: watchedConfigs(root, allowedRoot),
       runtime,
-      ...(iseqs ? { args: [iseqs] } : {}),
+      ...(iseqs ? { args: parallel ? [iseqs, parallel] : [iseqs] } : {}),
     },
     method,
     params,
