@@ -37,6 +37,8 @@ rescue LoadError => e
   # Answer every request with the reason, so the server reports it instead of a bare exit.
   load_error = e.message
 end
+# What loading compiled is kept before the first answer (a one-shot check may end the worker right after it).
+IseqCache.save
 
 # One RuboCop CLI per --config value, kept for the worker's life: its ConfigStore caches each folder's resolved
 # configuration, so only the first request for a folder loads .rubocop.yml and what it inherits. The pool retires
@@ -280,6 +282,8 @@ while (line = channel.gets)
       else raise ArgumentError, "unknown method #{request['method']}"
       end
     reply(channel, { id: id, ok: true, result: result })
+    # A project's custom cops, loaded by its first run: kept for the next worker.
+    IseqCache.save
   rescue StandardError, ScriptError => e
     config = request.dig('params', 'config') || File.join(Dir.pwd, '.rubocop.yml')
     plugins = Plugins.explain(e, config) if load_error.nil?

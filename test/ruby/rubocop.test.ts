@@ -96,14 +96,22 @@ describe.skipIf(missing("rubocop") || missing("ruby"))("RuboCop", () => {
     const root = fs.realpathSync(project);
     const key = createHash("sha256").update(root).digest("hex").slice(0, 20);
     const iseqs = path.join(os.tmpdir(), `mcq-${process.getuid?.() ?? "user"}`, `rubocop-iseq-${key}`);
-    // The first test's worker compiled what it required (RuboCop and its gems, the worker's own files).
-    expect(fs.readdirSync(iseqs).length).toBeGreaterThan(100);
-    // Loaded, not compiled and written again: no entry changes.
-    const written = () =>
-      fs
-        .readdirSync(iseqs)
-        .map((n) => `${n}:${fs.statSync(path.join(iseqs, n)).mtimeMs}`)
-        .sort();
+    // The first test's worker compiled what it required (RuboCop and its gems, the worker's own files), kept
+    // in one pack: a line of JSON naming each entry (key: offset, length, file), then the binaries.
+    const pack = path.join(iseqs, "pack");
+    const text = fs.readFileSync(pack);
+    const index = JSON.parse(text.subarray(0, text.indexOf("\n")).toString("utf8")) as Record<
+      string,
+      [number, number, string]
+    >;
+    expect(Object.keys(index).length).toBeGreaterThan(100);
+    expect(Object.values(index).some(([, , file]) => file.endsWith("/rubocop.rb"))).toBe(true);
+    expect(fs.readdirSync(iseqs)).toEqual(["pack"]);
+    // Loaded, not compiled and written again: the pack is the same file.
+    const written = () => {
+      const st = fs.statSync(pack);
+      return `${st.ino}:${st.mtimeMs}`;
+    };
     const compiled = written();
     const first = await s.call("lint", { path: ".", linter: "rubocop" });
     const other = await connectStdio({ args: ["--allowed-paths", project], cwd: project });
