@@ -32,6 +32,7 @@ import { compileBundle, compilePolicy } from "./policy/compile.js";
 import { findSecrets } from "./policy/secrets.js";
 import * as YAML from "yaml";
 import { provideYaml } from "./yaml-lazy.js";
+import { refuseSnapshotWithWorkerThreads } from "./exec/worker-threads.js";
 
 /** What identifies the bundle this snapshot was built from (a rebuild makes a new file). */
 function identity(file: string): string | undefined {
@@ -46,6 +47,7 @@ if (!v8.startupSnapshot.isBuildingSnapshot()) {
 // The policies' engine in the heap (a snapshot may not load a package from node_modules while it is built),
 // the shipped conditions compiled and their RE2 patterns with them, secretlint's rules set up: what a
 // pre-commit hook would otherwise compile on every commit.
+refuseSnapshotWithWorkerThreads("the command line's snapshot");
 useRe2Engine(RE2JS);
 // The YAML parser in the heap: configs RuboCop, golangci-lint and pre-commit read are parsed at once (loading
 // it at run time took ~10-25 ms of a fresh check of rake or cobra).

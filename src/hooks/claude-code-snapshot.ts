@@ -16,6 +16,7 @@ import { RE2JS } from "re2js";
 import { useRe2Engine } from "../policy/cel.js";
 import { findSecrets } from "../policy/secrets.js";
 import { answerHook, runClaudeCodeHook } from "./claude-code.js";
+import { refuseSnapshotWithWorkerThreads } from "../exec/worker-threads.js";
 
 /** Exit status of a snapshot whose bundle was rebuilt since: the installed command line falls back to hook.cjs. */
 // Not exported: a snapshot's entry is a script, with no module object to export from.
@@ -50,6 +51,7 @@ if (!v8.startupSnapshot.isBuildingSnapshot()) {
   process.stderr.write("usage: node --snapshot-blob FILE --build-snapshot dist/bundle/hook-snapshot.cjs\n");
   process.exit(2);
 }
+refuseSnapshotWithWorkerThreads("the hook's snapshot");
 useRe2Engine(RE2JS);
 const bundleFile = __filename;
 const builtFrom = identity(bundleFile);

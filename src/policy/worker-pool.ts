@@ -3,10 +3,11 @@
  * deadline: past it the thread is terminated and the check is answered undecided (`warn`, the human is
  * asked), while every other call of the server goes on answering.
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Bundle, CheckOutcome } from "./bundle.js";
 import type { BundleSpec, WorkerReply, WorkerRequest } from "./check-worker.js";
 import { codePath } from "../package-root.js";
+import { workerThreads } from "../exec/worker-threads.js";
 
 const WORKER_FILE = codePath("policy", "check-worker.js");
 const MAX_WORKERS = 2;
@@ -49,7 +50,7 @@ export class PolicyWorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(WORKER_FILE) };
+    const slot: Slot = { worker: new (workerThreads().Worker)(WORKER_FILE) };
     slot.worker.unref();
     slot.worker.on("message", (reply: WorkerReply) => {
       const job = slot.job;

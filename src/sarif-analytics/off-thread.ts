@@ -4,7 +4,7 @@
  * terminates a thread whose task is aborted). Idle threads stay warm for a while, then exit; they never keep
  * the process alive. Small inputs are cheaper inline: the caller decides.
  */
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 import { ToolError } from "../errors.js";
 import { codePath } from "../package-root.js";
 import type { AnalyticsReply } from "./analytics-job.js";
@@ -21,7 +21,9 @@ export interface OffThreadOptions {
 
 let pool: Piscina | undefined;
 
-function poolOf(): Piscina {
+// piscina loads node:worker_threads as it loads: taken on the first analysis (src/exec/worker-threads.ts).
+async function poolOf(): Promise<Piscina> {
+  const { Piscina } = await import("piscina");
   pool ??= new Piscina({
     filename: THREAD_SCRIPT,
     minThreads: 0,
@@ -40,7 +42,7 @@ export async function runAnalyticsOffThread(
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {
-    return (await poolOf().run(task, { signal })) as AnalyticsReply;
+    return (await (await poolOf()).run(task, { signal })) as AnalyticsReply;
   } catch (err) {
     if (timeout.aborted)
       throw new ToolError(

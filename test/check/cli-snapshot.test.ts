@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { CHECK_FIXTURES, PATH_WITH_TOOLS } from "../helpers/check.js";
 import { CLI, REPO_ROOT } from "../helpers/server.js";
 import { IN_CI, tempDir } from "../helpers/tools.js";
+import { DEFAULT_INLINE_MAX_CHARS } from "../../src/adapters/python/ruff-thread-host.js";
 
 const BIN = path.join(REPO_ROOT, "bin", "mcp-code-quality");
 // As src/cli-snapshot-blob.ts names it in dist/bundle.
@@ -32,6 +33,33 @@ function check(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
     encoding: "utf8",
     maxBuffer: 64 << 20,
   });
+}
+
+/** A package of its own: dist/ copied without its blobs, bin and policy, node_modules linked. */
+function packageCopy(): string {
+  const pkg = tempDir("mcq-snap-pkg-");
+  fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(pkg, "dist"), {
+    recursive: true,
+    filter: (src) => !src.endsWith(".blob"),
+  });
+  for (const dir of ["bin", "policy"])
+    fs.cpSync(path.join(REPO_ROOT, dir), path.join(pkg, dir), { recursive: true });
+  fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"));
+  return pkg;
+}
+
+/** Builds the command line's blob in `pkg`; stdout is why not, when it was not built. */
+function buildBlobIn(pkg: string) {
+  return spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `process.stdout.write((await import("./dist/cli-snapshot-blob.js")).buildCliSnapshotBlob() ?? "")`,
+    ],
+    { cwd: pkg, encoding: "utf8" },
+  );
 }
 
 describe("check from the start-up snapshot", () => {
@@ -85,22 +113,48 @@ describe("check from the start-up snapshot", () => {
     }
   });
 
+  it("starts worker threads: the embedded ruff's thread, for a file too large for the main thread", () => {
+    if (!fs.existsSync(blob)) return;
+    // No ruff CLI on PATH (node only): the embedded ruff checks, and a source over the main thread's limit goes
+    // to its worker thread. A snapshot whose build loaded node:worker_threads failed every such thread.
+    const dir = tempDir("mcq-snap-thread-");
+    const line = "import os, sys\n";
+    const lines = Math.ceil(DEFAULT_INLINE_MAX_CHARS / 30) + 10;
+    const body = Array.from({ length: lines }, (_, i) => `value_${i} = "${"x".repeat(20)}"\n`).join("");
+    fs.writeFileSync(path.join(dir, "big.py"), line + body);
+    fs.writeFileSync(path.join(dir, "small.py"), "import json\n");
+    expect(fs.statSync(path.join(dir, "big.py")).size).toBeGreaterThan(DEFAULT_INLINE_MAX_CHARS);
+    const env = { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` };
+    const audit = path.join(tempDir("mcq-snap-audit-"), "audit.log");
+    const args = ["check", ".", "--only", "ruff", "--json", "--audit-log", audit];
+    const fromModules = check([process.execPath, CLI, ...args], dir, env);
+    const fromSnapshot = check([BIN, ...args], dir, env);
+    expect(fromSnapshot.stdout).not.toMatch(/thread failed/);
+    expect(fromSnapshot.status).toBe(fromModules.status);
+    expect(verdict(fromSnapshot.stdout)).toEqual(verdict(fromModules.stdout));
+    const report = JSON.parse(fromSnapshot.stdout) as { findings: { file: string; rule_id: string }[] };
+    // F401 on both files: the large one was checked (by the thread), not only the small one.
+    expect(report.findings.filter((f) => f.rule_id === "F401").map((f) => path.basename(f.file))).toEqual([
+      "big.py",
+      "big.py",
+      "small.py",
+    ]);
+  });
+
+  it("refuses to write a blob whose build loaded node:worker_threads", () => {
+    const pkg = packageCopy();
+    const cjs = path.join(pkg, "dist", "bundle", "cli-snapshot.cjs");
+    fs.writeFileSync(cjs, fs.readFileSync(cjs, "utf8") + '\nrequire("node:worker_threads");\n');
+    const build = buildBlobIn(pkg);
+    expect(build.status).toBe(0);
+    expect(build.stdout).toContain("node:worker_threads was loaded while the snapshot was built");
+    expect(fs.existsSync(path.join(pkg, "dist", "bundle", path.basename(blob)))).toBe(false);
+  });
+
   it("runs the modules when its bundle was rebuilt since", () => {
     // A package of its own: dist/ copied, its blob built there, then its bundle replaced.
-    const pkg = tempDir("mcq-snap-pkg-");
-    fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(pkg, "dist"), {
-      recursive: true,
-      filter: (src) => !src.endsWith(".blob"),
-    });
-    for (const dir of ["bin", "policy"])
-      fs.cpSync(path.join(REPO_ROOT, dir), path.join(pkg, dir), { recursive: true });
-    fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(pkg, "node_modules"));
-    const build = spawnSync(
-      process.execPath,
-      ["--input-type=module", "-e", `(await import("./dist/cli-snapshot-blob.js")).buildCliSnapshotBlob()`],
-      { cwd: pkg, encoding: "utf8" },
-    );
+    const pkg = packageCopy();
+    const build = buildBlobIn(pkg);
     expect(build.status).toBe(0);
     const pkgBlob = path.join(pkg, "dist", "bundle", path.basename(blob));
     expect(fs.existsSync(pkgBlob)).toBe(true);

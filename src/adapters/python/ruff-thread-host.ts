@@ -6,7 +6,7 @@
  * (crash, out of memory, terminated), trapped, ran past a call's time limit, or kept too much memory
  * after a large file (wasm memory never shrinks, a new thread starts small).
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { ToolError } from "../../errors.js";
 import { ageSeconds, type WarmProcessInfo, type WarmProcessSource } from "../../exec/warm-processes.js";
 import type { RuffOptions } from "./ruff-settings.js";
@@ -19,6 +19,7 @@ import type {
   RuffThreadRequest,
 } from "./ruff-thread-protocol.js";
 import { codePath } from "../../package-root.js";
+import { workerThreads } from "../../exec/worker-threads.js";
 
 export interface RuffThreadLimits {
   /** Heap cap of the thread's V8 isolate (resourceLimits.maxOldGenerationSizeMb). */
@@ -62,7 +63,7 @@ class RuffThread {
   private nextId = 1;
 
   constructor(limits: RuffThreadLimits) {
-    this.worker = new Worker(THREAD_SCRIPT, {
+    this.worker = new (workerThreads().Worker)(THREAD_SCRIPT, {
       resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
       stdout: false,
       stderr: false,

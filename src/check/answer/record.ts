@@ -12,7 +12,7 @@ import net from "node:net";
 import path from "node:path";
 import { syncBuiltinESMExports } from "node:module";
 import { fileURLToPath } from "node:url";
-import workerThreads from "node:worker_threads";
+import { workerThreads } from "../../exec/worker-threads.js";
 import {
   answersDir,
   changedAtMs,
@@ -276,7 +276,9 @@ export class AnswerRecorder {
     for (const name of SPAWNERS)
       this.wrap(childProcess, name, (a) => this.refuse(`ran ${path.basename(String(a[0]))}`));
     this.wrap(net.Socket.prototype, "connect", () => this.refuse("a network connection"));
-    const Original = workerThreads.Worker;
+    // Taken here, not imported: see src/exec/worker-threads.ts.
+    const threads = workerThreads();
+    const Original = threads.Worker;
     const refuse = () => this.refuse("a worker thread");
     const Watched = class extends Original {
       constructor(...args: ConstructorParameters<typeof Original>) {
@@ -284,9 +286,9 @@ export class AnswerRecorder {
         super(...args);
       }
     };
-    (workerThreads as { Worker: typeof Original }).Worker = Watched;
+    (threads as { Worker: typeof Original }).Worker = Watched;
     this.patches.push(() => {
-      (workerThreads as { Worker: typeof Original }).Worker = Original;
+      (threads as { Worker: typeof Original }).Worker = Original;
     });
   }
 
