@@ -7,6 +7,7 @@
 // snapshot for this Node (src/hooks/hook-snapshot.ts), which the installed command line runs first.
 import { createRequire } from "node:module";
 import { build } from "esbuild";
+import { asciiOnly, SNAPSHOT_SOURCE } from "./snapshot-source.mjs";
 
 const common = {
   bundle: true,
@@ -46,7 +47,9 @@ await build({
   outfile: "dist/bundle/hook-snapshot.cjs",
   plugins: [treeSitterCjs],
   supported: { "dynamic-import": false },
+  ...SNAPSHOT_SOURCE,
 });
+asciiOnly("dist/bundle/hook-snapshot.cjs");
 
 // The git hook's client of the check daemon (`node dist/hook.js pre-commit --daemon`), one file instead of a
 // dozen modules: it starts on every commit.
