@@ -33,6 +33,38 @@ describe("the bundled command line", () => {
     expect(recorded.id).toBe(computeBuildId(DIST));
   });
 
+  it("the build id changes with the code and with what ships beside it (Ruby, data, policies), nothing else", () => {
+    const pkg = tempDir("mcq-build-id-");
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(pkg, rel)), { recursive: true });
+      fs.writeFileSync(path.join(pkg, rel), text);
+    };
+    write("dist/main.js", "export {};\n");
+    write("ruby/rubocop_worker.rb", "puts 1\n");
+    write("ruby/minitest/mcq_report_plugin.rb", "puts 2\n");
+    write("data/ruff/rules.json", "[]\n");
+    write("policy/shipped.yaml", "policies: []\n");
+    const dist = path.join(pkg, "dist");
+    const ids = new Set([computeBuildId(dist)]);
+    // The recorded id itself, and files outside the shipped folders, change nothing.
+    write("dist/build-id.json", '{"id":"x"}\n');
+    write("README.md", "# readme\n");
+    expect(computeBuildId(dist)).toBe([...ids][0]);
+    for (const [rel, text] of [
+      ["dist/main.js", "export const a = 1;\n"],
+      ["ruby/rubocop_worker.rb", "puts 3\n"],
+      ["ruby/minitest/mcq_report_plugin.rb", "puts 4\n"],
+      ["data/ruff/rules.json", "[1]\n"],
+      ["policy/shipped.yaml", "policies: [1]\n"],
+      ["ruby/new_helper.rb", "puts 5\n"],
+    ] as const) {
+      write(rel, text);
+      const id = computeBuildId(dist);
+      expect(ids.has(id), rel).toBe(false);
+      ids.add(id);
+    }
+  });
+
   it("runs check from a copy of the package whose unbundled main modules are gone, as the modules do", () => {
     const audit = ["--audit-log", path.join(tempDir("mcq-bundle-audit-"), "audit.log")];
     const args = ["check", "python", "--json", ...audit];
