@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { connectStdio } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
-import { attacker, serverPid } from "./helpers/race.js";
+import { serverPid, startAttacker } from "./helpers/race.js";
 import { waitFor } from "../fix/helpers.js";
 
 type Ruff = typeof import("@astral-sh/ruff-wasm-nodejs");
@@ -39,9 +39,10 @@ describe("kill -9 inside the fix write loop", () => {
       env,
     });
     const files = FILES.map((f) => path.join(proj, "pkg", f));
-    const watching = attacker(["kill-on-change", String(serverPid(s)), ...files]);
+    const watching = startAttacker(["kill-on-change", String(serverPid(s)), ...files]);
+    await watching.ready;
     const call = s.call("autoformat", { path: "pkg" }).catch((e: unknown) => e);
-    const seen = (await watching) as { killed: boolean; sizes: Record<string, number[]> };
+    const seen = (await watching.done) as { killed: boolean; sizes: Record<string, number[]> };
     const outcome = await call;
     expect(outcome, JSON.stringify(outcome).slice(0, 1500)).toBeInstanceOf(Error);
     await s.close().catch(() => {});

@@ -48,6 +48,9 @@ if (mode === "kill-on-change") {
   const [pid, ...files] = args;
   const first = new Map(files.map((f) => [f, fs.statSync(f)]));
   const seen = Object.fromEntries(files.map((f) => [f, new Set([first.get(f).size])]));
+  // The caller starts the server's writes only after this line (startAttacker's ready): a baseline taken
+  // after a write began would never see it change.
+  process.stderr.write("ready\n");
   let killed = false;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {

@@ -10,18 +10,37 @@ const ATTACKER = path.join(path.dirname(fileURLToPath(import.meta.url)), "attack
 
 /** Starts test/security/helpers/attacker.mjs; resolves with the JSON line it prints when done. */
 export function attacker(args: string[]): Promise<Record<string, unknown>> {
+  return startAttacker(args).done;
+}
+
+/**
+ * The attacker, and when it says it is ready (a mode that prints `ready` on stderr once it has looked at
+ * its files: kill-on-change), so a test starts the server's work only then, whatever the machine's load.
+ */
+export function startAttacker(args: string[]): {
+  ready: Promise<void>;
+  done: Promise<Record<string, unknown>>;
+} {
   const child = spawn(process.execPath, [ATTACKER, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
+  let onReady!: () => void;
+  const ready = new Promise<void>((resolve) => (onReady = resolve));
   child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-  return new Promise((resolve, reject) =>
+  child.stderr.on("data", (c: Buffer) => {
+    err += c.toString();
+    if (/^ready$/m.test(err)) onReady();
+  });
+  const done = new Promise<Record<string, unknown>>((resolve, reject) =>
     child.once("exit", (code) =>
       code === 0
         ? resolve(JSON.parse(out) as Record<string, unknown>)
         : reject(new Error(`attacker: ${err}`)),
     ),
   );
+  // An attacker that ends before it is ready settles `ready` too (its end says why).
+  void done.then(onReady, onReady);
+  return { ready, done };
 }
 
 /** The pid of a stdio server process. */
