@@ -96,8 +96,8 @@ function ruff(dir: string, args: string[]): string {
 }
 
 /** `ruff check` in `dir`: its concise lines, without the `[*]` fix markers. */
-function cliIssues(dir: string): string[] {
-  return ruff(dir, ["check", "--no-fix", "--output-format", "concise", "."])
+function cliIssues(dir: string, target = "."): string[] {
+  return ruff(dir, ["check", "--no-fix", "--output-format", "concise", target])
     .split("\n")
     .filter((l) => /^[^\s:][^:]*:\d+:\d+: /.test(l))
     .map((l) => l.replace(" [*]", ""))
@@ -193,10 +193,11 @@ describe.skipIf(missing("ruff", [CLI_BIN]))("nested ruff configs: embedded ruff 
 describe.skipIf(missing("ruff", [CLI_BIN]))("nested ruff configs through the result cache", () => {
   it("an edit of a nested ruff.toml, or of a file it extends outside the target, changes the answer", async () => {
     const root = tempDir("mcq-ruff-nested-cache-");
+    // No config for the folder linted; one below it, extending a file outside it.
     writeTree(root, {
       "shared/base.toml": '[lint]\nselect = ["F401", "E501"]\n',
-      "app/ruff.toml": 'extend = "../shared/base.toml"\nline-length = 100\n',
-      "app/m.py": `import os\n${long(90)}`,
+      "app/svc/ruff.toml": 'extend = "../../shared/base.toml"\nline-length = 100\n',
+      "app/svc/m.py": `import os\n${long(90)}`,
     });
     const cached = await connectStdio({
       args: [
@@ -212,24 +213,22 @@ describe.skipIf(missing("ruff", [CLI_BIN]))("nested ruff configs through the res
       return { cached: r.cached, issues: [...(r.issues as string[])].sort() };
     };
     try {
-      // The server names files from the folder linted, as the CLI run there does.
-      const app = path.join(root, "app");
-      const first = cliIssues(app);
-      expect(first).toEqual(["m.py:1:8: F401 `os` imported but unused"]);
+      const first = cliIssues(root, "app");
+      expect(first).toEqual(["app/svc/m.py:1:8: F401 `os` imported but unused"]);
       expect((await lint()).issues).toEqual(first);
       expect(await lint()).toEqual({ cached: "1 of 1 file", issues: first });
       // The nested ruff.toml, inside the linted folder.
       fs.writeFileSync(
-        path.join(root, "app/ruff.toml"),
-        'extend = "../shared/base.toml"\nline-length = 80\n',
+        path.join(root, "app/svc/ruff.toml"),
+        'extend = "../../shared/base.toml"\nline-length = 80\n',
       );
-      const second = cliIssues(app);
-      expect(second).toContain("m.py:2:81: E501 Line too long (90 > 80)");
+      const second = cliIssues(root, "app");
+      expect(second).toContain("app/svc/m.py:2:81: E501 Line too long (90 > 80)");
       expect((await lint()).issues).toEqual(second);
       // Only the file it extends, outside the linted folder.
       fs.writeFileSync(path.join(root, "shared/base.toml"), '[lint]\nselect = ["E501"]\n');
-      const last = cliIssues(app);
-      expect(last).toEqual(["m.py:2:81: E501 Line too long (90 > 80)"]);
+      const last = cliIssues(root, "app");
+      expect(last).toEqual(["app/svc/m.py:2:81: E501 Line too long (90 > 80)"]);
       expect((await lint()).issues).toEqual(last);
     } finally {
       await cached.close();
