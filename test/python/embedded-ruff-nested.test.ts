@@ -47,7 +47,7 @@ const TREE: Record<string, string> = {
     "line-length = 60",
     'extend-exclude = ["local_skip.py"]',
     "[lint]",
-    'select = ["E501", "I"]',
+    'select = ["E501", "I", "INP001"]',
     "[lint.per-file-ignores]",
     '"sub/*" = ["I"]',
     "",
@@ -172,6 +172,9 @@ describe.skipIf(missing("ruff", [CLI_BIN]))("nested ruff configs: embedded ruff 
       expect.arrayContaining([
         "nested_toml/a.py:1:1: I001 Import block is un-sorted or un-formatted",
         "nested_toml/a.py:5:61: E501 Line too long (70 > 60)",
+        // Not for a.py: the nested config's folder is a `src` root of its own. Named from the project root,
+        // as the CLI run there names it, not from the nested config's folder.
+        "nested_toml/sub/deeper/b.py:1:1: INP001 File `nested_toml/sub/deeper/b.py` is part of an implicit namespace package. Add an `__init__.py`.",
         "nested_toml/sub/deeper/b.py:5:61: E501 Line too long (70 > 60)",
         "nested_py/c.py:1:8: F401 `os` imported but unused",
         "nested_ext/d.py:3:81: E501 Line too long (100 > 80)",

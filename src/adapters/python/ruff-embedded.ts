@@ -177,6 +177,7 @@ export class EmbeddedRuff {
           diagnostics.map((d) => wasmFinding(file, d)),
           settings,
           ignored,
+          root,
         ),
       );
     }

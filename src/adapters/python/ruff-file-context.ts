@@ -46,6 +46,8 @@ export function withFileContext(
   findings: Finding[],
   settings: RuffSettings,
   ignored: readonly string[],
+  /** Where the CLI would run (its messages name files from there): the project root, not a nested config's folder. */
+  root: string,
 ): Finding[] {
   const init = path.basename(file) === "__init__.py";
   const out: Finding[] = [];
@@ -75,7 +77,7 @@ export function withFileContext(
       end_column: 1,
       rule_id: "INP001",
       severity: "error",
-      message: `File \`${path.relative(settings.baseDir, file)}\` is part of an implicit namespace package. Add an \`__init__.py\`.`,
+      message: `File \`${path.relative(root, file)}\` is part of an implicit namespace package. Add an \`__init__.py\`.`,
       correctable: false,
     });
   return out;
