@@ -30,7 +30,7 @@ const TREE: Record<string, string> = {
     "[tool.ruff]",
     "line-length = 120",
     // Trailing-slash, `**` and `*` excludes, anchored at this folder.
-    'extend-exclude = ["skipped/", "deep/**/gen/", "star/*.py"]',
+    'extend-exclude = ["skipped/", "deep/**/gen/", "star/*.py", "alt_{one,two}.py", "cls_[ab].py", "q?.py"]',
     "[tool.ruff.lint]",
     'select = ["E501", "F401"]',
     "",
@@ -42,6 +42,14 @@ const TREE: Record<string, string> = {
   "star/w.py": "import os\n",
   // `star/*.py` matches here too: `*` crosses `/`.
   "star/inner/w.py": "import os\n",
+  // Alternates, a character class and `?`, tried on the name as well (the patterns have no `/`).
+  "alt_one.py": "import os\n",
+  "alt_three.py": "import os\n",
+  "cls_a.py": "import os\n",
+  "cls_c.py": "import os\n",
+  // `q?.py` by name below the root and in the config extending it; not under nested_py's own config.
+  "nested_ext/q1.py": "import os\n",
+  "nested_py/q1.py": "import os\n",
   // Other rules, a shorter line, an exclude and a per-file ignore of its own; none of the root's.
   "nested_toml/ruff.toml": [
     "line-length = 60",
@@ -151,12 +159,15 @@ describe.skipIf(missing("ruff", [CLI_BIN]))("nested ruff configs: embedded ruff 
     const cli = cliFiles(dir);
     // What the fixture is for: each exclude as the CLI applies it.
     expect(cli).toEqual([
+      "alt_three.py",
+      "cls_c.py",
       "nested_ext/d.py",
       "nested_ext/skipped/x.py",
       "nested_ext/star/v.py",
       "nested_noruff/e.py",
       "nested_py/c.py",
       "nested_py/pkg/__init__.py",
+      "nested_py/q1.py",
       "nested_toml/a.py",
       "nested_toml/skipped/x.py",
       "nested_toml/sub/deeper/b.py",
