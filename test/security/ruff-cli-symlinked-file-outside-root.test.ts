@@ -51,6 +51,24 @@ describe.skipIf(missing("ruff", [TOOLS_VENV_BIN]))("ruff CLI and Python files sy
     expect(String(r.error)).toContain("link.py");
   });
 
+  // The refusal comes from the server's general link check (src/paths/outside-links.ts), which ignores excludes.
+  it("a nested config's own `exclude` (ruff then walks into venv/ below it): refused too", async () => {
+    const { proj, outsideFile } = layout();
+    fs.rmSync(path.join(proj, "pkg", "link.py"));
+    // ruff's default excludes skip venv/ only where no config replaces them.
+    fs.writeFileSync(path.join(proj, "pkg", "ruff.toml"), 'exclude = ["nothing"]\n');
+    fs.mkdirSync(path.join(proj, "pkg", "venv"));
+    fs.symlinkSync(outsideFile, path.join(proj, "pkg", "venv", "link.py"));
+    const shown = spawnSync(path.join(TOOLS_VENV_BIN, "ruff"), ["check", "--no-cache", "--show-files", "."], {
+      cwd: proj,
+      encoding: "utf8",
+    }).stdout;
+    expect(shown).toContain(path.join("pkg", "venv", "link.py"));
+    const r = await (await serve(proj)).call("lint", { path: ".", linter: "ruff" });
+    expect(r.error_type).toBe("path_validation");
+    expect(String(r.error)).toContain("link.py");
+  });
+
   it("a link that stays inside the project is no refusal: lint answers as ruff run directly", async () => {
     // pylint's tests link a module to another inside the tree: only a link out is refused, and the
     // refusal's file walk is spared when no link leads out (issue 42).

@@ -201,7 +201,7 @@ function flake8Files(dir: string, root: string): string[] {
     exclude: [...new Set([...RUFF_DEFAULT_EXCLUDES, ...VENDORED_DIR_NAMES])],
     extendExclude: [],
     respectGitignore: true,
-    perFileIgnores: {},
+    perFileIgnores: [],
   };
   return discoverPythonFiles(dir, settings, root);
 }

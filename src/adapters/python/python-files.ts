@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import picomatch from "picomatch";
-import type { RuffSettings } from "./ruff-settings.js";
+import { loadRuffSettings, ruffConfigIn, type RuffSettings } from "./ruff-settings.js";
+import { excludedBy } from "./ruff-globs.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { isWithinPath, relativeTo } from "../../paths/fast-relative.js";
 import { sharedTree, type DirEntry } from "../../paths/tree-scan.js";
@@ -131,17 +131,16 @@ export function gitignored(layers: readonly GitignoreLayer[], abs: string, isDir
   return false;
 }
 
-/** Matches ruff-style exclude patterns: a bare name matches any path component; others are globs from baseDir. */
-function excludeMatcher(patterns: readonly string[], baseDir: string): (abs: string) => boolean {
-  const names = new Set(patterns.filter((p) => !/[*?[\]/]/.test(p)));
-  const globs = patterns.filter((p) => !names.has(p)).map((p) => picomatch(p, { dot: true }));
-  return (abs) => {
-    const base = path.basename(abs);
-    if (names.has(base)) return true;
-    if (!globs.length) return false;
-    const rel = relativeTo(baseDir, abs);
-    return globs.some((g) => g(rel) || g(abs) || g(base));
-  };
+/** The exclude globs of a settings object: its `exclude` (else ruff's defaults) and `extend-exclude`. */
+function excludeGlobsOf(settings: RuffSettings): string[] {
+  return [...(settings.exclude.length ? settings.exclude : RUFF_DEFAULT_EXCLUDES), ...settings.extendExclude];
+}
+
+/** A matcher for exclude globs: bare names by a set lookup on the file's name, the others by excludedBy. */
+function excludeMatcher(globs: readonly string[]): (abs: string) => boolean {
+  const names = new Set(globs.filter((p) => !/[*?[\]{}/\\]/.test(p)));
+  const rest = globs.filter((p) => !names.has(p));
+  return (abs) => names.has(path.basename(abs)) || excludedBy(rest, abs);
 }
 
 /** Whether a `.git` entry exists at or above `target` (only its existence is checked, nothing is read). */
@@ -165,14 +164,13 @@ export function discoverPythonFiles(
   if (fs.statSync(target).isFile()) return [target];
   // Like the CLI, .gitignore only counts inside a git repository.
   const useGitignore = settings.respectGitignore && insideGitRepository(target);
-  const patterns = [
-    ...(settings.exclude.length ? settings.exclude : RUFF_DEFAULT_EXCLUDES),
-    ...settings.extendExclude,
-  ];
-  // A long-lived server's watcher vouches for the walk while nothing it read has changed (tree-scan.ts).
-  const key = JSON.stringify(["python-files", target, root, patterns, settings.baseDir, useGitignore]);
+  const patterns = excludeGlobsOf(settings);
+  const hierarchical = settings.hierarchical === true;
+  // A long-lived server's watcher vouches for the walk while nothing it read has changed (tree-scan.ts):
+  // the nested configs it read are among those.
+  const key = JSON.stringify(["python-files", target, root, patterns, useGitignore, hierarchical]);
   const found = sharedTree.remember(key, () =>
-    walkPythonFiles(target, root, patterns, settings.baseDir, useGitignore),
+    walkPythonFiles(target, root, patterns, useGitignore, hierarchical),
   );
   links?.push(...found.links);
   return [...found.files];
@@ -183,10 +181,9 @@ function walkPythonFiles(
   target: string,
   root: string,
   patterns: readonly string[],
-  baseDir: string,
   useGitignore: boolean,
+  hierarchical: boolean,
 ): { files: string[]; links: string[] } {
-  const excluded = excludeMatcher(patterns, baseDir);
   const links: string[] = [];
   // .gitignore files from the allowed root down to the target apply as well as those found while walking;
   // none above the root is read.
@@ -203,12 +200,15 @@ function walkPythonFiles(
     }
   }
   const files: string[] = [];
-  const walk = (dir: string, layers: GitignoreLayer[]) => {
+  const walk = (dir: string, layers: GitignoreLayer[], parentExcluded: (abs: string) => boolean) => {
     const own = useGitignore ? readGitignore(dir, root) : undefined;
     const active = own ? [...layers, own] : layers;
     // The shared scan: a folder unchanged since it was last listed is not listed again.
     const listed = sharedTree.children(dir);
     if (!listed) throw Object.assign(new Error(`cannot list ${dir}`), { code: "ENOENT" });
+    // As ruff walks: a folder with a config of its own has its entries excluded by that config's patterns.
+    const nested = hierarchical && dir !== target ? nestedSettings(dir, listed.entries, root) : undefined;
+    const excluded = nested ? excludeMatcher(excludeGlobsOf(nested)) : parentExcluded;
     for (let i = 0; i < listed.entries.length; i++) {
       const entry = listed.entries[i] as DirEntry;
       const abs = listed.paths[i] as string;
@@ -220,10 +220,18 @@ function walkPythonFiles(
         continue;
       }
       if (isDir) {
-        if (!isVirtualenv(abs)) walk(abs, active);
+        if (!isVirtualenv(abs)) walk(abs, active, excluded);
       } else if (entry.kind === "file" && PYTHON_FILE.test(entry.name)) files.push(abs);
     }
   };
-  walk(target, inherited);
+  walk(target, inherited, excludeMatcher(patterns));
   return { files: files.sort(), links };
+}
+
+const CONFIG_NAMES = new Set([".ruff.toml", "ruff.toml", "pyproject.toml"]);
+
+/** The settings of a config in the folder `dir` itself, if it has one (looked for only when its listing names one). */
+function nestedSettings(dir: string, entries: readonly DirEntry[], root: string): RuffSettings | undefined {
+  if (!entries.some((e) => CONFIG_NAMES.has(e.name))) return undefined;
+  return ruffConfigIn(dir, root) ? loadRuffSettings(dir, root) : undefined;
 }

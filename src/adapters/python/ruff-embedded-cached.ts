@@ -20,7 +20,7 @@ import {
   type EmbeddedCallOptions,
   type EmbeddedRuff,
 } from "./ruff-embedded.js";
-import type { RuffSettings } from "./ruff-settings.js";
+import { ruffSettingsFor, type RuffSettings } from "./ruff-settings.js";
 import { RUFF_CONFIGS, RUFF_SKIPPED } from "./ruff-cached.js";
 
 export interface EmbeddedRuffJob {
@@ -33,6 +33,8 @@ export interface EmbeddedRuffJob {
   /** The config file given, if any. */
   config?: string;
   settings: RuffSettings;
+  /** Nested configs' settings that some of the files get instead (ruff's hierarchical discovery). */
+  nested: RuffSettings[];
 }
 
 /** The job of a cached embedded run on `target`: the settings and files the uncached run would use (embeddedScope). */
@@ -43,7 +45,26 @@ export function embeddedRuffJob(
   only?: readonly string[],
 ): EmbeddedRuffJob {
   const { settings, files } = embeddedScope(where.target, where.root, where.config, only);
-  return { ruff, call, target: where.target, files, root: where.root, config: where.config, settings };
+  return {
+    ruff,
+    call,
+    target: where.target,
+    files,
+    root: where.root,
+    config: where.config,
+    settings,
+    nested: nestedSettings(files, where.root, settings),
+  };
+}
+
+/** The settings of nested configs that some of `files` get instead of `base` (hierarchical discovery). */
+function nestedSettings(files: readonly string[], root: string, base: RuffSettings): RuffSettings[] {
+  const found = new Set<RuffSettings>();
+  for (const file of files) {
+    const own = ruffSettingsFor(file, root, base);
+    if (own !== base) found.add(own);
+  }
+  return [...found];
 }
 
 const PACKAGE_MARKER = /^__init__\.pyi?$/;
@@ -80,11 +101,13 @@ function embeddedIdentity(cache: ResultCache, job: EmbeddedRuffJob, kind: string
     ruff: embeddedRuffBuild(),
     kind,
     target: relPath(job.root, job.target),
+    // Every config read, nested ones and the files they extend (which may lie outside the target) included.
     configs: configIdentity(cache, walk, job.target, job.root, RUFF_CONFIGS, [
       job.config,
-      job.settings.source,
+      ...[job.settings, ...job.nested].flatMap((s) => [s.source, ...(s.chain ?? [])]),
     ]),
     settings: portableSettings(job.settings, job.root),
+    nested: job.nested.map((s) => portableSettings(s, job.root)),
     packages: packageMarkers(walk, job.target, job.root),
   };
 }

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import picomatch from "picomatch";
+import { perFileApplies } from "./ruff-globs.js";
 import { withFileContext } from "./ruff-file-context.js";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
@@ -17,7 +17,12 @@ import { byPosition, type Finding } from "../../findings/model.js";
 import { readTextIn } from "../../paths/safe-fs.js";
 import { discoverPythonFiles } from "./python-files.js";
 import { ruffEdits } from "./ruff-cli.js";
-import { loadRuffSettings, workspaceOptionsFor, type RuffSettings } from "./ruff-settings.js";
+import {
+  loadRuffSettings,
+  ruffSettingsFor,
+  workspaceOptionsFor,
+  type RuffSettings,
+} from "./ruff-settings.js";
 import {
   RuffInputError,
   RuffSettingsError,
@@ -147,9 +152,9 @@ export class EmbeddedRuff {
     return { findings, files, settingsSource: settings.source };
   }
 
-  /** The findings of these files (sorted by file, line, column), under the settings given. */
+  /** The findings of these files (sorted by file, line, column), each under its own settings (`base`'s, or a nested config's). */
   async lintFiles(
-    settings: RuffSettings,
+    base: RuffSettings,
     root: string,
     files: readonly string[],
     call: EmbeddedCallOptions,
@@ -157,6 +162,8 @@ export class EmbeddedRuff {
     const findings: Finding[] = [];
     for (const file of files) {
       const source = this.read(root, file);
+      // The file's own settings: those of the nearest config above it (hierarchical discovery).
+      const settings = ruffSettingsFor(file, root, base);
       const ignored = ignoredPrefixes(settings, file);
       // From the thread, one JSON string instead of an object per diagnostic; on the main thread, the array.
       const reply = await this.inThread<string | WasmDiagnostic[]>("lint", settings, file, source, call, {
@@ -170,6 +177,7 @@ export class EmbeddedRuff {
           diagnostics.map((d) => wasmFinding(file, d)),
           settings,
           ignored,
+          root,
         ),
       );
     }
@@ -205,9 +213,9 @@ export class EmbeddedRuff {
     return { files, changed, settingsSource: settings.source };
   }
 
-  /** Formats these files in memory (the settings given); a file that cannot be parsed is a tool_error. */
+  /** Formats these files in memory, each under its own settings; a file that cannot be parsed is a tool_error. */
   async formatFiles(
-    settings: RuffSettings,
+    base: RuffSettings,
     root: string,
     files: readonly string[],
     call: EmbeddedCallOptions,
@@ -218,7 +226,7 @@ export class EmbeddedRuff {
       const before = this.read(root, file);
       let after: string;
       try {
-        after = await this.inThread<string>("format", settings, file, before, call);
+        after = await this.inThread<string>("format", ruffSettingsFor(file, root, base), file, before, call);
       } catch (err) {
         if (!(err instanceof RuffInputError)) throw err;
         failures.push(`${file}: ${err.message.replace(/^Error: /, "")}`);
@@ -257,10 +265,7 @@ export class EmbeddedRuff {
 
 /** The rule prefixes `file`'s per-file ignores drop. */
 function ignoredPrefixes(settings: RuffSettings, file: string): string[] {
-  const relToConfig = path.relative(settings.baseDir, file);
-  return Object.entries(settings.perFileIgnores)
-    .filter(([glob]) => picomatch(glob, { dot: true, basename: !glob.includes("/") })(relToConfig))
-    .flatMap(([, codes]) => codes);
+  return settings.perFileIgnores.filter((e) => perFileApplies(e.pattern, file)).flatMap((e) => e.codes);
 }
 
 const sizeText = (bytes: number) =>

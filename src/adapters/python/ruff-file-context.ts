@@ -1,7 +1,7 @@
 /**
  * What the embedded ruff cannot know of a file (its wasm `check` sees only the source, not where the file is)
  * and the ruff CLI does, applied to its findings: a file named `__init__.py` is a package's (D104, not D100;
- * no PLC0414 for its `x as x` re-exports), and a file in a folder without one is part of an implicit
+ * no PLC0414 for its `x as x` re-exports, `__path__` defined), and a file in a folder without one is part of an implicit
  * namespace package (INP001). Each only when the project's settings select the rule.
  */
 import fs from "node:fs";
@@ -46,11 +46,15 @@ export function withFileContext(
   findings: Finding[],
   settings: RuffSettings,
   ignored: readonly string[],
+  /** Where the CLI would run (its messages name files from there): the project root, not a nested config's folder. */
+  root: string,
 ): Finding[] {
   const init = path.basename(file) === "__init__.py";
   const out: Finding[] = [];
   for (const f of findings) {
     if (init && f.rule_id === "PLC0414") continue;
+    // A package's `__init__.py` has `__path__` bound, as the CLI knows from the file's name.
+    if (init && f.rule_id === "F821" && f.message === "Undefined name `__path__`") continue;
     if (init && f.rule_id === "D100") {
       if (ruleSelected(settings, "D104", ignored))
         out.push({ ...f, rule_id: "D104", message: "Missing docstring in public package" });
@@ -73,7 +77,7 @@ export function withFileContext(
       end_column: 1,
       rule_id: "INP001",
       severity: "error",
-      message: `File \`${path.relative(settings.baseDir, file)}\` is part of an implicit namespace package. Add an \`__init__.py\`.`,
+      message: `File \`${path.relative(root, file)}\` is part of an implicit namespace package. Add an \`__init__.py\`.`,
       correctable: false,
     });
   return out;

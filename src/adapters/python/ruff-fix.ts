@@ -31,7 +31,7 @@ import { embeddedCall, embeddedNote, embeddedRuff } from "./format.js";
 import { resolvePythonTool } from "./resolve.js";
 import { applyFixesOnce } from "./ruff-edits.js";
 import { parseToolWarnings } from "./tool-warnings.js";
-import { loadRuffSettings } from "./ruff-settings.js";
+import { loadRuffSettings, ruffSettingsFor } from "./ruff-settings.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import type { RuffCliScope } from "./ruff-cli.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
@@ -177,12 +177,13 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   for (const file of scope) {
     const before = readSourceText(ctx.allowlist, file);
     let text = before;
-    let diagnostics = await ruff.check(settings, file, text, call);
+    const own = ruffSettingsFor(file, root, settings);
+    let diagnostics = await ruff.check(own, file, text, call);
     for (let pass = 0; unsafe && pass < MAX_FIX_PASSES; pass++) {
       const next = applyFixesOnce(text, diagnostics.filter(applies));
       if (next.applied === 0 || next.text === text) break;
       text = next.text;
-      diagnostics = await ruff.check(settings, file, text, call);
+      diagnostics = await ruff.check(own, file, text, call);
     }
     const left: FixMessage[] = diagnostics.map((d) => ({
       line: d.start_location.row,

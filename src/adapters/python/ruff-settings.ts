@@ -9,34 +9,45 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import picomatch from "picomatch";
 import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { sharedTree } from "../../paths/tree-scan.js";
+import { excludeGlobs, perFileApplies, perFilePattern, type PerFilePattern } from "./ruff-globs.js";
 
 export type RuffOptions = Record<string, unknown>;
 
 export interface RuffSettings {
   /** The file the settings came from, if any. */
   source: string | undefined;
+  /** The config files read for them: `source` and the files it extends, in that order. */
+  chain?: string[];
+  /**
+   * Whether files below may have settings of their own (ruff's hierarchical discovery: each file gets its
+   * nearest config); false when a config file was given, which then holds for every file.
+   */
+  hierarchical?: boolean;
   /** Directory relative globs are anchored at. */
   baseDir: string;
   /** Options for the embedded Workspace (file-selection keys removed). */
   workspaceOptions: RuffOptions;
+  /**
+   * Exclude globs (see ruff-globs.ts: absolute ones, and bare ones tried on a file's name too), each anchored
+   * at the folder of the config that set it; empty for ruff's default excludes.
+   */
   exclude: string[];
   extendExclude: string[];
   respectGitignore: boolean;
-  /** glob → rule prefixes, from lint.per-file-ignores and lint.extend-per-file-ignores. */
-  perFileIgnores: Record<string, string[]>;
+  /** From lint.per-file-ignores and lint.extend-per-file-ignores: patterns and the rule prefixes they drop. */
+  perFileIgnores: { pattern: PerFilePattern; codes: string[] }[];
   /** Absolute `src` folders (first-party modules live in them); ruff's default is the config's folder and src/. */
   srcDirs?: string[];
   /** Module names found in the `src` folders when the settings were loaded. */
   srcModules?: string[];
   /** Absolute folders that count as packages without an `__init__.py`. */
   namespacePackages?: string[];
-  /** glob → target version, from per-file-target-version. */
-  perFileTargetVersion?: Record<string, string>;
+  /** From per-file-target-version. */
+  perFileTargetVersion?: { pattern: PerFilePattern; version: string }[];
 }
 
 /** Keys the embedded build cannot honour because they concern files on disk; the server handles them. */
@@ -105,31 +116,89 @@ export function findRuffConfig(start: string, root: string): string | undefined 
 function searchRuffConfig(start: string, root: string): string | undefined {
   let dir = fs.existsSync(start) && fs.statSync(start).isFile() ? path.dirname(start) : start;
   for (;;) {
-    for (const name of [".ruff.toml", "ruff.toml", "pyproject.toml"]) {
-      const file = path.join(dir, name);
-      if (!present(file)) continue;
-      checkInsideRoot(file, root, `ruff config ${name}`);
-      if (name !== "pyproject.toml" || ruffOptionsOf(file) !== undefined) return file;
-    }
+    const found = ruffConfigIn(dir, root);
+    if (found) return found;
     const parent = path.dirname(dir);
     if (parent === dir || !isWithin(root, parent)) return undefined;
     dir = parent;
   }
 }
 
+/** The config file of the folder `dir` itself, by ruff's precedence: .ruff.toml, ruff.toml, pyproject.toml with [tool.ruff]. */
+export function ruffConfigIn(dir: string, root: string): string | undefined {
+  for (const name of [".ruff.toml", "ruff.toml", "pyproject.toml"]) {
+    const file = path.join(dir, name);
+    if (!present(file)) continue;
+    checkInsideRoot(file, root, `ruff config ${name}`);
+    if (name !== "pyproject.toml" || ruffOptionsOf(file) !== undefined) return file;
+  }
+  return undefined;
+}
+
 /**
- * Follows `extend` chains (relative to each file), with the extending file's keys winning. Every file
- * extended must lie inside `root`.
+ * The settings for `file` under a run whose settings are `base`: with a config file given, those; else, as
+ * ruff's hierarchical discovery, the settings of the nearest config above the file (a nested config does
+ * not inherit from its parent unless it `extend`s it), or `base` when that is base's own or there is none.
  */
-function loadWithExtends(file: string, root: string, seen = new Set<string>()): RuffOptions {
-  if (seen.has(file)) throw new Error(`circular "extend" in ${file}`);
-  seen.add(file);
-  const options = ruffOptionsOf(file) ?? {};
-  if (typeof options.extend !== "string") return options;
-  const extended = path.resolve(path.dirname(file), options.extend);
-  checkInsideRoot(extended, root, `"extend" in ${file}`);
-  const parent = loadWithExtends(extended, root, seen);
-  return deepMerge(parent, options);
+export function ruffSettingsFor(file: string, root: string, base: RuffSettings): RuffSettings {
+  if (!base.hierarchical) return base;
+  const config = findRuffConfig(path.dirname(file), root);
+  if (config === undefined || config === base.source) return base;
+  return loadRuffSettings(path.dirname(config), root);
+}
+
+/** One config file of an `extend` chain: its ruff options and the folder its relative paths start from. */
+interface ChainLink {
+  file: string;
+  dir: string;
+  options: RuffOptions;
+}
+
+/**
+ * The `extend` chain from `file` (relative to each file), the extending file first. Every file extended
+ * must lie inside `root`.
+ */
+function extendChain(file: string, root: string): ChainLink[] {
+  const chain: ChainLink[] = [];
+  for (let next: string | undefined = file; next !== undefined;) {
+    if (chain.some((l) => l.file === next)) throw new Error(`circular "extend" in ${next}`);
+    const options = ruffOptionsOf(next) ?? {};
+    chain.push({ file: next, dir: path.dirname(next), options });
+    if (typeof options.extend !== "string") break;
+    const extended = path.resolve(path.dirname(next), options.extend);
+    checkInsideRoot(extended, root, `"extend" in ${next}`);
+    next = extended;
+  }
+  return chain;
+}
+
+/** A table (lint, lint.isort, ...) of options, or an empty one. */
+const tableOf = (v: unknown): RuffOptions =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as RuffOptions) : {};
+
+/** The first link of the chain (the extending file first) that sets `get`'s value: ruff's `a.or(b)` merge. */
+function firstSet<T>(
+  chain: readonly ChainLink[],
+  get: (o: RuffOptions) => T | undefined,
+): { value: T; dir: string } | undefined {
+  for (const link of chain) {
+    const value = get(link.options);
+    if (value !== undefined) return { value, dir: link.dir };
+  }
+  return undefined;
+}
+
+/** Per-file tables (glob → value) of every link that sets them, anchored at each link's folder. */
+function perFileEntries(
+  chain: readonly ChainLink[],
+  get: (o: RuffOptions) => unknown,
+): { pattern: PerFilePattern; value: unknown }[] {
+  return chain.flatMap((link) =>
+    Object.entries(tableOf(get(link.options))).map(([glob, value]) => ({
+      pattern: perFilePattern(glob, link.dir),
+      value,
+    })),
+  );
 }
 
 function deepMerge(base: RuffOptions, over: RuffOptions): RuffOptions {
@@ -167,45 +236,70 @@ const isFile = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isFile(
 
 function computeRuffSettings(start: string, root: string, configFile?: string): RuffSettings {
   const source = configFile ?? findRuffConfig(start, root);
-  const raw = source ? loadWithExtends(source, root) : {};
+  const chain = source ? extendChain(source, root) : [];
+  // The options the embedded Workspace gets: each extending file's keys win.
+  const raw = chain.reduceRight<RuffOptions>((merged, link) => deepMerge(merged, link.options), {});
   const options: RuffOptions = { ...raw };
   for (const key of FILE_SELECTION_KEYS) delete options[key];
-  const lint =
-    typeof options.lint === "object" && options.lint !== null ? { ...(options.lint as RuffOptions) } : {};
-  const perFileIgnores: Record<string, string[]> = {};
-  for (const table of [raw["per-file-ignores"], lint["per-file-ignores"], lint["extend-per-file-ignores"]]) {
-    if (typeof table !== "object" || table === null) continue;
-    for (const [glob, codes] of Object.entries(table))
-      perFileIgnores[glob] = [...(perFileIgnores[glob] ?? []), ...stringList(codes)];
-  }
+  const lint = { ...tableOf(options.lint) };
   delete options["per-file-ignores"];
   for (const key of ["per-file-ignores", "extend-per-file-ignores", "exclude"]) delete lint[key];
   if (options.lint !== undefined) options.lint = lint;
   const baseDir = source ? path.dirname(source) : startDir(start);
   const targetVersion = inferredTargetVersion(raw, source, start, root);
   if (targetVersion) options["target-version"] = targetVersion;
-  const perFileTargetVersion: Record<string, string> = {};
-  const perFileTv = raw["per-file-target-version"];
-  if (typeof perFileTv === "object" && perFileTv !== null)
-    for (const [glob, v] of Object.entries(perFileTv))
-      if (typeof v === "string") perFileTargetVersion[glob] = v;
-  const src = raw.src === undefined ? [".", "src"] : stringList(raw.src);
+  // Paths in each file are relative to that file's folder, as ruff resolves every link of the chain.
+  const lintOf = (o: RuffOptions) => tableOf(o.lint);
+  const ignoresOf = (o: RuffOptions) => lintOf(o)["per-file-ignores"] ?? o["per-file-ignores"];
+  const ignoresLink = chainLinkSetting(chain, ignoresOf);
+  const perFileIgnores = [
+    // per-file-ignores: the nearest link's table (top-level is its older spelling); extend-: every link's.
+    ...(ignoresLink ? perFileEntries([ignoresLink], ignoresOf) : []),
+    ...perFileEntries(chain, (o) => lintOf(o)["extend-per-file-ignores"] ?? o["extend-per-file-ignores"]),
+  ].map(({ pattern, value }) => ({ pattern, codes: stringList(value) }));
+  const targetLink = chainLinkSetting(chain, (o) => o["per-file-target-version"]);
+  const perFileTargetVersion = (
+    targetLink ? perFileEntries([targetLink], (o) => o["per-file-target-version"]) : []
+  )
+    .filter((e): e is { pattern: PerFilePattern; value: string } => typeof e.value === "string")
+    .map(({ pattern, value }) => ({ pattern, version: value }));
+  const src = firstSet(chain, (o) => (o.src === undefined ? undefined : stringList(o.src)));
+  const srcDirs = src ? src.value.map((d) => path.resolve(src.dir, d)) : [baseDir, path.join(baseDir, "src")];
+  const namespace = firstSet(chain, (o) =>
+    o["namespace-packages"] === undefined ? undefined : stringList(o["namespace-packages"]),
+  );
+  const exclude = firstSet(chain, (o) => (o.exclude === undefined ? undefined : stringList(o.exclude)));
+  const lintExclude = firstSet(chain, (o) => {
+    const l = lintOf(o).exclude;
+    return l === undefined ? undefined : stringList(l);
+  });
   return {
     source,
+    chain: chain.map((l) => l.file),
+    hierarchical: configFile === undefined,
     baseDir,
     workspaceOptions: options,
-    srcDirs: src.map((d) => path.resolve(baseDir, d)),
-    srcModules: [...new Set(src.flatMap((d) => modulesIn(path.resolve(baseDir, d))))],
-    namespacePackages: stringList(raw["namespace-packages"]).map((d) => path.resolve(baseDir, d)),
+    srcDirs,
+    srcModules: [...new Set(srcDirs.flatMap((d) => modulesIn(d)))],
+    namespacePackages: namespace ? namespace.value.map((d) => path.resolve(namespace.dir, d)) : [],
     perFileTargetVersion,
-    exclude: stringList(raw.exclude),
+    exclude: exclude ? exclude.value.flatMap((p) => excludeGlobs(p, exclude.dir)) : [],
     extendExclude: [
-      ...stringList(raw["extend-exclude"]),
-      ...stringList((raw.lint as RuffOptions | undefined)?.exclude),
+      // extend-exclude adds up along the chain; lint.exclude is the nearest link's.
+      ...chain.flatMap((l) => stringList(l.options["extend-exclude"]).flatMap((p) => excludeGlobs(p, l.dir))),
+      ...(lintExclude ? lintExclude.value.flatMap((p) => excludeGlobs(p, lintExclude.dir)) : []),
     ],
     respectGitignore: raw["respect-gitignore"] !== false,
     perFileIgnores,
   };
+}
+
+/** The first link of the chain that sets `get`'s value (ruff's `a.or(b)` for a whole table). */
+function chainLinkSetting(
+  chain: readonly ChainLink[],
+  get: (o: RuffOptions) => unknown,
+): ChainLink | undefined {
+  return chain.find((link) => get(link.options) !== undefined);
 }
 
 function startDir(start: string): string {
@@ -322,7 +416,7 @@ const optionsCache = new WeakMap<RuffSettings, Map<string, RuffOptions>>();
  * already places those names in another section.
  */
 export function workspaceOptionsFor(settings: RuffSettings, file: string): RuffOptions {
-  const key = Object.keys(settings.perFileTargetVersion ?? {}).length ? file : path.dirname(file);
+  const key = settings.perFileTargetVersion?.length ? file : path.dirname(file);
   let cache = optionsCache.get(settings);
   if (!cache) optionsCache.set(settings, (cache = new Map()));
   let options = cache.get(key);
@@ -332,10 +426,8 @@ export function workspaceOptionsFor(settings: RuffSettings, file: string): RuffO
 
 function computeWorkspaceOptions(settings: RuffSettings, file: string): RuffOptions {
   const options: RuffOptions = { ...settings.workspaceOptions };
-  const rel = path.relative(settings.baseDir, file);
-  for (const [glob, version] of Object.entries(settings.perFileTargetVersion ?? {}))
-    if (picomatch(glob, { dot: true, basename: !glob.includes("/") })(rel))
-      options["target-version"] = version;
+  for (const { pattern, version } of settings.perFileTargetVersion ?? [])
+    if (perFileApplies(pattern, file)) options["target-version"] = version;
   const lint =
     typeof options.lint === "object" && options.lint !== null ? { ...(options.lint as RuffOptions) } : {};
   const isort =
