@@ -10,9 +10,11 @@
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
+import { guardRegexpBacktracking } from "./regexp-guard.js";
 
 // A hook process ends as soon as it has answered: V8 need not optimise the shell parser's WebAssembly.
 v8.setFlagsFromString("--liftoff-only");
+guardRegexpBacktracking();
 
 type PreCommit = typeof import("./hooks/pre-commit.js");
 const PRE_COMMIT_BUNDLE = new URL("./bundle/pre-commit.mjs", import.meta.url);

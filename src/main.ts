@@ -15,6 +15,7 @@ import { codePath } from "./package-root.js";
 import { REQUEST_TOO_LARGE, stdioLines } from "./mcp/stdio-lines.js";
 import { toolsetClash } from "./mcp/tools/toolset-names.js";
 import { VERSION } from "./version.js";
+import { guardRegexpBacktracking } from "./regexp-guard.js";
 
 /** A shutdown that has not finished by then exits anyway (the exit handler still ends every child). */
 const SHUTDOWN_DEADLINE_MS = 1500;
@@ -266,6 +267,7 @@ async function startEngine(config: Config, log: Logger, tools?: ToolDefinition[]
 
 /** Runs the command line `argv` (process.argv without node and the script), started from `entry`. */
 export function run(argv: string[], entry: string): void {
+  guardRegexpBacktracking();
   entryFile = entry;
   main(argv).catch((err: unknown) => {
     fail(err instanceof Error ? (err.stack ?? err.message) : String(err));

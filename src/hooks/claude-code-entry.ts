@@ -6,9 +6,11 @@
  */
 import v8 from "node:v8";
 import { runClaudeCodeHook } from "./claude-code.js";
+import { guardRegexpBacktracking } from "../regexp-guard.js";
 
 // A hook process ends as soon as it has answered: V8 need not optimise the shell parser's WebAssembly.
 v8.setFlagsFromString("--liftoff-only");
+guardRegexpBacktracking();
 
 if (process.argv[2] === "claude-code") void runClaudeCodeHook();
 else {

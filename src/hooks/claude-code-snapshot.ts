@@ -17,6 +17,7 @@ import { useRe2Engine } from "../policy/cel.js";
 import { findSecrets } from "../policy/secrets.js";
 import { answerHook, runClaudeCodeHook } from "./claude-code.js";
 import { refuseSnapshotWithWorkerThreads } from "../exec/worker-threads.js";
+import { guardRegexpBacktracking } from "../regexp-guard.js";
 
 /** Exit status of a snapshot whose bundle was rebuilt since: the installed command line falls back to hook.cjs. */
 // Not exported: a snapshot's entry is a script, with no module object to export from.
@@ -69,5 +70,6 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   }
   // As in claude-code-entry.ts: the process ends once it has answered.
   v8.setFlagsFromString("--liftoff-only");
+  guardRegexpBacktracking();
   void runClaudeCodeHook();
 });
