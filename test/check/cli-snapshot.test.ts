@@ -113,6 +113,17 @@ describe("check from the start-up snapshot", () => {
     }
   });
 
+  it("is built from ASCII source without comments (V8 keeps it in the heap, two bytes a character otherwise)", () => {
+    for (const bundle of ["cli-snapshot.cjs", "hook-snapshot.cjs"]) {
+      const file = path.join(REPO_ROOT, "dist", "bundle", bundle);
+      if (!IN_CI && !fs.existsSync(file)) continue;
+      const text = fs.readFileSync(file, "latin1");
+      expect(/[\x80-\xff]/.test(text), `${bundle} has a non-ASCII byte`).toBe(false);
+      // Whitespace-minified: a few long lines, not one per statement.
+      expect(text.split("\n").length, bundle).toBeLessThan(text.length / 1000);
+    }
+  });
+
   it("starts worker threads: the embedded ruff's thread, for a file too large for the main thread", () => {
     if (!fs.existsSync(blob)) return;
     // No ruff CLI on PATH (node only): the embedded ruff checks, and a source over the main thread's limit goes
