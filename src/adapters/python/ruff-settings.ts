@@ -13,6 +13,7 @@ import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { sharedTree } from "../../paths/tree-scan.js";
+import { matchesRule } from "../rule-scope.js";
 import { excludeGlobs, perFileApplies, perFilePattern, type PerFilePattern } from "./ruff-globs.js";
 
 export type RuffOptions = Record<string, unknown>;
@@ -242,9 +243,20 @@ function computeRuffSettings(start: string, root: string, configFile?: string): 
   const options: RuffOptions = { ...raw };
   for (const key of FILE_SELECTION_KEYS) delete options[key];
   const lint = { ...tableOf(options.lint) };
+  // Rule selection is not a key-by-key merge: each file of the chain refines the set its base selected.
+  for (const keys of SELECTION_KEYS) {
+    const folded = foldSelection(chain, keys);
+    for (const key of [keys.select, keys.extend, ...keys.ignore]) {
+      delete options[key];
+      delete lint[key];
+    }
+    if (folded.select !== undefined) lint[keys.select] = folded.select;
+    if (folded.extend.length) lint[keys.extend] = folded.extend;
+    if (folded.ignore.length) lint[keys.ignore[0] as string] = folded.ignore;
+  }
   delete options["per-file-ignores"];
   for (const key of ["per-file-ignores", "extend-per-file-ignores", "exclude"]) delete lint[key];
-  if (options.lint !== undefined) options.lint = lint;
+  if (options.lint !== undefined || Object.keys(lint).length) options.lint = lint;
   const baseDir = source ? path.dirname(source) : startDir(start);
   const targetVersion = inferredTargetVersion(raw, source, start, root);
   if (targetVersion) options["target-version"] = targetVersion;
@@ -292,6 +304,53 @@ function computeRuffSettings(start: string, root: string, configFile?: string): 
     respectGitignore: raw["respect-gitignore"] !== false,
     perFileIgnores,
   };
+}
+
+/** The option names of one kind of rule selection: the rules checked, or those fixed. */
+interface SelectionKeys {
+  select: string;
+  extend: string;
+  /** The first is the current name; the others are older spellings that add to it. */
+  ignore: string[];
+}
+
+const SELECTION_KEYS: readonly SelectionKeys[] = [
+  { select: "select", extend: "extend-select", ignore: ["ignore", "extend-ignore"] },
+  { select: "fixable", extend: "extend-fixable", ignore: ["unfixable"] },
+];
+
+/** A selection option of one file: under `[lint]`, else at the top level (its older place). */
+function selectionList(options: RuffOptions, key: string): string[] | undefined {
+  const value = tableOf(options.lint)[key] ?? options[key];
+  return value === undefined ? undefined : stringList(value);
+}
+
+/**
+ * One selection equivalent to the chain's, as ruff applies them in turn (the extended file first): a
+ * `select` starts afresh, `extend-select` adds to what the files below left, `ignore` takes away. A rule an
+ * earlier file ignored and a later one selects again is selected, so that ignore is dropped.
+ */
+export function foldSelection(
+  chain: readonly { options: RuffOptions }[],
+  keys: SelectionKeys,
+): { select: string[] | undefined; extend: string[]; ignore: string[] } {
+  let select: string[] | undefined;
+  let extend: string[] = [];
+  let ignore: string[] = [];
+  for (const { options } of [...chain].reverse()) {
+    const own = selectionList(options, keys.select);
+    if (own !== undefined) {
+      select = own;
+      extend = [];
+      ignore = [];
+    }
+    const added = selectionList(options, keys.extend) ?? [];
+    const reselected = [...(own ?? []), ...added];
+    ignore = ignore.filter((code) => !reselected.some((s) => s === "ALL" || matchesRule(code, s)));
+    extend = [...extend, ...added];
+    ignore = [...ignore, ...keys.ignore.flatMap((k) => selectionList(options, k) ?? [])];
+  }
+  return { select, extend, ignore };
 }
 
 /** The first link of the chain that sets `get`'s value (ruff's `a.or(b)` for a whole table). */

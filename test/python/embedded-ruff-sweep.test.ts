@@ -1,0 +1,90 @@
+/**
+ * Differences between the embedded ruff and the ruff CLI of its version (0.17.4) found by running both on
+ * real projects (pip, pydantic, poetry, rich), each reduced to a small tree: the same findings, file for
+ * file, line, column and rule, as the CLI reports them.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectStdio, REPO_ROOT, type Connected } from "../helpers/server.js";
+import { missing, tempDir } from "../helpers/tools.js";
+
+const CLI_BIN = path.join(REPO_ROOT, ".tools", "ruff-embedded", "bin");
+const RUFF = path.join(CLI_BIN, "ruff");
+
+function writeTree(dir: string, tree: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(tree)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+}
+
+/** `file:line:column: CODE` of every finding `ruff check` reports in `dir`. */
+function cliFindings(dir: string): string[] {
+  const run = spawnSync(RUFF, ["check", "--no-cache", "--no-fix", "--output-format", "json", "."], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  expect(run.status, run.stderr).toBeLessThan(2);
+  return (
+    JSON.parse(run.stdout) as { filename: string; location: { row: number; column: number }; code: string }[]
+  )
+    .map((d) => `${path.relative(dir, d.filename)}:${d.location.row}:${d.location.column}: ${d.code}`)
+    .sort();
+}
+
+let root: string;
+let server: Connected;
+
+beforeAll(async () => {
+  root = tempDir("mcq-ruff-sweep-");
+  server = await connectStdio({
+    args: ["--allowed-paths", root, "--rate-limit", "false", "--result-cache", "false"],
+    cwd: root,
+    // No ruff on PATH: the server uses the embedded build.
+    env: { PATH: "/usr/bin:/bin", VIRTUAL_ENV: undefined },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** The embedded findings of the project `name` under the root, as `file:line:column: CODE`. */
+async function embeddedFindings(name: string): Promise<string[]> {
+  const r = await server.call("lint", { path: name, linter: "ruff", max_result_tokens: 50_000 });
+  expect(r.command).toMatch(/\(embedded\)$/);
+  // Named from the folder linted, as the CLI run there names them.
+  return (r.issues as string[]).map((i) => /^(\S+:\d+:\d+: \S+)/.exec(i)?.[1] ?? i).sort();
+}
+
+/** Writes the tree as the project `name` under the root; returns the CLI's findings there. */
+function project(name: string, tree: Record<string, string>): string[] {
+  const dir = path.join(root, name);
+  writeTree(dir, tree);
+  return cliFindings(dir);
+}
+
+describe.skipIf(missing("ruff", [CLI_BIN]))(
+  "the embedded ruff and the CLI on what real projects showed",
+  () => {
+    it("a config that extends another refines its rule selection instead of replacing it (pip's tests/ruff.toml)", async () => {
+      const cli = project("extend-select", {
+        "pyproject.toml": [
+          "[tool.ruff.lint]",
+          'select = ["B", "F", "E"]',
+          'ignore = ["B011", "E501", "E7"]',
+          "",
+        ].join("\n"),
+        // An extend-select and an ignore of its own: the base's ignores still hold, but for what it selects again.
+        "tests/ruff.toml":
+          'extend = "../pyproject.toml"\n[lint]\nextend-select = ["E501", "W"]\nignore = ["F841"]\n',
+        "tests/t.py": `assert False\nx = 1\nif x == None:\n    pass\n\n\ndef f():\n    y = 1\n\n\n${"z = 1  # " + "a".repeat(90)}\n`,
+        "top.py": "assert False\n\n\ndef f():\n    y = 1\n",
+      });
+      expect(cli).toEqual(["tests/t.py:11:89: E501", "top.py:5:5: F841"]);
+      expect(await embeddedFindings("extend-select")).toEqual(cli);
+    });
+  },
+);
