@@ -86,5 +86,31 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
       expect(cli).toEqual(["tests/t.py:11:89: E501", "top.py:5:5: F841"]);
       expect(await embeddedFindings("extend-select")).toEqual(cli);
     });
+
+    it("a private module has no public definitions: no missing docstring, ANN202 for ANN201 (pydantic's _internal)", async () => {
+      const body = "def f(x):\n    return x\n\n\nclass A:\n    def m(self):\n        pass\n";
+      const cli = project("private-module", {
+        "pyproject.toml": '[tool.ruff.lint]\nselect = ["D1", "ANN201", "ANN202"]\n',
+        "pkg/__init__.py": '"""Package."""\n',
+        "pkg/pub.py": body,
+        "pkg/_priv.py": body,
+        "pkg/__dund__.py": body,
+        "pkg/_sub/__init__.py": body,
+        "pkg/_sub/deep/__init__.py": "",
+        "pkg/_sub/deep/z.py": body,
+        // Outside a package only the file's own name counts.
+        "_script.py": body,
+        "_scripts/x.py": body,
+      });
+      expect(cli).toEqual(
+        expect.arrayContaining([
+          "pkg/_priv.py:1:5: ANN202",
+          "pkg/pub.py:1:5: ANN201",
+          "_scripts/x.py:1:1: D100",
+        ]),
+      );
+      expect(cli.filter((f) => /_priv|_sub|_script\.py/.test(f) && /D10|ANN201/.test(f))).toEqual([]);
+      expect(await embeddedFindings("private-module")).toEqual(cli);
+    });
   },
 );

@@ -2,7 +2,8 @@
  * What the embedded ruff cannot know of a file (its wasm `check` sees only the source, not where the file is)
  * and the ruff CLI does, applied to its findings: a file named `__init__.py` is a package's (D104, not D100;
  * no PLC0414 for its `x as x` re-exports, `__path__` defined), and a file in a folder without one is part of an implicit
- * namespace package (INP001). Each only when the project's settings select the rule.
+ * namespace package (INP001), and one of a private module (`_config.py`, `_internal/x.py`) has no public
+ * definitions (no D100-D107, ANN202 for ANN201). Each only when the project's settings select the rule.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -40,6 +41,34 @@ function inPackage(file: string, settings: RuffSettings): boolean {
   return (settings.namespacePackages ?? []).some((ns) => isWithin(ns, dir));
 }
 
+const isPackageDir = (dir: string, namespacePackages: readonly string[]) =>
+  fs.existsSync(path.join(dir, "__init__.py")) ||
+  fs.existsSync(path.join(dir, "__init__.pyi")) ||
+  namespacePackages.includes(dir);
+
+/**
+ * The names of a file's module as the CLI derives them: its package folders from the top one down and its
+ * own name, or its own name alone outside a package.
+ */
+export function moduleNames(file: string, namespacePackages: readonly string[]): string[] {
+  const names = [path.basename(file).replace(/\.pyi?$/, "")];
+  for (
+    let d = path.dirname(file);
+    d !== path.dirname(d) && isPackageDir(d, namespacePackages);
+    d = path.dirname(d)
+  )
+    names.unshift(path.basename(d));
+  return names;
+}
+
+/** A private module: one of its names starts with `_` and is no dunder (`_config`, not `__main__`). */
+export function isPrivateModule(names: readonly string[]): boolean {
+  return names.some((n) => n.startsWith("_") && !(n.startsWith("__") && n.endsWith("__")));
+}
+
+/** pydocstyle's missing-docstring rules, which concern public definitions only. */
+const MISSING_DOCSTRING = /^D10[0-7]$/;
+
 /** The findings of one file with the CLI's per-file context applied (see the module comment). */
 export function withFileContext(
   file: string,
@@ -50,8 +79,20 @@ export function withFileContext(
   root: string,
 ): Finding[] {
   const init = path.basename(file) === "__init__.py";
+  // Everything in a private module is private: no missing docstring, a private function's annotations.
+  const privateModule = isPrivateModule(moduleNames(file, settings.namespacePackages ?? []));
   const out: Finding[] = [];
   for (const f of findings) {
+    if (privateModule && MISSING_DOCSTRING.test(f.rule_id)) continue;
+    if (privateModule && f.rule_id === "ANN201") {
+      if (ruleSelected(settings, "ANN202", ignored))
+        out.push({
+          ...f,
+          rule_id: "ANN202",
+          message: f.message.replace("public function", "private function"),
+        });
+      continue;
+    }
     if (init && f.rule_id === "PLC0414") continue;
     // A package's `__init__.py` has `__path__` bound, as the CLI knows from the file's name.
     if (init && f.rule_id === "F821" && f.message === "Undefined name `__path__`") continue;
