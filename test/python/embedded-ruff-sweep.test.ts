@@ -112,5 +112,20 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
       expect(cli.filter((f) => /_priv|_sub|_script\.py/.test(f) && /D10|ANN201/.test(f))).toEqual([]);
       expect(await embeddedFindings("private-module")).toEqual(cli);
     });
+    it("a name in a package's __all__ may be a submodule: no F822 in __init__.py outside preview (pydantic-core)", async () => {
+      const cli = project("init-all", {
+        "pyproject.toml": '[tool.ruff.lint]\nselect = ["F822"]\n',
+        "pkg/__init__.py": '__all__ = ["missing"]\n',
+        "pkg/mod.py": '__all__ = ["missing"]\n',
+        "preview/pyproject.toml": '[tool.ruff.lint]\nselect = ["F822"]\npreview = true\n',
+        "preview/pkg/__init__.py": '__all__ = ["missing"]\n',
+      });
+      expect(cli).toEqual(["pkg/mod.py:1:12: F822", "preview/pkg/__init__.py:1:12: F822"]);
+      // In preview the issue names the rule (undefined-export), as the CLI's concise output does.
+      const embedded = (await embeddedFindings("init-all")).map((i) =>
+        i.replace("undefined-export:", "F822"),
+      );
+      expect(embedded).toEqual(cli);
+    });
   },
 );

@@ -2,7 +2,7 @@
  * What the embedded ruff cannot know of a file (its wasm `check` sees only the source, not where the file is)
  * and the ruff CLI does, applied to its findings: a file named `__init__.py` is a package's (D104, not D100;
  * no PLC0414 for its `x as x` re-exports, `__path__` defined), and a file in a folder without one is part of an implicit
- * namespace package (INP001), and one of a private module (`_config.py`, `_internal/x.py`) has no public
+ * namespace package (INP001), names in a package's `__all__` may be submodules (no F822 outside preview), and one of a private module (`_config.py`, `_internal/x.py`) has no public
  * definitions (no D100-D107, ANN202 for ANN201). Each only when the project's settings select the rule.
  */
 import fs from "node:fs";
@@ -29,6 +29,13 @@ export function ruleSelected(settings: RuffSettings, code: string, ignored: read
   const covers = (entry: string) => entry === "ALL" || matchesRule(code, entry);
   const ignore = [...list(lint.ignore ?? options.ignore), ...ignored];
   return chosen.some(covers) && !ignore.some(covers);
+}
+
+/** Whether the settings turn on preview for the linter (`lint.preview`, else `preview`). */
+function lintPreview(settings: RuffSettings): boolean {
+  const options = settings.workspaceOptions;
+  const lint = (options.lint ?? {}) as Record<string, unknown>;
+  return (lint.preview ?? options.preview) === true;
 }
 
 /** Whether `file` is in a package: its folder has an `__init__.py`, is a `src` root, or a namespace package. */
@@ -96,6 +103,8 @@ export function withFileContext(
     if (init && f.rule_id === "PLC0414") continue;
     // A package's `__init__.py` has `__path__` bound, as the CLI knows from the file's name.
     if (init && f.rule_id === "F821" && f.message === "Undefined name `__path__`") continue;
+    // Outside preview, a name in a package's `__all__` may be a submodule: the CLI reports no F822 there.
+    if (init && f.rule_id === "F822" && !lintPreview(settings)) continue;
     if (init && f.rule_id === "D100") {
       if (ruleSelected(settings, "D104", ignored))
         out.push({ ...f, rule_id: "D104", message: "Missing docstring in public package" });
