@@ -127,5 +127,17 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
       );
       expect(embedded).toEqual(cli);
     });
+    it("a project whose path holds glob characters matches its excludes as the CLI does", async () => {
+      for (const name of ["a{b,c}", "[x]", "st*r"]) {
+        const cli = project(`${name}/proj`, {
+          "pyproject.toml": '[tool.ruff]\nextend-exclude = ["gen/*.py", "./build/"]\n',
+          "gen/g.py": "import os\n",
+          "build/b.py": "import os\n",
+          "m.py": "import os\n",
+        });
+        expect(cli).toEqual(["m.py:1:8: F401"]);
+        expect(await embeddedFindings(`${name}/proj`)).toEqual(cli);
+      }
+    });
   },
 );
