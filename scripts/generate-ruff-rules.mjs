@@ -18,6 +18,38 @@ const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"))
 const version = pkg.dependencies["@astral-sh/ruff-wasm-nodejs"];
 if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`the wasm package is not pinned exactly: ${version}`);
 
+/**
+ * data/ruff/default-rules.json: the rules ruff checks when no settings select any (`--isolated`), as its
+ * `--show-settings` lists them. Also run alone with a ruff of the right version:
+ * `node scripts/generate-ruff-rules.mjs --defaults-only /path/to/ruff`.
+ */
+function writeDefaultRules(ruff, version) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-ruff-defaults-"));
+  try {
+    fs.writeFileSync(path.join(dir, "x.py"), "");
+    const shown = execFileSync(ruff, ["check", "--isolated", "--no-cache", "--show-settings", "x.py"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    const block = /^linter\.rules\.enabled = \[\n([\s\S]*?)^\]/m.exec(shown)?.[1];
+    if (!block) throw new Error("no linter.rules.enabled in ruff's --show-settings");
+    const rules = [...block.matchAll(/\(([A-Z]+[0-9]+)\),?$/gm)].map((m) => m[1]).sort();
+    const out = path.join(repo, "data", "ruff", "default-rules.json");
+    fs.writeFileSync(out, `${JSON.stringify({ ruff_version: version, rules })}\n`);
+    console.log(`wrote ${path.relative(repo, out)}: ${rules.length} default rules of ruff ${version}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--defaults-only") {
+  const ruff = process.argv[3] ? path.resolve(process.argv[3]) : "ruff";
+  const reported = execFileSync(ruff, ["--version"], { encoding: "utf8" }).trim();
+  if (reported !== `ruff ${version}`) throw new Error(`${ruff} is ${reported}, wanted ruff ${version}`);
+  writeDefaultRules(ruff, version);
+  process.exit(0);
+}
+
 const venv = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-ruff-rules-"));
 try {
   execFileSync("python3", ["-m", "venv", venv], { stdio: "inherit" });
@@ -40,6 +72,7 @@ try {
       preview,
     }));
   const linters = run(["linter", "--output-format", "json"]);
+  writeDefaultRules(ruff, version);
   const out = path.join(repo, "data", "ruff", "rules.json");
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify({ ruff_version: version, rules, linters })}\n`);
