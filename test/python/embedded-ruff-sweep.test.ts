@@ -139,5 +139,50 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
         expect(await embeddedFindings(`${name}/proj`)).toEqual(cli);
       }
     });
+    it("N999, EXE001 and EXE002 from the file's path and mode, under ruff 0.17.4's default rules too (rich)", async () => {
+      const tree = {
+        "pkg/__init__.py": "",
+        "pkg/bad-name.py": "x = 1\n",
+        "pkg/BadName.py": "x = 1\n",
+        "pkg/class.py": "x = 1\n",
+        "pkg/__main__.py": "x = 1\n",
+        "pkg/migrations/__init__.py": "",
+        "pkg/migrations/0001_initial.py": "x = 1\n",
+        "pkg/migrations/0002-x.py": "x = 1\n",
+        "bad-pkg/__init__.py": "",
+        "bad-pkg/good.py": "x = 1\n",
+        // Outside a package a module's name is not checked.
+        "not-a-package.py": "x = 1\n",
+        "setup.py": "#!/usr/bin/env python\nx = 1\n",
+        "indented.py": "\n  #!/usr/bin/env python\nx = 1\n",
+        "run.py": "#!/usr/bin/env python\nx = 1\n",
+        "tool.py": "x = 1\n",
+      };
+      // No config: ruff's default rules, which include N999 and EXE001/EXE002.
+      project("path-rules/defaults", tree);
+      project("path-rules/configured", {
+        ...tree,
+        "pyproject.toml":
+          '[tool.ruff.lint]\nselect = ["N", "EXE"]\n[tool.ruff.lint.pep8-naming]\nignore-names = ["Bad*"]\n',
+      });
+      for (const sub of ["defaults", "configured"]) {
+        fs.chmodSync(path.join(root, "path-rules", sub, "run.py"), 0o755);
+        fs.chmodSync(path.join(root, "path-rules", sub, "tool.py"), 0o755);
+      }
+      const defaults = cliFindings(path.join(root, "path-rules/defaults"));
+      expect(defaults).toEqual(
+        expect.arrayContaining([
+          "bad-pkg/__init__.py:1:1: N999",
+          "pkg/class.py:1:1: N999",
+          "setup.py:1:1: EXE001",
+          "indented.py:2:3: EXE001",
+          "tool.py:1:1: EXE002",
+        ]),
+      );
+      expect(await embeddedFindings("path-rules/defaults")).toEqual(defaults);
+      const configured = cliFindings(path.join(root, "path-rules/configured"));
+      expect(configured).not.toContain("pkg/BadName.py:1:1: N999");
+      expect(await embeddedFindings("path-rules/configured")).toEqual(configured);
+    });
   },
 );

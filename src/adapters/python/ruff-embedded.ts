@@ -178,6 +178,7 @@ export class EmbeddedRuff {
           settings,
           ignored,
           root,
+          source,
         ),
       );
     }
