@@ -184,5 +184,21 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
       expect(configured).not.toContain("pkg/BadName.py:1:1: N999");
       expect(await embeddedFindings("path-rules/configured")).toEqual(configured);
     });
+    it("a package or src module named like the standard library still sorts as the standard library (poetry's json)", async () => {
+      const imports = "import json\n\nimport zzz_third\n\nprint(json, zzz_third)\n";
+      const cli = project("stdlib-names", {
+        "pyproject.toml": '[tool.ruff.lint]\nselect = ["I"]\n',
+        // A namespace package holding a package `json`; a src module `json`; a package `tomllib`, which is
+        // the standard library's for ruff's default target only from 3.11 on.
+        "src/ns/json/__init__.py": imports,
+        "src/json.py": "",
+        "pkg/tomllib/__init__.py": "import tomllib\n\nimport zzz_third\n\nprint(tomllib, zzz_third)\n",
+        "old/pyproject.toml": '[tool.ruff]\ntarget-version = "py310"\n[tool.ruff.lint]\nselect = ["I"]\n',
+        "old/tomllib/__init__.py": "import tomllib\nimport zzz_third\n\nprint(tomllib, zzz_third)\n",
+      });
+      // For py310 `tomllib` is the package's own (first-party), so it belongs after the third-party import.
+      expect(cli).toEqual(["old/tomllib/__init__.py:1:1: I001"]);
+      expect(await embeddedFindings("stdlib-names")).toEqual(cli);
+    });
   },
 );

@@ -14,6 +14,7 @@ import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { sharedTree } from "../../paths/tree-scan.js";
 import { matchesRule } from "../rule-scope.js";
+import { packagePath } from "../../package-root.js";
 import { excludeGlobs, perFileApplies, perFilePattern, type PerFilePattern } from "./ruff-globs.js";
 
 export type RuffOptions = Record<string, unknown>;
@@ -465,6 +466,28 @@ function isortSectionNames(isort: RuffOptions, key: string): string[] {
   return stringList(isort[key]);
 }
 
+let stdlibByTarget: Record<string, string[]> | undefined;
+const stdlibSets = new Map<string, Set<string>>();
+
+/**
+ * The modules ruff counts as the standard library for a target version (`default` when none is set), as
+ * data/ruff/stdlib.json records them for the embedded version (scripts/generate-ruff-rules.mjs).
+ */
+function standardModules(target: unknown): Set<string> {
+  const key = typeof target === "string" ? target : "default";
+  let set = stdlibSets.get(key);
+  if (!set) {
+    stdlibByTarget ??= (
+      JSON.parse(fs.readFileSync(packagePath("data", "ruff", "stdlib.json"), "utf8")) as {
+        versions: Record<string, string[]>;
+      }
+    ).versions;
+    set = new Set(stdlibByTarget[key] ?? stdlibByTarget.default ?? []);
+    stdlibSets.set(key, set);
+  }
+  return set;
+}
+
 /** Options already computed per settings object: per folder, or per file when per-file target versions exist. */
 const optionsCache = new WeakMap<RuffSettings, Map<string, RuffOptions>>();
 
@@ -504,7 +527,10 @@ function computeWorkspaceOptions(settings: RuffSettings, file: string): RuffOpti
   const sections = isort.sections;
   if (typeof sections === "object" && sections !== null)
     for (const mods of Object.values(sections)) for (const m of stringList(mods)) placed.add(m);
-  const added = [...names].filter((n) => !placed.has(n)).sort();
+  // ruff tries the standard library before the file's package and the `src` folders: a package named
+  // `json` still imports the standard `json` (poetry's src/poetry/json/__init__.py).
+  const standard = standardModules(options["target-version"]);
+  const added = [...names].filter((n) => !placed.has(n) && !standard.has(n)).sort();
   if (added.length) {
     isort["known-first-party"] = [...isortSectionNames(isort, "known-first-party"), ...added];
     lint.isort = isort;
