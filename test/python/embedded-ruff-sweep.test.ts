@@ -200,5 +200,41 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
       expect(cli).toEqual(["old/tomllib/__init__.py:1:1: I001"]);
       expect(await embeddedFindings("stdlib-names")).toEqual(cli);
     });
+    it("lint.exclude skips files for the linter only, format.exclude for the formatter only, by path and name", async () => {
+      const name = "tool-excludes";
+      const body = "import os\nx=1\n";
+      const cli = project(name, {
+        "pyproject.toml": [
+          "[tool.ruff.lint]",
+          'select = ["F401"]',
+          // A folder's name is no file's: `sub` excludes nothing here.
+          'exclude = ["a.py", "sub"]',
+          "[tool.ruff.format]",
+          'exclude = ["b.py", "sub/*.py"]',
+          "",
+        ].join("\n"),
+        "a.py": body,
+        "b.py": body,
+        "c.py": body,
+        "sub/d.py": body,
+      });
+      expect(cli).toEqual(["b.py:1:8: F401", "c.py:1:8: F401", "sub/d.py:1:8: F401"]);
+      expect(await embeddedFindings(name)).toEqual(cli);
+      const dir = path.join(root, name);
+      const format = spawnSync(RUFF, ["format", "--no-cache", "--check", "--output-format", "concise", "."], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+      const cliUnformatted = [
+        ...new Set([...format.stdout.matchAll(/^(\S+\.pyi?):\d+:\d+: /gm)].map((m) => m[1])),
+      ].sort();
+      expect(cliUnformatted).toEqual(["a.py", "c.py"]);
+      const r = await server.call("format_check", { path: name, language: "python" });
+      expect(r.command).toMatch(/\(embedded\)$/);
+      expect([...(r.unformatted_files as string[])].sort()).toEqual(cliUnformatted);
+      // A file named is linted and formatted whatever the tool's exclude says, as the CLI does.
+      const named = await server.call("lint", { path: `${name}/a.py`, linter: "ruff" });
+      expect(named.issues).toEqual([expect.stringMatching(/^a\.py:1:8: F401 /)]);
+    });
   },
 );

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { perFileApplies } from "./ruff-globs.js";
+import { excludedBy, perFileApplies } from "./ruff-globs.js";
 import { withFileContext } from "./ruff-file-context.js";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
@@ -148,7 +148,7 @@ export class EmbeddedRuff {
     only?: readonly string[],
   ): Promise<EmbeddedLintResult> {
     const { settings, files } = embeddedScope(target, root, configFile, only);
-    const findings = await this.lintFiles(settings, root, files, call);
+    const findings = await this.lintFiles(settings, root, files, call, target);
     return { findings, files, settingsSource: settings.source };
   }
 
@@ -158,12 +158,15 @@ export class EmbeddedRuff {
     root: string,
     files: readonly string[],
     call: EmbeddedCallOptions,
+    /** The path the request named: as a file named to the CLI, `lint.exclude` does not skip it. */
+    named?: string,
   ): Promise<Finding[]> {
     const findings: Finding[] = [];
     for (const file of files) {
-      const source = this.read(root, file);
       // The file's own settings: those of the nearest config above it (hierarchical discovery).
       const settings = ruffSettingsFor(file, root, base);
+      if (file !== named && excludedBy(settings.lintExclude ?? [], file)) continue;
+      const source = this.read(root, file);
       const ignored = ignoredPrefixes(settings, file);
       // From the thread, one JSON string instead of an object per diagnostic; on the main thread, the array.
       const reply = await this.inThread<string | WasmDiagnostic[]>("lint", settings, file, source, call, {
@@ -210,7 +213,7 @@ export class EmbeddedRuff {
     call: EmbeddedCallOptions,
   ): Promise<EmbeddedFormatResult> {
     const { settings, files } = embeddedScope(target, root, configFile);
-    const changed = await this.formatFiles(settings, root, files, call);
+    const changed = await this.formatFiles(settings, root, files, call, target);
     return { files, changed, settingsSource: settings.source };
   }
 
@@ -220,14 +223,18 @@ export class EmbeddedRuff {
     root: string,
     files: readonly string[],
     call: EmbeddedCallOptions,
+    /** The path the request named: as a file named to the CLI, `format.exclude` does not skip it. */
+    named?: string,
   ): Promise<EmbeddedFormatResult["changed"]> {
     const changed: EmbeddedFormatResult["changed"] = [];
     const failures: string[] = [];
     for (const file of files) {
+      const settings = ruffSettingsFor(file, root, base);
+      if (file !== named && excludedBy(settings.formatExclude ?? [], file)) continue;
       const before = this.read(root, file);
       let after: string;
       try {
-        after = await this.inThread<string>("format", ruffSettingsFor(file, root, base), file, before, call);
+        after = await this.inThread<string>("format", settings, file, before, call);
       } catch (err) {
         if (!(err instanceof RuffInputError)) throw err;
         failures.push(`${file}: ${err.message.replace(/^Error: /, "")}`);

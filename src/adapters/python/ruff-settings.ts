@@ -39,6 +39,12 @@ export interface RuffSettings {
    */
   exclude: string[];
   extendExclude: string[];
+  /**
+   * `lint.exclude` and `format.exclude` (globs as for `exclude`): files found in a folder that only the linter
+   * or only the formatter skips, tried on the file's path and name (not its folders), as ruff does.
+   */
+  lintExclude?: string[];
+  formatExclude?: string[];
   respectGitignore: boolean;
   /** From lint.per-file-ignores and lint.extend-per-file-ignores: patterns and the rule prefixes they drop. */
   perFileIgnores: { pattern: PerFilePattern; codes: string[] }[];
@@ -258,6 +264,11 @@ function computeRuffSettings(start: string, root: string, configFile?: string): 
   delete options["per-file-ignores"];
   for (const key of ["per-file-ignores", "extend-per-file-ignores", "exclude"]) delete lint[key];
   if (options.lint !== undefined || Object.keys(lint).length) options.lint = lint;
+  if (options.format !== undefined) {
+    const format = { ...tableOf(options.format) };
+    delete format.exclude;
+    options.format = format;
+  }
   const baseDir = source ? path.dirname(source) : startDir(start);
   const targetVersion = inferredTargetVersion(raw, source, start, root);
   if (targetVersion) options["target-version"] = targetVersion;
@@ -286,6 +297,10 @@ function computeRuffSettings(start: string, root: string, configFile?: string): 
     const l = lintOf(o).exclude;
     return l === undefined ? undefined : stringList(l);
   });
+  const formatExclude = firstSet(chain, (o) => {
+    const f = tableOf(o.format).exclude;
+    return f === undefined ? undefined : stringList(f);
+  });
   return {
     source,
     chain: chain.map((l) => l.file),
@@ -300,8 +315,12 @@ function computeRuffSettings(start: string, root: string, configFile?: string): 
     extendExclude: [
       // extend-exclude adds up along the chain; lint.exclude is the nearest link's.
       ...chain.flatMap((l) => stringList(l.options["extend-exclude"]).flatMap((p) => excludeGlobs(p, l.dir))),
-      ...(lintExclude ? lintExclude.value.flatMap((p) => excludeGlobs(p, lintExclude.dir)) : []),
     ],
+    // Each the nearest link's, as `exclude`.
+    lintExclude: lintExclude ? lintExclude.value.flatMap((p) => excludeGlobs(p, lintExclude.dir)) : [],
+    formatExclude: formatExclude
+      ? formatExclude.value.flatMap((p) => excludeGlobs(p, formatExclude.dir))
+      : [],
     respectGitignore: raw["respect-gitignore"] !== false,
     perFileIgnores,
   };
