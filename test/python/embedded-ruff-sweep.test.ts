@@ -236,5 +236,43 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
       const named = await server.call("lint", { path: `${name}/a.py`, linter: "ruff" });
       expect(named.issues).toEqual([expect.stringMatching(/^a\.py:1:8: F401 /)]);
     });
+    it("a config file given has its patterns, and its extended files', resolved from the working directory", async () => {
+      const name = "config-cwd";
+      const dir = path.join(root, name);
+      writeTree(dir, {
+        "cfg/ruff.toml": 'extend = "../base/ruff.toml"\nextend-exclude = ["gen/*.py"]\n',
+        "base/ruff.toml": '[lint]\nselect = ["F401"]\n[lint.per-file-ignores]\n"pfi/*.py" = ["F401"]\n',
+        "gen/a.py": "import os\n",
+        "cfg/gen/b.py": "import os\n",
+        "pfi/c.py": "import os\n",
+        "base/pfi/e.py": "import os\n",
+        "top.py": "import os\n",
+      });
+      const run = spawnSync(
+        RUFF,
+        ["check", "--no-cache", "--no-fix", "--config", "cfg/ruff.toml", "--output-format", "concise", "."],
+        { cwd: dir, encoding: "utf8" },
+      );
+      const cli = run.stdout
+        .split("\n")
+        .flatMap((l) => /^(\S+:\d+:\d+: \S+)/.exec(l)?.[1] ?? [])
+        .sort();
+      expect(cli).toEqual(["base/pfi/e.py:1:8: F401", "cfg/gen/b.py:1:8: F401", "top.py:1:8: F401"]);
+      // A server whose working directory is the project's, as the CLI's is.
+      const here = await connectStdio({
+        args: ["--allowed-paths", dir, "--rate-limit", "false", "--result-cache", "false"],
+        cwd: dir,
+        env: { PATH: "/usr/bin:/bin", VIRTUAL_ENV: undefined },
+      });
+      try {
+        const r = await here.call("lint", { path: ".", linter: "ruff", config: "cfg/ruff.toml" });
+        expect(r.command).toMatch(/\(embedded\)$/);
+        expect((r.issues as string[]).map((i) => /^(\S+:\d+:\d+: \S+)/.exec(i)?.[1] ?? i).sort()).toEqual(
+          cli,
+        );
+      } finally {
+        await here.close();
+      }
+    });
   },
 );

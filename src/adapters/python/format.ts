@@ -49,7 +49,7 @@ export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
 
 /** The call's time limit and cancellation, for the embedded ruff's thread. */
 export function embeddedCall(ctx: ToolContext): EmbeddedCallOptions {
-  return { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal };
+  return { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal, cwd: ctx.config.cwd };
 }
 
 export function embeddedNote(ruff: EmbeddedRuff): string {

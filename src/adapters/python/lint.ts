@@ -135,7 +135,7 @@ async function ruffLintInline(
     };
   }
   const ruff = embeddedRuff(ctx);
-  const settings = loadRuffSettings(source.path, root, req.config);
+  const settings = loadRuffSettings(source.path, root, req.config, ctx.config.cwd);
   const diagnostics = await ruff.check(settings, source.path, source.code, embeddedCall(ctx));
   const findings = diagnostics.map((d) => wasmFinding(source.path, d)).sort(byPosition);
   return {

@@ -44,7 +44,7 @@ export function embeddedRuffJob(
   where: { target: string; root: string; config?: string },
   only?: readonly string[],
 ): EmbeddedRuffJob {
-  const { settings, files } = embeddedScope(where.target, where.root, where.config, only);
+  const { settings, files } = embeddedScope(where.target, where.root, where.config, only, call.cwd);
   return {
     ruff,
     call,

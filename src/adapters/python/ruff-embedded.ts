@@ -78,6 +78,8 @@ export interface EmbeddedRuffOptions {
 export interface EmbeddedCallOptions {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The working directory the CLI would run in: a config file given has its paths resolved from there. */
+  cwd?: string;
 }
 
 /**
@@ -90,8 +92,10 @@ export function embeddedScope(
   root: string,
   configFile: string | undefined,
   only?: readonly string[],
+  /** The CLI's working directory (see loadRuffSettings). */
+  cwd?: string,
 ): { settings: RuffSettings; files: string[] } {
-  const settings = loadRuffSettings(target, root, configFile);
+  const settings = loadRuffSettings(target, root, configFile, cwd);
   const files =
     only && !(only.length === 1 && only[0] === target)
       ? [...only]
@@ -147,7 +151,7 @@ export class EmbeddedRuff {
     /** Files already chosen under target (lint's `files`), instead of all of it. */
     only?: readonly string[],
   ): Promise<EmbeddedLintResult> {
-    const { settings, files } = embeddedScope(target, root, configFile, only);
+    const { settings, files } = embeddedScope(target, root, configFile, only, call.cwd);
     const findings = await this.lintFiles(settings, root, files, call, target);
     return { findings, files, settingsSource: settings.source };
   }
@@ -212,7 +216,7 @@ export class EmbeddedRuff {
     configFile: string | undefined,
     call: EmbeddedCallOptions,
   ): Promise<EmbeddedFormatResult> {
-    const { settings, files } = embeddedScope(target, root, configFile);
+    const { settings, files } = embeddedScope(target, root, configFile, undefined, call.cwd);
     const changed = await this.formatFiles(settings, root, files, call, target);
     return { files, changed, settingsSource: settings.source };
   }

@@ -165,7 +165,7 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   const ruff = embeddedRuff(ctx);
   const call = embeddedCall(ctx);
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
-  const settings = loadRuffSettings(req.target, root, req.config);
+  const settings = loadRuffSettings(req.target, root, req.config, ctx.config.cwd);
   const scope = ruffScope(ctx, req);
   const unsafe = req.safety === "unsafe";
   // Seed 003's scope and contextual hold-backs apply to the embedded fixes too.

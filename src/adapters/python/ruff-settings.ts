@@ -235,16 +235,28 @@ const stringList = (v: unknown): string[] =>
  * its stat and every folder it listed its names (three TOML parses of a pyproject.toml were ~17 ms of a
  * fresh `check` of flask); never mutate the settings.
  */
-export function loadRuffSettings(start: string, root: string, configFile?: string): RuffSettings {
-  const key = JSON.stringify(["ruff-settings", start, root, configFile ?? null, isFile(start)]);
-  return sharedTree.remember(key, () => computeRuffSettings(start, root, configFile));
+export function loadRuffSettings(
+  start: string,
+  root: string,
+  configFile?: string,
+  /**
+   * The working directory of the CLI the run stands for: with a config file given, ruff resolves every path
+   * in it (and in the files it extends) from there, not from the file's folder. Unset: the file's folder.
+   */
+  cwd?: string,
+): RuffSettings {
+  const from = configFile === undefined ? undefined : cwd;
+  const key = JSON.stringify(["ruff-settings", start, root, configFile ?? null, from ?? null, isFile(start)]);
+  return sharedTree.remember(key, () => computeRuffSettings(start, root, configFile, from));
 }
 
 const isFile = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 
-function computeRuffSettings(start: string, root: string, configFile?: string): RuffSettings {
+function computeRuffSettings(start: string, root: string, configFile?: string, cwd?: string): RuffSettings {
   const source = configFile ?? findRuffConfig(start, root);
-  const chain = source ? extendChain(source, root) : [];
+  const found = source ? extendChain(source, root) : [];
+  // A config given (the CLI's --config): its paths, and its extended files', are the working directory's.
+  const chain = cwd === undefined ? found : found.map((link) => ({ ...link, dir: cwd }));
   // The options the embedded Workspace gets: each extending file's keys win.
   const raw = chain.reduceRight<RuffOptions>((merged, link) => deepMerge(merged, link.options), {});
   const options: RuffOptions = { ...raw };
@@ -269,7 +281,7 @@ function computeRuffSettings(start: string, root: string, configFile?: string): 
     delete format.exclude;
     options.format = format;
   }
-  const baseDir = source ? path.dirname(source) : startDir(start);
+  const baseDir = cwd ?? (source ? path.dirname(source) : startDir(start));
   const targetVersion = inferredTargetVersion(raw, source, start, root);
   if (targetVersion) options["target-version"] = targetVersion;
   // Paths in each file are relative to that file's folder, as ruff resolves every link of the chain.
