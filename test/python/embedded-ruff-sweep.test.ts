@@ -232,6 +232,10 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
       const r = await server.call("format_check", { path: name, language: "python" });
       expect(r.command).toMatch(/\(embedded\)$/);
       expect([...(r.unformatted_files as string[])].sort()).toEqual(cliUnformatted);
+      // `ruff check --fix` leaves a.py alone too.
+      const fix = await server.call("lint_fix", { path: name, safety: "unsafe", dry_run: true });
+      const fixed = (fix.files as { file: string }[]).map((f) => path.basename(f.file)).sort();
+      expect(fixed).toEqual(["b.py", "c.py", "d.py"]);
       // A file named is linted and formatted whatever the tool's exclude says, as the CLI does.
       const named = await server.call("lint", { path: `${name}/a.py`, linter: "ruff" });
       expect(named.issues).toEqual([expect.stringMatching(/^a\.py:1:8: F401 /)]);
