@@ -278,5 +278,29 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
         await here.close();
       }
     });
+    it("a stub file is not formatted in the .py style (the wasm has no stub style), and the results say so (pydantic-core)", async () => {
+      const name = "stubs";
+      const stub = "def f() -> int: ...\n\nclass A:\n    x: int\n";
+      writeTree(path.join(root, name), { "pyproject.toml": "[tool.ruff]\n", "s.pyi": stub, "p.py": stub });
+      const format = spawnSync(RUFF, ["format", "--no-cache", "--check", "--output-format", "concise", "."], {
+        cwd: path.join(root, name),
+        encoding: "utf8",
+      });
+      // The CLI formats the stub in its stub style, where it is formatted already.
+      expect(format.stdout).toContain("p.py:3:1: unformatted");
+      expect(format.stdout).not.toContain("s.pyi");
+      const check = await server.call("format_check", { path: name, language: "python" });
+      expect(check.unformatted_files).toEqual(["p.py"]);
+      expect(check.notes).toEqual(
+        expect.arrayContaining([expect.stringMatching(/1 stub file\(s\) \(s\.pyi\) left out/)]),
+      );
+      await server.call("autoformat", { path: name, language: "python" });
+      expect(fs.readFileSync(path.join(root, name, "s.pyi"), "utf8")).toBe(stub);
+      expect(fs.readFileSync(path.join(root, name, "p.py"), "utf8")).not.toBe(stub);
+      const lint = await server.call("lint", { path: name, linter: "ruff" });
+      expect(lint.notes).toEqual(
+        expect.arrayContaining([expect.stringMatching(/checks stubs as \.py files/)]),
+      );
+    });
   },
 );

@@ -233,6 +233,9 @@ export class EmbeddedRuff {
     const changed: EmbeddedFormatResult["changed"] = [];
     const failures: string[] = [];
     for (const file of files) {
+      // The wasm formats every source as a .py file, never in the stub style the CLI gives a .pyi file:
+      // a stub is left as it is (the results say so, see embeddedStubNote) rather than rewritten wrongly.
+      if (file.endsWith(".pyi")) continue;
       const settings = ruffSettingsFor(file, root, base);
       if (file !== named && excludedBy(settings.formatExclude ?? [], file)) continue;
       const before = this.read(root, file);
