@@ -302,5 +302,15 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
         expect.arrayContaining([expect.stringMatching(/checks stubs as \.py files/)]),
       );
     });
+    it("a script (a shebang first thing in the file) gets no INP001, as the CLI gives it none", async () => {
+      const cli = project("scripts", {
+        "pyproject.toml": '[tool.ruff.lint]\nselect = ["INP001"]\n',
+        "scripts/run.py": "#!/usr/bin/env python\nx = 1\n",
+        "scripts/lead.py": "\n  #!/usr/bin/env python\nx = 1\n",
+        "scripts/plain.py": "x = 1\n",
+      });
+      expect(cli).toEqual(["scripts/lead.py:1:1: INP001", "scripts/plain.py:1:1: INP001"]);
+      expect(await embeddedFindings("scripts")).toEqual(cli);
+    });
   },
 );

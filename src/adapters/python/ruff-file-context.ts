@@ -212,6 +212,8 @@ export function withFileContext(
   if (
     !init &&
     file.endsWith(".py") &&
+    // A script (a shebang first thing in the file) is no module of a package.
+    !source.startsWith("#!") &&
     !inPackage(file, settings) &&
     ruleSelected(settings, "INP001", ignored)
   )
