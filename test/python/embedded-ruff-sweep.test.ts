@@ -312,5 +312,23 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
       expect(cli).toEqual(["scripts/lead.py:1:1: INP001", "scripts/plain.py:1:1: INP001"]);
       expect(await embeddedFindings("scripts")).toEqual(cli);
     });
+    it("a per-file ignore's selector covers what ruff's does: T is not TD, F is not FBT, PL is all of pylint (pydantic's tests)", async () => {
+      const cli = project("selectors", {
+        "pyproject.toml": [
+          "[tool.ruff.lint]",
+          'select = ["T20", "TD002", "PLR2004", "FBT001"]',
+          "[tool.ruff.lint.per-file-ignores]",
+          '"t.py" = ["T"]',
+          '"p.py" = ["PL"]',
+          '"f.py" = ["F"]',
+          "",
+        ].join("\n"),
+        "t.py": "print(1)  # TODO: later\n",
+        "p.py": "def g(x):\n    return x == 5\n",
+        "f.py": "def f(a: bool):\n    return a\n",
+      });
+      expect(cli).toEqual(["f.py:1:7: FBT001", "t.py:1:13: TD002"]);
+      expect(await embeddedFindings("selectors")).toEqual(cli);
+    });
   },
 );

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { excludedBy, perFileApplies } from "./ruff-globs.js";
+import { selectorCovers } from "./ruff-selectors.js";
 import { withFileContext } from "./ruff-file-context.js";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
@@ -205,7 +206,7 @@ export class EmbeddedRuff {
     const diagnostics = await this.inThread<WasmDiagnostic[]>("check", settings, file, source, call);
     return diagnostics.filter((d) => {
       const code = d.code ?? "invalid-syntax";
-      return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
+      return !ignored.some((selector) => selectorCovers(selector, code));
     });
   }
 

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Finding } from "../../findings/model.js";
 import { isWithin } from "../../paths/allowlist.js";
-import { matchesRule } from "../rule-scope.js";
+import { selectorCovers } from "./ruff-selectors.js";
 import { packagePath } from "../../package-root.js";
 import { globMatches } from "./ruff-globs.js";
 import type { RuffSettings } from "./ruff-settings.js";
@@ -40,7 +40,7 @@ export function ruleSelected(settings: RuffSettings, code: string, ignored: read
     ...(select.length || "select" in lint || "select" in options ? select : defaultSelect()),
     ...list(lint["extend-select"] ?? options["extend-select"]),
   ];
-  const covers = (entry: string) => entry === "ALL" || matchesRule(code, entry);
+  const covers = (entry: string) => selectorCovers(entry, code);
   const ignore = [...list(lint.ignore ?? options.ignore), ...ignored];
   return chosen.some(covers) && !ignore.some(covers);
 }

@@ -13,7 +13,7 @@ import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { sharedTree } from "../../paths/tree-scan.js";
-import { matchesRule } from "../rule-scope.js";
+import { selectorCovers } from "./ruff-selectors.js";
 import { packagePath } from "../../package-root.js";
 import { excludeGlobs, perFileApplies, perFilePattern, type PerFilePattern } from "./ruff-globs.js";
 
@@ -378,7 +378,7 @@ export function foldSelection(
     }
     const added = selectionList(options, keys.extend) ?? [];
     const reselected = [...(own ?? []), ...added];
-    ignore = ignore.filter((code) => !reselected.some((s) => s === "ALL" || matchesRule(code, s)));
+    ignore = ignore.filter((code) => !reselected.some((s) => selectorCovers(s, code)));
     extend = [...extend, ...added];
     ignore = [...ignore, ...keys.ignore.flatMap((k) => selectionList(options, k) ?? [])];
   }
