@@ -302,14 +302,23 @@ describe.skipIf(missing("ruff", [CLI_BIN]))(
         expect.arrayContaining([expect.stringMatching(/checks stubs as \.py files/)]),
       );
     });
-    it("a script (a shebang first thing in the file) gets no INP001, as the CLI gives it none", async () => {
+    it("a script (a shebang first thing in the file) or a file beside the config gets no INP001, as from the CLI (pip's noxfile.py)", async () => {
       const cli = project("scripts", {
-        "pyproject.toml": '[tool.ruff.lint]\nselect = ["INP001"]\n',
+        "pyproject.toml": '[tool.ruff]\nsrc = ["src"]\n[tool.ruff.lint]\nselect = ["INP001"]\n',
         "scripts/run.py": "#!/usr/bin/env python\nx = 1\n",
         "scripts/lead.py": "\n  #!/usr/bin/env python\nx = 1\n",
         "scripts/plain.py": "x = 1\n",
+        // Beside the config: no INP001 even though `src` does not name the folder.
+        "noxfile.py": "x = 1\n",
+        "sub/pyproject.toml": '[tool.ruff]\nsrc = ["lib"]\n[tool.ruff.lint]\nselect = ["INP001"]\n',
+        "sub/noxfile.py": "x = 1\n",
+        "sub/tools/t.py": "x = 1\n",
       });
-      expect(cli).toEqual(["scripts/lead.py:1:1: INP001", "scripts/plain.py:1:1: INP001"]);
+      expect(cli).toEqual([
+        "scripts/lead.py:1:1: INP001",
+        "scripts/plain.py:1:1: INP001",
+        "sub/tools/t.py:1:1: INP001",
+      ]);
       expect(await embeddedFindings("scripts")).toEqual(cli);
     });
     it("a per-file ignore's selector covers what ruff's does: T is not TD, F is not FBT, PL is all of pylint (pydantic's tests)", async () => {

@@ -58,7 +58,8 @@ function inPackage(file: string, settings: RuffSettings): boolean {
   if (fs.existsSync(path.join(dir, "__init__.py")) || fs.existsSync(path.join(dir, "__init__.pyi")))
     return true;
   const roots = settings.srcDirs ?? [settings.baseDir, path.join(settings.baseDir, "src")];
-  if (roots.includes(dir) || !isWithin(settings.baseDir, dir)) return true;
+  // A file beside the config (the project root) counts as in one, whatever `src` says (pip's noxfile.py).
+  if (dir === settings.baseDir || roots.includes(dir) || !isWithin(settings.baseDir, dir)) return true;
   return (settings.namespacePackages ?? []).some((ns) => isWithin(ns, dir));
 }
 
