@@ -7,7 +7,7 @@
  *
  *   node scripts/generate-ruff-rules.mjs
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +17,89 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
 const version = pkg.dependencies["@astral-sh/ruff-wasm-nodejs"];
 if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`the wasm package is not pinned exactly: ${version}`);
+
+/**
+ * data/ruff/default-rules.json: the rules ruff checks when no settings select any (`--isolated`), as its
+ * `--show-settings` lists them. Also run alone with a ruff of the right version:
+ * `node scripts/generate-ruff-rules.mjs --defaults-only /path/to/ruff`.
+ */
+function writeDefaultRules(ruff, version) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-ruff-defaults-"));
+  try {
+    fs.writeFileSync(path.join(dir, "x.py"), "");
+    const shown = execFileSync(ruff, ["check", "--isolated", "--no-cache", "--show-settings", "x.py"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    const block = /^linter\.rules\.enabled = \[\n([\s\S]*?)^\]/m.exec(shown)?.[1];
+    if (!block) throw new Error("no linter.rules.enabled in ruff's --show-settings");
+    const rules = [...block.matchAll(/\(([A-Z]+[0-9]+)\),?$/gm)].map((m) => m[1]).sort();
+    const out = path.join(repo, "data", "ruff", "default-rules.json");
+    fs.writeFileSync(out, `${JSON.stringify({ ruff_version: version, rules })}\n`);
+    console.log(`wrote ${path.relative(repo, out)}: ${rules.length} default rules of ruff ${version}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Modules removed from the standard library (3.12, 3.13), which ruff still knows for older targets. */
+const REMOVED_MODULES = (
+  "asynchat asyncore distutils imp smtpd aifc audioop cgi cgitb chunk crypt imghdr lib2to3 mailcap msilib " +
+  "nis nntplib ossaudiodev pipes sndhdr spwd sunau telnetlib uu xdrlib"
+).split(" ");
+
+/**
+ * data/ruff/stdlib.json: per target version, the modules ruff's isort counts as the standard library (which
+ * come before a project's own modules when it sorts imports), as its debug log categorizes them. The
+ * candidates are this machine's Python's standard library and the modules removed from it.
+ */
+function writeStdlib(ruff, version) {
+  const names = JSON.parse(
+    execFileSync("python3", ["-c", "import json, sys; print(json.dumps(sorted(sys.stdlib_module_names)))"], {
+      encoding: "utf8",
+    }),
+  );
+  const candidates = [...new Set([...names, ...REMOVED_MODULES])]
+    .filter((n) => /^[A-Za-z_]\w*$/.test(n))
+    .sort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-ruff-stdlib-"));
+  const versions = {};
+  try {
+    fs.writeFileSync(path.join(dir, "x.py"), candidates.map((n) => `import ${n}\n`).join(""));
+    // `default`: no target version set (ruff's own default).
+    for (const target of ["default", "py37", "py38", "py39", "py310", "py311", "py312", "py313", "py314"]) {
+      const chosen = target === "default" ? [] : ["--target-version", target];
+      const run = spawnSync(
+        ruff,
+        ["check", "--isolated", "--no-cache", "-v", "--select", "I", ...chosen, "x.py"],
+        {
+          cwd: dir,
+          encoding: "utf8",
+          maxBuffer: 64 << 20,
+        },
+      );
+      versions[target] = [
+        ...new Set(
+          [...run.stderr.matchAll(/Categorized '(\w+)' as Known\(StandardLibrary\)/g)].map((m) => m[1]),
+        ),
+      ].sort();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const out = path.join(repo, "data", "ruff", "stdlib.json");
+  fs.writeFileSync(out, `${JSON.stringify({ ruff_version: version, versions })}\n`);
+  console.log(`wrote ${path.relative(repo, out)}: ${versions.py310.length} standard modules for py310`);
+}
+
+if (process.argv[2] === "--defaults-only") {
+  const ruff = process.argv[3] ? path.resolve(process.argv[3]) : "ruff";
+  const reported = execFileSync(ruff, ["--version"], { encoding: "utf8" }).trim();
+  if (reported !== `ruff ${version}`) throw new Error(`${ruff} is ${reported}, wanted ruff ${version}`);
+  writeDefaultRules(ruff, version);
+  writeStdlib(ruff, version);
+  process.exit(0);
+}
 
 const venv = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-ruff-rules-"));
 try {
@@ -40,6 +123,8 @@ try {
       preview,
     }));
   const linters = run(["linter", "--output-format", "json"]);
+  writeDefaultRules(ruff, version);
+  writeStdlib(ruff, version);
   const out = path.join(repo, "data", "ruff", "rules.json");
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify({ ruff_version: version, rules, linters })}\n`);

@@ -49,7 +49,7 @@ export function embeddedRuff(ctx: ToolContext): EmbeddedRuff {
 
 /** The call's time limit and cancellation, for the embedded ruff's thread. */
 export function embeddedCall(ctx: ToolContext): EmbeddedCallOptions {
-  return { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal };
+  return { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal, cwd: ctx.config.cwd };
 }
 
 export function embeddedNote(ruff: EmbeddedRuff): string {
@@ -59,6 +59,22 @@ export function embeddedNote(ruff: EmbeddedRuff): string {
 /** What the embedded formatter leaves that the CLI of its version formats (docs/embedded-ruff.md). */
 export const EMBEDDED_FORMAT_DIFFERENCE =
   "the embedded ruff formats .py and .pyi files only; the ruff CLI (preview) also formats Python code blocks in Markdown files: install ruff in the project's virtualenv for those";
+
+/**
+ * The note for stub files (.pyi) among an embedded run's files: the wasm build cannot be told a source is a
+ * stub, so it would lint and format it as a .py file (docs/embedded-ruff.md). Undefined when there are none.
+ */
+export function embeddedStubNote(files: readonly string[], op: "lint" | "format"): string | undefined {
+  const stubs = files.filter((f) => f.endsWith(".pyi"));
+  if (!stubs.length) return undefined;
+  const named = `${stubs.length} stub file(s) (${stubs
+    .slice(0, 3)
+    .map((f) => path.basename(f))
+    .join(", ")}${stubs.length > 3 ? ", ..." : ""})`;
+  return op === "format"
+    ? `the embedded ruff cannot format stubs in the CLI's stub style: ${named} left out; install ruff in the project's virtualenv for those`
+    : `the embedded ruff checks stubs as .py files: in ${named} stub-only rules (PYI) are missing and forward references are reported (F821), unlike the ruff CLI`;
+}
 
 function rootOf(ctx: ToolContext, target: string): string {
   return ctx.allowlist.rootOf(target) ?? target;
@@ -126,17 +142,19 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
       const job = embeddedRuffJob(ruff, embeddedCall(ctx), where);
       const outcome = await cachedEmbeddedFormatCheck(cache, job);
       const unformatted = outcome.unformatted.map((f) => displayPath(f, ctx.config.cwd));
+      const stubs = embeddedStubNote(job.files, "format");
       return {
         formatted: unformatted.length === 0,
         unformatted_files: unformatted,
         command,
-        notes,
+        notes: stubs ? [...notes, stubs] : notes,
         cache: outcome.cache,
         version: ruff.version(),
       };
     }
     const result = await ruff.format(req.target, root, req.config, embeddedCall(ctx));
     const files = result.changed.map((c) => displayPath(c.file, ctx.config.cwd));
+    const stubs = embeddedStubNote(result.files, "format");
     return {
       formatted: files.length === 0,
       unformatted_files: files,
@@ -144,7 +162,7 @@ async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCh
       output: req.diff
         ? unifiedDiff(result.changed, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
         : undefined,
-      notes,
+      notes: stubs ? [...notes, stubs] : notes,
       version: ruff.version(),
     };
   }
@@ -222,7 +240,11 @@ async function ruffWrite(
       diff: req.dryRun
         ? unifiedDiff(result.changed, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
         : undefined,
-      notes: [embeddedNote(ruff), EMBEDDED_FORMAT_DIFFERENCE],
+      notes: [
+        embeddedNote(ruff),
+        EMBEDDED_FORMAT_DIFFERENCE,
+        ...(embeddedStubNote(result.files, "format") ?? []),
+      ],
     };
   }
   return checkThenWrite(

@@ -19,7 +19,7 @@ import { selectPythonFiles } from "./file-selection.js";
 import { flake8Args } from "./flake8.js";
 import { isPythonFile, preCommitFiles } from "../pre-commit-files.js";
 import { parseFlake8Line } from "./flake8-findings.js";
-import { embeddedCall, embeddedNote, embeddedRuff } from "./format.js";
+import { embeddedCall, embeddedNote, embeddedRuff, embeddedStubNote } from "./format.js";
 import { discoverPythonFiles, RUFF_DEFAULT_EXCLUDES } from "./python-files.js";
 import { parseRuffJsonLine, ruffCheckArgs } from "./ruff-cli.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
@@ -135,7 +135,7 @@ async function ruffLintInline(
     };
   }
   const ruff = embeddedRuff(ctx);
-  const settings = loadRuffSettings(source.path, root, req.config);
+  const settings = loadRuffSettings(source.path, root, req.config, ctx.config.cwd);
   const diagnostics = await ruff.check(settings, source.path, source.code, embeddedCall(ctx));
   const findings = diagnostics.map((d) => wasmFinding(source.path, d)).sort(byPosition);
   return {
@@ -165,14 +165,14 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
   }
   const ruff = embeddedRuff(ctx);
   const cache = resultCacheOf(ctx);
-  let result: { findings: Finding[]; settingsSource: string | undefined };
+  let result: { findings: Finding[]; settingsSource: string | undefined; files: readonly string[] };
   let marker: LintOutcome["cache"];
   if (cache) {
     // The files as the uncached lint picks them: the `files` given, else the discovery under the target.
     const where = { target: req.target, root, config: req.config };
     const job = embeddedRuffJob(ruff, embeddedCall(ctx), where, targets);
     const outcome = await cachedEmbeddedLint(cache, job);
-    result = { findings: outcome.findings, settingsSource: job.settings.source };
+    result = { findings: outcome.findings, settingsSource: job.settings.source, files: job.files };
     marker = outcome.cache;
   } else result = await ruff.lint(req.target, root, req.config, embeddedCall(ctx), targets);
   const notes = [
@@ -180,6 +180,8 @@ async function ruffLint(ctx: ToolContext, req: LintRequest): Promise<LintOutcome
     "the embedded build does not say which fixes are safe, so issues carry no [*] marker",
   ];
   if (result.settingsSource) notes.push(`settings from ${result.settingsSource}`);
+  const stubs = embeddedStubNote(result.files, "lint");
+  if (stubs) notes.push(stubs);
   const findings = projectFirst(result.findings, (f) => f.file, root);
   return {
     ...(marker && { cache: marker }),

@@ -44,7 +44,7 @@ export function embeddedRuffJob(
   where: { target: string; root: string; config?: string },
   only?: readonly string[],
 ): EmbeddedRuffJob {
-  const { settings, files } = embeddedScope(where.target, where.root, where.config, only);
+  const { settings, files } = embeddedScope(where.target, where.root, where.config, only, call.cwd);
   return {
     ruff,
     call,
@@ -124,7 +124,13 @@ export async function cachedEmbeddedLint(
     root: job.root,
     files: job.files,
     async run(subset) {
-      const findings = await job.ruff.lintFiles(job.settings, job.root, subset ?? job.files, job.call);
+      const findings = await job.ruff.lintFiles(
+        job.settings,
+        job.root,
+        subset ?? job.files,
+        job.call,
+        job.target,
+      );
       return { values: byFile(findings), meta: null };
     },
   });
@@ -148,7 +154,13 @@ export async function cachedEmbeddedFormatCheck(
     encode: () => 1,
     decode: () => true,
     async run(subset) {
-      const changed = await job.ruff.formatFiles(job.settings, job.root, subset ?? job.files, job.call);
+      const changed = await job.ruff.formatFiles(
+        job.settings,
+        job.root,
+        subset ?? job.files,
+        job.call,
+        job.target,
+      );
       return { values: new Map(changed.map((c) => [c.file, true])), meta: null };
     },
   });

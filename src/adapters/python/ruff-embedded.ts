@@ -9,7 +9,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { perFileApplies } from "./ruff-globs.js";
+import { excludedBy, perFileApplies } from "./ruff-globs.js";
+import { selectorCovers } from "./ruff-selectors.js";
 import { withFileContext } from "./ruff-file-context.js";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
@@ -78,6 +79,8 @@ export interface EmbeddedRuffOptions {
 export interface EmbeddedCallOptions {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The working directory the CLI would run in: a config file given has its paths resolved from there. */
+  cwd?: string;
 }
 
 /**
@@ -90,8 +93,10 @@ export function embeddedScope(
   root: string,
   configFile: string | undefined,
   only?: readonly string[],
+  /** The CLI's working directory (see loadRuffSettings). */
+  cwd?: string,
 ): { settings: RuffSettings; files: string[] } {
-  const settings = loadRuffSettings(target, root, configFile);
+  const settings = loadRuffSettings(target, root, configFile, cwd);
   const files =
     only && !(only.length === 1 && only[0] === target)
       ? [...only]
@@ -147,8 +152,8 @@ export class EmbeddedRuff {
     /** Files already chosen under target (lint's `files`), instead of all of it. */
     only?: readonly string[],
   ): Promise<EmbeddedLintResult> {
-    const { settings, files } = embeddedScope(target, root, configFile, only);
-    const findings = await this.lintFiles(settings, root, files, call);
+    const { settings, files } = embeddedScope(target, root, configFile, only, call.cwd);
+    const findings = await this.lintFiles(settings, root, files, call, target);
     return { findings, files, settingsSource: settings.source };
   }
 
@@ -158,12 +163,15 @@ export class EmbeddedRuff {
     root: string,
     files: readonly string[],
     call: EmbeddedCallOptions,
+    /** The path the request named: as a file named to the CLI, `lint.exclude` does not skip it. */
+    named?: string,
   ): Promise<Finding[]> {
     const findings: Finding[] = [];
     for (const file of files) {
-      const source = this.read(root, file);
       // The file's own settings: those of the nearest config above it (hierarchical discovery).
       const settings = ruffSettingsFor(file, root, base);
+      if (file !== named && excludedBy(settings.lintExclude ?? [], file)) continue;
+      const source = this.read(root, file);
       const ignored = ignoredPrefixes(settings, file);
       // From the thread, one JSON string instead of an object per diagnostic; on the main thread, the array.
       const reply = await this.inThread<string | WasmDiagnostic[]>("lint", settings, file, source, call, {
@@ -178,6 +186,7 @@ export class EmbeddedRuff {
           settings,
           ignored,
           root,
+          source,
         ),
       );
     }
@@ -197,7 +206,7 @@ export class EmbeddedRuff {
     const diagnostics = await this.inThread<WasmDiagnostic[]>("check", settings, file, source, call);
     return diagnostics.filter((d) => {
       const code = d.code ?? "invalid-syntax";
-      return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
+      return !ignored.some((selector) => selectorCovers(selector, code));
     });
   }
 
@@ -208,8 +217,8 @@ export class EmbeddedRuff {
     configFile: string | undefined,
     call: EmbeddedCallOptions,
   ): Promise<EmbeddedFormatResult> {
-    const { settings, files } = embeddedScope(target, root, configFile);
-    const changed = await this.formatFiles(settings, root, files, call);
+    const { settings, files } = embeddedScope(target, root, configFile, undefined, call.cwd);
+    const changed = await this.formatFiles(settings, root, files, call, target);
     return { files, changed, settingsSource: settings.source };
   }
 
@@ -219,14 +228,21 @@ export class EmbeddedRuff {
     root: string,
     files: readonly string[],
     call: EmbeddedCallOptions,
+    /** The path the request named: as a file named to the CLI, `format.exclude` does not skip it. */
+    named?: string,
   ): Promise<EmbeddedFormatResult["changed"]> {
     const changed: EmbeddedFormatResult["changed"] = [];
     const failures: string[] = [];
     for (const file of files) {
+      // The wasm formats every source as a .py file, never in the stub style the CLI gives a .pyi file:
+      // a stub is left as it is (the results say so, see embeddedStubNote) rather than rewritten wrongly.
+      if (file.endsWith(".pyi")) continue;
+      const settings = ruffSettingsFor(file, root, base);
+      if (file !== named && excludedBy(settings.formatExclude ?? [], file)) continue;
       const before = this.read(root, file);
       let after: string;
       try {
-        after = await this.inThread<string>("format", ruffSettingsFor(file, root, base), file, before, call);
+        after = await this.inThread<string>("format", settings, file, before, call);
       } catch (err) {
         if (!(err instanceof RuffInputError)) throw err;
         failures.push(`${file}: ${err.message.replace(/^Error: /, "")}`);

@@ -59,7 +59,7 @@ export function fileResult(file: string, status: FixStatus, messages: FixMessage
 /** The Python files a request covers: everything ruff would check under target, or the `files` given. */
 export function ruffScope(ctx: ToolContext, req: Pick<FixRequest, "target" | "files" | "config">): string[] {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
-  const settings = loadRuffSettings(req.target, root, req.config);
+  const settings = loadRuffSettings(req.target, root, req.config, ctx.config.cwd);
   const listUnder = (dir: string) => discoverPythonFiles(dir, settings, root);
   if (!req.files?.length) return listUnder(req.target);
   return selectPythonFiles(ctx, req.target, req.files, listUnder, "ruff");

@@ -38,6 +38,7 @@ import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
 import { RUFF_CONTEXTUAL_RULES } from "./ruff-stdin.js";
 import { RUFF_CAPABILITIES } from "./ruff-capabilities.js";
 import { inRuleScope } from "../rule-scope.js";
+import { excludedBy } from "./ruff-globs.js";
 
 /** How often the embedded fixer re-checks and fixes again (ruff's CLI loops the same way). */
 const MAX_FIX_PASSES = 10;
@@ -165,7 +166,7 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   const ruff = embeddedRuff(ctx);
   const call = embeddedCall(ctx);
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
-  const settings = loadRuffSettings(req.target, root, req.config);
+  const settings = loadRuffSettings(req.target, root, req.config, ctx.config.cwd);
   const scope = ruffScope(ctx, req);
   const unsafe = req.safety === "unsafe";
   // Seed 003's scope and contextual hold-backs apply to the embedded fixes too.
@@ -175,9 +176,11 @@ async function embeddedFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcom
   const files: FileFixResult[] = [];
   const changes: SourceChange[] = [];
   for (const file of scope) {
+    const own = ruffSettingsFor(file, root, settings);
+    // As `ruff check --fix` on a folder, a file lint.exclude matches is left alone.
+    if (file !== req.target && excludedBy(own.lintExclude ?? [], file)) continue;
     const before = readSourceText(ctx.allowlist, file);
     let text = before;
-    const own = ruffSettingsFor(file, root, settings);
     let diagnostics = await ruff.check(own, file, text, call);
     for (let pass = 0; unsafe && pass < MAX_FIX_PASSES; pass++) {
       const next = applyFixesOnce(text, diagnostics.filter(applies));

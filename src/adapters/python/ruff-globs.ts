@@ -82,9 +82,27 @@ export function globMatches(glob: string, text: string): boolean {
   return re.test(text);
 }
 
-/** A pattern made absolute from `baseDir` as ruff does (lexically: `.`, `..` and a trailing `/` go). */
+/** `text` as a glob that matches it literally: its glob characters escaped. */
+export function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]{}\\]/g, "\\$&");
+}
+
+/**
+ * A pattern made absolute from `baseDir` as ruff does (lexically: `.`, `..` and a trailing `/` go). The folder
+ * is a literal path, not a glob: a project under `/tmp/[x]` or `/tmp/a{b,c}` matches itself only.
+ */
 export function anchoredPattern(pattern: string, baseDir: string): string {
-  return path.resolve(baseDir, pattern);
+  if (path.isAbsolute(pattern)) return path.resolve(pattern);
+  let base = path.resolve(baseDir);
+  let rest = path.normalize(pattern);
+  // Leading `..` climb the literal folder; what remains is the pattern's own.
+  while (rest === ".." || rest.startsWith("../")) {
+    base = path.dirname(base);
+    rest = rest.slice(3);
+  }
+  rest = rest.replace(/\/+$/, "");
+  if (rest === "" || rest === ".") return escapeGlob(base);
+  return `${escapeGlob(base)}${base.endsWith("/") ? "" : "/"}${rest}`;
 }
 
 /**

@@ -13,6 +13,8 @@ import { parse as parseToml } from "smol-toml";
 import { ToolError } from "../../errors.js";
 import { isWithin } from "../../paths/allowlist.js";
 import { sharedTree } from "../../paths/tree-scan.js";
+import { selectorCovers } from "./ruff-selectors.js";
+import { packagePath } from "../../package-root.js";
 import { excludeGlobs, perFileApplies, perFilePattern, type PerFilePattern } from "./ruff-globs.js";
 
 export type RuffOptions = Record<string, unknown>;
@@ -37,6 +39,12 @@ export interface RuffSettings {
    */
   exclude: string[];
   extendExclude: string[];
+  /**
+   * `lint.exclude` and `format.exclude` (globs as for `exclude`): files found in a folder that only the linter
+   * or only the formatter skips, tried on the file's path and name (not its folders), as ruff does.
+   */
+  lintExclude?: string[];
+  formatExclude?: string[];
   respectGitignore: boolean;
   /** From lint.per-file-ignores and lint.extend-per-file-ignores: patterns and the rule prefixes they drop. */
   perFileIgnores: { pattern: PerFilePattern; codes: string[] }[];
@@ -227,25 +235,53 @@ const stringList = (v: unknown): string[] =>
  * its stat and every folder it listed its names (three TOML parses of a pyproject.toml were ~17 ms of a
  * fresh `check` of flask); never mutate the settings.
  */
-export function loadRuffSettings(start: string, root: string, configFile?: string): RuffSettings {
-  const key = JSON.stringify(["ruff-settings", start, root, configFile ?? null, isFile(start)]);
-  return sharedTree.remember(key, () => computeRuffSettings(start, root, configFile));
+export function loadRuffSettings(
+  start: string,
+  root: string,
+  configFile?: string,
+  /**
+   * The working directory of the CLI the run stands for: with a config file given, ruff resolves every path
+   * in it (and in the files it extends) from there, not from the file's folder. Unset: the file's folder.
+   */
+  cwd?: string,
+): RuffSettings {
+  const from = configFile === undefined ? undefined : cwd;
+  const key = JSON.stringify(["ruff-settings", start, root, configFile ?? null, from ?? null, isFile(start)]);
+  return sharedTree.remember(key, () => computeRuffSettings(start, root, configFile, from));
 }
 
 const isFile = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 
-function computeRuffSettings(start: string, root: string, configFile?: string): RuffSettings {
+function computeRuffSettings(start: string, root: string, configFile?: string, cwd?: string): RuffSettings {
   const source = configFile ?? findRuffConfig(start, root);
-  const chain = source ? extendChain(source, root) : [];
+  const found = source ? extendChain(source, root) : [];
+  // A config given (the CLI's --config): its paths, and its extended files', are the working directory's.
+  const chain = cwd === undefined ? found : found.map((link) => ({ ...link, dir: cwd }));
   // The options the embedded Workspace gets: each extending file's keys win.
   const raw = chain.reduceRight<RuffOptions>((merged, link) => deepMerge(merged, link.options), {});
   const options: RuffOptions = { ...raw };
   for (const key of FILE_SELECTION_KEYS) delete options[key];
   const lint = { ...tableOf(options.lint) };
+  // Rule selection is not a key-by-key merge: each file of the chain refines the set its base selected.
+  for (const keys of SELECTION_KEYS) {
+    const folded = foldSelection(chain, keys);
+    for (const key of [keys.select, keys.extend, ...keys.ignore]) {
+      delete options[key];
+      delete lint[key];
+    }
+    if (folded.select !== undefined) lint[keys.select] = folded.select;
+    if (folded.extend.length) lint[keys.extend] = folded.extend;
+    if (folded.ignore.length) lint[keys.ignore[0] as string] = folded.ignore;
+  }
   delete options["per-file-ignores"];
   for (const key of ["per-file-ignores", "extend-per-file-ignores", "exclude"]) delete lint[key];
-  if (options.lint !== undefined) options.lint = lint;
-  const baseDir = source ? path.dirname(source) : startDir(start);
+  if (options.lint !== undefined || Object.keys(lint).length) options.lint = lint;
+  if (options.format !== undefined) {
+    const format = { ...tableOf(options.format) };
+    delete format.exclude;
+    options.format = format;
+  }
+  const baseDir = cwd ?? (source ? path.dirname(source) : startDir(start));
   const targetVersion = inferredTargetVersion(raw, source, start, root);
   if (targetVersion) options["target-version"] = targetVersion;
   // Paths in each file are relative to that file's folder, as ruff resolves every link of the chain.
@@ -273,6 +309,10 @@ function computeRuffSettings(start: string, root: string, configFile?: string): 
     const l = lintOf(o).exclude;
     return l === undefined ? undefined : stringList(l);
   });
+  const formatExclude = firstSet(chain, (o) => {
+    const f = tableOf(o.format).exclude;
+    return f === undefined ? undefined : stringList(f);
+  });
   return {
     source,
     chain: chain.map((l) => l.file),
@@ -287,11 +327,62 @@ function computeRuffSettings(start: string, root: string, configFile?: string): 
     extendExclude: [
       // extend-exclude adds up along the chain; lint.exclude is the nearest link's.
       ...chain.flatMap((l) => stringList(l.options["extend-exclude"]).flatMap((p) => excludeGlobs(p, l.dir))),
-      ...(lintExclude ? lintExclude.value.flatMap((p) => excludeGlobs(p, lintExclude.dir)) : []),
     ],
+    // Each the nearest link's, as `exclude`.
+    lintExclude: lintExclude ? lintExclude.value.flatMap((p) => excludeGlobs(p, lintExclude.dir)) : [],
+    formatExclude: formatExclude
+      ? formatExclude.value.flatMap((p) => excludeGlobs(p, formatExclude.dir))
+      : [],
     respectGitignore: raw["respect-gitignore"] !== false,
     perFileIgnores,
   };
+}
+
+/** The option names of one kind of rule selection: the rules checked, or those fixed. */
+interface SelectionKeys {
+  select: string;
+  extend: string;
+  /** The first is the current name; the others are older spellings that add to it. */
+  ignore: string[];
+}
+
+const SELECTION_KEYS: readonly SelectionKeys[] = [
+  { select: "select", extend: "extend-select", ignore: ["ignore", "extend-ignore"] },
+  { select: "fixable", extend: "extend-fixable", ignore: ["unfixable"] },
+];
+
+/** A selection option of one file: under `[lint]`, else at the top level (its older place). */
+function selectionList(options: RuffOptions, key: string): string[] | undefined {
+  const value = tableOf(options.lint)[key] ?? options[key];
+  return value === undefined ? undefined : stringList(value);
+}
+
+/**
+ * One selection equivalent to the chain's, as ruff applies them in turn (the extended file first): a
+ * `select` starts afresh, `extend-select` adds to what the files below left, `ignore` takes away. A rule an
+ * earlier file ignored and a later one selects again is selected, so that ignore is dropped.
+ */
+export function foldSelection(
+  chain: readonly { options: RuffOptions }[],
+  keys: SelectionKeys,
+): { select: string[] | undefined; extend: string[]; ignore: string[] } {
+  let select: string[] | undefined;
+  let extend: string[] = [];
+  let ignore: string[] = [];
+  for (const { options } of [...chain].reverse()) {
+    const own = selectionList(options, keys.select);
+    if (own !== undefined) {
+      select = own;
+      extend = [];
+      ignore = [];
+    }
+    const added = selectionList(options, keys.extend) ?? [];
+    const reselected = [...(own ?? []), ...added];
+    ignore = ignore.filter((code) => !reselected.some((s) => selectorCovers(s, code)));
+    extend = [...extend, ...added];
+    ignore = [...ignore, ...keys.ignore.flatMap((k) => selectionList(options, k) ?? [])];
+  }
+  return { select, extend, ignore };
 }
 
 /** The first link of the chain that sets `get`'s value (ruff's `a.or(b)` for a whole table). */
@@ -406,6 +497,28 @@ function isortSectionNames(isort: RuffOptions, key: string): string[] {
   return stringList(isort[key]);
 }
 
+let stdlibByTarget: Record<string, string[]> | undefined;
+const stdlibSets = new Map<string, Set<string>>();
+
+/**
+ * The modules ruff counts as the standard library for a target version (`default` when none is set), as
+ * data/ruff/stdlib.json records them for the embedded version (scripts/generate-ruff-rules.mjs).
+ */
+function standardModules(target: unknown): Set<string> {
+  const key = typeof target === "string" ? target : "default";
+  let set = stdlibSets.get(key);
+  if (!set) {
+    stdlibByTarget ??= (
+      JSON.parse(fs.readFileSync(packagePath("data", "ruff", "stdlib.json"), "utf8")) as {
+        versions: Record<string, string[]>;
+      }
+    ).versions;
+    set = new Set(stdlibByTarget[key] ?? stdlibByTarget.default ?? []);
+    stdlibSets.set(key, set);
+  }
+  return set;
+}
+
 /** Options already computed per settings object: per folder, or per file when per-file target versions exist. */
 const optionsCache = new WeakMap<RuffSettings, Map<string, RuffOptions>>();
 
@@ -445,7 +558,10 @@ function computeWorkspaceOptions(settings: RuffSettings, file: string): RuffOpti
   const sections = isort.sections;
   if (typeof sections === "object" && sections !== null)
     for (const mods of Object.values(sections)) for (const m of stringList(mods)) placed.add(m);
-  const added = [...names].filter((n) => !placed.has(n)).sort();
+  // ruff tries the standard library before the file's package and the `src` folders: a package named
+  // `json` still imports the standard `json` (poetry's src/poetry/json/__init__.py).
+  const standard = standardModules(options["target-version"]);
+  const added = [...names].filter((n) => !placed.has(n) && !standard.has(n)).sort();
   if (added.length) {
     isort["known-first-party"] = [...isortSectionNames(isort, "known-first-party"), ...added];
     lint.isort = isort;

@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import v8 from "node:v8";
 import type { RuffThreadMemory, RuffThreadReply, RuffThreadRequest } from "./ruff-thread-protocol.js";
 import type { RuffOptions } from "./ruff-settings.js";
+import { selectorCovers } from "./ruff-selectors.js";
 
 type RuffModule = typeof import("@astral-sh/ruff-wasm-nodejs");
 type Workspace = InstanceType<RuffModule["Workspace"]>;
@@ -104,6 +105,6 @@ function memory(): RuffThreadMemory {
 function lintKept(ws: Workspace, source: string, ignored: string[]): Diagnostic[] {
   return (ws.check(source) as Diagnostic[]).filter((d) => {
     const code = d.code ?? "invalid-syntax";
-    return !ignored.some((prefix) => prefix === "ALL" || code.startsWith(prefix));
+    return !ignored.some((selector) => selectorCovers(selector, code));
   });
 }
