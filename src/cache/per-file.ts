@@ -100,6 +100,49 @@ interface Bundle {
   v: unknown[];
 }
 
+/**
+ * A project's latest bundle is kept as the key of its exact entry (a few bytes), not the bundle again: an
+ * edit then writes one bundle (~130 KB on pylint), not two, and a pointer already right is not written.
+ */
+interface LatestPointer {
+  bundle: string;
+}
+
+function isLatestPointer(x: unknown): x is LatestPointer {
+  return !!x && typeof (x as LatestPointer).bundle === "string";
+}
+
+/** The bundle the project's latest pointer names, when both are still in the cache. */
+function latestBundle(cache: ResultCache, latestKey: string): unknown {
+  const pointer = cache.getLocal<unknown>(latestKey);
+  return isLatestPointer(pointer) ? cache.getLocal<unknown>(pointer.bundle) : undefined;
+}
+
+/** Stores `bundle` under its exact key, and points the project's latest at it (unless it does already). */
+function storeBundle(cache: ResultCache, exactKey: string, latestKey: string, bundle: Bundle): void {
+  cache.put(exactKey, bundle);
+  const pointer = cache.getLocal<unknown>(latestKey);
+  if (!isLatestPointer(pointer) || pointer.bundle !== exactKey)
+    cache.put(latestKey, { bundle: exactKey } satisfies LatestPointer, { local: true });
+}
+
+/**
+ * The exact key of a file list, remembered by identity: a warm call over the same list (most calls) compares
+ * the paths instead of hashing their canonical JSON again (~1 ms a call on pylint's 1,206 files).
+ */
+const bundleKeys = new Map<string, { rels: readonly string[]; key: string }>();
+const MAX_BUNDLE_KEYS = 64;
+
+function bundleKeyOf(identity: string, rels: readonly string[]): string {
+  const last = bundleKeys.get(identity);
+  if (last && last.rels.length === rels.length && last.rels.every((r, i) => r === rels[i])) return last.key;
+  const key = keyOf("bundle", identity, rels);
+  bundleKeys.delete(identity);
+  if (bundleKeys.size >= MAX_BUNDLE_KEYS) bundleKeys.delete(bundleKeys.keys().next().value as string);
+  bundleKeys.set(identity, { rels, key });
+  return key;
+}
+
 /** Paths given to one subset run at most, in bytes (Linux allows 2 MiB of arguments and environment). */
 const MAX_SUBSET_BYTES = 512 * 1024;
 
@@ -158,7 +201,7 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
   const hashes = files.map((f) => cache.hashes.hashOf(f, true));
   if (hashes.some((h) => h === undefined)) return wholeRun(job, keys, all);
 
-  const exactKey = keyOf("bundle", identity, rels);
+  const exactKey = bundleKeyOf(identity, rels);
   const values = new Map<string, V>();
   let missing = files.map((_, i) => i);
   let meta: unknown;
@@ -175,7 +218,7 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
   };
   const exact = cache.getLocal<Bundle>(exactKey);
   take(exact, true);
-  if (missing.length) take(cache.getLocal<Bundle>(latestKey), false);
+  if (missing.length) take(latestBundle(cache, latestKey), false);
   if (missing.length && cache.remote && !cache.remote.unavailable())
     take(await cache.getRemote<Bundle>(exactKey), true);
 
@@ -218,12 +261,8 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
         uncached: "a file changed during the run",
       };
   }
-  if (ran !== "none" || !exact) {
-    const bundle = makeBundle(job, meta, files, rels, hashes as string[], values);
-    const json = JSON.stringify(bundle);
-    cache.put(exactKey, bundle, { json });
-    cache.put(latestKey, bundle, { local: true, json });
-  }
+  if (ran !== "none" || !exact)
+    storeBundle(cache, exactKey, latestKey, makeBundle(job, meta, files, rels, hashes as string[], values));
   return { files, values, meta: meta as M, cached: files.length - missing.length, total: files.length, ran };
 }
 
@@ -309,9 +348,7 @@ async function wholeRun<V, M>(
     const rels = files.map((f) => relOf(job.root, f));
     if (keys.listKey && run.files) cache.put(keys.listKey, rels);
     const bundle = makeBundle(job, run.meta, files, rels, hashes as string[], values);
-    const json = JSON.stringify(bundle);
-    cache.put(keyOf("bundle", keys.identity, rels), bundle, { json });
-    cache.put(keys.latestKey, bundle, { local: true, json });
+    storeBundle(cache, bundleKeyOf(keys.identity, rels), keys.latestKey, bundle);
   }
   // A shard reports its own files (the others' values were stored too: they cost nothing more).
   dropOthers();

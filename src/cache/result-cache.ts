@@ -122,9 +122,8 @@ export class ResultCache {
   }
 
   /** Stores in memory now, on disk (and on the remote unless `local`) in the background. */
-  put(key: string, value: unknown, options: { local?: boolean; json?: string } = {}): void {
-    // `{k, v}` built around the value's JSON (given when the caller stores one value under two keys).
-    const text = `{"k":${JSON.stringify(key)},"v":${options.json ?? JSON.stringify(value)}}`;
+  put(key: string, value: unknown, options: { local?: boolean } = {}): void {
+    const text = JSON.stringify({ k: key, v: value });
     this.memory.set(key, { value }, { size: text.length });
     this.local?.put(key, text);
     if (!options.local) this.remote?.put(key, text);
