@@ -7,7 +7,7 @@ import type { Worker } from "node:worker_threads";
 import type { Bundle, CheckOutcome } from "./bundle.js";
 import type { BundleSpec, WorkerReply, WorkerRequest } from "./check-worker.js";
 import { codePath } from "../package-root.js";
-import { workerThreads } from "../exec/worker-threads.js";
+import { startWorker } from "../exec/worker-threads.js";
 
 const WORKER_FILE = codePath("policy", "check-worker.js");
 const MAX_WORKERS = 2;
@@ -50,7 +50,7 @@ export class PolicyWorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new (workerThreads().Worker)(WORKER_FILE) };
+    const slot: Slot = { worker: startWorker(WORKER_FILE) };
     slot.worker.unref();
     slot.worker.on("message", (reply: WorkerReply) => {
       const job = slot.job;

@@ -18,7 +18,11 @@ import {
   readMemoFile,
   type AnswerMemo,
 } from "../../src/check/answer/memo-format.js";
+import { startWorker } from "../../src/exec/worker-threads.js";
 import { tempDir } from "../helpers/tools.js";
+
+/** The built recorder, for a process of its own (dist: `npm run build`). */
+const DIST_RECORDER = path.resolve(import.meta.dirname, "../../dist/check/answer/record.js");
 
 let recorder: AnswerRecorder | undefined;
 const xdg = process.env.XDG_CACHE_HOME;
@@ -92,6 +96,28 @@ describe("the answer recorder", () => {
     expect(second.finish(0, ["check", "d"], "/w", "test-build")).toBe(`wrote ${elsewhere}`);
     const third = recording(tempDir("mcq-memo-cache-"), ["check", "e"]).recorder;
     expect(third.finish(3, ["check", "e"], "/w", "test-build")).toBe("exit code 3");
+  });
+
+  it("keeps nothing when the run started a worker thread, of ours or of a package's", async () => {
+    const ours = recording(tempDir("mcq-memo-cache-"), ["check", "t"]).recorder;
+    const thread = startWorker("", { eval: true });
+    await thread.terminate();
+    expect(ours.finish(0, ["check", "t"], "/w", "test-build")).toBe("a worker thread");
+    // A package's thread (piscina's) does not start through startWorker; in a process that had not loaded
+    // node:worker_threads (as a fresh check), loading it is what tells. Run where nothing loaded it yet.
+    const script = [
+      `const { AnswerRecorder } = await import(${JSON.stringify(DIST_RECORDER)});`,
+      "const r = AnswerRecorder.start();",
+      "const { Worker } = await import('node:worker_threads');",
+      "await new Worker('', { eval: true }).terminate();",
+      "process.stdout.write(String(r.finish(0, ['check', 'u'], '/w', 'b')));",
+    ].join("\n");
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: { ...process.env, XDG_CACHE_HOME: tempDir("mcq-memo-cache-") },
+    });
+    expect(child.stderr).toBe("");
+    expect(child.stdout).toBe("a worker thread");
   });
 
   it("puts every function back when it stops", () => {

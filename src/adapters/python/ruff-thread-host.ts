@@ -19,7 +19,7 @@ import type {
   RuffThreadRequest,
 } from "./ruff-thread-protocol.js";
 import { codePath } from "../../package-root.js";
-import { workerThreads } from "../../exec/worker-threads.js";
+import { startWorker } from "../../exec/worker-threads.js";
 
 export interface RuffThreadLimits {
   /** Heap cap of the thread's V8 isolate (resourceLimits.maxOldGenerationSizeMb). */
@@ -63,7 +63,7 @@ class RuffThread {
   private nextId = 1;
 
   constructor(limits: RuffThreadLimits) {
-    this.worker = new (workerThreads().Worker)(THREAD_SCRIPT, {
+    this.worker = startWorker(THREAD_SCRIPT, {
       resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
       stdout: false,
       stderr: false,

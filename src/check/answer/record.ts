@@ -12,7 +12,7 @@ import net from "node:net";
 import path from "node:path";
 import { syncBuiltinESMExports } from "node:module";
 import { fileURLToPath } from "node:url";
-import { workerThreads } from "../../exec/worker-threads.js";
+import { loadedWorkerThreads, watchThreadStarts } from "../../exec/worker-threads.js";
 import {
   answersDir,
   changedAtMs,
@@ -137,6 +137,7 @@ export class AnswerRecorder {
   readonly progressWrite: (chunk: string) => boolean;
   private readonly startedMs = Date.now();
   private readonly realEnv = process.env;
+  private readonly threadsLoadedAtStart = loadedWorkerThreads();
 
   private constructor() {
     this.env = this.watchEnv();
@@ -276,20 +277,10 @@ export class AnswerRecorder {
     for (const name of SPAWNERS)
       this.wrap(childProcess, name, (a) => this.refuse(`ran ${path.basename(String(a[0]))}`));
     this.wrap(net.Socket.prototype, "connect", () => this.refuse("a network connection"));
-    // Taken here, not imported: see src/exec/worker-threads.ts.
-    const threads = workerThreads();
-    const Original = threads.Worker;
-    const refuse = () => this.refuse("a worker thread");
-    const Watched = class extends Original {
-      constructor(...args: ConstructorParameters<typeof Original>) {
-        refuse();
-        super(...args);
-      }
-    };
-    (threads as { Worker: typeof Original }).Worker = Watched;
-    this.patches.push(() => {
-      (threads as { Worker: typeof Original }).Worker = Original;
-    });
+    // Our threads start through startWorker, which says so; a thread a package starts (piscina) needs
+    // node:worker_threads loaded, which `finish` looks for. Not patched here: loading the module to patch
+    // it took ~3.5 ms of every fresh check.
+    this.patches.push(watchThreadStarts(() => this.refuse("a worker thread")));
   }
 
   private patchStream(stream: NodeJS.WriteStream, which: 1 | 2): void {
@@ -349,6 +340,7 @@ export class AnswerRecorder {
    */
   finish(code: number, argv: readonly string[], cwd: string, buildId: string): string | undefined {
     this.stop();
+    if (!this.threadsLoadedAtStart && loadedWorkerThreads()) this.refuse("a worker thread");
     const why = this.whyNot(code);
     if (why) return why;
     // The Node that ran it: a replay runs for the same executable, unchanged.
