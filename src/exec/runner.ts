@@ -122,7 +122,7 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     ...launch.env,
     ...(colorsOff ? { NO_COLOR: "1", TERM: "dumb" } : {}),
     ...spec.env,
-    ...markedEnv(runToken),
+    ...markedEnv(runToken, launch.profile !== undefined),
   };
   if (colorsOff) delete env.FORCE_COLOR;
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
