@@ -33,6 +33,7 @@ import { findSecrets } from "./policy/secrets.js";
 import * as YAML from "yaml";
 import { provideYaml } from "./yaml-lazy.js";
 import { refuseSnapshotWithWorkerThreads } from "./exec/worker-threads.js";
+import { rearmTimers, warmUpCheck } from "./snapshot-warm-up.js";
 
 /** What identifies the bundle this snapshot was built from (a rebuild makes a new file). */
 function identity(file: string): string | undefined {
@@ -65,7 +66,14 @@ makeToolsAhead(["core"], { retainTraces: "off" });
 const bundleFile = __filename;
 const builtFrom = identity(bundleFile);
 const entry = codePath("cli.js");
+// A check run once, so that the functions a check runs are compiled in the heap (src/snapshot-warm-up.ts);
+// the heap is written when the build's event loop is empty, after it.
+void warmUpCheck().catch((err: unknown) => {
+  process.stderr.write(`the command line's snapshot: warm-up: ${String(err)}\n`);
+  process.exit(1);
+});
 v8.startupSnapshot.setDeserializeMainFunction(() => {
+  rearmTimers();
   // With a snapshot, the command's arguments start at argv[1] (there is no script).
   const argv = process.argv.slice(1);
   if (identity(bundleFile) !== builtFrom) {

@@ -19,7 +19,7 @@
  * `py/pyproject.toml`) are checked where they are: each such folder, or file, is a unit of its own. Go and
  * Rust files outside any module or crate cannot be checked by their tools; the layout's notes say which.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { asyncScope } from "../async-scope.js";
 import fs from "node:fs";
 import path from "node:path";
 import { sharedTree, type DirEntry } from "../paths/tree-scan.js";
@@ -193,7 +193,7 @@ function findUp(dir: string, name: string): boolean {
 }
 
 /** Set while a caller that placed each unit itself (check) runs one unit's tools (ownUnitOnly). */
-const ownUnitScope = new AsyncLocalStorage<true>();
+const ownUnitScope = asyncScope<true>();
 
 /**
  * Runs `fn` as the calls of one unit that its caller placed itself: `check` plans every unit of a path

@@ -68,6 +68,14 @@ function recorded(codeDir: string): string | undefined {
 }
 
 /** The build id of the running code (dist/, or src/ under a test runner). */
+/**
+ * Forgets the id: for the command line's snapshot, whose build runs a check (src/snapshot-warm-up.ts) before
+ * `npm run build` records this build's id; each process from the snapshot reads it again.
+ */
+export function forgetBuildId(): void {
+  id = undefined;
+}
+
 export function buildId(): string {
   id ??= recorded(CODE_DIR) ?? computeBuildId(CODE_DIR);
   return id;

@@ -8,7 +8,7 @@
  * result cache's folder, as git keeps stat data in its index), so a fresh process (`check` in CI or a
  * hook) reads only the files that changed since the last run, not the whole tree.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { asyncScope } from "../async-scope.js";
 import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
@@ -51,7 +51,7 @@ interface StoredMemo {
  * each pass is one `lstat` a file. A file edited during the run is then keyed as it was when first seen;
  * the check after a tool's run always stats again, so such a result is not stored under the old content.
  */
-export const validationEpoch = new AsyncLocalStorage<bigint>();
+export const validationEpoch = asyncScope<bigint>();
 
 const memoKey = (root: string) => sha256(`mcq-file-hashes/v2\0${root}`);
 

@@ -274,8 +274,14 @@ async function runCheck(argv: readonly string[], io: CheckIo, recorder?: AnswerR
   } finally {
     // Workers end with the engine; one that does not answer is killed by the exit handler. A kept engine
     // stays open for the next check.
-    if (!io.engines)
-      await Promise.race([engine.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
+    if (!io.engines) {
+      // The wait's timer goes when the engine closed first: none is left behind (a process that runs more
+      // after a check, or the command line's snapshot, whose build runs one: src/snapshot-warm-up.ts).
+      let gaveUp: NodeJS.Timeout | undefined;
+      const timeLimit = new Promise((r) => (gaveUp = setTimeout(r, 2000).unref()));
+      await Promise.race([engine.close().catch(() => {}), timeLimit]);
+      clearTimeout(gaveUp);
+    }
     clearInterval(keepAlive);
   }
 }

@@ -44,6 +44,15 @@ export function newRunToken(): string {
 }
 
 /**
+ * Forgets the server's token and the count of uncontained children: for a snapshot's build, after its
+ * warm-up check (src/snapshot-warm-up.ts), so that each process from the snapshot makes its own token.
+ */
+export function forgetChildMarks(): void {
+  serverToken_ = undefined;
+  uncontained = 0;
+}
+
+/**
  * Marked children started outside a pid namespace of their own: their descendants may outlive them, so
  * only these make the last scan of /proc (endAllChildren) worth its ~3 ms.
  */

@@ -162,7 +162,12 @@ export class WarmWorker {
     this.child = spawn(launch.program, launch.args, {
       cwd: spec.root,
       // The sandbox layer's environment for it (never the server's secrets; sandbox/env.ts).
-      env: { ...launch.env, NO_COLOR: "1", FORCE_COLOR: "0", ...markedEnv(this.token, launch.profile !== undefined) },
+      env: {
+        ...launch.env,
+        NO_COLOR: "1",
+        FORCE_COLOR: "0",
+        ...markedEnv(this.token, launch.profile !== undefined),
+      },
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       detached: true, // its own process group: a timeout kills the worker and anything it started
       serialization: "json",

@@ -5,7 +5,7 @@
  * only when absent, append, rename, remove a file or a whole tree.
  */
 import { treeMayHaveChanged } from "./tree-scan.js";
-import { AsyncLocalStorage } from "node:async_hooks";
+import { asyncScope } from "../async-scope.js";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -40,7 +40,7 @@ export interface WriteOptions {
  * the async context that set it: a transaction logs what it writes, so recovery can tell its writes from
  * later edits, and refuses a write over content it does not know (another writer's, after a lost lock).
  */
-export const writeObserver = new AsyncLocalStorage<WriteObserver>();
+export const writeObserver = asyncScope<WriteObserver>();
 
 /**
  * Called just before the rename, after `expect` was checked: `sha256` of the new bytes (undefined for a

@@ -132,6 +132,21 @@ export class TreeScanner {
     this.watcher.addRoots(roots);
   }
 
+  /**
+   * Forgets every listing, walk and where they are kept (not the counters): for the command line's snapshot,
+   * after the check its build runs (src/snapshot-warm-up.ts), whose store was a folder since deleted.
+   */
+  forget(): void {
+    this.memos.clear();
+    this.listings.clear();
+    this.persistence = undefined;
+    this.loadedRoots.clear();
+    this.dirtyRoots.clear();
+    this.recording = undefined;
+    this.passStats = { pass: -1, stats: new Map() };
+    this.passChecked = { pass: -1, stats: new WeakSet() };
+  }
+
   /** Stops watching (the server closes, or a test ends). */
   unwatchTree(): void {
     this.watcher?.close();

@@ -13,6 +13,7 @@ import { CHECK_FIXTURES, PATH_WITH_TOOLS } from "../helpers/check.js";
 import { CLI, REPO_ROOT } from "../helpers/server.js";
 import { IN_CI, tempDir } from "../helpers/tools.js";
 import { DEFAULT_INLINE_MAX_CHARS } from "../../src/adapters/python/ruff-thread-host.js";
+import { answersDir, parseMemo, readMemoFile } from "../../src/check/answer/memo-format.js";
 
 const BIN = path.join(REPO_ROOT, "bin", "mcp-code-quality");
 // As src/cli-snapshot-blob.ts names it in dist/bundle.
@@ -150,6 +151,79 @@ describe("check from the start-up snapshot", () => {
       "big.py",
       "small.py",
     ]);
+  });
+
+  it("marks each process's children with a token of its own, though its build ran a check (the warm-up)", () => {
+    if (!fs.existsSync(blob)) return;
+    const dir = tempDir("mcq-snap-token-");
+    fs.writeFileSync(path.join(dir, "pyproject.toml"), '[project]\nname = "p"\n');
+    fs.writeFileSync(path.join(dir, "a.py"), "x = 1\n");
+    const bin = path.join(dir, ".venv", "bin");
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, "python"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    // The project's ruff says which token marks it, then answers as ruff with nothing found.
+    const tokens = path.join(tempDir("mcq-snap-tokens-"), "tokens");
+    fs.writeFileSync(
+      path.join(bin, "ruff"),
+      `#!/bin/sh\necho "$MCQ_SERVER_TOKEN" >> '${tokens}'\n` +
+        'case " $* " in *" --version "*) echo "ruff 0.17.6" ;; esac\nexit 0\n',
+      { mode: 0o755 },
+    );
+    const args = [
+      BIN,
+      "check",
+      ".",
+      "--only",
+      "ruff",
+      "--sandbox",
+      "off",
+      "--result-cache",
+      "false",
+      "--json",
+    ];
+    for (let i = 0; i < 2; i++) check(args, dir, { MCP_CODE_QUALITY_CHECK_REPLAY: "0" });
+    const byRun = fs.readFileSync(tokens, "utf8").trim().split("\n");
+    expect(byRun.length).toBeGreaterThanOrEqual(2);
+    expect(byRun.every((t) => /^[0-9a-f]{32}$/.test(t))).toBe(true);
+    // Within a run one token, across the two runs two: not the one the build made.
+    expect(new Set(byRun).size).toBe(2);
+  });
+
+  it("keys what it keeps by this build's id, not one its build read before the id was recorded", async () => {
+    if (!fs.existsSync(blob)) return;
+    const dir = tempDir("mcq-snap-build-id-");
+    fs.writeFileSync(path.join(dir, "README.md"), "# A\n\n[a](#a)\n");
+    const xdg = tempDir("mcq-snap-build-id-cache-");
+    await new Promise((r) => setTimeout(r, 150));
+    const r = check([BIN, "check", ".", "--only", "links", "--result-cache", "true"], dir, {
+      XDG_CACHE_HOME: xdg,
+      MCP_CODE_QUALITY_CHECK_REPLAY: "explain",
+    });
+    expect(r.stderr).toMatch(/answer kept/);
+    const dirOfAnswers = answersDir({ XDG_CACHE_HOME: xdg });
+    const [memo] = fs
+      .readdirSync(dirOfAnswers)
+      .map((f) => parseMemo(readMemoFile(path.join(dirOfAnswers, f)) ?? ""));
+    const recorded = (
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "dist", "build-id.json"), "utf8")) as { id: string }
+    ).id;
+    expect(JSON.parse(memo?.key ?? "[]")[1]).toBe(recorded);
+  });
+
+  it("keeps nothing where its build's check kept its tree (a folder deleted since)", () => {
+    if (!fs.existsSync(blob)) return;
+    const warmUps = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith("mcq-snapshot-warm-up-"));
+    const before = warmUps();
+    const dir = tempDir("mcq-snap-tree-");
+    fs.writeFileSync(path.join(dir, "README.md"), "# A\n\n[a](#a)\n");
+    for (const cache of ["false", "true"]) {
+      const r = check([BIN, "check", ".", "--only", "links", "--result-cache", cache], dir, {
+        XDG_CACHE_HOME: tempDir("mcq-snap-tree-cache-"),
+        MCP_CODE_QUALITY_CHECK_REPLAY: "0",
+      });
+      expect(r.status).toBe(0);
+    }
+    expect(warmUps()).toEqual(before);
   });
 
   it("refuses to write a blob whose build loaded node:worker_threads", () => {

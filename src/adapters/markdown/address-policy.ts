@@ -7,31 +7,40 @@
 import dns from "node:dns";
 import net from "node:net";
 
-const BLOCKED = new net.BlockList();
-for (const [prefix, bits] of [
-  ["0.0.0.0", 8], // "this network"
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16], // link-local (cloud metadata lives here)
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15], // benchmarking
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved, broadcast
-] as const)
-  BLOCKED.addSubnet(prefix, bits, "ipv4");
-for (const [prefix, bits] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8], // multicast
-  ["64:ff9b:1::", 48], // local-use NAT64
-] as const)
-  BLOCKED.addSubnet(prefix, bits, "ipv6");
+/**
+ * The refused ranges, made on first use: a BlockList is a native handle, which the command line's start-up
+ * snapshot could not hold (its build runs a check that loads this module: src/snapshot-warm-up.ts).
+ */
+let blocked: net.BlockList | undefined;
+function blockedRanges(): net.BlockList {
+  if (blocked) return blocked;
+  const list = new net.BlockList();
+  for (const [prefix, bits] of [
+    ["0.0.0.0", 8], // "this network"
+    ["10.0.0.0", 8],
+    ["100.64.0.0", 10], // carrier-grade NAT
+    ["127.0.0.0", 8],
+    ["169.254.0.0", 16], // link-local (cloud metadata lives here)
+    ["172.16.0.0", 12],
+    ["192.0.0.0", 24],
+    ["192.168.0.0", 16],
+    ["198.18.0.0", 15], // benchmarking
+    ["224.0.0.0", 4], // multicast
+    ["240.0.0.0", 4], // reserved, broadcast
+  ] as const)
+    list.addSubnet(prefix, bits, "ipv4");
+  for (const [prefix, bits] of [
+    ["::", 128],
+    ["::1", 128],
+    ["fc00::", 7], // unique local
+    ["fe80::", 10], // link-local
+    ["fec0::", 10], // site-local (deprecated)
+    ["ff00::", 8], // multicast
+    ["64:ff9b:1::", 48], // local-use NAT64
+  ] as const)
+    list.addSubnet(prefix, bits, "ipv6");
+  return (blocked = list);
+}
 
 /** The address without the IPv6 brackets `new URL().hostname` keeps. */
 export function bare(address: string): string {
@@ -43,7 +52,7 @@ export function isPrivateAddress(address: string): boolean {
   const ip = bare(address);
   const family = net.isIP(ip);
   if (family === 0) return false;
-  return BLOCKED.check(ip, family === 4 ? "ipv4" : "ipv6");
+  return blockedRanges().check(ip, family === 4 ? "ipv4" : "ipv6");
 }
 
 /** Raised (as a connect error) when a connection would go to a refused address. */
