@@ -226,6 +226,35 @@ describe("check from the start-up snapshot", () => {
     expect(warmUps()).toEqual(before);
   });
 
+  it("runs the blob of the Node that built it without asking its version; another Node asks", () => {
+    if (!fs.existsSync(blob)) return;
+    // A `uname` first on PATH that says it was asked (the command asks `node --version` and `uname -m`
+    // together when it cannot tell which Node it has).
+    const stubs = tempDir("mcq-snap-stubs-");
+    const asked = path.join(stubs, "asked");
+    fs.writeFileSync(
+      path.join(stubs, "uname"),
+      `#!/bin/sh\necho uname >> '${asked}'\nexec /usr/bin/uname "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    const help = (extraPath: string[]) =>
+      check([BIN, "check", "--help"], REPO_ROOT, { PATH: [...extraPath, stubs, PATH_WITH_TOOLS].join(":") });
+    const same = help([path.dirname(process.execPath)]);
+    expect(same.status).toBe(0);
+    expect(same.stdout).toMatch(/^Usage: mcp-code-quality check/);
+    expect(fs.existsSync(asked)).toBe(false);
+    // A copy of this Node is another file: the command asks which Node it is, and still runs its blob.
+    const other = tempDir("mcq-snap-node-");
+    fs.copyFileSync(process.execPath, path.join(other, "node"));
+    fs.chmodSync(path.join(other, "node"), 0o755);
+    const copy = help([other]);
+    expect(copy.status).toBe(0);
+    expect(copy.stdout).toMatch(/^Usage: mcp-code-quality check/);
+    expect(fs.readFileSync(asked, "utf8")).toBe("uname\n");
+  });
+
   it("refuses to write a blob whose build loaded node:worker_threads", () => {
     const pkg = packageCopy();
     const cjs = path.join(pkg, "dist", "bundle", "cli-snapshot.cjs");

@@ -76,7 +76,9 @@ describe("the npm package", () => {
       "ruby/rubocop_worker.rb",
     ])
       expect(files).toContain(f);
-    expect(files.filter((f) => /^(src|test|bench|scripts)\/|\.map$|\.ts$|\.blob$/.test(f))).toEqual([]);
+    expect(
+      files.filter((f) => /^(src|test|bench|scripts)\/|\.map$|\.ts$|\.blob$|\.built-by$/.test(f)),
+    ).toEqual([]);
     // Every compiled module and bundle chunk the build made is in it (one left out would fail at import).
     const built = spawnSync("find", ["dist", "-name", "*.js", "-o", "-name", "*.mjs"], {
       cwd: REPO_ROOT,
