@@ -12,7 +12,7 @@ import type { AnchorIndex } from "./anchors.js";
 import { findDirectives, isDisabled, type Directive } from "./directives.js";
 import { scanHtml } from "./html.js";
 import { fencesConfirmed, reduceMarkdown, type ReducedSource } from "./prose-reduction.js";
-import { extensionsFor } from "./syntax.js";
+import { ALL_EXTENSIONS, extensionsFor } from "./syntax.js";
 import { findUndefinedReferences, type OffsetRange } from "./undefined-references.js";
 
 /** `reference`: a use of a definition (`[text][label]`, `[label][]`, `[label]`), with the definition's URL. */
@@ -344,7 +344,7 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
     ? { text, lines: undefined, fences: [] }
     : reduceMarkdown(text);
   const source = reduced.text;
-  const extensions = extensionsFor(options.fullParse ? "www.@[^" : source);
+  const extensions = options.fullParse ? [...ALL_EXTENSIONS] : extensionsFor(source);
   const g = gather(parseEvents(source, extensions));
   const { found, anchors, directives, uses, definitionsById, linkRanges, definitions, codeRanges } = g;
 
