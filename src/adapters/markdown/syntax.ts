@@ -15,6 +15,9 @@ type Construct = Exclude<ConstructRecord[string], unknown[] | undefined>;
 const autolinkLiteral = gfmAutolinkLiteral();
 const footnote = gfmFootnote();
 
+/** The footnote extension (its definitions are the document's, looked up from any part of it). */
+export const footnoteExtension: Extension = footnote;
+
 /** Every extension: what a full parse reads with. */
 export const ALL_EXTENSIONS: readonly Extension[] = [autolinkLiteral, footnote];
 
