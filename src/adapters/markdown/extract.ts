@@ -330,7 +330,7 @@ function gatherBySection(source: string, extensions: ReturnType<typeof extension
     const from = { line: start.line, column: 1, offset: start.offset, _index: 0, _bufferIndex: -1 };
     // The end of the section before marked this line lazy (a continuation of its open blocks); a section
     // starts a document, whose first line is not.
-    delete parser.lazy[start.line];
+    parser.lazy[start.line] = false;
     return parser.document(from).write(preprocess()(source.slice(start.offset, end), undefined, true));
   });
   const defined = parser.defined.length;
