@@ -78,7 +78,7 @@ function serverArguments(argv: string[]): string[] {
 }
 
 /** V8's tier-up threshold in a one-shot `check` process (see main). */
-const ONE_SHOT_INTERRUPT_BUDGET = 4 * 1024 * 1024;
+const ONE_SHOT_INTERRUPT_BUDGET = 2 * 1024 * 1024;
 
 async function main(commandLine: string[]): Promise<void> {
   const word = commandWord(commandLine);
@@ -110,9 +110,10 @@ async function main(commandLine: string[]): Promise<void> {
     // A check run here is over in a second or two. On V8's default threshold its optimizing compiler would
     // compile hundreds of a parser's small functions (micromark's, for the Markdown links) on background
     // threads, again after each deoptimization: as much CPU as the check itself, for code the process
-    // ends before it pays back. A threshold 60 times V8's 66 KiB (of bytecode run) optimizes only what
+    // ends before it pays back. A threshold 30 times V8's 66 KiB (of bytecode run) optimizes only what
     // stays hot: a cold `check --only links` used a quarter to a third less CPU on rust-lang/book and
-    // electron's docs (docs/tools/check_markdown_links.md).
+    // electron's docs (docs/tools/check_markdown_links.md; 2 MiB rather than 4 since the Markdown is
+    // parsed a section at a time).
     v8.setFlagsFromString(`--interrupt-budget=${ONE_SHOT_INTERRUPT_BUDGET}`);
     process.on("exit", () => endAllChildren("SIGKILL"));
     // A check run here (not the daemon's) keeps its answer under the command line as given.

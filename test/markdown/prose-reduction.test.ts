@@ -9,6 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeMarkdown } from "../../src/adapters/markdown/extract.js";
 import { reduceMarkdown, reduceProse } from "../../src/adapters/markdown/prose-reduction.js";
+import { extensionsFor } from "../../src/adapters/markdown/syntax.js";
 import { REPO_ROOT } from "../helpers/server.js";
 
 function markdownFiles(dir: string, out: string[] = []): string[] {
@@ -322,5 +323,31 @@ describe("prose reduction", () => {
     expect(lines.filter((l) => l === "a")).toHaveLength(2);
     expect(lines).toContain("* a");
     expect(reduced.lines?.[lines.indexOf("# Heading [with a link](heading.md)")]).toBe(27);
+  });
+
+  it("reads each kind of literal autolink only in a text that has what it needs", () => {
+    const texts = [
+      "Plain words, then https://example.com/a and http://x.org/b in prose; no at sign, no w-w-w.",
+      "Only www.example.com/path here, and WWW.Example.org too (no at sign, no scheme).",
+      "Only mail: someone@example.org, and a handle @name, and user@host without a dot.",
+      "All three: www.a.com, https://b.com and c@d.org, [a link](x.md) <https://e.com>.",
+      "[a label http://inside.com](dest.md) and [w](www.not-literal.com) and `www.in.code`",
+    ];
+    for (const text of texts) {
+      const { fast, full } = same(text);
+      expect(fast, text).toEqual(full);
+    }
+    const urls = (text: string) => analyzeMarkdown(text).links.map((l) => l.url);
+    expect(urls(texts[0] as string)).toEqual(["https://example.com/a", "http://x.org/b"]);
+    expect(urls(texts[1] as string)).toEqual(["http://www.example.com/path", "http://WWW.Example.org"]);
+    expect(urls(texts[2] as string)).toEqual(["mailto:someone@example.org"]);
+    // The e-mail construct, tried at every word, is left out where there is no `@`.
+    const startsOfWords = (text: string) =>
+      extensionsFor(text)
+        .flatMap((e) => Object.keys(e.text ?? {}))
+        .map(Number);
+    expect(startsOfWords(texts[0] as string).sort((a, b) => a - b)).toEqual([72, 104]);
+    expect(startsOfWords(texts[1] as string).sort((a, b) => a - b)).toEqual([87, 119]);
+    expect(startsOfWords(texts[2] as string)).toContain(97);
   });
 });

@@ -12,7 +12,8 @@ import type { AnchorIndex } from "./anchors.js";
 import { findDirectives, isDisabled, type Directive } from "./directives.js";
 import { scanHtml } from "./html.js";
 import { fencesConfirmed, reduceMarkdown, type ReducedSource } from "./prose-reduction.js";
-import { extensionsFor } from "./syntax.js";
+import { leavesBlockOpen, sectionStarts, type SectionStart } from "./sections.js";
+import { ALL_EXTENSIONS, extensionsFor, footnoteExtension } from "./syntax.js";
 import { findUndefinedReferences, type OffsetRange } from "./undefined-references.js";
 
 /** `reference`: a use of a definition (`[text][label]`, `[label][]`, `[label]`), with the definition's URL. */
@@ -310,9 +311,52 @@ function parseEvents(source: string, extensions: ReturnType<typeof extensionsFor
   );
 }
 
+/** A section is cut only after this many lines: each parse has a cost of its own. */
+const MIN_SECTION_LINES = 16;
+
+/**
+ * `source` parsed and walked a section at a time (sections.ts), with what the whole parse would give;
+ * undefined when a cut turns out not to be one, or a definition could have resolved differently.
+ */
+function gatherBySection(source: string, extensions: ReturnType<typeof extensionsFor>): Gathered | undefined {
+  const starts = sectionStarts(source, MIN_SECTION_LINES);
+  if (starts.length < 2) return undefined;
+  // One parser for all sections: its definitions are the document's. Every section's blocks are read
+  // first (micromark registers definitions then, in any container, as in the whole parse), then each
+  // section's inline text, where references are resolved, with its events dropped once walked.
+  const parser = parse({ extensions });
+  const written = starts.map((start, i) => {
+    const end = starts[i + 1]?.offset ?? source.length;
+    const from = { line: start.line, column: 1, offset: start.offset, _index: 0, _bufferIndex: -1 };
+    // The end of the section before marked this line lazy (a continuation of its open blocks); a section
+    // starts a document, whose first line is not.
+    parser.lazy[start.line] = false;
+    return parser.document(from).write(preprocess()(source.slice(start.offset, end), undefined, true));
+  });
+  const defined = parser.defined.length;
+  const g = new Gathered();
+  for (let i = 0; i < written.length; i++) {
+    const events = postprocess(written[i] as ParseEvent[]);
+    written[i] = [];
+    // A definition registered only while inline text is read (none is known to be) would depend on the
+    // order text is read in, which only the whole parse has.
+    if (parser.defined.length !== defined) return undefined;
+    const next = starts[i + 1];
+    if (next && leavesBlockOpen(events, source, starts[i] as SectionStart, next.offset)) return undefined;
+    walk(g, events);
+  }
+  return g;
+}
+
 /** Walks the events: each token's handler, and the text of the heading being read. */
 function gather(events: readonly ParseEvent[]): Gathered {
   const g = new Gathered();
+  walk(g, events);
+  return g;
+}
+
+/** Walks `events` into `g`. */
+function walk(g: Gathered, events: readonly ParseEvent[]): void {
   for (let i = 0; i < events.length; i++) {
     const event = events[i] as ParseEvent;
     const token = event[1];
@@ -330,7 +374,6 @@ function gather(events: readonly ParseEvent[]): Gathered {
     }
     ON_ENTER.get(type)?.(g, token, event[2]);
   }
-  return g;
 }
 
 /**
@@ -344,8 +387,12 @@ export function analyzeMarkdown(text: string, options: AnalyzeOptions = {}): Mar
     ? { text, lines: undefined, fences: [] }
     : reduceMarkdown(text);
   const source = reduced.text;
-  const extensions = extensionsFor(options.fullParse ? "www.@[^" : source);
-  const g = gather(parseEvents(source, extensions));
+  const extensions = options.fullParse ? [...ALL_EXTENSIONS] : extensionsFor(source);
+  // Footnotes are looked up across the document too, and are rare: such a text is parsed whole.
+  const g =
+    (options.fullParse || extensions.includes(footnoteExtension)
+      ? undefined
+      : gatherBySection(source, extensions)) ?? gather(parseEvents(source, extensions));
   const { found, anchors, directives, uses, definitionsById, linkRanges, definitions, codeRanges } = g;
 
   // A fence the reduction misjudged (it cannot see containers): this text is parsed as written.
