@@ -24,6 +24,8 @@ import "./log.js";
 import "./mcp/tools/index.js";
 import "./hooks/cli.js";
 import "./hooks/pre-commit.js";
+// The Markdown link checker (~80 modules the links check imports when it first runs).
+import "./adapters/markdown/checker.js";
 import { run } from "./main.js";
 import { makeToolsAhead } from "./mcp/tools/index.js";
 import { RE2JS } from "re2js";
