@@ -49,9 +49,11 @@ type memo struct {
 	Env     map[string]*string           `json:"env"`
 	Streams string                       `json:"streams"`
 	Deps    map[string]map[string]states `json:"deps"`
-	Output  []chunk                      `json:"output"`
-	Code    int                          `json:"code"`
-	Audit   *struct {
+	// The deps changed last, [folder, name], looked at first (AnswerMemo.recent): a miss stops sooner.
+	Recent [][2]string `json:"recent"`
+	Output []chunk     `json:"output"`
+	Code   int         `json:"code"`
+	Audit  *struct {
 		File     string   `json:"file"`
 		MaxBytes int64    `json:"maxBytes"`
 		Lines    []string `json:"lines"`
@@ -244,18 +246,27 @@ func firstChanged(m *memo) string {
 			return "environment variable " + name
 		}
 	}
+	for _, dep := range m.Recent {
+		if s, ok := m.Deps[dep[0]][dep[1]]; ok && !holds(depFile(dep[0], dep[1]), s) {
+			return depFile(dep[0], dep[1])
+		}
+	}
 	for dir, names := range m.Deps {
 		for name, s := range names {
-			file := dir
-			if name != "" {
-				file = filepath.Join(dir, name)
-			}
-			if !holds(file, s) {
-				return file
+			if !holds(depFile(dir, name), s) {
+				return depFile(dir, name)
 			}
 		}
 	}
 	return ""
+}
+
+// depFile is the path of the dep `name` of folder `dir` ("" for the folder itself).
+func depFile(dir, name string) string {
+	if name == "" {
+		return dir
+	}
+	return filepath.Join(dir, name)
 }
 
 // appendAudit is AuditLog's write (src/engine/audit-log.ts): the folder owner-only, the file rotated to

@@ -98,6 +98,29 @@ describe("the answer recorder", () => {
     expect(third.finish(3, ["check", "e"], "/w", "test-build")).toBe("exit code 3");
   });
 
+  it("names the deps changed last first (a miss looks there first), and still looks at every dep", async () => {
+    const dir = tempDir("mcq-memo-recent-");
+    const files = ["old.py", "newer.py", "newest.py"].map((n) => path.join(dir, n));
+    // Written one after the other, then left alone past the racy window.
+    for (const f of files) {
+      fs.writeFileSync(f, "x = 1\n");
+      await wait(60);
+    }
+    await wait(150);
+    const { recorder: r, memo } = recording(tempDir("mcq-memo-cache-"), ["check", "r"]);
+    for (const f of files) fs.readFileSync(f);
+    expect(r.finish(0, ["check", "r"], "/w", "test-build")).toBeUndefined();
+    const kept = memo() as AnswerMemo;
+    const names = (kept.recent ?? []).filter(([d]) => d === dir).map(([, n]) => n);
+    expect(names).toEqual(["newest.py", "newer.py", "old.py"]);
+    // A change to any dep is found; with two changed, the one changed last is named (looked at first;
+    // the deps in their own order would name old.py).
+    fs.appendFileSync(files[0]!, "y = 2\n");
+    expect(firstChanged(kept, process.env)).toBe(files[0]);
+    fs.appendFileSync(files[2]!, "y = 2\n");
+    expect(firstChanged(kept, process.env)).toBe(files[2]);
+  });
+
   it("keeps nothing when the run started a worker thread, of ours or of a package's", async () => {
     const ours = recording(tempDir("mcq-memo-cache-"), ["check", "t"]).recorder;
     const thread = startWorker("", { eval: true });

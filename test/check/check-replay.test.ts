@@ -159,6 +159,21 @@ describe("check's kept answer", () => {
     expect(rewritten.stderr).toMatch(/no replay: changed: .*new\.py/);
   });
 
+  it("names, of two changed files, the one changed last: each replayer looks at those first", async () => {
+    const first = path.join(project, "pkg", "first.py");
+    fs.writeFileSync(first, "A = 1\n");
+    await new Promise((r) => setTimeout(r, 50));
+    // Twenty files changed after it: it is not among the sixteen a memo names as changed last.
+    fs.mkdirSync(path.join(project, "later"));
+    for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(project, "later", `m${i}.py`), `B${i} = 1\n`);
+    const last = path.join(project, "later", "m19.py");
+    await new Promise((r) => setTimeout(r, 150));
+    keepAnswer();
+    fs.appendFileSync(first, "C = 2\n");
+    fs.appendFileSync(last, "C = 2\n");
+    noneReplays(new RegExp(`no replay: changed: ${last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  });
+
   it("is not printed when a variable the check reads changed; one it never reads changes nothing", () => {
     const kept = keepAnswer();
     noneReplays(/no replay: changed: environment variable MCP_CODE_QUALITY_TIMEOUT/, {

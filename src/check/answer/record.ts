@@ -21,6 +21,7 @@ import {
   memoName,
   MEMO_FORMAT,
   NATIVE_ENV,
+  RECENT_DEPS,
   splitDep,
   streamsShape,
   type AnswerMemo,
@@ -346,15 +347,25 @@ export class AnswerRecorder {
     // The Node that ran it: a replay runs for the same executable, unchanged.
     this.see(process.execPath, "s");
     const deps: AnswerMemo["deps"] = {};
+    const changedAt: { dep: [string, string]; ms: number }[] = [];
     for (const [file, kinds] of this.deps) {
       if (this.isOwn(file)) continue;
       const states = depStates(file, kinds);
-      for (const state of [states.s, states.l])
-        if (state !== undefined && racy(changedAtMs(state), this.startedMs))
+      let ms = -Infinity;
+      for (const state of [states.s, states.l]) {
+        const at = state === undefined ? undefined : changedAtMs(state);
+        if (at !== undefined && racy(at, this.startedMs))
           return `${file} changed during the run or just before`;
+        if (at !== undefined) ms = Math.max(ms, at);
+      }
       const [dir, name] = splitDep(file);
       (deps[dir] ??= {})[name] = states;
+      if (ms > -Infinity) changedAt.push({ dep: [dir, name], ms });
     }
+    const recent = changedAt
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, RECENT_DEPS)
+      .map((c) => c.dep);
     const env: AnswerMemo["env"] = Object.fromEntries(this.envRead);
     for (const name of NATIVE_ENV) env[name] = this.realEnv[name] ?? null;
     const key = memoKey(buildId, cwd, argv);
@@ -365,6 +376,7 @@ export class AnswerRecorder {
       env,
       streams: streamsShape(process.stdout, process.stderr),
       deps,
+      recent,
       output: this.output,
       code,
       audit: this.auditLog,
