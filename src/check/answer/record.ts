@@ -202,6 +202,9 @@ export class AnswerRecorder {
   }
 
   private see(arg: unknown, kind: DepKind): void {
+    // Refused: nothing will be kept, so nothing more is noted (a check after an edit is refused when it
+    // runs the tool, and reads on).
+    if (this.refusal !== undefined) return;
     const file = this.named(arg);
     if (file === undefined) return;
     const kinds = this.deps.get(file);
@@ -210,6 +213,7 @@ export class AnswerRecorder {
   }
 
   private wrote(arg: unknown): void {
+    if (this.refusal !== undefined) return;
     const file = this.named(arg);
     if (file !== undefined) this.written.add(file);
   }
