@@ -81,7 +81,13 @@ const sink = (): CheckIo["stdout"] => ({ isTTY: false, write: () => true });
  */
 export async function warmUpCheck(): Promise<number[]> {
   const codes: number[] = [];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-snapshot-warm-up-"));
+  let dir: string;
+  try {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcq-snapshot-warm-up-"));
+  } catch {
+    // No temporary folder to warm up in: the blob is built without it (only speed is lost).
+    return codes;
+  }
   const project = path.join(dir, "project");
   const saved = { PATH: process.env.PATH, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME };
   try {
@@ -109,6 +115,9 @@ export async function warmUpCheck(): Promise<number[]> {
     ];
     for (const format of [[], ["--json"]])
       codes.push(await runCheckCommand([...argv, ...format], io).catch(() => -1));
+  } catch {
+    // Its project could not be written (a full or read-only temporary folder): the blob is built with what
+    // ran, if anything (only speed is lost).
   } finally {
     for (const [name, value] of Object.entries(saved))
       if (value === undefined) delete process.env[name];

@@ -31,6 +31,17 @@ describe("the snapshot's warm-up check", () => {
     expect(markedEnv("t", true)[SERVER_TOKEN_VAR]).not.toBe(token);
   }, 60_000);
 
+  it("without a temporary folder to warm up in, runs nothing and fails nothing (only speed is lost)", async () => {
+    const tmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = "/nonexistent-mcq-warm-up";
+    try {
+      expect(await warmUpCheck()).toEqual([]);
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
+    }
+  });
+
   it("forgets the server's token: the next mark is a new one", () => {
     const first = markedEnv("a")[SERVER_TOKEN_VAR];
     expect(markedEnv("b")[SERVER_TOKEN_VAR]).toBe(first);
