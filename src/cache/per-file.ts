@@ -198,7 +198,7 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
   const shard = cache.shard;
   if (shard) files = files.filter((f) => inShard(shard, job.root, f));
   const rels = files.map((f) => relOf(job.root, f));
-  const hashes = files.map((f) => cache.hashes.hashOf(f, true));
+  const hashes = cache.hashes.hashesOf(files);
   if (hashes.some((h) => h === undefined)) return wholeRun(job, keys, all);
 
   const exactKey = bundleKeyOf(identity, rels);

@@ -174,6 +174,16 @@ export class TreeScanner {
     return this.watcher?.now();
   }
 
+  /**
+   * The watcher's clock in a settled pass, when it can be trusted (undefined otherwise): it moves with every
+   * event, every folder watched anew and every loss of trust, so an answer given by the watcher alone at
+   * this clock holds while it has not moved (file-hashes.ts, hashesOf).
+   */
+  settledClock(): number | undefined {
+    const watcher = this.watcher;
+    return watcher?.active && this.settledPass === this.pass ? watcher.now() : undefined;
+  }
+
   /** Whether `file` is as the stat at `seen` found it, by the watcher, in a settled pass. */
   unchangedFile(file: string, seen: number | undefined): boolean {
     const watcher = this.watcher;

@@ -130,6 +130,42 @@ describe("the tree watch", () => {
     expect(hashes.hashOf(file)).not.toBe(before);
   });
 
+  it("a list's hashes come from memory while the watcher saw nothing, and an edit anywhere in it is read", async () => {
+    const dir = await tree();
+    sharedTree.watchTree([dir]);
+    const hashes = new FileHashes();
+    const files = sharedTree.walk(dir, skipNothing).files;
+    const look = async () => {
+      await nextCall();
+      sharedTree.walk(dir, skipNothing);
+      const [reads, fromMemory] = [hashes.reads, hashes.listsFromMemory];
+      const got = hashes.hashesOf(files);
+      return { hashes: got, reads: hashes.reads - reads, fromMemory: hashes.listsFromMemory - fromMemory };
+    };
+    const first = await look(); // read, then each file's stat remembered with the watcher's clock
+    expect(first.reads).toBe(4);
+    expect((await look()).fromMemory).toBe(0); // each by the watcher: the list is kept
+    // Nothing moved since: the same hashes, without a look at any file.
+    const kept = await look();
+    expect(kept.fromMemory).toBe(1);
+    expect(kept.hashes).toEqual(first.hashes);
+    const edited = path.join(dir, "a", "b", "z.py");
+    const { atime, mtime } = fs.statSync(edited);
+    fs.writeFileSync(edited, "x = 2\n");
+    fs.utimesSync(edited, atime, mtime);
+    await pause(100); // past the racy window: its new hash is remembered
+    const after = await look();
+    expect(after.fromMemory).toBe(0);
+    expect(after.reads).toBe(1);
+    expect(after.hashes).not.toEqual(first.hashes);
+    expect(after.hashes.filter((h, i) => h !== first.hashes[i])).toHaveLength(1);
+    // A file added beside them moves the clock too: the old list is looked at again, not trusted.
+    fs.writeFileSync(path.join(dir, "c", "v.py"), "y = 1\n");
+    fs.writeFileSync(path.join(dir, "x.py"), "x = 3\n");
+    await pause(100);
+    expect(await look()).toMatchObject({ reads: 1, fromMemory: 0 });
+  });
+
   it("a remembered walk is reused while nothing it read changed, and walked again after a .gitignore edit", async () => {
     const dir = await tree();
     execFileSync("git", ["init", "-q"], { cwd: dir });
