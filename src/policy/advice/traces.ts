@@ -10,7 +10,9 @@ import { ToolError } from "../../errors.js";
 import { pruneTraces, type RetentionLimits } from "../../traces/lint-runs.js";
 
 /** Advice trace ids, as newRequestId makes them. */
-const REQUEST_ID = /^adv-\d{8}T\d{6}Z-[0-9a-f]{12}$/;
+// The milliseconds since 2026-12-06: two requests in one second are kept and dropped in their order (file
+// times are as coarse as the kernel's tick, and tied ones are ordered by id). Ids without them still read.
+const REQUEST_ID = /^adv-\d{8}T\d{6}(?:\d{3})?Z-[0-9a-f]{12}$/;
 
 export const ADVICE_TRACES_DIR = path.join(".mcp-cache", "advice-traces");
 
@@ -38,12 +40,9 @@ export interface AdviceTrace {
   failures: string[];
 }
 
-/** `adv-<UTC timestamp>-<random>`: sortable, unique, a bare file name. */
+/** `adv-<UTC timestamp to the millisecond>-<random>`: sortable, unique, a bare file name. */
 export function newRequestId(now = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
+  const stamp = now.toISOString().replace(/[-:.]/g, "");
   return `adv-${stamp}-${randomBytes(6).toString("hex")}`;
 }
 
