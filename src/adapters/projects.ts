@@ -165,6 +165,24 @@ function isProjectOf(ecosystem: Ecosystem, names: ReadonlySet<string>): boolean 
   }
 }
 
+/**
+ * The folders of a walked tree that are projects of `ecosystem`, found once per tree: a long-lived
+ * server's walk is remembered (the same frozen map while nothing in it changed), and a warm check of
+ * pylint's ~870 folders tested each of them for each ecosystem on every call (~0.6 ms).
+ */
+const projectDirsByTree = new WeakMap<ReadonlyMap<string, WalkedDir>, Map<Ecosystem, readonly string[]>>();
+
+function projectDirsOf(tree: ReadonlyMap<string, WalkedDir>, ecosystem: Ecosystem): readonly string[] {
+  let byEcosystem = projectDirsByTree.get(tree);
+  if (!byEcosystem) projectDirsByTree.set(tree, (byEcosystem = new Map()));
+  let dirs = byEcosystem.get(ecosystem);
+  if (!dirs) {
+    dirs = [...tree.keys()].filter((d) => isProjectOf(ecosystem, (tree.get(d) as WalkedDir).names));
+    byEcosystem.set(ecosystem, dirs);
+  }
+  return dirs;
+}
+
 /** Whether the project at `outer` covers the one at `inner` below it (its tools check `inner` too). */
 function covers(ecosystem: Ecosystem, outer: string, inner: string): boolean {
   if (ecosystem === "go") return false;
@@ -252,9 +270,7 @@ function layoutOf(target: string, root: string): ProjectLayout {
   };
   for (const e of order) {
     const above = projectAbove(e, target, root);
-    const found = [...tree.keys()].filter(
-      (d) => d !== target && isProjectOf(e, (tree.get(d) as WalkedDir).names),
-    );
+    const found = projectDirsOf(tree, e).filter((d) => d !== target);
     const coverers = above ? [above, ...found] : found;
     const projects = found.filter(
       (p) => holds(p, e) && !coverers.some((q) => q !== p && isWithin(q, p) && covers(e, q, p)),

@@ -95,7 +95,7 @@ type Keys =
 /** One request's values: aligned lists of relative paths, content hashes and stored values (null: empty). */
 interface Bundle {
   meta: unknown;
-  r: string[];
+  r: readonly string[];
   h: string[];
   v: unknown[];
 }
@@ -135,12 +135,60 @@ const MAX_BUNDLE_KEYS = 64;
 
 function bundleKeyOf(identity: string, rels: readonly string[]): string {
   const last = bundleKeys.get(identity);
-  if (last && last.rels.length === rels.length && last.rels.every((r, i) => r === rels[i])) return last.key;
+  if (
+    last &&
+    (last.rels === rels || (last.rels.length === rels.length && last.rels.every((r, i) => r === rels[i])))
+  )
+    return last.key;
   const key = keyOf("bundle", identity, rels);
   bundleKeys.delete(identity);
   if (bundleKeys.size >= MAX_BUNDLE_KEYS) bundleKeys.delete(bundleKeys.keys().next().value as string);
   bundleKeys.set(identity, { rels, key });
   return key;
+}
+
+/**
+ * The key of a listing (the tree a tool's file list depends on), remembered while it is made of the same
+ * frozen arrays of paths (the walks the tree scan remembers: cached-run.ts fromWalk): a warm call over
+ * pylint's 2,400 listed paths hashed their canonical JSON again each time (~0.35 ms).
+ */
+const listKeys = new Map<string, { parts: readonly unknown[]; key: string }>();
+/** Frozen arrays found to hold only strings: nothing in them can change. */
+const frozenPathLists = new WeakSet<readonly unknown[]>();
+
+function isFrozenPathList(x: unknown): boolean {
+  if (!Array.isArray(x) || !Object.isFrozen(x)) return false;
+  if (frozenPathLists.has(x)) return true;
+  if (!x.every((p) => typeof p === "string")) return false;
+  frozenPathLists.add(x);
+  return true;
+}
+
+function listKeyOf(identity: string, listing: unknown): string {
+  if (!Array.isArray(listing) || !listing.every(isFrozenPathList)) return keyOf("list", identity, listing);
+  const last = listKeys.get(identity);
+  if (last && last.parts.length === listing.length && last.parts.every((p, i) => p === listing[i]))
+    return last.key;
+  const key = keyOf("list", identity, listing);
+  listKeys.delete(identity);
+  if (listKeys.size >= MAX_BUNDLE_KEYS) listKeys.delete(listKeys.keys().next().value as string);
+  listKeys.set(identity, { parts: [...listing], key });
+  return key;
+}
+
+/**
+ * The absolute paths of a cached file list (relative paths, as stored), made once per list object the cache
+ * holds in memory: a warm call joined pylint's 1,206 paths again, and made them relative again (~0.6 ms).
+ */
+const filesOfLists = new WeakMap<readonly string[], { root: string; files: readonly string[] }>();
+
+function filesOfList(root: string, rels: readonly string[]): readonly string[] {
+  const known = filesOfLists.get(rels);
+  if (known?.root === root) return known.files;
+  const files = Object.freeze(rels.map((r) => path.join(root, r)));
+  // Only a frozen list stays as it was when joined (the cache's own lists are frozen when stored).
+  if (Object.isFrozen(rels)) filesOfLists.set(rels, { root, files });
+  return files;
 }
 
 /** Paths given to one subset run at most, in bytes (Linux allows 2 MiB of arguments and environment). */
@@ -179,16 +227,22 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
   if ("uncached" in closurePart) return wholeRun(job, { uncached: closurePart.uncached });
   const identity = keyOf(job.kind, buildId(), job.identity, closurePart.parts);
   const latestKey = keyOf("latest", identity, job.root);
-  let files: string[] | undefined;
+  let files: readonly string[] | undefined;
+  /** The files' relative paths, when the cached list gave them. */
+  let listedRels: readonly string[] | undefined;
   let listKey: string | undefined;
   if (Array.isArray(job.files)) files = [...(job.files as readonly string[])];
   else {
     const given = (job.files as { listing: unknown }).listing;
     const listing =
       typeof given === "function" ? (given as (c: Closure) => unknown)(closure ?? { files: [] }) : given;
-    listKey = keyOf("list", identity, listing);
+    listKey = listKeyOf(identity, listing);
     const rels = cache.getLocal<string[]>(listKey) ?? (await cache.getRemote<string[]>(listKey));
-    if (Array.isArray(rels)) files = rels.map((r) => path.join(job.root, r));
+    if (Array.isArray(rels) && rels.every((r) => typeof r === "string")) {
+      // The cache's list is only read: frozen, it is joined once while the cache holds it (filesOfList).
+      files = filesOfList(job.root, Object.freeze(rels));
+      listedRels = rels;
+    }
   }
   const keys: Keys = { identity, latestKey, listKey, closure, closureKey: closurePart };
   if (!files && job.listFiles && cache.shard) files = await job.listFiles();
@@ -197,7 +251,7 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
   // check --shard: this shard's files only (the list stays whole under its key).
   const shard = cache.shard;
   if (shard) files = files.filter((f) => inShard(shard, job.root, f));
-  const rels = files.map((f) => relOf(job.root, f));
+  const rels = !shard && listedRels ? listedRels : files.map((f) => relOf(job.root, f));
   const hashes = cache.hashes.hashesOf(files);
   if (hashes.some((h) => h === undefined)) return wholeRun(job, keys, all);
 
@@ -252,7 +306,7 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
       changedBetween(closurePart, closureKey(cache, closure, job.root, false))
     )
       return {
-        files,
+        files: [...files],
         values,
         meta: meta as M,
         cached: files.length - missing.length,
@@ -263,14 +317,21 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
   }
   if (ran !== "none" || !exact)
     storeBundle(cache, exactKey, latestKey, makeBundle(job, meta, files, rels, hashes as string[], values));
-  return { files, values, meta: meta as M, cached: files.length - missing.length, total: files.length, ran };
+  return {
+    files: [...files],
+    values,
+    meta: meta as M,
+    cached: files.length - missing.length,
+    total: files.length,
+    ran,
+  };
 }
 
 function makeBundle<V, M>(
   job: PerFileJob<V, M>,
   meta: unknown,
   files: readonly string[],
-  rels: string[],
+  rels: readonly string[],
   hashes: string[],
   values: ReadonlyMap<string, V>,
 ): Bundle {
@@ -288,10 +349,10 @@ function makeBundle<V, M>(
 async function wholeRun<V, M>(
   job: PerFileJob<V, M>,
   keys: Keys,
-  listed?: string[],
+  listed?: readonly string[],
 ): Promise<PerFileOutcome<V, M>> {
   const { cache } = job;
-  const known = listed ?? (Array.isArray(job.files) ? [...(job.files as string[])] : undefined);
+  const known = listed ? [...listed] : Array.isArray(job.files) ? [...(job.files as string[])] : undefined;
   const before = "uncached" in keys ? undefined : known?.map((f) => cache.hashes.hashOf(f, true));
   const startedMs = Date.now();
   // Files named before the run ends are hashed meanwhile (the tool runs in its own process; this one
@@ -345,7 +406,8 @@ async function wholeRun<V, M>(
       : files.some((f) => mtimeMs(f) >= startedMs - 50)) ||
     changedBetween(keys.closureKey, closureKey(cache, keys.closure, job.root, false));
   if (!changed && !hashes.some((h) => h === undefined)) {
-    const rels = files.map((f) => relOf(job.root, f));
+    // Frozen: the list is shared with later calls as it is held in memory (filesOfList).
+    const rels = Object.freeze(files.map((f) => relOf(job.root, f)));
     if (keys.listKey && run.files) cache.put(keys.listKey, rels);
     const bundle = makeBundle(job, run.meta, files, rels, hashes as string[], values);
     storeBundle(cache, bundleKeyOf(keys.identity, rels), keys.latestKey, bundle);

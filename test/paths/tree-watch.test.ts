@@ -210,6 +210,33 @@ describe("the tree watch", () => {
     expect(sharedTree.rememberedByStat).toBe(byStat + 1);
   });
 
+  it("a remembered walk is vouched for once per move of the watcher's clock, and a new file moves it", async () => {
+    const dir = await tree();
+    const scan = new TreeScanner();
+    scan.watchTree([dir]);
+    const walk = async () => {
+      await nextCall(scan);
+      return rel(dir, scan.walk(dir, skipNothing, "nothing").files);
+    };
+    await walk();
+    // The second call asks the watcher about each folder; the third, with the clock unmoved, about none.
+    await walk();
+    expect(scan.rememberedByClock).toBe(0);
+    expect(await walk()).toEqual(["a/b/z.py", "a/y.py", "c/w.py", "x.py"]);
+    expect(scan.rememberedByClock).toBe(1);
+    // An edit in a folder the walk listed (its names unchanged): the folders are asked again, and the walk
+    // is still the same; then, the clock unmoved again, none.
+    fs.appendFileSync(path.join(dir, "a", "b", "z.py"), "# edited\n");
+    expect(await walk()).toEqual(["a/b/z.py", "a/y.py", "c/w.py", "x.py"]);
+    expect(scan.rememberedByClock).toBe(1);
+    await walk();
+    expect(scan.rememberedByClock).toBe(2);
+    fs.writeFileSync(path.join(dir, "a", "b", "new.py"), "y = 2\n");
+    expect(await walk()).toEqual(["a/b/new.py", "a/b/z.py", "a/y.py", "c/w.py", "x.py"]);
+    expect(scan.rememberedByClock).toBe(2);
+    scan.unwatchTree();
+  });
+
   it("calls that settle at once each get their own answer, and the watcher stays on", async () => {
     const dir = await tree();
     const watch = new TreeWatch(true);
