@@ -27,7 +27,6 @@ import "./hooks/pre-commit.js";
 // The Markdown link checker (~80 modules the links check imports when it first runs).
 import "./adapters/markdown/checker.js";
 import { run } from "./main.js";
-import { makeToolsAhead } from "./mcp/tools/index.js";
 import { RE2JS } from "re2js";
 import { useRe2Engine } from "./policy/cel.js";
 import { compileBundle, compilePolicy } from "./policy/compile.js";
@@ -63,13 +62,11 @@ void compileBundle()
   .then(() => findSecrets('password = "hunter2hunter2"\n'))
   // Only speed is lost: a hook compiles what it needs when it runs.
   .catch(() => {});
-// The tools a `check` makes first (src/check/command.ts, with the default `--retain-traces off`).
-makeToolsAhead(["core"], { retainTraces: "off" });
 const bundleFile = __filename;
 const builtFrom = identity(bundleFile);
 const entry = codePath("cli.js");
-// A check run once, so that the functions a check runs are compiled in the heap (src/snapshot-warm-up.ts);
-// the heap is written when the build's event loop is empty, after it.
+// A check run once, so that the functions a check runs are compiled in the heap, and then the tools a check
+// makes first made ahead (src/snapshot-warm-up.ts); the heap is written when the build's event loop is empty, after it.
 void warmUpCheck().catch((err: unknown) => {
   process.stderr.write(`the command line's snapshot: warm-up: ${String(err)}\n`);
   process.exit(1);

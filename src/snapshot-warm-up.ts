@@ -29,6 +29,7 @@ import { disableAsyncScopes } from "./async-scope.js";
 import { runCheckCommand, type CheckIo } from "./check/command.js";
 import { forgetBuildId } from "./cache/build-id.js";
 import { forgetChildMarks, liveChildGroups } from "./exec/child-groups.js";
+import { makeToolsAhead } from "./mcp/tools/index.js";
 import { sharedTree } from "./paths/tree-scan.js";
 
 /** What ruff 0.17's `check --output-format json-lines` prints for `import os` in a.py (one finding). */
@@ -75,8 +76,8 @@ function standInRuff(project: string): string {
 const sink = (): CheckIo["stdout"] => ({ isTTY: false, write: () => true });
 
 /**
- * Runs the warm-up checks (the report and `--json` of a Python project with one finding) and undoes what
- * they left. Resolves to their exit codes (1 each: the finding); a failed run only loses speed. Markdown
+ * Runs the warm-up checks (the report and `--json` of a Python project with one finding), undoes what
+ * they left, and makes the tools a check makes first ahead. Resolves to their exit codes (1 each: the finding); a failed run only loses speed. Markdown
  * links are not run: undici's fetch leaves a FinalizationRegistry that Node cannot write into a snapshot.
  */
 export async function warmUpCheck(): Promise<number[]> {
@@ -129,6 +130,9 @@ export async function warmUpCheck(): Promise<number[]> {
     sharedTree.forget();
   }
   if (liveChildGroups().length) throw new Error("the snapshot's warm-up left a child process running");
+  // Last, the tools a check makes first (src/check/command.ts, with the default `--retain-traces off`): made
+  // before the warm-up, its check took them, and every check from the snapshot made its own (~3 ms).
+  makeToolsAhead(["core"], { retainTraces: "off" });
   return codes;
 }
 

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { describe, expect, it } from "vitest";
 import { warmUpCheck } from "../../src/snapshot-warm-up.js";
+import { hasToolsAhead, toolsFor } from "../../src/mcp/tools/index.js";
 import {
   forgetChildMarks,
   liveChildGroups,
@@ -29,6 +30,10 @@ describe("the snapshot's warm-up check", () => {
     expect(liveChildGroups()).toEqual([]);
     // The server's token made by its runs was forgotten: the next child is marked with a new one.
     expect(markedEnv("t", true)[SERVER_TOKEN_VAR]).not.toBe(token);
+    // The tools a check makes first wait for the first check from the snapshot (its check took any before).
+    expect(hasToolsAhead(["core"], { retainTraces: "off" })).toBe(true);
+    toolsFor(["core"], { retainTraces: "off" });
+    expect(hasToolsAhead(["core"], { retainTraces: "off" })).toBe(false);
   }, 60_000);
 
   it("without a temporary folder to warm up in, runs nothing and fails nothing (only speed is lost)", async () => {

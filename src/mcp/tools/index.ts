@@ -70,6 +70,11 @@ export function makeToolsAhead(toolsets: readonly string[], options: ToolsetOpti
   madeAhead.set(aheadKey(toolsets, options), toolsFor(toolsets, options));
 }
 
+/** Whether definitions made ahead wait for the first process that asks for these (tests ask). */
+export function hasToolsAhead(toolsets: readonly string[], options: ToolsetOptions = {}): boolean {
+  return madeAhead.has(aheadKey(toolsets, options));
+}
+
 /** The tool definitions of the chosen toolsets; names that clash between toolsets are a start-up error. */
 export function toolsFor(toolsets: readonly string[], options: ToolsetOptions = {}): ToolDefinition[] {
   const key = aheadKey(toolsets, options);
