@@ -5,7 +5,7 @@
 // imports. Worker scripts stay separate files in dist/, named from the package root (src/package-root.ts).
 import fs from "node:fs";
 import { build } from "esbuild";
-import { asciiOnly, SNAPSHOT_SOURCE } from "./snapshot-source.mjs";
+import { finishSnapshotSource, SNAPSHOT_SOURCE } from "./snapshot-source.mjs";
 
 const outdir = "dist/bundle";
 // Chunk names carry a hash: a rebuild must not leave a stale chunk the new entry could load.
@@ -45,7 +45,7 @@ await build({
   logLevel: "warning",
   ...SNAPSHOT_SOURCE,
 });
-asciiOnly("dist/bundle/cli-snapshot.cjs");
+finishSnapshotSource("dist/bundle/cli-snapshot.cjs");
 // A fresh `check`'s first step (src/check/answer/replay.ts): node's modules only, so it starts in
 // about the time of `node -e 0`.
 await build({

@@ -7,7 +7,7 @@
 // snapshot for this Node (src/hooks/hook-snapshot.ts), which the installed command line runs first.
 import { createRequire } from "node:module";
 import { build } from "esbuild";
-import { asciiOnly, SNAPSHOT_SOURCE } from "./snapshot-source.mjs";
+import { finishSnapshotSource, SNAPSHOT_SOURCE } from "./snapshot-source.mjs";
 
 const common = {
   bundle: true,
@@ -49,7 +49,7 @@ await build({
   supported: { "dynamic-import": false },
   ...SNAPSHOT_SOURCE,
 });
-asciiOnly("dist/bundle/hook-snapshot.cjs");
+finishSnapshotSource("dist/bundle/hook-snapshot.cjs");
 
 // The git hook's client of the check daemon (`node dist/hook.js pre-commit --daemon`), one file instead of a
 // dozen modules: it starts on every commit.
