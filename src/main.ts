@@ -16,6 +16,7 @@ import { REQUEST_TOO_LARGE, stdioLines } from "./mcp/stdio-lines.js";
 import { toolsetClash } from "./mcp/tools/toolset-names.js";
 import { VERSION } from "./version.js";
 import { guardRegexpBacktracking } from "./regexp-guard.js";
+import { deferMarkingForOneShot } from "./one-shot-gc.js";
 
 /** A shutdown that has not finished by then exits anyway (the exit handler still ends every child). */
 const SHUTDOWN_DEADLINE_MS = 1500;
@@ -115,6 +116,8 @@ async function main(commandLine: string[]): Promise<void> {
     // electron's docs (docs/tools/check_markdown_links.md; 2 MiB rather than 4 since the Markdown is
     // parsed a section at a time).
     v8.setFlagsFromString(`--interrupt-budget=${ONE_SHOT_INTERRUPT_BUDGET}`);
+    // And no incremental marking of the old generation while nothing allocates much (src/one-shot-gc.ts).
+    deferMarkingForOneShot();
     process.on("exit", () => endAllChildren("SIGKILL"));
     // A check run here (not the daemon's) keeps its answer under the command line as given.
     const answerArgv = choice.action === "off" ? commandLine.slice(1) : undefined;

@@ -8,6 +8,7 @@
  */
 import v8 from "node:v8";
 import type * as WorkerThreads from "node:worker_threads";
+import { markIncrementally } from "../one-shot-gc.js";
 
 export type WorkerThreadsModule = typeof WorkerThreads;
 
@@ -26,6 +27,8 @@ const threadWatchers = new Set<() => void>();
  */
 export function startWorker(...args: WorkerArgs): WorkerThreads.Worker {
   for (const watcher of threadWatchers) watcher();
+  // V8's flags are the process's: a thread's heap is marked as it goes (src/one-shot-gc.ts).
+  markIncrementally();
   return new (workerThreads().Worker)(...args);
 }
 

@@ -20,6 +20,7 @@ import { docsifyTargets, DocsifySites } from "./docsify.js";
 import { LocalTargets, MAX_FILE_BYTES, readTextCapped } from "./local-targets.js";
 import { BrokenLinkCollector, type BrokenLink, type ReportEntry } from "./report.js";
 import { suggestFileName, withFileName, withFragment } from "./suggest.js";
+import { markIncrementally } from "../../one-shot-gc.js";
 
 /** A user pattern as the checker uses it (user-regex.ts compiles them in a linear-time engine). */
 export interface LinkPattern {
@@ -115,6 +116,8 @@ const DEFAULT_FILE_CONCURRENCY = 4;
 const MAY_HOLD_LINKS = /[[<@]|:\/\/|www\./i;
 
 export async function checkMarkdownLinks(options: CheckOptions): Promise<CheckReport> {
+  // Its parse allocates much: marked as it goes, in a one-shot check too (src/one-shot-gc.ts).
+  markIncrementally();
   const st = await fs.promises.stat(options.target);
   if (!st.isFile() && !st.isDirectory())
     throw new ToolError("invalid_input", "path must be a regular file or a directory");
