@@ -299,6 +299,16 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
     return wholeRun(job, keys, all);
 
   let ran: PerFileOutcome<V, M>["ran"] = "none";
+  // A copy of the list: callers sort the outcome's files, and the list may be the cache's own (filesOfList).
+  const outcome = (uncached?: string): PerFileOutcome<V, M> => ({
+    files: [...files],
+    values,
+    meta: meta as M,
+    cached: files.length - missing.length,
+    total: files.length,
+    ran,
+    ...(uncached ? { uncached } : {}),
+  });
   if (missing.length) {
     const subset = missing.map((i) => files[i] as string);
     const run = await job.run(subset);
@@ -316,26 +326,11 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
       after.some((h, n) => h !== hashes[missing[n] as number]) ||
       changedBetween(closurePart, closureKey(cache, closure, job.root, false))
     )
-      return {
-        files: [...files],
-        values,
-        meta: meta as M,
-        cached: files.length - missing.length,
-        total: files.length,
-        ran,
-        uncached: "a file changed during the run",
-      };
+      return outcome("a file changed during the run");
   }
   if (ran !== "none" || !exact)
     storeBundle(cache, exactKey, latestKey, makeBundle(job, meta, files, rels, hashes as string[], values));
-  return {
-    files: [...files],
-    values,
-    meta: meta as M,
-    cached: files.length - missing.length,
-    total: files.length,
-    ran,
-  };
+  return outcome();
 }
 
 function makeBundle<V, M>(
