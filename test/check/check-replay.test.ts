@@ -202,6 +202,30 @@ describe("check's kept answer", () => {
     expect(fs.existsSync(path.join(inside, "mcp-code-quality", "answers"))).toBe(false);
   });
 
+  it("is not printed from a memo whose deps or output are not what a recording writes", () => {
+    const kept = keepAnswer();
+    const [memo] = memoFiles();
+    const original = fs.readFileSync(memo!, "utf8");
+    const edit = (change: (m: { deps: Record<string, unknown>; output: unknown }) => void) => {
+      const m = JSON.parse(original) as { deps: Record<string, unknown>; output: unknown };
+      change(m);
+      fs.writeFileSync(memo!, JSON.stringify(m), { mode: 0o600 });
+    };
+    // A folder's deps that are not an object of states (each replayer reads a folder's deps when it
+    // first looks at it): no replay, whichever folder it is.
+    const folders = Object.keys(JSON.parse(original).deps as object);
+    for (const folder of [folders[0]!, folders.at(-1)!]) {
+      edit((m) => (m.deps[folder] = "not deps"));
+      noneReplays(/no replay: (nothing kept|changed: the kept deps of)/);
+    }
+    // An output that is not chunks of stdout and stderr.
+    edit((m) => (m.output = [[3, "x"]]));
+    noneReplays(/no replay: nothing kept/);
+    // As recorded, it replays again.
+    fs.writeFileSync(memo!, original, { mode: 0o600 });
+    allReplay(kept.stdout, kept.status);
+  });
+
   it("is not read from a file someone else could have written, or through a link", () => {
     keepAnswer();
     const [memo] = memoFiles();

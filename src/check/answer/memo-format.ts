@@ -197,6 +197,33 @@ export function firstChanged(memo: AnswerMemo, env: NodeJS.ProcessEnv): string |
 /** How many deps a memo names as changed last (AnswerMemo.recent). */
 export const RECENT_DEPS = 16;
 
+const isRecord = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** Each folder's deps an object of names, each name's states an object of strings (as recorded). */
+function validDeps(deps: unknown): boolean {
+  return (
+    isRecord(deps) &&
+    Object.values(deps).every(
+      (names) =>
+        isRecord(names) &&
+        Object.values(names).every(
+          (states) => isRecord(states) && Object.values(states).every((v) => typeof v === "string"),
+        ),
+    )
+  );
+}
+
+/** The output as recorded: [stream, text] pairs, stream 1 (stdout) or 2 (stderr). */
+function validOutput(output: unknown): boolean {
+  return (
+    Array.isArray(output) &&
+    output.every(
+      (c) => Array.isArray(c) && c.length === 2 && (c[0] === 1 || c[0] === 2) && typeof c[1] === "string",
+    )
+  );
+}
+
 /** The memo in a file's text, or undefined when it is not one (damaged, another format). */
 export function parseMemo(text: string): AnswerMemo | undefined {
   try {
@@ -205,9 +232,9 @@ export function parseMemo(text: string): AnswerMemo | undefined {
       memo?.format !== MEMO_FORMAT ||
       typeof memo.key !== "string" ||
       typeof memo.node !== "string" ||
-      typeof memo.env !== "object" ||
-      typeof memo.deps !== "object" ||
-      !Array.isArray(memo.output) ||
+      !isRecord(memo.env) ||
+      !validDeps(memo.deps) ||
+      !validOutput(memo.output) ||
       (memo.code !== 0 && memo.code !== 1) ||
       typeof memo.streams !== "string"
     )
