@@ -14,6 +14,7 @@ import path from "node:path";
 import v8 from "node:v8";
 import { sha256 } from "./hash.js";
 import { sharedTree } from "../paths/tree-scan.js";
+import { relativeTo } from "../paths/fast-relative.js";
 
 const RACY_NS = 50_000_000n;
 /** Most files remembered; beyond, the first remembered is forgotten. */
@@ -182,7 +183,9 @@ export class FileHashes {
       const root = this.rootOf(file);
       const stored = root === undefined ? undefined : byRoot.get(root);
       if (!stored) continue;
-      stored.rels.push(path.relative(root as string, file));
+      // Sliced, not resolved: path.relative of each of pylint's ~2,400 remembered files took 5-15 ms of a
+      // fresh check's exit.
+      stored.rels.push(relativeTo(root as string, file));
       stored.stats.push(m.ino, m.size, m.mtimeNs, m.ctimeNs);
       stored.hashes.push(m.hash);
     }

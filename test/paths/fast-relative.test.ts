@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isWithinPath, relativeTo } from "../../src/paths/fast-relative.js";
+import { isNormalAbsolute, isWithinPath, relativeTo } from "../../src/paths/fast-relative.js";
 
 const slowWithin = (root: string, child: string) => {
   const rel = path.relative(root, child);
@@ -35,5 +35,25 @@ describe("fast-relative", () => {
     expect(isWithinPath("/a/b", "/a/bc")).toBe(false);
     expect(isWithinPath("/a/b", "/a/b")).toBe(true);
     expect(relativeTo("/a/b", "/a/bc")).toBe("../bc");
+  });
+
+  it("isNormalAbsolute says a path is path.resolve's own exactly when it is (the recorder and the cache trust it)", () => {
+    const segments = ["", ".", "..", "a", ".a", "..a", "a.", "a..", "...", "b c"];
+    function* paths(depth: number, prefix = ""): Generator<string> {
+      if (depth === 0) return;
+      for (const s of segments) {
+        yield `${prefix}/${s}`;
+        yield `${prefix}/${s}/`;
+        yield* paths(depth - 1, `${prefix}/${s}`);
+      }
+    }
+    let checked = 0;
+    for (const p of [...paths(4), "a", "./a", "a/b", ""].filter((q) => q !== "/")) {
+      expect([p, isNormalAbsolute(p)]).toEqual([p, path.resolve(p) === p]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20_000);
+    // The root is normal too, but left to path.resolve (callers slice below it).
+    expect(isNormalAbsolute("/")).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import path from "node:path";
 import { syncBuiltinESMExports } from "node:module";
 import { fileURLToPath } from "node:url";
 import { loadedWorkerThreads, watchThreadStarts } from "../../exec/worker-threads.js";
+import { isNormalAbsolute } from "../../paths/fast-relative.js";
 import {
   answersDir,
   changedAtMs,
@@ -94,30 +95,13 @@ const readlinkSync = fs.readlinkSync;
 const THROUGH_FD = /^\/(?:proc\/self|proc\/thread-self|dev)\/fd\/(\d+)(\/.*)?$/;
 
 /**
- * Whether `p` is an absolute path as path.resolve writes one (no `.` or `..` segment, no empty one, no
- * trailing `/`): the run's thousands of reads name such paths, and resolving each again took ~3 ms of a
- * fresh check of pylint.
- */
-export function isResolved(p: string): boolean {
-  return (
-    p.charCodeAt(0) === 47 &&
-    (p.length === 1 ||
-      (!p.endsWith("/") &&
-        !p.endsWith("/.") &&
-        !p.endsWith("/..") &&
-        !p.includes("//") &&
-        !p.includes("/./") &&
-        !p.includes("/../")))
-  );
-}
-
-/**
  * A path argument as an absolute path that means the same in another process: one through a descriptor
  * (/proc/self/fd/N/...) as the folder it is open on now. Undefined for a descriptor itself.
  */
 function pathOf(arg: unknown): string | undefined {
   let file: string;
-  if (typeof arg === "string") file = isResolved(arg) ? arg : path.resolve(arg);
+  // Most reads name a path already in path.resolve's form: resolving each again took ~3 ms of a fresh check.
+  if (typeof arg === "string") file = isNormalAbsolute(arg) ? arg : path.resolve(arg);
   else if (arg instanceof URL) {
     if (arg.protocol !== "file:") return undefined;
     file = fileURLToPath(arg);
