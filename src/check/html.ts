@@ -21,7 +21,7 @@ import { readTraces, trendSvg, trendsOf, type Trend } from "./html-trends.js";
 import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
 import { writeOutputFile } from "./output.js";
 import type { FixLine } from "./report.js";
-import { levelCounts, seconds } from "./report.js";
+import { failedRunShown, hasFailedRun, levelCounts, seconds } from "./report.js";
 
 export interface HtmlInput {
   outcomes: readonly CheckOutcome[];
@@ -33,6 +33,14 @@ export interface HtmlInput {
   paths: readonly string[];
   version: string;
   now: Date;
+}
+
+/** A failed check's run (failedRunShown): its command and the last lines of its output, folded. */
+function failedRunHtml(o: CheckOutcome): string {
+  if (!hasFailedRun(o)) return "";
+  const shown = failedRunShown(o);
+  const left = shown.left.length ? `\n… ${shown.left.join("; ")}` : "";
+  return `<details><summary>${escapeHtml(shown.head)}</summary><pre>${escapeHtml(shown.lines.join("\n") + left)}</pre></details>`;
 }
 
 const STATUS_LABEL: Record<CheckOutcome["status"], string> = {
@@ -110,7 +118,7 @@ export function renderHtml(input: HtmlInput, data: PageData, trends: readonly Tr
 <tbody>
 ${checksTable}
 </tbody></table>
-${skipped.length ? `<h2>Skipped or failed, and why</h2>\n<ul id="skipped">${skipped.map((o) => `<li><b>${e(o.id)}</b> (${e(o.kind)}, ${e(o.language)}): ${e(o.reason ?? o.status)}</li>`).join("")}</ul>` : ""}
+${skipped.length ? `<h2>Skipped or failed, and why</h2>\n<ul id="skipped">${skipped.map((o) => `<li><b>${e(o.id)}</b> (${e(o.kind)}, ${e(o.language)}): ${e(o.reason ?? o.status)}${failedRunHtml(o)}</li>`).join("")}</ul>` : ""}
 ${fixes ? `<h2>Fixes</h2>\n<table><thead><tr><th>check</th><th>tool</th><th>result</th><th>time</th></tr></thead><tbody>${fixes}</tbody></table>` : ""}
 <h2>Trends</h2>
 ${

@@ -36,6 +36,11 @@ export interface CheckOutcome {
   error_type?: string;
   /** The project's configuration asks for this check's tool (PlannedCheck's). */
   required?: boolean;
+  /** A failed check's run, as the tool's result reports it (runReport): what to read to see why. */
+  command?: string;
+  returncode?: number | null;
+  output?: string;
+  truncated?: boolean;
   sarif?: SarifLogLike;
 }
 
@@ -114,6 +119,18 @@ export function skippedOutcome(
   };
 }
 
+/** The run a failed result reports (command, exit code, output), the fields it has of them. */
+function failedRun(
+  result: EngineResult,
+): Pick<CheckOutcome, "command" | "returncode" | "output" | "truncated"> {
+  const run: Pick<CheckOutcome, "command" | "returncode" | "output" | "truncated"> = {};
+  if (typeof result.command === "string") run.command = result.command;
+  if (typeof result.returncode === "number" || result.returncode === null) run.returncode = result.returncode;
+  if (typeof result.output === "string" && result.output !== "") run.output = result.output;
+  if (result.truncated === true) run.truncated = true;
+  return run;
+}
+
 /**
  * The outcome of a check from its result. `changed`, when given, keeps only the findings in those files
  * (a set, or a test: --shard's) and judges the check by them alone.
@@ -132,6 +149,7 @@ export function outcomeOf(
       ...skippedOutcome(check, reason, missing ? "skipped" : "failed"),
       duration_ms: durationMs,
       error_type: result.error_type,
+      ...failedRun(result),
     };
   }
   const keep = typeof changed === "function" ? changed : changed && ((f: string) => changed.has(f));

@@ -82,10 +82,15 @@ function statusText(o: CheckOutcome, paint: Painter): string {
 
 const shownTarget = (target: string, cwd: string) => path.relative(cwd, target) || ".";
 
+/** A check's name in the report: its id, and its project when the report has several. */
+function checkNamer(input: ReportInput): (o: CheckOutcome) => string {
+  const several = new Set(input.outcomes.map((o) => o.target)).size > 1;
+  return (o) => (several ? `${o.id} (${shownTarget(o.target, input.cwd)})` : o.id);
+}
+
 /** One line per check: `  ruff   lint   python   2 findings (2 errors)   0.1 s`. */
 function toolLines(input: ReportInput, paint: Painter): string[] {
-  const several = new Set(input.outcomes.map((o) => o.target)).size > 1;
-  const name = (o: CheckOutcome) => (several ? `${o.id} (${shownTarget(o.target, input.cwd)})` : o.id);
+  const name = checkNamer(input);
   const nameWidth = widest(input.outcomes, (o) => name(o).length);
   const kindWidth = widest(input.outcomes, (o) => o.kind.length);
   return input.outcomes.map((o) => {
@@ -93,6 +98,57 @@ function toolLines(input: ReportInput, paint: Painter): string[] {
       o.status === "skipped" || o.status === "nothing" ? "" : `  ${paint("dim", seconds(o.duration_ms))}`;
     return `  ${paint("bold", name(o).padEnd(nameWidth))}  ${o.kind.padEnd(kindWidth)}  ${statusText(o, paint)}${time}`;
   });
+}
+
+/** The last lines of a failed check's output the report shows (--json has all of it). */
+export const FAILED_OUTPUT_LINES = 20;
+/** A longer line of it (or command) is cut here. */
+const FAILED_OUTPUT_LINE_CHARS = 400;
+
+/** Control characters of a tool's output (escape sequences, carriage returns), kept off the reader's terminal. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+const shortLine = (line: string) => {
+  const clean = line.replace(CONTROL, "").trimEnd();
+  return clean.length > FAILED_OUTPUT_LINE_CHARS ? `${clean.slice(0, FAILED_OUTPUT_LINE_CHARS)}…` : clean;
+};
+
+/**
+ * What the report shows of a failed check's run: its command and exit code in one line, the last lines of
+ * its output (control characters out, long lines cut), and a note of what is left to --json. Pure.
+ */
+export function failedRunShown(o: CheckOutcome): { head: string; lines: string[]; left: string[] } {
+  const exit = o.returncode === undefined ? "" : ` (exit ${o.returncode ?? "none: stopped"})`;
+  const all = (o.output ?? "").replace(/\r\n/g, "\n").split("\n");
+  const lines = all.slice(-FAILED_OUTPUT_LINES);
+  const earlier = all.length - lines.length;
+  return {
+    head: `${o.command === undefined ? "its output" : shortLine(o.command)}${exit}`,
+    lines: lines.map(shortLine),
+    left: [
+      ...(earlier > 0 ? [`${plural(earlier, "earlier line")} in --json`] : []),
+      ...(o.truncated ? ["the output was capped (--max-output-bytes)"] : []),
+    ],
+  };
+}
+
+/** A failed check whose run the report can show (its tool said `see output`). */
+export const hasFailedRun = (o: CheckOutcome) => o.status === "failed" && Boolean(o.output || o.command);
+
+/** What each failed check's run printed: the command, its exit code and the last lines of its output. */
+export function failedRunLines(input: ReportInput, paint: Painter): string[] {
+  const failed = input.outcomes.filter(hasFailedRun);
+  if (failed.length === 0) return [];
+  const name = checkNamer(input);
+  const out = ["", paint(["bold", "red"], "Failed runs:")];
+  for (const o of failed) {
+    const shown = failedRunShown(o);
+    out.push(`  ${paint("bold", name(o))}: ${shown.head}`);
+    if (shown.left.length) out.push(paint("dim", `    … ${shown.left.join("; ")}`));
+    out.push(...shown.lines.map((l) => `    ${l}`));
+  }
+  return out;
 }
 
 /** One line per fix call: `  ruff  lint_fix  1 file changed  0.3 s` (the path too when several). */
@@ -193,6 +249,7 @@ export function renderReport(input: ReportInput, paint: Painter = plain): string
     ...(input.notChecked?.length
       ? ["", paint(["bold", "red"], "Not checked:"), ...input.notChecked.map((l) => `  ${l}`)]
       : []),
+    ...failedRunLines(input, paint),
     ...findingLines(rows, paint),
     ...ruleDocLines(rows, paint),
     "",

@@ -61,6 +61,10 @@ export interface CheckJson {
     finding_count: number;
     reason?: string;
     error_type?: string;
+    /** A failed check's run. */
+    command?: string;
+    returncode?: number | null;
+    output?: string;
   }[];
   findings: {
     check: string;
