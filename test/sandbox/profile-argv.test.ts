@@ -155,6 +155,64 @@ describe("planProfile", () => {
     expect(planProfile(host, read, "/usr/bin/mypy", "/srv/a").readWrite).toEqual([]);
   });
 
+  it("project code that runs the go command reads the shared build cache through go-cache-overlay, writing its project's own", () => {
+    const withOverlay = { ...host, goCacheOverlay: "/opt/mcq/dist/native/go-cache-overlay" };
+    const own = (project: string) =>
+      planProfile(
+        withOverlay,
+        { kind: "tests", roots: [project] },
+        "/usr/local/go/bin/go",
+        project,
+      ).readWrite.find((p) => p.startsWith(`${host.perProjectCaches}/go-build-own/`));
+    // go test whose test binaries run nested: the go command writes the shared cache, the binaries get GOCACHEPROG.
+    const nested = planProfile(
+      withOverlay,
+      { kind: "tests", roots: ["/srv/a"], nestedTests: true },
+      "/usr/local/go/bin/go",
+      "/srv/a",
+    );
+    const ownA = own("/srv/a");
+    expect(ownA).toMatch(/\/go-build-own\/[0-9a-f]{20}$/);
+    if (!ownA) return;
+    expect(nested.setenv).toBeUndefined();
+    expect(nested.setenvForTests).toEqual({
+      GOCACHEPROG: `/opt/mcq/dist/native/go-cache-overlay -shared /home/u/.cache/go-build -own ${ownA}`,
+    });
+    expect(nested.readWrite).toContain(ownA);
+    expect(nested.caches).toContain(ownA);
+    // Without nesting the go command itself runs as project code: it gets GOCACHEPROG.
+    const flat = planProfile(
+      withOverlay,
+      { kind: "tests", roots: ["/srv/a"] },
+      "/usr/local/go/bin/go",
+      "/srv/a",
+    );
+    expect(flat.readOnlyCaches).toContain("/home/u/.cache/go-build");
+    expect(flat.setenv?.GOCACHEPROG).toContain(`-own ${ownA}`);
+    // Each project its own folder.
+    expect(own("/srv/b")).not.toBe(ownA);
+    // No project code, no program, or a path GOCACHEPROG would split: nothing set.
+    const read = { kind: "read" as const, roots: ["/srv/a"] };
+    expect(planProfile(withOverlay, read, "/usr/local/go/bin/go", "/srv/a").setenv).toBeUndefined();
+    expect(
+      planProfile(host, { kind: "tests", roots: ["/srv/a"] }, "/usr/local/go/bin/go", "/srv/a").setenv,
+    ).toBeUndefined();
+    const spaced = { ...withOverlay, goCacheOverlay: "/opt/my mcq/dist/native/go-cache-overlay" };
+    expect(
+      planProfile(spaced, { kind: "tests", roots: ["/srv/a"] }, "/usr/local/go/bin/go", "/srv/a").setenv,
+    ).toBeUndefined();
+    // Other families never.
+    expect(
+      planProfile(withOverlay, { kind: "tests", roots: ["/srv/a"] }, "/home/u/.cargo/bin/cargo", "/srv/a")
+        .setenv,
+    ).toBeUndefined();
+    // The nested sandbox sets it for the test binaries, one quoted field each.
+    const exec = nestedTestsExec("/usr/bin/bwrap", ["/home/u/.cache/go-build"], nested.setenvForTests);
+    expect(exec).toContain(
+      `'--setenv' 'GOCACHEPROG' '/opt/mcq/dist/native/go-cache-overlay -shared /home/u/.cache/go-build -own ${ownA}'`,
+    );
+  });
+
   it("a tool found inside the project runs the project's code: its caches are the project's own", () => {
     const read = { kind: "read" as const, roots: ["/srv/a"] };
     const planted = planProfile(host, read, "/srv/a/.venv/bin/black", "/srv/a", undefined, "/srv/a/.venv");

@@ -11,6 +11,9 @@ const SHELLS = ["sh", "bash", "dash", "rbash", "zsh", "ksh", "mksh", "csh", "tcs
 
 let layout: HostLayout | undefined;
 
+/** native/go-cache-overlay, built by `npm run build` where Go is installed (scripts/build-native.mjs). */
+const GO_CACHE_OVERLAY = path.join(PACKAGE_ROOT, "dist", "native", "go-cache-overlay");
+
 /** The server's package folder. */
 export function installDir(): string {
   return PACKAGE_ROOT;
@@ -134,6 +137,7 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     ...(goEnvPath ? { goEnvFile: goEnvPath } : {}),
     gitAndShells: hidden,
     prlimit: ["/usr/bin/prlimit", "/bin/prlimit"].find((p) => fs.existsSync(p)),
+    ...(fs.existsSync(GO_CACHE_OVERLAY) ? { goCacheOverlay: GO_CACHE_OVERLAY } : {}),
   };
 }
 

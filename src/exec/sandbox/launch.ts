@@ -149,8 +149,13 @@ export function nestedSandboxWorks(): boolean {
  * command itself fills) are read-only, so that a test binary, the project's code, cannot change what another
  * project's build reads. Each field quoted as go splits it; undefined when a path cannot be quoted.
  */
-export function nestedTestsExec(bwrap: string, readOnly: readonly string[]): string | undefined {
+export function nestedTestsExec(
+  bwrap: string,
+  readOnly: readonly string[],
+  setenv: Readonly<Record<string, string>> = {},
+): string | undefined {
   const fields = [bwrap, ...NESTED_ARGV.slice(0, 3), ...readOnly.flatMap((p) => ["--ro-bind", p, p])].concat(
+    Object.entries(setenv).flatMap(([k, v]) => ["--setenv", k, v]),
     NESTED_ARGV.slice(3),
     ["--"],
   );
@@ -250,7 +255,7 @@ export function sandboxLaunch(
     planProfile(host, request, executable, cwd, real, projectOf(real, cwd, request.roots)),
   );
   if (request.nestedTests) {
-    const exec = nestedTestsExec(status.bwrap, planned.readOnlyForTests ?? []);
+    const exec = nestedTestsExec(status.bwrap, planned.readOnlyForTests ?? [], planned.setenvForTests);
     if (exec) args = ["test", `-exec=${exec}`, ...args.slice(1)];
     else
       planned = withLaunchTimeMounts(
@@ -307,8 +312,14 @@ export function withCaches(profile: SandboxProfile): SandboxProfile {
   const missing = profile.caches.filter((c) => !ensureFolder(c));
   if (!missing.length) return profile;
   const binds = (profile.binds ?? []).filter((b) => !missing.includes(b.source));
+  // A variable naming a cache folder that could not be made is not set (GOCACHEPROG's own folder).
+  const naming = (env: Readonly<Record<string, string>> | undefined) =>
+    env &&
+    Object.fromEntries(Object.entries(env).filter(([, v]) => !missing.some((m) => v.split(" ").includes(m))));
   return {
     ...profile,
+    ...(profile.setenv ? { setenv: naming(profile.setenv) } : {}),
+    ...(profile.setenvForTests ? { setenvForTests: naming(profile.setenvForTests) } : {}),
     readOnly: profile.readOnly.filter((p) => !missing.includes(p)),
     readWrite: profile.readWrite.filter((p) => !missing.includes(p)),
     ...(profile.binds ? { binds } : {}),

@@ -85,6 +85,8 @@ export interface HostLayout {
   gitAndShells: readonly { path: string; dir: boolean }[];
   /** util-linux's prlimit (system folder, so visible inside), for resource limits. */
   prlimit?: string;
+  /** The GOCACHEPROG program that gives project code a build cache of its project's own (go-cache-overlay). */
+  goCacheOverlay?: string;
 }
 
 export type CacheFamily = "common" | "go" | "cargo" | "npm" | "git" | "node" | "provider";
@@ -165,6 +167,7 @@ export function planProfile(
   const sharedReadOnly: string[] = [];
   const forTests: string[] = [];
   const optional = new Set<string>();
+  let overlay: { own: string; value: string } | undefined;
   if (provider) {
     for (const p of host.toolchains.provider) readOnly.add(p);
     for (const f of request.files ?? []) readOnly.add(f);
@@ -204,6 +207,15 @@ export function planProfile(
     for (const s of request.scratch ?? []) (s.access === "read-write" ? readWrite : readOnly).add(s.path);
     if (request.nestedTests)
       forTests.push(...[...caches].filter((c) => readWrite.has(c) && !binds.some((b) => b.source === c)));
+    // Project code that runs the go command (a test's `go tool nm`): the shared build cache read through,
+    // what it puts kept in a folder of the project's own.
+    if (family === "go" && (projectCode || request.nestedTests)) {
+      overlay = goCacheOverlayOf(host, project, caches);
+      if (overlay) {
+        readWrite.add(overlay.own);
+        caches.add(overlay.own);
+      }
+    }
   }
   const visible = (p: string) =>
     host.system.some((m) => isUnder(p, m.path)) ||
@@ -231,8 +243,29 @@ export function planProfile(
     ...(caches.size ? { caches: [...caches] } : {}),
     ...(sharedReadOnly.length ? { readOnlyCaches: sharedReadOnly } : {}),
     ...(forTests.length ? { readOnlyForTests: forTests } : {}),
+    ...(overlay && projectCode ? { setenv: { GOCACHEPROG: overlay.value } } : {}),
+    ...(overlay && request.nestedTests ? { setenvForTests: { GOCACHEPROG: overlay.value } } : {}),
     ...(optional.size ? { readOnlyIfPresent: [...optional] } : {}),
   };
+}
+
+/**
+ * GOCACHEPROG for project code that runs the go command: go-cache-overlay reading Go's shared build cache (which
+ * such code sees read-only: another project's build reads it) and keeping what the go command puts in
+ * `<perProjectCaches>/go-build-own/<project key>`. Undefined without the program, without the shared cache
+ * in this profile, or when a path has a space or quote (GOCACHEPROG is split on them).
+ */
+export function goCacheOverlayOf(
+  host: HostLayout,
+  project: string,
+  caches: ReadonlySet<string>,
+): { own: string; value: string } | undefined {
+  const shared = host.caches.go.find((c) => c.name === "go-build")?.path;
+  if (!host.goCacheOverlay || !shared || !caches.has(shared)) return undefined;
+  const own = path.join(host.perProjectCaches, "go-build-own", projectKey(project));
+  const fields = [host.goCacheOverlay, "-shared", shared, "-own", own];
+  if (fields.some((f) => /[\s'"\\]/.test(f))) return undefined;
+  return { own, value: fields.join(" ") };
 }
 
 /** A project's folder name among a cache's per-project folders. */

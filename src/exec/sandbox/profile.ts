@@ -41,6 +41,8 @@ export interface SandboxProfile {
    * binaries, through `-exec`): the tool itself writes them (launch.ts).
    */
   readOnlyForTests?: readonly string[];
+  /** Environment that nested sandbox sets for those programs (GOCACHEPROG: plan.ts goCacheOverlayOf). */
+  setenvForTests?: Readonly<Record<string, string>>;
   /** Host cache folders bound (shared ones, or per-project sources): made (owner-only) when missing, dropped when they cannot be. */
   caches?: readonly string[];
   /** Shared caches shown read-only because the process runs project code (a fill step fills them first). */

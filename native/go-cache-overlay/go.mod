@@ -1,0 +1,3 @@
+module github.com/mcp-code-quality/go-cache-overlay
+
+go 1.22
