@@ -53,8 +53,11 @@ export function resolvePytest(start: string, root: string): PytestInvocation | u
 }
 
 export interface PytestOptions {
-  /** Canonical test path (file or directory). */
-  target: string;
+  /**
+   * Canonical test path (file or directory); undefined to let the config's `testpaths` choose, as `pytest` run
+   * from the config's folder does.
+   */
+  target?: string;
   pattern?: string;
   markers?: string;
   verbose: boolean;
@@ -128,18 +131,58 @@ function commonAncestor(a: string, b: string): string {
   return dir;
 }
 
+/** A `testpaths` value: a TOML list of strings, or an INI value split on whitespace as pytest splits it. */
+function pathsOf(value: unknown): string[] | undefined {
+  const list =
+    typeof value === "string"
+      ? value.split(/\s+/).filter(Boolean)
+      : Array.isArray(value) && value.every((v) => typeof v === "string")
+        ? (value as string[])
+        : undefined;
+  return list?.length ? list : undefined;
+}
+
+/**
+ * The `testpaths` of a pytest config file (pytest.ini, .pytest.ini, pyproject.toml's [tool.pytest.ini_options]
+ * or pytest 9's [tool.pytest], tox.ini's [pytest], setup.cfg's [tool:pytest]); undefined when it sets none.
+ * pytest searches them when it is run from the config's folder with no path.
+ */
+export function pytestTestpaths(configFile: string): string[] | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(configFile, "utf8");
+  } catch {
+    return undefined;
+  }
+  switch (path.basename(configFile)) {
+    case "pyproject.toml":
+      return (
+        pathsOf(tomlTable(text, "tool", "pytest", "ini_options")?.testpaths) ??
+        pathsOf(tomlTable(text, "tool", "pytest")?.testpaths)
+      );
+    case "pytest.ini":
+    case ".pytest.ini":
+    case "tox.ini":
+      return pathsOf(iniSection(text, "pytest")?.testpaths);
+    case "setup.cfg":
+      return pathsOf(iniSection(text, "tool:pytest")?.testpaths);
+    default:
+      return undefined;
+  }
+}
+
 /** True when `pattern` names test files (a glob such as `test_*.py`) rather than a `-k` expression. */
 export function isFileGlob(pattern: string): boolean {
   return /[*?[]/.test(pattern) || pattern.endsWith(".py");
 }
 
 /**
- * `pytest <path> -p no:cacheprovider [...]`: no cache writes (a read-only project works), a file-glob
+ * `pytest [path] -p no:cacheprovider [...]`: no cache writes (a read-only project works), a file-glob
  * pattern → `-o python_files=`, any other pattern → `-k`, markers → `-m`, JUnit XML (xunit1, which
  * carries each test's file and line) into the temp dir.
  */
 export function pytestArgs(o: PytestOptions): string[] {
-  const args = [o.target, "-p", "no:cacheprovider"];
+  const args = [...(o.target === undefined ? [] : [o.target]), "-p", "no:cacheprovider"];
   for (const plugin of o.plugins ?? []) args.push("-p", plugin);
   if (o.confinement) {
     const { confcutdir, configFile, rootdir } = o.confinement;

@@ -22,6 +22,7 @@ import {
   pytestArgs,
   pytestConfinement,
   pytestProgressPercent,
+  pytestTestpaths,
   resolvePytest,
 } from "../../adapters/python/pytest.js";
 
@@ -220,7 +221,7 @@ export const runTestsTool = () => {
           throw new ToolError("invalid_input", `path: a node id must name a test file: ${args.path}`);
         const target = rest === undefined ? testPath : `${testPath}::${rest}`;
         const targetDir = fs.statSync(testPath).isDirectory() ? testPath : path.dirname(testPath);
-        const cwd = args.working_dir ?? (ctx.allowlist.rootOf(ctx.config.cwd) ? ctx.config.cwd : targetDir);
+        let cwd = args.working_dir ?? (ctx.allowlist.rootOf(ctx.config.cwd) ? ctx.config.cwd : targetDir);
         // The project's virtualenv is looked for from working_dir (else the tests' directory) up to its root.
         const venvStart = args.working_dir ?? targetDir;
         const pytest = resolvePytest(venvStart, ctx.allowlist.rootOf(venvStart) ?? venvStart);
@@ -231,18 +232,27 @@ export const runTestsTool = () => {
           );
 
         const root = ctx.allowlist.rootOf(targetDir) ?? targetDir;
-        const coverageConfig = args.coverage ? findCoverageConfig(cwd, root) : undefined;
-        const plugins = choosePlugins(
-          pytest.fromVenv ? await listPlugins(ctx, pytest.program, cwd) : [],
-          args.coverage,
-        );
         const temp = makeScratchDir("mcq-pytest-");
         try {
+          const confinement = pytestConfinement(targetDir, root, path.join(temp, "pytest.ini"), cwd);
+          // The folder of the project's pytest config, with `testpaths` set: run from there with no path, as
+          // `pytest` there does (a path would override testpaths: flask's `tests` only, not its examples).
+          const testpaths =
+            target === testPath &&
+            !args.working_dir &&
+            path.dirname(confinement.configFile) === testPath &&
+            pytestTestpaths(confinement.configFile);
+          if (testpaths) cwd = testPath;
+          const coverageConfig = args.coverage ? findCoverageConfig(cwd, root) : undefined;
+          const plugins = choosePlugins(
+            pytest.fromVenv ? await listPlugins(ctx, pytest.program, cwd) : [],
+            args.coverage,
+          );
           const junitXml = path.join(temp, "junit.xml");
           const argv = [
             ...pytest.prefixArgs,
             ...pytestArgs({
-              target,
+              target: testpaths ? undefined : target,
               plugins: plugins.load,
               pattern: args.pattern,
               markers: args.markers,
@@ -251,7 +261,7 @@ export const runTestsTool = () => {
               coverageSource: args.coverage ? cwd : undefined,
               coverageConfig,
               junitXml,
-              confinement: pytestConfinement(targetDir, root, path.join(temp, "pytest.ini"), cwd),
+              confinement,
             }),
           ];
           const command = displayCommand(pytest.display, argv);
@@ -281,6 +291,10 @@ export const runTestsTool = () => {
           });
           const output = combinedOutput(run.stdout, run.stderr);
           const notes = [pytest.note];
+          if (testpaths)
+            notes.push(
+              `the tests ${path.relative(testPath, confinement.configFile)} names (testpaths = ${testpaths.join(" ")}), as \`pytest\` in ${testPath} runs them`,
+            );
           if (plugins.load.length) notes.push(`plugins loaded: ${plugins.load.join(", ")}`);
           if (plugins.skipped.length)
             notes.push(
