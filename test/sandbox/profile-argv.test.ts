@@ -2,7 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { bwrapArgv, visibleIn } from "../../src/exec/sandbox/profile.js";
 import { nestedTestsExec } from "../../src/exec/sandbox/launch.js";
-import { factsKeyOf, planProfile, type CacheSpec, type HostLayout } from "../../src/exec/sandbox/plan.js";
+import {
+  factsKeyOf,
+  planProfile,
+  PRIVATE_TMP,
+  type CacheSpec,
+  type HostLayout,
+} from "../../src/exec/sandbox/plan.js";
 
 const filled = (p: string, name: string): CacheSpec => ({ path: p, name, withProjectCode: "read-only" });
 const perProject = (p: string, name: string): CacheSpec => ({
@@ -174,7 +180,7 @@ describe("planProfile", () => {
     const ownA = own("/srv/a");
     expect(ownA).toMatch(/\/go-build-own\/[0-9a-f]{20}$/);
     if (!ownA) return;
-    expect(nested.setenv).toBeUndefined();
+    expect(nested.setenv?.GOCACHEPROG).toBeUndefined();
     expect(nested.setenvForTests).toEqual({
       GOCACHEPROG: `/opt/mcq/dist/native/go-cache-overlay -shared /home/u/.cache/go-build -own ${ownA}`,
     });
@@ -193,24 +199,46 @@ describe("planProfile", () => {
     expect(own("/srv/b")).not.toBe(ownA);
     // No project code, no program, or a path GOCACHEPROG would split: nothing set.
     const read = { kind: "read" as const, roots: ["/srv/a"] };
-    expect(planProfile(withOverlay, read, "/usr/local/go/bin/go", "/srv/a").setenv).toBeUndefined();
     expect(
-      planProfile(host, { kind: "tests", roots: ["/srv/a"] }, "/usr/local/go/bin/go", "/srv/a").setenv,
+      planProfile(withOverlay, read, "/usr/local/go/bin/go", "/srv/a").setenv?.GOCACHEPROG,
+    ).toBeUndefined();
+    expect(
+      planProfile(host, { kind: "tests", roots: ["/srv/a"] }, "/usr/local/go/bin/go", "/srv/a").setenv
+        ?.GOCACHEPROG,
     ).toBeUndefined();
     const spaced = { ...withOverlay, goCacheOverlay: "/opt/my mcq/dist/native/go-cache-overlay" };
     expect(
-      planProfile(spaced, { kind: "tests", roots: ["/srv/a"] }, "/usr/local/go/bin/go", "/srv/a").setenv,
+      planProfile(spaced, { kind: "tests", roots: ["/srv/a"] }, "/usr/local/go/bin/go", "/srv/a").setenv
+        ?.GOCACHEPROG,
     ).toBeUndefined();
     // Other families never.
     expect(
       planProfile(withOverlay, { kind: "tests", roots: ["/srv/a"] }, "/home/u/.cargo/bin/cargo", "/srv/a")
-        .setenv,
+        .setenv?.GOCACHEPROG,
     ).toBeUndefined();
     // The nested sandbox sets it for the test binaries, one quoted field each.
     const exec = nestedTestsExec("/usr/bin/bwrap", ["/home/u/.cache/go-build"], nested.setenvForTests);
     expect(exec).toContain(
       `'--setenv' 'GOCACHEPROG' '/opt/mcq/dist/native/go-cache-overlay -shared /home/u/.cache/go-build -own ${ownA}'`,
     );
+  });
+
+  it("every run's temp folder is its own and writable: TMPDIR names it, whatever the server's environment says", () => {
+    const read = planProfile(host, { kind: "read", roots: ["/srv/a"] }, "/usr/bin/mypy", "/srv/a");
+    expect(read.setenv).toEqual({ TMPDIR: "/tmp" });
+    expect(read.privateTmp).toBeUndefined();
+    // An allowed root /tmp, read-only, covers the private /tmp: a private folder elsewhere, made after it.
+    const tmpRoot = planProfile(host, { kind: "read", roots: ["/tmp"] }, "/home/u/go/bin/gosec", "/tmp/p");
+    expect(tmpRoot.privateTmp).toBe(PRIVATE_TMP);
+    expect(tmpRoot.setenv?.TMPDIR).toBe(PRIVATE_TMP);
+    const argv = bwrapArgv(tmpRoot, "/home/u/go/bin/gosec", []);
+    const m = mounts(argv);
+    expect(m.indexOf(`--tmpfs ${PRIVATE_TMP}`)).toBeGreaterThan(m.indexOf("--ro-bind /tmp"));
+    expect(argv.join(" ")).toContain(`--setenv TMPDIR ${PRIVATE_TMP}`);
+    // Written by the run itself (its tests' root): /tmp as it is.
+    const tests = planProfile(host, { kind: "tests", roots: ["/tmp"] }, "/usr/bin/pytest", "/tmp/p");
+    expect(tests.privateTmp).toBeUndefined();
+    expect(tests.setenv?.TMPDIR).toBe("/tmp");
   });
 
   it("a tool found inside the project runs the project's code: its caches are the project's own", () => {

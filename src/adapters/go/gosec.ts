@@ -4,6 +4,7 @@
  * could not build are listed as not scanned. Not `-quiet`: with it gosec prints nothing at all when it finds
  * no issue, not even the packages it could not build (exit 0), so a scan that skipped code looked clean.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { displayCommand, runFailed } from "../../engine/result.js";
@@ -45,6 +46,8 @@ export interface GosecReport {
   issues: GosecIssue[];
   /** Files with errors gosec reports under "Golang errors" (they were not scanned). */
   errors: Record<string, { line?: number; column?: number; error?: string }[]>;
+  /** How many files gosec scanned (its Stats), when the report says. */
+  files?: number;
 }
 
 /**
@@ -59,15 +62,52 @@ export function parseGosecJson(text: string, returncode: number | null = null): 
     const doc = JSON.parse(text.slice(start)) as {
       Issues?: GosecIssue[];
       "Golang errors"?: GosecReport["errors"];
+      Stats?: { files?: unknown };
     };
     if (!Array.isArray(doc.Issues)) return undefined;
-    return { issues: doc.Issues, errors: doc["Golang errors"] ?? {} };
+    const files = doc.Stats?.files;
+    return {
+      issues: doc.Issues,
+      errors: doc["Golang errors"] ?? {},
+      ...(typeof files === "number" ? { files } : {}),
+    };
   } catch {
     return undefined;
   }
 }
 
 const SEVERITY: Record<string, Severity> = { HIGH: "error", MEDIUM: "warning", LOW: "info" };
+
+/**
+ * Whether the packages `pattern` names (`.`, `./sub`, `./...`, `./sub/...` below `moduleDir`) have a .go file;
+ * folders go skips (testdata, vendor, `_` and `.` ones) left out.
+ */
+export function hasGoFiles(moduleDir: string, pattern: string): boolean {
+  const recursive = pattern.endsWith("/...");
+  const start = path.join(moduleDir, recursive ? pattern.slice(0, -4) : pattern);
+  const stack = [start];
+  while (stack.length) {
+    const dir = stack.pop() as string;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (e.isFile() && e.name.endsWith(".go")) return true;
+      if (
+        recursive &&
+        e.isDirectory() &&
+        !/^[._]/.test(e.name) &&
+        e.name !== "testdata" &&
+        e.name !== "vendor"
+      )
+        stack.push(path.join(dir, e.name));
+    }
+  }
+  return false;
+}
 
 /** A gosec issue in the common model; `line` may be a range ("12-14"). */
 export function gosecToFinding(issue: GosecIssue): Finding {
@@ -105,6 +145,14 @@ async function scan(ctx: ToolContext, req: ScanRequest): Promise<ScanOutcome> {
   // 0: no issues, 1: issues found; any other exit, or no report, is a failure.
   if (!report || (run.returncode !== 0 && run.returncode !== 1))
     throw runFailed(`gosec failed without a report (exit ${run.returncode}); see output`, command, run);
+  // gosec that could not load the packages (go list failing: no temp folder, a broken toolchain) scans no
+  // file, says nothing of why, and exits 0: a clean verdict of code it never read.
+  if (report.files === 0 && report.issues.length === 0 && hasGoFiles(moduleDir, pattern))
+    throw runFailed(
+      `gosec scanned no file of ${pattern}, which has Go files (it could not load the packages); see output`,
+      command,
+      run,
+    );
   let issues = report.issues;
   if (req.target.endsWith(".go")) issues = issues.filter((i) => i.file === req.target);
   issues = [...issues].sort(

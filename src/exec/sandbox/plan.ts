@@ -228,6 +228,17 @@ export function planProfile(
   // The working directory is the server's choice (a project folder, a scratch copy): shown read-only when
   // nothing else shows it.
   if (!provider && !visible(cwd) && !isTooBroad(cwd, host)) readOnly.add(cwd);
+  const setenv: Record<string, string> = {};
+  if (overlay && projectCode) setenv.GOCACHEPROG = overlay.value;
+  // The run's temp folder is its own: the private /tmp, or when an allowed root /tmp shown read-only covers
+  // that, a private folder elsewhere. TMPDIR names it whatever the server's environment says: a TMPDIR the
+  // sandbox does not show, or a read-only /tmp, made tools that write temp files fail, some silently (gosec's
+  // go list: it then scanned no file and reported none).
+  const covering = (p: string, folders: Iterable<string>) => [...folders].some((r) => isUnder(p, r));
+  const tmpHidden = covering("/tmp", readOnly) && !covering("/tmp", readWrite);
+  const privateTmp =
+    tmpHidden && !covering(PRIVATE_TMP, [...readOnly, ...readWrite]) ? PRIVATE_TMP : undefined;
+  setenv.TMPDIR = privateTmp ?? "/tmp";
   return {
     system: host.system,
     procReadOnly: host.procReadOnly,
@@ -243,7 +254,8 @@ export function planProfile(
     ...(caches.size ? { caches: [...caches] } : {}),
     ...(sharedReadOnly.length ? { readOnlyCaches: sharedReadOnly } : {}),
     ...(forTests.length ? { readOnlyForTests: forTests } : {}),
-    ...(overlay && projectCode ? { setenv: { GOCACHEPROG: overlay.value } } : {}),
+    ...(privateTmp ? { privateTmp } : {}),
+    ...(Object.keys(setenv).length ? { setenv } : {}),
     ...(overlay && request.nestedTests ? { setenvForTests: { GOCACHEPROG: overlay.value } } : {}),
     ...(optional.size ? { readOnlyIfPresent: [...optional] } : {}),
   };
@@ -267,6 +279,9 @@ export function goCacheOverlayOf(
   if (fields.some((f) => /[\s'"\\]/.test(f))) return undefined;
   return { own, value: fields.join(" ") };
 }
+
+/** The run's private temp folder when an allowed root shown read-only covers /tmp (TMPDIR names it). */
+export const PRIVATE_TMP = "/run/mcq-tmp";
 
 /** A project's folder name among a cache's per-project folders. */
 export function projectKey(project: string): string {

@@ -49,6 +49,8 @@ export interface SandboxProfile {
   readOnlyCaches?: readonly string[];
   /** Files shown read-only when they exist at launch (Go's settings file, which `go env -w` may make later). */
   readOnlyIfPresent?: readonly string[];
+  /** A private temp folder made after the binds (TMPDIR names it): /tmp is covered by a read-only root. */
+  privateTmp?: string;
   /** Environment set inside (on top of what the process is given). */
   setenv?: Readonly<Record<string, string>>;
   /** Resource limits, set by `prlimit` (its path in `prlimit`) between bwrap and the tool. */
@@ -120,6 +122,7 @@ export function bwrapArgv(profile: SandboxProfile, executable: string, args: rea
     ...(profile.binds ?? []).map((b) => ({ ...b, rw: true })),
   ].sort((a, b) => depth(a.dest) - depth(b.dest) || Number(a.rw) - Number(b.rw));
   for (const b of binds) argv.push(b.rw ? "--bind" : "--ro-bind", b.source, b.dest);
+  if (profile.privateTmp) argv.push("--tmpfs", profile.privateTmp);
   for (const h of profile.hidden)
     if (h.dir) argv.push("--tmpfs", h.path);
     else argv.push("--ro-bind", "/dev/null", h.path);
