@@ -279,7 +279,10 @@ export function sandboxLaunch(
   return {
     program: status.bwrap,
     args: bwrapArgv(profile, executable, args),
-    env: built.env,
+    // The run's own temp folder, whatever the server's TMPDIR (a folder the sandbox may not show): before, a
+    // tool that writes temp files failed there, some silently (gosec's go list: it scanned no file and
+    // reported none). A caller's own TMPDIR (the mypy daemon's socket folder) still wins (runner.ts).
+    env: { ...built.env, TMPDIR: profile.privateTmp ?? "/tmp" },
     envFamily: built.family,
     profile,
   };

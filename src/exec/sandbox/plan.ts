@@ -230,15 +230,12 @@ export function planProfile(
   if (!provider && !visible(cwd) && !isTooBroad(cwd, host)) readOnly.add(cwd);
   const setenv: Record<string, string> = {};
   if (overlay && projectCode) setenv.GOCACHEPROG = overlay.value;
-  // The run's temp folder is its own: the private /tmp, or when an allowed root /tmp shown read-only covers
-  // that, a private folder elsewhere. TMPDIR names it whatever the server's environment says: a TMPDIR the
-  // sandbox does not show, or a read-only /tmp, made tools that write temp files fail, some silently (gosec's
-  // go list: it then scanned no file and reported none).
+  // An allowed root /tmp shown read-only covers the run's private /tmp: its temp folder is then a private
+  // one elsewhere (launch.ts names it in TMPDIR).
   const covering = (p: string, folders: Iterable<string>) => [...folders].some((r) => isUnder(p, r));
   const tmpHidden = covering("/tmp", readOnly) && !covering("/tmp", readWrite);
   const privateTmp =
     tmpHidden && !covering(PRIVATE_TMP, [...readOnly, ...readWrite]) ? PRIVATE_TMP : undefined;
-  setenv.TMPDIR = privateTmp ?? "/tmp";
   return {
     system: host.system,
     procReadOnly: host.procReadOnly,
