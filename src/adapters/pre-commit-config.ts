@@ -15,6 +15,9 @@ const MAX_CONFIG_BYTES = 256 * 1024;
 
 export interface PreCommitHook {
   id: string;
+  /** The repository the hook comes from (`repo:`) and the revision pinned (`rev:`). */
+  repo?: string;
+  rev?: string;
   entry?: string;
   args: string[];
   /** pre-commit hands the hook the files it selects (true unless `pass_filenames: false`). */
@@ -42,12 +45,14 @@ export function parsePreCommitConfig(source: string): PreCommitConfig | undefine
   const top = config as Record<string, unknown> | null;
   if (!top || typeof top !== "object" || !Array.isArray(top.repos)) return undefined;
   const hooks: PreCommitHook[] = [];
-  for (const repo of top.repos as { hooks?: unknown }[])
+  for (const repo of top.repos as { hooks?: unknown; repo?: unknown; rev?: unknown }[])
     for (const hook of Array.isArray(repo?.hooks) ? (repo.hooks as Record<string, unknown>[]) : []) {
       const id = text(hook?.id);
       if (!id) continue;
       hooks.push({
         id,
+        ...(text(repo.repo) ? { repo: text(repo.repo) } : {}),
+        ...(text(repo.rev) ? { rev: text(repo.rev) } : {}),
         entry: text(hook.entry),
         args: Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === "string") : [],
         passFilenames: hook.pass_filenames !== false,
@@ -56,6 +61,34 @@ export function parsePreCommitConfig(source: string): PreCommitConfig | undefine
       });
     }
   return { files: text(top.files), exclude: text(top.exclude), hooks };
+}
+
+/**
+ * Repositories whose hooks run the tool at the version their `rev` names (the tool's own release tags, or
+ * a mirror tagged the same), by the tool they run.
+ */
+const VERSIONED_MIRRORS: Record<string, string> = {
+  "github.com/psf/black-pre-commit-mirror": "black",
+  "github.com/psf/black": "black",
+  "github.com/pre-commit/mirrors-mypy": "mypy",
+  "github.com/astral-sh/ruff-pre-commit": "ruff",
+  "github.com/pycqa/flake8": "flake8",
+};
+
+/**
+ * The tool and version a hook pins, when its repository is one whose `rev` is the tool's version
+ * (`psf/black-pre-commit-mirror` at `26.5.1`: black 26.5.1; `pre-commit/mirrors-mypy` at `v2.3.1`: mypy
+ * 2.3.1); undefined for any other (a commit hash, a local hook). Pure.
+ */
+export function pinnedTool(hook: PreCommitHook): { tool: string; version: string } | undefined {
+  const repo = hook.repo
+    ?.toLowerCase()
+    .replace(/^(?:https?:\/\/|git@)/, "")
+    .replace(/^github\.com:/, "github.com/")
+    .replace(/(?:\.git)?\/*$/, "");
+  const tool = repo ? VERSIONED_MIRRORS[repo] : undefined;
+  const version = /^v?(\d+(?:\.\d+)*)$/.exec(hook.rev ?? "")?.[1];
+  return tool && version ? { tool, version } : undefined;
 }
 
 /** The config at the top of a repository, when there is one (read once, bounded). */

@@ -12,7 +12,13 @@ import { gitOutput } from "./git-sandbox.js";
 import { PROJECT_FILES } from "./git-ls-files.js";
 import { isWithin } from "../paths/allowlist.js";
 import { isVirtualenv } from "./python/python-files.js";
-import { hookSelector, PRE_COMMIT_CONFIG, readPreCommitConfig, selectionNote } from "./pre-commit-config.js";
+import {
+  hookSelector,
+  pinnedTool,
+  PRE_COMMIT_CONFIG,
+  readPreCommitConfig,
+  selectionNote,
+} from "./pre-commit-config.js";
 
 /** pre-commit's `python` files, as its file identification tags them by name. */
 export const isPythonFile = (file: string) => file.endsWith(".py");
@@ -31,7 +37,7 @@ export async function preCommitFiles(
   ofKind: (file: string) => boolean,
   /** What the tool did to them, in the note (`linted`, `checked`). */
   verb = "linted",
-): Promise<{ files?: string[]; note: string; args: string[] } | undefined> {
+): Promise<{ files?: string[]; note: string; args: string[]; pinned?: string } | undefined> {
   // No config from the target up to the allowed root: no git to ask (a file target, or no git at all, too).
   if (!fs.statSync(target, { throwIfNoEntry: false })?.isDirectory()) return undefined;
   if (!configAbove(target, ctx.allowlist.rootOf(target) ?? target)) return undefined;
@@ -42,11 +48,17 @@ export async function preCommitFiles(
   const hooks = config?.hooks.filter((h) => h.id === id && h.passFilenames) ?? [];
   if (!config || !hooks.length) return undefined;
   const selectors = hooks.map((h) => hookSelector(config, h));
-  const args = (hooks[0] as (typeof hooks)[number]).args;
+  const first = hooks[0] as (typeof hooks)[number];
+  const args = first.args;
+  // The version the hook pins, when its repository says it: the tool run here may be another.
+  const pin = pinnedTool(first);
+  const pinned = pin?.tool === id ? pin.version : undefined;
+  const pinNote = pinned ? `; the hook pins ${id} ${pinned} (${first.repo} ${first.rev})` : "";
   if (selectors.some((s) => !s))
     return {
-      note: `${PRE_COMMIT_CONFIG}'s patterns for ${id} are not ones RE2 runs: ${id} ran on the whole folder`,
+      note: `${PRE_COMMIT_CONFIG}'s patterns for ${id} are not ones RE2 runs: ${id} ran on the whole folder${pinNote}`,
       args,
+      ...(pinned ? { pinned } : {}),
     };
   const listed = await gitOutput(ctx, target, ["ls-files", ...PROJECT_FILES]).catch(() => undefined);
   if (!listed) return undefined;
@@ -58,8 +70,9 @@ export async function preCommitFiles(
   const selections = hooks.map((h) => selectionNote(config, h)).join("; ");
   return {
     files,
-    note: `${id} ${verb} the files the project's pre-commit hands it (${PRE_COMMIT_CONFIG}: ${selections}): ${files.length} file(s)`,
+    note: `${id} ${verb} the files the project's pre-commit hands it (${PRE_COMMIT_CONFIG}: ${selections}): ${files.length} file(s)${pinNote}`,
     args,
+    ...(pinned ? { pinned } : {}),
   };
 }
 

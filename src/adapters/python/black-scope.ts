@@ -15,6 +15,8 @@ export interface BlackScope {
   /** True when `targets` are the pre-commit hooks' files. */
   handed: boolean;
   note?: string;
+  /** The black version the project's pre-commit hook pins, when its repository says (pinnedTool). */
+  pinned?: string;
 }
 
 /** black's options that change what it writes (with a value: true); the rest (`--quiet`, `--safe`) do not. */
@@ -58,7 +60,8 @@ export async function blackScope(ctx: ToolContext, target: string): Promise<Blac
   const handed = await preCommitFiles(ctx, target, "black", isPythonOrStub, "formatted");
   if (!handed) return whole;
   const flags = blackFormattingFlags(handed.args);
+  const pinned = handed.pinned ? { pinned: handed.pinned } : {};
   // Patterns RE2 cannot run, or no file selected: black's own walk of the target, as before.
-  if (!handed.files?.length) return { ...whole, flags, note: handed.note };
-  return { targets: handed.files, flags, handed: true, note: handed.note };
+  if (!handed.files?.length) return { ...whole, flags, note: handed.note, ...pinned };
+  return { targets: handed.files, flags, handed: true, note: handed.note, ...pinned };
 }

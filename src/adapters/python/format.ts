@@ -112,6 +112,22 @@ class ListingLines {
   }
 }
 
+/**
+ * When the black that runs is not the version the project's pre-commit pins: what to say (its verdict, and
+ * what it can parse, can differ from `pre-commit run black`'s). Undefined when they agree or either is unknown.
+ */
+async function blackPinMismatch(
+  ctx: ToolContext,
+  executable: string,
+  scope: BlackScope,
+): Promise<string | undefined> {
+  if (!scope.pinned) return undefined;
+  const version = await cachedVersion(ctx, executable);
+  return version && version !== scope.pinned
+    ? `black ${version} runs here; the project's pre-commit pins black ${scope.pinned}, whose verdict can differ`
+    : undefined;
+}
+
 /** A formatter run whose exit code is neither "clean" nor "would change" is a tool_error. */
 function formatterFailure(
   program: string,
@@ -119,13 +135,19 @@ function formatterFailure(
   returncode: number | null,
   output: string,
   truncated: boolean,
+  /** Why it may have failed where the project's own run does not (blackPinMismatch). */
+  why?: string,
 ) {
-  return new ToolError("tool_error", `${program} failed (exit ${returncode}); see output`, {
-    command,
-    returncode,
-    output,
-    truncated,
-  });
+  return new ToolError(
+    "tool_error",
+    `${program} failed (exit ${returncode}); see output${why ? ` (${why})` : ""}`,
+    {
+      command,
+      returncode,
+      output,
+      truncated,
+    },
+  );
 }
 
 async function ruffCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
@@ -338,6 +360,7 @@ async function cachedBlackCheck(
   const root = rootOf(ctx, req.target);
   const walk = scanTarget(cache, req.target, RUFF_SKIPPED);
   const version = await cachedVersion(ctx, executable);
+  const mismatch = await blackPinMismatch(ctx, executable, scope);
   const run = async (targets: readonly string[], verbose: boolean) => {
     const args = [...(verbose ? ["-v"] : []), ...blackArgs(targets, { check: true, configArgs })];
     const unformatted: string[] = [];
@@ -358,6 +381,7 @@ async function cachedBlackCheck(
         result.returncode,
         combinedOutput(result.stdout, result.stderr),
         result.truncated,
+        mismatch,
       );
     const abs = (f: string) => path.resolve(ctx.config.cwd, f);
     return {
@@ -399,7 +423,12 @@ async function cachedBlackCheck(
     command: displayCommand("black", blackArgs(shownTarget(scope), { check: true, configArgs })),
     returncode: files.length ? 1 : 0,
     truncated: false,
-    notes: [...(cli.note ? [cli.note] : []), ...(scope.note ? [scope.note] : []), ...outcome.meta.notes],
+    notes: [
+      ...(cli.note ? [cli.note] : []),
+      ...(scope.note ? [scope.note] : []),
+      ...(mismatch ? [mismatch] : []),
+      ...outcome.meta.notes,
+    ],
     cache: markerOf(outcome),
   };
 }
@@ -418,8 +447,9 @@ async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatC
   const listing = new ListingLines();
   const run = await ctx.run({ program: cli.executable ?? "black", args, ...listing.sinks });
   const output = combinedOutput(run.stdout, run.stderr);
+  const mismatch = await blackPinMismatch(ctx, cli.executable ?? "black", scope);
   if (run.returncode === BLACK_INTERNAL_ERROR || (run.returncode !== 0 && run.returncode !== 1))
-    throw formatterFailure("black", command, run.returncode, output, run.truncated);
+    throw formatterFailure("black", command, run.returncode, output, run.truncated, mismatch);
   return {
     formatted: run.returncode === 0,
     // Sorted: black checks files in parallel, and its own order varies from run to run.
@@ -431,6 +461,7 @@ async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatC
     notes: [
       ...(cli.note ? [cli.note] : []),
       ...(scope.note ? [scope.note] : []),
+      ...(mismatch ? [mismatch] : []),
       ...parseToolWarnings(run.stderr, "black"),
     ],
   };
