@@ -11,7 +11,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
-import { levelCounts, seconds } from "./report.js";
+import { failedRunShown, hasFailedRun, levelCounts, seconds } from "./report.js";
+import { escapeHtml } from "./html-escape.js";
 
 /** GitHub shows at most 10 error annotations per step and 50 per job; a few more say there were more. */
 export const MAX_ANNOTATIONS = 50;
@@ -129,6 +130,19 @@ function cell(text: string, max = 200): string {
   return cut.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;");
 }
 
+/** A failed check's run (failedRunShown) folded under its line of the summary: HTML, escaped. */
+function failedRunDetails(o: CheckOutcome): string[] {
+  if (!hasFailedRun(o)) return [];
+  const shown = failedRunShown(o);
+  const text = [...(shown.left.length ? [`… ${shown.left.join("; ")}`] : []), ...shown.lines].join("\n");
+  return [
+    `  <details><summary>${escapeHtml(shown.head)}</summary>`,
+    "",
+    `  <pre>${escapeHtml(text)}</pre>`,
+    "  </details>",
+  ];
+}
+
 const STATUS: Record<CheckOutcome["status"], string> = {
   passed: "✅ passed",
   findings: "❌ findings",
@@ -171,9 +185,10 @@ export function summaryMarkdown(input: GithubInput, annotated: number): string {
       "",
       "### Skipped or failed, and why",
       "",
-      ...notRun.map(
-        (o) => `- **${cell(o.id)}** (${o.kind}, ${o.language}): ${cell(o.reason ?? o.status, 500)}`,
-      ),
+      ...notRun.flatMap((o) => [
+        `- **${cell(o.id)}** (${o.kind}, ${o.language}): ${cell(o.reason ?? o.status, 500)}`,
+        ...failedRunDetails(o),
+      ]),
     );
   if (rows.length) {
     const byRule = new Map<

@@ -97,6 +97,26 @@ describe("check on a file ruff cannot parse", () => {
     for (const line of byHand) expect(report.slice(at + 2)).toContain(`    ${line}`);
   });
 
+  it.skipIf(skip)("--github folds it under the check in the job summary", async () => {
+    const runner = tempDir("mcq-check-failed-gh-");
+    const summary = path.join(runner, "summary.md");
+    fs.writeFileSync(summary, "");
+    await runCheck([".", "--only", "ruff-format", "--github"], {
+      cwd: dir,
+      env: {
+        GITHUB_ACTIONS: "true",
+        GITHUB_STEP_SUMMARY: summary,
+        GITHUB_OUTPUT: path.join(runner, "output"),
+        GITHUB_WORKSPACE: dir,
+      },
+    });
+    const text = fs.readFileSync(summary, "utf8");
+    expect(text).toMatch(/- \*\*ruff-format\*\* \(format, python\): ruff format failed \(exit 2\)/);
+    expect(text).toMatch(
+      / {2}<details><summary>ruff [^<]*\(exit 2\)<\/summary>\n\n {2}<pre>[^<]*invalid-syntax: Expected/,
+    );
+  });
+
   it.skipIf(skip)(
     "--json carries the command, the exit code and the whole output; --html folds it",
     async () => {
