@@ -65,8 +65,28 @@ beforeAll(() => {
   fs.writeFileSync(path.join(repo, ".git", "hooks", "pre-commit"), REFUSE, { mode: 0o755 });
 });
 
+/**
+ * bubblewrap, for a /tmp of the lines' own: they write fixed paths there (`/tmp/gc`, `/tmp/nohooks`), which
+ * another run's leftovers (a folder of that name) would break and which should not be left on the host.
+ */
+const BWRAP = ["/usr/bin/bwrap", "/bin/bwrap"].find((p) => fs.existsSync(p));
+
+/** A corpus line run with bash in the repository, in a private /tmp (the repository and remote bound in). */
 const run = (line: string) =>
-  spawnSync("bash", ["-c", line], { cwd: repo, env, encoding: "utf8", timeout: 120_000 });
+  BWRAP
+    ? spawnSync(
+        BWRAP,
+        ["--dev-bind", "/", "/", "--tmpfs", "/tmp", "--bind", repo, repo, "--bind", remote, remote].concat([
+          "--chdir",
+          repo,
+          "--",
+          "bash",
+          "-c",
+          line,
+        ]),
+        { cwd: repo, env, encoding: "utf8", timeout: 120_000 },
+      )
+    : spawnSync("bash", ["-c", line], { cwd: repo, env, encoding: "utf8", timeout: 120_000 });
 
 async function denied(line: string): Promise<boolean> {
   const { answerHook } = await import(path.join(REPO_ROOT, "dist", "hooks", "claude-code.js"));
