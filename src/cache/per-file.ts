@@ -35,6 +35,11 @@ export interface PerFileRun<V, M> {
   meta: M;
   /** Every file the tool went through (tools that list them: ESLint, RuboCop), on a whole run. */
   files?: string[];
+  /**
+   * What the tool noted about one file (a warning on its `# noqa`: file-notes.ts), by file: kept with that
+   * file's value and replaced when it runs again, where `meta` is the whole run's and kept from the first.
+   */
+  fileNotes?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface PerFileJob<V, M> {
@@ -80,6 +85,8 @@ export interface PerFileOutcome<V, M> {
   /** Non-empty values by file. */
   values: Map<string, V>;
   meta: M;
+  /** The notes about the result's files (PerFileRun's), in the files' order, each once, at most MAX_FILE_NOTES. */
+  fileNotes: string[];
   /** Files whose value came from the cache, of `total`. */
   cached: number;
   total: number;
@@ -99,6 +106,25 @@ interface Bundle {
   r: readonly string[];
   h: string[];
   v: unknown[];
+  /** Notes about files (PerFileRun.fileNotes), by relative path: only files that have some. */
+  n?: Record<string, string[]>;
+}
+
+/** Notes about files a result lists at most (a tool can warn of every file); then how many more. */
+export const MAX_FILE_NOTES = 20;
+
+/** The notes of `files` in their order, each once, capped (and how many more there were). */
+function fileNotesOf(files: readonly string[], notes: ReadonlyMap<string, readonly string[]>): string[] {
+  if (notes.size === 0) return [];
+  const all = [...new Set(files.flatMap((f) => notes.get(f) ?? []))];
+  if (all.length <= MAX_FILE_NOTES) return all;
+  return [...all.slice(0, MAX_FILE_NOTES), `${all.length - MAX_FILE_NOTES} more notes about files`];
+}
+
+/** A bundle's notes about one file, when they are a list of strings. */
+function storedNotes(bundle: Bundle, rel: string): string[] | undefined {
+  const kept = bundle.n && Object.hasOwn(bundle.n, rel) ? bundle.n[rel] : undefined;
+  return Array.isArray(kept) && kept.every((n) => typeof n === "string") ? kept : undefined;
 }
 
 /**
@@ -279,6 +305,7 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
 
   const exactKey = bundleKeyOf(identity, rels);
   const values = new Map<string, V>();
+  const notes = new Map<string, readonly string[]>();
   let missing = files.map((_, i) => i);
   let meta: unknown;
   const take = (bundle: unknown, aligned: boolean) => {
@@ -289,6 +316,8 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
       if (at === undefined || bundle.r[at] !== rels[i] || bundle.h[at] !== hashes[i]) return true;
       const stored = bundle.v[at];
       if (stored !== null) values.set(files[i] as string, job.decode(stored, files[i] as string, job.root));
+      const kept = bundle.n && storedNotes(bundle, rels[i] as string);
+      if (kept) notes.set(files[i] as string, kept);
       return false;
     });
   };
@@ -315,6 +344,7 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
     files: [...files],
     values,
     meta: meta as M,
+    fileNotes: fileNotesOf(files, notes),
     cached: files.length - missing.length,
     total: files.length,
     ran,
@@ -329,6 +359,8 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
     for (const f of subset) {
       const v = run.values.get(f);
       if (v !== undefined && !job.isEmpty(v)) values.set(f, v);
+      const noted = run.fileNotes?.get(f);
+      if (noted?.length) notes.set(f, noted);
     }
     ran = "subset";
     // A file that changed while the tool read it is not stored (its hash would not match what ran).
@@ -340,7 +372,12 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
       return outcome("a file changed during the run");
   }
   if (ran !== "none" || !exact)
-    storeBundle(cache, exactKey, latestKey, makeBundle(job, meta, files, rels, hashes as string[], values));
+    storeBundle(
+      cache,
+      exactKey,
+      latestKey,
+      makeBundle(job, meta, files, rels, hashes as string[], values, notes),
+    );
   return outcome();
 }
 
@@ -351,12 +388,18 @@ function makeBundle<V, M>(
   rels: readonly string[],
   hashes: string[],
   values: ReadonlyMap<string, V>,
+  notes: ReadonlyMap<string, readonly string[]> | undefined,
 ): Bundle {
   const v = files.map((f) => {
     const value = values.get(f);
     return value === undefined || job.isEmpty(value) ? null : job.encode(value, job.root);
   });
-  return { meta, r: rels, h: hashes, v };
+  let n: Record<string, string[]> | undefined;
+  files.forEach((f, i) => {
+    const noted = notes?.get(f);
+    if (noted?.length) (n ??= {})[rels[i] as string] = [...noted];
+  });
+  return { meta, r: rels, h: hashes, v, ...(n && { n }) };
 }
 
 /**
@@ -386,21 +429,35 @@ async function wholeRun<V, M>(
   const files = run.files ?? known;
   const values = new Map<string, V>();
   for (const [f, v] of run.values) if (!job.isEmpty(v)) values.set(f, v);
-  const base = { values, meta: run.meta, cached: 0, ran: "whole" as const };
   const shard = cache.shard;
   const mineOf = (all: string[]) => (shard ? all.filter((f) => inShard(shard, job.root, f)) : all);
+  // Notes about a file the list lacks are shown too, for this run (a bundle keeps its files' notes only).
+  const noted = mineOf([...(run.fileNotes?.keys() ?? [])]);
+  const notesOfFiles = (shown: readonly string[]) => {
+    const listed = new Set(shown);
+    return fileNotesOf([...shown, ...noted.filter((f) => !listed.has(f))], run.fileNotes ?? new Map());
+  };
+  const base = { values, meta: run.meta, cached: 0, ran: "whole" as const };
   const dropOthers = () => {
     if (shard) for (const f of [...values.keys()]) if (!inShard(shard, job.root, f)) values.delete(f);
   };
   if ("uncached" in keys) {
     dropOthers();
     const all = files ?? [...run.values.keys()];
-    return { ...base, files: mineOf(all), total: mineOf(all).length, uncached: keys.uncached };
+    const mine = mineOf(all);
+    return {
+      ...base,
+      files: mine,
+      fileNotes: notesOfFiles(mine),
+      total: mine.length,
+      uncached: keys.uncached,
+    };
   }
   if (!files)
     return {
       ...base,
       files: [...values.keys()],
+      fileNotes: notesOfFiles([...values.keys()]),
       total: values.size,
       uncached: "the tool did not list its files",
     };
@@ -410,6 +467,7 @@ async function wholeRun<V, M>(
     return {
       ...base,
       files: [...files, ...strays],
+      fileNotes: notesOfFiles([...files, ...strays]),
       total: files.length + strays.length,
       uncached: `the tool reported ${relOf(job.root, strays[0] as string)}, which its file list did not have`,
     };
@@ -426,7 +484,7 @@ async function wholeRun<V, M>(
     // Frozen: the list is shared with later calls as it is held in memory (filesOfList).
     const rels = Object.freeze(files.map((f) => relOf(job.root, f)));
     if (keys.listKey && run.files) cache.put(keys.listKey, rels);
-    const bundle = makeBundle(job, run.meta, files, rels, hashes as string[], values);
+    const bundle = makeBundle(job, run.meta, files, rels, hashes as string[], values, run.fileNotes);
     storeBundle(cache, bundleKeyOf(keys.identity, rels), keys.latestKey, bundle);
   }
   // A shard reports its own files (the others' values were stored too: they cost nothing more).
@@ -435,6 +493,7 @@ async function wholeRun<V, M>(
   return {
     ...base,
     files: mine,
+    fileNotes: notesOfFiles(mine),
     total: mine.length,
     uncached: changed ? "a file changed during the run or just before it" : undefined,
   };

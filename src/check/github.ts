@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
 import { failedRunShown, hasFailedRun, levelCounts, seconds } from "./report.js";
+import { warningNotes, warningShown } from "./tool-warnings.js";
 import { escapeHtml } from "./html-escape.js";
 
 /** GitHub shows at most 10 error annotations per step and 50 per job; a few more say there were more. */
@@ -190,6 +191,10 @@ export function summaryMarkdown(input: GithubInput, annotated: number): string {
         ...failedRunDetails(o),
       ]),
     );
+  const warned = input.outcomes.flatMap((o) =>
+    warningNotes(o.notes).map((n) => `- **${cell(o.id)}**: ${cell(warningShown(n), 500)}`),
+  );
+  if (warned.length) out.push("", "### Tool warnings", "", ...warned);
   if (rows.length) {
     const byRule = new Map<
       string,

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { PlannedCheck } from "./detect.js";
 import { filterSarifResults, resultFile, type SarifLogLike } from "./sarif-merge.js";
 import { relativeTo } from "../paths/fast-relative.js";
+import { RUN_NOTE } from "../adapters/whole-program.js";
 
 export type CheckStatus = "passed" | "findings" | "failed" | "skipped" | "nothing";
 export type Level = "error" | "warning" | "note";
@@ -41,6 +42,8 @@ export interface CheckOutcome {
   returncode?: number | null;
   output?: string;
   truncated?: boolean;
+  /** What the tool's result notes (which tool ran, from where, its own warnings): --json has them all. */
+  notes?: string[];
   sarif?: SarifLogLike;
 }
 
@@ -119,6 +122,17 @@ export function skippedOutcome(
   };
 }
 
+/**
+ * The result's notes, when it has any (strings only), but those that describe this run's processes (a warm
+ * worker's pid): check's verdict reads the same from one run to the next, as a cached result does.
+ */
+function notesOf(result: EngineResult): Pick<CheckOutcome, "notes"> {
+  const notes = (Array.isArray(result.notes) ? result.notes : []).filter(
+    (n): n is string => typeof n === "string" && !RUN_NOTE.test(n),
+  );
+  return notes.length ? { notes } : {};
+}
+
 /** The run a failed result reports (command, exit code, output), the fields it has of them. */
 function failedRun(
   result: EngineResult,
@@ -150,6 +164,7 @@ export function outcomeOf(
       duration_ms: durationMs,
       error_type: result.error_type,
       ...failedRun(result),
+      ...notesOf(result),
     };
   }
   const keep = typeof changed === "function" ? changed : changed && ((f: string) => changed.has(f));
@@ -167,6 +182,7 @@ export function outcomeOf(
     counts: countLevels(findings),
     findings,
     reason: status === "nothing" ? result.notes?.find((n) => n.startsWith("checked nothing")) : undefined,
+    ...notesOf(result),
     sarif,
   };
 }

@@ -6,6 +6,7 @@ import path from "node:path";
 import { styleText } from "node:util";
 import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
 import { uncheckedProjects } from "./exit-code.js";
+import { warningNotes, warningShown } from "./tool-warnings.js";
 
 /** The largest width of the items (0 for none): a loop, since a report can have more rows than a call has room for arguments. */
 function widest<T>(items: readonly T[], width: (item: T) => number): number {
@@ -151,6 +152,16 @@ export function failedRunLines(input: ReportInput, paint: Painter): string[] {
   return out;
 }
 
+/** What the tools warned of beside their results (an invalid `# noqa`, a deprecated setting), under each check. */
+export function warningLines(input: ReportInput, paint: Painter): string[] {
+  const name = checkNamer(input);
+  const out: string[] = [];
+  for (const o of input.outcomes)
+    for (const note of warningNotes(o.notes))
+      out.push(`  ${paint("bold", name(o))}: ${paint("yellow", shortLine(warningShown(note)))}`);
+  return out.length ? ["", paint(["bold", "yellow"], "Tool warnings:"), ...out] : [];
+}
+
 /** One line per fix call: `  ruff  lint_fix  1 file changed  0.3 s` (the path too when several). */
 function fixLines(fixes: readonly FixLine[], cwd: string, paint: Painter): string[] {
   const several = new Set(fixes.map((f) => f.target)).size > 1;
@@ -250,6 +261,7 @@ export function renderReport(input: ReportInput, paint: Painter = plain): string
       ? ["", paint(["bold", "red"], "Not checked:"), ...input.notChecked.map((l) => `  ${l}`)]
       : []),
     ...failedRunLines(input, paint),
+    ...warningLines(input, paint),
     ...findingLines(rows, paint),
     ...ruleDocLines(rows, paint),
     "",

@@ -65,6 +65,7 @@ export interface CheckJson {
     command?: string;
     returncode?: number | null;
     output?: string;
+    notes?: string[];
   }[];
   findings: {
     check: string;

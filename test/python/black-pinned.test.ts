@@ -92,9 +92,12 @@ describe.skipIf(missing("black"))(
     it("a pass notes it; when they agree, nothing is said", async () => {
       const differs = await s.call("format_check", { path: clean });
       expect(differs).toMatchObject({ success: true, formatted: true });
-      expect(differs.notes).toContain(
-        `black ${installed} runs here; the project's pre-commit pins black ${other}, whose verdict can differ`,
-      );
+      const warning = `warning: black ${installed} runs here; the project's pre-commit pins black ${other}, whose verdict can differ`;
+      expect(differs.notes).toContain(warning);
+      // check's report shows it under the check, though the check passed.
+      const report = (await runCheck([".", "--only", "black-format"], { cwd: clean })).stdout;
+      expect(report).toContain(`\nTool warnings:\n  black-format: ${warning}\n`);
+      expect(report).toContain("✓ no findings");
       expect(differs.notes).toEqual(
         expect.arrayContaining([
           expect.stringContaining(

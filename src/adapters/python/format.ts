@@ -24,6 +24,7 @@ import { parseRuffUnformatted, ruffFormatArgs } from "./ruff-cli.js";
 import { checkRuffCliScope, ruffCliScope } from "./ruff-cli-scope.js";
 import { blackConfigArgs } from "./config-discovery.js";
 import { parseToolWarnings } from "./tool-warnings.js";
+import { splitFileNotes } from "../../cache/file-notes.js";
 import { resolvePythonTool } from "./resolve.js";
 import { cachedRuffFormatCheck, RUFF_CONFIGS, RUFF_SKIPPED } from "./ruff-cached.js";
 import { FirstChangedLines } from "../../findings/format-findings.js";
@@ -413,7 +414,8 @@ async function cachedBlackCheck(
     decode: () => true,
     async run(subset) {
       const r = await run(subset ?? scope.targets, !subset);
-      return { values: r.values, meta: { notes: r.notes }, files: subset ? undefined : r.files };
+      const { rest, byFile: fileNotes } = splitFileNotes(r.notes, ctx.config.cwd, root);
+      return { values: r.values, meta: { notes: rest }, fileNotes, files: subset ? undefined : r.files };
     },
   });
   const files = outcome.files.filter((f) => outcome.values.get(f));
@@ -426,8 +428,9 @@ async function cachedBlackCheck(
     notes: [
       ...(cli.note ? [cli.note] : []),
       ...(scope.note ? [scope.note] : []),
-      ...(mismatch ? [mismatch] : []),
+      ...(mismatch ? [`warning: ${mismatch}`] : []),
       ...outcome.meta.notes,
+      ...outcome.fileNotes,
     ],
     cache: markerOf(outcome),
   };
@@ -461,7 +464,7 @@ async function blackCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatC
     notes: [
       ...(cli.note ? [cli.note] : []),
       ...(scope.note ? [scope.note] : []),
-      ...(mismatch ? [mismatch] : []),
+      ...(mismatch ? [`warning: ${mismatch}`] : []),
       ...parseToolWarnings(run.stderr, "black"),
     ],
   };

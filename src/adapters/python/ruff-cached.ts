@@ -21,6 +21,7 @@ import {
 } from "../cached-run.js";
 import type { Closure, ClosureSpec } from "../../cache/closure.js";
 import { ruffClosure } from "./ruff-closure.js";
+import { splitFileNotes } from "../../cache/file-notes.js";
 import { byFile, joinFindings, runFindingsPerFile, type CacheMarker, markerOf } from "../cached-findings.js";
 import type { LintOutcome } from "../linters.js";
 import { cachedVersion } from "../tool-version.js";
@@ -179,14 +180,16 @@ export async function cachedRuffLint(
     async run(subset, needFiles, listed): Promise<PerFileRun<Finding[], LintMeta>> {
       if (subset) {
         const r = await stream(ruffCheckArgs(subset, { ...run.scope, forceExclude: true }));
-        return { values: byFile(r.findings), meta: { notes: warnings(r.notes) } };
+        const { rest, byFile: fileNotes } = splitFileNotes(warnings(r.notes), ctx.config.cwd, run.root);
+        return { values: byFile(r.findings), meta: { notes: rest }, fileNotes };
       }
       // The list (a quicker run) is handed over as soon as it is known: hashed while the check runs.
       const [r, files] = await Promise.all([
         stream(ruffCheckArgs(run.targets, run.scope)),
         needFiles ? ruffShowFiles(ctx, run).then((f) => (listed?.(f), f)) : undefined,
       ]);
-      return { values: byFile(r.findings), meta: { notes: warnings(r.notes) }, files: files?.sort() };
+      const { rest, byFile: fileNotes } = splitFileNotes(warnings(r.notes), ctx.config.cwd, run.root);
+      return { values: byFile(r.findings), meta: { notes: rest }, fileNotes, files: files?.sort() };
     },
   });
   // ruff prints diagnostics by file name, then position; the project's own files first (as uncached).
@@ -199,7 +202,7 @@ export async function cachedRuffLint(
     version: () => cachedVersion(ctx, executable),
     command,
     returncode: findings.length ? 1 : 0,
-    notes: [...cliNotes, ...outcome.meta.notes],
+    notes: [...cliNotes, ...outcome.meta.notes, ...outcome.fileNotes],
     cache: markerOf(outcome),
   };
 }
@@ -248,13 +251,15 @@ export async function cachedRuffFormatCheck(
         const r = await check(
           ruffFormatArgs(subset, { check: true, diff: true, ...run.scope, forceExclude: true }),
         );
-        return { values: asValues(r), meta: { notes: warnings(r.notes), truncated: r.truncated } };
+        const { rest, byFile: fileNotes } = splitFileNotes(warnings(r.notes), cwd, run.root);
+        return { values: asValues(r), meta: { notes: rest, truncated: r.truncated }, fileNotes };
       }
       const [r, files] = await Promise.all([
         check(ruffFormatArgs(run.targets, { check: true, diff: true, ...run.scope })),
         needFiles ? ruffFormatFiles(ctx, run).then((f) => (listed?.(f), f)) : undefined,
       ]);
-      return { values: asValues(r), meta: { notes: warnings(r.notes), truncated: r.truncated }, files };
+      const { rest, byFile: fileNotes } = splitFileNotes(warnings(r.notes), cwd, run.root);
+      return { values: asValues(r), meta: { notes: rest, truncated: r.truncated }, fileNotes, files };
     },
   });
   // As ruff prints them: relative to the working directory when inside it, sorted.
@@ -268,7 +273,7 @@ export async function cachedRuffFormatCheck(
     command: displayCommand("ruff", ruffFormatArgs(run.targets, { check: true, ...run.scope })),
     returncode: unformatted.length ? 1 : 0,
     truncated: outcome.meta.truncated,
-    notes: [...cliNotes, ...outcome.meta.notes],
+    notes: [...cliNotes, ...outcome.meta.notes, ...outcome.fileNotes],
     cache: markerOf(outcome),
     first_lines: new Map([...outcome.values].filter(([, line]) => line)),
   };
