@@ -14,7 +14,8 @@ import { registerLinter, type LintOutcome, type LintRequest } from "../linters.j
 import { FINDINGS_ONLY } from "../lint-options.js";
 import { registerExternalTool } from "../registry.js";
 import { packageDir, packagePattern, requireGoModule } from "./go-env.js";
-import { fullOutput, runGoTool } from "./go-run.js";
+import { fullOutput, goLoadError, runGoTool } from "./go-run.js";
+import { hasGoFiles } from "./go-files.js";
 import { parsePosition, splitJsonObjects } from "./go-json.js";
 import { parseJsonLines } from "../json-lines.js";
 import { compilerLineFindings, uniqueFindings } from "./go-compile.js";
@@ -220,6 +221,9 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   return outcome(ctx, "govet", findings, command, run, configNote(req, "go vet"));
 }
 
+/** staticcheck's warning when its patterns name no package it could load. */
+const NO_PACKAGES = /^warning: "[^"]*" matched no packages$/m;
+
 async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   const linted = await runGoLinter(ctx, req, "staticcheck", "staticcheck", (p) => staticcheckArgs(...p));
   const { mod, command, full, run } = linted;
@@ -227,6 +231,18 @@ async function staticcheck(ctx: ToolContext, req: LintRequest): Promise<LintOutc
   // 0: clean, 1: findings (compile errors included); anything else (or 1 with nothing parsed) is a failure.
   if ((run.returncode !== 0 && run.returncode !== 1) || (run.returncode === 1 && findings.length === 0))
     throw lintFailure("staticcheck", command, run, "failed without a report");
+  // `warning: "./..." matched no packages`, exit 0: where there are Go files, the go command could not
+  // load them (a go.mod needing `go mod tidy`), and a pass would be a verdict on code never read.
+  const patterns = lintPatterns(req, mod);
+  if (findings.length === 0 && NO_PACKAGES.test(full.stderr()) && patterns.some((p) => hasGoFiles(mod, p))) {
+    const why = await goLoadError(ctx, mod, patterns);
+    throw lintFailure(
+      "staticcheck",
+      command,
+      run,
+      `loaded no package of ${patterns.join(" ")}, which has Go files${why ? `: ${why}` : ""}`,
+    );
+  }
   const notes = [`staticcheck ${run.executable}`, ...configNote(req, "staticcheck")];
   return outcome(ctx, "staticcheck", findings, command, run, notes);
 }

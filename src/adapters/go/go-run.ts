@@ -54,3 +54,28 @@ export async function runGoTool(
     throw err;
   }
 }
+
+/** Lines of `go list`'s errors a message quotes at most. */
+const LOAD_ERROR_LINES = 6;
+
+/**
+ * Why the go command cannot load the packages `patterns` name in module `mod` (go.mod needing `go mod
+ * tidy`, a missing dependency): the first lines of `go list`'s errors, joined; undefined when it loads
+ * them. Asked only once a tool has loaded no package where there are Go files (staticcheck prints
+ * `"./..." matched no packages` and exits 0; gosec scans no file): those tools do not say why.
+ */
+export async function goLoadError(
+  ctx: ToolContext,
+  mod: string,
+  patterns: readonly string[],
+): Promise<string | undefined> {
+  const args = ["list", "--", ...patterns];
+  const run = await runGoTool(ctx, "go", args, mod, `go ${args.join(" ")}`);
+  if (run.returncode === 0) return undefined;
+  const lines = run.stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, LOAD_ERROR_LINES);
+  return lines.length ? lines.join(" ") : `go list exited ${run.returncode}`;
+}

@@ -4,7 +4,6 @@
  * could not build are listed as not scanned. Not `-quiet`: with it gosec prints nothing at all when it finds
  * no issue, not even the packages it could not build (exit 0), so a scan that skipped code looked clean.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { displayCommand, runFailed } from "../../engine/result.js";
@@ -19,7 +18,8 @@ import {
   type ScanRequest,
 } from "../security-scanners.js";
 import { findGoModule, goBinDirs, packagePattern } from "./go-env.js";
-import { fullOutput, runGoTool } from "./go-run.js";
+import { hasGoFiles } from "./go-files.js";
+import { fullOutput, goLoadError, runGoTool } from "./go-run.js";
 
 registerExternalTool({ name: "gosec", program: "gosec", versionArgs: ["-version"] });
 
@@ -78,37 +78,6 @@ export function parseGosecJson(text: string, returncode: number | null = null): 
 
 const SEVERITY: Record<string, Severity> = { HIGH: "error", MEDIUM: "warning", LOW: "info" };
 
-/**
- * Whether the packages `pattern` names (`.`, `./sub`, `./...`, `./sub/...` below `moduleDir`) have a .go file;
- * folders go skips (testdata, vendor, `_` and `.` ones) left out.
- */
-export function hasGoFiles(moduleDir: string, pattern: string): boolean {
-  const recursive = pattern.endsWith("/...");
-  const start = path.join(moduleDir, recursive ? pattern.slice(0, -4) : pattern);
-  const stack = [start];
-  while (stack.length) {
-    const dir = stack.pop() as string;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (e.isFile() && e.name.endsWith(".go")) return true;
-      if (
-        recursive &&
-        e.isDirectory() &&
-        !/^[._]/.test(e.name) &&
-        e.name !== "testdata" &&
-        e.name !== "vendor"
-      )
-        stack.push(path.join(dir, e.name));
-    }
-  }
-  return false;
-}
-
 /** A gosec issue in the common model; `line` may be a range ("12-14"). */
 export function gosecToFinding(issue: GosecIssue): Finding {
   const [first, last] = issue.line.split("-").map(Number);
@@ -147,12 +116,14 @@ async function scan(ctx: ToolContext, req: ScanRequest): Promise<ScanOutcome> {
     throw runFailed(`gosec failed without a report (exit ${run.returncode}); see output`, command, run);
   // gosec that could not load the packages (go list failing: no temp folder, a broken toolchain) scans no
   // file, says nothing of why, and exits 0: a clean verdict of code it never read.
-  if (report.files === 0 && report.issues.length === 0 && hasGoFiles(moduleDir, pattern))
+  if (report.files === 0 && report.issues.length === 0 && hasGoFiles(moduleDir, pattern)) {
+    const why = await goLoadError(ctx, moduleDir, [pattern]);
     throw runFailed(
-      `gosec scanned no file of ${pattern}, which has Go files (it could not load the packages); see output`,
+      `gosec scanned no file of ${pattern}, which has Go files (it could not load the packages${why ? `: ${why}` : ""}); see output`,
       command,
       run,
     );
+  }
   let issues = report.issues;
   if (req.target.endsWith(".go")) issues = issues.filter((i) => i.file === req.target);
   issues = [...issues].sort(
