@@ -252,3 +252,34 @@ describe("audit_dependencies with npm audit", () => {
     },
   );
 });
+
+describe("audit_dependencies on another ecosystem's manifest", () => {
+  // viper's go.mod and ripgrep's Cargo.lock went to pip-audit as requirements files: `go.mod contains
+  // invalid specifier at line 3`. Each is refused with what audits it, and nothing runs.
+  it("names the tool that audits Go, Rust and Ruby dependencies", async () => {
+    const dir = tempDir("mcq-audit-other-");
+    fs.writeFileSync(path.join(dir, "go.mod"), "module example.com/m\n\ngo 1.22\n");
+    fs.writeFileSync(path.join(dir, "Cargo.lock"), "version = 4\n");
+    fs.writeFileSync(path.join(dir, "Gemfile.lock"), "GEM\n  specs:\n");
+    const s = await connectStdio({ args: ["--allowed-paths", dir], cwd: dir });
+    try {
+      for (const [file, words] of [
+        [
+          "go.mod",
+          /^.*\/go\.mod: Go modules are not audited by audit_dependencies: run `govulncheck \.\/\.\.\.`/,
+        ],
+        ["Cargo.lock", /Cargo\.lock: Rust crates are not audited by audit_dependencies: run `cargo audit`/],
+        ["Gemfile.lock", /Gemfile\.lock: Ruby gems are not audited by audit_dependencies: run `bundle audit/],
+      ] as const) {
+        const r = await s.call("audit_dependencies", { requirements_file: file });
+        expect(r).toMatchObject({ success: false, error_type: "invalid_input" });
+        expect(r.error).toMatch(words);
+        expect(r.command).toBeUndefined();
+      }
+      const folder = await s.call("audit_dependencies", { requirements_file: dir });
+      expect(folder.error).toMatch(/without package-lock\.json.*\(go\.mod: Go modules are not audited/);
+    } finally {
+      await s.close();
+    }
+  });
+});

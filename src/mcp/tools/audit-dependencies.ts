@@ -31,6 +31,25 @@ const OTHER_LOCKFILES: Record<string, string> = {
     "project, or write an equivalent package-lock.json with `npm install --package-lock-only` and audit that",
 };
 
+/**
+ * Other ecosystems' manifests and lockfiles: audit_dependencies audits npm and Python dependencies, and
+ * these were handed to pip-audit as requirements files (`go.mod contains invalid specifier at line 3`).
+ */
+const OTHER_ECOSYSTEMS: Record<string, string> = {
+  "go.mod":
+    "Go modules are not audited by audit_dependencies: run `govulncheck ./...` in the module (it needs vuln.go.dev)",
+  "go.sum":
+    "Go modules are not audited by audit_dependencies: run `govulncheck ./...` in the module (it needs vuln.go.dev)",
+  "Cargo.lock":
+    "Rust crates are not audited by audit_dependencies: run `cargo audit` in the workspace (cargo install cargo-audit; it needs the RustSec advisory database)",
+  "Cargo.toml":
+    "Rust crates are not audited by audit_dependencies: run `cargo audit` in the workspace (cargo install cargo-audit; it needs the RustSec advisory database)",
+  "Gemfile.lock":
+    "Ruby gems are not audited by audit_dependencies: run `bundle audit check --update` in the project (gem install bundler-audit)",
+  Gemfile:
+    "Ruby gems are not audited by audit_dependencies: run `bundle audit check --update` in the project (gem install bundler-audit)",
+};
+
 type Audit =
   | { kind: "pip-audit"; requirements: string }
   | { kind: "npm"; projectDir: string; lockfile: string }
@@ -79,9 +98,11 @@ export function chooseAudit(target: string, allowlist: Allowlist): Audit {
       throw noPythonLock(path.join(target, "pyproject.toml"));
     const js = javascriptAudit(target, inside);
     if (js) return js;
+    const other = Object.keys(OTHER_ECOSYSTEMS).find((f) => fs.existsSync(path.join(target, f)));
     throw new ToolError(
       "invalid_input",
-      `requirements_file is a directory without package-lock.json, npm-shrinkwrap.json or requirements.txt: ${target}`,
+      `requirements_file is a directory without package-lock.json, npm-shrinkwrap.json or requirements.txt: ${target}` +
+        (other ? ` (${other}: ${OTHER_ECOSYSTEMS[other]})` : ""),
     );
   }
   const name = path.basename(target);
@@ -93,6 +114,8 @@ export function chooseAudit(target: string, allowlist: Allowlist): Audit {
     throw noPythonLock(target);
   }
   if (name in OTHER_LOCKFILES) throw new ToolError("invalid_input", `${target}: ${OTHER_LOCKFILES[name]}`);
+  if (Object.hasOwn(OTHER_ECOSYSTEMS, name))
+    throw new ToolError("invalid_input", `${target}: ${OTHER_ECOSYSTEMS[name]}`);
   if (name === "package.json") {
     const js = javascriptAudit(path.dirname(target), inside);
     if (js) return js;
