@@ -1,5 +1,8 @@
 /** run_tests' choice: the runner of a target's project, and the projects a folder of several holds. */
 import fs from "node:fs";
+import path from "node:path";
+import { findUp } from "./js/project.js";
+import { dirOf, readPackageJson } from "./project-configs.js";
 import { holdsSeveral } from "./tool-choice.js";
 import { hasFilesOf, languageOfFile, projectLanguages } from "./project-languages.js";
 import { projectLayout } from "./projects.js";
@@ -56,11 +59,32 @@ export function chooseTestRunner(target: string, root: string): TestRunnerChoice
   }
   if (isPythonTarget(target)) return { kind: "pytest", notes: [] };
   const language = projectLanguages(target)[0];
+  const js = language === "javascript" || language === "typescript";
+  const script = js ? testScriptOf(target, root) : undefined;
   return {
     kind: "none",
-    nothing: language
-      ? `no test runner found for ${target} (${language}${language === "javascript" || language === "typescript" ? ": no test script or vitest/jest dependency in package.json" : ""})`
-      : `no tests found under ${target}`,
+    nothing: script
+      ? `no test runner run_tests runs in ${target} (${language}): the test script of ${script.file} runs \`${script.command}\`; run_tests runs vitest, jest and node --test (and tstyche after them)`
+      : language
+        ? `no test runner found for ${target} (${language}${js ? ": no test script or vitest/jest dependency in package.json" : ""})`
+        : `no tests found under ${target}`,
     notes: [],
+  };
+}
+
+/** Lines of a test script quoted at most, in characters. */
+const MAX_SCRIPT_CHARS = 200;
+
+/**
+ * The `test` script of the package.json nearest the target (up to the allowed root), when it has one: a
+ * project whose runner run_tests does not know (ava) has a test script, and saying it has none misleads.
+ */
+function testScriptOf(target: string, root: string): { file: string; command: string } | undefined {
+  const file = findUp(["package.json"], dirOf(target), root);
+  const command = file ? readPackageJson(path.dirname(file))?.scripts?.test : undefined;
+  if (!file || typeof command !== "string" || !command.trim()) return undefined;
+  return {
+    file,
+    command: command.length > MAX_SCRIPT_CHARS ? `${command.slice(0, MAX_SCRIPT_CHARS)}…` : command,
   };
 }
