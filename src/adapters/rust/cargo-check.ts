@@ -4,12 +4,12 @@ import path from "node:path";
 import { displayCommand, runFailed, runReport } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
-import { findCrate, requireCrateDir, workspaceRoot } from "./cargo-env.js";
+import { findCrate, isWorkspaceRoot, requireCrateDir, workspaceRoot } from "./cargo-env.js";
 import { parseCargoMessages } from "./cargo-messages.js";
 import { runCargo } from "./cargo-run.js";
 
-export function cargoCheckArgs(): string[] {
-  return ["check", "--message-format=json", "--quiet"];
+export function cargoCheckArgs(opts: { workspace?: boolean } = {}): string[] {
+  return ["check", ...(opts.workspace ? ["--workspace"] : []), "--message-format=json", "--quiet"];
 }
 
 async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
@@ -18,12 +18,8 @@ async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheck
   const crate = req.target.endsWith(".rs") ? findCrate(req.target, root) : req.target;
   requireCrateDir(crate ?? req.target, "cargo check");
   const crateDir = crate as string;
-  const { run, args, notes } = await runCargo(
-    ctx,
-    crateDir,
-    cargoCheckArgs(),
-    displayCommand("cargo", cargoCheckArgs()),
-  );
+  const checkArgs = cargoCheckArgs({ workspace: isWorkspaceRoot(crateDir) });
+  const { run, args, notes } = await runCargo(ctx, crateDir, checkArgs, displayCommand("cargo", checkArgs));
   const command = displayCommand("cargo", args);
   const { findings, buildFailed } = parseCargoMessages(run.stdout, workspaceRoot(crateDir, root), "rustc");
   if (run.returncode !== 0 && findings.length === 0)

@@ -34,6 +34,15 @@ function table(v: unknown): Record<string, unknown> | undefined {
 }
 
 /**
+ * Whether `dir`'s Cargo.toml is a workspace's root (a `[workspace]` table). cargo run there builds only the
+ * root package (ripgrep: 450 tests of 1,229, none of its member crates') or the `default-members`; a check
+ * of the project runs them all, with `--workspace`, as the project's own CI does.
+ */
+export function isWorkspaceRoot(dir: string): boolean {
+  return table(readManifest(dir)?.workspace) !== undefined;
+}
+
+/**
  * The edition for rustfmt on a single file: the nearest Cargo.toml's `[package] edition`; when that is
  * `edition.workspace = true` (or absent), the first literal `[workspace.package] edition` in an ancestor
  * Cargo.toml inside root; else 2021 (seed 000's rule).

@@ -6,11 +6,17 @@ import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
 import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
-import { findCrate } from "./cargo-env.js";
+import { findCrate, isWorkspaceRoot } from "./cargo-env.js";
 import { runCargo } from "./cargo-run.js";
 
-export function cargoTestArgs(opts: { filter?: string; failFast: boolean; verbose: boolean }): string[] {
+export function cargoTestArgs(opts: {
+  filter?: string;
+  failFast: boolean;
+  verbose: boolean;
+  workspace?: boolean;
+}): string[] {
   const args = ["test"];
+  if (opts.workspace) args.push("--workspace");
   if (!opts.failFast) args.push("--no-fail-fast");
   if (opts.filter) args.push(opts.filter);
   if (opts.verbose) args.push("--", "--nocapture");
@@ -83,7 +89,12 @@ export function parseCargoTestOutput(stdout: string, crateDir: string): CargoTes
 async function run(ctx: ToolContext, req: TestRunRequest, crateDir: string): Promise<TestRunOutcome> {
   if (req.markers)
     throw new ToolError("invalid_input", "markers is a pytest option; cargo test has none (use pattern)");
-  const args = cargoTestArgs({ filter: req.pattern, failFast: req.failFast, verbose: req.verbose });
+  const args = cargoTestArgs({
+    filter: req.pattern,
+    failFast: req.failFast,
+    verbose: req.verbose,
+    workspace: isWorkspaceRoot(crateDir),
+  });
   const {
     run: result,
     args: ran,

@@ -8,7 +8,7 @@ import { ToolError } from "../../errors.js";
 import { displayRelative } from "../display.js";
 import { registerLinter, type LintOutcome, type LintRequest } from "../linters.js";
 import { registerExternalTool } from "../registry.js";
-import { requireCrateDir, workspaceRoot } from "./cargo-env.js";
+import { isWorkspaceRoot, requireCrateDir, workspaceRoot } from "./cargo-env.js";
 import {
   cargoFailed,
   isCompileError,
@@ -23,8 +23,8 @@ import type { InlineSource } from "../lint-options.js";
 registerExternalTool({ name: "cargo", program: "cargo", versionArgs: ["--version"] });
 registerExternalTool({ name: "clippy", program: "cargo", versionArgs: ["clippy", "--version"] });
 
-export function clippyArgs(): string[] {
-  return ["clippy", "--message-format=json", "--quiet"];
+export function clippyArgs(opts: { workspace?: boolean } = {}): string[] {
+  return ["clippy", ...(opts.workspace ? ["--workspace"] : []), "--message-format=json", "--quiet"];
 }
 
 /** The inline code's findings, linted in a scratch copy of its workspace (see clippy-inline.ts). */
@@ -73,11 +73,12 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   const crate = requireCrateDir(req.target, "clippy");
   const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
   const stdout: string[] = [];
+  const lintArgs = clippyArgs({ workspace: isWorkspaceRoot(crate) });
   const { run, args, notes } = await runCargo(
     ctx,
     crate,
-    clippyArgs(),
-    displayCommand("cargo", clippyArgs()),
+    lintArgs,
+    displayCommand("cargo", lintArgs),
     {
       CLIPPY_CONF_DIR: crate,
     },
