@@ -19,6 +19,8 @@ import {
   type ToolModule,
 } from "./project.js";
 import { lintScriptTargets } from "./lint-script.js";
+import { eslintWrapperOf } from "./eslint-wrappers.js";
+import { readPackageJson } from "../project-configs.js";
 
 export interface EslintScope {
   /** ESLint's cwd and the worker's project root. */
@@ -197,6 +199,12 @@ export function eslintScope(
         "used the bundled default config (@eslint/js recommended + typescript-eslint recommended)",
     );
   else notes.push(`config: ${configFile}`);
+  const wrapper = configFile ? undefined : eslintWrapperOf(readPackageJson(root));
+  if (wrapper)
+    notes.push(
+      `warning: the project lints with ${wrapper.name} (package.json ${wrapper.why}), which this server does not run: ` +
+        `these are the bundled default config's findings, not ${wrapper.name}'s (its rules, plugins and ignores differ)`,
+    );
 
   const watch = [
     ...ESLINT_CONFIG_NAMES.map((n) => path.join(root, n)),
