@@ -237,6 +237,16 @@ export function projectLayout(target: string, root: string = target): ProjectLay
   return own.length ? { units: own, notes: layout.notes } : layout;
 }
 
+/**
+ * The dirs of the units of `ecosystem` strictly below `target`, whatever the caller's scope (ownUnitOnly):
+ * each is checked at its own root, so a tool that walks into them by itself (gofmt) leaves them out.
+ */
+export function unitsBelow(target: string, root: string, ecosystem: Ecosystem): string[] {
+  return layoutOf(target, root)
+    .units.filter((u) => u.ecosystem === ecosystem && u.dir !== target && isWithin(target, u.dir))
+    .map((u) => u.dir);
+}
+
 function layoutOf(target: string, root: string): ProjectLayout {
   const st = fs.statSync(target, { throwIfNoEntry: false });
   if (!st) return { units: [], notes: [] };

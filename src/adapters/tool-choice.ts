@@ -396,6 +396,28 @@ export function chooseFormatters(target: string, root?: string): Choice<Language
   return { picks, languages, notes: [`languages detected: ${list(languages)}`, ...new Set(notes)] };
 }
 
+/**
+ * format_check and autoformat given a language: its formatter (`formatter`, else the project's) at each of
+ * its projects when the path holds several, as a named linter (placeNamed): a project's run covers its own
+ * files, not those of a project below it (gofmt's of a nested Go module), so the path's run alone missed them.
+ */
+export function placeFormatter(
+  language: ProjectLanguage,
+  formatter: string | undefined,
+  target: string,
+  root?: string,
+): { picks: { language: ProjectLanguage; formatter?: string; target?: string }[]; notes: string[] } {
+  const layout = projectLayout(target, root ?? target);
+  const units = layout.units.filter((u) => u.languages.includes(language));
+  const at = (dir: string) => formatter ?? formatterFor(language, dir, root).name;
+  if (!holdsSeveral(target, layout) || units.length === 0)
+    return { picks: [{ language, formatter: at(target) }], notes: [] };
+  return {
+    picks: units.map((u) => ({ language, formatter: at(u.dir), target: u.dir })),
+    notes: [projectsNote(target, units), ...layout.notes],
+  };
+}
+
 /** security_scan: every scanner of the target's languages and those for any project, in registration order. */
 export function chooseScanners(
   target: string,

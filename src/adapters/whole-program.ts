@@ -276,7 +276,14 @@ export async function cachedWholeCall<T>(
   const outcome = await runWhole<T>({
     cache: call.cache,
     kind: call.kind,
-    identity: { tool: call.identity, facts: inputs.facts, project: path.relative(call.root, inputs.project) },
+    identity: {
+      tool: call.identity,
+      facts: inputs.facts,
+      project: path.relative(call.root, inputs.project),
+      // Where the tool ran: the project is the outermost folder with a marker, and a run below it answers
+      // for its own folder (cargo fmt in a nested workspace, or in one member crate, is not the root's).
+      target: relativeKey(call.root, call.target),
+    },
     root: call.root,
     inputs: inputs.files,
     closure: closureSpec(call, inputs),

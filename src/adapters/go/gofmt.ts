@@ -22,6 +22,8 @@ import { executableIdentity, scanTarget } from "../cached-run.js";
 import { cachedVersion } from "../tool-version.js";
 import { FirstChangedLines } from "../../findings/format-findings.js";
 import { markerOf } from "../cached-findings.js";
+import { unitsBelow } from "../projects.js";
+import { isWithin } from "../../paths/allowlist.js";
 
 registerExternalTool({
   name: "gofmt",
@@ -32,9 +34,51 @@ registerExternalTool({
   versionFrom: "go",
 });
 
-/** `gofmt -l|-d|-w -- target` (a directory is walked recursively; gofmt skips nothing but non-.go files). */
-export function gofmtArgs(target: string, mode: "list" | "diff" | "write"): string[] {
-  return [mode === "list" ? "-l" : mode === "diff" ? "-d" : "-w", "--", target];
+/** `gofmt -l|-d|-w -- targets` (a directory is walked recursively; gofmt skips nothing but non-.go files). */
+export function gofmtArgs(targets: string | readonly string[], mode: "list" | "diff" | "write"): string[] {
+  return [mode === "list" ? "-l" : mode === "diff" ? "-d" : "-w", "--", ...[targets].flat()];
+}
+
+const isGoName = (name: string) => name.endsWith(".go") && !name.startsWith(".");
+
+/**
+ * What a run at `target` covers: the target less the Go modules below it that are projects of their own
+ * (projects.ts: every module is its own unit, checked at its root, as `./...` stops at a nested go.mod).
+ * gofmt walks into them, which listed their files twice (viper's remote/ module, once per module's run):
+ * a folder on the way to one is given as its own .go files and its other folders, in gofmt's walk order.
+ * Empty: the target has no Go file outside those modules.
+ */
+export function gofmtPaths(target: string, root: string): string[] {
+  if (!fs.statSync(target, { throwIfNoEntry: false })?.isDirectory()) return [target];
+  const nested = unitsBelow(target, root, "go");
+  if (nested.length === 0) return [target];
+  const out: string[] = [];
+  const visit = (dir: string) => {
+    const entries = fs.readdirSync(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const abs = path.join(dir, e.name);
+      if (!e.isDirectory()) {
+        if (isGoName(e.name)) out.push(abs);
+      } else if (nested.some((n) => isWithin(abs, n))) {
+        if (!nested.includes(abs)) visit(abs);
+      } else out.push(abs);
+    }
+  };
+  visit(target);
+  return out;
+}
+
+/** A run with nothing to read (gofmt without paths would read stdin): formatted, and why. */
+function nothingOwn(target: string, command: string): FormatCheckOutcome {
+  return {
+    formatted: true,
+    unformatted_files: [],
+    command,
+    returncode: 0,
+    truncated: false,
+    notes: [`gofmt: no Go files under ${target} outside the modules below it (each is checked on its own)`],
+  };
 }
 
 /** File names from `gofmt -l` (one per line). */
@@ -62,9 +106,10 @@ function failure(command: string, run: RunResult): ToolError {
 }
 
 /** The files `gofmt -l DIR` reads: every *.go file not named with a leading dot, in its walk order. */
-function gofmtFiles(cache: ResultCache, target: string): string[] {
+function gofmtFiles(cache: ResultCache, target: string, paths: readonly string[]): string[] {
   const walk = scanTarget(cache, target);
-  const isGo = (f: string) => f.endsWith(".go") && !path.basename(f).startsWith(".");
+  const own = (f: string) => paths.some((p) => p === f || isWithin(p, f));
+  const isGo = (f: string) => isGoName(path.basename(f)) && (paths[0] === target || own(f));
   // gofmt reads linked files too; a link has no content hash here, so such a tree is never cached.
   return [...walk.files.filter(isGo), ...walk.links.filter(isGo)];
 }
@@ -78,6 +123,7 @@ async function cachedCheck(
   ctx: ToolContext,
   cache: ResultCache,
   req: FormatRequest,
+  paths: readonly string[],
 ): Promise<FormatCheckOutcome> {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const gofmt = findExecutable("gofmt");
@@ -105,19 +151,19 @@ async function cachedCheck(
     kind: "gofmt -d (first changed line)",
     identity: { gofmt: executableIdentity(gofmt, await goVersion(ctx)) },
     root,
-    files: gofmtFiles(cache, req.target),
+    files: gofmtFiles(cache, req.target, paths),
     isEmpty: (v) => !v,
     encode: (v) => v,
     decode: (stored) => (typeof stored === "number" && stored >= 1 ? stored : 1),
     async run(subset) {
-      return { values: await firstLines(subset ?? [req.target]), meta: null };
+      return { values: await firstLines(subset ?? paths), meta: null };
     },
   });
   const files = outcome.files.filter((f) => outcome.values.get(f));
   return {
     formatted: files.length === 0,
     unformatted_files: files.map((f) => displayRelative(ctx, f)),
-    command: displayCommand("gofmt", gofmtArgs(req.target, "list")),
+    command: displayCommand("gofmt", gofmtArgs(paths, "list")),
     returncode: 0,
     truncated: false,
     notes: req.config ? ["gofmt has no configuration file: config was not used"] : [],
@@ -132,10 +178,12 @@ function goVersion(ctx: ToolContext): Promise<string | undefined> {
 }
 
 async function check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
-  const cache = req.diff ? undefined : resultCacheOf(ctx);
-  if (cache && fs.statSync(req.target).isDirectory()) return cachedCheck(ctx, cache, req);
-  const args = gofmtArgs(req.target, req.diff ? "diff" : "list");
+  const paths = gofmtPaths(req.target, ctx.allowlist.rootOf(req.target) ?? req.target);
+  const args = gofmtArgs(paths, req.diff ? "diff" : "list");
   const command = displayCommand("gofmt", args);
+  if (paths.length === 0) return nothingOwn(req.target, command);
+  const cache = req.diff ? undefined : resultCacheOf(ctx);
+  if (cache && fs.statSync(req.target).isDirectory()) return cachedCheck(ctx, cache, req, paths);
   const run = await ctx.run({ program: "gofmt", args });
   // -l exits 0 whatever it lists; -d exits 1 when it printed a diff. A message on stderr is a parse error.
   if (run.stderr.trim() || (run.returncode !== 0 && !(req.diff && run.returncode === 1)))
@@ -159,7 +207,8 @@ async function write(
   req: FormatRequest & { dryRun: boolean },
 ): Promise<FormatWriteOutcome> {
   return writeAfterCheck(ctx, req, check, async () => {
-    const args = gofmtArgs(req.target, "write");
+    // The files the check named are under these paths: a module below the target is not written either.
+    const args = gofmtArgs(gofmtPaths(req.target, ctx.allowlist.rootOf(req.target) ?? req.target), "write");
     const command = displayCommand("gofmt", args);
     const run = await ctx.run({ program: "gofmt", args });
     if (run.returncode !== 0) throw failure(command, run);

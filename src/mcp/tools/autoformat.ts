@@ -18,7 +18,7 @@ import { nothingToFix } from "./pipeline/nothing-checked.js";
 import { listingOf, PAGING_ARGS } from "./listing.js";
 import { reserveFor } from "../../findings/budget.js";
 import { hasFilesOf, type ProjectLanguage } from "../../adapters/project-languages.js";
-import { chooseFormatters, formatterFor } from "../../adapters/tool-choice.js";
+import { chooseFormatters, formatterFor, placeFormatter } from "../../adapters/tool-choice.js";
 import type { ToolContext } from "../../engine/tool.js";
 
 const budgetLeft = (tokens: number) => tokens - reserveFor(tokens);
@@ -41,15 +41,28 @@ function formatterOfCall(
   placements?: { language: string; formatter: string; target: string }[];
 } {
   const root = ctx.allowlist.rootOf(target);
-  if (language) {
-    const own = formatter ? undefined : formatterFor(language as ProjectLanguage, target, root).name;
-    return { language, formatter: own, notes: [] };
-  }
   const choice = chooseFormatters(target, root);
-  if (formatter) {
-    const formats = (formatterLanguages() as string[]).filter((l) => formattersFor(l).includes(formatter));
-    const own = choice.languages.find((l) => formats.includes(l));
-    return { language: own ?? formats[0], notes: [] };
+  // The language asked for, else the one the named formatter formats (the first the project has).
+  const formats = formatter
+    ? (formatterLanguages() as string[]).filter((l) => formattersFor(l).includes(formatter))
+    : [];
+  const named = language ?? (formatter && (choice.languages.find((l) => formats.includes(l)) ?? formats[0]));
+  if (named) {
+    // A path holding several projects of the language: its formatter at each (format_check's placement).
+    const placed = placeFormatter(named as ProjectLanguage, formatter, target, root);
+    const several = placed.picks.filter((p) => p.target !== undefined);
+    if (several.length)
+      return {
+        language: named,
+        notes: placed.notes,
+        placements: several.map((p) => ({
+          language: named,
+          formatter: p.formatter ?? pickFormatter(named, undefined).formatter,
+          target: p.target as string,
+        })),
+      };
+    const own = formatter ? undefined : formatterFor(named as ProjectLanguage, target, root).name;
+    return { language: named, formatter: own, notes: [] };
   }
   const pick = choice.picks[0];
   if (!pick) return { notes: choice.notes, nothing: choice.nothing };
@@ -81,6 +94,7 @@ function formatterOfCall(
 
 interface AutoformatArgs {
   path: string;
+  language?: string;
   dry_run: boolean;
   config?: string;
   max_result_tokens?: number;
@@ -141,7 +155,8 @@ async function formatProjects(
     diff: args.dry_run,
     dryRun: args.dry_run,
     config: args.config,
-    all: true,
+    // Without a language, each formatter's whole scope; with one, that language's files.
+    all: args.language === undefined,
   });
   const {
     value: outcomes,

@@ -18,7 +18,7 @@ import {
   type FormatterAdapter,
 } from "../../adapters/formatters.js";
 import { hasFilesOf, projectLanguages, type ProjectLanguage } from "../../adapters/project-languages.js";
-import { chooseFormatters, formatterFor } from "../../adapters/tool-choice.js";
+import { chooseFormatters, placeFormatter } from "../../adapters/tool-choice.js";
 
 /**
  * The arguments that choose a formatter, the same for format_check and autoformat: the path, and a language
@@ -213,22 +213,19 @@ function formatPairsOf(
   language: string | undefined,
   formatter: string | undefined,
 ): { pairs: FormatPair[]; notes: string[] } {
-  if (language)
-    return {
-      pairs: [
-        { language, formatter: formatter ?? formatterFor(language as ProjectLanguage, target, root).name },
-      ],
-      notes: [],
-    };
+  if (language) {
+    const placed = placeFormatter(language as ProjectLanguage, formatter, target, root);
+    return { pairs: placed.picks, notes: placed.notes };
+  }
   const registered = formatterLanguages() as string[];
   if (formatter) {
     const detected = projectLanguages(target).filter((l) => registered.includes(l));
     const formats = registered.filter((l) => formattersFor(l).includes(formatter));
     const own = detected.filter((l) => formats.includes(l));
-    return {
-      pairs: (own.length ? own : formats.slice(0, 1)).map((l) => ({ language: l, formatter })),
-      notes: [],
-    };
+    const placed = (own.length ? own : formats.slice(0, 1)).map((l) =>
+      placeFormatter(l as ProjectLanguage, formatter, target, root),
+    );
+    return { pairs: placed.flatMap((p) => p.picks), notes: placed.flatMap((p) => p.notes) };
   }
   const choice = chooseFormatters(target, root);
   if (choice.picks.length === 0)
