@@ -65,3 +65,33 @@ export function runReport(
 export function runFailed(message: string, command: string, run: RunOutput): ToolError {
   return new ToolError("tool_error", message, runReport(command, run));
 }
+
+/** How much of a complaint's continuation a message keeps (the rest is in `output`). */
+const CONTINUATION_LINES = 4;
+const CONTINUATION_CHARS = 300;
+
+/**
+ * A tool's complaint out of its output: the first line `isStart` picks, and when that line ends with ':'
+ * the indented lines after it, which are its substance (go's `updates to go.mod needed; to update it:` then
+ * `go mod tidy`; cargo's `not supported by the following packages:` then the list), bounded and deduplicated.
+ */
+export function complaintOf(text: string, isStart: (line: string) => boolean): string | undefined {
+  const lines = text.split("\n");
+  const at = lines.findIndex(isStart);
+  if (at === -1) return undefined;
+  const first = (lines[at] as string).trim();
+  if (!first.endsWith(":")) return first;
+  const more: string[] = [];
+  let cut = false;
+  for (const line of lines.slice(at + 1)) {
+    if (!/^\s+\S/.test(line)) break;
+    const item = line.trim();
+    if (more.includes(item)) continue;
+    if (more.length === CONTINUATION_LINES || [...more, item].join("; ").length > CONTINUATION_CHARS) {
+      cut = true;
+      break;
+    }
+    more.push(item);
+  }
+  return more.length ? `${first} ${more.join("; ")}${cut ? "; …" : ""}` : first;
+}

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { displayCommand, runFailed } from "../../engine/result.js";
+import { complaintOf, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import { capList } from "../../engine/result.js";
@@ -92,12 +92,9 @@ export function parseGoVetTypeErrors(stderr: string): string[] {
     .filter((l) => /^\S+\.go:\d+(?::\d+)?: /.test(l));
 }
 
-/** The first line of go's own complaint (`go: cannot find main module ...`), skipping `# pkg` headers. */
+/** go's own complaint (`go: cannot find main module ...`), skipping `# pkg` headers (complaintOf). */
 function firstErrorLine(stderr: string): string | undefined {
-  return stderr
-    .split("\n")
-    .map((l) => l.trim())
-    .find((l) => l !== "" && !l.startsWith("#"));
+  return complaintOf(stderr, (l) => l.trim() !== "" && !l.trim().startsWith("#"));
 }
 
 /** `staticcheck -f json <patterns>`. */

@@ -1,6 +1,6 @@
 /** gofmt, as seed 000 runs it: `gofmt -l` to check, `gofmt -d` for a diff, `gofmt -w` to write. */
 import { ToolError } from "../../errors.js";
-import { displayCommand, runFailed } from "../../engine/result.js";
+import { complaintOf, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import {
@@ -99,7 +99,7 @@ export function parseGofmtDiffFiles(diff: string): string[] {
 /** gofmt exits 2 on a syntax error (and prints `file:line:col: message` to stderr); that is no formatting verdict. */
 function failure(command: string, run: RunResult): ToolError {
   return runFailed(
-    `gofmt failed (exit ${run.returncode}): ${run.stderr.trim().split("\n")[0] ?? ""}`,
+    `gofmt failed (exit ${run.returncode}): ${complaintOf(run.stderr, (l) => l.trim() !== "") ?? ""}`,
     command,
     run,
   );

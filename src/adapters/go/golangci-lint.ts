@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { capList, displayCommand, runFailed } from "../../engine/result.js";
+import { capList, complaintOf, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import type { Finding, Severity } from "../../findings/model.js";
@@ -141,10 +141,7 @@ export function refusePlugins(config: string | undefined, command: string): void
 
 /** Why a run failed: golangci-lint's own words (`Error: ...`, `level=error msg=...`), else its report's. */
 export function failureReason(stdout: string, stderr: string): string {
-  const line = stderr
-    .split("\n")
-    .map((l) => l.trim())
-    .find((l) => /^Error: |level=error/.test(l));
+  const line = complaintOf(stderr, (l) => /^Error: |level=error/.test(l.trim()));
   if (line) return line.replace(/^level=error msg="?(.*?)"?$/, "$1").replace(/^Error: /, "");
   return golangciReport(stdout)?.Report?.Error ?? "failed without a report";
 }

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
+import { complaintOf } from "../../engine/result.js";
 import type { Severity } from "../../findings/model.js";
 import { readSourceTexts } from "../../paths/safe-fs.js";
 import { displayRelative } from "../display.js";
@@ -251,7 +252,7 @@ function fileReport(
 }
 
 function firstLine(text: string): string | undefined {
-  return text.split("\n").find((l) => l.trim());
+  return complaintOf(text, (l) => l.trim() !== "");
 }
 
 /**

@@ -1,7 +1,7 @@
 /** run_tests for a crate: `cargo test [--no-fail-fast] [FILTER]`, summary and failures read from libtest's output. */
 import fs from "node:fs";
 import path from "node:path";
-import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
+import { combinedOutput, complaintOf, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
@@ -107,7 +107,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, crateDir: string): Pro
   // A crate whose targets all say `test = false` (a cargo-fuzz crate) builds nothing to run: exit 0 and no
   // test binary is "no tests ran", not a failure.
   if (report.binaries === 0 && result.returncode !== 0) {
-    const firstError = /^error(\[E\d+\])?: .*$/m.exec(result.stderr)?.[0];
+    const firstError = complaintOf(result.stderr, (l) => /^error(\[E\d+\])?: /.test(l));
     throw runFailed(
       firstError
         ? `cargo test could not build the tests: ${firstError}`

@@ -9,7 +9,8 @@ import { linterNames } from "../../adapters/linters.js";
 import { ToolError } from "../../errors.js";
 import { AGENT_ARGS } from "./lint-scope.js";
 import { runLinters, type RanLint } from "./pipeline/run-lint.js";
-import { mergedResult, nothingLinted, singleResult } from "./pipeline/lint-result.js";
+import { failedLints, mergedResult, nothingLinted, singleResult } from "./pipeline/lint-result.js";
+import { everyProjectFailed } from "./project-failures.js";
 import { lintersForCall, namedLinter } from "./pipeline/choose.js";
 
 const LINT_INPUT = z.strictObject({
@@ -50,9 +51,12 @@ export const lintTool = () =>
       // Run, or serve from the result cache; each run scoped to the call's rules, files and changes.
       const runs = await runLinters(ctx, args, choice.picks);
       const ran = runs.filter((r): r is RanLint => r.outcome !== undefined);
+      const failed = failedLints(ctx, args, runs);
       // View and budget: one linter's own shape, or several linters' findings under one budget.
       if (runs.length === 1 && ran.length === 1 && ran[0]?.path === args.path)
         return singleResult(ctx, args, ran[0] as RanLint, choice.notes);
+      // Linters that failed and none that ran is the call's failure, never "nothing checked".
+      if (ran.length === 0 && failed.length) throw everyProjectFailed(failed, "linters");
       if (ran.length === 0)
         return nothingLinted(
           ctx,
@@ -61,10 +65,13 @@ export const lintTool = () =>
           [...choice.notes, ...runs.flatMap((r) => r.notes)],
           runs.map((r) => r.linter.name),
         );
-      return mergedResult(ctx, args, ran, [
-        ...choice.notes,
-        ...runs.filter((r) => !r.outcome).flatMap((r) => r.notes),
-      ]);
+      return mergedResult(
+        ctx,
+        args,
+        ran,
+        [...choice.notes, ...runs.filter((r) => !r.outcome).flatMap((r) => r.notes)],
+        failed,
+      );
     },
   });
 

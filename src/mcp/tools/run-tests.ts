@@ -12,6 +12,7 @@ import { parseJunitFailures, type TestFailure } from "../../adapters/python/juni
 import { chooseTestRunner, testProjects } from "../../adapters/test-runner-choice.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { inTestsNetworkScope } from "./tests-network.js";
+import { everyProjectFailed, projectFailure, type ProjectFailure } from "./project-failures.js";
 import {
   choosePlugins,
   findCoverageConfig,
@@ -74,17 +75,20 @@ async function projectsRun(
 ) {
   const display = displayPaths(folder, ctx.allowlist.roots.effective);
   const share = Math.max(500, Math.floor(listingOf(ctx, args).maxTokens / projects.length));
-  const runs: { path: string; result: Record<string, unknown> }[] = [];
+  const runs: { path: string; result: Record<string, unknown>; failure?: ProjectFailure }[] = [];
   for (const dir of projects) {
+    const shown = display.show(dir) || ".";
     let result: Record<string, unknown>;
     try {
       result = await runOne({ ...args, path: dir, max_result_tokens: args.max_result_tokens ?? share });
     } catch (err) {
       // One project's runner failing (not installed, no result) is reported beside the others' runs.
       if (!(err instanceof ToolError)) throw err;
-      result = { success: false, error: err.message, error_type: err.errorType, ...err.extra };
+      const failure = projectFailure(err, shown);
+      runs.push({ path: shown, result: { success: false, ...err.extra, ...failure }, failure });
+      continue;
     }
-    runs.push({ path: display.show(dir) || ".", result: withoutTests(result) });
+    runs.push({ path: shown, result: withoutTests(result) });
   }
   const summary: Record<string, number> = {};
   for (const { result } of runs)
@@ -93,23 +97,27 @@ async function projectsRun(
   const ran = runs.filter((r) => r.result.success && !r.result.nothing_checked);
   const failureCount = runs.reduce((n, r) => n + ((r.result.failure_count as number | undefined) ?? 0), 0);
   const passed = ran.length > 0 && runs.every((r) => r.result.passed === true || r.result.nothing_checked);
+  const entries = runs.map(({ path: where, result, failure }) => ({
+    path: where,
+    runner: result.runner ?? (result.command ? String(result.command).split(" ")[0] : undefined),
+    ...(failure
+      ? failure
+      : {
+          passed: result.passed,
+          ...(result.nothing_checked ? { nothing_checked: true } : {}),
+          command: result.command,
+          returncode: result.returncode,
+          summary: result.summary,
+          failure_count: result.failure_count,
+        }),
+  }));
+  // Projects that failed and none that ran is the call's failure, never "nothing checked".
+  const failures = runs.flatMap((r) => (r.failure ? [r.failure] : []));
+  if (ran.length === 0 && failures.length) throw everyProjectFailed(failures, "projects", entries);
   return {
     success: true,
     ...(ran.length ? { passed } : { nothing_checked: true }),
-    projects: runs.map(({ path: where, result }) => ({
-      path: where,
-      runner: result.runner ?? (result.command ? String(result.command).split(" ")[0] : undefined),
-      ...(result.success
-        ? {
-            passed: result.passed,
-            ...(result.nothing_checked ? { nothing_checked: true } : {}),
-            command: result.command,
-            returncode: result.returncode,
-            summary: result.summary,
-            failure_count: result.failure_count,
-          }
-        : { error: result.error, error_type: result.error_type, command: result.command }),
-    })),
+    projects: entries,
     command: ran.map((r) => r.result.command).join(" && "),
     summary,
     failures: runs.flatMap((r) => (Array.isArray(r.result.failures) ? r.result.failures : [])),
@@ -120,9 +128,7 @@ async function projectsRun(
       `projects under ${folder}: ${projects.map((p) => display.show(p) || ".").join(", ")}: each ran its own tests`,
       ...runs.flatMap((r) =>
         [
-          ...(r.result.success
-            ? []
-            : [`${r.path}: ${String(r.result.error_type)}: ${String(r.result.error)}`]),
+          ...(r.failure ? [`${r.path}: ${r.failure.error_type}: ${r.failure.error}`] : []),
           ...((r.result.notes as string[] | undefined) ?? []),
         ].map((n) => (n.startsWith(`${r.path}:`) ? n : `${r.path}: ${n}`)),
       ),

@@ -29,6 +29,7 @@ import {
   wholeLanguageOf,
 } from "../../adapters/whole-program.js";
 import { tscReads, type InputRule } from "../../adapters/whole-closure.js";
+import { everyProjectFailed, failureNote, projectFailure, type ProjectFailure } from "./project-failures.js";
 
 /** What a checker's run reports it read (tsc: its config chain and sources), out of the outcome kept. */
 function readsOf(outcome: TypeCheckOutcome, project: string, rule: InputRule) {
@@ -194,10 +195,10 @@ export const typeCheckTool = () => {
       const filter = fileFilter(ctx, base, args.files);
       if (filter && args.files) requireFilesMatch(base, filter, args.files, `type_check ${checker.name}`);
       const runs: CheckerRun[] = [];
+      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       // With several projects, one checker's failure (not installed, a broken config) is reported beside
       // the others' results, and the call does not pass; alone, it is the call's error.
-      const failed: { checker: string; path: string; error: string; error_type: string }[] = [];
-      let firstError: ToolError | undefined;
+      const failed: (ProjectFailure & { checker: string })[] = [];
       for (const pick of several ? picks : [{ name: checker.name, target: args.path }]) {
         const own = findTypeChecker(pick.name) as TypeCheckerAdapter;
         const target = pick.target ?? args.path;
@@ -205,11 +206,10 @@ export const typeCheckTool = () => {
           runs.push(await runChecker(ctx, own, target, args, filter));
         } catch (err) {
           if (!several || !(err instanceof ToolError)) throw err;
-          firstError ??= err;
-          failed.push({ checker: own.name, path: target, error: err.message, error_type: err.errorType });
+          failed.push({ checker: own.name, ...projectFailure(err, display.show(target) || ".") });
         }
       }
-      if (runs.length === 0 && firstError) throw firstError;
+      if (runs.length === 0 && failed.length) throw everyProjectFailed(failed, "checkers");
       const run = runs.length === 1 ? (runs[0] as CheckerRun) : mergedRun(runs);
       const { outcome, cached } = run;
       const within = outcome.viewWithin;
@@ -217,7 +217,6 @@ export const typeCheckTool = () => {
         (!within || file === within || isWithin(within, file)) && (!filter || filter(file));
       const filtered = filter !== undefined || within !== undefined;
       const shown = filtered ? outcome.findings.filter((f) => inView(f.file)) : outcome.findings;
-      const display = displayPaths(args.path, ctx.allowlist.roots.effective);
       const view = findingsView(shown, {
         display,
         fingerprints: true,
@@ -234,10 +233,7 @@ export const typeCheckTool = () => {
         passed: outcome.passed && blocking === 0 && failed.length === 0,
         ...(several
           ? {
-              checkers: [
-                ...runs.map((r) => checkerEntry(r, display.show(r.target) || ".")),
-                ...failed.map((f) => ({ ...f, path: display.show(f.path) || "." })),
-              ],
+              checkers: [...runs.map((r) => checkerEntry(r, display.show(r.target) || ".")), ...failed],
             }
           : { checker: checker.name }),
         command: outcome.command,
@@ -256,13 +252,7 @@ export const typeCheckTool = () => {
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
         truncated: outcome.truncated || view.capped,
         ...listingFields(several ? "type_check" : checker.name, view, { lists: ["issues", "findings"] }),
-        notes: [
-          ...pickNotes,
-          ...failed.map(
-            (f) => `${f.checker} failed at ${display.show(f.path) || "."} (${f.error_type}): ${f.error}`,
-          ),
-          ...outcome.notes,
-        ],
+        notes: [...pickNotes, ...failed.map((f) => failureNote(f.checker, f)), ...outcome.notes],
         ...(await sarifField(
           ctx,
           args.output,

@@ -13,8 +13,29 @@ import { addTallies, type FindingTally } from "../../../findings/collector.js";
 import { cacheFields } from "../../../cache/service.js";
 import type { LinterCapabilities, LintOptions } from "../../../adapters/lint-options.js";
 import { capPerRule, offenseOf, scopeFindings } from "../lint-scope.js";
-import type { LintArgs, RanLint } from "./run-lint.js";
+import type { LintArgs, LintRun, RanLint } from "./run-lint.js";
 import { nothingChecked } from "./nothing-checked.js";
+import { failureNote, projectFailure, type ProjectFailure } from "../project-failures.js";
+
+/** A linter that failed among several: its `linters[]` entry (no pass, no findings counted) and its error. */
+export type FailedLint = ProjectFailure & { linter: string; passed: false; issue_count: 0 };
+
+/** The runs that failed among several, as their `linters[]` entries (each with its project's path). */
+export function failedLints(ctx: ToolContext, args: LintArgs, runs: readonly LintRun[]): FailedLint[] {
+  const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+  return runs.flatMap((r) =>
+    r.error
+      ? [
+          {
+            linter: r.linter.name,
+            passed: false as const,
+            issue_count: 0 as const,
+            ...projectFailure(r.error, display.show(r.path) || "."),
+          },
+        ]
+      : [],
+  );
+}
 
 /** Offenses (seed 003's shape, with corrections) are listed when asked for or when seed 003's arguments are used. */
 export function withOffenses(args: LintArgs): boolean {
@@ -101,7 +122,13 @@ export async function singleResult(ctx: ToolContext, args: LintArgs, run: RanLin
  * The result of a call that ran several linters (one per language of the project): their findings in one
  * list under one budget, `linters` saying what each ran and found, `passed` only when every one passed.
  */
-export async function mergedResult(ctx: ToolContext, args: LintArgs, runs: RanLint[], pickNotes: string[]) {
+export async function mergedResult(
+  ctx: ToolContext,
+  args: LintArgs,
+  runs: RanLint[],
+  pickNotes: string[],
+  failed: readonly FailedLint[] = [],
+) {
   const display = displayPaths(args.path, ctx.allowlist.roots.effective);
   const offenses = withOffenses(args);
   const runOf = new Map<Finding, RanLint>();
@@ -137,11 +164,14 @@ export async function mergedResult(ctx: ToolContext, args: LintArgs, runs: RanLi
     const text = runOf.get(f)?.outcome.issueText;
     return text ? text(f, f.path ?? f.file) : issueString(f);
   };
-  const returncodes = runs.map((r) => r.outcome.returncode ?? 0);
+  const returncodes = [...runs, ...failed].map((r) =>
+    "outcome" in r ? (r.outcome.returncode ?? 0) : (r.returncode ?? 1),
+  );
   return {
     success: true,
-    passed: perLinter.every((l) => l.passed),
-    linters: perLinter,
+    // A linter that failed is listed with its error beside the others' results; the call does not pass.
+    passed: perLinter.every((l) => l.passed) && failed.length === 0,
+    linters: [...perLinter, ...failed],
     command: runs.map((r) => r.outcome.command).join(" && "),
     issues: view.listed.map(issueOf),
     issue_count: total,
@@ -153,13 +183,14 @@ export async function mergedResult(ctx: ToolContext, args: LintArgs, runs: RanLi
         .map((r) => r.outcome.output)
         .filter(Boolean)
         .join("\n") || undefined,
-    truncated: runs.some((r) => r.outcome.truncated) || view.capped,
+    truncated: runs.some((r) => r.outcome.truncated) || failed.some((f) => f.truncated) || view.capped,
     ...listingFields("lint", view, {
       lists: ["issues", ...(offenses ? ["offenses"] : []), ...(args.context_lines ? ["findings"] : [])],
     }),
     ...snippetFindings(view, args),
     notes: [
       ...pickNotes,
+      ...failed.map((f) => failureNote(f.linter, f)),
       ...runs.flatMap((r) => [
         ...r.notes,
         ...r.outcome.notes,

@@ -41,9 +41,11 @@ export interface LintRun {
   notes: string[];
   outcome?: LintOutcome;
   options?: LintOptions;
+  /** Its failure, when it ran among others (reported beside their results). */
+  error?: ToolError;
 }
 
-export type RanLint = Required<LintRun>;
+export type RanLint = Required<Omit<LintRun, "error">>;
 
 /**
  * A linter's outcome, through the result cache: adapters that cache per file do it themselves; the others
@@ -121,7 +123,8 @@ export async function runLinter(ctx: ToolContext, args: LintArgs, name: string):
 
 /**
  * Each linter chosen at its place (the call's path, or a project below it with the call's `files` that
- * reach it): its outcome, or the notes saying why it checked nothing there.
+ * reach it): its outcome, or the notes saying why it checked nothing there. Among several, one's failure
+ * (a nested module go cannot load, a crate cargo refuses) is its run's `error`, so the others' results stand.
  */
 export async function runLinters(
   ctx: ToolContext,
@@ -132,7 +135,14 @@ export async function runLinters(
   for (const { name, target } of picks) {
     const files = target ? filesFrom(args.files, args.path, target) : args.files;
     if (files?.length === 0) continue;
-    runs.push(await runLinter(ctx, target ? { ...args, path: target, files } : args, name));
+    const own = target ? { ...args, path: target, files } : args;
+    try {
+      runs.push(await runLinter(ctx, own, name));
+    } catch (err) {
+      const linter = findLinter(name);
+      if (picks.length < 2 || !linter || !(err instanceof ToolError)) throw err;
+      runs.push({ linter, path: own.path, notes: [], error: err });
+    }
   }
   return runs;
 }

@@ -1,0 +1,55 @@
+/**
+ * A call over several projects (lint, type_check, run_tests) where some fail: each failure is reported beside
+ * the others' results with what the tool printed, and a call where every one failed is a failure naming each.
+ */
+import { ToolError, type ErrorType } from "../../errors.js";
+
+/** One project's failure, as its entry in the result's list (`linters[]`, `checkers[]`, `projects[]`). */
+export interface ProjectFailure {
+  /** The project, as the result shows it. */
+  path: string;
+  error: string;
+  error_type: ErrorType;
+  command?: string;
+  returncode?: number | null;
+  /** The tool's own words: the error's "see output" points here (go's `go mod tidy`, cargo's package list). */
+  output?: string;
+  truncated?: boolean;
+}
+
+/** The entry of a project whose run threw `err`: its error and the run the error carries. */
+export function projectFailure(err: ToolError, shownPath: string): ProjectFailure {
+  const { command, returncode, output, truncated } = err.extra;
+  return {
+    path: shownPath,
+    error: err.message,
+    error_type: err.errorType,
+    ...(typeof command === "string" && { command }),
+    ...((typeof returncode === "number" || returncode === null) && { returncode }),
+    ...(typeof output === "string" && output !== "" && { output }),
+    ...(truncated === true && { truncated }),
+  };
+}
+
+/**
+ * Every project failed: no pass and no "nothing checked", but the call's failure, its message naming each
+ * project's error and `list` (the result's field for the projects) holding their entries.
+ */
+export function everyProjectFailed(
+  failures: readonly ProjectFailure[],
+  list: string,
+  entries: readonly object[] = failures,
+): ToolError {
+  const types = new Set(failures.map((f) => f.error_type));
+  const only = types.size === 1 ? [...types][0] : undefined;
+  return new ToolError(
+    only ?? "tool_error",
+    `every project failed: ${failures.map((f) => `${f.path}: ${f.error}`).join("; ")}`,
+    { [list]: entries },
+  );
+}
+
+/** The note saying a project failed (the result's `notes`, as a CLI reader sees it). */
+export function failureNote(tool: string, f: ProjectFailure): string {
+  return `${tool} failed at ${f.path} (${f.error_type}): ${f.error}`;
+}
