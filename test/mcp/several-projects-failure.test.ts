@@ -89,12 +89,16 @@ describe.skipIf(missing("go"))("a Go module with a nested module go cannot load"
     const tc = await s.call("type_check", { path: root });
     expect(tc).toMatchObject({ success: true, passed: false });
     const checker = (tc.checkers as Entry[]).find((c) => c.path === "remote");
-    expect(checker?.error).toMatch(/see output$/);
+    // The message quotes go's complaint, the rest of it in the output.
+    expect(checker?.error).toBe(
+      "go build failed (exit 1) without a compiler error: go: updates to go.mod needed; to update it: go mod tidy",
+    );
     expect(checker?.output).toBe(build.stderr);
     const rt = await s.call("run_tests", { path: root });
     expect(rt).toMatchObject({ success: true, passed: false });
     const project = (rt.projects as Entry[]).find((p) => p.path === "remote");
     expect(project).toMatchObject({ error_type: "tool_error", returncode: 1 });
+    expect(project?.error).toMatch(/: go: updates to go\.mod needed; to update it: go mod tidy$/);
     expect(project?.output).toBe(byHand("go", ["test", "./..."], remote).stderr);
   });
 });
@@ -140,7 +144,12 @@ describe.skipIf(missing("cargo"))("crates whose rust-version the toolchain is be
     ]);
     const tc = await s.call("type_check", { path: root });
     expect(tc).toMatchObject({ success: false, error_type: "tool_error" });
-    expect(tc.error).toMatch(/^every project failed: .*a: cargo check failed .*; .*b: cargo check failed/);
+    expect(tc.error).toMatch(
+      /^every project failed: .*a: cargo check failed \(exit 101\) without a diagnostic: error: rustc .* is not supported by the following packages?: a@0\.1\.0 requires rustc .*; .*b: cargo check failed/,
+    );
+    expect((lint.linters as Entry[])[0]?.error).toMatch(
+      /^cargo clippy failed \(exit 101\): error: rustc .* is not supported by the following packages?: a@0\.1\.0 requires rustc/,
+    );
     expect((tc.checkers as Entry[]).every((c) => /requires rustc/.test(c.output ?? ""))).toBe(true);
   });
 });

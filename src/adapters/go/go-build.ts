@@ -14,7 +14,7 @@ import type { Finding } from "../../findings/model.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
 import { findGoModule, packagePattern, requireGoModule } from "./go-env.js";
 import { parseJsonLines } from "../json-lines.js";
-import { runGoTool } from "./go-run.js";
+import { goComplaint, runGoTool } from "./go-run.js";
 import { COMPILER_LINE, positionLineFindings } from "./position-lines.js";
 
 /** `go build -json -buildvcs=false -o /dev/null <pattern>`, with `-gcflags=-e` when `allErrors`. */
@@ -64,12 +64,14 @@ async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheck
     run = await runGoTool(ctx, "go", args, mod, command);
   }
   const findings = parseGoBuildJson(run.stdout, mod);
-  if (run.returncode !== 0 && findings.length === 0)
+  if (run.returncode !== 0 && findings.length === 0) {
+    const why = goComplaint(run.stderr);
     throw runFailed(
-      `go build failed (exit ${run.returncode}) without a compiler error; see output`,
+      `go build failed (exit ${run.returncode}) without a compiler error${why ? `: ${why}` : "; see output"}`,
       command,
       run,
     );
+  }
   const notes: string[] = [];
   if (req.strict) notes.push("strict has no meaning for the Go compiler: every diagnostic is an error");
   if (req.config) notes.push("the Go compiler takes no config file: config was not used");

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { complaintOf, displayCommand, runFailed } from "../../engine/result.js";
+import { displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import { capList } from "../../engine/result.js";
@@ -14,7 +14,7 @@ import { registerLinter, type LintOutcome, type LintRequest } from "../linters.j
 import { FINDINGS_ONLY } from "../lint-options.js";
 import { registerExternalTool } from "../registry.js";
 import { packageDir, packagePattern, requireGoModule } from "./go-env.js";
-import { fullOutput, goLoadError, runGoTool } from "./go-run.js";
+import { fullOutput, goComplaint, goLoadError, runGoTool } from "./go-run.js";
 import { hasGoFiles } from "./go-files.js";
 import { parsePosition, splitJsonObjects } from "./go-json.js";
 import { parseJsonLines } from "../json-lines.js";
@@ -90,11 +90,6 @@ export function parseGoVetTypeErrors(stderr: string): string[] {
     .split("\n")
     .map((l) => (l.startsWith("vet: ") ? l.slice(5) : l))
     .filter((l) => /^\S+\.go:\d+(?::\d+)?: /.test(l));
-}
-
-/** go's own complaint (`go: cannot find main module ...`), skipping `# pkg` headers (complaintOf). */
-function firstErrorLine(stderr: string): string | undefined {
-  return complaintOf(stderr, (l) => l.trim() !== "" && !l.trim().startsWith("#"));
 }
 
 /** `staticcheck -f json <patterns>`. */
@@ -207,7 +202,7 @@ async function govet(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> {
   if (run.returncode !== 0) {
     const stderr = full.stderr();
     const typeErrors = parseGoVetTypeErrors(stderr);
-    const first = firstErrorLine(stderr);
+    const first = goComplaint(stderr);
     const why = typeErrors.length
       ? `could not type-check the code: ${typeErrors[0]} (type_check with checker "go" lists every error)`
       : first

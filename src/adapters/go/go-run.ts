@@ -2,6 +2,7 @@
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ProgramNotFoundError, type RunSpec } from "../../exec/runner.js";
+import { complaintOf } from "../../engine/result.js";
 
 /** Collects a run's whole stdout and stderr from the runner's line callbacks. */
 export function fullOutput() {
@@ -78,4 +79,9 @@ export async function goLoadError(
     .filter(Boolean)
     .slice(0, LOAD_ERROR_LINES);
   return lines.length ? lines.join(" ") : `go list exited ${run.returncode}`;
+}
+
+/** go's own complaint (`go: updates to go.mod needed; to update it: go mod tidy`), skipping `# pkg` headers. */
+export function goComplaint(stderr: string): string | undefined {
+  return complaintOf(stderr, (l) => l.trim() !== "" && !l.trim().startsWith("#"));
 }

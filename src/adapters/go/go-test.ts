@@ -8,7 +8,7 @@ import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
 import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
 import { findGoModule, modulePath, packageDir, packagePattern } from "./go-env.js";
 import { parseJsonLines } from "../json-lines.js";
-import { runGoTool } from "./go-run.js";
+import { goComplaint, runGoTool } from "./go-run.js";
 
 export function goTestArgs(
   pattern: string,
@@ -178,12 +178,14 @@ async function run(ctx: ToolContext, req: TestRunRequest, mod: string): Promise<
   );
   const report = fold.report();
   const total = report.summary.passed + report.summary.failed + report.summary.skipped;
-  if (result.returncode !== 0 && report.failures.length === 0 && report.summary.packages_failed === 0)
+  if (result.returncode !== 0 && report.failures.length === 0 && report.summary.packages_failed === 0) {
+    const why = goComplaint(result.stderr);
     throw runFailed(
-      `go test failed (exit ${result.returncode}) without a test result; see output`,
+      `go test failed (exit ${result.returncode}) without a test result${why ? `: ${why}` : "; see output"}`,
       command,
       result,
     );
+  }
   const notes: string[] = [];
   if (total === 0 && report.summary.packages_failed === 0)
     notes.push("no tests ran (no Test functions matched)");

@@ -6,7 +6,7 @@ import type { ToolContext } from "../../engine/tool.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
 import { findCrate, isWorkspaceRoot, requireCrateDir, workspaceRoot } from "./cargo-env.js";
 import { parseCargoMessages } from "./cargo-messages.js";
-import { runCargo } from "./cargo-run.js";
+import { cargoComplaint, runCargo } from "./cargo-run.js";
 
 export function cargoCheckArgs(opts: { workspace?: boolean } = {}): string[] {
   return ["check", ...(opts.workspace ? ["--workspace"] : []), "--message-format=json", "--quiet"];
@@ -22,12 +22,14 @@ async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheck
   const { run, args, notes } = await runCargo(ctx, crateDir, checkArgs, displayCommand("cargo", checkArgs));
   const command = displayCommand("cargo", args);
   const { findings, buildFailed } = parseCargoMessages(run.stdout, workspaceRoot(crateDir, root), "rustc");
-  if (run.returncode !== 0 && findings.length === 0)
+  if (run.returncode !== 0 && findings.length === 0) {
+    const why = cargoComplaint(run.stderr);
     throw runFailed(
-      `cargo check failed (exit ${run.returncode}) without a diagnostic; see output`,
+      `cargo check failed (exit ${run.returncode}) without a diagnostic${why ? `: ${why}` : "; see output"}`,
       command,
       run,
     );
+  }
   if (req.config) notes.push("cargo check takes no config file: config was not used");
   return {
     findings,

@@ -7,6 +7,7 @@ import path from "node:path";
 import { ToolError } from "../../errors.js";
 import type { SandboxRun, ToolContext } from "../../engine/tool.js";
 import { ProgramNotFoundError, type RunResult } from "../../exec/runner.js";
+import { complaintOf } from "../../engine/result.js";
 import { cargoTargetDir, workspaceRoot } from "./cargo-env.js";
 import { withWorkspaceLock } from "./workspace-lock.js";
 
@@ -125,4 +126,15 @@ function lockWritable(ctx: ToolContext, workspace: string): SandboxRun {
 
 export function notInstalled(program: string, command: string): ToolError {
   return new ToolError("tool_not_found", `${program} is not installed; ${HINTS[program] ?? ""}`, { command });
+}
+
+/** cargo's or rustc's own complaint (`error: rustc 1.95.0 is not supported by the following packages: ...`). */
+export function cargoComplaint(stderr: string): string | undefined {
+  return complaintOf(stderr, (l) => /^error(\[E\d+\])?: /.test(l));
+}
+
+/** `cargo clippy failed (exit 101): error: ...` with cargo's complaint, else pointing at the output. */
+export function cargoFailure(what: string, run: RunResult): string {
+  const why = cargoComplaint(run.stderr);
+  return `${what} failed (exit ${run.returncode})${why ? `: ${why}` : "; see output"}`;
 }

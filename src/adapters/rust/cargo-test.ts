@@ -1,13 +1,13 @@
 /** run_tests for a crate: `cargo test [--no-fail-fast] [FILTER]`, summary and failures read from libtest's output. */
 import fs from "node:fs";
 import path from "node:path";
-import { combinedOutput, complaintOf, displayCommand, runFailed } from "../../engine/result.js";
+import { combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { ToolError } from "../../errors.js";
 import { registerTestRunner, type TestRunRequest } from "../test-runners.js";
 import { testRunOutcome, type TestFailureRecord, type TestRunOutcome } from "../test-outcome.js";
 import { findCrate, isWorkspaceRoot } from "./cargo-env.js";
-import { runCargo } from "./cargo-run.js";
+import { cargoComplaint, runCargo } from "./cargo-run.js";
 
 export function cargoTestArgs(opts: {
   filter?: string;
@@ -107,7 +107,7 @@ async function run(ctx: ToolContext, req: TestRunRequest, crateDir: string): Pro
   // A crate whose targets all say `test = false` (a cargo-fuzz crate) builds nothing to run: exit 0 and no
   // test binary is "no tests ran", not a failure.
   if (report.binaries === 0 && result.returncode !== 0) {
-    const firstError = complaintOf(result.stderr, (l) => /^error(\[E\d+\])?: /.test(l));
+    const firstError = cargoComplaint(result.stderr);
     throw runFailed(
       firstError
         ? `cargo test could not build the tests: ${firstError}`

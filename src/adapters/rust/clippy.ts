@@ -16,7 +16,7 @@ import {
   shortFormat,
   type RustFinding,
 } from "./cargo-messages.js";
-import { runCargo } from "./cargo-run.js";
+import { cargoFailure, runCargo } from "./cargo-run.js";
 import { scratchCrate } from "./clippy-inline.js";
 import type { InlineSource } from "../lint-options.js";
 
@@ -93,7 +93,7 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
     throw runFailed(
       first
         ? `the crate does not compile, so clippy could not lint it: ${shortFormat(first, displayRelative(ctx, first.file))}`
-        : `cargo clippy failed (exit ${run.returncode}); see output`,
+        : cargoFailure("cargo clippy", run),
       command,
       run,
     );
