@@ -8,6 +8,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { cargoMessagePlaces } from "../helpers/cargo.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseJson, PATH_WITH_TOOLS, runCheck, type CheckJson } from "../helpers/check.js";
 import { connectStdio, FIXTURES, REPO_ROOT, type Connected } from "../helpers/server.js";
@@ -128,24 +129,8 @@ describe.skipIf(skip)("check . on a monorepo root without a manifest", () => {
     const clippy = direct("cargo", ["clippy", "--locked", "--message-format=json", "--quiet"], rs, {
       CARGO_TARGET_DIR: target,
     }).stdout;
-    const own = clippy
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            reason: string;
-            message?: {
-              code?: { code: string };
-              spans: { file_name: string; line_start: number; is_primary: boolean }[];
-            };
-          },
-      )
-      .filter((m) => m.reason === "compiler-message" && m.message?.code)
-      .map((m) => {
-        const span = m.message?.spans.find((s) => s.is_primary);
-        return `rs/${span?.file_name}:${span?.line_start} ${m.message?.code?.code}`;
-      })
+    const own = cargoMessagePlaces(clippy)
+      .map((m) => `rs/${m.file}:${m.line} ${m.code}`)
       .sort();
     expect(fromCheck(json, "clippy")).toEqual(own);
     const fmt = direct("cargo", ["fmt", "--check"], rs);

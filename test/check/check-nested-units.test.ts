@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { cargoMessagePlaces } from "../helpers/cargo.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_FIXTURES, parseJson, PATH_WITH_TOOLS, runCheck, type CheckJson } from "../helpers/check.js";
 import { copyFixture, missing, tempDir } from "../helpers/tools.js";
@@ -26,25 +27,8 @@ function byHand(program: string, args: string[], cwd: string, env: NodeJS.Proces
 
 /** `file:line rule` of cargo's JSON messages (files relative to `base`), sorted. */
 function cargoFindings(stdout: string, crate: string, base: string): string[] {
-  return stdout
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map(
-      (l) =>
-        JSON.parse(l) as {
-          reason: string;
-          message?: {
-            code?: { code: string };
-            spans: { file_name: string; line_start: number; is_primary: boolean }[];
-          };
-        },
-    )
-    .filter((m) => m.reason === "compiler-message" && m.message?.code)
-    .map((m) => {
-      const span = m.message?.spans.find((s) => s.is_primary);
-      const file = path.relative(base, path.resolve(crate, span?.file_name ?? ""));
-      return `${file}:${span?.line_start} ${m.message?.code?.code}`;
-    })
+  return cargoMessagePlaces(stdout)
+    .map((m) => `${path.relative(base, path.resolve(crate, m.file))}:${m.line} ${m.code}`)
     .sort();
 }
 

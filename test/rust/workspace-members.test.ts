@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cargoMessagePlaces } from "../helpers/cargo.js";
 import { connectStdio, type Connected } from "../helpers/server.js";
 import { missing, tempDir } from "../helpers/tools.js";
 
@@ -43,24 +44,8 @@ describe.skipIf(missing("cargo"))("a workspace whose root is a package", () => {
     });
   /** rule@file:line of cargo's JSON messages, as by hand. */
   const byHand = (...args: string[]) =>
-    cargo(...args, "--message-format=json", "--quiet")
-      .stdout.split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            reason: string;
-            message?: {
-              code?: { code: string };
-              spans: { file_name: string; line_start: number; is_primary: boolean }[];
-            };
-          },
-      )
-      .filter((m) => m.reason === "compiler-message" && m.message?.code)
-      .map((m) => {
-        const span = m.message?.spans.find((s) => s.is_primary);
-        return `${m.message?.code?.code}@${span?.file_name}:${span?.line_start}`;
-      })
+    cargoMessagePlaces(cargo(...args, "--message-format=json", "--quiet").stdout)
+      .map((m) => `${m.code}@${m.file}:${m.line}`)
       .sort();
   let s: Connected;
   beforeAll(async () => {
