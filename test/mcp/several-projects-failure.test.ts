@@ -74,6 +74,7 @@ describe.skipIf(missing("go"))("a Go module with a nested module go cannot load"
       const r = await s.call("lint", args);
       expect(r, JSON.stringify(r)).toMatchObject({ success: true, passed: false, issue_count: 1 });
       expect((r.issues as string[])[0]).toMatch(/^root\.go:5:\d+: printf fmt\.Sprintf format %s/);
+      expect(r.summary_text).toMatch(/; 1 project failed: remote$/);
       const failed = (r.linters as Entry[]).find((l) => l.path === "remote");
       expect(failed).toMatchObject({ passed: false, issue_count: 0, error_type: "tool_error" });
       // The message keeps what follows go's `to update it:`, and `output` is what go printed.
@@ -94,12 +95,14 @@ describe.skipIf(missing("go"))("a Go module with a nested module go cannot load"
       "go build failed (exit 1) without a compiler error: go: updates to go.mod needed; to update it: go mod tidy",
     );
     expect(checker?.output).toBe(build.stderr);
+    expect(tc.summary_text).toMatch(/; 1 project failed: remote$/);
     const rt = await s.call("run_tests", { path: root });
     expect(rt).toMatchObject({ success: true, passed: false });
     const project = (rt.projects as Entry[]).find((p) => p.path === "remote");
     expect(project).toMatchObject({ error_type: "tool_error", returncode: 1 });
     expect(project?.error).toMatch(/: go: updates to go\.mod needed; to update it: go mod tidy$/);
     expect(project?.output).toBe(byHand("go", ["test", "./..."], remote).stderr);
+    expect(rt.summary_text).toMatch(/; 1 project failed: remote$/);
   });
 });
 

@@ -53,3 +53,21 @@ export function everyProjectFailed(
 export function failureNote(tool: string, f: ProjectFailure): string {
   return `${tool} failed at ${f.path} (${f.error_type}): ${f.error}`;
 }
+
+/** A summary line, and the projects that failed after it (`type_check: no findings; 1 project failed: remote`). */
+export function summaryWithFailures(
+  summary: string,
+  failures: readonly Pick<ProjectFailure, "path">[],
+): string {
+  if (failures.length === 0) return summary;
+  const n = failures.length;
+  return `${summary}; ${n} project${n === 1 ? "" : "s"} failed: ${failures.map((f) => f.path).join(", ")}`;
+}
+
+/** Listing fields whose `summary_text` names the projects that failed too. */
+export function withFailedProjects<T extends { summary_text: string }>(
+  fields: T,
+  failures: readonly Pick<ProjectFailure, "path">[],
+): T {
+  return { ...fields, summary_text: summaryWithFailures(fields.summary_text, failures) };
+}

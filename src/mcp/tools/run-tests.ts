@@ -12,7 +12,12 @@ import { parseJunitFailures, type TestFailure } from "../../adapters/python/juni
 import { chooseTestRunner, testProjects } from "../../adapters/test-runner-choice.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { inTestsNetworkScope } from "./tests-network.js";
-import { everyProjectFailed, projectFailure, type ProjectFailure } from "./project-failures.js";
+import {
+  everyProjectFailed,
+  projectFailure,
+  summaryWithFailures,
+  type ProjectFailure,
+} from "./project-failures.js";
 import {
   choosePlugins,
   findCoverageConfig,
@@ -122,7 +127,7 @@ async function projectsRun(
     summary,
     failures: runs.flatMap((r) => (Array.isArray(r.result.failures) ? r.result.failures : [])),
     failure_count: failureCount,
-    summary_text: testsSummary("run_tests", passed, failureCount),
+    summary_text: summaryWithFailures(testsSummary("run_tests", passed, failureCount), failures),
     truncated: runs.some((r) => r.result.truncated === true),
     notes: [
       `projects under ${folder}: ${projects.map((p) => display.show(p) || ".").join(", ")}: each ran its own tests`,

@@ -29,7 +29,13 @@ import {
   wholeLanguageOf,
 } from "../../adapters/whole-program.js";
 import { tscReads, type InputRule } from "../../adapters/whole-closure.js";
-import { everyProjectFailed, failureNote, projectFailure, type ProjectFailure } from "./project-failures.js";
+import {
+  everyProjectFailed,
+  failureNote,
+  projectFailure,
+  withFailedProjects,
+  type ProjectFailure,
+} from "./project-failures.js";
 
 /** What a checker's run reports it read (tsc: its config chain and sources), out of the outcome kept. */
 function readsOf(outcome: TypeCheckOutcome, project: string, rule: InputRule) {
@@ -251,7 +257,10 @@ export const typeCheckTool = () => {
         ...cacheFields(cached?.cache),
         output: outcome.findings.length === 0 && !outcome.passed ? outcome.output : undefined,
         truncated: outcome.truncated || view.capped,
-        ...listingFields(several ? "type_check" : checker.name, view, { lists: ["issues", "findings"] }),
+        ...withFailedProjects(
+          listingFields(several ? "type_check" : checker.name, view, { lists: ["issues", "findings"] }),
+          failed,
+        ),
         notes: [...pickNotes, ...failed.map((f) => failureNote(f.checker, f)), ...outcome.notes],
         ...(await sarifField(
           ctx,

@@ -15,7 +15,7 @@ import type { LinterCapabilities, LintOptions } from "../../../adapters/lint-opt
 import { capPerRule, offenseOf, scopeFindings } from "../lint-scope.js";
 import type { LintArgs, LintRun, RanLint } from "./run-lint.js";
 import { nothingChecked } from "./nothing-checked.js";
-import { failureNote, projectFailure, type ProjectFailure } from "../project-failures.js";
+import { failureNote, projectFailure, withFailedProjects, type ProjectFailure } from "../project-failures.js";
 
 /** A linter that failed among several: its `linters[]` entry (no pass, no findings counted) and its error. */
 export type FailedLint = ProjectFailure & { linter: string; passed: false; issue_count: 0 };
@@ -184,9 +184,12 @@ export async function mergedResult(
         .filter(Boolean)
         .join("\n") || undefined,
     truncated: runs.some((r) => r.outcome.truncated) || failed.some((f) => f.truncated) || view.capped,
-    ...listingFields("lint", view, {
-      lists: ["issues", ...(offenses ? ["offenses"] : []), ...(args.context_lines ? ["findings"] : [])],
-    }),
+    ...withFailedProjects(
+      listingFields("lint", view, {
+        lists: ["issues", ...(offenses ? ["offenses"] : []), ...(args.context_lines ? ["findings"] : [])],
+      }),
+      failed,
+    ),
     ...snippetFindings(view, args),
     notes: [
       ...pickNotes,
