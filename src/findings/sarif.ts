@@ -161,7 +161,8 @@ export function ruleDescriptor(
     fullDescription: { text: description },
     ...(rule.helpUri ? { helpUri: rule.helpUri } : {}),
     help: {
-      text: `${tool} reports ${rule.id}: ${description}. See ${what}: ${docs}`,
+      // One full stop after a description that ends with its own (ESLint's messages do).
+      text: `${tool} reports ${rule.id}: ${description}${/[.!?…]$/.test(description) ? "" : "."} See ${what}: ${docs}`,
       markdown: `${escapeMarkdown(tool)} reports **${escapeMarkdown(rule.id)}**: ${escapeMarkdown(description)}\n\nSee [${escapeMarkdown(what)}](${docs}).`,
     },
     defaultConfiguration: { level: rule.level },

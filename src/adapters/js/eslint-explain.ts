@@ -67,9 +67,12 @@ export function eslintAutocorrect(
           typeof o === "object" &&
           switches.some((k) => (o as Record<string, unknown>)[k] === true),
       ));
+  // An unused name's fix or suggestion removes it, though it may be about to be used: contextual, whatever
+  // else the rule can fix (typescript-eslint's no-unused-vars is `fixable` for imports, when asked to be).
+  if (ESLINT_CONTEXTUAL_RULES.includes(name)) return fixes || meta?.hasSuggestions ? "contextual" : "none";
   if (fixes) return "safe";
   if (!meta?.hasSuggestions) return "none";
-  return ESLINT_CONTEXTUAL_RULES.includes(name) ? "contextual" : "unsafe";
+  return "unsafe";
 }
 
 /**

@@ -67,7 +67,12 @@ const pattern = z.string().max(1000);
  * relative to `root`.
  */
 export function brokenLinkFindings(
-  records: readonly ({ file: string; error: string } & { url?: string; line?: number; column?: number })[],
+  records: readonly ({ file: string; error: string } & {
+    url?: string;
+    line?: number;
+    column?: number;
+    suggestion?: string;
+  })[],
   root: string,
 ): Finding[] {
   return records.map((r) => {
@@ -89,7 +94,8 @@ export function brokenLinkFindings(
       column: r.column ?? 0,
       rule_id: "broken-link",
       severity: "error" as const,
-      message: `${r.url}: ${r.error}`,
+      // The checker's nearest anchor or file, as check_markdown_links gives it: check shows it too.
+      message: `${r.url}: ${r.error}${r.suggestion ? ` (did you mean ${r.suggestion}?)` : ""}`,
     };
   });
 }

@@ -1,0 +1,51 @@
+/**
+ * Wording a QA sweep on tj/commander.js found wrong: a SARIF rule's help said "never used.. See"; explain_rules
+ * called typescript-eslint's no-unused-vars `safe` to autocorrect (lint_fix held its finding back as
+ * contextual); check dropped the link checker's "did you mean" (check_markdown_links gives it). Pure.
+ */
+import { describe, expect, it } from "vitest";
+import { eslintAutocorrect } from "../../src/adapters/js/eslint-explain.js";
+import { ruleDescriptor } from "../../src/findings/sarif.js";
+import { brokenLinkFindings } from "../../src/mcp/tools/check-markdown-links.js";
+
+describe("what the reports say", () => {
+  it("a SARIF rule's help has one full stop after a message that ends with one", () => {
+    const help = (message: string) =>
+      ruleDescriptor("eslint", { id: "no-unused-vars", level: "error", message }, "https://eslint.org").help
+        .text;
+    expect(help("'x' is assigned a value but never used.")).toBe(
+      "eslint reports no-unused-vars: 'x' is assigned a value but never used. See eslint's documentation: https://eslint.org",
+    );
+    expect(help("Unexpected console statement")).toMatch(
+      /^eslint reports no-unused-vars: Unexpected console statement\. See /,
+    );
+  });
+
+  it("an unused name's fix is contextual, core's and typescript-eslint's alike", () => {
+    // typescript-eslint 8.59's rule meta: fixable (unused imports, when asked) and suggestions.
+    const tsMeta = { fixable: "code" as const, hasSuggestions: true, schema: [] };
+    expect(eslintAutocorrect("@typescript-eslint/no-unused-vars", tsMeta)).toBe("contextual");
+    expect(eslintAutocorrect("no-unused-vars", { hasSuggestions: true, schema: [] })).toBe("contextual");
+    expect(eslintAutocorrect("no-unused-vars", { schema: [] })).toBe("none");
+    expect(eslintAutocorrect("semi", { fixable: "code", schema: [] })).toBe("safe");
+  });
+
+  it("a broken link's finding carries the checker's suggestion", () => {
+    const [finding] = brokenLinkFindings(
+      [
+        {
+          file: "README.md",
+          url: "#usage-exmaple",
+          error: "anchor #usage-exmaple not found",
+          line: 3,
+          column: 1,
+          suggestion: "#usage-example",
+        },
+      ],
+      "/repo",
+    );
+    expect(finding?.message).toBe(
+      "#usage-exmaple: anchor #usage-exmaple not found (did you mean #usage-example?)",
+    );
+  });
+});
