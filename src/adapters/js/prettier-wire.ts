@@ -11,7 +11,7 @@ export interface PrettierParams {
    * The project's scope (`prettier --check .`): also these file names (Prettier's `.prettierrc`, ...), and
    * hidden files and folders, as Prettier's own CLI walks them (all but VCS folders and node_modules).
    */
-  everything?: { filenames: string[] };
+  everything?: { filenames: string[]; interpreters?: string[] };
   /** The Prettier config file, or null for Prettier's defaults. */
   configFile: string | null;
   /** .prettierignore / .gitignore files to honour. */
@@ -39,8 +39,9 @@ export interface PrettierReply {
   ignored?: string[];
 }
 
-/** What Prettier formats (its getSupportInfo): every language's extensions and file names. */
+/** What Prettier formats (its getSupportInfo): every language's extensions, file names and `#!` interpreters. */
 export interface PrettierSupport {
   extensions: string[];
   filenames: string[];
+  interpreters: string[];
 }

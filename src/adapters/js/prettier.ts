@@ -21,6 +21,7 @@ import {
   type ToolModule,
 } from "./project.js";
 import type { PrettierParams, PrettierReply, PrettierSupport } from "./prettier-wire.js";
+import { prettierTakes, type PrettierKinds } from "./prettier-files.js";
 import { PRETTIER_SKIPPED_DIRS } from "./prettier-scope.js";
 import { unifiedDiff } from "./unified-diff.js";
 import { FORMAT_SCRIPT_NAMES, prettierScriptTargets } from "./lint-script.js";
@@ -166,7 +167,9 @@ async function fileKinds(
   // in the result cache by its entry file, so a check whose files are all known starts no worker.
   const cache = resultCacheOf(ctx);
   const key = cache && supportInfoKey(setup.prettier);
-  const known = key ? cache.getLocal<PrettierSupport>(key) : undefined;
+  // An entry kept before interpreters were asked for is asked again.
+  const kept = key ? cache.getLocal<PrettierSupport>(key) : undefined;
+  const known = Array.isArray(kept?.interpreters) ? kept : undefined;
   const result =
     known ??
     (
@@ -179,7 +182,10 @@ async function fileKinds(
       )
     ).result;
   if (key && !known) cache.put(key, result, { local: true });
-  return { extensions: result.extensions, everything: { filenames: result.filenames } };
+  return {
+    extensions: result.extensions,
+    everything: { filenames: result.filenames, interpreters: result.interpreters },
+  };
 }
 
 /**
@@ -282,14 +288,17 @@ async function cachedPrettierCheck(
   const setup = prettierSetup(ctx, req);
   const kinds = await fileKinds(ctx, req, language, setup);
   const extensions = kinds.extensions;
-  const names = new Set(kinds.everything?.filenames ?? []);
+  const takes: PrettierKinds = {
+    extensions,
+    filenames: new Set(kinds.everything?.filenames ?? []),
+    interpreters: kinds.everything?.interpreters ?? [],
+  };
   // The worker's own walk: the language's files outside hidden folders, or everything Prettier's CLI walks.
   const skipDir = kinds.everything
     ? (name: string) => PRETTIER_SKIPPED_DIRS.has(name)
     : (name: string) => name === "node_modules" || name.startsWith(".");
   const wanted = (f: string) =>
-    (kinds.everything || !path.basename(f).startsWith(".")) &&
-    (extensions.includes(path.extname(f)) || names.has(path.basename(f)));
+    (kinds.everything || !path.basename(f).startsWith(".")) && prettierTakes(f, takes);
   const target = req.target;
   const found = setup.targets.flatMap((t) =>
     fs.statSync(t).isDirectory()

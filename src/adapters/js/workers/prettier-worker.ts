@@ -9,6 +9,7 @@ import type { PrettierChange, PrettierParams, PrettierReply, PrettierSupport } f
 import { firstChangedLine } from "../../../findings/format-findings.js";
 import { loadModule } from "./load-module.js";
 import { PRETTIER_SKIPPED_DIRS } from "../prettier-scope.js";
+import { prettierTakes } from "../prettier-files.js";
 
 interface PrettierApi {
   format(source: string, options: Record<string, unknown>): Promise<string>;
@@ -18,12 +19,18 @@ interface PrettierApi {
     options: Record<string, unknown>,
   ): Promise<{ ignored: boolean; inferredParser: string | null }>;
   clearConfigCache?(): Promise<void>;
-  getSupportInfo(): Promise<{ languages: { extensions?: string[]; filenames?: string[] }[] }>;
+  getSupportInfo(): Promise<{
+    languages: { extensions?: string[]; filenames?: string[]; interpreters?: string[] }[];
+  }>;
 }
 
 function walk(dir: string, params: PrettierParams, out: string[]): void {
   const everything = params.everything;
-  const names = everything && new Set(everything.filenames);
+  const kinds = everything && {
+    extensions: params.extensions,
+    filenames: new Set(everything.filenames),
+    interpreters: everything.interpreters ?? [],
+  };
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     if (
       everything
@@ -35,7 +42,7 @@ function walk(dir: string, params: PrettierParams, out: string[]): void {
     if (entry.isDirectory()) walk(full, params, out);
     else if (
       entry.isFile() &&
-      (params.extensions.includes(path.extname(entry.name)) || names?.has(entry.name))
+      (kinds ? prettierTakes(full, kinds) : params.extensions.includes(path.extname(entry.name)))
     )
       out.push(full);
   }
@@ -48,6 +55,7 @@ async function support(params: { entry: string }): Promise<PrettierSupport> {
   return {
     extensions: [...new Set(languages.flatMap((l) => l.extensions ?? []))].sort(),
     filenames: [...new Set(languages.flatMap((l) => l.filenames ?? []))].sort(),
+    interpreters: [...new Set(languages.flatMap((l) => l.interpreters ?? []))].sort(),
   };
 }
 
