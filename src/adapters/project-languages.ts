@@ -23,7 +23,9 @@ const EXTENSIONS: Record<ProjectLanguage, RegExp> = {
   javascript: /\.[cm]?jsx?$/,
   go: /\.go$/,
   rust: /\.rs$/,
-  ruby: /\.(?:rb|rake|gemspec)$|^(?:Gemfile|Rakefile)$/,
+  // RuboCop's own targets that are unambiguously Ruby (its AllCops Include: rack's config.ru files were
+  // refused as `files` of lint), not `*.spec`, which RPM's are too.
+  ruby: /\.(?:rb|rake|gemspec|ru|rbw|jbuilder|builder|podspec|thor|rabl)$|^(?:Gemfile|Rakefile|Guardfile|Capfile|Vagrantfile|Podfile|Brewfile|Berksfile|Thorfile|Dangerfile|Appraisals|Steepfile)$/,
 };
 
 /** Whether a file is one of a language's (by its name: `.go`, `.rb`, `Gemfile`...). */

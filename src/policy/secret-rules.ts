@@ -142,7 +142,9 @@ function looksRandom(value: string, unquoted: boolean): boolean {
     return false;
   if (/\$\{|\$\(|^\$|^%|^@|^&|^\*|^[({[].*[)}\]]$|\w\(.*\)$/.test(value)) return false;
   const h = entropy(value);
-  if (unquoted) return h >= 3.2 && /[0-9!@#%^&*_+=/-]/.test(value) && /[A-Za-z]/.test(value);
+  // Unquoted, a digit or a symbol besides a name's own `_` and `-`: `token_normalize_func` and
+  // `parent.token_normalize_func` are Python's names (click's core.py), not credentials.
+  if (unquoted) return h >= 3.2 && /[0-9!@#%^&*+=/]/.test(value) && /[A-Za-z]/.test(value);
   // Quoted: random-looking, with a digit or a symbol beyond word separators, or long.
   return h >= 2.9 && (/[0-9!@#%^&*+=/~.]/.test(value) || value.length >= 20);
 }

@@ -122,7 +122,15 @@ export async function cachedRubocopRun(
     // What the configs inherit from (wherever it lies) and the custom cops they require.
     closure: { id: ["rubocop", identity], resolve: () => Promise.resolve(rubocopClosure(cache, configs)) },
     root: allowedRoot,
-    files: { listing: [listingOf(walk, allowedRoot, /./), job.options?.changedFiles ?? null] },
+    // The list is RuboCop's targets filtered by `changed` and `files` (jobFiles): both are part of its key,
+    // or a call's filtered list answered a later whole-project call (rack: 1 file of 107).
+    files: {
+      listing: [
+        listingOf(walk, allowedRoot, /./),
+        job.options?.changedFiles ?? null,
+        job.options?.files ? [...job.options.files].sort() : null,
+      ],
+    },
     isEmpty: () => false,
     encode: (v) => v,
     decode: (s) => s as WorkerFileRun,
