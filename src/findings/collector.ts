@@ -3,7 +3,7 @@
  * result can list, plus what the call's page needs), every one is counted. What is not kept is tallied (by
  * severity, rule and file, and how many are fixable), so counts, `summary_text` and pages stay exact.
  */
-import type { Finding, Severity } from "./model.js";
+import { fixesSafely, type Finding, type Severity } from "./model.js";
 
 /** Findings kept in memory when a call asks for no deeper page: far more than any result lists. */
 export const DEFAULT_KEPT_FINDINGS = 20_000;
@@ -14,7 +14,10 @@ export interface FindingTally {
   bySeverity: Record<Severity, number>;
   byRule: Map<string, number>;
   files: Set<string>;
+  /** Fixable by a safe fix (summary-text.ts fixesSafely). */
   fixable: number;
+  /** Fixable only by an unsafe fix. */
+  unsafeFixable: number;
 }
 
 export function emptyTally(): FindingTally {
@@ -24,6 +27,7 @@ export function emptyTally(): FindingTally {
     byRule: new Map(),
     files: new Set(),
     fixable: 0,
+    unsafeFixable: 0,
   };
 }
 
@@ -34,6 +38,7 @@ export function addTallies(a: FindingTally | undefined, b: FindingTally): Findin
   for (const t of [a, b]) {
     out.count += t.count;
     out.fixable += t.fixable;
+    out.unsafeFixable += t.unsafeFixable;
     for (const s of ["error", "warning", "info"] as const) out.bySeverity[s] += t.bySeverity[s];
     for (const [rule, n] of t.byRule) out.byRule.set(rule, (out.byRule.get(rule) ?? 0) + n);
     for (const f of t.files) out.files.add(f);
@@ -82,7 +87,8 @@ export class FindingCollector {
     const rule = f.rule_id || "(no rule)";
     t.byRule.set(rule, (t.byRule.get(rule) ?? 0) + 1);
     t.files.add(f.file);
-    if (f.correctable) t.fixable++;
+    if (fixesSafely(f)) t.fixable++;
+    else if (f.correctable) t.unsafeFixable++;
   }
 
   /** Every finding in scope (kept or not). */

@@ -70,3 +70,12 @@ export function countBySeverity(findings: readonly Finding[]): Record<Severity, 
 export function byPosition(a: Finding, b: Finding): number {
   return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column;
 }
+
+/**
+ * A finding a safe fix corrects: correctable, and its correction not marked unsafe (ruff's `--fix` leaves
+ * its unsafe fixes out: "5 fixable with the --fix option (2 hidden fixes can be enabled with the
+ * --unsafe-fixes option)", where the line said 7).
+ */
+export function fixesSafely(f: Finding): boolean {
+  return Boolean(f.correctable) && f.correction?.safe !== false;
+}

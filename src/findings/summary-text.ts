@@ -1,5 +1,5 @@
 /** The one line an agent can quote: "ruff: 12 findings in 3 files, 9 fixable; F401 ×7, E501 ×5". */
-import type { Finding } from "./model.js";
+import { fixesSafely, type Finding } from "./model.js";
 import type { FindingTally } from "./collector.js";
 
 const RULES_SHOWN = 5;
@@ -9,7 +9,9 @@ export function summaryText(tool: string, findings: readonly Finding[], beyond?:
   const count = findings.length + (beyond?.count ?? 0);
   if (count === 0) return `${tool}: no findings`;
   const files = new Set([...findings.map((f) => f.file), ...(beyond?.files ?? [])]).size;
-  const fixable = findings.filter((f) => f.correctable).length + (beyond?.fixable ?? 0);
+  const fixable = findings.filter(fixesSafely).length + (beyond?.fixable ?? 0);
+  const unsafe =
+    findings.filter((f) => f.correctable && !fixesSafely(f)).length + (beyond?.unsafeFixable ?? 0);
   const byRule = new Map<string, number>(beyond?.byRule ?? []);
   for (const f of findings)
     byRule.set(f.rule_id || "(no rule)", (byRule.get(f.rule_id || "(no rule)") ?? 0) + 1);
@@ -20,6 +22,7 @@ export function summaryText(tool: string, findings: readonly Finding[], beyond?:
   return (
     `${tool}: ${plural(count, "finding")} in ${plural(files, "file")}` +
     (fixable ? `, ${fixable} fixable` : "") +
+    (unsafe ? `, ${unsafe} more with unsafe fixes` : "") +
     `; ${shown.join(", ")}`
   );
 }

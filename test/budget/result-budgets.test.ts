@@ -153,15 +153,18 @@ describe("result budgets and paging", () => {
         maxBuffer: 64 * 1024 * 1024,
       },
     );
-    const direct = JSON.parse(run.stdout) as { code: string; fix: unknown }[];
+    const direct = JSON.parse(run.stdout) as { code: string; fix: { applicability: string } | null }[];
     expect(direct).toHaveLength(5000);
-    const fixable = direct.filter((d) => d.fix).length;
+    // As ruff counts them: fixable by --fix (safe), and the rest of the fixes only with --unsafe-fixes.
+    const fixable = direct.filter((d) => d.fix?.applicability === "safe").length;
+    const unsafe = direct.filter((d) => d.fix && d.fix.applicability !== "safe").length;
+    expect(unsafe).toBe(1000);
     const r = await s.call("lint", { path: py });
     expect(tokens(r)).toBeLessThanOrEqual(8000);
     expect(r.issue_count).toBe(5000);
     expect(r.truncated).toBe(true);
     expect(r.summary_text).toBe(
-      `ruff: 5000 findings in 200 files, ${fixable} fixable; F401 ×4000, E711 ×1000`,
+      `ruff: 5000 findings in 200 files, ${fixable} fixable, ${unsafe} more with unsafe fixes; F401 ×4000, E711 ×1000`,
     );
     const issues = r.issues as string[];
     // Fair: every file and both rules of every file keep findings.

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { eslintAutocorrect } from "../../src/adapters/js/eslint-explain.js";
+import type { Finding } from "../../src/findings/model.js";
 import { ruleDescriptor } from "../../src/findings/sarif.js";
+import { summaryText } from "../../src/findings/summary-text.js";
 import { brokenLinkFindings } from "../../src/mcp/tools/check-markdown-links.js";
 
 describe("what the reports say", () => {
@@ -46,6 +48,32 @@ describe("what the reports say", () => {
     );
     expect(finding?.message).toBe(
       "#usage-exmaple: anchor #usage-exmaple not found (did you mean #usage-example?)",
+    );
+  });
+});
+
+describe("the summary line's fixable count", () => {
+  // As ruff prints it on click with an edit: "[*] 5 fixable with the --fix option (2 hidden fixes can be
+  // enabled with the --unsafe-fixes option)"; the line said 7 fixable.
+  it("counts what a safe fix corrects, and the unsafe ones apart", () => {
+    const finding = (safe: boolean | undefined): Finding => ({
+      tool: "ruff",
+      file: "/p/a.py",
+      line: 1,
+      column: 1,
+      rule_id: safe === undefined ? "E501" : safe ? "F401" : "B006",
+      severity: "error",
+      message: "m",
+      correctable: safe !== undefined,
+      ...(safe !== undefined && { correction: { safe, edits: [] } }),
+    });
+    const findings = [
+      ...Array.from({ length: 5 }, () => finding(true)),
+      ...Array.from({ length: 2 }, () => finding(false)),
+      ...Array.from({ length: 4 }, () => finding(undefined)),
+    ];
+    expect(summaryText("ruff", findings)).toBe(
+      "ruff: 11 findings in 1 file, 5 fixable, 2 more with unsafe fixes; F401 ×5, E501 ×4, B006 ×2",
     );
   });
 });
