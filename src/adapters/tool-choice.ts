@@ -355,7 +355,18 @@ export function chooseTypeChecker(target: string, root?: string): Choice<Languag
     const choice = firstFitting("type checker", "checker", projectLanguages(target), (l) =>
       checkerOf(l, target),
     );
-    return { ...choice, notes: [...choice.notes, ...layout.notes] };
+    // A project that configures both mypy and pyright: type_check runs the first (check runs each); the
+    // other is named, where nothing said it was left out (click: pyright's 6 findings).
+    const first = choice.picks[0];
+    const others = first
+      ? typeCheckersFor(first.language, target, root).filter((n) => n !== first.name && findTypeChecker(n))
+      : [];
+    const othersNote = others.length
+      ? [
+          `the project configures ${list(others)} too: pass checker ${list(others.map((o) => `"${o}"`))} to run ${others.length === 1 ? "it" : "them"} (check runs each)`,
+        ]
+      : [];
+    return { ...choice, notes: [...choice.notes, ...othersNote, ...layout.notes] };
   }
   const languages = projectLanguages(target);
   const picks = perUnit(target, layout.units, checkerOf, true);
