@@ -25,6 +25,8 @@ import type { Finding } from "../../findings/model.js";
 import { tscFinding, type TscParams, type TscReply } from "./tsc-wire.js";
 import { produceCodeCaches } from "./code-cache-server.js";
 import { warmRequest } from "./warm.js";
+import { scriptTsconfigs } from "./tsc-scripts.js";
+import { readPackageJson } from "../project-configs.js";
 
 /** What each tsconfig extends, as the worker last reported it: changes there restart the worker too. */
 const extendedConfigs = new Map<string, string[]>();
@@ -137,7 +139,28 @@ function tscIdentity(ctx: ToolContext, req: Pick<TypeCheckRequest, "target" | "c
   };
 }
 
+/**
+ * The tsconfigs the project's scripts type-check with that this run did not (tsc-scripts.ts), as a warning:
+ * the nearest tsconfig.json's verdict is not `npm run check`'s. Undefined when `config` was given or none.
+ */
+function otherScriptConfigs(req: TypeCheckRequest, configFile: string): string | undefined {
+  if (req.config) return undefined;
+  const dir = path.dirname(configFile);
+  const others = scriptTsconfigs(readPackageJson(dir)?.scripts).filter(
+    (s) => path.resolve(dir, s.config) !== configFile,
+  );
+  if (others.length === 0) return undefined;
+  const named = [...new Set(others.map((o) => `${o.config} (${o.script})`))].join(", ");
+  return `warning: the project's scripts type-check with ${named}: this ran ${path.basename(configFile)}; pass config to check with one of them`;
+}
+
 async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
+  const outcome = await tscRun(ctx, req);
+  const note = otherScriptConfigs(req, tsconfigFor(ctx, req));
+  return note ? { ...outcome, notes: [...(outcome.notes ?? []), note] } : outcome;
+}
+
+async function tscRun(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
   const configFile = tsconfigFor(ctx, req);
   const root = path.dirname(configFile);
   // tsc compiles symlinked sources it finds under the project, wherever they lead.
