@@ -121,7 +121,8 @@ const shortLine = (line: string) => {
  */
 export function failedRunShown(o: CheckOutcome): { head: string; lines: string[]; left: string[] } {
   const exit = o.returncode === undefined ? "" : ` (exit ${o.returncode ?? "none: stopped"})`;
-  const all = (o.output ?? "").replace(/\r\n/g, "\n").split("\n");
+  // No output (a run that failed before printing): no line of it, where an empty one was shown.
+  const all = o.output ? o.output.replace(/\r\n/g, "\n").replace(/\n$/, "").split("\n") : [];
   const lines = all.slice(-FAILED_OUTPUT_LINES);
   const earlier = all.length - lines.length;
   return {

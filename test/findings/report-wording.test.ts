@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { eslintAutocorrect } from "../../src/adapters/js/eslint-explain.js";
+import { failedRunShown } from "../../src/check/report.js";
 import type { Finding } from "../../src/findings/model.js";
 import { ruleDescriptor } from "../../src/findings/sarif.js";
 import { summaryText } from "../../src/findings/summary-text.js";
@@ -75,5 +76,25 @@ describe("the summary line's fixable count", () => {
     expect(summaryText("ruff", findings)).toBe(
       "ruff: 11 findings in 1 file, 5 fixable, 2 more with unsafe fixes; F401 ×5, E501 ×4, B006 ×2",
     );
+  });
+});
+
+describe("a failed check's run in the report", () => {
+  // rack with a RuboCop plugin missing: the run failed before printing anything, and the report showed its
+  // command and an empty line under it.
+  it("shows no line of output where there was none", () => {
+    const failed = {
+      id: "rubocop",
+      kind: "lint" as const,
+      language: "ruby" as const,
+      target: "/p",
+      status: "failed" as const,
+      duration_ms: 1,
+      counts: { error: 0, warning: 0, note: 0 },
+      findings: [],
+      command: "rubocop --format json .",
+    };
+    expect(failedRunShown(failed)).toEqual({ head: "rubocop --format json .", lines: [], left: [] });
+    expect(failedRunShown({ ...failed, output: "a\nb\n", returncode: 2 }).lines).toEqual(["a", "b"]);
   });
 });

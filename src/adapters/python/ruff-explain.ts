@@ -112,8 +112,22 @@ export function parseShowSettings(text: string): ResolvedRuffSettings {
     return new Set([...(m?.[1] ?? "").matchAll(/\(([A-Z]+[0-9]+)\)/g)].map((x) => x[1] as string));
   };
   const options = new Map<string, Record<string, string>>();
-  for (const m of text.matchAll(/^linter\.([a-z0-9_]+)\.([a-z0-9_]+) = (.*)$/gm)) {
-    const [, plugin, option, value] = m as unknown as [string, string, string, string];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^linter\.([a-z0-9_]+)\.([a-z0-9_]+) = (.*)$/.exec(lines[i] as string);
+    if (!m) continue;
+    const [, plugin, option] = m as unknown as [string, string, string];
+    let value = m[3] as string;
+    // A table or list over several lines (`aliases = {` ... `}`): its items on one line, where the
+    // value was cut to its first character (`'{'`).
+    const close = value === "{" ? "}" : value === "[" ? "]" : undefined;
+    if (close) {
+      const items: string[] = [];
+      while (i + 1 < lines.length && lines[i + 1] !== close)
+        items.push((lines[++i] as string).trim().replace(/,$/, ""));
+      i++;
+      value = items.length ? `${value} ${items.join(", ")} ${close}` : `${value}${close}`;
+    }
     if (plugin === "rules") continue;
     options.set(plugin, { ...(options.get(plugin) ?? {}), [option]: value });
   }
