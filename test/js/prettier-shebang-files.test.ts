@@ -43,7 +43,12 @@ describe("Prettier and files known by their #! line", () => {
     write(path.join(dir, "bin", "run"), "#!/bin/sh\necho   hi\n");
     write(path.join(dir, "bin", "tool.v2"), "#!/usr/bin/env node\nconst  b =  2;\n");
     write(path.join(dir, "NOTES"), "const  c =  3;\n");
-    const hand = spawnSync(process.execPath, [PRETTIER, "--check", "."], { cwd: dir, encoding: "utf8" });
+    // Without colours: Prettier's picocolors turns them on when CI is set, as in CI.
+    const hand = spawnSync(process.execPath, [PRETTIER, "--check", "."], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined },
+    });
     const warned = [...`${hand.stdout}${hand.stderr}`.matchAll(/^\[warn\] (\S+)$/gm)].map((m) => m[1]).sort();
     expect(warned).toEqual(["bin/tool"]);
     const s = await connectStdio({ args: ["--allowed-paths", dir] });
