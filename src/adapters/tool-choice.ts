@@ -355,18 +355,24 @@ export function chooseTypeChecker(target: string, root?: string): Choice<Languag
     const choice = firstFitting("type checker", "checker", projectLanguages(target), (l) =>
       checkerOf(l, target),
     );
-    // A project that configures both mypy and pyright: type_check runs the first (check runs each); the
-    // other is named, where nothing said it was left out (click: pyright's 6 findings).
+    // A project that configures both mypy and pyright (pallets/click): type_check runs each, as check does;
+    // the first alone hid pyright's 6 findings. Each pick runs at the target, as a project's checker would.
     const first = choice.picks[0];
     const others = first
       ? typeCheckersFor(first.language, target, root).filter((n) => n !== first.name && findTypeChecker(n))
       : [];
-    const othersNote = others.length
-      ? [
-          `the project configures ${list(others)} too: pass checker ${list(others.map((o) => `"${o}"`))} to run ${others.length === 1 ? "it" : "them"} (check runs each)`,
-        ]
-      : [];
-    return { ...choice, notes: [...choice.notes, ...othersNote, ...layout.notes] };
+    if (!first || others.length === 0) return { ...choice, notes: [...choice.notes, ...layout.notes] };
+    const names = [first.name, ...others];
+    return {
+      ...choice,
+      picks: names.map((name) => ({ name, language: first.language, target })),
+      // In place of firstFitting's "checker: mypy (python)".
+      notes: [
+        `checkers: the project configures ${list(names)}: type_check runs each (pass checker "${first.name}" or another to run one)`,
+        ...choice.notes.slice(1),
+        ...layout.notes,
+      ],
+    };
   }
   const languages = projectLanguages(target);
   const picks = perUnit(target, layout.units, checkerOf, true);
