@@ -135,6 +135,27 @@ describe("check --daemon", () => {
       expect(await status(relative)).toBeUndefined();
     },
   );
+
+  it.skipIf(noRuff)(
+    "--daemon-status in another environment says none runs for it, and lists the one that runs",
+    async () => {
+      // The git hook's daemon runs with git's environment: asked from a shell, "none runs" alone misled.
+      const dir = copyFixture(path.join(CHECK_FIXTURES, "python"));
+      const env = isolatedEnv();
+      await runCheck(["--daemon", "--json", "."], { cwd: dir, env });
+      const own = await status(env);
+      expect(own).toBeDefined();
+      const r = await runCheck(["--daemon-status"], { env: { ...env, GIT_EXEC_PATH_LIKE: "another" } });
+      expect(r.status).toBe(1);
+      const [none, other, ...rest] = r.stdout.trimEnd().split("\n");
+      expect(none).toBe("no check daemon runs for this environment");
+      expect(rest).toEqual([]);
+      const prefix =
+        "another runs for another environment (a variable or PATH differs; the git hook's has git's): ";
+      expect(other?.startsWith(prefix)).toBe(true);
+      expect(JSON.parse(other!.slice(prefix.length))).toMatchObject({ socket: own!.socket, pid: own!.pid });
+    },
+  );
 });
 
 /** The pids of every process below `pid` (from /proc), with their command names. */

@@ -263,5 +263,33 @@ export async function daemonControl(
       `mcp-code-quality check: refused the listener at ${at?.socket}: it is not this user's check daemon (${outcome.why})\n`,
     );
   process.stdout.write("no check daemon runs for this environment\n");
+  if (at) for (const line of await otherDaemons(at)) process.stdout.write(line + "\n");
   return 1;
+}
+
+/**
+ * This user's daemons of other environments, one line each: a daemon's key is the whole environment
+ * (key.ts), so the git hook's, started with git's PATH, is not the shell's, and "none runs" alone sent
+ * people looking for one that was running. Each proves itself before it is listed; none is stopped.
+ */
+async function otherDaemons(at: Located): Promise<string[]> {
+  const dir = path.dirname(at.socket);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => /^check-[0-9a-f]+\.sock$/.test(n));
+  } catch {
+    return [];
+  }
+  const lines: string[] = [];
+  for (const name of names.sort()) {
+    const socket = path.join(dir, name);
+    if (socket === at.socket) continue;
+    const outcome = await exchange(socket, at.secret, { type: "status" }, false);
+    const status = outcome.kind === "frames" && outcome.frames.find((f) => "status" in f);
+    if (status && "status" in status)
+      lines.push(
+        `another runs for another environment (a variable or PATH differs; the git hook's has git's): ${JSON.stringify({ socket, ...status.status })}`,
+      );
+  }
+  return lines;
 }
