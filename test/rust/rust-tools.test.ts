@@ -110,7 +110,7 @@ describe.skipIf(missing("cargo"))("Rust", () => {
     expect(r).toMatchObject({
       success: true,
       passed: false,
-      command: "cargo clippy --locked --message-format=json --quiet",
+      command: "cargo clippy --locked --message-format=json --quiet --all-targets",
       issue_count: 3,
     });
     expect(r.issues).toEqual([
@@ -152,7 +152,7 @@ describe.skipIf(missing("cargo"))("Rust", () => {
     expect(r).toMatchObject({
       success: true,
       passed: true,
-      command: "cargo clippy --message-format=json --quiet",
+      command: "cargo clippy --message-format=json --quiet --all-targets",
     });
     expect(r.notes).toContain(
       "the crate has no Cargo.lock: cargo resolved one for the run, and it was removed afterwards",

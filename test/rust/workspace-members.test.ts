@@ -60,20 +60,20 @@ describe.skipIf(missing("cargo"))("a workspace whose root is a package", () => {
       .sort();
 
   it("lint runs clippy on every member, as cargo clippy --workspace", async () => {
-    const workspace = byHand("clippy", "--workspace");
+    const workspace = byHand("clippy", "--workspace", "--all-targets");
     expect(workspace).toContain("clippy::len_zero@crates/util/src/lib.rs:3");
     // Without --workspace cargo lints the root package only: the member's findings are not there.
     expect(byHand("clippy")).not.toContain("clippy::len_zero@crates/util/src/lib.rs:3");
     const r = await s.call("lint", { path: root, linter: "clippy" });
-    expect(r.command).toBe("cargo clippy --locked --workspace --message-format=json --quiet");
+    expect(r.command).toBe("cargo clippy --locked --workspace --message-format=json --quiet --all-targets");
     expect(ours(r)).toEqual(workspace);
   }, 180_000);
 
   it("type_check runs cargo check on every member", async () => {
-    const workspace = byHand("check", "--workspace");
+    const workspace = byHand("check", "--workspace", "--all-targets");
     expect(workspace).toContain("unused_variables@crates/util/src/lib.rs:2");
     const r = await s.call("type_check", { path: root, checker: "cargo" });
-    expect(r.command).toBe("cargo check --locked --workspace --message-format=json --quiet");
+    expect(r.command).toBe("cargo check --locked --workspace --message-format=json --quiet --all-targets");
     expect(ours(r)).toEqual(workspace);
   }, 180_000);
 

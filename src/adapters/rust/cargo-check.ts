@@ -6,7 +6,8 @@ import type { ToolContext } from "../../engine/tool.js";
 import { registerTypeChecker, type TypeCheckOutcome, type TypeCheckRequest } from "../type-checkers.js";
 import { findCrate, isWorkspaceRoot, requireCrateDir, workspaceRoot } from "./cargo-env.js";
 import { parseCargoMessages } from "./cargo-messages.js";
-import { cargoComplaint, runCargo } from "./cargo-run.js";
+import { cargoComplaint } from "./cargo-run.js";
+import { runCargoEveryTarget } from "./cargo-targets.js";
 
 export function cargoCheckArgs(opts: { workspace?: boolean } = {}): string[] {
   return ["check", ...(opts.workspace ? ["--workspace"] : []), "--message-format=json", "--quiet"];
@@ -19,9 +20,13 @@ async function check(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheck
   requireCrateDir(crate ?? req.target, "cargo check");
   const crateDir = crate as string;
   const checkArgs = cargoCheckArgs({ workspace: isWorkspaceRoot(crateDir) });
-  const { run, args, notes } = await runCargo(ctx, crateDir, checkArgs, displayCommand("cargo", checkArgs));
+  const { run, args, notes, lines } = await runCargoEveryTarget(ctx, crateDir, checkArgs);
   const command = displayCommand("cargo", args);
-  const { findings, buildFailed } = parseCargoMessages(run.stdout, workspaceRoot(crateDir, root), "rustc");
+  const { findings, buildFailed } = parseCargoMessages(
+    lines.join("\n"),
+    workspaceRoot(crateDir, root),
+    "rustc",
+  );
   if (run.returncode !== 0 && findings.length === 0) {
     const why = cargoComplaint(run.stderr);
     throw runFailed(

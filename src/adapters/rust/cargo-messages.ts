@@ -64,6 +64,9 @@ const LEVELS: Record<string, Finding["severity"]> = {
 export function parseCargoMessages(stdout: string, workspaceDir: string, tool: string): CargoMessages {
   const findings: RustFinding[] = [];
   let buildFailed = false;
+  // A file built by two targets (the library, and the library's tests with --all-targets) gets each of its
+  // diagnostics twice, word for word; cargo prints it once ("3 warnings (3 duplicates)"), and so do we.
+  const seen = new Set<string>();
   for (const line of stdout.split("\n")) {
     if (!line.startsWith("{")) continue;
     let msg: { reason?: string; success?: boolean; message?: Diagnostic };
@@ -78,6 +81,9 @@ export function parseCargoMessages(stdout: string, workspaceDir: string, tool: s
     const primary = d.spans.find((s) => s.is_primary);
     // Summaries such as "3 warnings emitted" or "aborting due to previous error" have no span.
     if (!primary) continue;
+    const same = d.rendered ?? JSON.stringify(d);
+    if (seen.has(same)) continue;
+    seen.add(same);
     const code = d.code?.code ?? "";
     const edits: CorrectionEdit[] = [];
     let safe = true;

@@ -17,6 +17,7 @@ import {
   type RustFinding,
 } from "./cargo-messages.js";
 import { cargoFailure, runCargo } from "./cargo-run.js";
+import { runCargoEveryTarget } from "./cargo-targets.js";
 import { scratchCrate } from "./clippy-inline.js";
 import type { InlineSource } from "../lint-options.js";
 
@@ -72,20 +73,12 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   if (req.options?.source) return clippyInline(ctx, req.options.source);
   const crate = requireCrateDir(req.target, "clippy");
   const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
-  const stdout: string[] = [];
   const lintArgs = clippyArgs({ workspace: isWorkspaceRoot(crate) });
-  const { run, args, notes } = await runCargo(
-    ctx,
-    crate,
-    lintArgs,
-    displayCommand("cargo", lintArgs),
-    {
-      CLIPPY_CONF_DIR: crate,
-    },
-    (line) => stdout.push(line),
-  );
+  const { run, args, notes, lines } = await runCargoEveryTarget(ctx, crate, lintArgs, {
+    CLIPPY_CONF_DIR: crate,
+  });
   const command = displayCommand("cargo", args);
-  const messages = parseCargoMessages(stdout.join("\n"), workspace, "clippy");
+  const messages = parseCargoMessages(lines.join("\n"), workspace, "clippy");
   const findings = messages.findings;
   const compileErrors = findings.filter(isCompileError);
   if (cargoFailed(messages, run.returncode)) {
