@@ -129,6 +129,7 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     // root's tools are no one's root inside either: an unprivileged id (nobody), root's own files still theirs.
     ...(process.getuid?.() === 0 ? { ids: { uid: 65534, gid: 65534 } } : {}),
     perProjectCaches: path.join(xdgCache, "mcp-code-quality", "per-project"),
+    serverPrivate: serverPrivateFolders(env, xdgCache, home),
     home,
     install: installDir(),
     toolchains,
@@ -139,6 +140,36 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     prlimit: ["/usr/bin/prlimit", "/bin/prlimit"].find((p) => fs.existsSync(p)),
     ...(fs.existsSync(GO_CACHE_OVERLAY) ? { goCacheOverlay: GO_CACHE_OVERLAY } : {}),
   };
+}
+
+/**
+ * The server's private folders, made (owner-only) when missing so that a sandbox can cover them: its scratch
+ * root, the check daemon's folder (daemon-dir.ts: in the runtime folder, else in the temp folder), its
+ * caches and its state (the default audit log). A folder that is a link or cannot be made is left out.
+ */
+function serverPrivateFolders(env: NodeJS.ProcessEnv, xdgCache: string, home: string): string[] {
+  const uid = process.getuid?.() ?? "user";
+  const runtime =
+    env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR) ? env.XDG_RUNTIME_DIR : undefined;
+  const state =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+      ? env.XDG_STATE_HOME
+      : path.join(home, ".local", "state");
+  const folders = [
+    path.join(os.tmpdir(), `mcq-${uid}`),
+    path.join(os.tmpdir(), `mcq-daemon-${uid}`),
+    ...(runtime ? [path.join(runtime, "mcp-code-quality")] : []),
+    path.join(xdgCache, "mcp-code-quality"),
+    path.join(state, "mcp-code-quality"),
+  ];
+  return folders.filter((dir) => {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return fs.lstatSync(dir).isDirectory();
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The server's V8 code cache for the node workers' large bundles (code-cache.ts writes it, workers read it). */

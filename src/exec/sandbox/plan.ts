@@ -70,6 +70,11 @@ export interface HostLayout {
   ids?: SandboxIds;
   /** Where a cache's per-project folders live on the host: `<perProjectCaches>/<name>/<project key>`. */
   perProjectCaches: string;
+  /**
+   * The server's private folders (its scratch root, the check daemon's folder with its secret and sockets,
+   * its caches, its state and audit log): never shown to a tool, even under an allowed root that holds them.
+   */
+  serverPrivate?: readonly string[];
   /** Toolchains under $HOME that exist, by family ("common" for all). */
   toolchains: Readonly<Record<CacheFamily, readonly string[]>>;
   /**
@@ -234,6 +239,13 @@ export function planProfile(
   // one elsewhere (launch.ts names it in TMPDIR).
   const covering = (p: string, folders: Iterable<string>) => [...folders].some((r) => isUnder(p, r));
   const tmpHidden = covering("/tmp", readOnly) && !covering("/tmp", readWrite);
+  // An allowed root that holds the server's private folders (`--allowed-paths /tmp`: its scratch root
+  // /tmp/mcq-<uid> and the daemon's folder) would show them whole: each is covered by an empty one, and only
+  // what this run's command names is bound again over it (deeper binds are mounted after).
+  const shown = [...readOnly, ...readWrite, ...binds.map((b) => b.dest)];
+  const masked = (host.serverPrivate ?? []).filter(
+    (p) => shown.some((r) => p !== r && isUnder(p, r)) && !shown.includes(p),
+  );
   const privateTmp =
     tmpHidden && !covering(PRIVATE_TMP, [...readOnly, ...readWrite]) ? PRIVATE_TMP : undefined;
   return {
@@ -252,6 +264,7 @@ export function planProfile(
     ...(sharedReadOnly.length ? { readOnlyCaches: sharedReadOnly } : {}),
     ...(forTests.length ? { readOnlyForTests: forTests } : {}),
     ...(privateTmp ? { privateTmp } : {}),
+    ...(masked.length ? { masked } : {}),
     ...(Object.keys(setenv).length ? { setenv } : {}),
     ...(overlay && request.nestedTests ? { setenvForTests: { GOCACHEPROG: overlay.value } } : {}),
     ...(optional.size ? { readOnlyIfPresent: [...optional] } : {}),

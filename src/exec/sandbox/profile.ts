@@ -49,6 +49,11 @@ export interface SandboxProfile {
   readOnlyCaches?: readonly string[];
   /** Files shown read-only when they exist at launch (Go's settings file, which `go env -w` may make later). */
   readOnlyIfPresent?: readonly string[];
+  /**
+   * The server's private folders under a bound root, each covered by an empty tmpfs in mount order (by depth),
+   * so that only the binds deeper than it (this run's own scratch folders) show anything of it.
+   */
+  masked?: readonly string[];
   /** A private temp folder made after the binds (TMPDIR names it): /tmp is covered by a read-only root. */
   privateTmp?: string;
   /** Environment set inside (on top of what the process is given). */
@@ -116,12 +121,17 @@ export function bwrapArgv(profile: SandboxProfile, executable: string, args: rea
   for (const p of profile.procReadOnly ?? []) argv.push("--ro-bind", p, p);
   argv.push("--tmpfs", "/tmp", "--tmpfs", profile.home);
   // Shorter paths first, so a folder inside another is mounted over it, not under it.
-  const binds = [
-    ...profile.readOnly.map((p) => ({ source: p, dest: p, rw: false })),
-    ...profile.readWrite.map((p) => ({ source: p, dest: p, rw: true })),
-    ...(profile.binds ?? []).map((b) => ({ ...b, rw: true })),
-  ].sort((a, b) => depth(a.dest) - depth(b.dest) || Number(a.rw) - Number(b.rw));
-  for (const b of binds) argv.push(b.rw ? "--bind" : "--ro-bind", b.source, b.dest);
+  // A masked folder comes after the binds of its depth, before any deeper one.
+  const rank = (m: { kind: "ro" | "rw" | "mask" }) => (m.kind === "ro" ? 0 : m.kind === "rw" ? 1 : 2);
+  const mounts = [
+    ...profile.readOnly.map((p) => ({ source: p, dest: p, kind: "ro" as const })),
+    ...profile.readWrite.map((p) => ({ source: p, dest: p, kind: "rw" as const })),
+    ...(profile.binds ?? []).map((b) => ({ ...b, kind: "rw" as const })),
+    ...(profile.masked ?? []).map((p) => ({ source: p, dest: p, kind: "mask" as const })),
+  ].sort((a, b) => depth(a.dest) - depth(b.dest) || rank(a) - rank(b));
+  for (const m of mounts)
+    if (m.kind === "mask") argv.push("--tmpfs", m.dest);
+    else argv.push(m.kind === "rw" ? "--bind" : "--ro-bind", m.source, m.dest);
   if (profile.privateTmp) argv.push("--tmpfs", profile.privateTmp);
   for (const h of profile.hidden)
     if (h.dir) argv.push("--tmpfs", h.path);
@@ -140,6 +150,10 @@ function depth(p: string): number {
 /** Whether `p` is visible inside the profile (under a system folder, a bind, /tmp or $HOME's tmpfs excluded). */
 export function visibleIn(profile: SandboxProfile, p: string): boolean {
   const under = (root: string) => p === root || p.startsWith(root.endsWith("/") ? root : `${root}/`);
+  const bound = [...profile.readOnly, ...profile.readWrite, ...(profile.binds ?? []).map((b) => b.dest)];
+  // Under a masked folder only what is bound deeper than it shows.
+  const mask = (profile.masked ?? []).find(under);
+  if (mask) return bound.some((r) => r.length > mask.length && under(r));
   return (
     profile.system.some((m) => under(m.path)) ||
     profile.readOnly.some(under) ||
