@@ -64,24 +64,31 @@ function localReplaces(json: GoModEdit, dir: string): string[] {
 }
 
 /**
- * Go: go.work (when `go env GOWORK` names one), its modules, and the local replace targets. A failure of
- * go itself leaves the closure empty beside the project (the tool run reports the same failure).
+ * Go: go.work (when `go env GOWORK` names one), its modules, and the local replace targets, as go resolves
+ * them in `at` (the module the tool runs in, `project` or one nested in it); folders within `project` are
+ * its inputs already. A failure of go itself leaves the closure empty beside the project (the tool run
+ * reports the same failure).
  */
-export function goClosure(ctx: ToolContext, project: string, rule: InputRule): ClosureSpec["resolve"] {
+export function goClosure(
+  ctx: ToolContext,
+  at: string,
+  project: string,
+  rule: InputRule,
+): ClosureSpec["resolve"] {
   return async () => {
     const env = GO_ENV;
     const bins = goBinDirs();
     const files: string[] = [];
-    // A go.work put in the project later: go then works in workspace mode.
-    const watch: string[] = [path.join(project, "go.work")];
+    // A go.work put in the module later: go then works in workspace mode.
+    const watch: string[] = [path.join(at, "go.work")];
     const dirs = new Set<string>();
-    let modules = [project];
+    let modules = [at];
     try {
-      const gowork = (await query(ctx, "go", ["env", "GOWORK"], project, env, bins)).trim();
+      const gowork = (await query(ctx, "go", ["env", "GOWORK"], at, env, bins)).trim();
       if (gowork && gowork !== "off") {
         files.push(gowork, `${gowork}.sum`);
         const work = JSON.parse(
-          await query(ctx, "go", ["work", "edit", "-json", gowork], project, env, bins),
+          await query(ctx, "go", ["work", "edit", "-json", gowork], at, env, bins),
         ) as GoModEdit;
         const base = path.dirname(gowork);
         modules = (work.Use ?? []).map((u) => path.resolve(base, u.DiskPath ?? "."));
@@ -108,12 +115,21 @@ interface CargoMetadata {
   packages?: { manifest_path?: string; dependencies?: { path?: string }[] }[];
 }
 
-/** Rust: the path dependencies of the workspace's packages, and of theirs, by `cargo metadata --no-deps`. */
-export function cargoClosure(ctx: ToolContext, project: string, rule: InputRule): ClosureSpec["resolve"] {
+/**
+ * Rust: the path dependencies of the packages of the workspace cargo finds in `at` (where the tool runs:
+ * `project` or a workspace nested in it), and of theirs, by `cargo metadata --no-deps`; folders within
+ * `project` are its inputs already.
+ */
+export function cargoClosure(
+  ctx: ToolContext,
+  at: string,
+  project: string,
+  rule: InputRule,
+): ClosureSpec["resolve"] {
   return async () => {
-    const seen = new Set<string>([project]);
+    const seen = new Set<string>([at]);
     const manifests: string[] = [];
-    const queue = [project];
+    const queue = [at];
     try {
       while (queue.length && seen.size <= MAX_DIRS) {
         const dir = queue.shift() as string;
