@@ -1,0 +1,138 @@
+/**
+ * A nested project (a Go module or Cargo workspace inside another) whose own manifest reaches beside the
+ * outer project (go.mod `replace example.com/other => ../../other`, Cargo `path = "../../other"`): its
+ * whole-program result was keyed by the closure of the OUTER project, which does not name that folder, so
+ * after the dependency broke, the cached server still said "passed" while the tool by hand failed. After
+ * each change the cached answer must be the tool's own on the command line.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectStdio, type Connected } from "../helpers/server.js";
+import { missing, tempDir } from "../helpers/tools.js";
+
+function write(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+/** The rule ids of a result's issue strings, sorted (`inner/main.go:9:33: compile ...` → `inner/main.go compile`). */
+function issueIds(result: Record<string, unknown>): string[] {
+  return ((result.issues as string[]) ?? [])
+    .map((i) => i.replace(/^(.+?):\d+:\d+: (\S+).*$/s, "$1 $2"))
+    .sort();
+}
+
+let root: string;
+let cached: Connected;
+
+beforeAll(async () => {
+  root = tempDir("mcq-nested-closure-");
+  cached = await connectStdio({
+    args: ["--allowed-paths", root, "--rate-limit", "false", "--result-cache", "true"],
+    env: { XDG_CACHE_HOME: tempDir("mcq-xdg-"), MCP_CODE_QUALITY_RESULT_CACHE: "true" },
+  });
+});
+
+afterAll(async () => {
+  await cached?.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** Calls until the answer comes from the cache (a run right after a write is not stored); the last call. */
+async function untilCached(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  let r: Record<string, unknown> = {};
+  for (let i = 0; i < 3; i++) {
+    r = await cached.call("type_check", args);
+    expect(r.success, JSON.stringify(r)).toBe(true);
+    if (typeof r.cached === "string" && /^(\d+) of \1 files$/.test(r.cached)) return r;
+  }
+  throw new Error(`never served from the cache: ${JSON.stringify(r)}`);
+}
+
+describe.concurrent("a nested project whose dependency lies beside the outer project", () => {
+  it.skipIf(missing("go"))(
+    "go: a nested module with replace example.com/other => ../../other",
+    async () => {
+      const dir = path.join(root, "go");
+      write(path.join(dir, "other", "go.mod"), "module example.com/other\n\ngo 1.21\n");
+      write(path.join(dir, "other", "other.go"), "package other\n\nfunc Answer() int { return 42 }\n");
+      write(path.join(dir, "outer", "go.mod"), "module example.com/outer\n\ngo 1.21\n");
+      write(path.join(dir, "outer", "outer.go"), "package outer\n\nfunc One() int { return 1 }\n");
+      const inner = path.join(dir, "outer", "inner");
+      write(
+        path.join(inner, "go.mod"),
+        "module example.com/inner\n\ngo 1.21\n\nrequire example.com/other v0.0.0\n\nreplace example.com/other => ../../other\n",
+      );
+      write(
+        path.join(inner, "main.go"),
+        'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/other"\n)\n\nfunc main() { fmt.Println(other.Answer()) }\n',
+      );
+      // go build's own errors: `./main.go:9:33: undefined: other.Answer` → `inner/main.go`.
+      const byHand = () => {
+        const r = spawnSync("go", ["build", "-o", "/dev/null", "./..."], { cwd: inner, encoding: "utf8" });
+        const files = [...r.stderr.matchAll(/^\.\/(\S+?):\d+:\d+: /gm)].map((m) => `inner/${m[1]}`);
+        return { status: r.status, files };
+      };
+      const args = { path: inner, checker: "go" };
+
+      expect(byHand().status).toBe(0);
+      expect((await untilCached(args)).passed).toBe(true);
+      write(path.join(dir, "other", "other.go"), "package other\n\nfunc Renamed() int { return 42 }\n");
+      const broken = await cached.call("type_check", args);
+      const hand = byHand();
+      expect(hand.status).not.toBe(0);
+      expect(broken.passed, JSON.stringify(broken)).toBe(false);
+      expect(issueIds(broken)).toEqual(hand.files.map((f) => `${f} compile`));
+      expect(issueIds(broken)).toEqual(["inner/main.go compile"]);
+    },
+    300_000,
+  );
+
+  it.skipIf(missing("cargo"))(
+    "cargo: a nested workspace with a path dependency ../../other",
+    async () => {
+      const dir = path.join(root, "rust");
+      const pkg = (name: string) => `[package]\nname = "${name}"\nversion = "0.1.0"\nedition = "2021"\n`;
+      write(path.join(dir, "other", "Cargo.toml"), pkg("other"));
+      write(path.join(dir, "other", "src", "lib.rs"), "pub fn answer() -> i32 {\n    42\n}\n");
+      write(path.join(dir, "outer", "Cargo.toml"), `${pkg("outer")}\n[workspace]\nexclude = ["inner"]\n`);
+      write(path.join(dir, "outer", "src", "lib.rs"), "pub fn one() -> i32 {\n    1\n}\n");
+      const inner = path.join(dir, "outer", "inner");
+      write(
+        path.join(inner, "Cargo.toml"),
+        `${pkg("inner")}\n[workspace]\n\n[dependencies]\nother = { path = "../../other" }\n`,
+      );
+      write(path.join(inner, "src", "lib.rs"), "pub fn run() -> i32 {\n    other::answer()\n}\n");
+      // The lock files first: a run that writes one changes the inputs, which would hide a stale key.
+      for (const d of [inner, path.join(dir, "outer")])
+        expect(spawnSync("cargo", ["generate-lockfile", "--offline"], { cwd: d }).status).toBe(0);
+      const target = tempDir("mcq-nested-target-");
+      const byHand = () => {
+        const r = spawnSync("cargo", ["check", "--quiet", "--offline", "--message-format=short"], {
+          cwd: inner,
+          env: { ...process.env, CARGO_TARGET_DIR: target, CARGO_TERM_COLOR: "never" },
+          encoding: "utf8",
+        });
+        // `src/lib.rs:2:12: error[E0425]: ...` → `inner/src/lib.rs E0425`.
+        const ids = [...r.stderr.matchAll(/^(\S+?):\d+:\d+: error\[(E\d+)\]/gm)].map(
+          (m) => `inner/${m[1]} ${m[2]}`,
+        );
+        return { status: r.status, ids };
+      };
+      const args = { path: inner, checker: "cargo" };
+
+      expect(byHand().status).toBe(0);
+      expect((await untilCached(args)).passed).toBe(true);
+      write(path.join(dir, "other", "src", "lib.rs"), "pub fn renamed() -> i32 {\n    42\n}\n");
+      const broken = await cached.call("type_check", args);
+      const hand = byHand();
+      expect(hand.status).not.toBe(0);
+      expect(broken.passed, JSON.stringify(broken)).toBe(false);
+      expect(issueIds(broken)).toEqual(hand.ids);
+      expect(issueIds(broken)).toEqual(["inner/src/lib.rs E0425"]);
+    },
+    300_000,
+  );
+});
