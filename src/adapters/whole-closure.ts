@@ -5,6 +5,8 @@
  *   of go.work and of each module's go.mod (`go work edit -json`, `go mod edit -json`: parsed by go, with
  *   no network and no module download);
  * - Rust: each path dependency of the workspace's packages, and theirs (`cargo metadata --no-deps`);
+ * - Python: the folders the project's configs put on the type checkers' import path (`mypy_path`,
+ *   pyright's `extraPaths`, ty's `extra-paths`), and MYPYPATH's and PYTHONPATH's;
  * - TypeScript: what the run itself reports (the tsconfig's `extends` chain, the program's sources and
  *   `include` folders outside the project), learnt from each run (see WholeJob.reads).
  * The folders found are read as the project is (their sources and configs by content). Each resolution is
@@ -16,6 +18,7 @@ import type { Closure, ClosureDir, ClosureSpec } from "../cache/closure.js";
 import type { ToolContext } from "../engine/tool.js";
 import { isWithin } from "../paths/allowlist.js";
 import { GO_ENV, goBinDirs } from "./go/go-env.js";
+import { configuredImportPaths, envImportPaths, IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
 
 /** The files of a folder that are inputs, and the folders not walked: as for the project itself. */
 export interface InputRule {
@@ -152,6 +155,33 @@ export function cargoClosure(
     }
     const watch = manifests.filter((m) => !isWithin(project, m));
     return { files: [], dirs: outsideDirs(seen, project, rule), watch };
+  };
+}
+
+/**
+ * Python: the import-path folders named by the configs in `at` (the innermost project holding the target,
+ * every config file a marker of one) and its folders up to `project` (`inputs`, the project's files, hold
+ * them), which a checker run at the target can read, and by the environment.
+ */
+export function pythonClosure(
+  at: string,
+  project: string,
+  inputs: readonly string[],
+  rule: InputRule,
+): ClosureSpec["resolve"] {
+  return () => {
+    const configs = inputs.filter(
+      (f) => IMPORT_PATH_CONFIGS.test(path.basename(f)) && isWithin(path.dirname(f), at),
+    );
+    const dirs = envImportPaths(at);
+    for (const file of configs) {
+      try {
+        dirs.push(...configuredImportPaths(file, fs.readFileSync(file, "utf8")));
+      } catch {
+        // Gone since the walk: the next call's inputs say so.
+      }
+    }
+    return Promise.resolve({ files: [], dirs: outsideDirs(dirs, project, rule), watch: configs });
   };
 }
 

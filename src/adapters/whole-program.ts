@@ -23,7 +23,14 @@ import { executableIdentity, nodeModulesState } from "./cached-run.js";
 import { resolvePythonTool } from "./python/resolve.js";
 import { cachedVersion } from "./tool-version.js";
 import { findTypeChecker } from "./type-checkers.js";
-import { cargoClosure, goClosure, nothingBeforeTheRun, type InputRule } from "./whole-closure.js";
+import { IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
+import {
+  cargoClosure,
+  goClosure,
+  nothingBeforeTheRun,
+  pythonClosure,
+  type InputRule,
+} from "./whole-closure.js";
 
 export type WholeLanguage = "python" | "typescript" | "go" | "rust";
 
@@ -38,11 +45,20 @@ interface LanguageSpec {
 
 const SPEC: Record<WholeLanguage, LanguageSpec> = {
   python: {
-    markers: ["pyproject.toml", "setup.cfg", "setup.py", "mypy.ini", "pyrightconfig.json", "ty.toml"],
+    markers: [
+      "pyproject.toml",
+      "setup.cfg",
+      "setup.py",
+      "mypy.ini",
+      ".mypy.ini",
+      "pyrightconfig.json",
+      "ty.toml",
+    ],
     files:
       /\.pyi?$|^(?:pyproject\.toml|setup\.cfg|setup\.py|mypy\.ini|\.mypy\.ini|pyrightconfig\.json|ty\.toml|requirements[\w.-]*\.txt|uv\.lock|poetry\.lock|Pipfile\.lock|py\.typed)$/,
     skip: new Set([...RUFF_DEFAULT_EXCLUDES, "__pycache__"]),
     env: ["PYTHONPATH", "MYPYPATH", "VIRTUAL_ENV"],
+    manifests: IMPORT_PATH_CONFIGS,
   },
   typescript: {
     markers: ["tsconfig.json", "package.json"],
@@ -267,7 +283,9 @@ function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | 
       ? goClosure(call.ctx, inputs.own, inputs.project, rule)
       : call.language === "rust"
         ? cargoClosure(call.ctx, inputs.own, inputs.project, rule)
-        : nothingBeforeTheRun([]);
+        : call.language === "python"
+          ? pythonClosure(inputs.own, inputs.project, inputs.files, rule)
+          : nothingBeforeTheRun([]);
   const shared = JSON.stringify([call.language, inputs.project, inputs.own, manifests, id.env]);
   const toolchain = () => toolchainClosures.join(shared, resolveToolchain).result;
   const resolve = own ? async () => mergeClosures(await toolchain(), await own.resolve()) : toolchain;

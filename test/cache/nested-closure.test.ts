@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, type Connected } from "../helpers/server.js";
-import { missing, tempDir } from "../helpers/tools.js";
+import { missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
 
 function write(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -31,7 +31,11 @@ beforeAll(async () => {
   root = tempDir("mcq-nested-closure-");
   cached = await connectStdio({
     args: ["--allowed-paths", root, "--rate-limit", "false", "--result-cache", "true"],
-    env: { XDG_CACHE_HOME: tempDir("mcq-xdg-"), MCP_CODE_QUALITY_RESULT_CACHE: "true" },
+    env: {
+      PATH: `${TOOLS_VENV_BIN}:${process.env.PATH}`,
+      XDG_CACHE_HOME: tempDir("mcq-xdg-"),
+      MCP_CODE_QUALITY_RESULT_CACHE: "true",
+    },
   });
 });
 
@@ -134,5 +138,115 @@ describe.concurrent("a nested project whose dependency lies beside the outer pro
       expect(issueIds(broken)).toEqual(["inner/src/lib.rs E0425"]);
     },
     300_000,
+  );
+});
+
+/** mypy's own errors in `cwd` (`app.py:3: error: ... [assignment]` → `<prefix>app.py assignment`), no cache written. */
+function mypyByHand(cwd: string, prefix: string): { status: number | null; ids: string[] } {
+  const r = spawnSync("mypy", ["--no-incremental", "--cache-dir", "/dev/null", "."], {
+    cwd,
+    encoding: "utf8",
+  });
+  const ids = [...r.stdout.matchAll(/^(\S+?):\d+: error: .*\[([\w-]+)\]$/gm)].map(
+    (m) => `${prefix}${m[1]} ${m[2]}`,
+  );
+  return { status: r.status, ids: ids.sort() };
+}
+
+const RETURNS_INT = "def answer() -> int:\n    return 42\n";
+const RETURNS_STR = "def answer() -> str:\n    return 'x'\n";
+const APP = "from otherpkg import answer\n\nx: int = answer()\n";
+
+describe.concurrent("a Python project whose configuration puts a folder beside it on the import path", () => {
+  it.skipIf(missing("mypy"))(
+    "mypy: mypy_path = ../../other in a nested project, ../other in a plain one",
+    async () => {
+      for (const [label, app, rel, prefix] of [
+        ["nested", ["outer", "inner"], "../../other", "inner/"],
+        ["plain", ["app"], "../other", ""],
+      ] as const) {
+        const dir = path.join(root, `mypy-${label}`);
+        write(path.join(dir, "other", "otherpkg", "__init__.py"), RETURNS_INT);
+        if (label === "nested")
+          write(path.join(dir, "outer", "pyproject.toml"), '[project]\nname = "outer"\nversion = "0"\n');
+        const inner = path.join(dir, ...app);
+        write(
+          path.join(inner, "pyproject.toml"),
+          `[project]\nname = "inner"\nversion = "0"\n\n[tool.mypy]\nmypy_path = "${rel}"\n`,
+        );
+        write(path.join(inner, "app.py"), APP);
+        const args = { path: inner, checker: "mypy" };
+
+        expect(mypyByHand(inner, prefix).status, label).toBe(0);
+        expect((await untilCached(args)).passed, label).toBe(true);
+        write(path.join(dir, "other", "otherpkg", "__init__.py"), RETURNS_STR);
+        const broken = await cached.call("type_check", args);
+        const hand = mypyByHand(inner, prefix);
+        expect(hand.status, label).toBe(1);
+        expect(broken.passed, JSON.stringify(broken)).toBe(false);
+        expect(issueIds(broken)).toEqual(hand.ids);
+        expect(issueIds(broken)).toEqual([`${prefix}app.py assignment`]);
+      }
+    },
+    300_000,
+  );
+
+  it.skipIf(missing("ty", [TOOLS_VENV_BIN]))(
+    'ty: [tool.ty.environment] extra-paths = ["../other"]',
+    async () => {
+      const dir = path.join(root, "ty");
+      write(path.join(dir, "other", "otherpkg", "__init__.py"), RETURNS_INT);
+      const app = path.join(dir, "app");
+      write(
+        path.join(app, "pyproject.toml"),
+        '[project]\nname = "app"\nversion = "0"\n\n[tool.ty.environment]\nextra-paths = ["../other"]\n',
+      );
+      write(path.join(app, "app.py"), APP);
+      // ty's own diagnostics: `app.py:3:10: error[invalid-assignment] ...` → `app.py invalid-assignment`.
+      const byHand = () => {
+        const r = spawnSync(path.join(TOOLS_VENV_BIN, "ty"), ["check", "--output-format", "concise", "."], {
+          cwd: app,
+          encoding: "utf8",
+        });
+        const ids = [...r.stdout.matchAll(/^(\S+?):\d+:\d+: error\[([\w-]+)\]/gm)].map(
+          (m) => `${m[1]} ${m[2]}`,
+        );
+        return { status: r.status, ids: ids.sort() };
+      };
+      const args = { path: app, checker: "ty" };
+
+      expect(byHand().status).toBe(0);
+      expect((await untilCached(args)).passed).toBe(true);
+      write(path.join(dir, "other", "otherpkg", "__init__.py"), RETURNS_STR);
+      const broken = await cached.call("type_check", args);
+      const hand = byHand();
+      expect(hand.status).toBe(1);
+      expect(broken.passed, JSON.stringify(broken)).toBe(false);
+      expect(issueIds(broken)).toEqual(hand.ids);
+      expect(issueIds(broken)).toEqual(["app.py invalid-assignment"]);
+    },
+    300_000,
+  );
+
+  it.skipIf(missing("mypy"))(
+    "mypy: mypy_path outside the allowed paths is not read, and not cached",
+    async () => {
+      const beyond = tempDir("mcq-nested-beyond-");
+      write(path.join(beyond, "otherpkg", "__init__.py"), RETURNS_INT);
+      const app = path.join(root, "mypy-beyond");
+      write(
+        path.join(app, "pyproject.toml"),
+        `[project]\nname = "app"\nversion = "0"\n\n[tool.mypy]\nmypy_path = "${beyond}"\n`,
+      );
+      write(path.join(app, "app.py"), APP);
+      for (let i = 0; i < 2; i++) {
+        const r = await cached.call("type_check", { path: app, checker: "mypy" });
+        expect(r.success, JSON.stringify(r)).toBe(true);
+        expect(r.cached).toBe("0 of 2 files");
+        expect(r.uncached).toBe(
+          `the configuration reads ${beyond}, outside the allowed paths: the server does not read it`,
+        );
+      }
+    },
   );
 });
