@@ -7,8 +7,11 @@
  * - Rust: each path dependency of the workspace's packages, and theirs (`cargo metadata --no-deps`);
  * - Python: the folders the project's configs put on the type checkers' import path (`mypy_path`,
  *   pyright's `extraPaths`, ty's `extra-paths`), and MYPYPATH's and PYTHONPATH's;
- * - TypeScript: what the run itself reports (the tsconfig's `extends` chain, the program's sources and
- *   `include` folders outside the project), learnt from each run (see WholeJob.reads).
+ * - TypeScript: what the run itself reports (the tsconfig's `extends` chain, its project references'
+ *   configs, the program's sources and `include` folders outside the project), learnt from each run (see
+ *   WholeJob.reads).
+ * Each is resolved where the tool runs: a nested Go module's or Cargo workspace's own manifest, not only
+ * the outer project's.
  * The folders found are read as the project is (their sources and configs by content). Each resolution is
  * remembered with the manifests that decided it and runs again only when one changes.
  */

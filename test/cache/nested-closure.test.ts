@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, type Connected } from "../helpers/server.js";
+import { connectStdio, REPO_ROOT, type Connected } from "../helpers/server.js";
 import { missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
 
 function write(file: string, text: string): void {
@@ -249,4 +249,52 @@ describe.concurrent("a Python project whose configuration puts a folder beside i
       }
     },
   );
+});
+
+describe("a TypeScript project that references a project beside the outer one", () => {
+  it("tsc: references ../../outside, whose tsconfig then moves its outDir", async () => {
+    const TSC = path.join(REPO_ROOT, "node_modules", ".bin", "tsc");
+    const dir = path.join(root, "ts-refs");
+    const outside = path.join(dir, "outside");
+    const composite = (outDir: string) =>
+      `{ "compilerOptions": { "composite": true, "outDir": "${outDir}", "rootDir": "src" }, "include": ["src"] }\n`;
+    write(path.join(outside, "tsconfig.json"), composite("dist"));
+    write(path.join(outside, "src", "lib.ts"), "export function answer(): number {\n  return 42;\n}\n");
+    expect(spawnSync(TSC, ["-b"], { cwd: outside }).status).toBe(0);
+    write(path.join(dir, "outer", "package.json"), '{ "name": "outer", "private": true }\n');
+    write(
+      path.join(dir, "outer", "tsconfig.json"),
+      '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
+    );
+    write(path.join(dir, "outer", "src", "a.ts"), "export const one = 1;\n");
+    const inner = path.join(dir, "outer", "inner");
+    write(
+      path.join(inner, "tsconfig.json"),
+      '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"], "references": [{ "path": "../../outside" }] }\n',
+    );
+    write(
+      path.join(inner, "src", "b.ts"),
+      'import { answer } from "../../../outside/src/lib";\n\nexport const n: number = answer();\n',
+    );
+    // tsc's own diagnostics: `src/b.ts(1,24): error TS6305: ...` → `inner/src/b.ts TS6305`.
+    const byHand = () => {
+      const r = spawnSync(TSC, ["--noEmit", "-p", "."], { cwd: inner, encoding: "utf8" });
+      const ids = [...r.stdout.matchAll(/^(\S+)\(\d+,\d+\): error (TS\d+)/gm)].map(
+        (m) => `inner/${m[1]} ${m[2]}`,
+      );
+      return { status: r.status, ids };
+    };
+    const args = { path: inner, checker: "tsc" };
+
+    expect(byHand().status).toBe(0);
+    expect((await untilCached(args)).passed).toBe(true);
+    // Only the referenced config changes: its declarations now belong in out2, which was never built.
+    write(path.join(outside, "tsconfig.json"), composite("out2"));
+    const broken = await cached.call("type_check", args);
+    const hand = byHand();
+    expect(hand.status).not.toBe(0);
+    expect(broken.passed, JSON.stringify(broken)).toBe(false);
+    expect(issueIds(broken)).toEqual(hand.ids);
+    expect(issueIds(broken)).toEqual(["inner/src/b.ts TS6305"]);
+  }, 300_000);
 });
