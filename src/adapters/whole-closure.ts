@@ -5,8 +5,13 @@
  *   of go.work and of each module's go.mod (`go work edit -json`, `go mod edit -json`: parsed by go, with
  *   no network and no module download);
  * - Rust: each path dependency of the workspace's packages, and theirs (`cargo metadata --no-deps`);
- * - TypeScript: what the run itself reports (the tsconfig's `extends` chain, the program's sources and
- *   `include` folders outside the project), learnt from each run (see WholeJob.reads).
+ * - Python: the folders the project's configs put on the type checkers' import path (`mypy_path`,
+ *   pyright's `extraPaths`, ty's `extra-paths`), and MYPYPATH's and PYTHONPATH's;
+ * - TypeScript: what the run itself reports (the tsconfig's `extends` chain, its project references'
+ *   configs, the program's sources and `include` folders outside the project), learnt from each run (see
+ *   WholeJob.reads).
+ * Each is resolved where the tool runs: a nested Go module's or Cargo workspace's own manifest, not only
+ * the outer project's.
  * The folders found are read as the project is (their sources and configs by content). Each resolution is
  * remembered with the manifests that decided it and runs again only when one changes.
  */
@@ -16,6 +21,7 @@ import type { Closure, ClosureDir, ClosureSpec } from "../cache/closure.js";
 import type { ToolContext } from "../engine/tool.js";
 import { isWithin } from "../paths/allowlist.js";
 import { GO_ENV, goBinDirs } from "./go/go-env.js";
+import { configuredImportPaths, envImportPaths, IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
 
 /** The files of a folder that are inputs, and the folders not walked: as for the project itself. */
 export interface InputRule {
@@ -64,24 +70,31 @@ function localReplaces(json: GoModEdit, dir: string): string[] {
 }
 
 /**
- * Go: go.work (when `go env GOWORK` names one), its modules, and the local replace targets. A failure of
- * go itself leaves the closure empty beside the project (the tool run reports the same failure).
+ * Go: go.work (when `go env GOWORK` names one), its modules, and the local replace targets, as go resolves
+ * them in `at` (the module the tool runs in, `project` or one nested in it); folders within `project` are
+ * its inputs already. A failure of go itself leaves the closure empty beside the project (the tool run
+ * reports the same failure).
  */
-export function goClosure(ctx: ToolContext, project: string, rule: InputRule): ClosureSpec["resolve"] {
+export function goClosure(
+  ctx: ToolContext,
+  at: string,
+  project: string,
+  rule: InputRule,
+): ClosureSpec["resolve"] {
   return async () => {
     const env = GO_ENV;
     const bins = goBinDirs();
     const files: string[] = [];
-    // A go.work put in the project later: go then works in workspace mode.
-    const watch: string[] = [path.join(project, "go.work")];
+    // A go.work put in the module later: go then works in workspace mode.
+    const watch: string[] = [path.join(at, "go.work")];
     const dirs = new Set<string>();
-    let modules = [project];
+    let modules = [at];
     try {
-      const gowork = (await query(ctx, "go", ["env", "GOWORK"], project, env, bins)).trim();
+      const gowork = (await query(ctx, "go", ["env", "GOWORK"], at, env, bins)).trim();
       if (gowork && gowork !== "off") {
         files.push(gowork, `${gowork}.sum`);
         const work = JSON.parse(
-          await query(ctx, "go", ["work", "edit", "-json", gowork], project, env, bins),
+          await query(ctx, "go", ["work", "edit", "-json", gowork], at, env, bins),
         ) as GoModEdit;
         const base = path.dirname(gowork);
         modules = (work.Use ?? []).map((u) => path.resolve(base, u.DiskPath ?? "."));
@@ -108,12 +121,21 @@ interface CargoMetadata {
   packages?: { manifest_path?: string; dependencies?: { path?: string }[] }[];
 }
 
-/** Rust: the path dependencies of the workspace's packages, and of theirs, by `cargo metadata --no-deps`. */
-export function cargoClosure(ctx: ToolContext, project: string, rule: InputRule): ClosureSpec["resolve"] {
+/**
+ * Rust: the path dependencies of the packages of the workspace cargo finds in `at` (where the tool runs:
+ * `project` or a workspace nested in it), and of theirs, by `cargo metadata --no-deps`; folders within
+ * `project` are its inputs already.
+ */
+export function cargoClosure(
+  ctx: ToolContext,
+  at: string,
+  project: string,
+  rule: InputRule,
+): ClosureSpec["resolve"] {
   return async () => {
-    const seen = new Set<string>([project]);
+    const seen = new Set<string>([at]);
     const manifests: string[] = [];
-    const queue = [project];
+    const queue = [at];
     try {
       while (queue.length && seen.size <= MAX_DIRS) {
         const dir = queue.shift() as string;
@@ -136,6 +158,33 @@ export function cargoClosure(ctx: ToolContext, project: string, rule: InputRule)
     }
     const watch = manifests.filter((m) => !isWithin(project, m));
     return { files: [], dirs: outsideDirs(seen, project, rule), watch };
+  };
+}
+
+/**
+ * Python: the import-path folders named by the configs in `at` (the innermost project holding the target,
+ * every config file a marker of one) and its folders up to `project` (`inputs`, the project's files, hold
+ * them), which a checker run at the target can read, and by the environment.
+ */
+export function pythonClosure(
+  at: string,
+  project: string,
+  inputs: readonly string[],
+  rule: InputRule,
+): ClosureSpec["resolve"] {
+  return () => {
+    const configs = inputs.filter(
+      (f) => IMPORT_PATH_CONFIGS.test(path.basename(f)) && isWithin(path.dirname(f), at),
+    );
+    const dirs = envImportPaths(at);
+    for (const file of configs) {
+      try {
+        dirs.push(...configuredImportPaths(file, fs.readFileSync(file, "utf8")));
+      } catch {
+        // Gone since the walk: the next call's inputs say so.
+      }
+    }
+    return Promise.resolve({ files: [], dirs: outsideDirs(dirs, project, rule), watch: configs });
   };
 }
 

@@ -23,7 +23,14 @@ import { executableIdentity, nodeModulesState } from "./cached-run.js";
 import { resolvePythonTool } from "./python/resolve.js";
 import { cachedVersion } from "./tool-version.js";
 import { findTypeChecker } from "./type-checkers.js";
-import { cargoClosure, goClosure, nothingBeforeTheRun, type InputRule } from "./whole-closure.js";
+import { IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
+import {
+  cargoClosure,
+  goClosure,
+  nothingBeforeTheRun,
+  pythonClosure,
+  type InputRule,
+} from "./whole-closure.js";
 
 export type WholeLanguage = "python" | "typescript" | "go" | "rust";
 
@@ -38,11 +45,20 @@ interface LanguageSpec {
 
 const SPEC: Record<WholeLanguage, LanguageSpec> = {
   python: {
-    markers: ["pyproject.toml", "setup.cfg", "setup.py", "mypy.ini", "pyrightconfig.json", "ty.toml"],
+    markers: [
+      "pyproject.toml",
+      "setup.cfg",
+      "setup.py",
+      "mypy.ini",
+      ".mypy.ini",
+      "pyrightconfig.json",
+      "ty.toml",
+    ],
     files:
       /\.pyi?$|^(?:pyproject\.toml|setup\.cfg|setup\.py|mypy\.ini|\.mypy\.ini|pyrightconfig\.json|ty\.toml|requirements[\w.-]*\.txt|uv\.lock|poetry\.lock|Pipfile\.lock|py\.typed)$/,
     skip: new Set([...RUFF_DEFAULT_EXCLUDES, "__pycache__"]),
     env: ["PYTHONPATH", "MYPYPATH", "VIRTUAL_ENV"],
+    manifests: IMPORT_PATH_CONFIGS,
   },
   typescript: {
     markers: ["tsconfig.json", "package.json"],
@@ -76,19 +92,33 @@ const SPEC: Record<WholeLanguage, LanguageSpec> = {
  */
 const CONFIG_LIKE = /^\.[\w.-]+$|\.(?:toml|ini|cfg|conf|ya?ml)$/;
 
-/** The project a target belongs to: the outermost folder with a marker, from the target up to `root`. */
-function projectDir(target: string, root: string, markers: readonly string[]): string {
+/**
+ * The folders with a marker from the target up to `root`: the outermost is the project the target belongs
+ * to (its inputs), the innermost the one the toolchain runs in (a nested Cargo workspace or Go module,
+ * whose own manifest decides what it reads beyond the project). Both the target's folder when none has one.
+ */
+function projectDirs(
+  target: string,
+  root: string,
+  markers: readonly string[],
+): { outermost: string; innermost: string } {
   const start = fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() ? target : path.dirname(target);
-  let found = start;
+  let outermost: string | undefined;
+  let innermost: string | undefined;
   for (let d = start; isWithin(root, d); d = path.dirname(d)) {
-    if (markers.some((m) => fs.existsSync(path.join(d, m)))) found = d;
+    if (markers.some((m) => fs.existsSync(path.join(d, m)))) {
+      outermost = d;
+      innermost ??= d;
+    }
     if (d === root || d === path.dirname(d)) break;
   }
-  return found;
+  return { outermost: outermost ?? start, innermost: innermost ?? start };
 }
 
 export interface WholeInputs {
   project: string;
+  /** The innermost project holding the target, where the toolchain resolves its closure (within `project`). */
+  own: string;
   files: string[];
   /** Environment and installed-package facts the key also holds. */
   facts: unknown;
@@ -101,7 +131,7 @@ export function wholeProgramInputs(
   root: string,
 ): WholeInputs {
   const spec = SPEC[language];
-  const project = projectDir(target, root, spec.markers);
+  const { outermost: project, innermost: own } = projectDirs(target, root, spec.markers);
   const walk = cache.tree.walk(
     project,
     (name, abs) => ALWAYS_SKIPPED.has(name) || spec.skip.has(name) || (language === "python" && isVenv(abs)),
@@ -124,7 +154,7 @@ export function wholeProgramInputs(
     facts.goEnvFile = file ? readGoEnvFile(file) : null;
   }
   if (language === "rust") facts.rustHomeSettings = rustHomeSettings();
-  return { project, files, facts };
+  return { project, own, files, facts };
 }
 
 /**
@@ -241,17 +271,22 @@ function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | 
     tool: call.identity,
     language: call.language,
     project: relativeKey(call.root, inputs.project),
+    own: relativeKey(call.root, inputs.own),
     manifests,
     env: spec.env.map((v) => process.env[v] ?? null),
     ...(own && { own: own.id }),
   };
+  // Resolved where the tool runs: a nested module's or workspace's own go.mod or Cargo.toml names what it
+  // reads, which the outer project's may not (a path dependency beside the outer project).
   const resolveToolchain =
     call.language === "go"
-      ? goClosure(call.ctx, inputs.project, rule)
+      ? goClosure(call.ctx, inputs.own, inputs.project, rule)
       : call.language === "rust"
-        ? cargoClosure(call.ctx, inputs.project, rule)
-        : nothingBeforeTheRun([]);
-  const shared = JSON.stringify([call.language, inputs.project, manifests, id.env]);
+        ? cargoClosure(call.ctx, inputs.own, inputs.project, rule)
+        : call.language === "python"
+          ? pythonClosure(inputs.own, inputs.project, inputs.files, rule)
+          : nothingBeforeTheRun([]);
+  const shared = JSON.stringify([call.language, inputs.project, inputs.own, manifests, id.env]);
   const toolchain = () => toolchainClosures.join(shared, resolveToolchain).result;
   const resolve = own ? async () => mergeClosures(await toolchain(), await own.resolve()) : toolchain;
   return { id, resolve };

@@ -24,7 +24,7 @@ export interface TscReply {
   diagnostics: TscDiagnostic[];
   /** Root files of the program (from the tsconfig). */
   rootFiles: number;
-  /** Config files the tsconfig extends (watched from then on). */
+  /** Config files the tsconfig extends, and its project references' (watched from then on). */
   extendedConfigs: string[];
   /** The program's source files (the result cache keys those outside the project by content). */
   sourceFiles?: string[];

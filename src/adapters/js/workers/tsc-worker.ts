@@ -22,6 +22,30 @@ interface ProjectState {
 
 const projects = new Map<string, ProjectState>();
 
+/**
+ * The config files of the program's project references (a referenced config that is not there too: tsc
+ * reports it, and its appearing changes the answer), of theirs, and the configs each extends: read by
+ * the run as its own config is (a referenced project's `outDir` decides which declaration file answers).
+ */
+function referencedConfigs(
+  ts: typeof TS,
+  references: readonly TS.ProjectReference[] | undefined,
+  resolved: readonly (TS.ResolvedProjectReference | undefined)[] | undefined,
+  out = new Set<string>(),
+  seen = new Set<TS.ResolvedProjectReference>(),
+): Set<string> {
+  for (const r of references ?? []) out.add(path.resolve(ts.resolveProjectReferencePath(r)));
+  for (const ref of resolved ?? []) {
+    // A circular reference (tsc reports it) is walked once.
+    if (!ref || seen.has(ref)) continue;
+    seen.add(ref);
+    const config = ref.sourceFile as TS.TsConfigSourceFile;
+    for (const f of [config.fileName, ...(config.extendedSourceFiles ?? [])]) out.add(path.resolve(f));
+    referencedConfigs(ts, ref.commandLine.projectReferences, ref.references, out, seen);
+  }
+  return out;
+}
+
 function stampOf(file: string): string | undefined {
   try {
     const st = fs.statSync(file);
@@ -162,7 +186,12 @@ async function check(params: TscParams): Promise<TscReply> {
   return {
     diagnostics: diagnostics.map((d) => toWire(ts, d)),
     rootFiles: parsed.fileNames.length,
-    extendedConfigs: [...(source.extendedSourceFiles ?? [])],
+    extendedConfigs: [
+      ...new Set([
+        ...(source.extendedSourceFiles ?? []),
+        ...referencedConfigs(ts, parsed.projectReferences, program.getResolvedProjectReferences()),
+      ]),
+    ],
     sourceFiles: program.getSourceFiles().map((f) => path.resolve(f.fileName)),
     includeDirs: Object.keys(parsed.wildcardDirectories ?? {}).map((d) => path.resolve(d)),
     ...(missed.length ? { codeCacheMissed: missed } : {}),
