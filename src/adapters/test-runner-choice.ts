@@ -27,9 +27,15 @@ export type TestRunnerChoice =
   | { kind: "pytest"; notes: string[] }
   | { kind: "none"; nothing: string; notes: string[] };
 
-/** Whether a target is Python test material: a .py file, or a directory holding Python files. */
+/**
+ * Whether a target is Python test material: a .py file, or a directory holding Python files (not a script
+ * known by its #! line: pytest collects no file without .py).
+ */
 function isPythonTarget(target: string): boolean {
-  return /\.py$/.test(target) || (!languageOfFile(target) && hasFilesOf(target, "python"));
+  return (
+    /\.py$/.test(target) ||
+    (fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() === true && hasFilesOf(target, "python"))
+  );
 }
 
 /**

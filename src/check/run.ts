@@ -5,7 +5,7 @@
 import path from "node:path";
 import pLimit from "p-limit";
 import type { Engine } from "../engine/engine.js";
-import type { EngineCall, PlannedCheck } from "./detect.js";
+import { checksFile, type EngineCall, type PlannedCheck } from "./detect.js";
 import {
   NO_CHANGED_FILES,
   otherShard,
@@ -65,7 +65,7 @@ function relevantChanged(
 ): Set<string> {
   return new Set(
     [...(changed.get(check.path) ?? [])].filter(
-      (f) => check.files.test(f) && (f === check.target || isWithin(check.target, f)),
+      (f) => checksFile(check, f) && (f === check.target || isWithin(check.target, f)),
     ),
   );
 }
