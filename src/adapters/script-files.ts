@@ -66,14 +66,27 @@ export function interpreterLanguage(interpreter: string): ProjectLanguage | unde
   return versioned === "python" || versioned === "ruby" ? versioned : undefined;
 }
 
+/** Whether `file` is absolute and reached through no link (nor `.`, `..`). */
+function isCanonical(file: string): boolean {
+  try {
+    return path.isAbsolute(file) && fs.realpathSync.native(file) === file;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a file's name leaves its language to its `#!` line (no dot in it, as Prettier has it). Pure. */
 export function mayBeScript(file: string): boolean {
   return !path.basename(file).includes(".");
 }
 
-/** The language of a script by its `#!` line (its first line is read only when its name has no dot). */
+/**
+ * The language of a script by its `#!` line (its first line is read only when its name has no dot). A path
+ * with a link on the way (a folder named through a link, which may lead outside the allowed paths) is not
+ * read: the paths the tools and check name are canonical.
+ */
 export function scriptLanguage(file: string): ProjectLanguage | undefined {
-  if (!mayBeScript(file)) return undefined;
+  if (!mayBeScript(file) || !isCanonical(file)) return undefined;
   const interpreter = shebangInterpreter(firstLineOf(file));
   return interpreter === undefined ? undefined : interpreterLanguage(interpreter);
 }

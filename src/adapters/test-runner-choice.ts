@@ -4,7 +4,7 @@ import path from "node:path";
 import { findUp } from "./js/project.js";
 import { dirOf, readPackageJson } from "./project-configs.js";
 import { holdsSeveral } from "./tool-choice.js";
-import { hasFilesOf, languageOfFile, projectLanguages } from "./project-languages.js";
+import { hasFilesOf, projectLanguages } from "./project-languages.js";
 import { projectLayout } from "./projects.js";
 import { claimingTestRunners, type TestRunnerAdapter } from "./test-runners.js";
 
