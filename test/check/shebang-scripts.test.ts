@@ -125,6 +125,27 @@ describe.skipIf(missing("ruff", [TOOLS_VENV_BIN]))("a Python script named", () =
     const { findings } = await checkFiles(dir, ["bin/tool", "mod.py", "bin/run"], "ruff");
     expect(findings).toEqual([...hand, "bin/tool format"].sort());
   }, 60_000);
+
+  it("is fixed by check --fix --files as ruff fixes it by hand", async () => {
+    const copy = () => {
+      const to = tempDir("mcq-python-script-fix-");
+      fs.cpSync(dir, to, { recursive: true });
+      return to;
+    };
+    const hand = copy();
+    byHand(hand, ["ruff", "check", "--no-cache", "--fix", "bin/tool"]);
+    byHand(hand, ["ruff", "format", "--no-cache", "bin/tool"]);
+    const ours = copy();
+    const run = await runCheck(["--json", "--fix", "--files", "bin/tool"], { cwd: ours, env });
+    const fixes = parseJson(run).fixes ?? [];
+    expect(fixes.map((f) => [f.id, f.tool, f.success])).toEqual([
+      ["ruff", "lint_fix", true],
+      ["ruff-format", "autoformat", true],
+    ]);
+    const read = (d: string) => fs.readFileSync(path.join(d, "bin", "tool"), "utf8");
+    expect(read(hand)).toBe("#!/usr/bin/env python3\nx = 1\n");
+    expect(read(ours)).toBe(read(hand));
+  }, 60_000);
 });
 
 describe.skipIf(missing("rubocop"))("a Ruby script named", () => {
