@@ -6,7 +6,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { ProjectLanguage } from "./project-languages.js";
+
+/** The languages a `#!` line can name (project-languages.ts's, which imports this module). */
+export type ScriptLanguage = "javascript" | "typescript" | "python" | "ruby";
 
 /** The interpreter of a `#!` line, read as Prettier reads it (its getInterpreter). Pure. */
 export function shebangInterpreter(firstLine: string): string | undefined {
@@ -43,7 +45,7 @@ export function firstLineOf(file: string): string {
  * The language of each interpreter: Prettier's JavaScript and TypeScript ones (its getSupportInfo, 3.x), the
  * Python ones, and RuboCop's RubyInterpreters (its AllCops default).
  */
-const INTERPRETERS: Readonly<Record<string, ProjectLanguage>> = {
+const INTERPRETERS: Readonly<Record<string, ScriptLanguage>> = {
   ...Object.fromEntries(
     ["chakra", "d8", "gjs", "js", "node", "nodejs", "qjs", "rhino", "v8", "v8-shell", "zx"].map((i) => [
       i,
@@ -59,7 +61,7 @@ const INTERPRETERS: Readonly<Record<string, ProjectLanguage>> = {
  * The language an interpreter runs. A version after a Python or Ruby one's name is left out (`python3.12`,
  * `ruby3.3`: RuboCop matches its interpreters anywhere in the line); Prettier takes its own names only. Pure.
  */
-export function interpreterLanguage(interpreter: string): ProjectLanguage | undefined {
+export function interpreterLanguage(interpreter: string): ScriptLanguage | undefined {
   const exact = INTERPRETERS[interpreter];
   if (exact) return exact;
   const versioned = INTERPRETERS[interpreter.replace(/(?<=[a-z])\d+(?:\.\d+)*$/, "")];
@@ -85,7 +87,7 @@ export function mayBeScript(file: string): boolean {
  * with a link on the way (a folder named through a link, which may lead outside the allowed paths) is not
  * read: the paths the tools and check name are canonical.
  */
-export function scriptLanguage(file: string): ProjectLanguage | undefined {
+export function scriptLanguage(file: string): ScriptLanguage | undefined {
   if (!mayBeScript(file) || !isCanonical(file)) return undefined;
   const interpreter = shebangInterpreter(firstLineOf(file));
   return interpreter === undefined ? undefined : interpreterLanguage(interpreter);
