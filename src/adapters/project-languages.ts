@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sharedTree } from "../paths/tree-scan.js";
+import { scriptLanguage } from "./script-files.js";
 
 export type ProjectLanguage = "python" | "typescript" | "javascript" | "go" | "rust" | "ruby";
 
@@ -31,6 +32,19 @@ const EXTENSIONS: Record<ProjectLanguage, RegExp> = {
 /** Whether a file is one of a language's (by its name: `.go`, `.rb`, `Gemfile`...). */
 export function isFileOf(file: string, language: ProjectLanguage): boolean {
   return EXTENSIONS[language].test(path.basename(file));
+}
+
+/**
+ * Whether the file at `file` (a path, not a bare name) is one of a language's: by its name, or, a name with no
+ * dot, by the interpreter of its `#!` line (script-files.ts): a named script, as each tool run by hand takes it.
+ */
+export function isPathOf(file: string, language: ProjectLanguage): boolean {
+  return isFileOf(file, language) || languageOfPath(file) === language;
+}
+
+/** The language of the file at `file` (a path): by its name, or by its `#!` line (isPathOf). */
+export function languageOfPath(file: string): ProjectLanguage | undefined {
+  return languageOfFile(file) ?? scriptLanguage(file);
 }
 
 /** The files that say a directory is a project of a language (its manifests and tool configs). */
@@ -117,8 +131,13 @@ function* walk(dir: string, maxDirs = 20_000, filesPerDir = 1_000): Generator<Wa
   }
 }
 
-/** Whether `target` is, or holds (outside vendored folders), a file of `language`. */
-export function hasFilesOf(target: string, language: ProjectLanguage): boolean {
+/**
+ * Whether `target` is, or holds (outside vendored folders), a file of `language`: a file named is also one by
+ * its `#!` line (isPathOf) unless `scripts` is false (a tool that takes none: tsc); a folder's are by their
+ * names, as the walks of the tools that skip scripts.
+ */
+export function hasFilesOf(target: string, language: ProjectLanguage, scripts = true): boolean {
+  if (scripts && fs.statSync(target, { throwIfNoEntry: false })?.isFile()) return isPathOf(target, language);
   return hasFilesMatching(target, EXTENSIONS[language]);
 }
 
@@ -163,7 +182,7 @@ const ECOSYSTEM: Record<ProjectLanguage, string> = {
 };
 
 /**
- * What `target` is written in. A file: its language by name. A directory: every language with files under it
+ * What `target` is written in. A file: its language by name or `#!` line (languageOfPath). A directory: every language with files under it
  * (outside vendored folders), ordered by weight: languages with code outside docs/examples/fixtures before
  * those only there (which are dropped when another language has code), then those whose manifest is in the
  * directory, then by how many files they have. A manifest without files of its language is no language.
@@ -172,7 +191,7 @@ export function projectProfile(target: string): ProjectProfile {
   const st = fs.statSync(target, { throwIfNoEntry: false });
   if (!st) return { languages: [], evidence: {} };
   if (!st.isDirectory()) {
-    const language = languageOfFile(target);
+    const language = languageOfPath(target);
     return language
       ? { languages: [language], evidence: { [language]: { manifests: [], code: 1, aside: 0 } } }
       : { languages: [], evidence: {} };

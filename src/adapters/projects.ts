@@ -36,6 +36,7 @@ import {
   ALL_LANGUAGES,
   isFileOf,
   languageOfFile,
+  languageOfPath,
   projectLanguages,
   SKIPPED_DIRS,
   type ProjectLanguage,
@@ -251,7 +252,8 @@ function layoutOf(target: string, root: string): ProjectLayout {
   const st = fs.statSync(target, { throwIfNoEntry: false });
   if (!st) return { units: [], notes: [] };
   if (!st.isDirectory()) {
-    const language = languageOfFile(target);
+    // A named script is its language's by its #! line (script-files.ts).
+    const language = languageOfPath(target);
     if (!language) return { units: [], notes: [] };
     return {
       units: [{ dir: target, ecosystem: ECOSYSTEM_OF[language], languages: [language], kind: "target" }],

@@ -4,7 +4,7 @@ import path from "node:path";
 import { findUp } from "./js/project.js";
 import { dirOf, readPackageJson } from "./project-configs.js";
 import { holdsSeveral } from "./tool-choice.js";
-import { hasFilesOf, languageOfFile, projectLanguages } from "./project-languages.js";
+import { hasFilesOf, projectLanguages } from "./project-languages.js";
 import { projectLayout } from "./projects.js";
 import { claimingTestRunners, type TestRunnerAdapter } from "./test-runners.js";
 
@@ -27,9 +27,15 @@ export type TestRunnerChoice =
   | { kind: "pytest"; notes: string[] }
   | { kind: "none"; nothing: string; notes: string[] };
 
-/** Whether a target is Python test material: a .py file, or a directory holding Python files. */
+/**
+ * Whether a target is Python test material: a .py file, or a directory holding Python files (not a script
+ * known by its #! line: pytest collects no file without .py).
+ */
 function isPythonTarget(target: string): boolean {
-  return /\.py$/.test(target) || (!languageOfFile(target) && hasFilesOf(target, "python"));
+  return (
+    /\.py$/.test(target) ||
+    (fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() === true && hasFilesOf(target, "python"))
+  );
 }
 
 /**

@@ -47,6 +47,11 @@ export interface TypeCheckOutcome {
 export interface TypeCheckerAdapter {
   name: string;
   languages: string[];
+  /**
+   * false: it takes no script known only by its `#!` line, even named (tsc: TS6231, no extension it
+   * resolves); absent: a named script of its languages is its (script-files.ts), as mypy's or pyright's.
+   */
+  scripts?: false;
   /** Whether this checker is the default for a target (e.g. tsc for a directory with tsconfig.json). */
   claims?(target: string): boolean;
   check(ctx: ToolContext, request: TypeCheckRequest): Promise<TypeCheckOutcome>;

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from "../config.js";
 import type { Engine } from "../engine/engine.js";
 import { VERSION } from "../version.js";
 import { CHANGED_FILES_TOOL } from "./changed-files-tool.js";
-import { planPath, type PlannedCheck } from "./detect.js";
+import { namedScriptChecks, planChecks, planPath, type PlannedCheck } from "./detect.js";
 import { EXIT, exitCode, uncheckedLine, uncheckedProjects } from "./exit-code.js";
 import { checkHelp, parseCheckArgs, UsageError, type CheckOptions } from "./options.js";
 import type { CheckOutcome } from "./outcome.js";
@@ -176,6 +176,13 @@ async function runCheck(argv: readonly string[], io: CheckIo, recorder?: AnswerR
     planPath(p, { externalLinks: options.externalLinks, linksOnly }, allowedRootOf(config, p)),
   );
   const planned: PlannedCheck[] = plans.flatMap((p) => p.checks);
+  // Named scripts the project's checks do not reach are checked each at itself (by their #! line).
+  if (options.files && !linksOnly)
+    planned.push(
+      ...namedScriptChecks(options.files, planned, (f) =>
+        planChecks(f, { externalLinks: options.externalLinks }, allowedRootOf(config, f)),
+      ),
+    );
   const layoutNotes = plans.flatMap((p) => p.notes);
   const { selected, unmatched } = selectChecks(planned, options.only, options.skip);
   if (unmatched.length)
@@ -234,7 +241,12 @@ async function runCheck(argv: readonly string[], io: CheckIo, recorder?: AnswerR
         options.changed !== undefined
           ? await changedByTarget(engine, [...new Set(selected.map((c) => c.path))], options.changed)
           : options.files
-            ? new Map(options.paths.map((p) => [p, new Set(options.files)]))
+            ? new Map(
+                [...new Set([...options.paths, ...selected.map((c) => c.path)])].map((p) => [
+                  p,
+                  new Set(options.files),
+                ]),
+              )
             : undefined;
       const labelTargets = new Set(selected.map((c) => c.target)).size > 1;
       const runOptions = {

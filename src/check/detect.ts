@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { hasFilesMatching, type ProjectLanguage } from "../adapters/project-languages.js";
 import { projectLayout, type Ecosystem } from "../adapters/projects.js";
+import { mayBeScript, scriptLanguage } from "../adapters/script-files.js";
 import {
   formatterFor,
   GOLANGCI_INSTALL,
@@ -47,6 +48,13 @@ export interface PlannedCheck {
   /** Findings of this language's files (for --changed). */
   files: RegExp;
   /**
+   * The languages of the scripts (files with no dot in their name known by their `#!` line, script-files.ts)
+   * whose findings the check's run has, beside `files`: those its tool's own walk takes (Prettier, ESLint by
+   * its config, RuboCop; not ruff's, mypy's...), or, when the check's target is one script, that script's
+   * (each tool that takes a named script by hand: every Python one, Prettier, ESLint, RuboCop; not tsc).
+   */
+  scripts?: readonly ProjectLanguage[];
+  /**
    * The build cache the check compiles into (a Go module's packages in go's): checks of one such cache run
    * one after another (run.ts), the later finding what the earlier compiled.
    */
@@ -54,6 +62,14 @@ export interface PlannedCheck {
 }
 
 export const MARKDOWN_FILES = /\.(?:md|markdown)$/i;
+
+/** Whether a check's run reports on `file` (for --changed, --files): by its name, or as a script (`scripts`). */
+export function checksFile(check: PlannedCheck, file: string): boolean {
+  if (check.files.test(file)) return true;
+  if (!check.scripts?.length || !mayBeScript(file)) return false;
+  const language = scriptLanguage(file);
+  return language !== undefined && check.scripts.includes(language);
+}
 
 const LANGUAGE_FILES: Record<CheckLanguage, RegExp> = {
   python: /\.pyi?$/,
@@ -63,6 +79,8 @@ const LANGUAGE_FILES: Record<CheckLanguage, RegExp> = {
   ruby: /\.(?:rb|rake|gemspec)$|(?:^|\/)(?:Gemfile|Rakefile)$/,
   markdown: MARKDOWN_FILES,
 };
+
+const JS_SCRIPTS: readonly ProjectLanguage[] = ["javascript", "typescript"];
 
 const INSTALL: Record<string, string> = {
   black: "pip install black",
@@ -131,6 +149,29 @@ export function planPath(
   return { checks, notes: layout.notes };
 }
 
+/**
+ * --files: the checks of each named script (script-files.ts) that no planned check reports on, run at the
+ * script itself, where the tool takes it as run by hand: ruff's walk skips `bin/tool` (`#!/usr/bin/env
+ * python3`) and `ruff check bin/tool` lints it (as pre-commit's hooks, which pick files by their `#!` line,
+ * give it to ruff). A script a planned check's run covers (Prettier's, ESLint's, RuboCop's walks) is left to it.
+ */
+export function namedScriptChecks(
+  files: readonly string[],
+  planned: readonly PlannedCheck[],
+  plan: (file: string) => PlannedCheck[],
+): PlannedCheck[] {
+  const out: PlannedCheck[] = [];
+  for (const file of files) {
+    if (!mayBeScript(file) || scriptLanguage(file) === undefined) continue;
+    const covered = (id: string) =>
+      planned.some((p) => p.id === id && isWithinOrSame(p.target, file) && checksFile(p, file));
+    out.push(...plan(file).filter((c) => !covered(c.id)));
+  }
+  return out;
+}
+
+const isWithinOrSame = (dir: string, file: string) => file === dir || file.startsWith(dir + path.sep);
+
 function directoryOf(target: string): string {
   return fs.statSync(target).isDirectory() ? target : path.dirname(target);
 }
@@ -153,9 +194,18 @@ function planUnit(
   options: { externalLinks: boolean },
 ): PlannedCheck[] {
   const dir = directoryOf(target);
+  // One script named (its language by its #! line): every tool of it that takes a named script is given it.
+  const script = dir !== target && !LANGUAGE_FILES[language].test(target) ? languages : undefined;
   const out: PlannedCheck[] = [];
   const add = (c: Omit<PlannedCheck, "target" | "path" | "install" | "files">) =>
-    out.push({ ...c, target, path: target, install: installAdvice(c.id), files: LANGUAGE_FILES[c.language] });
+    out.push({
+      ...c,
+      target,
+      path: target,
+      install: installAdvice(c.id),
+      files: LANGUAGE_FILES[c.language],
+      ...(script || c.scripts ? { scripts: script ?? c.scripts } : {}),
+    });
   switch (language) {
     case "python": {
       // The same tools a call without a tool name uses (tool-choice.ts), and each configured type checker.
@@ -188,6 +238,8 @@ function planUnit(
           call: { tool: "format_check", args: { formatter: "prettier" } },
           // One call over the project's scope: every file Prettier formats there (JSON, CSS too).
           fix: [{ tool: "autoformat", args: { formatter: "prettier" } }],
+          // Its walk takes a script by its interpreter (prettier-files.ts).
+          scripts: JS_SCRIPTS,
         });
       add({
         id: "eslint",
@@ -195,8 +247,15 @@ function planUnit(
         language,
         call: { tool: "lint", args: { linter: "eslint" } },
         fix: [{ tool: "lint_fix", args: { linter: "eslint" } }],
+        // Its walk lints a script a `files` pattern of its config matches (`bin/tool`); the others it skips.
+        scripts: JS_SCRIPTS,
       });
-      if (typeCheckersFor("typescript", dir, root).length && fs.existsSync(path.join(dir, "tsconfig.json")))
+      // tsc takes no file without an extension of its own (TS6054), named or not.
+      if (
+        !script &&
+        typeCheckersFor("typescript", dir, root).length &&
+        fs.existsSync(path.join(dir, "tsconfig.json"))
+      )
         add({ id: "tsc", kind: "types", language, call: { tool: "type_check", args: { checker: "tsc" } } });
       break;
     }
@@ -276,6 +335,8 @@ function planUnit(
         language,
         call: { tool: "lint", args: { linter: "rubocop" } },
         fix: [{ tool: "lint_fix", args: { linter: "rubocop" } }],
+        // Its walk takes a script its RubyInterpreters run (`#!/usr/bin/env ruby`).
+        scripts: ["ruby"],
       });
       break;
     case "markdown":

@@ -5,7 +5,7 @@
 import path from "node:path";
 import pLimit from "p-limit";
 import type { Engine } from "../engine/engine.js";
-import type { EngineCall, PlannedCheck } from "./detect.js";
+import { checksFile, type EngineCall, type PlannedCheck } from "./detect.js";
 import {
   NO_CHANGED_FILES,
   otherShard,
@@ -65,7 +65,7 @@ function relevantChanged(
 ): Set<string> {
   return new Set(
     [...(changed.get(check.path) ?? [])].filter(
-      (f) => check.files.test(f) && (f === check.target || isWithin(check.target, f)),
+      (f) => checksFile(check, f) && (f === check.target || isWithin(check.target, f)),
     ),
   );
 }
@@ -200,6 +200,8 @@ function fixCalls(check: PlannedCheck, fix: EngineCall, options: RunOptions): Re
   if (!options.changed) return [{ ...fix.args, path: check.target }];
   const changed = [...relevantChanged(check, options.changed)];
   if (changed.length === 0) return [];
+  // A check of one file (a script named to --files, detect.ts) fixes that file: no `files` below it.
+  if (fix.tool === "lint_fix" && changed.includes(check.target)) return [{ ...fix.args, path: check.target }];
   if (fix.tool === "lint_fix")
     return [{ ...fix.args, path: check.target, files: changed.map((f) => path.relative(check.target, f)) }];
   return changed.filter((f) => formatsFile(fix, f)).map((f) => ({ ...fix.args, path: f }));

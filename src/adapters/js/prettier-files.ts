@@ -4,34 +4,10 @@
  * interpreters (tj/commander.js: `examples/pizza`, `#!/usr/bin/env node`, 15 such files that were never checked).
  * Used by the worker's walk and the result cache's, which must agree.
  */
-import fs from "node:fs";
 import path from "node:path";
+import { firstLineOf, shebangInterpreter } from "../script-files.js";
 
-/** The interpreter of a `#!` line, read as Prettier reads it (its getInterpreter). Pure. */
-export function shebangInterpreter(firstLine: string): string | undefined {
-  return (
-    /^#!\/(?:usr\/)?bin\/env\s+(\S+)/.exec(firstLine)?.[1] ??
-    /^#!\/(?:usr\/(?:local\/)?)?bin\/(\S+)/.exec(firstLine)?.[1]
-  );
-}
-
-/** Bytes of a file read for its `#!` line at most. */
-const FIRST_LINE_BYTES = 256;
-
-/** A file's first line (up to FIRST_LINE_BYTES), "" when unreadable. */
-function firstLineOf(file: string): string {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    const buffer = Buffer.alloc(FIRST_LINE_BYTES);
-    const n = fs.readSync(fd, buffer, 0, FIRST_LINE_BYTES, 0);
-    return buffer.subarray(0, n).toString("utf8").split("\n")[0] ?? "";
-  } catch {
-    return "";
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
+export { shebangInterpreter };
 
 export interface PrettierKinds {
   extensions: readonly string[];

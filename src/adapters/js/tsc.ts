@@ -211,6 +211,8 @@ async function tscRun(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeChec
 registerTypeChecker({
   name: "tsc",
   languages: ["typescript", "javascript"],
+  // `tsc examples/pizza` (a node script): TS6231, it resolves no file without one of its extensions.
+  scripts: false,
   // A TypeScript file, or a directory with a tsconfig.json.
   claims: (target) =>
     /\.[cm]?tsx?$/.test(target) || fs.existsSync(path.join(directoryOf(target), "tsconfig.json")),

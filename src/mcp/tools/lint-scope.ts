@@ -13,7 +13,7 @@ import { changedFiles } from "../../adapters/git-changed.js";
 import type { LinterCapabilities, LintOptions, RuleScope } from "../../adapters/lint-options.js";
 import { inRuleScope, matchesRule } from "../../adapters/rule-scope.js";
 import { findRuleCatalog, resolveRuleScope } from "../../adapters/rule-catalogs.js";
-import { isFileOf, type ProjectLanguage } from "../../adapters/project-languages.js";
+import { isPathOf, type ProjectLanguage } from "../../adapters/project-languages.js";
 import { fileFilter } from "./file-filter.js";
 import { matchedFiles } from "./files-matched.js";
 
@@ -139,13 +139,14 @@ export async function resolveAgentArgs(
       `changed: ${files.length} file(s) git says changed since ${scope.revision}${args.changed === true ? " (untracked included)" : ""}`,
     );
   }
-  // A linter that does not take `files` itself is scoped here: the files they match (of its languages),
-  // none is invalid_input; it may narrow its run to them, and only their findings are kept.
+  // A linter that does not take `files` itself is scoped here: the files they match (of its languages, a
+  // script by its #! line as run by hand), none is invalid_input; it may narrow its run to them, and only
+  // their findings are kept.
   if (args.files?.length && !opts.takesFiles && args.source_code === undefined) {
     const filter = fileFilter(ctx, args.path, args.files) as (file: string) => boolean;
     options.files = matchedFiles(
       args.path,
-      (f) => filter(f) && linter.languages.some((l) => isFileOf(f, l as ProjectLanguage)),
+      (f) => filter(f) && linter.languages.some((l) => isPathOf(f, l as ProjectLanguage)),
       args.files,
       linter.name,
     );

@@ -175,7 +175,10 @@ export const typeCheckTool = () => {
       ];
       if (
         !checker ||
-        (!several && !checker.languages.some((l) => hasFilesOf(args.path, l as ProjectLanguage)))
+        (!several &&
+          !checker.languages.some((l) =>
+            hasFilesOf(args.path, l as ProjectLanguage, checker.scripts !== false),
+          ))
       ) {
         const notes = [
           ...pickNotes,

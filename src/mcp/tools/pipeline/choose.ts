@@ -5,7 +5,7 @@ import { findLinter } from "../../../adapters/linters.js";
 import { chooseLinters, placeNamed } from "../../../adapters/tool-choice.js";
 import { fileFilter } from "../file-filter.js";
 import { ToolError } from "../../../errors.js";
-import { hasFilesOf, languageOfFile, type ProjectLanguage } from "../../../adapters/project-languages.js";
+import { hasFilesOf, languageOfPath, type ProjectLanguage } from "../../../adapters/project-languages.js";
 import type { LintArgs } from "./run-lint.js";
 import { findLinter as linterNamed, type LinterAdapter } from "../../../adapters/linters.js";
 import { projectLanguages } from "../../../adapters/project-languages.js";
@@ -104,7 +104,8 @@ function filesLanguages(base: string, filter: ((f: string) => boolean) | undefin
       if (e.isDirectory()) {
         if (e.name !== "node_modules" && !e.name.startsWith(".")) visit(abs);
       } else if (e.isFile() && filter(abs)) {
-        const l = languageOfFile(abs);
+        // A script by its #! line: the files were named.
+        const l = languageOfPath(abs);
         if (l) found.add(l);
       }
     }
