@@ -271,7 +271,8 @@ function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | 
     tool: call.identity,
     language: call.language,
     project: relativeKey(call.root, inputs.project),
-    own: relativeKey(call.root, inputs.own),
+    // Where the toolchain resolves it (not `own`: the tool's own closure's id below).
+    at: relativeKey(call.root, inputs.own),
     manifests,
     env: spec.env.map((v) => process.env[v] ?? null),
     ...(own && { own: own.id }),
