@@ -5,7 +5,7 @@
 // imports. Worker scripts stay separate files in dist/, named from the package root (src/package-root.ts).
 import fs from "node:fs";
 import { build } from "esbuild";
-import { finishSnapshotSource, SNAPSHOT_SOURCE } from "./snapshot-source.mjs";
+import { finishSnapshotSource, SNAPSHOT_SOURCE, webTreeSitterCjs } from "./snapshot-source.mjs";
 
 const outdir = "dist/bundle";
 // Chunk names carry a hash: a rebuild must not leave a stale chunk the new entry could load.
@@ -41,6 +41,7 @@ await build({
   banner: { js: 'const __cliUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: { "import.meta.url": "__cliUrl" },
   supported: { "dynamic-import": false },
+  plugins: [webTreeSitterCjs],
   legalComments: "none",
   logLevel: "warning",
   ...SNAPSHOT_SOURCE,

@@ -5,9 +5,8 @@
 //
 // Then the same hook with every package inside (dist/bundle/hook-snapshot.cjs) and its V8 start-up
 // snapshot for this Node (src/hooks/hook-snapshot.ts), which the installed command line runs first.
-import { createRequire } from "node:module";
 import { build } from "esbuild";
-import { finishSnapshotSource, SNAPSHOT_SOURCE } from "./snapshot-source.mjs";
+import { finishSnapshotSource, SNAPSHOT_SOURCE, webTreeSitterCjs } from "./snapshot-source.mjs";
 
 const common = {
   bundle: true,
@@ -31,21 +30,11 @@ await build({
 
 // A snapshot cannot run a package's file from node_modules: everything is in the bundle, and loading it
 // costs nothing at run time since the heap is deserialized, not parsed.
-// A deserialized snapshot has no dynamic import(): web-tree-sitter's ES build imports "module" that way, its
-// CommonJS build requires it, and esbuild turns any other import() (of a built-in) into a require().
-const treeSitterCjs = {
-  name: "web-tree-sitter-cjs",
-  setup(b) {
-    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({
-      path: createRequire(import.meta.url).resolve("web-tree-sitter"),
-    }));
-  },
-};
 await build({
   ...common,
   entryPoints: ["dist/hooks/claude-code-snapshot.js"],
   outfile: "dist/bundle/hook-snapshot.cjs",
-  plugins: [treeSitterCjs],
+  plugins: [webTreeSitterCjs],
   supported: { "dynamic-import": false },
   ...SNAPSHOT_SOURCE,
 });

@@ -4,9 +4,25 @@
 // makes V8 keep all of it two bytes per character. Without them the command line's blob went from 24 to
 // 15 MB and its start from ~115 to ~95 ms (docs/check.md).
 import fs from "node:fs";
+import { createRequire } from "node:module";
 
 /** esbuild options for a snapshot's bundle: no comments or indentation (names and statements unchanged). */
 export const SNAPSHOT_SOURCE = { minifyWhitespace: true };
+
+/**
+ * esbuild plugin: a deserialized snapshot has no dynamic import(), and web-tree-sitter's ES build imports
+ * "module" that way; its CommonJS build requires it (and esbuild turns any other import() of a built-in into a
+ * require()). The hook's snapshot parses command lines with it, the command line's reads package.json scripts
+ * (src/adapters/js/tsc-scripts.ts).
+ */
+export const webTreeSitterCjs = {
+  name: "web-tree-sitter-cjs",
+  setup(b) {
+    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({
+      path: createRequire(import.meta.url).resolve("web-tree-sitter"),
+    }));
+  },
+};
 
 /**
  * Rewrites `file` with every non-ASCII character as \uXXXX escapes (UTF-16 units): what is left of them

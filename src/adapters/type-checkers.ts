@@ -64,9 +64,12 @@ export interface TypeCheckerAdapter {
   isAvailable?(ctx: ToolContext, target: string): boolean;
   /**
    * Which copy of the checker a request runs, for the result cache's key, where the project's own and the
-   * bundled one can both run it (tsc): by origin, version and folder.
+   * bundled one can both run it (tsc): by origin, version and folder, for each config it runs.
    */
-  identity?(ctx: ToolContext, request: Pick<TypeCheckRequest, "target" | "config">): unknown;
+  identity?(
+    ctx: ToolContext,
+    request: Pick<TypeCheckRequest, "target" | "config">,
+  ): unknown | Promise<unknown>;
 }
 
 const checkers = namedRegistry<TypeCheckerAdapter>();

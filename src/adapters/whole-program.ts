@@ -371,7 +371,7 @@ export async function toolIdentity(
   config?: string,
 ): Promise<unknown> {
   const declared = findTypeChecker(name)?.identity;
-  if (declared) return { name, runs: declared(ctx, { target, config }) };
+  if (declared) return { name, runs: await declared(ctx, { target, config }) };
   const spec = PROGRAM[name];
   const pyright = name === "pyright" ? resolvePythonTool(ctx, "pyright", target).executable : undefined;
   if (!spec && !pyright) return { name, bundled: true, PATH: process.env.PATH ?? null };

@@ -25,7 +25,8 @@ import type { Finding } from "../../findings/model.js";
 import { tscFinding, type TscParams, type TscReply } from "./tsc-wire.js";
 import { produceCodeCaches } from "./code-cache-server.js";
 import { warmRequest } from "./warm.js";
-import { scriptTsconfigs } from "./tsc-scripts.js";
+import { runnableTsconfigs, scriptTsconfigs, type RunnableTsconfig } from "./tsc-scripts.js";
+import { mergeTscOutcomes } from "./tsc-merge.js";
 import { readPackageJson } from "../project-configs.js";
 
 /** What each tsconfig extends, as the worker last reported it: changes there restart the worker too. */
@@ -120,48 +121,82 @@ function typescriptFor(ctx: ToolContext, configFile: string): { mod: ToolModule;
   return { mod: own?.entry ? own : bundledPackage("typescript"), cli: false };
 }
 
-/** Which TypeScript a request runs, for the result cache: origin, version, and the project's folder of it. */
-function tscIdentity(ctx: ToolContext, req: Pick<TypeCheckRequest, "target" | "config">): unknown {
-  let configFile: string;
-  try {
-    configFile = tsconfigFor(ctx, req);
-  } catch {
-    return null; // the run fails the same way, and a failure is not kept
-  }
-  const { mod, cli } = typescriptFor(ctx, configFile);
-  // Relative to the project, so that another checkout of it shares the key.
-  const project = path.dirname(configFile);
-  return {
-    typescript: mod.source,
-    version: mod.version,
-    cli,
-    dir: mod.source === "project" ? path.relative(project, mod.dir).split(path.sep).join("/") : null,
-  };
+/** The tsconfigs a request runs: the one found for it, and those the project's scripts type-check with. */
+interface TscPlan {
+  primary: string;
+  /** Only without `config`: a tsconfig the caller names is the one checked. */
+  others: RunnableTsconfig[];
+  /** The scripts' tsconfigs that cannot run, and why (a warning each). */
+  skipped: string[];
+}
+
+async function tscPlan(ctx: ToolContext, req: Pick<TypeCheckRequest, "target" | "config">): Promise<TscPlan> {
+  const primary = tsconfigFor(ctx, req);
+  if (req.config) return { primary, others: [], skipped: [] };
+  const project = path.dirname(primary);
+  const found = await scriptTsconfigs(readPackageJson(project)?.scripts, project);
+  const { run, skipped } = runnableTsconfigs(
+    found,
+    primary,
+    project,
+    (canonical) => ctx.allowlist.rootOf(canonical) !== undefined,
+  );
+  return { primary, others: run, skipped };
 }
 
 /**
- * The tsconfigs the project's scripts type-check with that this run did not (tsc-scripts.ts), as a warning:
- * the nearest tsconfig.json's verdict is not `npm run check`'s. Undefined when `config` was given or none.
+ * Which TypeScript each tsconfig of a request runs with, for the result cache: the configs (every one run),
+ * and for each the TypeScript's origin, version and the project's folder of it.
  */
-function otherScriptConfigs(req: TypeCheckRequest, configFile: string): string | undefined {
-  if (req.config) return undefined;
-  const dir = path.dirname(configFile);
-  const others = scriptTsconfigs(readPackageJson(dir)?.scripts).filter(
-    (s) => path.resolve(dir, s.config) !== configFile,
-  );
-  if (others.length === 0) return undefined;
-  const named = [...new Set(others.map((o) => `${o.config} (${o.script})`))].join(", ");
-  return `warning: the project's scripts type-check with ${named}: this ran ${path.basename(configFile)}; pass config to check with one of them`;
+async function tscIdentity(
+  ctx: ToolContext,
+  req: Pick<TypeCheckRequest, "target" | "config">,
+): Promise<unknown> {
+  let plan: TscPlan;
+  try {
+    plan = await tscPlan(ctx, req);
+  } catch {
+    return null; // the run fails the same way, and a failure is not kept
+  }
+  // Relative to the project, so that another checkout of it shares the key.
+  const project = path.dirname(plan.primary);
+  const relative = (p: string) => path.relative(project, p).split(path.sep).join("/");
+  return [plan.primary, ...plan.others.map((o) => o.file)].map((configFile) => {
+    const { mod, cli } = typescriptFor(ctx, configFile);
+    return {
+      config: relative(configFile),
+      typescript: mod.source,
+      version: mod.version,
+      cli,
+      dir: mod.source === "project" ? relative(mod.dir) : null,
+    };
+  });
 }
 
+/**
+ * Every tsconfig of the plan, one run each, as one outcome (tsc-merge.ts): commander.js's `tsc -p
+ * tsconfig.ts.json` (a script) finds errors its lenient tsconfig.json does not. The scripts' tsconfigs that
+ * cannot run are said as warnings.
+ */
 async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
-  const outcome = await tscRun(ctx, req);
-  const note = otherScriptConfigs(req, tsconfigFor(ctx, req));
-  return note ? { ...outcome, notes: [...(outcome.notes ?? []), note] } : outcome;
+  const plan = await tscPlan(ctx, req);
+  const runs = [await tscRun(ctx, plan.primary)];
+  for (const other of plan.others) runs.push(await tscRun(ctx, other.file));
+  const project = path.dirname(plan.primary);
+  const found = /^tsconfig.*\.json$/.test(path.basename(req.target)) ? "the path" : "nearest";
+  const ran = [
+    `${path.basename(plan.primary)} (${found})`,
+    ...plan.others.map((o) => `${path.relative(project, o.file)} (${o.scripts.join(", ")})`),
+  ];
+  const outcome = mergeTscOutcomes(
+    runs,
+    `tsconfigs run: ${ran.join(", ")}; a diagnostic several of them report is shown once`,
+  );
+  const warnings = plan.skipped.map((s) => `warning: the project's scripts type-check with ${s}`);
+  return warnings.length ? { ...outcome, notes: [...outcome.notes, ...warnings] } : outcome;
 }
 
-async function tscRun(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
-  const configFile = tsconfigFor(ctx, req);
+async function tscRun(ctx: ToolContext, configFile: string): Promise<TypeCheckOutcome> {
   const root = path.dirname(configFile);
   // tsc compiles symlinked sources it finds under the project, wherever they lead.
   refuseLinksLeaving(root, ctx.allowlist);
@@ -174,14 +209,17 @@ async function tscRun(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeChec
     {
       tool: "tsc",
       root,
+      // Each file once: the runs of a root's tsconfigs share its worker, and a list that differs restarts it.
       watch: [
-        ...fs
-          .readdirSync(root)
-          .filter((f) => /^tsconfig.*\.json$/.test(f))
-          .map((f) => path.join(root, f)),
-        configFile,
-        path.join(root, "package.json"),
-        path.join(mod.dir, "package.json"),
+        ...new Set([
+          ...fs
+            .readdirSync(root)
+            .filter((f) => /^tsconfig.*\.json$/.test(f))
+            .map((f) => path.join(root, f)),
+          configFile,
+          path.join(root, "package.json"),
+          path.join(mod.dir, "package.json"),
+        ]),
       ],
       // Learnt from a run: naming them later does not restart the worker, a change of one does.
       loaded: extendedConfigs.get(configFile) ?? [],
