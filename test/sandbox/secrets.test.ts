@@ -25,6 +25,11 @@ const SECRETS = {
   NPM_TOKEN: "secret-value-npm",
   ANTHROPIC_API_KEY: "secret-value-anthropic",
   DATABASE_PASSWORD: "secret-value-db",
+  PGPASSWORD: "secret-value-pg",
+  MYSQL_PWD: "secret-value-mysql",
+  ZZ_SECRETKEY: "secret-value-joined",
+  ZZ_ACCESSTOKEN: "secret-value-joined-token",
+  GIT_CONFIG_PARAMETERS: "'http.extraheader=Authorization: Bearer secret-value-git'",
 };
 const BENIGN = { MCQ_BENIGN_SWITCH: "benign-value" };
 

@@ -83,9 +83,26 @@ describe("isCredentialName", () => {
       "npm_config__authToken",
       "GH_ENTERPRISE",
       "SSH_AUTH_SOCK",
+      // What a red team's tool still read: joined words, the databases' own names, git's settings.
+      "PGPASSWORD",
+      "MYSQL_PWD",
+      "ZZ_SECRETKEY",
+      "ZZ_ACCESSTOKEN",
+      "GIT_CONFIG_PARAMETERS",
+      "GIT_CONFIG_VALUE_0",
+      "GIT_ASKPASS",
     ])
       expect(isCredentialName(n), n).toBe(true);
-    for (const n of ["GIT_AUTHOR_NAME", "TOKENIZERS_PARALLELISM", "NODE_PATH", "PYTHONHASHSEED", "KEYBOARD"])
+    for (const n of [
+      "GIT_AUTHOR_NAME",
+      "TOKENIZERS_PARALLELISM",
+      "NODE_PATH",
+      "PYTHONHASHSEED",
+      "KEYBOARD",
+      "PWD",
+      "OLDPWD",
+      "PASSENGER_APP_ENV",
+    ])
       expect(isCredentialName(n), n).toBe(false);
   });
 });

@@ -180,6 +180,14 @@ const CREDENTIAL_PREFIXES = [
   "VAULT_*",
   "SSH_AUTH_SOCK",
   "GPG_AGENT_INFO",
+  "SSH_ASKPASS",
+  "GIT_ASKPASS",
+  // git's settings given through the environment (`git -c`, GIT_CONFIG_KEY_n): an http.extraHeader with a
+  // bearer token, a credential helper, or a core.sshCommand a tool's git would run.
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_CONFIG_KEY_*",
+  "GIT_CONFIG_VALUE_*",
 ];
 
 /** Name segments (split at `_`, upper-cased) that make a variable a credential. */
@@ -212,13 +220,26 @@ function matcher(patterns: readonly string[]): (name: string) => boolean {
 const isServerOwn = matcher(SERVER_OWN);
 const hasCredentialPrefix = matcher(CREDENTIAL_PREFIXES);
 
+/**
+ * Words that make a segment a credential wherever they stand in it (ZZ_SECRETKEY, PGPASSWORD); TOKEN only
+ * at its end (ACCESSTOKEN, not TOKENIZERS_PARALLELISM).
+ */
+const CREDENTIAL_WORDS = /SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|APIKEY|PRIVATEKEY|ACCESSKEY|TOKENS?$/;
+
+/** The shell's own working-directory variables, whose segment PWD is no password (MYSQL_PWD is). */
+const SHELL_PWD = new Set(["PWD", "OLDPWD"]);
+
 /** Whether a variable's name says it holds a credential. */
 export function isCredentialName(name: string): boolean {
   if (hasCredentialPrefix(name)) return true;
+  if (SHELL_PWD.has(name)) return false;
   return name
     .split(/_+/)
     .filter(Boolean)
-    .some((segment) => CREDENTIAL_SEGMENTS.has(segment.toUpperCase()));
+    .some((part) => {
+      const segment = part.toUpperCase();
+      return CREDENTIAL_SEGMENTS.has(segment) || segment === "PWD" || CREDENTIAL_WORDS.test(segment);
+    });
 }
 
 export interface BuiltEnv {
