@@ -263,17 +263,42 @@ export class Engine {
    * The sandbox of a process this call starts: run_tests gets the roots read-write (and the network unless
    * the operator or the project cut it), a transaction's work its own roots read-write, every other call the roots read-only.
    */
-  sandboxFor(toolName: string): SandboxRun {
+  sandboxFor(toolName: string, callArgs: Record<string, unknown> = {}): SandboxRun {
     const roots = this.allowlist.roots.effective;
     const writableRoots = currentWritableRoots();
     const base = { mode: this.config.sandbox, limits: limitsFrom(this.config) };
-    if (toolName === "run_tests")
+    if (toolName === "run_tests") {
+      const own = this.testedProjects(callArgs);
       return {
         ...base,
-        request: { kind: "tests", roots, network: this.config.testsNetwork && !testsNetworkCut() },
+        request: {
+          kind: "tests",
+          roots,
+          ...(own.length ? { writableRoots: own } : {}),
+          network: this.config.testsNetwork && !testsNetworkCut(),
+        },
       };
+    }
     if (writableRoots) return { ...base, request: { kind: "write", roots, writableRoots } };
     return { ...base, request: { kind: "read", roots } };
+  }
+
+  /**
+   * The projects a run_tests call tests (its `path` and `working_dir`, each up to its project's root): the
+   * only folders its tests may write. With every allowed root writable a test suite wrote into other
+   * projects, and planted a conftest.py above them that every later run loaded (a red team's run).
+   */
+  private testedProjects(callArgs: Record<string, unknown>): string[] {
+    const out = new Set<string>();
+    for (const arg of ["path", "working_dir"]) {
+      const v = callArgs[arg];
+      if (typeof v !== "string" || !path.isAbsolute(v)) continue;
+      const root = this.allowlist.rootOf(v);
+      if (!root) continue;
+      const dir = fs.statSync(v, { throwIfNoEntry: false })?.isDirectory() ? v : path.dirname(v);
+      out.add(projectRootOf(dir, root));
+    }
+    return [...out];
   }
 
   private context(
@@ -300,7 +325,7 @@ export class Engine {
         const status = config.sandbox === "off" ? undefined : probeSandbox();
         if (status?.available) sandboxRan.value = true;
         else if (status && config.sandbox === "auto") notes.add(unsandboxedNote(status));
-        return this.sandboxFor(toolName);
+        return this.sandboxFor(toolName, callArgs);
       },
       run: async (options: RunOptions) => {
         // A call given up (its client went away, or cancelled it) starts nothing more: a step that waited
@@ -322,7 +347,7 @@ export class Engine {
           timeoutMs: options.timeoutMs ?? config.timeout * 1000,
           maxOutputBytes: config.maxOutputBytes,
           signal,
-          sandbox: options.sandbox ?? this.sandboxFor(toolName),
+          sandbox: options.sandbox ?? this.sandboxFor(toolName, callArgs),
         };
         const run = await runBounded(spec);
         if (run.sandboxProfile) sandboxRan.value = true;

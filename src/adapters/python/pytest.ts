@@ -111,7 +111,8 @@ export function pytestConfinement(
     for (const [name, section] of PYTEST_CONFIGS) {
       const file = path.join(dir, name);
       if (inside(file) && (!section || section.test(fs.readFileSync(file, "utf8"))))
-        return { confcutdir: root, configFile: file };
+        // As pytest by hand: conftest.py files above the config's folder are not loaded.
+        return { confcutdir: dir, configFile: file };
     }
     rootdir ??= ["setup.py", "pyproject.toml"].some((n) => inside(path.join(dir, n))) ? dir : undefined;
     if (dir === path.dirname(dir)) break;

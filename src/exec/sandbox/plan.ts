@@ -4,7 +4,8 @@
  *
  * - read: the allowed roots read-only (lint, format check, type check, scans, audits, explain, inspection).
  * - write: the roots of the running transaction read-write, the other roots read-only.
- * - tests: the roots read-write; network kept unless cut (test suites talk to local services).
+ * - tests: the tested projects read-write (`writableRoots`; every root when none is named), the other roots
+ *   read-only; network kept unless cut (test suites talk to local services).
  * - provider: no root at all, only the requested files read-only, no scratch, no git, no shell.
  * Every kind: system folders and the server's install read-only, toolchains under $HOME read-only, a private
  * /tmp and an empty $HOME, and of the server's private folders only those the run's own command names.
@@ -24,7 +25,7 @@ export interface SandboxRequest {
   kind: SandboxKind;
   /** The allowed roots. */
   roots: readonly string[];
-  /** Roots the running transaction writes (kind "write"). */
+  /** Roots the running transaction writes (kind "write"), or the projects a test run tests (kind "tests"). */
   writableRoots?: readonly string[];
   /** Network for kinds whose network is the operator's choice (tests, provider); others follow the facts. */
   network?: boolean;
@@ -200,7 +201,7 @@ export function planProfile(
     for (const t of host.toolchains.git) readOnly.add(t);
     const writable = new Set(
       request.kind === "tests"
-        ? request.roots
+        ? (request.writableRoots ?? request.roots)
         : request.kind === "write"
           ? (request.writableRoots ?? [])
           : [],
