@@ -99,6 +99,29 @@ describe.skipIf(missing("gofmt") || missing("golangci-lint", [TOOLS_GO_BIN]))("g
     }
   });
 
+  it("a file golangci-lint cannot parse: left out of its diff (it exits 0), its warning in notes, as by hand", async () => {
+    const dir = copyFixture(FIXTURE);
+    fs.writeFileSync(path.join(dir, "bad.go"), "package main\nfunc (\n");
+    expect(diffFiles(byHand(dir, "--diff"))).toEqual(["add.go"]);
+    const t = await connectStdio({
+      args: ["--allowed-paths", dir, "--result-cache", "false"],
+      cwd: dir,
+      env: { PATH: PATH_WITH_GO_TOOLS },
+    });
+    try {
+      const r = await t.call("format_check", { path: dir });
+      expect(r, JSON.stringify(r).slice(0, 1500)).toMatchObject({
+        success: true,
+        unformatted_files: ["add.go"],
+      });
+      expect(r.notes).toContainEqual(
+        `golangci-lint fmt: (gofumpt) formatting file ${path.join(dir, "bad.go")}: 2:8: expected ')', found 'EOF'`,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
   it("autoformat: a dry run is the diff and writes nothing; a real run writes what golangci-lint fmt writes", async () => {
     const dir = copyFixture(FIXTURE);
     const t = await connectStdio({
