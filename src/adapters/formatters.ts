@@ -97,7 +97,8 @@ export async function writeAfterCheck(
   ctx: ToolContext,
   req: FormatRequest & { dryRun: boolean },
   check: (ctx: ToolContext, req: FormatRequest) => Promise<FormatCheckOutcome>,
-  rewrite: () => Promise<{ command: string; notes?: string[] }>,
+  /** Given the check that named what changes (a formatter may write exactly those files). */
+  rewrite: (checked: FormatCheckOutcome) => Promise<{ command: string; notes?: string[] }>,
 ): Promise<FormatWriteOutcome> {
   const checked = await check(ctx, { ...req, diff: req.dryRun });
   if (req.dryRun || checked.unformatted_files.length === 0)
@@ -109,7 +110,7 @@ export async function writeAfterCheck(
       truncated: checked.truncated,
       notes: checked.notes,
     };
-  const written = await rewrite();
+  const written = await rewrite(checked);
   return {
     changed_files: checked.unformatted_files,
     command: written.command,

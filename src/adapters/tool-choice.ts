@@ -12,6 +12,7 @@ import { findFormatter } from "./formatters.js";
 import { findLinter } from "./linters.js";
 import { findExecutable } from "../exec/which.js";
 import { findGoModule, goBinDirs } from "./go/go-env.js";
+import { golangciFormatters } from "./go/golangci-config.js";
 import { dirOf, golangciConfig, pythonTools, usesPrettier } from "./project-configs.js";
 import { languageOfFile, projectLanguages, type ProjectLanguage } from "./project-languages.js";
 import { projectLayout, type ProjectLayout, type ProjectUnit } from "./projects.js";
@@ -122,6 +123,41 @@ export function fixerFor(
   return { name: { typescript: "eslint", javascript: "eslint", rust: "clippy", ruby: "rubocop" }[language] };
 }
 
+export interface GoFormatter {
+  name: "gofmt" | "golangci-lint";
+  /** The golangci-lint config that enables formatters (v2's `formatters.enable`). */
+  config?: string;
+  /** The formatters it enables (gofumpt, goimports, gci, golines...). */
+  formatters?: string[];
+  /** The config enables formatters and golangci-lint is not installed: gofmt runs, and `note` says so. */
+  note?: string;
+}
+
+/**
+ * The Go formatter of a project: `golangci-lint fmt` where its golangci-lint v2 config enables formatters
+ * (gofumpt, goimports, gci, golines, with the config's settings and exclusions: the project's own verdict,
+ * which gofmt's is not: urfave/cli's gofumpt blank line), else gofmt. Enabled but not installed leaves gofmt,
+ * with a note that the verdict is gofmt's, not the project's.
+ */
+export function goFormatter(target: string, root?: string): GoFormatter {
+  const top = root ?? dirOf(target);
+  const mod = findGoModule(target, top);
+  const config = mod ? golangciConfig(mod, target, top) : undefined;
+  const formatters = config ? golangciFormatters(config) : [];
+  if (!mod || !config || formatters.length === 0) return { name: "gofmt" };
+  if (findExecutable("golangci-lint", goBinDirs())) return { name: "golangci-lint", config, formatters };
+  const where = path.relative(mod, config) || config;
+  return {
+    name: "gofmt",
+    config,
+    formatters,
+    note:
+      `the project's golangci-lint config (${where}) enables formatters (${list(formatters)}), which ` +
+      `golangci-lint fmt runs; golangci-lint is not installed, so gofmt ran instead and this verdict is ` +
+      `gofmt's, not the project's; install: ${GOLANGCI_INSTALL}`,
+  };
+}
+
 const FORMATTERS: Record<ProjectLanguage, string> = {
   python: "ruff",
   typescript: "prettier",
@@ -133,7 +169,8 @@ const FORMATTERS: Record<ProjectLanguage, string> = {
 
 /**
  * The formatter of one language, or a reason there is none: black where the project configures it; Prettier
- * only where the project uses Prettier (a config, a dependency, a script), as `check` does.
+ * only where the project uses Prettier (a config, a dependency, a script), as `check` does; golangci-lint's
+ * (`golangci-lint fmt`) where a Go module's golangci-lint config enables formatters (goFormatter).
  */
 export function formatterFor(
   language: ProjectLanguage,
@@ -146,6 +183,7 @@ export function formatterFor(
         `${language}: the project does not use Prettier (no config, no dependency, no script), so it is not ` +
         'formatted by default; formatter: "prettier" uses the bundled one',
     };
+  if (language === "go") return { name: goFormatter(target, root).name };
   return { name: language === "python" ? pythonTools(target, root).formatter : FORMATTERS[language] };
 }
 

@@ -12,6 +12,7 @@ import { mayBeScript, scriptLanguage } from "../adapters/script-files.js";
 import {
   formatterFor,
   GOLANGCI_INSTALL,
+  goFormatter,
   goLinter,
   linterFor,
   typeCheckersFor,
@@ -90,6 +91,7 @@ const INSTALL: Record<string, string> = {
   gofmt: "install Go: https://go.dev/doc/install",
   govet: "install Go: https://go.dev/doc/install",
   "golangci-lint": GOLANGCI_INSTALL,
+  "golangci-lint-format": GOLANGCI_INSTALL,
   go: "install Go: https://go.dev/doc/install",
   rustfmt: "rustup component add rustfmt",
   clippy: "rustup component add clippy",
@@ -260,13 +262,29 @@ function planUnit(
       break;
     }
     case "go": {
+      // The project's formatter (golangci-lint fmt where its golangci-lint config enables formatters, else
+      // gofmt); enabled but not installed, a check of its own is skipped with that reason beside gofmt's.
+      const formatter = goFormatter(dir, root);
+      const formatArgs = { language: "go", formatter: formatter.name };
       add({
-        id: "gofmt",
+        id: formatter.name === "golangci-lint" ? "golangci-lint-format" : "gofmt",
         kind: "format",
         language,
-        call: { tool: "format_check", args: { language: "go" } },
-        fix: [{ tool: "autoformat", args: { language: "go" } }],
+        call: { tool: "format_check", args: formatArgs },
+        fix: [{ tool: "autoformat", args: formatArgs }],
       });
+      if (formatter.note)
+        out.push({
+          id: "golangci-lint-format",
+          kind: "format",
+          language,
+          target,
+          path: target,
+          call: { tool: "format_check", args: { language: "go", formatter: "golangci-lint" } },
+          install: `${GOLANGCI_INSTALL} (the project's golangci-lint config enables formatters; gofmt ran instead, whose verdict is not the project's own)`,
+          files: LANGUAGE_FILES.go,
+          required: true,
+        });
       // The project's linter (golangci-lint where it has a config); a configured golangci-lint that is not
       // installed is a check of its own, skipped with that reason, beside the govet that runs instead.
       const linter = goLinter(dir, root);

@@ -13,9 +13,11 @@ import { parseGoTestJson } from "../../src/adapters/go/go-test.js";
 import { golangciArgs, parseGolangciJson } from "../../src/adapters/go/golangci-lint.js";
 import {
   golangciConfigClosure,
+  golangciFormatters,
   goPluginsOf,
   parseGolangciConfig,
 } from "../../src/adapters/go/golangci-config.js";
+import { golangciFmtWarnings, parseGolangciFmtDiff } from "../../src/adapters/go/golangci-fmt.js";
 import { splitJsonObjects } from "../../src/adapters/go/go-json.js";
 import { FIXTURES } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
@@ -193,6 +195,61 @@ describe("Go parsers", () => {
     expect(args.slice(0, 3)).toEqual(["run", "--output.json.path", "stdout"]);
     expect(args.slice(-3)).toEqual(["--config", "/p/ci.yml", "./..."]);
     expect(golangciArgs(["./sub/..."])).not.toContain("--config");
+  });
+
+  it("golangci-lint fmt --diff (v2.15.0): each file at its first changed line; a file it cannot parse is a warning", () => {
+    const diff = [
+      "diff add.go.orig add.go",
+      "--- add.go.orig",
+      "+++ add.go",
+      "@@ -2,6 +2,5 @@",
+      " ",
+      " // Add is formatted as gofmt wants it; gofumpt removes the empty line that opens its body.",
+      " func Add(a, b int) int {",
+      "-",
+      " \treturn a + b",
+      " }",
+      "diff /proj/sub/x.go.orig /proj/sub/x.go",
+      "--- /proj/sub/x.go.orig",
+      "+++ /proj/sub/x.go",
+      "@@ -1,3 +1,4 @@",
+      " package sub",
+      "+",
+      " func A() {}",
+      " func B() {",
+      "",
+    ].join("\n");
+    expect([...parseGolangciFmtDiff(diff, "/proj")]).toEqual([
+      ["/proj/add.go", 5],
+      ["/proj/sub/x.go", 2],
+    ]);
+    expect(parseGolangciFmtDiff("", "/proj").size).toBe(0);
+    expect(
+      golangciFmtWarnings(
+        `level=warning msg="(gofumpt) formatting file bad.go: 2:8: expected ')', found 'EOF'"\n`,
+      ),
+    ).toEqual(["golangci-lint fmt: (gofumpt) formatting file bad.go: 2:8: expected ')', found 'EOF'"]);
+  });
+
+  it("golangci-lint: the formatters a v2 config enables, in each of its formats; a v1 config has none", () => {
+    const dir = tempDir("mcq-golangci-formatters-");
+    const at = (name: string, text: string) => {
+      fs.writeFileSync(path.join(dir, name), text);
+      return golangciFormatters(path.join(dir, name));
+    };
+    expect(at(".golangci.yml", 'version: "2"\nformatters:\n  enable: [gofumpt, goimports]\n')).toEqual([
+      "gofumpt",
+      "goimports",
+    ]);
+    expect(at(".golangci.toml", 'version = "2"\n[formatters]\nenable = ["gci"]\n')).toEqual(["gci"]);
+    expect(at(".golangci.json", '{"version": "2", "formatters": {"enable": ["golines"]}}')).toEqual([
+      "golines",
+    ]);
+    // No `version: "2"`: a v1 config (golangci-lint v2 refuses it), whatever it holds.
+    expect(at("v1.yml", "formatters:\n  enable: [gofumpt]\n")).toEqual([]);
+    expect(at("none.yml", 'version: "2"\nlinters:\n  enable: [errcheck]\n')).toEqual([]);
+    expect(at("bad.yml", "version: [\n")).toEqual([]);
+    expect(golangciFormatters(path.join(dir, "missing.yml"))).toEqual([]);
   });
 
   it("golangci-lint: the Go plugins a config loads, in each of its formats (module plugins need their own binary)", () => {

@@ -1,6 +1,6 @@
 /**
- * gofmt, rustfmt (cargo fmt) and clippy follow links in the project as every other tool does: a `.go`
- * file that is a link, or a `mod m;` whose `src/m.rs` is a link out of the allowed root, would let
+ * gofmt, golangci-lint fmt, rustfmt (cargo fmt) and clippy follow links in the project as every other tool
+ * does: a `.go` file that is a link, or a `mod m;` whose `src/m.rs` is a link out of the allowed root, would let
  * format_check show, and autoformat or lint_fix rewrite, a file outside. The same link rule as for the
  * other tools refuses the call before the tool runs, with the sandbox on and off (the sandbox is the
  * backstop: the file outside is not in its view at all).
@@ -43,6 +43,8 @@ function layout(kind: "go" | "rust"): { proj: string; outsideFile: string; conte
 const CASES: ["go" | "rust", string, string, Record<string, unknown>][] = [
   ["go", "gofmt", "format_check", { language: "go", diff: true }],
   ["go", "gofmt", "autoformat", { language: "go" }],
+  ["go", "golangci-lint", "format_check", { formatter: "golangci-lint", diff: true }],
+  ["go", "golangci-lint", "autoformat", { formatter: "golangci-lint" }],
   ["rust", "cargo", "format_check", { language: "rust", diff: true }],
   ["rust", "cargo", "autoformat", { language: "rust" }],
   ["rust", "cargo", "lint_fix", { linter: "clippy" }],

@@ -24,6 +24,7 @@ import { FirstChangedLines } from "../../findings/format-findings.js";
 import { markerOf } from "../cached-findings.js";
 import { unitsBelow } from "../projects.js";
 import { isWithin } from "../../paths/allowlist.js";
+import { goFormatter } from "../tool-choice.js";
 
 registerExternalTool({
   name: "gofmt",
@@ -177,7 +178,28 @@ function goVersion(ctx: ToolContext): Promise<string | undefined> {
   return cachedVersion(ctx, "go", ["version"]);
 }
 
+/**
+ * Why gofmt's verdict is not the project's where its golangci-lint config enables formatters (gofumpt...):
+ * golangci-lint is not installed (tool-choice.ts), or gofmt was asked for by name.
+ */
+function projectFormatterNote(target: string, root: string): string | undefined {
+  const own = goFormatter(target, root);
+  if (own.note) return own.note;
+  if (own.name !== "golangci-lint") return undefined;
+  return (
+    `formatter gofmt was asked for: the project's golangci-lint config enables formatters ` +
+    `(${(own.formatters ?? []).join(", ")}), which formatter "golangci-lint" runs (golangci-lint fmt); ` +
+    `this verdict is gofmt's, not the project's`
+  );
+}
+
 async function check(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
+  const outcome = await gofmtCheck(ctx, req);
+  const note = projectFormatterNote(req.target, ctx.allowlist.rootOf(req.target) ?? req.target);
+  return note ? { ...outcome, notes: [note, ...outcome.notes] } : outcome;
+}
+
+async function gofmtCheck(ctx: ToolContext, req: FormatRequest): Promise<FormatCheckOutcome> {
   const paths = gofmtPaths(req.target, ctx.allowlist.rootOf(req.target) ?? req.target);
   const args = gofmtArgs(paths, req.diff ? "diff" : "list");
   const command = displayCommand("gofmt", args);

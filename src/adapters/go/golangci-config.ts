@@ -142,3 +142,22 @@ export function golangciConfigClosure(config: string, cwd: string): Closure {
     }
   return { files, dirs, watch: [config] };
 }
+
+/**
+ * The formatters a golangci-lint v2 config enables (`version: "2"`, `formatters.enable`: gofumpt, goimports,
+ * gci, golines, gofmt), which `golangci-lint fmt` runs with its `formatters.settings` and
+ * `formatters.exclusions`; empty for a v1 config (no `formatters` section), one that enables none, or one
+ * that does not parse or cannot be read.
+ */
+export function golangciFormatters(config: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(config, "utf8");
+  } catch {
+    return [];
+  }
+  const doc = parseGolangciConfig(text, config);
+  if (String(at(doc, "version")) !== "2") return [];
+  const enable = at(doc, "formatters", "enable");
+  return Array.isArray(enable) ? enable.filter((n): n is string => typeof n === "string" && n !== "") : [];
+}
