@@ -4,6 +4,7 @@
  * inline source, the pytest.ini of another call's run), and the check daemon's folder: it read the secret,
  * asked the user's daemon for `check --sandbox off` and ran as root outside any sandbox. Each of the server's
  * folders under a bound root is now covered by an empty one; a run sees only what its own command names.
+ * The same run read /etc/shadow as root's tools may: what only its owner may read under /etc is hidden now.
  * Through the real server, the real bubblewrap; the project's own ruff (project code) reports what it saw.
  */
 import fs from "node:fs";
@@ -50,6 +51,7 @@ for (const [name, dir] of Object.entries(looked)) {
   try { seen[name] = fs.readdirSync(dir).sort(); } catch (e) { seen[name] = e.code; }
 }
 try { seen.secret = fs.readFileSync(looked.daemon + "/secret", "utf8").length; } catch (e) { seen.secret = e.code; }
+try { seen.shadow = fs.readFileSync("/etc/shadow", "utf8").length; } catch (e) { seen.shadow = e.code; }
 console.log(JSON.stringify({ code: "X1", message: "SEEN " + JSON.stringify(seen), filename: "app.py", location: { row: 1, column: 1 } }));
 `,
       { mode: 0o755 },
@@ -69,7 +71,14 @@ console.log(JSON.stringify({ code: "X1", message: "SEEN " + JSON.stringify(seen)
     expect(m, text.slice(0, 1500)).not.toBeNull();
     const seen = JSON.parse((m?.[1] ?? "{}").replace(/\\"/g, '"')) as Record<string, unknown>;
     // Each folder is there (the root shows its parent) and empty: none of what the server keeps in it.
-    expect(seen).toEqual({ scratch: [], daemon: [], cache: [], state: [], secret: "ENOENT" });
+    const { shadow, ...folders } = seen;
+    expect(folders).toEqual({ scratch: [], daemon: [], cache: [], state: [], secret: "ENOENT" });
+    // root's tools read root's files: what only its owner may read under /etc is hidden (a device node
+    // bound over it, which the sandbox's mounts do not open: EACCES).
+    if (process.getuid?.() === 0 && fs.existsSync("/etc/shadow")) {
+      expect(fs.readFileSync("/etc/shadow", "utf8").length).toBeGreaterThan(0);
+      expect(shadow).toBe("EACCES");
+    }
     // The server's own files are as they were.
     expect(fs.readdirSync(looked.scratch)).toContain("mcq-pytest-other");
     expect(fs.readFileSync(path.join(looked.daemon, "secret"), "utf8")).toHaveLength(32);

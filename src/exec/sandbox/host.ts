@@ -137,6 +137,7 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     toolCaches,
     ...(goEnvPath ? { goEnvFile: goEnvPath } : {}),
     gitAndShells: hidden,
+    ...(process.getuid?.() === 0 ? { ownerOnly: ownerOnlyUnder("/etc") } : {}),
     prlimit: ["/usr/bin/prlimit", "/bin/prlimit"].find((p) => fs.existsSync(p)),
     ...(fs.existsSync(GO_CACHE_OVERLAY) ? { goCacheOverlay: GO_CACHE_OVERLAY } : {}),
   };
@@ -170,6 +171,38 @@ function serverPrivateFolders(env: NodeJS.ProcessEnv, xdgCache: string, home: st
       return false;
     }
   });
+}
+
+/**
+ * The files and folders under `top` that only their owner (or group) may read: /etc/shadow, /etc/gshadow,
+ * /etc/ssl/private, a database's pg_hba.conf. root's tools are no one's root in the sandbox, but root's files
+ * are still theirs (the uid maps to root), so without this a project's code read /etc/shadow (a red team's
+ * run). Links are left alone (their target is what counts, and is walked where it lies under `top`).
+ */
+function ownerOnlyUnder(top: string): { path: string; dir: boolean }[] {
+  const out: { path: string; dir: boolean }[] = [];
+  let budget = 20_000;
+  const walk = (dir: string, depth: number) => {
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (--budget < 0) return;
+      const p = path.join(dir, name);
+      const st = fs.lstatSync(p, { throwIfNoEntry: false });
+      if (!st || st.isSymbolicLink()) continue;
+      if (st.isDirectory()) {
+        // Others may neither list nor enter it: covered whole.
+        if ((st.mode & 0o005) !== 0o005) out.push({ path: p, dir: true });
+        else if (depth < 8) walk(p, depth + 1);
+      } else if (st.isFile() && (st.mode & 0o004) === 0) out.push({ path: p, dir: false });
+    }
+  };
+  walk(top, 0);
+  return out;
 }
 
 /** The server's V8 code cache for the node workers' large bundles (code-cache.ts writes it, workers read it). */

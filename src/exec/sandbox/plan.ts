@@ -89,6 +89,8 @@ export interface HostLayout {
   goEnvFile?: string;
   /** Git's programs and the shells, hidden from a provider. */
   gitAndShells: readonly { path: string; dir: boolean }[];
+  /** Under /etc, what only its owner may read (a root server's: host.ts ownerOnlyUnder), hidden from every tool. */
+  ownerOnly?: readonly { path: string; dir: boolean }[];
   /** util-linux's prlimit (system folder, so visible inside), for resource limits. */
   prlimit?: string;
   /** The GOCACHEPROG program that gives project code a build cache of its project's own (go-cache-overlay). */
@@ -258,7 +260,7 @@ export function planProfile(
     ...(binds.length ? { binds } : {}),
     home: host.home,
     network: networkFor(request, facts),
-    hidden: provider ? host.gitAndShells : [],
+    hidden: [...(host.ownerOnly ?? []), ...(provider ? host.gitAndShells : [])],
     cwd: provider ? "/tmp" : cwd,
     runsProjectCode: projectCode,
     ...(caches.size ? { caches: [...caches] } : {}),
