@@ -98,6 +98,7 @@ const NOT_THE_CODE = new Set([
 
 interface WalkedFile {
   name: string;
+  path: string;
   /** Under a docs/examples/fixtures folder (relative to the walk's start). */
   aside: boolean;
 }
@@ -126,7 +127,8 @@ function* walk(dir: string, maxDirs = 20_000, filesPerDir = 1_000): Generator<Wa
       if (e.kind === "dir") {
         if (!SKIPPED_DIRS.has(e.name) && !e.name.startsWith("."))
           queue.push({ dir: paths[i] as string, aside: d.aside || NOT_THE_CODE.has(e.name) });
-      } else if (e.kind === "file" && ++files <= filesPerDir) yield { name: e.name, aside: d.aside };
+      } else if (e.kind === "file" && ++files <= filesPerDir)
+        yield { name: e.name, path: paths[i] as string, aside: d.aside };
     }
   }
 }
@@ -148,6 +150,20 @@ export function hasFilesMatching(target: string, pattern: RegExp): boolean {
   if (!st.isDirectory()) return pattern.test(target);
   for (const f of walk(target)) if (pattern.test(f.name)) return true;
   return false;
+}
+
+/**
+ * A file of `language` under the folder `target` that stands for it (explain_rules resolves a config for
+ * it): the first outside vendored folders, breadth first, else the first anywhere; undefined for none.
+ */
+export function firstFileOf(target: string, language: ProjectLanguage): string | undefined {
+  let aside: string | undefined;
+  for (const f of walk(target)) {
+    if (!EXTENSIONS[language].test(f.name)) continue;
+    if (!f.aside) return f.path;
+    aside ??= f.path;
+  }
+  return aside;
 }
 
 /** The language of a file, by its name ("" when none). */

@@ -10,6 +10,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { linePosition } from "../findings/model.js";
 import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
 import { failedRunShown, hasFailedRun, levelCounts, seconds } from "./report.js";
 import { warningNotes, warningShown } from "./tool-warnings.js";
@@ -236,7 +237,7 @@ export function summaryMarkdown(input: GithubInput, annotated: number): string {
       );
       for (const r of list.slice(0, MAX_SUMMARY_ROWS - listed))
         out.push(
-          `| ${r.line ? `${r.line}:${r.column || 1}` : "-"} | ${r.level} | ${cell(r.rule_id)} | ${cell(r.message)} |`,
+          `| ${r.line ? linePosition(r) : "-"} | ${r.level} | ${cell(r.rule_id)} | ${cell(r.message)} |`,
         );
       listed += list.length;
       out.push("", "</details>", "");

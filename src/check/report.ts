@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { styleText } from "node:util";
+import { linePosition } from "../findings/model.js";
 import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
 import { uncheckedProjects } from "./exit-code.js";
 import { warningNotes, warningShown } from "./tool-warnings.js";
@@ -188,7 +189,7 @@ export function findingLines(rows: readonly FindingRow[], paint: Painter): strin
     else byFile.set(r.file, [r]);
   }
   const files = [...byFile.keys()].sort((a, b) => (a === "" ? 1 : b === "" ? -1 : a.localeCompare(b)));
-  const pos = (r: FindingRow) => (r.line ? `${r.line}:${r.column || 1}` : "-");
+  const pos = (r: FindingRow) => (r.line ? linePosition(r) : "-");
   const posWidth = widest(rows, (r) => pos(r).length);
   const ruleWidth = Math.min(
     40,

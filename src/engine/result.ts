@@ -62,6 +62,15 @@ export function runReport(
 }
 
 /** A run that failed without a usable report: a tool_error carrying the run (runReport), so the raw output is seen. */
+/**
+ * A failed run's message: `<tool> <why> (exit N)`. A tool that exited 0 and still failed says so first
+ * (`staticcheck exited 0 but loaded no package of ./...: go: ... go mod tidy`): a trailing "(exit 0)" read
+ * as part of the tool's own words, and as no failure.
+ */
+export function failedRunMessage(tool: string, why: string, returncode: number | null): string {
+  return returncode === 0 ? `${tool} exited 0 but ${why}` : `${tool} ${why} (exit ${returncode})`;
+}
+
 export function runFailed(message: string, command: string, run: RunOutput): ToolError {
   return new ToolError("tool_error", message, runReport(command, run));
 }

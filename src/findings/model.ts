@@ -30,6 +30,7 @@ export interface Finding {
   path?: string;
   /** 1-based; 0 when the finding is about the whole file. */
   line: number;
+  /** 1-based; 0 when the tool gave none (shown as 1, see linePosition; SARIF leaves it out). */
   column: number;
   end_line?: number;
   end_column?: number;
@@ -54,9 +55,18 @@ export interface Finding {
   fingerprint?: string;
 }
 
+/**
+ * A finding's `line:column` as every text view prints it: a line without a column from its tool (mypy's
+ * unused-ignore, 0) at column 1, as check's report and SARIF's default column read it, never `:0`; a
+ * finding about the whole file (line 0) stays `0:0`.
+ */
+export function linePosition(f: { line: number; column: number }): string {
+  return `${f.line}:${f.line > 0 && !(f.column > 0) ? 1 : f.column}`;
+}
+
 /** The seed 000 `file:line:col: message` string of a finding. */
 export function findingToIssue(f: Finding, displayFile: string = f.path ?? f.file): string {
-  return `${displayFile}:${f.line}:${f.column}: ${f.rule_id ? `${f.rule_id} ` : ""}${f.message}`;
+  return `${displayFile}:${linePosition(f)}: ${f.rule_id ? `${f.rule_id} ` : ""}${f.message}`;
 }
 
 /** Counts by severity. */

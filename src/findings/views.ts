@@ -6,7 +6,7 @@ import { BatchReader } from "../paths/safe-fs.js";
 import type { DisplayPaths } from "./display-path.js";
 import { assignFingerprints } from "./fingerprint.js";
 import { estimateTokens, fairTrim, prefixThatFits, reserveFor } from "./budget.js";
-import { countBySeverity, type Finding, type Severity } from "./model.js";
+import { countBySeverity, linePosition, type Finding, type Severity } from "./model.js";
 import type { FindingTally } from "./collector.js";
 import { isPaged, pageOf } from "./paging.js";
 
@@ -130,7 +130,7 @@ export function issueString(f: Finding): string {
   const marker = ruff && f.correction?.safe ? "[*] " : "";
   // ruff prints names that are not codes (invalid-syntax) with a colon.
   const rule = ruff && f.rule_id && !/^[A-Z]+[0-9]+$/.test(f.rule_id) ? `${f.rule_id}:` : f.rule_id;
-  return `${f.path ?? f.file}:${f.line}:${f.column}: ${rule ? `${rule} ` : ""}${marker}${f.message}`;
+  return `${f.path ?? f.file}:${linePosition(f)}: ${rule ? `${rule} ` : ""}${marker}${f.message}`;
 }
 
 /** A reader of files' lines, each file read once, only files inside the allowed roots. */

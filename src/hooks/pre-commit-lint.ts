@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { giveStagedView, type StagedView } from "../adapters/git-changed.js";
 import type { Config } from "../config.js";
+import { linePosition } from "../findings/model.js";
 import type { Engine } from "../engine/engine.js";
 import type { PolicyRuntime } from "../policy/runtime.js";
 
@@ -95,7 +96,7 @@ export async function lintStaged(
         `lint_check (staged): ${String(result.finding_count ?? findings.length)} finding(s)`,
         ...findings.map(
           (f) =>
-            `  ${String(f.path)}:${String(f.line)}:${String(f.column)}: ${String(f.rule_id)} ${String(f.message)}`,
+            `  ${String(f.path)}:${linePosition({ line: Number(f.line), column: Number(f.column) })}: ${String(f.rule_id)} ${String(f.message)}`,
         ),
         ...Object.entries(advice)
           .filter(([, a]) => a.advice?.length)

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { displayCommand, runFailed } from "../../engine/result.js";
+import { displayCommand, failedRunMessage, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import { capList } from "../../engine/result.js";
@@ -149,7 +149,7 @@ export function parseGolint(stdout: string, cwd: string): Finding[] {
 }
 
 function lintFailure(tool: string, command: string, run: RunResult, why: string): ToolError {
-  return runFailed(`${tool} ${why} (exit ${run.returncode}); see output`, command, run);
+  return runFailed(`${failedRunMessage(tool, why, run.returncode)}; see output`, command, run);
 }
 
 function outcome(

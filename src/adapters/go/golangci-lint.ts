@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { capList, complaintOf, displayCommand, runFailed } from "../../engine/result.js";
+import { capList, complaintOf, displayCommand, failedRunMessage, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
 import type { RunResult } from "../../exec/runner.js";
 import type { Finding, Severity } from "../../findings/model.js";
@@ -147,7 +147,7 @@ export function failureReason(stdout: string, stderr: string): string {
 }
 
 export function failure(command: string, run: RunResult, why: string): ToolError {
-  return runFailed(`golangci-lint ${why} (exit ${run.returncode}); see output`, command, run);
+  return runFailed(`${failedRunMessage("golangci-lint", why, run.returncode)}; see output`, command, run);
 }
 
 /**

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ToolContext } from "../../engine/tool.js";
-import { projectLanguages } from "../project-languages.js";
+import { firstFileOf, projectLanguages } from "../project-languages.js";
 import { registerRuleCatalog } from "../rule-catalogs.js";
 import {
   codeBlockAfter,
@@ -92,12 +92,25 @@ export function docsExamples(markdown: string): { bad_example?: string; good_exa
   return { ...(bad && { bad_example: bad }), ...(good && { good_example: good }) };
 }
 
-/** The file whose config stands for `target`: itself, or an example file in the folder. */
-function configFileFor(target: string): string {
+/**
+ * The file whose config stands for `target`: itself, or an existing TypeScript (else JavaScript) file of the
+ * folder, named in a note (a flat config's `files` patterns decide per path, so it should be a real one).
+ */
+function configFileFor(target: string): { file: string; note?: string } {
   // A file, or the file inline code is linted as (it need not exist).
-  if (!fs.statSync(target, { throwIfNoEntry: false })?.isDirectory()) return target;
-  const ts = projectLanguages(target).includes("typescript");
-  return path.join(target, ts ? "example.ts" : "example.js");
+  if (!fs.statSync(target, { throwIfNoEntry: false })?.isDirectory()) return { file: target };
+  const language = projectLanguages(target).includes("typescript") ? "typescript" : "javascript";
+  const found = firstFileOf(target, language);
+  if (found)
+    return {
+      file: found,
+      note: `configuration: the settings the config resolves for ${found}, a ${language} file of ${target}`,
+    };
+  const file = path.join(target, language === "typescript" ? "example.ts" : "example.js");
+  return {
+    file,
+    note: `configuration: the settings the config resolves for ${file} (${target} has no ${language} file; it does not exist)`,
+  };
 }
 
 export function explanationOf(info: WireRuleInfo, file: string): RuleExplanation {
@@ -132,7 +145,7 @@ export function explanationOf(info: WireRuleInfo, file: string): RuleExplanation
 
 /** What only/except take for ESLint: the rules the project's config loads (core and plugins'). */
 registerRuleCatalog("eslint", async (ctx, target) => {
-  const file = configFileFor(target);
+  const { file } = configFileFor(target);
   const scope = inlineScope(ctx, file, undefined);
   const { result } = await eslintCall<string[]>(
     ctx,
@@ -147,7 +160,7 @@ registerRuleCatalog("eslint", async (ctx, target) => {
 registerRuleExplainer({
   linter: "eslint",
   async explain(ctx: ToolContext, names: string[], target: string) {
-    const file = configFileFor(target);
+    const { file, note: fileNote } = configFileFor(target);
     const scope = inlineScope(ctx, file, undefined);
     const { result, note } = await eslintCall<WireRuleInfo[]>(
       ctx,
@@ -164,7 +177,10 @@ registerRuleExplainer({
     const withoutDocs = result.filter((i) => i.kind === "rule" && !i.docs).map((i) => i.name);
     return {
       items,
+      // The config's notes: which one (the bundled default, when the project lints with a wrapper: not its).
       notes: [
+        ...scope.notes,
+        fileNote,
         note,
         ...(withoutDocs.length
           ? [
@@ -172,7 +188,7 @@ registerRuleExplainer({
                 "and ESLint's rule meta has none; see docs_url",
             ]
           : []),
-      ].filter(Boolean),
+      ].filter((n): n is string => Boolean(n)),
     };
   },
 });

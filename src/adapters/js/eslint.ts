@@ -11,8 +11,10 @@ import {
   eslintFindings,
   fileView,
   fixStatus,
+  foreignDirectivesNote,
   lintStatus,
   selectFiles,
+  withoutForeignDirectives,
   type FileView,
 } from "./eslint-results.js";
 import { eslintScope, type DefaultScope, type EslintScope } from "./eslint-scope.js";
@@ -195,14 +197,29 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
   });
 }
 
+/**
+ * The reports of the bundled default config without ESLint's problems about the project's disable comments
+ * (see withoutForeignDirectives), and the note saying so; a project's own config's reports as they are.
+ */
+function ownReports(
+  scope: EslintScope,
+  all: WireFileReport[],
+): { reports: WireFileReport[]; note: string | undefined } {
+  if (scope.configFile) return { reports: all, note: undefined };
+  const { reports, left } = withoutForeignDirectives(all);
+  return { reports, note: foreignDirectivesNote(left) };
+}
+
 /** lint's outcome of ESLint's reports: its findings and the per-file statuses the files[] view is built from. */
 function lintOutcome(
   scope: EslintScope,
   command: string,
-  reports: WireFileReport[],
-  notes: string[],
+  all: WireFileReport[],
+  given: string[],
   view: { format: Format; scope: "full" | "filtered"; started: number },
 ): LintOutcome {
+  const { reports, note } = ownReports(scope, all);
+  const notes = note ? [...given, note] : given;
   return {
     findings: eslintFindings(reports),
     tool: "eslint",
@@ -232,12 +249,14 @@ async function computeFix(ctx: ToolContext, req: FixRequest) {
     ...(req.options?.rules && { fixRules: req.options.rules }),
   };
   const { result, note } = await eslintCall<WireFileReport[]>(ctx, scope, "fix", p, command);
-  return { scope, command, reports: result, note };
+  const own = ownReports(scope, result);
+  return { scope, command, reports: own.reports, note, leftOut: own.note };
 }
 
 async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
   if (req.options?.source) {
-    const { scope, command, reports, note } = await eslintText(ctx, req.options.source, req.config, req);
+    const { scope, command, reports: all, note } = await eslintText(ctx, req.options.source, req.config, req);
+    const { reports, note: leftOut } = ownReports(scope, all);
     const report = reports[0];
     return {
       files: reports.map((r) =>
@@ -249,10 +268,10 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
       changed_files: [],
       correctedSource: report?.output ?? req.options.source.code,
       command,
-      notes: [toolNote(scope.eslint), note],
+      notes: [toolNote(scope.eslint), note, ...(leftOut ? [leftOut] : [])],
     };
   }
-  const { scope, command, reports, note } = await computeFix(ctx, req);
+  const { scope, command, reports, note, leftOut } = await computeFix(ctx, req);
   const changes: Rewrite[] = [];
   for (const r of reports) {
     if (r.output === undefined) continue;
@@ -284,6 +303,7 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
         ? "safety unsafe: fixes and the first suggestion of each problem were applied"
         : "safety safe: only ESLint's fixes were applied, no suggestions",
       note,
+      ...(leftOut ? [leftOut] : []),
     ],
   };
 }

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
-import { runFailed } from "../../engine/result.js";
+import { failedRunMessage, runFailed } from "../../engine/result.js";
 import type { RunResult } from "../../exec/runner.js";
 import { FindingCollector, keptFor } from "../../findings/collector.js";
 import type { TypeCheckOutcome } from "../type-checkers.js";
@@ -38,7 +38,7 @@ export function checkerFailed(
   run: Pick<RunResult, "returncode" | "stdout" | "stderr" | "truncated">,
   why: string,
 ): ToolError {
-  return runFailed(`${name} ${why} (exit ${run.returncode}); see output`, command, run);
+  return runFailed(`${failedRunMessage(name, why, run.returncode)}; see output`, command, run);
 }
 
 /**

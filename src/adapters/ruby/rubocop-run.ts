@@ -5,12 +5,15 @@
  * writes; callers write the corrected text inside their transaction.
  */
 import fs from "node:fs";
+import path from "node:path";
 import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { complaintOf } from "../../engine/result.js";
 import type { Severity } from "../../findings/model.js";
 import { readSourceTexts } from "../../paths/safe-fs.js";
 import { displayRelative } from "../display.js";
+import { isDirectory, nearestMarkerDir } from "../marker-dir.js";
+import { hasFilesMatching } from "../project-languages.js";
 import { rubocopRequest } from "./rubocop-worker.js";
 import { resultCacheOf } from "../../cache/service.js";
 import { cachedRubocopRun } from "./rubocop-cached.js";
@@ -45,6 +48,15 @@ export function parseRubocopOffenses(report: string): RubocopOffense[] | undefin
   return doc.files[0]?.offenses ?? [];
 }
 
+/**
+ * An offense's message on one line: a parenthesized note on its next line joins the first (Lint/Syntax's
+ * "unexpected token tCOMMA\n(Using Ruby 2.6 parser; configure using `TargetRubyVersion` ...)"), which reports
+ * that show first lines only would drop, and valid newer Ruby would read as a syntax error. Other lines stay.
+ */
+export function offenseMessage(message: string): string {
+  return message.replace(/^([^\n]*)\n[ \t]*(\([^\n]*\))[ \t]*(?=\n|$)/, "$1 $2");
+}
+
 /** An offense as a finding, 1-based as RuboCop reports it (last_column inclusive, end_column exclusive). */
 export function offenseFinding(o: RubocopOffense, file: string): RubocopFinding {
   return {
@@ -57,7 +69,7 @@ export function offenseFinding(o: RubocopOffense, file: string): RubocopFinding 
     rule_id: o.cop_name,
     severity: SEVERITY[o.severity] ?? "warning",
     level: o.severity,
-    message: o.message,
+    message: offenseMessage(o.message),
     correctable: o.correctable,
     corrected: o.corrected,
     ...(o.correction ? { correction: o.correction } : {}),
@@ -148,8 +160,36 @@ async function sourcesOf(
   };
 }
 
+/**
+ * The note for a job RuboCop runs with its default configuration: no --config, no .rubocop.yml from the
+ * target up to the allowed root, none below it (sinatra/mustermann: 3,649 offenses of RuboCop's defaults,
+ * not the project's). Undefined when a config applies.
+ */
+export function noConfigNote(ctx: ToolContext, job: RubocopJob): string | undefined {
+  if (job.config) return undefined;
+  const target = job.options?.source?.path ?? job.target;
+  const allowedRoot = ctx.allowlist.rootOf(target) ?? target;
+  if (nearestMarkerDir(target, allowedRoot, ".rubocop.yml")) return undefined;
+  if (isDirectory(target) && hasFilesMatching(target, /^\.rubocop\.yml$/)) return undefined;
+  const base = isDirectory(target) ? target : path.dirname(target);
+  return (
+    `no .rubocop.yml ${base === allowedRoot ? `in ${base}` : `between ${base} and ${allowedRoot}`}: ` +
+    "RuboCop ran with its default configuration, not the project's"
+  );
+}
+
 /** Runs a job in the project's warm worker. Unknown cop names are invalid_input; a file RuboCop cannot report on is tool_error. */
 export async function runRubocop(ctx: ToolContext, job: RubocopJob): Promise<RubocopRunResult> {
+  const run = await runJob(ctx, job);
+  const note = noConfigNote(ctx, job);
+  if (!note) return run;
+  // After the note on which RuboCop ran, as ESLint's config note follows its version's.
+  const notes = [...run.notes];
+  notes.splice(Math.min(1, notes.length), 0, note);
+  return { ...run, notes };
+}
+
+async function runJob(ctx: ToolContext, job: RubocopJob): Promise<RubocopRunResult> {
   const command = rubocopCommand(job);
   // Inspections (no correction, no inline code) go through the result cache, file by file.
   const cache = job.autocorrect || job.options?.source ? undefined : resultCacheOf(ctx);

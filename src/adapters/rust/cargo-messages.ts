@@ -4,7 +4,7 @@
  * Unspecified) unsafe.
  */
 import path from "node:path";
-import type { Finding } from "../../findings/model.js";
+import { linePosition, type Finding } from "../../findings/model.js";
 
 interface Span {
   file_name: string;
@@ -161,5 +161,5 @@ export function shortFormat(f: RustFinding, displayFile: string): string {
   const code = /^E\d{4}$/.test(f.rule_id) ? `[${f.rule_id}]` : "";
   const label = f.label ? `: ${f.label}` : "";
   const help = f.inline_help ? `: help: ${f.inline_help}` : "";
-  return `${displayFile}:${f.line}:${f.column}: ${f.level}${code}: ${f.message}${label}${help}`;
+  return `${displayFile}:${linePosition(f)}: ${f.level}${code}: ${f.message}${label}${help}`;
 }

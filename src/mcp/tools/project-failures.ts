@@ -54,6 +54,14 @@ export function failureNote(tool: string, f: ProjectFailure): string {
   return `${tool} failed at ${f.path} (${f.error_type}): ${f.error}`;
 }
 
+/**
+ * A project's notes in a call over several projects: each names it (`tests/crate: the crate has no Cargo.lock:
+ * ...`, dtolnay/anyhow's nested crate, read as the root's), unless it already starts with it.
+ */
+export function projectNotes(shownPath: string, notes: readonly string[]): string[] {
+  return notes.map((n) => (n.startsWith(`${shownPath}: `) ? n : `${shownPath}: ${n}`));
+}
+
 /** A summary line, and the projects that failed after it (`type_check: no findings; 1 project failed: remote`). */
 export function summaryWithFailures(
   summary: string,

@@ -15,6 +15,7 @@ import { inTestsNetworkScope } from "./tests-network.js";
 import {
   everyProjectFailed,
   projectFailure,
+  projectNotes,
   summaryWithFailures,
   type ProjectFailure,
 } from "./project-failures.js";
@@ -132,10 +133,10 @@ async function projectsRun(
     notes: [
       `projects under ${folder}: ${projects.map((p) => display.show(p) || ".").join(", ")}: each ran its own tests`,
       ...runs.flatMap((r) =>
-        [
-          ...(r.failure ? [`${r.path}: ${r.failure.error_type}: ${r.failure.error}`] : []),
+        projectNotes(r.path, [
+          ...(r.failure ? [`${r.failure.error_type}: ${r.failure.error}`] : []),
           ...((r.result.notes as string[] | undefined) ?? []),
-        ].map((n) => (n.startsWith(`${r.path}:`) ? n : `${r.path}: ${n}`)),
+        ]),
       ),
     ],
   };

@@ -33,6 +33,7 @@ import {
   everyProjectFailed,
   failureNote,
   projectFailure,
+  projectNotes,
   withFailedProjects,
   type ProjectFailure,
 } from "./project-failures.js";
@@ -264,7 +265,14 @@ export const typeCheckTool = () => {
           listingFields(several ? "type_check" : checker.name, view, { lists: ["issues", "findings"] }),
           failed,
         ),
-        notes: [...pickNotes, ...failed.map((f) => failureNote(f.checker, f)), ...outcome.notes],
+        notes: [
+          ...pickNotes,
+          ...failed.map((f) => failureNote(f.checker, f)),
+          // Over several projects, each run's notes name its project.
+          ...(several
+            ? runs.flatMap((r) => projectNotes(display.show(r.target) || ".", r.outcome.notes))
+            : outcome.notes),
+        ],
         ...(await sarifField(
           ctx,
           args.output,

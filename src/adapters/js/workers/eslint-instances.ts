@@ -154,6 +154,9 @@ export async function createInstance(
     options.overrideConfig = [
       ...(await defaultEslintConfig()),
       ...(await gitignoreConfig(projectGitignore(params.cwd))),
+      // The project's disable comments were written for its own config: a fix must not delete those this
+      // one finds unused (a lint reports them, and the adapter leaves them out, counted).
+      ...(fix ? [{ linterOptions: { reportUnusedDisableDirectives: "off" } }] : []),
       ...extra,
     ];
   }

@@ -15,7 +15,13 @@ import type { LinterCapabilities, LintOptions } from "../../../adapters/lint-opt
 import { capPerRule, offenseOf, scopeFindings } from "../lint-scope.js";
 import type { LintArgs, LintRun, RanLint } from "./run-lint.js";
 import { nothingChecked } from "./nothing-checked.js";
-import { failureNote, projectFailure, withFailedProjects, type ProjectFailure } from "../project-failures.js";
+import {
+  failureNote,
+  projectFailure,
+  projectNotes,
+  withFailedProjects,
+  type ProjectFailure,
+} from "../project-failures.js";
 
 /** A linter that failed among several: its `linters[]` entry (no pass, no findings counted) and its error. */
 export type FailedLint = ProjectFailure & { linter: string; passed: false; issue_count: 0 };
@@ -130,6 +136,8 @@ export async function mergedResult(
   failed: readonly FailedLint[] = [],
 ) {
   const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+  // The call covers a project below its path (or one that failed): notes say whose they are.
+  const several = failed.length > 0 || runs.some((r) => r.path !== args.path);
   const offenses = withOffenses(args);
   const runOf = new Map<Finding, RanLint>();
   const unreported: Record<string, number> = {};
@@ -194,11 +202,15 @@ export async function mergedResult(
     notes: [
       ...pickNotes,
       ...failed.map((f) => failureNote(f.linter, f)),
-      ...runs.flatMap((r) => [
-        ...r.notes,
-        ...r.outcome.notes,
-        ...capabilityNotes(r.linter.name, r.linter.capabilities, r.options),
-      ]),
+      // Over several projects, each run's notes name its project.
+      ...runs.flatMap((r) => {
+        const notes = [
+          ...r.notes,
+          ...r.outcome.notes,
+          ...capabilityNotes(r.linter.name, r.linter.capabilities, r.options),
+        ];
+        return several ? projectNotes(display.show(r.path) || ".", notes) : notes;
+      }),
     ],
     ...(await sarifField(
       ctx,
