@@ -71,6 +71,40 @@ describe.skipIf(missing("cargo"))("cargo check and clippy on every target", () =
     expect(ours(r)).toEqual(hand);
   }, 180_000);
 
+  it("lint_fix fixes the test module too, as cargo clippy --fix --tests by hand", async () => {
+    const lib = path.join(root, "src", "lib.rs");
+    const before = fs.readFileSync(lib, "utf8");
+    const hand = tempDir("mcq-rust-targets-hand-");
+    fs.cpSync(root, hand, { recursive: true });
+    const fixedByHand = spawnSync(
+      "cargo",
+      [
+        "clippy",
+        "--fix",
+        "--allow-dirty",
+        "--allow-no-vcs",
+        "--quiet",
+        "--lib",
+        "--bins",
+        "--tests",
+        "--examples",
+      ],
+      {
+        cwd: hand,
+        encoding: "utf8",
+        env: { ...process.env, CARGO_TARGET_DIR: tempDir("mcq-rust-hand-target-") },
+      },
+    );
+    expect(fixedByHand.status, fixedByHand.stderr).toBe(0);
+    const expected = fs.readFileSync(path.join(hand, "src", "lib.rs"), "utf8");
+    expect(expected).not.toBe(before);
+    const r = await s.call("lint_fix", { path: root, linter: "clippy" });
+    expect(r).toMatchObject({ success: true, changed_files: [lib] });
+    expect(fs.readFileSync(lib, "utf8")).toBe(expected);
+    await s.call("rollback", { path: root });
+    expect(fs.readFileSync(lib, "utf8")).toBe(before);
+  }, 180_000);
+
   it("a bench that needs nightly is left out, the other targets checked, and a note says so", async () => {
     write(path.join(root, "benches", "speed.rs"), "#![feature(test)]\nextern crate test;\n");
     const hand = cargo("check", "--all-targets", "--message-format=json", "--quiet");

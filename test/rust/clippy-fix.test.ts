@@ -45,7 +45,7 @@ describe.skipIf(missing("cargo"))("lint_fix with clippy", () => {
       success: true,
       changed_files: [lib],
       command:
-        "cargo clippy --locked --fix --allow-dirty --allow-staged --allow-no-vcs --message-format=json --quiet",
+        "cargo clippy --locked --fix --allow-dirty --allow-staged --allow-no-vcs --message-format=json --quiet --lib --bins --tests --examples",
     });
     expect(r.transaction).toMatchObject({ result: "commit", files_written: ["src/lib.rs"] });
     expect(fs.readFileSync(lib, "utf8")).toBe(FIXED_LIB);

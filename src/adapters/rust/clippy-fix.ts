@@ -40,6 +40,7 @@ import {
 } from "./cargo-messages.js";
 import { runCargo } from "./cargo-run.js";
 import { clippyArgs } from "./clippy.js";
+import { ALL_BUT_BENCHES, ALL_TARGETS } from "./cargo-targets.js";
 import { scratchCrate, scratchWorkspace } from "./clippy-inline.js";
 
 /** cargo fix's own limit of fix passes (CARGO_FIX_MAX_RETRIES' default). */
@@ -154,7 +155,8 @@ function compileFailure(
 interface Scratch {
   crate: string;
   workspace: string;
-  allTargets: boolean;
+  /** The targets cargo builds: a crate's all but nightly-only benches (lint builds every one), inline code's its own. */
+  targets: readonly string[];
   /** Each file the fix may change: its real path, its copy, its text when copied. */
   files: { real: string; copy: string; before: string }[];
   toReal(file: string): string | undefined;
@@ -168,7 +170,7 @@ function scratchOf(ctx: ToolContext, req: FixRequest): Scratch {
     return {
       crate: s.crate,
       workspace: s.workspace,
-      allTargets: s.allTargets,
+      targets: s.allTargets ? ALL_TARGETS : [],
       files: [{ real: inline.path, copy: s.file, before: inline.code }],
       toReal: (f) => (f === s.file ? inline.path : undefined),
       remove: s.remove,
@@ -190,7 +192,9 @@ function scratchOf(ctx: ToolContext, req: FixRequest): Scratch {
     return {
       crate: copy.crate,
       workspace: copy.workspace,
-      allTargets: false,
+      // Tests, examples and #[cfg(test)] modules too, as lint reports them (cargo-targets.ts); not benches,
+      // which may need nightly and would fail the whole fix.
+      targets: ALL_BUT_BENCHES,
       files,
       toReal: (f) => {
         const real = copy.toReal(f);
@@ -290,7 +294,7 @@ async function fixInScratch(
   opts: { unsafe: boolean; rules?: RuleScope; scoped: boolean },
 ): Promise<ScratchFix> {
   const env = { CLIPPY_CONF_DIR: s.crate };
-  const lintArgs = s.allTargets ? [...clippyArgs(), "--all-targets"] : clippyArgs();
+  const lintArgs = [...clippyArgs(), ...s.targets];
   if (opts.scoped) {
     const copies = new Set(s.files.map((f) => f.copy));
     const applies = (f: RustFinding) =>
@@ -304,7 +308,7 @@ async function fixInScratch(
       command: `${passes.command} (suggestions in scope applied by the server, as cargo clippy --fix applies them)`,
     };
   }
-  const fixArgs = s.allTargets ? [...clippyFixArgs(), "--all-targets"] : clippyFixArgs();
+  const fixArgs = [...clippyFixArgs(), ...s.targets];
   const yolo: Record<string, string> = opts.unsafe ? { __CARGO_FIX_YOLO: "1" } : {};
   const fixed = await cargoIn(ctx, s, fixArgs, { ...env, ...yolo });
   if (cargoFailed(fixed.messages, fixed.run.returncode))
