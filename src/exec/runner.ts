@@ -18,7 +18,7 @@ import { stripVTControlCharacters } from "node:util";
 import { findExecutable } from "./which.js";
 import { invisiblePaths, sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
 import type { ResourceLimits, SandboxProfile } from "./sandbox/profile.js";
-import { fillDone, fillOnce, fillStepFor } from "./sandbox/fill.js";
+import { fillDone, fillOnce, fillStepFor, offlineAfterFill } from "./sandbox/fill.js";
 
 export interface RunSpec {
   /** Program name (looked up on PATH) or absolute path. */
@@ -108,7 +108,7 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
   const runToken = newRunToken();
 
   // Throws (before anything starts) when the sandbox is required and cannot run.
-  const launch = sandboxLaunch(
+  let launch = sandboxLaunch(
     executable,
     spec.args,
     spec.cwd,
@@ -117,22 +117,13 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     process.env,
     spec.declaredEnv,
   );
-  const colorsOff = spec.colorEnv !== "keep";
-  const env: NodeJS.ProcessEnv = {
-    ...launch.env,
-    ...(colorsOff ? { NO_COLOR: "1", TERM: "dumb" } : {}),
-    ...spec.env,
-    ...markedEnv(runToken, launch.profile !== undefined),
-  };
-  if (colorsOff) delete env.FORCE_COLOR;
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-
   // What a run of project code finds read-only in the shared caches is put there first (sandbox/fill.ts).
   const fill =
     launch.profile && spec.sandbox
       ? fillStepFor(executable, spec.args, spec.cwd, spec.sandbox.request, launch.profile)
       : undefined;
-  if (fill && spec.sandbox) {
+  let fetched = fill === "done";
+  if (fill && fill !== "done" && spec.sandbox) {
     const sandbox = spec.sandbox;
     // The same step under way for another run (cargo check and clippy of one crate at once) is waited for.
     const { result, shared } = fillOnce(fill, spec.env, () =>
@@ -150,11 +141,38 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
       }),
     );
     const filled = await result;
-    if (filled.returncode === 0) fillDone(fill);
+    if (filled.returncode === 0) {
+      fillDone(fill);
+      fetched = true;
+    }
     // The call's time limit bounds both; another run's step that timed out leaves this run to say what is
     // missing.
     if (!shared && (filled.timedOut || filled.aborted)) return filled;
   }
+  // Everything it needs fetched: the run itself (the project's build scripts) gets no network.
+  let runEnv = spec.env;
+  if (fetched && spec.sandbox && launch.profile && offlineAfterFill(executable, spec.sandbox.request)) {
+    runEnv = { ...spec.env, CARGO_NET_OFFLINE: "true" };
+    launch = sandboxLaunch(
+      executable,
+      spec.args,
+      spec.cwd,
+      { ...spec.sandbox, request: { ...spec.sandbox.request, offline: true } },
+      runEnv,
+      process.env,
+      spec.declaredEnv,
+    );
+  }
+  const colorsOff = spec.colorEnv !== "keep";
+  const env: NodeJS.ProcessEnv = {
+    ...launch.env,
+    ...(colorsOff ? { NO_COLOR: "1", TERM: "dumb" } : {}),
+    ...runEnv,
+    ...markedEnv(runToken, launch.profile !== undefined),
+  };
+  if (colorsOff) delete env.FORCE_COLOR;
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+
   const child = spawn(launch.program, launch.args, {
     cwd: spec.cwd,
     env,

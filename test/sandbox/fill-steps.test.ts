@@ -2,7 +2,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { fillDone, fillOnce, fillStepFor, pathToolchain } from "../../src/exec/sandbox/fill.js";
+import {
+  fillDone,
+  fillOnce,
+  fillStepFor,
+  pathToolchain,
+  type FillStep,
+} from "../../src/exec/sandbox/fill.js";
 import type { SandboxProfile } from "../../src/exec/sandbox/profile.js";
 import { tempDir } from "../helpers/tools.js";
 
@@ -27,6 +33,9 @@ function crate(files: Record<string, string> = {}): string {
   return dir;
 }
 
+/** A step to run (undefined for none, and for one already done). */
+const asStep = (s: FillStep | "done" | undefined): FillStep | undefined => (s === "done" ? undefined : s);
+
 describe("fillStepFor", () => {
   const CARGO = "/home/u/.cargo/bin/cargo";
   const registry = profile(["/home/u/.cargo/registry"]);
@@ -34,7 +43,9 @@ describe("fillStepFor", () => {
   it("cargo clippy gets cargo fetch, --locked as it, with the toolchain's rustc and cargo's token provider", () => {
     const dir = crate({ ".cargo/config.toml": '[registries.my-corp]\nindex = "sparse+https://x/"\n' });
     const read = { kind: "read" as const, roots: [dir] };
-    const step = fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry);
+    const step = asStep(
+      fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry),
+    );
     expect(step?.args).toEqual(["fetch", "--locked"]);
     expect(step?.env).toMatchObject({
       RUSTC: "rustc",
@@ -47,20 +58,16 @@ describe("fillStepFor", () => {
     // It runs no project code, with the project read-only.
     expect(step?.request).toMatchObject({ kind: "read", roots: [dir], fill: true });
     // A test run's fill may write the Cargo.lock a crate without one needs, with the facts' network.
-    const tests = fillStepFor(
-      CARGO,
-      ["test"],
-      dir,
-      { kind: "tests", roots: [dir], network: false },
-      registry,
+    const tests = asStep(
+      fillStepFor(CARGO, ["test"], dir, { kind: "tests", roots: [dir], network: false }, registry),
     );
     expect(tests?.request).toMatchObject({ kind: "write", writableRoots: [dir], fill: true });
     expect(tests?.request.network).toBeUndefined();
     // Once done, not again while the manifests are the same; an edit of Cargo.toml asks for it again.
     fillDone(step!);
-    expect(
-      fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry),
-    ).toBeUndefined();
+    expect(fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry)).toBe(
+      "done",
+    );
     const later = new Date(Date.now() + 5000);
     fs.utimesSync(path.join(dir, "Cargo.toml"), later, later);
     expect(
@@ -77,27 +84,29 @@ describe("fillStepFor", () => {
     const xdg = process.env.XDG_CACHE_HOME;
     process.env.XDG_CACHE_HOME = tempDir("mcq-fill-xdg-");
     try {
-      const step = fillStepFor(CARGO, ["clippy", "--locked"], dir, read, profile(caches));
+      const step = asStep(fillStepFor(CARGO, ["clippy", "--locked"], dir, read, profile(caches)));
       expect(step?.args).toEqual(["fetch", "--locked"]);
       expect(step?.persist).toEqual(caches);
       fillDone(step!);
-      expect(fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))).toBeUndefined();
+      expect(fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))).toBe("done");
       // A fresh process (the module loaded anew): remembered on disk.
       vi.resetModules();
       const fresh = await import("../../src/exec/sandbox/fill.js");
-      expect(fresh.fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))).toBeUndefined();
+      expect(fresh.fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))).toBe("done");
       // A crate unpacked or removed since (its index folder changed): fetched again.
       fs.mkdirSync(path.join(caches[0]!, "src", "index.crates.io-1", "dep-1.0.0"));
       vi.resetModules();
       const after = await import("../../src/exec/sandbox/fill.js");
-      expect(after.fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))).toBeDefined();
+      expect(
+        asStep(after.fillStepFor(CARGO, ["check", "--locked"], dir, read, profile(caches))),
+      ).toBeDefined();
       // A crate without a Cargo.lock: its run uses the lock its fetch resolved, so each command fetches.
       const lockless = crate();
       const write = { kind: "write" as const, roots: [lockless], writableRoots: [lockless] };
-      const first = after.fillStepFor(CARGO, ["clippy"], lockless, write, profile(caches));
+      const first = asStep(after.fillStepFor(CARGO, ["clippy"], lockless, write, profile(caches)));
       expect(first?.persist).toBeUndefined();
       after.fillDone(first!);
-      expect(after.fillStepFor(CARGO, ["check"], lockless, write, profile(caches))).toBeDefined();
+      expect(asStep(after.fillStepFor(CARGO, ["check"], lockless, write, profile(caches)))).toBeDefined();
     } finally {
       if (xdg === undefined) delete process.env.XDG_CACHE_HOME;
       else process.env.XDG_CACHE_HOME = xdg;
@@ -107,15 +116,20 @@ describe("fillStepFor", () => {
   it("cargo check and clippy of one crate need one fetch: the same step, waited for while it runs", async () => {
     const dir = crate();
     const read = { kind: "read" as const, roots: [dir] };
-    const check = fillStepFor(CARGO, ["check", "--locked", "--message-format=json"], dir, read, registry);
-    const clippy = fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry);
+    const check = asStep(
+      fillStepFor(CARGO, ["check", "--locked", "--message-format=json"], dir, read, registry),
+    );
+    const clippy = asStep(
+      fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry),
+    );
     expect(check?.args).toEqual(["fetch", "--locked"]);
     expect(clippy?.key).toBe(check?.key);
     // Without --locked it is another fetch; another crate's is its own.
-    expect(fillStepFor(CARGO, ["check"], dir, read, registry)?.key).not.toBe(check?.key);
+    expect(asStep(fillStepFor(CARGO, ["check"], dir, read, registry))?.key).not.toBe(check?.key);
     const other = crate();
     expect(
-      fillStepFor(CARGO, ["check", "--locked"], other, { kind: "read", roots: [other] }, registry)?.key,
+      asStep(fillStepFor(CARGO, ["check", "--locked"], other, { kind: "read", roots: [other] }, registry))
+        ?.key,
     ).not.toBe(check?.key);
     // Both runs ask at once: one fetch runs, the other waits for it; a run with another environment runs its own.
     let fetches = 0;
@@ -132,9 +146,9 @@ describe("fillStepFor", () => {
     expect(fetches).toBe(2);
     // Done for one is done for the other.
     fillDone(check!);
-    expect(
-      fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry),
-    ).toBeUndefined();
+    expect(fillStepFor(CARGO, ["clippy", "--locked", "--message-format=json"], dir, read, registry)).toBe(
+      "done",
+    );
   });
 
   it("none for what builds nothing, for a run with writable caches, or a project toolchain given by path", () => {
@@ -153,12 +167,14 @@ describe("fillStepFor", () => {
   it("go test, where no nested sandbox can be made, compiles without running: -exec true, -count=1", () => {
     const dir = tempDir("mcq-fill-go-");
     fs.writeFileSync(path.join(dir, "go.mod"), "module m\n\ngo 1.22\n");
-    const step = fillStepFor(
-      "/usr/local/go/bin/go",
-      ["test", "-json", "./..."],
-      dir,
-      { kind: "tests", roots: [dir], network: true },
-      profile(["/home/u/.cache/go-build"]),
+    const step = asStep(
+      fillStepFor(
+        "/usr/local/go/bin/go",
+        ["test", "-json", "./..."],
+        dir,
+        { kind: "tests", roots: [dir], network: true },
+        profile(["/home/u/.cache/go-build"]),
+      ),
     );
     expect(step?.args).toEqual([
       "test",

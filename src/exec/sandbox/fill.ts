@@ -50,7 +50,7 @@ export function fillStepFor(
   cwd: string,
   request: SandboxRequest,
   profile: SandboxProfile,
-): FillStep | undefined {
+): FillStep | "done" | undefined {
   if (request.fill || !profile.readOnlyCaches?.length) return undefined;
   const key = factsKeyOf(executable);
   const step =
@@ -76,11 +76,11 @@ export function fillStepFor(
     String(lockless),
     manifestsSignature(cwd, names),
   ].join("\0");
-  if (done.has(memo)) return undefined;
+  if (done.has(memo)) return "done";
   const persist = key === "cargo" && !lockless ? profile.readOnlyCaches : undefined;
   if (persist && fillRemembered(memo, persist)) {
     done.add(memo);
-    return undefined;
+    return "done";
   }
   const fill: SandboxRequest = lockless
     ? {
@@ -96,6 +96,16 @@ export function fillStepFor(
     key: memo,
     ...(persist ? { persist } : {}),
   };
+}
+
+/**
+ * Whether a run whose fill step succeeded (now or before) needs no network of its own: cargo's builds, whose
+ * build scripts and proc macros are the project's code, once `cargo fetch` put every crate in place. A read
+ * or write run then has no network (and CARGO_NET_OFFLINE): a build.rs reached 127.0.0.1 and the internet
+ * during a read-only type_check (a red team's run). Test runs keep theirs (suites talk to services).
+ */
+export function offlineAfterFill(executable: string, request: SandboxRequest): boolean {
+  return factsKeyOf(executable) === "cargo" && request.kind !== "tests" && !request.fill;
 }
 
 /** Records a step that succeeded. */

@@ -37,6 +37,8 @@ export interface SandboxRequest {
   caches?: readonly string[];
   /** The server's private folders the run's command names (launch.ts finds them): the only ones shown. */
   scratch?: readonly ScratchBind[];
+  /** The run's dependencies were put in place by its fill step (fill.ts offlineAfterFill): no network. */
+  offline?: boolean;
   /** A fill step (fill.ts): it runs no project code, so the shared caches it fills are read-write. */
   fill?: boolean;
   /**
@@ -149,6 +151,7 @@ export function runsProjectCode(
  */
 export function networkFor(request: SandboxRequest, facts: ToolSandboxFacts | undefined): boolean {
   if (request.kind === "provider" || request.kind === "tests") return request.network ?? false;
+  if (request.offline) return false;
   return facts !== undefined && facts.network !== "none";
 }
 
