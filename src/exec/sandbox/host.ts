@@ -137,7 +137,8 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     toolCaches,
     ...(goEnvPath ? { goEnvFile: goEnvPath } : {}),
     gitAndShells: hidden,
-    ...(process.getuid?.() === 0 ? { ownerOnly: ownerOnlyUnder("/etc") } : {}),
+    // Walked when first needed (~10 ms for /etc): only a run of the project's code needs it.
+    ...(process.getuid?.() === 0 ? { ownerOnly: once(() => ownerOnlyUnder("/etc")) } : {}),
     prlimit: ["/usr/bin/prlimit", "/bin/prlimit"].find((p) => fs.existsSync(p)),
     ...(fs.existsSync(GO_CACHE_OVERLAY) ? { goCacheOverlay: GO_CACHE_OVERLAY } : {}),
   };
@@ -171,6 +172,11 @@ function serverPrivateFolders(env: NodeJS.ProcessEnv, xdgCache: string, home: st
       return false;
     }
   });
+}
+
+function once<T>(make: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: make() }).v;
 }
 
 /**

@@ -91,8 +91,11 @@ export interface HostLayout {
   goEnvFile?: string;
   /** Git's programs and the shells, hidden from a provider. */
   gitAndShells: readonly { path: string; dir: boolean }[];
-  /** Under /etc, what only its owner may read (a root server's: host.ts ownerOnlyUnder), hidden from every tool. */
-  ownerOnly?: readonly { path: string; dir: boolean }[];
+  /**
+   * Under /etc, what only its owner may read (a root server's: host.ts ownerOnlyUnder), hidden from every run
+   * of the project's code (the tools themselves are trusted with what their user may read).
+   */
+  ownerOnly?: () => readonly { path: string; dir: boolean }[];
   /** util-linux's prlimit (system folder, so visible inside), for resource limits. */
   prlimit?: string;
   /** The GOCACHEPROG program that gives project code a build cache of its project's own (go-cache-overlay). */
@@ -263,7 +266,7 @@ export function planProfile(
     ...(binds.length ? { binds } : {}),
     home: host.home,
     network: networkFor(request, facts),
-    hidden: [...(host.ownerOnly ?? []), ...(provider ? host.gitAndShells : [])],
+    hidden: [...(projectCode ? (host.ownerOnly?.() ?? []) : []), ...(provider ? host.gitAndShells : [])],
     cwd: provider ? "/tmp" : cwd,
     runsProjectCode: projectCode,
     ...(caches.size ? { caches: [...caches] } : {}),
