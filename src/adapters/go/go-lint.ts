@@ -18,7 +18,8 @@ import { fullOutput, goComplaint, goLoadError, runGoTool } from "./go-run.js";
 import { hasGoFiles } from "./go-files.js";
 import { parsePosition, splitJsonObjects } from "./go-json.js";
 import { parseJsonLines } from "../json-lines.js";
-import { compilerLineFindings, uniqueFindings } from "./go-compile.js";
+import { compilerLineFindings } from "./go-compile.js";
+import { distinctFindings } from "../../findings/distinct.js";
 import { ANY_POSITION_LINE, positionLineFindings } from "./position-lines.js";
 
 registerExternalTool({ name: "go", program: "go", versionArgs: ["version"] });
@@ -110,7 +111,7 @@ interface StaticcheckLine {
  * names (in a compile problem's message) are relative to `cwd`, where staticcheck ran.
  */
 export function parseStaticcheckJson(stdout: string, cwd = "/"): Finding[] {
-  return uniqueFindings(parseStaticcheckLines(stdout, cwd));
+  return distinctFindings(parseStaticcheckLines(stdout, cwd));
 }
 
 function parseStaticcheckLines(stdout: string, cwd: string): Finding[] {

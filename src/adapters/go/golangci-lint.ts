@@ -23,7 +23,8 @@ import { golangciConfigClosure, goPluginsOf, namedFilesKey } from "./golangci-co
 import { golangciCacheDir } from "../../exec/sandbox/host.js";
 import type { ClosureSpec } from "../../cache/closure.js";
 import { relativeKey } from "../../cache/rel-key.js";
-import { compilerLineFindings, uniqueFindings } from "./go-compile.js";
+import { compilerLineFindings } from "./go-compile.js";
+import { distinctFindings } from "../../findings/distinct.js";
 
 // `golangci-lint version --short` prints the bare version (2.15.0).
 registerExternalTool({
@@ -114,7 +115,7 @@ export function parseGolangciJson(stdout: string, cwd = "/"): Finding[] {
       message: issue.Text ?? "",
     });
   }
-  return uniqueFindings(findings);
+  return distinctFindings(findings);
 }
 
 /**

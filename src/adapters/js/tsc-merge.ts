@@ -3,19 +3,8 @@
  * as one outcome: a file two configs both include is checked by each, and its diagnostic is shown once.
  * Pure.
  */
-import type { Finding } from "../../findings/model.js";
+import { distinctFindings } from "../../findings/distinct.js";
 import type { TypeCheckOutcome } from "../type-checkers.js";
-
-/** The findings with those reported again (same file, position, rule and message) left out, in order. */
-export function distinctFindings(findings: readonly Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    const key = JSON.stringify([f.file, f.line, f.column, f.rule_id, f.message]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
 
 /** The runs as one: every distinct finding, passed only when each passed, every note once. */
 export function mergeTscOutcomes(runs: readonly TypeCheckOutcome[], ranNote: string): TypeCheckOutcome {
