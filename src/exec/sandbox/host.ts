@@ -19,6 +19,33 @@ export function installDir(): string {
   return PACKAGE_ROOT;
 }
 
+/**
+ * Where the install's top-level links lead (a `node_modules` or `.tools` linked from another checkout, as in
+ * a git worktree, or an `npm link`ed dependency folder): the sandbox binds the install, not what its links
+ * point at, so the bundled ESLint could not load `@eslint/js` there. Folders only; never `/` nor $HOME.
+ */
+function linkedFrom(install: string, home: string): string[] {
+  const out: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(install);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const p = path.join(install, name);
+    try {
+      if (!fs.lstatSync(p).isSymbolicLink()) continue;
+      const real = fs.realpathSync.native(p);
+      const inside = real === install || real.startsWith(`${install}/`);
+      if (!inside && fs.statSync(real).isDirectory() && real !== "/" && real !== home) out.push(real);
+    } catch {
+      // A dangling link: nothing to show.
+    }
+  }
+  return out;
+}
+
 /** golangci-lint's analysis cache: GOLANGCI_LINT_CACHE, else `$XDG_CACHE_HOME/golangci-lint` (~/.cache). */
 export function golangciCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const abs = (v: string | undefined) => (v && path.isAbsolute(v) ? v : undefined);
@@ -132,6 +159,7 @@ function gather(env: NodeJS.ProcessEnv): HostLayout {
     serverPrivate: serverPrivateFolders(env, xdgCache, home),
     home,
     install: installDir(),
+    installLinked: linkedFrom(installDir(), home),
     toolchains,
     caches,
     toolCaches,

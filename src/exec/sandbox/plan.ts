@@ -67,6 +67,8 @@ export interface HostLayout {
   home: string;
   /** The server's own install (dist, node_modules, .tools). */
   install: string;
+  /** Where the install's top-level links lead, shown read-only with it (host.ts linkedFrom). */
+  installLinked?: readonly string[];
   /** Paths under /proc shown read-only over the sandbox's own /proc (the kernel's settings, sysrq). */
   procReadOnly: readonly string[];
   /** The ids inside the sandbox when they are not the server's (root's server: 65534). */
@@ -174,7 +176,7 @@ export function planProfile(
   const family = familyOf(key);
   const provider = request.kind === "provider";
   const projectCode = !provider && runsProjectCode(request, facts, realExecutable);
-  const readOnly = new Set<string>([host.install, ...host.toolchains.common]);
+  const readOnly = new Set<string>([host.install, ...(host.installLinked ?? []), ...host.toolchains.common]);
   const readWrite = new Set<string>();
   const binds: { source: string; dest: string }[] = [];
   const caches = new Set<string>();
