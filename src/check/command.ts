@@ -18,6 +18,7 @@ import { checkLabel, runChecks, runFixes } from "./run.js";
 import { outputPathProblem, writeJson, writeSarifOutput, writeText, type OutputStream } from "./output.js";
 import { mergeSarif, withProjectCategory } from "./sarif-merge.js";
 import { selectChecks, selectsLinksOnly } from "./select.js";
+import { defaultRootOf, workTreeAbove } from "./default-roots.js";
 import { mergeShardLogs, readShardLog } from "./shard-merge.js";
 import { validationEpoch } from "../cache/file-hashes.js";
 import { cacheDirProblem, persistTreeScanEarly } from "../cache/service.js";
@@ -58,10 +59,13 @@ export function wantsColor(stream: ProgressSink, env: NodeJS.ProcessEnv): boolea
   return stream.isTTY === true && env.NO_COLOR === undefined;
 }
 
-/** The engine's Config: the server's, with check's defaults (allowlist = the paths, quiet log, no rate limit). */
+/**
+ * The engine's Config: the server's, with check's defaults (allowlist = the projects of the paths, from
+ * default-roots.ts; quiet log, no rate limit).
+ */
 function checkConfig(options: CheckOptions, io: CheckIo): Config {
   const given = new Set(options.configArgs.filter((a) => a.startsWith("--")));
-  const roots = [...new Set(options.paths.map((p) => (fs.statSync(p).isDirectory() ? p : path.dirname(p))))];
+  const roots = [...new Set(options.paths.map((p) => defaultRootOf(p)))];
   const defaults: string[] = [];
   if (!given.has("--allowed-paths")) defaults.push("--allowed-paths", roots.join(","));
   if (!given.has("--log-level")) defaults.push("--log-level", "warn");
@@ -73,16 +77,11 @@ function checkConfig(options: CheckOptions, io: CheckIo): Config {
 
 /** The git work tree around a path (the nearest folder holding `.git`), canonical; undefined outside one. */
 function enclosingWorkTree(p: string): string | undefined {
-  let dir = fs.statSync(p).isDirectory() ? p : path.dirname(p);
-  for (;;) {
-    if (fs.existsSync(path.join(dir, ".git"))) return fs.realpathSync.native(dir);
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  const tree = workTreeAbove(fs.statSync(p).isDirectory() ? p : path.dirname(p));
+  return tree === undefined ? undefined : fs.realpathSync.native(tree);
 }
 
-/** The allowed root a path is in (the deepest), else the path. */
+/** The allowed root a path is in (the deepest), else the path: the search for its projects stops there. */
 function allowedRootOf(config: Config, p: string): string {
   const roots = config.allowedPaths.filter((r) => p === r || p.startsWith(r + path.sep));
   return roots.sort((a, b) => b.length - a.length)[0] ?? p;

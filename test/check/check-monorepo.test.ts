@@ -47,7 +47,11 @@ describe.skipIf(skip)("check . on a monorepo root without a manifest", () => {
   let status: number | null;
   beforeAll(async () => {
     const before = treeHash(MONO);
-    const run = await runCheck([".", "--json", "--result-cache", "false"], { cwd: MONO });
+    // The fixture is inside this repository, whose work tree would be check's default allowed root (and its
+    // package.json a project above): the monorepo is the allowed root, as for a repository of its own.
+    const run = await runCheck([".", "--json", "--result-cache", "false", "--allowed-paths", MONO], {
+      cwd: MONO,
+    });
     status = run.status;
     json = parseJson(run);
     expect(treeHash(MONO)).toEqual(before);

@@ -4,9 +4,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CLI, FIXTURES } from "./server.js";
-import { TOOLS_GO_BIN, TOOLS_VENV_BIN } from "./tools.js";
+import { copyFixture, TOOLS_GO_BIN, TOOLS_VENV_BIN } from "./tools.js";
 
-export const CHECK_FIXTURES = path.join(FIXTURES, "check");
+/**
+ * The check fixtures, copied once per test process out of this repository: each is a project of its own. In
+ * the repository `check`'s default allowed root is its git work tree (src/check/default-roots.ts), whose own
+ * configuration (eslint.config.js, which ignores test/fixtures) would apply to them, as by hand.
+ */
+export const CHECK_FIXTURES = copyFixture(path.join(FIXTURES, "check"));
+process.on("exit", () => fs.rmSync(CHECK_FIXTURES, { recursive: true, force: true }));
 
 /** PATH with the tools scripts/install-tools.sh puts under .tools/ (the ruff CLI, ty, staticcheck...). */
 export const PATH_WITH_TOOLS = [TOOLS_VENV_BIN, TOOLS_GO_BIN, process.env.PATH ?? ""].join(":");
