@@ -10,6 +10,10 @@ import { firstChangedLine } from "../../../findings/format-findings.js";
 import { loadModule } from "./load-module.js";
 import { PRETTIER_SKIPPED_DIRS } from "../prettier-scope.js";
 import { prettierTakes } from "../prettier-files.js";
+import { PACKAGE_ROOT } from "../../../package-root.js";
+
+/** An empty Prettier config (`{}`): Prettier's defaults, what a project without a config file gets. */
+const NO_CONFIG = path.join(PACKAGE_ROOT, "data", "prettier", "no-config.json");
 
 interface PrettierApi {
   format(source: string, options: Record<string, unknown>): Promise<string>;
@@ -81,9 +85,14 @@ async function format(params: PrettierParams): Promise<PrettierReply> {
       continue;
     }
     checked++;
-    const options = params.configFile
-      ? ((await prettier.resolveConfig(file, { config: params.configFile, editorconfig: false })) ?? {})
-      : {};
+    // As Prettier's CLI: .editorconfig's settings (indent, line width, end of line) under the config
+    // file's, and alone when there is none. "None" is an empty config of ours, so that Prettier does not
+    // search for one itself beyond where the plan looked (findPrettierConfig, within the allowed root).
+    const options =
+      (await prettier.resolveConfig(file, {
+        config: params.configFile ?? NO_CONFIG,
+        editorconfig: true,
+      })) ?? {};
     const before = fs.readFileSync(file, "utf8");
     try {
       const after = await prettier.format(before, { ...options, filepath: file });
