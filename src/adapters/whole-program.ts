@@ -78,7 +78,7 @@ const SPEC: Record<WholeLanguage, LanguageSpec> = {
   rust: {
     markers: ["Cargo.toml"],
     files:
-      /\.rs$|^(?:Cargo\.toml|Cargo\.lock|build\.rs|rust-toolchain(?:\.toml)?|config\.toml|clippy\.toml|\.clippy\.toml|rustfmt\.toml|\.rustfmt\.toml)$/,
+      /\.rs$|^(?:Cargo\.toml|Cargo\.lock|build\.rs|rust-toolchain(?:\.toml)?|config(?:\.toml)?|clippy\.toml|\.clippy\.toml|rustfmt\.toml|\.rustfmt\.toml)$/,
     skip: new Set(["target"]),
     env: ["RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WRAPPER", "RUSTUP_TOOLCHAIN"],
     manifests: /^Cargo\.toml$/,
@@ -136,9 +136,11 @@ export function wholeProgramInputs(
     project,
     (name, abs) => ALWAYS_SKIPPED.has(name) || spec.skip.has(name) || (language === "python" && isVenv(abs)),
   );
-  const files = walk.files.filter(
-    (f) => spec.files.test(path.basename(f)) || CONFIG_LIKE.test(path.basename(f)),
-  );
+  const names = inputFiles(spec);
+  // Links too: the tools read through them (their key is their target's: file-hashes.ts).
+  const files = [
+    ...[...walk.files, ...walk.links].filter((f) => names.test(path.basename(f))),
+  ];
   const facts: Record<string, unknown> = {
     env: spec.env.map((v) => process.env[v] ?? null),
   };
