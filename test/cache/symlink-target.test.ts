@@ -91,6 +91,25 @@ describe("a linked source file is keyed by its target's content", () => {
       );
 });
 
+it.skipIf(missing("ruff", [TOOLS_VENV_BIN]))(
+  "ruff: a linked file added after a warm check is checked, as by hand (the file list is the walk's links too)",
+  async () => {
+    const { root } = linkedProject();
+    const env = { XDG_CACHE_HOME: tempDir("mcq-xdg-"), MCP_CODE_QUALITY_RESULT_CACHE: "true" };
+    try {
+      write(path.join(root, "shared_src/v.py"), "import os\n");
+      expect(await checkFindings(root, "ruff", env)).toEqual([]);
+      expect(await checkFindings(root, "ruff", env)).toEqual([]);
+      fs.symlinkSync("../../../../shared_src/v.py", path.join(root, "pkgs/a/src/a/v.py"));
+      const hand = byHand(root, "ruff");
+      expect(hand).toEqual(["pkgs/a/src/a/v.py F401"]);
+      expect(await checkFindings(root, "ruff", env)).toEqual(hand);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  },
+);
+
 describe("FileHashes on a link", () => {
   it("is the target's hash inside the roots, the link's text and a marker outside them or dangling", () => {
     const root = tempDir("mcq-link-hash-");
