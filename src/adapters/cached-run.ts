@@ -130,9 +130,10 @@ export function executableIdentity(
 }
 
 /**
- * The walk's files relative to `root` whose name the tool takes by default (`names`) or by a file kind its
- * configuration adds (`kinds`: name globs, see kindOfPattern in closure.ts): a listing whose change means
- * files of the tool's file set came or went.
+ * The walk's files and links relative to `root` whose name the tool takes by default (`names`) or by a file
+ * kind its configuration adds (`kinds`: name globs, see kindOfPattern in closure.ts): a listing whose change
+ * means files of the tool's file set came or went. Links too: the tools read through them, so a linked
+ * `v.py` added is a new file of the set (before, the cached file list was kept and it went unchecked).
  */
 export function listingOf(
   walk: TreeWalk,
@@ -142,7 +143,7 @@ export function listingOf(
 ): readonly string[] {
   return fromWalk(walk.files, JSON.stringify(["listing", root, String(names), kinds]), (files) => {
     const added = kinds.length ? picomatch([...kinds], { dot: true }) : undefined;
-    return files
+    return [...files, ...walk.links]
       .filter((f) => {
         const name = nameOf(f);
         return names.test(name) || (added !== undefined && added(name));

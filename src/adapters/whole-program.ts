@@ -13,6 +13,7 @@ import { ALWAYS_SKIPPED } from "../paths/tree-scan.js";
 import { isWithin } from "../paths/allowlist.js";
 import { RUFF_DEFAULT_EXCLUDES } from "./python/python-files.js";
 import { runWhole } from "../cache/whole.js";
+import { ancestorInputs } from "./ancestor-inputs.js";
 import { mergeClosures, type Closure, type ClosureSpec } from "../cache/closure.js";
 import { relativeKey } from "../cache/rel-key.js";
 import type { ToolContext } from "../engine/tool.js";
@@ -41,6 +42,8 @@ interface LanguageSpec {
   env: string[];
   /** The files that decide what the toolchain reads beyond the project (its closure). */
   manifests?: RegExp;
+  /** Folders of each folder above the project whose files the toolchain looks up too (cargo's `.cargo`). */
+  ancestorDirs?: string[];
 }
 
 const SPEC: Record<WholeLanguage, LanguageSpec> = {
@@ -78,10 +81,11 @@ const SPEC: Record<WholeLanguage, LanguageSpec> = {
   rust: {
     markers: ["Cargo.toml"],
     files:
-      /\.rs$|^(?:Cargo\.toml|Cargo\.lock|build\.rs|rust-toolchain(?:\.toml)?|config\.toml|clippy\.toml|\.clippy\.toml|rustfmt\.toml|\.rustfmt\.toml)$/,
+      /\.rs$|^(?:Cargo\.toml|Cargo\.lock|build\.rs|rust-toolchain(?:\.toml)?|config(?:\.toml)?|clippy\.toml|\.clippy\.toml|rustfmt\.toml|\.rustfmt\.toml)$/,
     skip: new Set(["target"]),
     env: ["RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR", "RUSTC_WRAPPER", "RUSTUP_TOOLCHAIN"],
     manifests: /^Cargo\.toml$/,
+    ancestorDirs: [".cargo"],
   },
 };
 
@@ -136,9 +140,14 @@ export function wholeProgramInputs(
     project,
     (name, abs) => ALWAYS_SKIPPED.has(name) || spec.skip.has(name) || (language === "python" && isVenv(abs)),
   );
-  const files = walk.files.filter(
-    (f) => spec.files.test(path.basename(f)) || CONFIG_LIKE.test(path.basename(f)),
-  );
+  const names = inputFiles(spec);
+  // Links too: the tools read through them (their key is their target's: file-hashes.ts).
+  const files = [
+    ...[...walk.files, ...walk.links].filter((f) => names.test(path.basename(f))),
+    // What the tools look up in the folders above the project (a parent rustfmt.toml, .cargo/config.toml,
+    // .gitignore), up to the allowed root.
+    ...ancestorInputs(cache.tree, project, root, names, spec.ancestorDirs),
+  ];
   const facts: Record<string, unknown> = {
     env: spec.env.map((v) => process.env[v] ?? null),
   };

@@ -15,6 +15,7 @@ import v8 from "node:v8";
 import { sha256 } from "./hash.js";
 import { sharedTree } from "../paths/tree-scan.js";
 import { relativeTo } from "../paths/fast-relative.js";
+import { linkKey } from "./link-key.js";
 
 const RACY_NS = 50_000_000n;
 /** Most files remembered; beyond, the first remembered is forgotten. */
@@ -117,10 +118,20 @@ export class FileHashes {
   private readonly loaded = new Set<string>();
   private readonly dirty = new Set<string>();
 
-  constructor(private readonly persistence?: MemoPersistence) {
+  /**
+   * `allowed`: the allowed roots, the only places a link's target is read (link-key.ts); the persisted
+   * roots when not given.
+   */
+  constructor(
+    private readonly persistence?: MemoPersistence,
+    allowed: readonly string[] = persistence?.roots ?? [],
+  ) {
     // Longest first, so a file is kept with the innermost root that holds it.
     this.roots = [...(persistence?.roots ?? [])].sort((a, b) => b.length - a.length);
+    this.allowed = allowed;
   }
+
+  private readonly allowed: readonly string[];
 
   private rootOf(file: string): string | undefined {
     return this.roots.find((r) => file.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
@@ -250,8 +261,9 @@ export class FileHashes {
   }
 
   /**
-   * The SHA-256 of `file`'s content, or undefined when it is not a regular file (gone, a link, a folder).
-   * Links are never followed: the caller lists files, not links. `reuseInRun`: inside a check run
+   * The SHA-256 of `file`'s content, or undefined when it is not there or a folder. A symbolic link is
+   * keyed by what it leads to (link-key.ts: its target's hash, `→`-prefixed, when that is a file inside
+   * the allowed roots; else its text and a marker): the tools read through links. `reuseInRun`: inside a check run
    * (validationEpoch), a file stat'ed since the run started is not stat'ed again; a check after a tool ran
    * must pass false.
    */
@@ -278,6 +290,15 @@ export class FileHashes {
     } catch {
       this.forget(file, root);
       return undefined;
+    }
+    if (st.isSymbolicLink()) {
+      // Never remembered by the link's own stat (an edit of the target leaves it as it was), nor counted
+      // as the watcher's answer (the target's folder may be one no one watches).
+      this.forget(file, root);
+      const answers = this.watcherAnswers;
+      const key = linkKey(file, this.allowed, (real) => this.hashOf(real, reuseInRun));
+      this.watcherAnswers = answers;
+      return key;
     }
     if (!st.isFile()) {
       this.forget(file, root);

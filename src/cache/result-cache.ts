@@ -65,6 +65,7 @@ export class ResultCache {
     this.local = options.dir ? new LocalStore(options.dir, options.maxBytes, options.onError) : undefined;
     this.hashes = new FileHashes(
       this.local && options.roots ? { store: this.local, roots: options.roots } : undefined,
+      this.roots,
     );
     // The tree scan's listings and walks beside the hashes, for the next fresh process (tree-scan.ts).
     if (this.local && options.roots)

@@ -1,6 +1,6 @@
 /**
- * lint with clippy: `cargo clippy --message-format=json` in the crate directory (seed 000), its directory as
- * CLIPPY_CONF_DIR, building into the shared scratch target dir; findings with clippy's suggestions as corrections.
+ * lint with clippy: `cargo clippy --message-format=json` in the crate directory (seed 000), the folder of the
+ * clippy.toml it reads as CLIPPY_CONF_DIR (clippy-conf.ts), building into the shared scratch target dir; findings with clippy's suggestions as corrections.
  */
 import { capList, combinedOutput, displayCommand, runFailed } from "../../engine/result.js";
 import type { ToolContext } from "../../engine/tool.js";
@@ -19,6 +19,7 @@ import {
 import { cargoFailure, runCargo } from "./cargo-run.js";
 import { runCargoEveryTarget } from "./cargo-targets.js";
 import { scratchCrate } from "./clippy-inline.js";
+import { clippyConfDir } from "./clippy-conf.js";
 import type { InlineSource } from "../lint-options.js";
 
 registerExternalTool({ name: "cargo", program: "cargo", versionArgs: ["--version"] });
@@ -75,7 +76,7 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
   const lintArgs = clippyArgs({ workspace: isWorkspaceRoot(crate) });
   const { run, args, notes, lines } = await runCargoEveryTarget(ctx, crate, lintArgs, {
-    CLIPPY_CONF_DIR: crate,
+    CLIPPY_CONF_DIR: clippyConfDir(crate, ctx.allowlist.rootOf(crate) ?? crate),
   });
   const command = displayCommand("cargo", args);
   const messages = parseCargoMessages(lines.join("\n"), workspace, "clippy");
@@ -92,7 +93,7 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
     );
   }
   if (req.config)
-    notes.push("clippy reads clippy.toml from CLIPPY_CONF_DIR (the crate directory): config was not used");
+    notes.push("clippy reads the clippy.toml it finds from the crate directory up: config was not used");
   return {
     findings,
     tool: "clippy",
