@@ -244,6 +244,19 @@ export function planProfile(
   // The working directory is the server's choice (a project folder, a scratch copy): shown read-only when
   // nothing else shows it.
   if (!provider && !visible(cwd) && !isTooBroad(cwd, host)) readOnly.add(cwd);
+  // No bind shows a server's private folder, or anything in one, but what the server itself chose for this
+  // run (its command's scratch folders, its caches): an allowed root, a git dir a project's `.git` file
+  // names, a working folder or a tool's prefix there is left out. A forged `.git` file had git's sandbox bind
+  // the check daemon's folder (its secret) and /root exactly, which `masked` below, covering only what lies
+  // under a shown folder, let through.
+  const serverChosen = new Set<string>([
+    ...(request.scratch ?? []).map((s) => s.path),
+    ...(request.caches ?? []),
+    ...caches,
+  ]);
+  const isPrivate = (p: string) => (host.serverPrivate ?? []).some((priv) => isUnder(p, priv));
+  for (const set of [readOnly, readWrite])
+    for (const p of set) if (isPrivate(p) && !serverChosen.has(p)) set.delete(p);
   const setenv: Record<string, string> = {};
   if (overlay && projectCode) setenv.GOCACHEPROG = overlay.value;
   // An allowed root /tmp shown read-only covers the run's private /tmp: its temp folder is then a private
