@@ -4,7 +4,7 @@
  *
  * - read: the allowed roots read-only (lint, format check, type check, scans, audits, explain, inspection).
  * - write: the roots of the running transaction read-write, the other roots read-only.
- * - tests: the tested projects read-write (`writableRoots`; every root when none is named), the other roots
+ * - tests: the tested projects read-write (`writableRoots`; none when none is named), the other roots
  *   read-only; network kept unless cut (test suites talk to local services).
  * - provider: no root at all, only the requested files read-only, no scratch, no git, no shell.
  * Every kind: system folders and the server's install read-only, toolchains under $HOME read-only, a private
@@ -210,8 +210,9 @@ export function planProfile(
     }
     for (const t of host.toolchains.git) readOnly.add(t);
     const writable = new Set(
+      // No tested project found is no writable root, never every root (fail closed).
       request.kind === "tests"
-        ? (request.writableRoots ?? request.roots)
+        ? (request.writableRoots ?? [])
         : request.kind === "write"
           ? (request.writableRoots ?? [])
           : [],
