@@ -53,13 +53,17 @@ function filesUnder(target: string): { files: string[]; notes: string[] } {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"],
     }).trim();
-    const listed = execFileSync("git", safeGitArgs(["-c", "core.quotepath=off", "ls-files", "-z", ...PROJECT_FILES]), {
-      cwd: target,
-      env: { ...process.env, ...GIT_SAFE_ENV },
-      encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    const listed = execFileSync(
+      "git",
+      safeGitArgs(["-c", "core.quotepath=off", "ls-files", "-z", ...PROJECT_FILES]),
+      {
+        cwd: target,
+        env: { ...process.env, ...GIT_SAFE_ENV },
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
     return {
       files: listed
         .split("\0")
