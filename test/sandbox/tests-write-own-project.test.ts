@@ -105,7 +105,10 @@ def test_fails():
       "import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.skip)\n",
     );
     try {
-      const byHand = spawnSync("pytest", ["-q", "-p", "no:cacheprovider"], { cwd: at("plain"), encoding: "utf8" });
+      const byHand = spawnSync("pytest", ["-q", "-p", "no:cacheprovider"], {
+        cwd: at("plain"),
+        encoding: "utf8",
+      });
       expect(byHand.status, byHand.stdout).toBe(1);
       const r = await s.call("run_tests", { path: at("plain") });
       expect(r, JSON.stringify(r).slice(0, 2000)).toMatchObject({ passed: false });
