@@ -43,7 +43,8 @@ export function gitDataOf(dir: string, roots: readonly string[]): string[] {
       if (!gitDir) return [];
       const registered = readGitLink(path.join(gitDir, "gitdir"), gitDir);
       const trusted =
-        !shown(dotGit) || (registered !== undefined && realOrUndefined(registered) === realOrUndefined(dotGit));
+        !shown(dotGit) ||
+        (registered !== undefined && realOrUndefined(registered) === realOrUndefined(dotGit));
       if (!trusted && !shown(gitDir)) throw refused(dotGit, gitDir, roots);
       const commonNamed = readGitLink(path.join(gitDir, "commondir"), gitDir);
       const common = commonNamed && realOrUndefined(commonNamed);
