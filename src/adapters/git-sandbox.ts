@@ -6,13 +6,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { SandboxRun, ToolContext } from "../engine/tool.js";
+import { ToolError } from "../errors.js";
 
 /** In the sandbox the root is a mount of its own under the work tree: git must look past it for `.git`. */
 export const GIT_ENV = { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
 
 export function gitSandbox(ctx: ToolContext, dir: string): SandboxRun {
   const sandbox = ctx.sandbox();
-  const gitData = gitDataOf(dir);
+  const gitData = gitDataOf(dir, sandbox.request.roots);
   if (gitData.length === 0) return sandbox;
   return {
     ...sandbox,
@@ -20,24 +21,75 @@ export function gitSandbox(ctx: ToolContext, dir: string): SandboxRun {
   };
 }
 
-/** The `.git` folder above `dir`, or for a linked work tree its git dir and the common dir. */
-function gitDataOf(dir: string): string[] {
+/**
+ * The git data above or beside `dir` that git reads and the allowed roots do not show: the `.git` folder of a
+ * work tree the roots lie in, or for a linked work tree its `.git` file, git dir and common dir. A `.git` file
+ * or `commondir` inside the roots is the project's to write, so what it names outside them is bound only when
+ * git itself registered it (the git dir's `gitdir` file names this `.git` file back); anything else is refused:
+ * a forged `.git` file named the check daemon's folder (` /tmp/mcq-daemon-0`, which git reads relative and
+ * this read absolute after a trim), and `/root`, and both were bound into git's sandbox.
+ */
+export function gitDataOf(dir: string, roots: readonly string[]): string[] {
+  const shown = (p: string) => roots.some((r) => p === r || p.startsWith(r.endsWith("/") ? r : `${r}/`));
+  const outside = (paths: string[]) => [...new Set(paths)].filter((p) => !shown(p));
   for (let d = dir; ; d = path.dirname(d)) {
     const dotGit = path.join(d, ".git");
     const st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
-    if (st?.isDirectory()) return [dotGit];
+    if (st?.isDirectory()) return outside([dotGit]);
     if (st?.isFile()) {
-      const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, "utf8"));
-      if (!m?.[1]) return [];
-      const gitDir = path.resolve(d, m[1].trim());
-      const common = path.join(gitDir, "commondir");
-      const shared = fs.existsSync(common)
-        ? [path.resolve(gitDir, fs.readFileSync(common, "utf8").trim())]
-        : [];
-      return [dotGit, gitDir, ...shared];
+      const named = gitFileTarget(dotGit);
+      const gitDir = named && realOrUndefined(named);
+      // Not a repository to git either: it fails and says so.
+      if (!gitDir) return [];
+      const registered = readGitLink(path.join(gitDir, "gitdir"), gitDir);
+      const trusted =
+        !shown(dotGit) ||
+        (registered !== undefined && realOrUndefined(registered) === realOrUndefined(dotGit));
+      if (!trusted && !shown(gitDir)) throw refused(dotGit, gitDir, roots);
+      const commonNamed = readGitLink(path.join(gitDir, "commondir"), gitDir);
+      const common = commonNamed && realOrUndefined(commonNamed);
+      if (common && !trusted && !shown(common)) throw refused(path.join(gitDir, "commondir"), common, roots);
+      return outside([dotGit, gitDir, ...(common ? [common] : [])]);
     }
     if (path.dirname(d) === d) return [];
   }
+}
+
+/** What a `.git` file names, read as git reads it (setup.c): `gitdir: ` first, only the line ends trimmed. */
+export function gitFileTarget(file: string): string | undefined {
+  const text = fs.readFileSync(file, "utf8");
+  if (!text.startsWith("gitdir: ")) return undefined;
+  const value = text.slice("gitdir: ".length).replace(/[\r\n]+$/, "");
+  if (!value) return undefined;
+  return path.isAbsolute(value) ? value : path.join(path.dirname(file), value);
+}
+
+/** A git dir's `commondir` or `gitdir` file as git reads it: trailing line ends trimmed, relative to `base`. */
+function readGitLink(file: string, base: string): string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const value = text.replace(/[\r\n]+$/, "");
+  if (!value) return undefined;
+  return path.isAbsolute(value) ? value : path.join(base, value);
+}
+
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function refused(file: string, target: string, roots: readonly string[]): ToolError {
+  return new ToolError(
+    "path_validation",
+    `git: ${file} names ${target}, outside the allowed paths (${roots.join(", ")}), and git did not register it as a work tree of that repository: refused (the project's files may not show git anything outside the allowed paths)`,
+  );
 }
 
 /**

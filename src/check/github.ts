@@ -15,6 +15,7 @@ import type { CheckOutcome, FindingRow, Level } from "./outcome.js";
 import { failedRunShown, hasFailedRun, levelCounts, seconds } from "./report.js";
 import { warningNotes, warningShown } from "./tool-warnings.js";
 import { escapeHtml } from "./html-escape.js";
+import { GIT_SAFE_ENV, safeGitArgs } from "../exec/git-safety.js";
 
 /** GitHub shows at most 10 error annotations per step and 50 per job; a few more say there were more. */
 export const MAX_ANNOTATIONS = 50;
@@ -278,20 +279,28 @@ export function changedLinesOf(env: NodeJS.ProcessEnv, workspace: string): Chang
   }
   if (!range) return undefined;
   try {
+    // The repository's config names no program this git runs (git-safety.ts; textconv drivers off by flag).
     const diff = execFileSync(
       "git",
-      [
+      safeGitArgs([
         "-c",
         "core.quotepath=off",
         "diff",
         "--no-color",
         "--no-ext-diff",
+        "--no-textconv",
         "--unified=0",
         range.base,
         range.head,
         "--",
-      ],
-      { cwd: workspace, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"] },
+      ]),
+      {
+        cwd: workspace,
+        env: { ...process.env, ...GIT_SAFE_ENV },
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ["ignore", "pipe", "ignore"],
+      },
     );
     return parseChangedLines(diff);
   } catch {

@@ -286,13 +286,26 @@ export class Engine {
   /**
    * The projects a run_tests call tests (its `path` and `working_dir`, each up to its project's root): the
    * only folders its tests may write. With every allowed root writable a test suite wrote into other
-   * projects, and planted a conftest.py above them that every later run loaded (a red team's run).
+   * projects, and planted a conftest.py above them that every later run loaded (a red team's run). The paths
+   * are resolved as the tool resolves them (`path` relative to `working_dir`, else to the working directory;
+   * a node id by its file): a relative `path: "."` once named no project, and every root became writable.
    */
   private testedProjects(callArgs: Record<string, unknown>): string[] {
+    const resolve = (v: unknown, base?: string): string | undefined => {
+      if (typeof v !== "string") return undefined;
+      try {
+        return this.allowlist.resolve(v, base === undefined ? {} : { base });
+      } catch {
+        return undefined;
+      }
+    };
+    const workingDir = resolve(callArgs.working_dir);
+    const given = typeof callArgs.path === "string" ? callArgs.path : undefined;
+    const nodeId = given?.indexOf("::") ?? -1;
+    const target = resolve(nodeId === -1 ? given : given?.slice(0, nodeId), workingDir);
     const out = new Set<string>();
-    for (const arg of ["path", "working_dir"]) {
-      const v = callArgs[arg];
-      if (typeof v !== "string" || !path.isAbsolute(v)) continue;
+    for (const v of [target, workingDir]) {
+      if (v === undefined) continue;
       const root = this.allowlist.rootOf(v);
       if (!root) continue;
       const dir = fs.statSync(v, { throwIfNoEntry: false })?.isDirectory() ? v : path.dirname(v);

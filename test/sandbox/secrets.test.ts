@@ -30,6 +30,16 @@ const SECRETS = {
   ZZ_SECRETKEY: "secret-value-joined",
   ZZ_ACCESSTOKEN: "secret-value-joined-token",
   GIT_CONFIG_PARAMETERS: "'http.extraheader=Authorization: Bearer secret-value-git'",
+  // What a later red team's pytest test still read.
+  DB_PASS: "secret-value-db-pass",
+  SMTP_PASS: "secret-value-smtp",
+  TOKEN2: "secret-value-token2",
+  GITHUB_TOKEN2: "secret-value-github2",
+  ZZ_APITOKEN2: "secret-value-apitoken2",
+  SESSION_COOKIE: "secret-value-cookie",
+  BEARER: "secret-value-bearer",
+  CREDS: "secret-value-creds",
+  AUTH0_CLIENT: "secret-value-auth0",
 };
 const BENIGN = { MCQ_BENIGN_SWITCH: "benign-value" };
 

@@ -51,6 +51,10 @@ def test_fails():
     assert 1 == 2
 `,
     );
+    // A project without a pytest section in its pyproject.toml: pytest's rootdir is its folder all the same.
+    fs.mkdirSync(at("plain"));
+    fs.writeFileSync(at("plain", "pyproject.toml"), '[project]\nname = "plain"\n');
+    fs.writeFileSync(at("plain", "test_plain.py"), "def test_fails():\n    assert 1 == 2\n");
     s = await connectStdio({
       cwd: root,
       args: ["--sandbox", "required", "--result-cache", "false", "--allowed-paths", root],
@@ -92,5 +96,65 @@ def test_fails():
     } finally {
       fs.rmSync(at("conftest.py"), { force: true });
     }
+  });
+
+  it("loads no conftest.py above a project whose pyproject.toml has no pytest section, as pytest by hand", async () => {
+    // A red team's skip-all conftest.py one folder above: run_tests passed (--confcutdir was the allowed root).
+    fs.writeFileSync(
+      at("conftest.py"),
+      "import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.skip)\n",
+    );
+    try {
+      const byHand = spawnSync("pytest", ["-q", "-p", "no:cacheprovider"], {
+        cwd: at("plain"),
+        encoding: "utf8",
+      });
+      expect(byHand.status, byHand.stdout).toBe(1);
+      const r = await s.call("run_tests", { path: at("plain") });
+      expect(r, JSON.stringify(r).slice(0, 2000)).toMatchObject({ passed: false });
+      expect(JSON.stringify(r)).toContain("test_fails");
+    } finally {
+      fs.rmSync(at("conftest.py"), { force: true });
+    }
+  });
+});
+
+describe.skipIf(missing("pytest"))("run_tests with a relative path", () => {
+  // Two allowed roots, the server started in the attacker's: `path: "."` is the attacker's project.
+  const attacker = fs.realpathSync(tempDir("mcq-tests-rel-attacker-"));
+  const victim = fs.realpathSync(tempDir("mcq-tests-rel-victim-"));
+  let s: Connected;
+
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(attacker, "pyproject.toml"), '[project]\nname = "attacker"\n');
+    fs.writeFileSync(
+      path.join(attacker, "test_rel.py"),
+      `def attempt(p):
+    try:
+        with open(p, "w") as f:
+            f.write("x")
+        return "wrote"
+    except OSError as e:
+        return type(e).__name__
+
+
+def test_writes():
+    own = attempt(${JSON.stringify(path.join(attacker, "own.txt"))})
+    victim = attempt(${JSON.stringify(path.join(victim, "conftest.py"))})
+    assert (own, victim) == ("wrote", "wrote"), f"own={own} victim={victim}"
+`,
+    );
+    s = await connectStdio({
+      cwd: attacker,
+      args: ["--sandbox", "required", "--result-cache", "false", "--allowed-paths", `${attacker},${victim}`],
+    });
+  });
+  afterAll(() => s?.close());
+
+  it("makes writable the project the path resolves to, and no other allowed root", async () => {
+    const r = await s.call("run_tests", { path: "." });
+    const text = JSON.stringify(r);
+    expect(text, text.slice(0, 2000)).toContain("own=wrote victim=OSError");
+    expect(fs.existsSync(path.join(victim, "conftest.py"))).toBe(false);
   });
 });

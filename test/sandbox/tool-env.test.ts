@@ -91,6 +91,18 @@ describe("isCredentialName", () => {
       "GIT_CONFIG_PARAMETERS",
       "GIT_CONFIG_VALUE_0",
       "GIT_ASKPASS",
+      // And a later one's: PASS as a word, a number after the word, cookies, bearers, creds.
+      "DB_PASS",
+      "SMTP_PASS",
+      "TOKEN2",
+      "GITHUB_TOKEN2",
+      "ZZ_APITOKEN2",
+      "SESSION_COOKIE",
+      "BEARER",
+      "CREDS",
+      "GCP_CREDS",
+      "AUTH0_CLIENT",
+      "AZ_CLIENT_SECRET",
     ])
       expect(isCredentialName(n), n).toBe(true);
     for (const n of [
@@ -102,6 +114,9 @@ describe("isCredentialName", () => {
       "PWD",
       "OLDPWD",
       "PASSENGER_APP_ENV",
+      "BYPASS_CACHE",
+      "PYTHON3_HOME",
+      "XDG_SESSION_TYPE",
     ])
       expect(isCredentialName(n), n).toBe(false);
   });

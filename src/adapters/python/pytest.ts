@@ -119,11 +119,10 @@ export function pytestConfinement(
   }
   fs.writeFileSync(emptyConfig, "");
   const common = commonAncestor(start, cwd);
-  return {
-    confcutdir: root,
-    configFile: emptyConfig,
-    rootdir: rootdir ?? (isWithin(root, common) ? common : start),
-  };
+  const chosen = rootdir ?? (isWithin(root, common) ? common : start);
+  // As pytest by hand without a config: no conftest.py above its rootdir (not the allowed root: a skip-all
+  // conftest.py one folder above a project passed its failing tests).
+  return { confcutdir: chosen, configFile: emptyConfig, rootdir: chosen };
 }
 
 function commonAncestor(a: string, b: string): string {

@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Finding } from "../../findings/model.js";
 import { findSecrets } from "../../policy/secrets.js";
 import { PROJECT_FILES } from "../git-ls-files.js";
+import { GIT_SAFE_ENV, safeGitArgs } from "../../exec/git-safety.js";
 
 const MAX_FILES = 20_000;
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -43,18 +44,26 @@ export interface SecretsScan {
 function filesUnder(target: string): { files: string[]; notes: string[] } {
   const st = fs.lstatSync(target);
   if (st.isFile()) return { files: [target], notes: [] };
+  // In the server itself, outside any sandbox: the repository's config must name no program git runs (a
+  // core.fsmonitor ran with `git ls-files`).
   try {
-    const top = execFileSync("git", ["rev-parse", "--show-toplevel"], {
+    const top = execFileSync("git", safeGitArgs(["rev-parse", "--show-toplevel"]), {
       cwd: target,
+      env: { ...process.env, ...GIT_SAFE_ENV },
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"],
     }).trim();
-    const listed = execFileSync("git", ["-c", "core.quotepath=off", "ls-files", "-z", ...PROJECT_FILES], {
-      cwd: target,
-      encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    const listed = execFileSync(
+      "git",
+      safeGitArgs(["-c", "core.quotepath=off", "ls-files", "-z", ...PROJECT_FILES]),
+      {
+        cwd: target,
+        env: { ...process.env, ...GIT_SAFE_ENV },
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
     return {
       files: listed
         .split("\0")

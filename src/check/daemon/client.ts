@@ -22,6 +22,7 @@ import {
 } from "./key.js";
 import type { DaemonAsk, DaemonStatus } from "./protocol.js";
 import { exchange } from "./session.js";
+import { weakeningOf } from "./relax.js";
 
 /** How long a client waits for a daemon it started to listen. */
 const START_WAIT_MS = 15_000;
@@ -209,6 +210,12 @@ export function checkThroughDaemon(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
 ): Promise<number | undefined> {
+  // The daemon refuses what would weaken it (relax.ts): the user's own choice runs here, with the user's access.
+  const weakening = weakeningOf(argv, env);
+  if (weakening) {
+    say(CHECK_VOICE, `not used: the daemon refuses ${weakening}; ${CHECK_VOICE.fallback}`);
+    return Promise.resolve(undefined);
+  }
   const ask: DaemonAsk = {
     type: "check",
     argv,

@@ -37,6 +37,7 @@ import {
   type DaemonRequest,
 } from "./protocol.js";
 import { exchange } from "./session.js";
+import { weakeningOf } from "./relax.js";
 
 /** A stream of the client's (stdout or stderr) carried as frames over the socket. */
 function framedStream(
@@ -213,6 +214,18 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
       const code = await servePreCommit(socket, request, hookEngines);
       served++;
       if (!socket.destroyed) socket.end(frame({ exit: code }));
+      return;
+    }
+    // Whoever holds the secret may send any argv: none may weaken what this daemon's environment sets.
+    const weakening = weakeningOf(request.argv, process.env);
+    if (weakening) {
+      served++;
+      if (!socket.destroyed)
+        socket.end(
+          frame({
+            e: `mcp-code-quality check: the check daemon refuses ${weakening}; run the check without --daemon\n`,
+          }) + frame({ exit: 2 }),
+        );
       return;
     }
     // A client that goes away (Ctrl-C) stops its check: the engine kills what the calls started.

@@ -207,6 +207,14 @@ const CREDENTIAL_SEGMENTS = new Set([
   "KEYS",
   "AUTH",
   "PAT",
+  // A red team's test read each of these: DB_PASS, SESSION_COOKIE, BEARER, CREDS.
+  "PASS",
+  "PASSWORDS",
+  "COOKIE",
+  "COOKIES",
+  "BEARER",
+  "CRED",
+  "CREDS",
 ]);
 
 function matcher(patterns: readonly string[]): (name: string) => boolean {
@@ -224,7 +232,8 @@ const hasCredentialPrefix = matcher(CREDENTIAL_PREFIXES);
  * Words that make a segment a credential wherever they stand in it (ZZ_SECRETKEY, PGPASSWORD); TOKEN only
  * at its end (ACCESSTOKEN, not TOKENIZERS_PARALLELISM).
  */
-const CREDENTIAL_WORDS = /SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|APIKEY|PRIVATEKEY|ACCESSKEY|TOKENS?$/;
+const CREDENTIAL_WORDS =
+  /SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|APIKEY|PRIVATEKEY|ACCESSKEY|TOKENS?$|CREDS$|COOKIES?$|BEARER$/;
 
 /** The shell's own working-directory variables, whose segment PWD is no password (MYSQL_PWD is). */
 const SHELL_PWD = new Set(["PWD", "OLDPWD"]);
@@ -237,7 +246,8 @@ export function isCredentialName(name: string): boolean {
     .split(/_+/)
     .filter(Boolean)
     .some((part) => {
-      const segment = part.toUpperCase();
+      // A number after the word names a second one (TOKEN2, GITHUB_TOKEN2, AUTH0): the same credential.
+      const segment = part.toUpperCase().replace(/\d+$/, "");
       return CREDENTIAL_SEGMENTS.has(segment) || segment === "PWD" || CREDENTIAL_WORDS.test(segment);
     });
 }

@@ -20,6 +20,7 @@ import {
 } from "./profile.js";
 import { scratchFoldersNamed, scratchProjectOf, scratchRoot } from "./scratch.js";
 import { toolEnvironment, type EnvFamily } from "./env.js";
+import { GIT_SAFE_ENV, isGit, safeGitArgs } from "../git-safety.js";
 
 export const SANDBOX_MODES = ["auto", "required", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -229,6 +230,11 @@ export function sandboxLaunch(
     // Not there: the spawn reports it.
   }
   const built = toolEnvironment(executable, real, run?.request, baseEnv, declaredEnv);
+  // Every git, sandboxed or not: a repository's config must not name a program git runs (git-safety.ts).
+  if (isGit(executable) || isGit(real)) {
+    args = safeGitArgs(args);
+    Object.assign(built.env, GIT_SAFE_ENV);
+  }
   const unsandboxed = { program: executable, args: [...args], env: built.env, envFamily: built.family };
   if (!run || run.mode === "off") return unsandboxed;
   const status = probeSandbox();

@@ -4,7 +4,7 @@
  *
  * - read: the allowed roots read-only (lint, format check, type check, scans, audits, explain, inspection).
  * - write: the roots of the running transaction read-write, the other roots read-only.
- * - tests: the tested projects read-write (`writableRoots`; every root when none is named), the other roots
+ * - tests: the tested projects read-write (`writableRoots`; none when none is named), the other roots
  *   read-only; network kept unless cut (test suites talk to local services).
  * - provider: no root at all, only the requested files read-only, no scratch, no git, no shell.
  * Every kind: system folders and the server's install read-only, toolchains under $HOME read-only, a private
@@ -210,8 +210,9 @@ export function planProfile(
     }
     for (const t of host.toolchains.git) readOnly.add(t);
     const writable = new Set(
+      // No tested project found is no writable root, never every root (fail closed).
       request.kind === "tests"
-        ? (request.writableRoots ?? request.roots)
+        ? (request.writableRoots ?? [])
         : request.kind === "write"
           ? (request.writableRoots ?? [])
           : [],
@@ -244,6 +245,19 @@ export function planProfile(
   // The working directory is the server's choice (a project folder, a scratch copy): shown read-only when
   // nothing else shows it.
   if (!provider && !visible(cwd) && !isTooBroad(cwd, host)) readOnly.add(cwd);
+  // No bind shows a server's private folder, or anything in one, but what the server itself chose for this
+  // run (its command's scratch folders, its caches): an allowed root, a git dir a project's `.git` file
+  // names, a working folder or a tool's prefix there is left out. A forged `.git` file had git's sandbox bind
+  // the check daemon's folder (its secret) and /root exactly, which `masked` below, covering only what lies
+  // under a shown folder, let through.
+  const serverChosen = new Set<string>([
+    ...(request.scratch ?? []).map((s) => s.path),
+    ...(request.caches ?? []),
+    ...caches,
+  ]);
+  const isPrivate = (p: string) => (host.serverPrivate ?? []).some((priv) => isUnder(p, priv));
+  for (const set of [readOnly, readWrite])
+    for (const p of set) if (isPrivate(p) && !serverChosen.has(p)) set.delete(p);
   const setenv: Record<string, string> = {};
   if (overlay && projectCode) setenv.GOCACHEPROG = overlay.value;
   // An allowed root /tmp shown read-only covers the run's private /tmp: its temp folder is then a private

@@ -115,5 +115,13 @@ export const MANAGED_TOOL_FACTS: Record<string, ToolSandboxFacts> = {
   ),
   rspec: f("may", false, ["cache"], true, "runs the project's specs"),
   gosec: f("may", true, ["cache"], false, `security_scan's Go scanner; ${GO_NOTE}`),
-  git: f("none", true, ["none"], false, "lists staged and changed files for lint_check and `changed`"),
+  // A repository's config names programs git runs (core.fsmonitor, hooks, filters): every git gets overrides
+  // (git-safety.ts), and is sandboxed as the project's code for what they cannot turn off.
+  git: f(
+    "none",
+    true,
+    ["none"],
+    true,
+    "lists staged and changed files for lint_check and `changed`; the repository's config is the project's code",
+  ),
 };

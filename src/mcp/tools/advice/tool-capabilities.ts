@@ -134,7 +134,10 @@ export const toolCapabilitiesTool = () =>
           ),
           sandbox: enforced(
             config.sandbox,
-            isTestTool ? { kind: "tests", roots, network: config.testsNetwork } : { kind: "read", roots },
+            // A run makes the tested project writable, which may be in any root (plan.ts gives none unnamed).
+            isTestTool
+              ? { kind: "tests", roots, writableRoots: roots, network: config.testsNetwork }
+              : { kind: "read", roots },
             name,
             roots[0] ?? config.cwd,
             writesProject ? roots : [],
