@@ -172,8 +172,25 @@ export function usesPrettier(target: string, root = dirOf(target)): boolean {
   return false;
 }
 
-/** golangci-lint's config file names, in the order it tries them in one folder (viper's extensions). */
-export const GOLANGCI_CONFIGS = [".golangci.json", ".golangci.toml", ".golangci.yaml", ".golangci.yml"];
+/**
+ * golangci-lint's config file names, in the order it tries them in one folder: every extension viper reads
+ * (measured with 2.15.0: a `.golangci.properties`, `.props`, `.prop`, `.env` or `.dotenv` alone is its config
+ * and may load plugins; the server reads the first four, golangci-config.ts).
+ */
+export const GOLANGCI_CONFIGS = [
+  "json",
+  "toml",
+  "yaml",
+  "yml",
+  "properties",
+  "props",
+  "prop",
+  "hcl",
+  "tfvars",
+  "dotenv",
+  "env",
+  "ini",
+].map((ext) => `.golangci.${ext}`);
 
 /**
  * The config file golangci-lint reads when run in the Go module `moduleDir` on `target` (with no --config):

@@ -129,7 +129,7 @@ export async function runBounded(spec: RunSpec): Promise<RunResult> {
     const { result, shared } = fillOnce(fill, spec.env, () =>
       runBounded({
         ...spec,
-        program: executable,
+        program: fill.program ?? executable,
         args: fill.args,
         env: { ...spec.env, ...fill.env },
         declaredEnv: fill.declaredEnv,

@@ -4,6 +4,7 @@
  * outside the snapshot) → verification → commit, or rollback byte for byte → audit entry → unlock.
  */
 import { randomBytes } from "node:crypto";
+import fsSync from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { ToolContext } from "../engine/tool.js";
@@ -54,6 +55,29 @@ export async function projectCache(ctx: ToolContext, target: string): Promise<Ca
 
 export function txAudit(ctx: ToolContext, paths: CachePaths): TxAudit {
   return new TxAudit(paths.audit, ctx.config.cacheAuditMaxBytes);
+}
+
+/**
+ * A file the fix may write that has other names (a hard link) is refused before the tool runs: a write
+ * through one name is a write of every other, another project's file too (a red team's `ln victim/v3.py
+ * evlink/h.py`: autoformat of evlink changed victim/v3.py), and the snapshot and rollback know this name only.
+ */
+function refuseHardLinks(candidates: readonly string[], root: string): void {
+  const linked = candidates.filter((f) => {
+    const st = fsSync.lstatSync(f, { throwIfNoEntry: false });
+    return st?.isFile() === true && st.nlink > 1;
+  });
+  if (linked.length)
+    throw new ToolError(
+      "invalid_input",
+      `${linked
+        .slice(0, 5)
+        .map((f) => path.relative(root, f))
+        .join(", ")}${linked.length > 5 ? ` and ${linked.length - 5} more` : ""}: ` +
+        `${linked.length === 1 ? "a file" : "files"} this fix may write ${linked.length === 1 ? "has" : "have"} ` +
+        "other names (hard links), so writing it would change every other name's file too. Nothing was written; " +
+        "replace the link with a copy (cp --remove-destination) or leave the file out of the path",
+    );
 }
 
 /** Thrown at a checkpoint when the lock may have been taken from this transaction. */
@@ -157,6 +181,7 @@ export async function runTransaction<T>(
     let candidates: string[];
     try {
       candidates = [...new Set(await spec.candidates(paths.root))];
+      refuseHardLinks(candidates, paths.root);
       checkLock();
     } catch (err) {
       // Nothing was written yet; the failure is still an outcome of this transaction.

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseGoEnvFile } from "../../src/exec/sandbox/host.js";
+import { projectKey } from "../../src/exec/sandbox/plan.js";
 import { withCaches, withLaunchTimeMounts } from "../../src/exec/sandbox/launch.js";
 import type { SandboxProfile } from "../../src/exec/sandbox/profile.js";
 import { connectStdio } from "../helpers/server.js";
@@ -77,11 +78,12 @@ describe("a tool's own cache in the sandbox", () => {
   );
 
   it.skipIf(missing("go") || missing("golangci-lint", [TOOLS_GO_BIN]))(
-    "golangci-lint fills its own cache ($XDG_CACHE_HOME/golangci-lint) on the host, never the project",
+    "golangci-lint fills a cache of the project's own on the host (its config may load code), never the project",
     async () => {
       const project = goModule({ "main.go": SELF_ASSIGN, ".golangci.yml": 'version: "2"\n' });
       const xdg = tempDir("mcq-go-caches-xdg-");
-      const cache = path.join(xdg, "golangci-lint");
+      const shared = path.join(xdg, "golangci-lint");
+      const own = path.join(xdg, "mcp-code-quality", "per-project", "golangci-lint", projectKey(project));
       const s = await connectStdio({
         args: ["--sandbox", "required", "--allowed-paths", project, "--result-cache", "false"],
         cwd: project,
@@ -91,7 +93,8 @@ describe("a tool's own cache in the sandbox", () => {
         const r = await s.call("lint", { path: project });
         expect(r, JSON.stringify(r).slice(0, 1500)).toMatchObject({ success: true });
         expect(r.command).toMatch(/^golangci-lint run /);
-        expect(filesUnder(cache).length).toBeGreaterThan(0);
+        expect(filesUnder(own).length).toBeGreaterThan(0);
+        expect(filesUnder(shared)).toEqual([]);
       } finally {
         await s.close();
       }

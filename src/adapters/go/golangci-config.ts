@@ -1,7 +1,9 @@
 /**
- * Reading a golangci-lint config (YAML, TOML or JSON, as golangci-lint takes them): the Go plugins it loads,
- * and the files its settings name that golangci-lint reads besides the config (the result cache keys them:
- * closure.ts). A config that does not parse names nothing (golangci-lint refuses it itself).
+ * Reading a golangci-lint config (YAML, TOML or JSON, keys in any case, as golangci-lint takes them): the Go
+ * plugins it loads, and the files its settings name that golangci-lint reads besides the config (the result
+ * cache keys them: closure.ts). What the server cannot read with certainty (another of viper's formats, a
+ * parse error, keys that clash by case) is said (`uncertain`): its result is not cached, and golangci-lint's
+ * runs are contained as the project's code whatever its config says (tool-facts.ts).
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -10,27 +12,81 @@ import { parse as parseToml } from "smol-toml";
 import type { Closure, ClosureDir } from "../../cache/closure.js";
 import { yaml } from "../../yaml-lazy.js";
 
-/** The last config parsed, by its name and text: a run reads it for its plugins and for the files it names. */
-let lastParsed: { file: string; text: string; doc: unknown } | undefined;
+/** What a config says, as golangci-lint reads it, and whether the server read it with certainty. */
+export interface GolangciRead {
+  /** Keys lower-cased at every level (viper ignores key case: `Linters:` is `linters:`). */
+  doc: unknown;
+  /** Why the server cannot be sure it read what golangci-lint reads; undefined when it is. */
+  uncertain?: string;
+}
+
+/** The formats the server reads as golangci-lint does (viper picks the codec by the file's extension). */
+const READ_FORMATS = new Set(["json", "toml", "yaml", "yml"]);
+
+/** The last config read, by its name and text: a run reads it for its plugins and for the files it names. */
+let lastRead: { file: string; text: string; read: GolangciRead } | undefined;
 
 /**
- * The parsed config, or undefined when it does not parse. Read only (the same object is handed to every
- * caller that parses the same text: a YAML config's parse is ~8 ms, twice before each golangci-lint run).
+ * The config as golangci-lint reads it: parsed by its extension (YAML with its merge keys, as yaml.v3
+ * resolves them), every key lower-cased (viper's, so `Linters: {Settings: {Custom: ...}}` loads plugins:
+ * a red team's config did). Uncertain: a format the server does not parse (viper also reads `.properties`,
+ * `.env`, `.hcl`, `.ini`... and a `.golangci.properties` loads plugins), a config that does not parse, or
+ * two keys of one mapping that differ only in case (viper keeps one of them, in Go's map order); their
+ * values are merged, so that a plugin under either is seen. Read only (the same object is handed to every
+ * caller that reads the same text: a YAML config's parse is ~8 ms, twice before each golangci-lint run).
  */
-export function parseGolangciConfig(text: string, file: string): unknown {
-  if (lastParsed?.file === file && lastParsed.text === text) return lastParsed.doc;
-  let doc: unknown;
-  try {
-    doc = file.endsWith(".json")
-      ? JSON.parse(text)
-      : file.endsWith(".toml")
-        ? parseToml(text)
-        : (yaml().parse(text) as unknown);
-  } catch {
-    doc = undefined;
+export function readGolangciConfig(text: string, file: string): GolangciRead {
+  if (lastRead?.file === file && lastRead.text === text) return lastRead.read;
+  const ext = path.extname(file).slice(1);
+  let read: GolangciRead;
+  if (!READ_FORMATS.has(ext)) read = { doc: undefined, uncertain: `a .${ext || "(none)"} config` };
+  else {
+    try {
+      const parsed =
+        ext === "json"
+          ? (JSON.parse(text) as unknown)
+          : ext === "toml"
+            ? parseToml(text)
+            : (yaml().parse(text, { merge: true }) as unknown);
+      const clash: string[] = [];
+      const doc = lowerKeys(parsed, "", clash);
+      read = clash.length ? { doc, uncertain: `keys that differ only in case (${clash[0]})` } : { doc };
+    } catch {
+      read = { doc: undefined, uncertain: "a config the server cannot parse" };
+    }
   }
-  lastParsed = { file, text, doc };
-  return doc;
+  lastRead = { file, text, read };
+  return read;
+}
+
+/** The parsed config with its keys lower-cased, or undefined when it does not parse (readGolangciConfig). */
+export function parseGolangciConfig(text: string, file: string): unknown {
+  return readGolangciConfig(text, file).doc;
+}
+
+/** `value` with every mapping's keys lower-cased; keys that clash are merged, and listed in `clash`. */
+function lowerKeys(value: unknown, at: string, clash: string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => lowerKeys(v, at, clash));
+  if (!value || typeof value !== "object" || value instanceof Date) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const lower = key.toLowerCase();
+    const low = lowerKeys(v, `${at}${lower}.`, clash);
+    if (Object.hasOwn(out, lower)) {
+      clash.push(`${at}${lower}`);
+      out[lower] = merged(out[lower], low);
+    } else out[lower] = low;
+  }
+  return out;
+}
+
+function merged(a: unknown, b: unknown): unknown {
+  const isMap = (v: unknown): v is Record<string, unknown> =>
+    !!v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date);
+  if (!isMap(a) || !isMap(b)) return b;
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = Object.hasOwn(out, k) ? merged(out[k], v) : v;
+  return out;
 }
 
 const at = (o: unknown, ...keys: string[]): unknown =>
@@ -40,16 +96,23 @@ const at = (o: unknown, ...keys: string[]): unknown =>
   );
 
 /**
- * The Go plugins a golangci-lint config loads (`linters.settings.custom.<name>` of type `goplugin`, the
- * default: a `.so` golangci-lint opens and runs), by name; module plugins need a binary of their own and
- * are not loaded by this one.
+ * The Go plugins a golangci-lint config loads (`linters.settings.custom.<name>`, v1's
+ * `linters-settings.custom`, of type `goplugin` or none: a `.so` golangci-lint opens, whose constructors run
+ * as it opens it), by name, keys in any case. Module plugins (any other type) need a binary of their own
+ * (`golangci-lint custom`, `.custom-gcl.yml`), which the server never builds: this one does not load them.
  */
 export function goPluginsOf(text: string, file: string): string[] {
-  const custom = at(parseGolangciConfig(text, file), "linters", "settings", "custom");
-  if (!custom || typeof custom !== "object") return [];
-  return Object.entries(custom as Record<string, unknown>)
-    .filter(([, v]) => at(v, "type") !== "module")
-    .map(([name]) => name);
+  const doc = parseGolangciConfig(text, file);
+  const names: string[] = [];
+  for (const custom of [at(doc, "linters", "settings", "custom"), at(doc, "linters-settings", "custom")]) {
+    if (!custom || typeof custom !== "object") continue;
+    for (const [name, v] of Object.entries(custom as Record<string, unknown>)) {
+      const type = at(v, "type");
+      // golangci-lint's test is `type == "goplugin" || type == ""`; anything not a string is taken for one.
+      if (typeof type !== "string" || type === "" || type === "goplugin") names.push(name);
+    }
+  }
+  return [...new Set(names)];
 }
 
 /**
@@ -124,7 +187,9 @@ export function golangciConfigClosure(config: string, cwd: string): Closure {
   } catch {
     return { files, watch: [config] };
   }
-  const doc = parseGolangciConfig(text, config);
+  const { doc, uncertain } = readGolangciConfig(text, config);
+  // What an unread config names is not known: its result is not kept.
+  if (uncertain) return { files, watch: [config], uncached: `golangci-lint's config is ${uncertain}` };
   const settings = (...keys: string[]) => at(doc, "linters", "settings", ...keys);
   const template = settings("goheader", "template-path");
   if (typeof template === "string" && template) files.push(settingPath(template, config, cwd));

@@ -319,6 +319,9 @@ async function cachedPrettierCheck(
       // Plugins and shared configs come from node_modules: what is installed there.
       nodeModules: nodeModulesState(cache, directoryOf(target), setup.allowedRoot),
       configFile: setup.configFile ? relPath(setup.allowedRoot, setup.configFile) : null,
+      // A config in JavaScript or TypeScript can read any file, and what it reads is not followed: its
+      // entries are this project's alone (by its absolute root), never another project's or machine's.
+      project: setup.configFile && /\.[cm]?[jt]s$/.test(setup.configFile) ? setup.allowedRoot : null,
       ignoreFiles: setup.ignoreFiles.map((f) => relPath(setup.allowedRoot, f)),
       configs: configIdentity(cache, walk, target, setup.allowedRoot, PRETTIER_CONFIGS, [
         setup.configFile ?? undefined,

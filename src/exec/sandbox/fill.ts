@@ -8,6 +8,8 @@
  *   token provider), and not at all when the project's rust-toolchain file names a toolchain by path.
  * - go test: `go test -exec=true -count=1` with the same arguments: it downloads the modules and compiles the
  *   packages and their tests into GOCACHE without running them.
+ * - golangci-lint run (its config may load code: plugins it refuses, formats it cannot read): `go mod
+ *   download`, by the go command beside it, so that the modules its `go list` loads are in GOMODCACHE.
  * A step that succeeded is not repeated for the same step while the manifests (Cargo.toml, Cargo.lock,
  * go.mod, go.sum) are unchanged: `cargo clippy` and `cargo check` of a crate share one `cargo fetch` (keyed by
  * the step's own command, not the run's), and a run that needs a step already under way waits for that one
@@ -27,6 +29,8 @@ import { factsKeyOf, type SandboxRequest } from "./plan.js";
 import type { SandboxProfile } from "./profile.js";
 
 export interface FillStep {
+  /** The program that fills, when not the run's own (golangci-lint's step is the go command's). */
+  program?: string;
   args: string[];
   /** Set on top of the run's environment. */
   env: Record<string, string>;
@@ -58,7 +62,9 @@ export function fillStepFor(
       ? cargoFetch(args, cwd)
       : key === "go" && request.kind === "tests"
         ? goCompile(args)
-        : undefined;
+        : key === "golangci-lint"
+          ? goDownload(args)
+          : undefined;
   if (!step) return undefined;
   const names =
     key === "cargo" ? ["Cargo.toml", "Cargo.lock"] : ["go.mod", "go.sum", "go.work", "go.work.sum"];
@@ -69,7 +75,7 @@ export function fillStepFor(
   // crate without a Cargo.lock: the lock its fetch resolved is the one its run uses (then removed), so that
   // fetch goes before each command, as before.
   const memo = [
-    executable,
+    step.program ?? executable,
     cwd,
     ...(lockless ? args : step.args),
     JSON.stringify(step.env),
@@ -154,6 +160,18 @@ function cargoFetch(args: readonly string[], cwd: string): Omit<FillStep, "reque
 function goCompile(args: readonly string[]): Omit<FillStep, "request" | "key"> | undefined {
   if (args[0] !== "test") return undefined;
   return { args: ["test", `-exec=${TRUE}`, "-count=1", ...args.slice(1)], env: {}, declaredEnv: [] };
+}
+
+/**
+ * golangci-lint's `run`: `go mod download` (the modules of the build list, whatever build tags the config
+ * sets), by the go command golangci-lint itself runs (the one on PATH). `fmt` and `version` load no package
+ * and get none.
+ */
+function goDownload(args: readonly string[]): Omit<FillStep, "request" | "key"> | undefined {
+  if (args[0] !== "run") return undefined;
+  const go = findExecutable("go");
+  if (!go) return undefined;
+  return { program: go, args: ["mod", "download"], env: {}, declaredEnv: [] };
 }
 
 /** Presence, size and mtime of the named manifests in `dir` and its parents. */

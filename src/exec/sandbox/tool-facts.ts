@@ -84,12 +84,14 @@ export const MANAGED_TOOL_FACTS: Record<string, ToolSandboxFacts> = {
   govet: f("may", true, ["cache"], false, GO_NOTE),
   staticcheck: f("may", true, ["cache"], false, GO_NOTE),
   golint: f("may", true, ["cache"], false, GO_NOTE),
+  // Its config may load code: Go plugins (refused where the server reads the config, golangci-lint.ts), and
+  // formats the server cannot read with certainty; so its runs are the project's code, contained as such.
   "golangci-lint": f(
     "may",
     true,
     ["cache"],
-    false,
-    `its analysis cache (GOLANGCI_LINT_CACHE) outside the project, read-write for it alone; the project's config is read; ${GO_NOTE}`,
+    true,
+    `its analysis cache (GOLANGCI_LINT_CACHE) in a folder of the project's own; the project's config is read, and a config that loads Go plugins is not run; Go's shared caches read-only (go mod download fills GOMODCACHE first), what its go list builds kept per project; ${GO_NOTE}`,
   ),
   gofmt: f("none", false, ["project-files"], false, "writes only in autoformat transactions"),
   "go test": f("may", true, ["cache"], true, `runs the project's tests; ${GO_NOTE}`),

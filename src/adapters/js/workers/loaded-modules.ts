@@ -1,9 +1,12 @@
 /**
  * The file modules this process has loaded: ES modules as the loader hook reports them
  * (loaded-modules-hook.ts) and CommonJS ones from the require cache (Node 20's hooks do not see a
- * `require`). Installed by the ESLint worker at its start, before any config is loaded.
+ * `require`), and the files project code read through `fs` (an `eslint.config.js` that reads
+ * `./banned.txt`). Installed by the ESLint worker before any config is loaded.
  */
-import { createRequire, register } from "node:module";
+import fs from "node:fs";
+import { createRequire, register, syncBuiltinESMExports } from "node:module";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel } from "node:worker_threads";
 
@@ -30,7 +33,57 @@ export function recordLoadedModules(): boolean {
     transferList: [channel.port2],
   });
   installed = true;
+  recordFileReads();
   return true;
+}
+
+const read = new Set<string>();
+/** This server's compiled code (the worker reads the linted files itself): its reads are not the config's. */
+const OWN_CODE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+
+/** The file of the first stack frame outside `fs` and this module: who asked for the read. */
+function callerFile(): string | undefined {
+  const here = fileURLToPath(import.meta.url);
+  for (const line of (new Error().stack ?? "").split("\n").slice(2)) {
+    const m = /\(?((?:file:\/\/)?\/[^():]+)(?::\d+){1,2}\)?$/.exec(line.trim());
+    const file = m?.[1]?.startsWith("file://") ? fileURLToPath(m[1]) : m?.[1];
+    if (file && file !== here) return file;
+  }
+  return undefined;
+}
+
+/** The path a read names (a string, Buffer or file URL; relative to the working folder); not an fd. */
+function pathOf(p: unknown): string | undefined {
+  if (typeof p === "string") return p.startsWith("file:") ? fileURLToPath(p) : path.resolve(p);
+  if (p instanceof URL) return p.protocol === "file:" ? fileURLToPath(p) : undefined;
+  if (Buffer.isBuffer(p)) return path.resolve(p.toString());
+  return undefined;
+}
+
+/**
+ * Records the files read through `fs` by code outside node_modules and the server's own (a config and the
+ * modules it imports: ESLint's reads of the linted files come from its package), for the life of the
+ * process. A config's reads are inputs of its verdict: a red team's
+ * two projects with the same `eslint.config.js` reading a different `./banned.txt` shared one cached result.
+ */
+function recordFileReads(): void {
+  const wrap = <T extends (...a: never[]) => unknown>(target: object, name: string) => {
+    const original = (target as Record<string, T>)[name];
+    if (typeof original !== "function") return;
+    (target as Record<string, unknown>)[name] = function (this: unknown, ...args: Parameters<T>) {
+      const file = pathOf(args[0]);
+      if (file) {
+        const caller = callerFile();
+        const ours = caller?.startsWith(OWN_CODE + path.sep) ?? true;
+        if (!ours && !caller?.split(path.sep).includes("node_modules")) read.add(file);
+      }
+      return original.apply(this, args);
+    };
+  };
+  for (const name of ["readFileSync", "readFile", "openSync", "open", "createReadStream"]) wrap(fs, name);
+  for (const name of ["readFile", "open"]) wrap(fs.promises, name);
+  // `import { readFileSync } from "node:fs"` reads the module's own bindings: made to follow.
+  syncBuiltinESMExports();
 }
 
 /** Every file module loaded so far (absolute paths, the query of a cache-busting URL dropped). */
@@ -43,7 +96,7 @@ export async function loadedModules(): Promise<string[]> {
     });
     waiting.delete(id);
   }
-  const files = new Set<string>(Object.keys(require.cache));
+  const files = new Set<string>([...Object.keys(require.cache), ...read]);
   for (const url of urls) {
     try {
       files.add(fileURLToPath(url.replace(/[?#].*$/, "")));
