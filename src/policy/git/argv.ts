@@ -116,6 +116,7 @@ export function readGit(
     aliases: [],
     shell: [],
     runs: [],
+    unjudged: [],
     undecided: "",
   };
   const state: ParseState = { env, lookup, lineConfig, around };
