@@ -141,3 +141,59 @@ describe("commits no pre-commit judged, hook environment, skip switches", () => 
       restore();
     }, 180_000);
 });
+
+describe("hooks where core.hooksPath puts them", () => {
+  const REFUSE = "#!/bin/sh\necho 'this hook refuses everything' >&2\nexit 1\n";
+  const hookFile = () => path.join(repo, ".githooks", "pre-commit");
+  const setUp = () => {
+    restore();
+    fs.mkdirSync(path.join(repo, ".githooks"), { recursive: true });
+    fs.writeFileSync(hookFile(), REFUSE, { mode: 0o755 });
+    git("config", "core.hooksPath", ".githooks");
+    expect(quiet("commit", "-m", "secret").status).toBe(1);
+  };
+  const tearDown = () => {
+    quiet("config", "--unset", "core.hooksPath");
+    fs.rmSync(path.join(repo, ".githooks"), { recursive: true, force: true });
+    restore();
+  };
+
+  it("an agent's Write of the configured hooks folder's pre-commit is denied (hook and policy_check_edit)", async () => {
+    setUp();
+    const payload = JSON.stringify({
+      tool_name: "Write",
+      cwd: repo,
+      tool_input: { file_path: hookFile(), content: "exit 0\n" },
+    });
+    const r = spawnSync("sh", ["-c", hookCommand], {
+      input: payload,
+      env: { ...env, CLAUDE_PROJECT_DIR: repo },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    const checked = await server.call("policy_check_edit", { path: hookFile(), after: "exit 0\n" });
+    expect(checked.status).toBe("blocked");
+    tearDown();
+  }, 120_000);
+
+  for (const line of ["echo 'exit 0' > .githooks/pre-commit", "rm .githooks/pre-commit", "rm -rf .githooks"])
+    it(`for real: ${line}, then a plain commit`, () => {
+      setUp();
+      expect(claude(line)).toBe("deny");
+      expect(spawnSync("bash", ["-c", line], { cwd: repo, env }).status).toBe(0);
+      expect(quiet("commit", "-qm", "plain").status).toBe(0);
+      expect(git("show", "main:settings.py")).toContain("AWS_SECRET_ACCESS_KEY");
+      tearDown();
+    }, 120_000);
+
+  it("for real: a plain git commit where the repository's config already says core.hooksPath=/dev/null", () => {
+    restore();
+    git("config", "core.hooksPath", "/dev/null");
+    expect(claude("git commit -qm plain")).toBe("deny");
+    expect(quiet("commit", "-qm", "plain").status).toBe(0);
+    expect(git("show", "main:settings.py")).toContain("AWS_SECRET_ACCESS_KEY");
+    quiet("config", "--unset", "core.hooksPath");
+    restore();
+  }, 120_000);
+});
