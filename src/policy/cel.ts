@@ -30,6 +30,7 @@ export const CEL_VARIABLES: Record<AppliesTo, Record<string, string>> = {
     destroys: "list<string>",
     uploads: "list<string>",
     push_branches: "list<string>",
+    unjudged_commits: "list<string>",
     text: "string",
     cwd: "string",
     project_root: "string",

@@ -127,6 +127,7 @@ export function commandContext(
     destroys,
     uploads: command.uploads ?? [],
     push_branches: command.git?.pushBranches ?? [],
+    unjudged_commits: program === "git" ? (command.git?.unjudged ?? []) : [],
     text: command.text,
     cwd: command.cwd ?? site.cwd,
     project_root: site.projectRoot,

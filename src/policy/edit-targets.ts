@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { dirEntries } from "../paths/dir-entries.js";
 import { HEADER_BYTES } from "./edit-context.js";
+import { gitConfigLookup, repoTopOf } from "./git/config-lookup.js";
 
 export interface EditTarget {
   /** The absolute path of this name of the file. */
@@ -86,10 +87,29 @@ function rootsOf(p: string, roots: readonly string[]): string[] {
   return [...new Set(out)];
 }
 
+/**
+ * A file in (or the folder of) the hooks git runs for its repository when `core.hooksPath` moves them out of
+ * `.git/hooks` (`.githooks/pre-commit`): named as the hook it is, `.git/hooks/<name>`, so the hook policies
+ * protect it as they protect `.git/hooks`. The path is git's own answer (`git config --get`, cached), relative
+ * to the work tree.
+ */
+function hookName(absolute: string): string | undefined {
+  const top = repoTopOf(path.dirname(absolute));
+  if (top === undefined) return undefined;
+  const configured = gitConfigLookup("core.hookspath", top, {});
+  if (!configured) return undefined;
+  const dir = path.resolve(top, configured.replace(/^~(?=\/)/, process.env.HOME ?? "~"));
+  if (dir === path.join(top, ".git", "hooks")) return undefined;
+  if (absolute === dir) return ".git/hooks";
+  return path.dirname(absolute) === dir ? `.git/hooks/${path.basename(absolute)}` : undefined;
+}
+
 function targetOf(absolute: string, roots: readonly string[]): EditTarget {
   const holding = rootsOf(absolute, roots);
   if (holding.length === 0) return { absolute, paths: [absolute], outside: true };
   const paths = [...new Set(holding.map((r) => path.relative(r, absolute).split(path.sep).join("/") || "."))];
+  const hook = hookName(absolute);
+  if (hook !== undefined) paths.push(hook);
   return { absolute, paths, outside: false };
 }
 

@@ -9,7 +9,13 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
 import type { ConfigLookup } from "./git/invocation.js";
-import { gitBranchLookup, gitConfigLookup, repoTopOf } from "./git/config-lookup.js";
+import {
+  gitBranchLookup,
+  gitConfigLookup,
+  gitHistoryLookup,
+  gitRepoKind,
+  repoTopOf,
+} from "./git/config-lookup.js";
 import type { ParsedCommandLine, SimpleCommand, WalkScope, Walker } from "./shell/model.js";
 import { NeedsParser, plainWords, walkText } from "./shell/walk.js";
 import { emitterFor } from "./shell/wrappers.js";
@@ -75,7 +81,12 @@ function walker(parser: Parser | undefined, site: ShellSite): Walker {
     ...(site.deadline !== undefined ? { deadline: site.deadline } : {}),
     emit: () => undefined,
   };
-  w.emit = emitterFor(w, { lookup: site.gitConfig ?? gitConfigLookup, branch: gitBranchLookup });
+  w.emit = emitterFor(w, {
+    lookup: site.gitConfig ?? gitConfigLookup,
+    branch: gitBranchLookup,
+    history: gitHistoryLookup,
+    repoKind: gitRepoKind,
+  });
   return w;
 }
 

@@ -116,6 +116,7 @@ export function readGit(
     aliases: [],
     shell: [],
     runs: [],
+    unjudged: [],
     undecided: "",
   };
   const state: ParseState = { env, lookup, lineConfig, around };
@@ -168,9 +169,27 @@ export function readGit(
   }
 }
 
+/** Subcommands that run the commit hooks (pre-commit, pre-merge-commit, commit-msg) or pre-push. */
+const RUNS_COMMIT_HOOKS = new Set([
+  "commit",
+  "merge",
+  "am",
+  "cherry-pick",
+  "revert",
+  "rebase",
+  "push",
+  "pull",
+]);
+
 function finish(inv: GitInvocation, state: ParseState): GitInvocation {
   const env = state.env;
   readConfigFiles(inv, env, inv.cwd, state);
+  // A repository whose own configuration already points its hooks at nothing (set by hand, or by a bypass
+  // that got through): a plain `git commit` there runs no hook at all.
+  if (RUNS_COMMIT_HOOKS.has(inv.subcommand) && !("core.hookspath" in inv.config)) {
+    const onDisk = state.lookup("core.hookspath", inv.cwd, env);
+    if (onDisk === "/dev/null") inv.config["core.hookspath"] = onDisk;
+  }
   for (const [key, value] of Object.entries(inv.config))
     if (SHELL_CONFIG.test(key) && value) inv.shell.push(value.replace(/^!/, ""));
   for (const name of SHELL_ENV) if (env[name]) inv.shell.push(env[name] as string);

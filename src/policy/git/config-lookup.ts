@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { BranchLookup, ConfigLookup } from "./invocation.js";
+import type { BranchLookup, ConfigLookup, HistoryLookup, RepoKindLookup } from "./invocation.js";
 
 const PASSED_ENV = [
   "GIT_CONFIG_GLOBAL",
@@ -72,4 +72,72 @@ export const gitBranchLookup: BranchLookup = (cwd) => {
   } catch {
     return undefined;
   }
+};
+
+const historyCache = new Map<string, ReturnType<HistoryLookup>>();
+
+/**
+ * Where a revision stands in the repository at `cwd` (see HistoryLookup): git resolves it (`rev-parse
+ * --verify REV^{commit}`), then lists what it reaches beyond HEAD, the local and the remote-tracking branches.
+ * A local branch only gets commits through `git commit` (which runs pre-commit) or the commands the policies
+ * gate; a remote-tracking one holds the remote's, others' reviewed work. Anything else (a stash's commits,
+ * `git stash create`, `commit-tree`) was never judged by a pre-commit hook.
+ */
+export const gitHistoryLookup: HistoryLookup = (rev, cwd) => {
+  if (rev === "" || rev.startsWith("-")) return undefined;
+  const id = JSON.stringify([rev, cwd]);
+  if (historyCache.has(id)) return historyCache.get(id);
+  const env = {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_") || k === "GIT_EXEC_PATH"),
+    ),
+    GIT_TERMINAL_PROMPT: "0",
+  };
+  const opts = {
+    cwd: cwd ?? process.cwd(),
+    env,
+    encoding: "utf8" as const,
+    timeout: 3000,
+    maxBuffer: 64 * 1024,
+  };
+  let value: ReturnType<HistoryLookup>;
+  const parsed = spawnSync("git", ["rev-parse", "-q", "--verify", `${rev}^{commit}`], {
+    ...opts,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  if (parsed.status === 1 || parsed.status === 128) value = "unknown";
+  else if (parsed.status !== 0) value = undefined;
+  else {
+    const sha = parsed.stdout.trim();
+    const beyond = spawnSync(
+      "git",
+      [
+        "rev-list",
+        "--max-count=1",
+        "--ignore-missing",
+        sha,
+        "--not",
+        "HEAD",
+        "--branches",
+        "--remotes",
+        "--",
+      ],
+      { ...opts, stdio: ["ignore", "pipe", "ignore"] },
+    );
+    value = beyond.status !== 0 ? undefined : beyond.stdout.trim() === "" ? "history" : "outside";
+  }
+  historyCache.set(id, value);
+  return value;
+};
+
+/** A local path as a remote: a work tree (it holds `.git`, or it is a non-bare repository's `.git`), bare, or none. */
+export const gitRepoKind: RepoKindLookup = (dir) => {
+  try {
+    if (fs.existsSync(path.join(dir, ".git"))) return "work-tree";
+    if (path.basename(dir) === ".git" && fs.existsSync(path.join(dir, "HEAD"))) return "work-tree";
+    if (fs.existsSync(path.join(dir, "HEAD")) && fs.existsSync(path.join(dir, "objects"))) return "bare";
+  } catch {
+    return "none";
+  }
+  return "none";
 };

@@ -27,6 +27,11 @@ export interface GitInvocation {
   runs: string[][];
   /** Why git's reading of the command cannot be known ("" when it can). */
   undecided: string;
+  /**
+   * Commits this command puts on a branch (moves a branch to, copies onto one) that no pre-commit hook judged:
+   * each revision as written, or what the command does (a push into a local repository's branches).
+   */
+  unjudged: string[];
   /** For a push: the branches it updates on the remote (`HEAD` and `@` resolved to the current branch; `*` for a pattern, `:` or `--all`). */
   pushBranches?: string[];
 }
@@ -34,11 +39,26 @@ export interface GitInvocation {
 /** The current branch of the repository at a directory (null: detached or none; undefined: unknown). */
 export type BranchLookup = (cwd: string | undefined) => string | null | undefined;
 
+/**
+ * Where a revision stands: "history" (reachable from HEAD, a local branch or a remote-tracking branch),
+ * "outside" (a commit only a stash, a tag, a dangling object or another ref reaches), "unknown" (it names no
+ * commit now); undefined when git could not say.
+ */
+export type HistoryLookup = (
+  rev: string,
+  cwd: string | undefined,
+) => "history" | "outside" | "unknown" | undefined;
+
+/** A local path as a git remote: a repository with a work tree, a bare one, or none (yet). */
+export type RepoKindLookup = (dir: string) => "work-tree" | "bare" | "none";
+
 /** What else git reads that the line decides: files the line wrote (a config), the current branch. */
 export interface GitSurroundings {
   /** Files written earlier in the line, by absolute path: their text when static. */
   files?: ReadonlyMap<string, { text?: string; producer: string }>;
   branch?: BranchLookup;
+  history?: HistoryLookup;
+  repoKind?: RepoKindLookup;
 }
 
 /** A config lookup in the repository at `cwd`: the value, null when unset, undefined when it cannot be read. */

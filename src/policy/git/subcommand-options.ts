@@ -57,11 +57,16 @@ export function readSubcommand(
   const table = TABLES[sub] ?? { options: [], negatable: [] };
   const inEffect = new Map<string, OptionSpec>();
   const literal: string[] = [];
+  // A negation is in effect under its own `--no-X` name (or `--X` for an option spelled `no-X`): pull's table
+  // has `verify`, so `git pull --no-verify` is only seen as "--no-verify" in flags this way.
   const put = (spec: OptionSpec, negated: boolean, value?: string) => {
     const key = spec.long ?? spec.short ?? "";
-    if (negated) inEffect.delete(key);
-    else {
-      inEffect.delete(key);
+    const opposite = spec.long?.startsWith("no-") ? spec.long.slice(3) : `no-${key}`;
+    inEffect.delete(key);
+    inEffect.delete(`!${key}`);
+    if (negated) {
+      if (spec.long) inEffect.set(`!${key}`, { long: opposite, arg: "none" });
+    } else {
       inEffect.set(key, spec);
       if (value !== undefined) (inv.values[flagNames(spec)[0] as string] ??= []).push(value);
     }

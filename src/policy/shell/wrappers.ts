@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { readGit, shellQuote } from "../git/argv.js";
-import type { BranchLookup, ConfigLookup } from "../git/invocation.js";
+import type { BranchLookup, ConfigLookup, HistoryLookup, RepoKindLookup } from "../git/invocation.js";
 import { interpreter, lineFile, producerOf, shell, type Script } from "./code-runners.js";
 import { readFind } from "./find.js";
 import { parallel, recursively, treeListed } from "./list-runners.js";
@@ -34,6 +34,8 @@ function withPositional(scope: WalkScope, args: string[]): WalkScope {
 export interface WrapperOptions {
   lookup: ConfigLookup;
   branch?: BranchLookup;
+  history?: HistoryLookup;
+  repoKind?: RepoKindLookup;
 }
 
 /** The walker's emit: records a command and everything it runs. */
@@ -263,7 +265,12 @@ function git(
     command.cwd,
     scope.gitConfig,
     options.lookup,
-    { files: scope.files, ...(options.branch ? { branch: options.branch } : {}) },
+    {
+      files: scope.files,
+      ...(options.branch ? { branch: options.branch } : {}),
+      ...(options.history ? { history: options.history } : {}),
+      ...(options.repoKind ? { repoKind: options.repoKind } : {}),
+    },
   );
   command.git = inv;
   if (inv.undecided) command.undecided = inv.undecided;
