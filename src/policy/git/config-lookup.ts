@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { safeGitArgs } from "../../exec/git-safety.js";
 import type { BranchLookup, ConfigLookup, HistoryLookup, RepoKindLookup } from "./invocation.js";
 
 const PASSED_ENV = [
@@ -101,7 +102,8 @@ export const gitHistoryLookup: HistoryLookup = (rev, cwd) => {
     maxBuffer: 64 * 1024,
   };
   let value: ReturnType<HistoryLookup>;
-  const parsed = spawnSync("git", ["rev-parse", "-q", "--verify", `${rev}^{commit}`], {
+  // The repository's config may name programs (core.fsmonitor...): none runs (src/exec/git-safety.ts).
+  const parsed = spawnSync("git", safeGitArgs(["rev-parse", "-q", "--verify", `${rev}^{commit}`]), {
     ...opts,
     stdio: ["ignore", "pipe", "ignore"],
   });
@@ -111,7 +113,7 @@ export const gitHistoryLookup: HistoryLookup = (rev, cwd) => {
     const sha = parsed.stdout.trim();
     const beyond = spawnSync(
       "git",
-      [
+      safeGitArgs([
         "rev-list",
         "--max-count=1",
         "--ignore-missing",
@@ -121,7 +123,7 @@ export const gitHistoryLookup: HistoryLookup = (rev, cwd) => {
         "--branches",
         "--remotes",
         "--",
-      ],
+      ]),
       { ...opts, stdio: ["ignore", "pipe", "ignore"] },
     );
     value = beyond.status !== 0 ? undefined : beyond.stdout.trim() === "" ? "history" : "outside";
