@@ -20,6 +20,7 @@ import path from "node:path";
 import type { Closure, ClosureDir, ClosureSpec } from "../cache/closure.js";
 import type { ToolContext } from "../engine/tool.js";
 import { isWithin } from "../paths/allowlist.js";
+import { ALWAYS_SKIPPED } from "../paths/tree-scan.js";
 import { GO_ENV, goBinDirs } from "./go/go-env.js";
 import { configuredImportPaths, envImportPaths, IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
 
@@ -32,13 +33,57 @@ export interface InputRule {
 /** Most folders a closure follows (path dependencies of path dependencies...). */
 const MAX_DIRS = 64;
 
-/** Folders outside the project (and its own sub-folders) as closure folders read by `rule`. */
-function outsideDirs(dirs: Iterable<string>, project: string, rule: InputRule): ClosureDir[] {
+/** Folders as closure folders read by `rule`. */
+function closureDirs(dirs: Iterable<string>, rule: InputRule): ClosureDir[] {
+  return [...new Set(dirs)].map((d) => ({ dir: d, names: rule.files.source, skip: [...rule.skip] }));
+}
+
+/** The folders of `dirs` inside none of the others (a folder's walk holds its sub-folders'). */
+function outermost(dirs: readonly ClosureDir[]): ClosureDir[] {
   const out = new Map<string, ClosureDir>();
-  for (const d of dirs)
-    if (!isWithin(project, d) && ![...out.keys()].some((o) => isWithin(o, d)))
-      out.set(d, { dir: d, names: rule.files.source, skip: [...rule.skip] });
+  for (const d of [...dirs].sort((a, b) => a.dir.length - b.dir.length))
+    if (![...out.keys()].some((o) => isWithin(o, d.dir))) out.set(d.dir, d);
   return [...out.values()];
+}
+
+/**
+ * Whether the project's own input walk reaches a path (so its content is keyed already): inside `project`,
+ * under no folder the walk skips (ALWAYS_SKIPPED, the language's `skip`: `build`, `dist`, `target`; a
+ * virtualenv) and, for a file, of a kind the walk keeps. Each folder is looked at once per coverage.
+ */
+export function walkCoverage(project: string, rule: InputRule): (p: string, isFile: boolean) => boolean {
+  const reached = new Map<string, boolean>([[project, true]]);
+  const folderReached = (dir: string): boolean => {
+    const known = reached.get(dir);
+    if (known !== undefined) return known;
+    const name = path.basename(dir);
+    const yes =
+      !ALWAYS_SKIPPED.has(name) &&
+      !rule.skip.has(name) &&
+      !fs.existsSync(path.join(dir, "pyvenv.cfg")) &&
+      folderReached(path.dirname(dir));
+    reached.set(dir, yes);
+    return yes;
+  };
+  return (p, isFile) =>
+    isWithin(project, p) &&
+    (!isFile || rule.files.test(path.basename(p))) &&
+    folderReached(isFile ? path.dirname(p) : p);
+}
+
+/**
+ * What a closure adds to the project's inputs: its files and folders less those the project's walk keys
+ * already. Every whole-program closure goes through here (whole-program.ts), so a file a tool reads under
+ * a folder the walk skips (`build/gen.d.ts` in a tsconfig's `include`, a mypy_path of `build/stubs`) is
+ * keyed like one outside the project.
+ */
+export function beyondWalk(closure: Closure, project: string, rule: InputRule): Closure {
+  const covers = walkCoverage(project, rule);
+  return {
+    ...closure,
+    files: closure.files.filter((f) => !covers(f, true)),
+    dirs: outermost((closure.dirs ?? []).filter((d) => !covers(d.dir, false))),
+  };
 }
 
 /** Runs a short, read-only query of the toolchain; its stdout, or an Error with its stderr. */
@@ -113,7 +158,7 @@ export function goClosure(
     } catch {
       return { files: [], watch };
     }
-    return { files, dirs: outsideDirs(dirs, project, rule), watch: [...watch, ...files] };
+    return { files, dirs: closureDirs(dirs, rule), watch: [...watch, ...files] };
   };
 }
 
@@ -157,7 +202,7 @@ export function cargoClosure(
       return { files: [] };
     }
     const watch = manifests.filter((m) => !isWithin(project, m));
-    return { files: [], dirs: outsideDirs(seen, project, rule), watch };
+    return { files: [], dirs: closureDirs(seen, rule), watch };
   };
 }
 
@@ -168,7 +213,6 @@ export function cargoClosure(
  */
 export function pythonClosure(
   at: string,
-  project: string,
   inputs: readonly string[],
   rule: InputRule,
 ): ClosureSpec["resolve"] {
@@ -184,7 +228,7 @@ export function pythonClosure(
         // Gone since the walk: the next call's inputs say so.
       }
     }
-    return Promise.resolve({ files: [], dirs: outsideDirs(dirs, project, rule), watch: configs });
+    return Promise.resolve({ files: [], dirs: closureDirs(dirs, rule), watch: configs });
   };
 }
 
@@ -197,9 +241,11 @@ export function nothingBeforeTheRun(watch: string[]): ClosureSpec["resolve"] {
 }
 
 /**
- * What a TypeScript run read outside the project: its config chain, and the program's sources and
- * `include` folders outside the project folder and outside any node_modules (installed packages are keyed
- * by the project's node_modules state) and the compiler's own lib files.
+ * What a TypeScript run read: its config chain wherever it leads (an `extends` into an installed package
+ * included, by content where the server may read it: `readable`; else, like the installed packages, by
+ * the project's node_modules state), and the program's sources and `include` folders outside any
+ * node_modules and the compiler's own lib files. What the project's walk keys already is dropped by
+ * beyondWalk, not here.
  */
 export function tscReads(
   read: {
@@ -208,15 +254,18 @@ export function tscReads(
     dirs?: readonly string[];
     unknown?: string;
   },
-  project: string,
   rule: InputRule,
+  readable: (file: string) => boolean,
 ): Closure {
   if (read.unknown) return { files: [], uncached: read.unknown };
-  const outside = (f: string) => !isWithin(project, f) && !f.split(path.sep).includes("node_modules");
-  const configs = (read.configs ?? []).filter(outside);
+  const installed = (f: string) => f.split(path.sep).includes("node_modules");
+  const configs = (read.configs ?? []).filter((f) => !installed(f) || readable(f));
   return {
-    files: [...configs, ...(read.sources ?? []).filter(outside)],
-    dirs: outsideDirs((read.dirs ?? []).filter(outside), project, rule),
+    files: [...configs, ...(read.sources ?? []).filter((f) => !installed(f))],
+    dirs: closureDirs(
+      (read.dirs ?? []).filter((d) => !installed(d)),
+      rule,
+    ),
     watch: configs,
   };
 }

@@ -24,7 +24,9 @@ import { resolvePythonTool } from "./python/resolve.js";
 import { cachedVersion } from "./tool-version.js";
 import { findTypeChecker } from "./type-checkers.js";
 import { IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
+import { insideRoots } from "../cache/closure.js";
 import {
+  beyondWalk,
   cargoClosure,
   goClosure,
   nothingBeforeTheRun,
@@ -239,10 +241,15 @@ export interface WholeCall<T> {
   /** Takes the run-describing notes out of a cached value. */
   onHit?(value: T): T;
   /**
-   * What a run reports it read beyond the project (tsc: its config chain and sources), given the
-   * project folder; taken out of the value before it is stored or returned.
+   * What a run reports it read (tsc: its config chain and sources; what the project's walk keys already
+   * is dropped after), given which files the server may read; taken out of the value before it is stored
+   * or returned.
    */
-  reads?(value: T, project: string, rule: InputRule): { value: T; read: Closure | undefined };
+  reads?(
+    value: T,
+    rule: InputRule,
+    readable: (file: string) => boolean,
+  ): { value: T; read: Closure | undefined };
   /** What the tool reads because of its own configuration (LinterAdapter.closure), beside the toolchain's. */
   toolClosure?: ClosureSpec;
 }
@@ -285,11 +292,13 @@ function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | 
       : call.language === "rust"
         ? cargoClosure(call.ctx, inputs.own, inputs.project, rule)
         : call.language === "python"
-          ? pythonClosure(inputs.own, inputs.project, inputs.files, rule)
+          ? pythonClosure(inputs.own, inputs.files, rule)
           : nothingBeforeTheRun([]);
   const shared = JSON.stringify([call.language, inputs.project, inputs.own, manifests, id.env]);
   const toolchain = () => toolchainClosures.join(shared, resolveToolchain).result;
-  const resolve = own ? async () => mergeClosures(await toolchain(), await own.resolve()) : toolchain;
+  const merged = own ? async () => mergeClosures(await toolchain(), await own.resolve()) : toolchain;
+  // One rule for every closure: what the project's walk keys already is left out, nothing else.
+  const resolve = async () => beyondWalk(await merged(), inputs.project, rule);
   return { id, resolve };
 }
 
@@ -326,8 +335,8 @@ export async function cachedWholeCall<T>(
     async run() {
       const value = await call.run();
       if (!call.reads) return value;
-      const { value: kept, read } = call.reads(value, inputs.project, rule);
-      reads.set(kept as object, read);
+      const { value: kept, read } = call.reads(value, rule, (f) => insideRoots(call.cache, f));
+      reads.set(kept as object, read && beyondWalk(read, inputs.project, rule));
       return kept;
     },
     reads: (v) => reads.get(v as object),
