@@ -23,6 +23,7 @@ import { isWithin } from "../paths/allowlist.js";
 import { ALWAYS_SKIPPED } from "../paths/tree-scan.js";
 import { GO_ENV, goBinDirs } from "./go/go-env.js";
 import { configuredImportPaths, envImportPaths, IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
+import { sitePathsOf } from "./python/site-paths.js";
 
 /** The files of a folder that are inputs, and the folders not walked: as for the project itself. */
 export interface InputRule {
@@ -206,14 +207,23 @@ export function cargoClosure(
   };
 }
 
+/** A virtualenv's site-packages folder and the names in it. */
+export interface SitePackages {
+  site: string;
+  names: readonly string[];
+}
+
 /**
  * Python: the import-path folders named by the configs in `at` (the innermost project holding the target,
  * every config file a marker of one) and its folders up to `project` (`inputs`, the project's files, hold
- * them), which a checker run at the target can read, and by the environment.
+ * them), which a checker run at the target can read, and by the environment; and what each virtualenv's
+ * `.pth` and editable finder files put on the import path (an editable install's source folder). More
+ * than MAX_DIRS such folders: not cached rather than half keyed.
  */
 export function pythonClosure(
   at: string,
   inputs: readonly string[],
+  sites: readonly SitePackages[],
   rule: InputRule,
 ): ClosureSpec["resolve"] {
   return () => {
@@ -221,6 +231,7 @@ export function pythonClosure(
       (f) => IMPORT_PATH_CONFIGS.test(path.basename(f)) && isWithin(path.dirname(f), at),
     );
     const dirs = envImportPaths(at);
+    const files: string[] = [];
     for (const file of configs) {
       try {
         dirs.push(...configuredImportPaths(file, fs.readFileSync(file, "utf8")));
@@ -228,9 +239,24 @@ export function pythonClosure(
         // Gone since the walk: the next call's inputs say so.
       }
     }
-    return Promise.resolve({ files: [], dirs: closureDirs(dirs, rule), watch: configs });
+    const watch = [...configs];
+    for (const { site, names } of sites) {
+      const found = sitePathsOf(site, names);
+      watch.push(...found.read);
+      // A finder maps a module to its file; the rest are folders (one not there yet: its walk is empty).
+      for (const p of found.paths) (/\.pyi?$/.test(p) && isFile(p) ? files : dirs).push(p);
+    }
+    if (dirs.length > MAX_DIRS)
+      return Promise.resolve({
+        files: [],
+        watch,
+        uncached: `the import path names ${dirs.length} folders (more than ${MAX_DIRS}): not all of them are keyed`,
+      });
+    return Promise.resolve({ files, dirs: closureDirs(dirs, rule), watch: [...watch, ...files] });
   };
 }
+
+const isFile = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 
 /**
  * TypeScript: nothing before a run (the worker reports what each run read; see tscReads), remembered with

@@ -10,7 +10,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, REPO_ROOT, type Connected } from "../helpers/server.js";
-import { tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
+import { missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
+import { makeVenv } from "../python/venv-helper.js";
 
 function write(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -72,6 +73,85 @@ async function staysTrue(
   expect(after.passed, JSON.stringify(after)).toBe(false);
   expect(issueIds(after)).toEqual(hand.ids);
   expect(issueIds(after)).toEqual(expected);
+}
+
+const RETURNS_INT = "def f() -> int:\n    return 1\n";
+const RETURNS_STR = "def f() -> str:\n    return ''\n";
+
+/**
+ * Projects a/ and b/: b's virtualenv has a installed editable (`pip install -e ../a` with setuptools' path
+ * `.pth`: `__editable__.liba-0.1.pth` holding a/src), and b's code uses it.
+ */
+function editableInstall(dir: string, bConfig: string): string {
+  write(path.join(dir, "a", "pyproject.toml"), '[project]\nname = "liba"\nversion = "0.1"\n');
+  write(path.join(dir, "a", "src", "liba", "__init__.py"), RETURNS_INT);
+  write(path.join(dir, "a", "src", "liba", "py.typed"), "");
+  const b = path.join(dir, "b");
+  write(path.join(b, "pyproject.toml"), `[project]\nname = "appb"\nversion = "0.1"\n${bConfig}`);
+  write(path.join(b, "src", "appb", "__init__.py"), "from liba import f\n\nx: int = f()\n");
+  makeVenv(path.join(b, ".venv"), { systemSitePackages: false });
+  const lib = path.join(b, ".venv", "lib");
+  const site = path.join(lib, fs.readdirSync(lib)[0] as string, "site-packages");
+  write(path.join(site, "__editable__.liba-0.1.pth"), `${path.join(dir, "a", "src")}\n`);
+  write(
+    path.join(site, "liba-0.1.dist-info", "METADATA"),
+    "Metadata-Version: 2.1\nName: liba\nVersion: 0.1\n",
+  );
+  return b;
+}
+
+describe.concurrent("a Python project whose virtualenv has a package installed editable", () => {
+  it.skipIf(missing("ty", [TOOLS_VENV_BIN]))(
+    "ty: the installed package's source folder, named by a .pth file",
+    async () => {
+      const dir = path.join(root, "editable-ty");
+      const b = editableInstall(dir, "");
+      // `src/appb/__init__.py:3:10: error[invalid-assignment] ...` → `src/appb/__init__.py invalid-assignment`.
+      const byHand = () => {
+        const r = spawnSync(path.join(TOOLS_VENV_BIN, "ty"), ["check", "--output-format", "concise", "."], {
+          cwd: b,
+          encoding: "utf8",
+        });
+        const ids = [...r.stdout.matchAll(/^(\S+?):\d+:\d+: error\[([\w-]+)\]/gm)].map(
+          (m) => `${m[1]} ${m[2]}`,
+        );
+        return { status: r.status, ids: ids.sort() };
+      };
+      await staysTrue(
+        { path: b, checker: "ty" },
+        byHand,
+        () => write(path.join(dir, "a", "src", "liba", "__init__.py"), RETURNS_STR),
+        ["src/appb/__init__.py invalid-assignment"],
+      );
+    },
+    300_000,
+  );
+
+  it.skipIf(missing("mypy"))(
+    "mypy (python_executable = .venv/bin/python): the installed package's source folder",
+    async () => {
+      const dir = path.join(root, "editable-mypy");
+      const b = editableInstall(
+        dir,
+        '[tool.mypy]\npython_executable = ".venv/bin/python"\nfiles = ["src"]\n',
+      );
+      const byHand = () => mypyByHand(b);
+      await staysTrue(
+        { path: b, checker: "mypy" },
+        byHand,
+        () => write(path.join(dir, "a", "src", "liba", "__init__.py"), RETURNS_STR),
+        ["src/appb/__init__.py assignment"],
+      );
+    },
+    300_000,
+  );
+});
+
+/** mypy's own errors in `cwd` (`src/p/__init__.py:4: error: ... [assignment]` → `src/p/__init__.py assignment`). */
+function mypyByHand(cwd: string): { status: number | null; ids: string[] } {
+  const r = spawnSync("mypy", ["--no-incremental", "--cache-dir", "/dev/null"], { cwd, encoding: "utf8" });
+  const ids = [...r.stdout.matchAll(/^(\S+?):\d+: error: .*\[([\w-]+)\]$/gm)].map((m) => `${m[1]} ${m[2]}`);
+  return { status: r.status, ids: ids.sort() };
 }
 
 const TSC = path.join(REPO_ROOT, "node_modules", ".bin", "tsc");
