@@ -22,7 +22,12 @@ import type { ToolContext } from "../engine/tool.js";
 import { isWithin } from "../paths/allowlist.js";
 import { ALWAYS_SKIPPED } from "../paths/tree-scan.js";
 import { GO_ENV, goBinDirs } from "./go/go-env.js";
-import { configuredImportPaths, envImportPaths, IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
+import {
+  configuredImportPaths,
+  configuredPluginFiles,
+  envImportPaths,
+  IMPORT_PATH_CONFIGS,
+} from "./python/import-paths.js";
 import { sitePathsOf } from "./python/site-paths.js";
 
 /** The files of a folder that are inputs, and the folders not walked: as for the project itself. */
@@ -216,7 +221,8 @@ export interface SitePackages {
 /**
  * Python: the import-path folders named by the configs in `at` (the innermost project holding the target,
  * every config file a marker of one) and its folders up to `project` (`inputs`, the project's files, hold
- * them), which a checker run at the target can read, and by the environment; and what each virtualenv's
+ * them), which a checker run at the target can read, and by the environment; the mypy plugins those
+ * configs name; and what each virtualenv's
  * `.pth` and editable finder files put on the import path (an editable install's source folder). More
  * than MAX_DIRS such folders: not cached rather than half keyed.
  */
@@ -234,7 +240,9 @@ export function pythonClosure(
     const files: string[] = [];
     for (const file of configs) {
       try {
-        dirs.push(...configuredImportPaths(file, fs.readFileSync(file, "utf8")));
+        const text = fs.readFileSync(file, "utf8");
+        dirs.push(...configuredImportPaths(file, text));
+        files.push(...configuredPluginFiles(file, text));
       } catch {
         // Gone since the walk: the next call's inputs say so.
       }

@@ -154,6 +154,33 @@ function mypyByHand(cwd: string): { status: number | null; ids: string[] } {
   return { status: r.status, ids: ids.sort() };
 }
 
+describe("a mypy plugin beside the project", () => {
+  it.skipIf(missing("mypy"))(
+    'mypy: [tool.mypy] plugins = ["../tools/plug.py"]',
+    async () => {
+      const dir = path.join(root, "plugin");
+      const plugin = (ret: string) =>
+        "from mypy.plugin import Plugin\n\n\nclass P(Plugin):\n    def get_function_hook(self, fullname):\n" +
+        `        if fullname == "p.g":\n            return lambda ctx: ctx.api.named_generic_type("${ret}", [])\n` +
+        "        return None\n\n\ndef plugin(version):\n    return P\n";
+      write(path.join(dir, "tools", "plug.py"), plugin("builtins.int"));
+      const proj = path.join(dir, "proj");
+      write(
+        path.join(proj, "pyproject.toml"),
+        '[project]\nname = "p"\nversion = "0.1"\n\n[tool.mypy]\nplugins = ["../tools/plug.py"]\nfiles = ["src"]\n',
+      );
+      write(path.join(proj, "src", "p", "__init__.py"), "def g():\n    return 1\n\n\nx: int = g()\n");
+      await staysTrue(
+        { path: proj, checker: "mypy" },
+        () => mypyByHand(proj),
+        () => write(path.join(dir, "tools", "plug.py"), plugin("builtins.str")),
+        ["src/p/__init__.py assignment"],
+      );
+    },
+    300_000,
+  );
+});
+
 const TSC = path.join(REPO_ROOT, "node_modules", ".bin", "tsc");
 
 /** tsc's own diagnostics: `src/index.ts(1,19): error TS7006: ...` → `src/index.ts TS7006`. */
