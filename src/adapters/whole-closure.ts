@@ -6,7 +6,8 @@
  *   no network and no module download);
  * - Rust: each path dependency of the workspace's packages, and theirs (`cargo metadata --no-deps`);
  * - Python: the folders the project's configs put on the type checkers' import path (`mypy_path`,
- *   pyright's `extraPaths`, ty's `extra-paths`), and MYPYPATH's and PYTHONPATH's;
+ *   pyright's `extraPaths`, ty's `extra-paths`), and MYPYPATH's and PYTHONPATH's; the mypy plugins they
+ *   name; what each virtualenv's `.pth` and editable finder files put on the import path;
  * - TypeScript: what the run itself reports (the tsconfig's `extends` chain, its project references'
  *   configs, the program's sources and `include` folders outside the project), learnt from each run (see
  *   WholeJob.reads).
