@@ -6,7 +6,8 @@
  *   no network and no module download);
  * - Rust: each path dependency of the workspace's packages, and theirs (`cargo metadata --no-deps`);
  * - Python: the folders the project's configs put on the type checkers' import path (`mypy_path`,
- *   pyright's `extraPaths`, ty's `extra-paths`), and MYPYPATH's and PYTHONPATH's;
+ *   pyright's `extraPaths`, ty's `extra-paths`), and MYPYPATH's and PYTHONPATH's; the mypy plugins they
+ *   name; what each virtualenv's `.pth` and editable finder files put on the import path;
  * - TypeScript: what the run itself reports (the tsconfig's `extends` chain, its project references'
  *   configs, the program's sources and `include` folders outside the project), learnt from each run (see
  *   WholeJob.reads).
@@ -20,8 +21,15 @@ import path from "node:path";
 import type { Closure, ClosureDir, ClosureSpec } from "../cache/closure.js";
 import type { ToolContext } from "../engine/tool.js";
 import { isWithin } from "../paths/allowlist.js";
+import { ALWAYS_SKIPPED } from "../paths/tree-scan.js";
 import { GO_ENV, goBinDirs } from "./go/go-env.js";
-import { configuredImportPaths, envImportPaths, IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
+import {
+  configuredImportPaths,
+  configuredPluginFiles,
+  envImportPaths,
+  IMPORT_PATH_CONFIGS,
+} from "./python/import-paths.js";
+import { sitePathsOf } from "./python/site-paths.js";
 
 /** The files of a folder that are inputs, and the folders not walked: as for the project itself. */
 export interface InputRule {
@@ -32,13 +40,57 @@ export interface InputRule {
 /** Most folders a closure follows (path dependencies of path dependencies...). */
 const MAX_DIRS = 64;
 
-/** Folders outside the project (and its own sub-folders) as closure folders read by `rule`. */
-function outsideDirs(dirs: Iterable<string>, project: string, rule: InputRule): ClosureDir[] {
+/** Folders as closure folders read by `rule`. */
+function closureDirs(dirs: Iterable<string>, rule: InputRule): ClosureDir[] {
+  return [...new Set(dirs)].map((d) => ({ dir: d, names: rule.files.source, skip: [...rule.skip] }));
+}
+
+/** The folders of `dirs` inside none of the others (a folder's walk holds its sub-folders'). */
+function outermost(dirs: readonly ClosureDir[]): ClosureDir[] {
   const out = new Map<string, ClosureDir>();
-  for (const d of dirs)
-    if (!isWithin(project, d) && ![...out.keys()].some((o) => isWithin(o, d)))
-      out.set(d, { dir: d, names: rule.files.source, skip: [...rule.skip] });
+  for (const d of [...dirs].sort((a, b) => a.dir.length - b.dir.length))
+    if (![...out.keys()].some((o) => isWithin(o, d.dir))) out.set(d.dir, d);
   return [...out.values()];
+}
+
+/**
+ * Whether the project's own input walk reaches a path (so its content is keyed already): inside `project`,
+ * under no folder the walk skips (ALWAYS_SKIPPED, the language's `skip`: `build`, `dist`, `target`; a
+ * virtualenv) and, for a file, of a kind the walk keeps. Each folder is looked at once per coverage.
+ */
+export function walkCoverage(project: string, rule: InputRule): (p: string, isFile: boolean) => boolean {
+  const reached = new Map<string, boolean>([[project, true]]);
+  const folderReached = (dir: string): boolean => {
+    const known = reached.get(dir);
+    if (known !== undefined) return known;
+    const name = path.basename(dir);
+    const yes =
+      !ALWAYS_SKIPPED.has(name) &&
+      !rule.skip.has(name) &&
+      !fs.existsSync(path.join(dir, "pyvenv.cfg")) &&
+      folderReached(path.dirname(dir));
+    reached.set(dir, yes);
+    return yes;
+  };
+  return (p, isFile) =>
+    isWithin(project, p) &&
+    (!isFile || rule.files.test(path.basename(p))) &&
+    folderReached(isFile ? path.dirname(p) : p);
+}
+
+/**
+ * What a closure adds to the project's inputs: its files and folders less those the project's walk keys
+ * already. Every whole-program closure goes through here (whole-program.ts), so a file a tool reads under
+ * a folder the walk skips (`build/gen.d.ts` in a tsconfig's `include`, a mypy_path of `build/stubs`) is
+ * keyed like one outside the project.
+ */
+export function beyondWalk(closure: Closure, project: string, rule: InputRule): Closure {
+  const covers = walkCoverage(project, rule);
+  return {
+    ...closure,
+    files: closure.files.filter((f) => !covers(f, true)),
+    dirs: outermost((closure.dirs ?? []).filter((d) => !covers(d.dir, false))),
+  };
 }
 
 /** Runs a short, read-only query of the toolchain; its stdout, or an Error with its stderr. */
@@ -113,7 +165,7 @@ export function goClosure(
     } catch {
       return { files: [], watch };
     }
-    return { files, dirs: outsideDirs(dirs, project, rule), watch: [...watch, ...files] };
+    return { files, dirs: closureDirs(dirs, rule), watch: [...watch, ...files] };
   };
 }
 
@@ -157,19 +209,28 @@ export function cargoClosure(
       return { files: [] };
     }
     const watch = manifests.filter((m) => !isWithin(project, m));
-    return { files: [], dirs: outsideDirs(seen, project, rule), watch };
+    return { files: [], dirs: closureDirs(seen, rule), watch };
   };
+}
+
+/** A virtualenv's site-packages folder and the names in it. */
+export interface SitePackages {
+  site: string;
+  names: readonly string[];
 }
 
 /**
  * Python: the import-path folders named by the configs in `at` (the innermost project holding the target,
  * every config file a marker of one) and its folders up to `project` (`inputs`, the project's files, hold
- * them), which a checker run at the target can read, and by the environment.
+ * them), which a checker run at the target can read, and by the environment; the mypy plugins those
+ * configs name; and what each virtualenv's
+ * `.pth` and editable finder files put on the import path (an editable install's source folder). More
+ * than MAX_DIRS such folders: not cached rather than half keyed.
  */
 export function pythonClosure(
   at: string,
-  project: string,
   inputs: readonly string[],
+  sites: readonly SitePackages[],
   rule: InputRule,
 ): ClosureSpec["resolve"] {
   return () => {
@@ -177,16 +238,34 @@ export function pythonClosure(
       (f) => IMPORT_PATH_CONFIGS.test(path.basename(f)) && isWithin(path.dirname(f), at),
     );
     const dirs = envImportPaths(at);
+    const files: string[] = [];
     for (const file of configs) {
       try {
-        dirs.push(...configuredImportPaths(file, fs.readFileSync(file, "utf8")));
+        const text = fs.readFileSync(file, "utf8");
+        dirs.push(...configuredImportPaths(file, text));
+        files.push(...configuredPluginFiles(file, text));
       } catch {
         // Gone since the walk: the next call's inputs say so.
       }
     }
-    return Promise.resolve({ files: [], dirs: outsideDirs(dirs, project, rule), watch: configs });
+    const watch = [...configs];
+    for (const { site, names } of sites) {
+      const found = sitePathsOf(site, names);
+      watch.push(...found.read);
+      // A finder maps a module to its file; the rest are folders (one not there yet: its walk is empty).
+      for (const p of found.paths) (/\.pyi?$/.test(p) && isFile(p) ? files : dirs).push(p);
+    }
+    if (dirs.length > MAX_DIRS)
+      return Promise.resolve({
+        files: [],
+        watch,
+        uncached: `the import path names ${dirs.length} folders (more than ${MAX_DIRS}): not all of them are keyed`,
+      });
+    return Promise.resolve({ files, dirs: closureDirs(dirs, rule), watch: [...watch, ...files] });
   };
 }
+
+const isFile = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 
 /**
  * TypeScript: nothing before a run (the worker reports what each run read; see tscReads), remembered with
@@ -197,9 +276,11 @@ export function nothingBeforeTheRun(watch: string[]): ClosureSpec["resolve"] {
 }
 
 /**
- * What a TypeScript run read outside the project: its config chain, and the program's sources and
- * `include` folders outside the project folder and outside any node_modules (installed packages are keyed
- * by the project's node_modules state) and the compiler's own lib files.
+ * What a TypeScript run read: its config chain wherever it leads (an `extends` into an installed package
+ * included, by content where the server may read it: `readable`; else, like the installed packages, by
+ * the project's node_modules state), and the program's sources and `include` folders outside any
+ * node_modules and the compiler's own lib files. What the project's walk keys already is dropped by
+ * beyondWalk, not here.
  */
 export function tscReads(
   read: {
@@ -208,15 +289,18 @@ export function tscReads(
     dirs?: readonly string[];
     unknown?: string;
   },
-  project: string,
   rule: InputRule,
+  readable: (file: string) => boolean,
 ): Closure {
   if (read.unknown) return { files: [], uncached: read.unknown };
-  const outside = (f: string) => !isWithin(project, f) && !f.split(path.sep).includes("node_modules");
-  const configs = (read.configs ?? []).filter(outside);
+  const installed = (f: string) => f.split(path.sep).includes("node_modules");
+  const configs = (read.configs ?? []).filter((f) => !installed(f) || readable(f));
   return {
-    files: [...configs, ...(read.sources ?? []).filter(outside)],
-    dirs: outsideDirs((read.dirs ?? []).filter(outside), project, rule),
+    files: [...configs, ...(read.sources ?? []).filter((f) => !installed(f))],
+    dirs: closureDirs(
+      (read.dirs ?? []).filter((d) => !installed(d)),
+      rule,
+    ),
     watch: configs,
   };
 }

@@ -25,12 +25,15 @@ import { resolvePythonTool } from "./python/resolve.js";
 import { cachedVersion } from "./tool-version.js";
 import { findTypeChecker } from "./type-checkers.js";
 import { IMPORT_PATH_CONFIGS } from "./python/import-paths.js";
+import { insideRoots } from "../cache/closure.js";
 import {
+  beyondWalk,
   cargoClosure,
   goClosure,
   nothingBeforeTheRun,
   pythonClosure,
   type InputRule,
+  type SitePackages,
 } from "./whole-closure.js";
 
 export type WholeLanguage = "python" | "typescript" | "go" | "rust";
@@ -126,6 +129,8 @@ export interface WholeInputs {
   files: string[];
   /** Environment and installed-package facts the key also holds. */
   facts: unknown;
+  /** Python: each virtualenv's site-packages under the project, with its names. */
+  sites: SitePackages[];
 }
 
 export function wholeProgramInputs(
@@ -151,7 +156,9 @@ export function wholeProgramInputs(
   const facts: Record<string, unknown> = {
     env: spec.env.map((v) => process.env[v] ?? null),
   };
-  if (language === "python") facts.sitePackages = sitePackages(cache, project);
+  const sites = language === "python" ? sitePackages(cache, project) : [];
+  if (language === "python")
+    facts.sitePackages = sites.map((s) => [relativeKey(project, s.site), ...s.names]);
   // The installed packages a TypeScript program reads (`@types/*`, each dependency's typings): what the
   // package manager installed, by the names in each node_modules and its own record of the install.
   if (language === "typescript") facts.nodeModules = nodeModulesState(cache, project, root);
@@ -163,7 +170,7 @@ export function wholeProgramInputs(
     facts.goEnvFile = file ? readGoEnvFile(file) : null;
   }
   if (language === "rust") facts.rustHomeSettings = rustHomeSettings();
-  return { project, own, files, facts };
+  return { project, own, files, facts, sites };
 }
 
 /**
@@ -194,16 +201,16 @@ function isVenv(dir: string): boolean {
   return fs.existsSync(path.join(dir, "pyvenv.cfg"));
 }
 
-/** The names in each virtualenv's site-packages under the project (`.venv`, `venv`, or any with pyvenv.cfg). */
-function sitePackages(cache: ResultCache, project: string): string[][] {
-  const out: string[][] = [];
+/** Each virtualenv's site-packages under the project (`.venv`, `venv`, or any with pyvenv.cfg), and its names. */
+function sitePackages(cache: ResultCache, project: string): SitePackages[] {
+  const out: SitePackages[] = [];
   for (const e of cache.tree.entries(project) ?? []) {
     if (e.kind !== "dir") continue;
     const lib = path.join(project, e.name, "lib");
     if (!isVenv(path.join(project, e.name))) continue;
     for (const py of cache.tree.entries(lib) ?? []) {
       const site = path.join(lib, py.name, "site-packages");
-      out.push([`${e.name}/${py.name}`, ...(cache.tree.entries(site) ?? []).map((x) => x.name)]);
+      out.push({ site, names: (cache.tree.entries(site) ?? []).map((x) => x.name) });
     }
   }
   return out;
@@ -248,10 +255,15 @@ export interface WholeCall<T> {
   /** Takes the run-describing notes out of a cached value. */
   onHit?(value: T): T;
   /**
-   * What a run reports it read beyond the project (tsc: its config chain and sources), given the
-   * project folder; taken out of the value before it is stored or returned.
+   * What a run reports it read (tsc: its config chain and sources; what the project's walk keys already
+   * is dropped after), given which files the server may read; taken out of the value before it is stored
+   * or returned.
    */
-  reads?(value: T, project: string, rule: InputRule): { value: T; read: Closure | undefined };
+  reads?(
+    value: T,
+    rule: InputRule,
+    readable: (file: string) => boolean,
+  ): { value: T; read: Closure | undefined };
   /** What the tool reads because of its own configuration (LinterAdapter.closure), beside the toolchain's. */
   toolClosure?: ClosureSpec;
 }
@@ -284,6 +296,8 @@ function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | 
     at: relativeKey(call.root, inputs.own),
     manifests,
     env: spec.env.map((v) => process.env[v] ?? null),
+    // A new .pth file (an editable install) in a virtualenv: resolved again.
+    facts: call.language === "python" ? inputs.facts : null,
     ...(own && { own: own.id }),
   };
   // Resolved where the tool runs: a nested module's or workspace's own go.mod or Cargo.toml names what it
@@ -294,11 +308,13 @@ function closureSpec<T>(call: WholeCall<T>, inputs: WholeInputs): ClosureSpec | 
       : call.language === "rust"
         ? cargoClosure(call.ctx, inputs.own, inputs.project, rule)
         : call.language === "python"
-          ? pythonClosure(inputs.own, inputs.project, inputs.files, rule)
+          ? pythonClosure(inputs.own, inputs.files, inputs.sites, rule)
           : nothingBeforeTheRun([]);
-  const shared = JSON.stringify([call.language, inputs.project, inputs.own, manifests, id.env]);
+  const shared = JSON.stringify([call.language, inputs.project, inputs.own, manifests, id.env, id.facts]);
   const toolchain = () => toolchainClosures.join(shared, resolveToolchain).result;
-  const resolve = own ? async () => mergeClosures(await toolchain(), await own.resolve()) : toolchain;
+  const merged = own ? async () => mergeClosures(await toolchain(), await own.resolve()) : toolchain;
+  // One rule for every closure: what the project's walk keys already is left out, nothing else.
+  const resolve = async () => beyondWalk(await merged(), inputs.project, rule);
   return { id, resolve };
 }
 
@@ -335,8 +351,8 @@ export async function cachedWholeCall<T>(
     async run() {
       const value = await call.run();
       if (!call.reads) return value;
-      const { value: kept, read } = call.reads(value, inputs.project, rule);
-      reads.set(kept as object, read);
+      const { value: kept, read } = call.reads(value, rule, (f) => insideRoots(call.cache, f));
+      reads.set(kept as object, read && beyondWalk(read, inputs.project, rule));
       return kept;
     },
     reads: (v) => reads.get(v as object),

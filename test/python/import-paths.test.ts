@@ -5,7 +5,11 @@
  * entries resolve against the config's folder, where the server runs the checkers.
  */
 import { describe, expect, it } from "vitest";
-import { configuredImportPaths, envImportPaths } from "../../src/adapters/python/import-paths.js";
+import {
+  configuredImportPaths,
+  configuredPluginFiles,
+  envImportPaths,
+} from "../../src/adapters/python/import-paths.js";
 
 describe("configuredImportPaths", () => {
   it("mypy.ini, .mypy.ini and setup.cfg: mypy_path split at commas and colons, variables expanded", () => {
@@ -55,5 +59,26 @@ describe("envImportPaths", () => {
       "/abs",
       "/r/lib",
     ]);
+  });
+});
+
+describe("configuredPluginFiles", () => {
+  it("mypy's plugins: a path against the config's folder, a module as its file there, `:function` dropped", () => {
+    const toml = '[tool.mypy]\nplugins = ["../tools/plug.py", "pkg.plug:entry", "pydantic.mypy"]\n';
+    expect(configuredPluginFiles("/r/app/pyproject.toml", toml)).toEqual([
+      "/r/tools/plug.py",
+      "/r/app/pkg/plug.py",
+      "/r/app/pkg/plug/__init__.py",
+      "/r/app/pydantic/mypy.py",
+      "/r/app/pydantic/mypy/__init__.py",
+    ]);
+    const ini = "[mypy]\nplugins = /abs/p.py:make, local_plug\n";
+    for (const name of ["mypy.ini", ".mypy.ini", "setup.cfg"])
+      expect(configuredPluginFiles(`/r/app/${name}`, ini)).toEqual([
+        "/abs/p.py",
+        "/r/app/local_plug.py",
+        "/r/app/local_plug/__init__.py",
+      ]);
+    expect(configuredPluginFiles("/r/app/ty.toml", "")).toEqual([]);
   });
 });

@@ -76,6 +76,34 @@ export function configuredImportPaths(
   return found.map((p) => path.resolve(dir, p));
 }
 
+/**
+ * The files of the mypy plugins a config file names (its `plugins`): a `path.py` (relative to the config's
+ * folder, as mypy takes it), and a module name as the file it is in the config's folder (`pkg.plug` →
+ * `pkg/plug.py` and `pkg/plug/__init__.py`; one installed elsewhere is keyed by the site-packages names).
+ * A `:function` suffix is dropped. The modules a plugin imports are not followed.
+ */
+export function configuredPluginFiles(file: string, text: string): string[] {
+  const dir = path.dirname(file);
+  const name = path.basename(file);
+  const value =
+    name === "pyproject.toml"
+      ? tomlTable(text, "tool", "mypy")?.plugins
+      : /^(?:setup\.cfg|mypy\.ini|\.mypy\.ini)$/.test(name)
+        ? iniSection(text, "mypy")?.plugins
+        : undefined;
+  return strings(value)
+    .flatMap((v) => v.split(","))
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => (p.lastIndexOf(":") > p.lastIndexOf("/") ? p.slice(0, p.lastIndexOf(":")) : p))
+    .flatMap((p) => {
+      if (p.endsWith(".py")) return [path.resolve(dir, p)];
+      if (!/^[\w.]+$/.test(p)) return [];
+      const mod = path.join(dir, ...p.split("."));
+      return [`${mod}.py`, path.join(mod, "__init__.py")];
+    });
+}
+
 /** The folders of MYPYPATH and PYTHONPATH (relative ones against `cwd`, where the checker runs). */
 export function envImportPaths(cwd: string, env: NodeJS.ProcessEnv = process.env): string[] {
   return [env.MYPYPATH, env.PYTHONPATH]

@@ -39,9 +39,9 @@ import {
 } from "./project-failures.js";
 
 /** What a checker's run reports it read (tsc: its config chain and sources), out of the outcome kept. */
-function readsOf(outcome: TypeCheckOutcome, project: string, rule: InputRule) {
+function readsOf(outcome: TypeCheckOutcome, rule: InputRule, readable: (file: string) => boolean) {
   const { reads, ...value } = outcome;
-  return { value, read: reads ? tscReads(reads, project, rule) : undefined };
+  return { value, read: reads ? tscReads(reads, rule, readable) : undefined };
 }
 
 /** The validated arguments of a call, as far as a checker's run reads them. */
