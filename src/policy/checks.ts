@@ -168,10 +168,16 @@ const nameMatches = (name: string, globs: readonly string[]) => globs.some((g) =
 /** Text read to judge what a write puts in a file (the file it copies, the file it adds to); larger: by name. */
 const MAX_CONTENT_BYTES = 1024 * 1024;
 
+/** Content read for one command's writes at most (a large tree copied): past it, files are judged by name. */
+const MAX_CONTENT_TOTAL = 16 * 1024 * 1024;
+let contentBudget = MAX_CONTENT_TOTAL;
+
 function readText(file: string): string | undefined {
   try {
     const st = fs.statSync(file);
-    return st.isFile() && st.size <= MAX_CONTENT_BYTES ? fs.readFileSync(file, "utf8") : undefined;
+    if (!st.isFile() || st.size > MAX_CONTENT_BYTES || st.size > contentBudget) return undefined;
+    contentBudget -= st.size;
+    return fs.readFileSync(file, "utf8");
   } catch {
     return undefined;
   }
@@ -251,6 +257,7 @@ async function judgeWrites(
   const paths: string[] = [];
   const undecided: string[] = [];
   const cwd = command.cwd ?? lineCwd;
+  contentBudget = MAX_CONTENT_TOTAL;
   for (const write of command.writes ?? []) {
     if (write.path === "" || /^\/dev\/(null|std(out|err)|tty|fd\/\d+)$/.test(write.path)) continue;
     // A name only known when the line runs could be any file, a hook too: fail closed.
@@ -288,6 +295,10 @@ async function judgeWrites(
         );
     }
     for (const { name, copyOf: from } of reached) {
+      if (deadline !== undefined && Date.now() > deadline) {
+        undecided.push("its writes were not all judged within the check's deadline");
+        break;
+      }
       const resolved = resolveEdit(name, roots);
       const content = contentOf(write, { name, ...(from !== undefined ? { copyOf: from } : {}) });
       const lines = content?.lines ?? { added: [], removed: [] };
