@@ -277,6 +277,7 @@ async function judgeWrites(
     const reached: Reached[] = write.names || write.tree ? [] : matched.map((name) => ({ name, copyOf }));
     if (write.recursive && (write.kind !== "write" || write.names || write.each))
       for (const m of matched) {
+        if (write.moved && !insideRoots(m, roots)) continue;
         const tree = treeOf(m).filter((f) => !write.git || !inGitDir(path.relative(m, f)));
         reached.push(
           ...(write.names ? tree.filter((f) => nameMatches(path.basename(f), write.names ?? [])) : tree).map(
@@ -284,7 +285,8 @@ async function judgeWrites(
           ),
         );
       }
-    if (write.tree) {
+    // What lands outside the roots is not an edit of the project: a folder copied out is not walked.
+    if (write.tree && insideRoots(absolute, roots)) {
       const from = path.resolve(cwd, write.tree.from);
       const into = /\/\.\/?$/.test(write.tree.from) ? "contents" : write.tree.into;
       const tree = treeTargets(from, absolute, into, write.tree.git === true);

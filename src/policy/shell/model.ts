@@ -30,6 +30,8 @@ export interface Write {
   copyOf?: string;
   /** Every file under `from` lands at the same place under `path` (`cp -r`, `rsync`, `mv`, `git mv`). */
   tree?: { from: string; into: "auto" | "contents"; git?: boolean };
+  /** A folder moved away (`mv`): its files are judged where they are inside the roots (a home folder moved is destroys' business). */
+  moved?: boolean;
   /** git writes it: never inside the repository's own `.git`. */
   git?: boolean;
   /** A program rewrites it (`sed -i`, inline code): of the result only `adds` is known. */

@@ -118,7 +118,17 @@ export function writesOf(command: SimpleCommand): Write[] {
         }
     }
     // mv removes its sources: a folder with everything under it (`mv .claude /tmp/x`).
-    if (name === "mv") for (const s of sources) out.push(w(s.value, "delete", s.dynamic, true));
+    if (name === "mv")
+      for (const s of sources) out.push({ ...w(s.value, "delete", s.dynamic, true), moved: true });
+    // rsync --delete: files at the destination that the source lacks are deleted (its whole tree, at worst).
+    if (
+      name === "rsync" &&
+      [...flags].some((f) => /^--del(ete(-[a-z]+)?)?$/.test(f)) &&
+      dest !== undefined &&
+      sources.length &&
+      !/^[^/]*:/.test(dest)
+    )
+      out.push(w(dest, "delete", destDynamic, true));
   } else if (name === "ln") {
     const { operands, values } = operandsOf(argv, dynamic, ["-t", "--target-directory", "-S", "--suffix"]);
     const target = values.get("-t") ?? values.get("--target-directory");
