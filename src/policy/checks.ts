@@ -16,11 +16,13 @@ import {
   editContext,
   editLines,
   filesOfDiff,
+  linesBetween,
   type EditInput,
   type EditLines,
   type WriteKind,
 } from "./edit-context.js";
 import { resolveEdit } from "./edit-targets.js";
+import { CONFIG_FILE } from "./config-weakening.js";
 import { isGuardFile } from "./guard-files.js";
 import { globRegExp } from "./shell/find.js";
 import type { ConfigLookup } from "./git/invocation.js";
@@ -100,7 +102,7 @@ export async function checkCommand(
   const contexts: { context: CelContext; label: string }[] = [];
   const editViolations: Violation[] = [];
   for (const command of parsed.commands) {
-    const judged = judgeWrites(bundle, command, site.cwd, roots, site.deadline);
+    const judged = await judgeWrites(bundle, command, site.cwd, roots, site.deadline);
     editViolations.push(...judged.violations);
     contexts.push({ context: commandContext(command, full, { writes: judged.paths }), label: command.text });
   }
@@ -163,56 +165,180 @@ function globbed(pattern: string): string[] {
 
 const nameMatches = (name: string, globs: readonly string[]) => globs.some((g) => globRegExp(g).test(name));
 
+/** Text read to judge what a write puts in a file (the file it copies, the file it adds to); larger: by name. */
+const MAX_CONTENT_BYTES = 1024 * 1024;
+
+/** Content read for one command's writes at most (a large tree copied): past it, files are judged by name. */
+const MAX_CONTENT_TOTAL = 16 * 1024 * 1024;
+let contentBudget = MAX_CONTENT_TOTAL;
+
+function readText(file: string): string | undefined {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile() || st.size > MAX_CONTENT_BYTES || st.size > contentBudget) return undefined;
+    contentBudget -= st.size;
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+const isDirectory = (p: string) => {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** git's pathspecs never reach its own folder. */
+const inGitDir = (relative: string) => relative.split(path.sep).includes(".git");
+
+const insideRoots = (file: string, roots: readonly string[]) =>
+  roots.some((r) => file === r || file.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+
+/** One file a write reaches, and the file whose copy it receives. */
+interface Reached {
+  name: string;
+  copyOf?: string;
+}
+
+/**
+ * Where a folder copied (or moved) into `dest` puts each of its files: under `dest/<its name>` onto an
+ * existing folder, else (or for its contents, `fake/.`, rsync's `fake/`) under `dest` itself. undefined:
+ * the folder is not there to read.
+ */
+function treeTargets(
+  from: string,
+  dest: string,
+  into: "auto" | "contents",
+  git = false,
+): Reached[] | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(from);
+  } catch {
+    return undefined;
+  }
+  const base = into === "auto" && isDirectory(dest) ? path.join(dest, path.basename(from)) : dest;
+  if (!st.isDirectory()) return [{ name: base, copyOf: from }];
+  return treeOf(from)
+    .filter((f) => !git || !inGitDir(path.relative(from, f)))
+    .map((f) => ({ name: path.join(base, path.relative(from, f)), copyOf: f }));
+}
+
+/** What a write puts in a file, as an edit from its text now: undefined when the line does not show it. */
+function contentOf(
+  write: Write,
+  reached: Reached,
+): { before: string; after: string; lines: EditLines } | undefined {
+  if (write.kind !== "write") return { before: "", after: "", lines: { added: [], removed: [] } };
+  if (write.adds !== undefined) {
+    const before = (write.removes ?? []).join("\n");
+    const after = write.adds.join("\n");
+    return { before, after, lines: difference(write.removes ?? [], write.adds) };
+  }
+  const text = write.text ?? (reached.copyOf !== undefined ? readText(reached.copyOf) : undefined);
+  if (text === undefined) return undefined;
+  const now = readText(reached.name) ?? "";
+  const after = write.append ? now + text : text;
+  return { before: now, after, lines: linesBetween(now, after) };
+}
+
 /** A command's writes judged as edits of what they reach: the violations, and the paths for `writes`. */
-function judgeWrites(
+async function judgeWrites(
   bundle: Bundle,
   command: SimpleCommand,
   lineCwd: string,
   roots: readonly string[],
   deadline: number | undefined,
-): { violations: Violation[]; paths: string[] } {
+): Promise<{ violations: Violation[]; paths: string[] }> {
   const violations: Violation[] = [];
   const paths: string[] = [];
-  const none: EditLines = { added: [], removed: [] };
+  const undecided: string[] = [];
+  const cwd = command.cwd ?? lineCwd;
+  contentBudget = MAX_CONTENT_TOTAL;
   for (const write of command.writes ?? []) {
-    if (write.dynamic || write.path === "" || /^\/dev\/(null|std(out|err)|tty|fd\/\d+)$/.test(write.path))
+    if (write.path === "" || /^\/dev\/(null|std(out|err)|tty|fd\/\d+)$/.test(write.path)) continue;
+    // A name only known when the line runs could be any file, a hook too: fail closed.
+    if (write.dynamic) {
+      undecided.push(`it ${labelOf(write)} ${write.why ?? write.path}, only known when the line runs`);
       continue;
-    const absolute = path.resolve(command.cwd ?? lineCwd, write.path);
+    }
+    // After a `cd` to a place only known when the line runs, a relative name is too (`cd "$D" && > pre-commit`).
+    if (command.cwd === undefined && !path.isAbsolute(write.path)) {
+      undecided.push(`it ${labelOf(write)} ${write.path} in a folder only known when the line runs`);
+      continue;
+    }
+    const absolute = path.resolve(cwd, write.path);
     // A glob in the last component is judged by what it matches there (`rm -rf ./*`, `chmod -R 777 ./.*`).
     const matched = /[*?[]/.test(path.basename(absolute)) ? globbed(absolute) : [absolute];
-    const names = write.names ? [] : [...matched];
-    if (write.recursive && write.kind !== "write")
+    const copyOf = write.copyOf !== undefined ? path.resolve(cwd, write.copyOf) : undefined;
+    const reached: Reached[] = write.names || write.tree ? [] : matched.map((name) => ({ name, copyOf }));
+    if (write.recursive && (write.kind !== "write" || write.names || write.each))
       for (const m of matched) {
-        const tree = treeOf(m);
-        names.push(
-          ...(write.names ? tree.filter((f) => nameMatches(path.basename(f), write.names ?? [])) : tree),
+        if (write.moved && !insideRoots(m, roots)) continue;
+        const tree = treeOf(m).filter((f) => !write.git || !inGitDir(path.relative(m, f)));
+        reached.push(
+          ...(write.names ? tree.filter((f) => nameMatches(path.basename(f), write.names ?? [])) : tree).map(
+            (name) => ({ name }),
+          ),
         );
       }
-    for (const name of names) {
+    // What lands outside the roots is not an edit of the project: a folder copied out is not walked.
+    if (write.tree && insideRoots(absolute, roots)) {
+      const from = path.resolve(cwd, write.tree.from);
+      const into = /\/\.\/?$/.test(write.tree.from) ? "contents" : write.tree.into;
+      const tree = treeTargets(from, absolute, into, write.tree.git === true);
+      if (tree) reached.push(...tree);
+      else if (insideRoots(absolute, roots))
+        undecided.push(
+          `it copies ${write.tree.from} into ${write.path}, and what it holds is not there to read`,
+        );
+    }
+    for (const { name, copyOf: from } of reached) {
+      if (deadline !== undefined && Date.now() > deadline) {
+        undecided.push("its writes were not all judged within the check's deadline");
+        break;
+      }
       const resolved = resolveEdit(name, roots);
+      const content = contentOf(write, { name, ...(from !== undefined ? { copyOf: from } : {}) });
+      const lines = content?.lines ?? { added: [], removed: [] };
+      const secrets = lines.added.length ? await secretsIn(lines.added) : [];
       const contexts = resolved.targets.flatMap((t) =>
         t.paths.map((p) => ({
           context: editContext(
             {
               path: p,
-              before: "",
-              after: "",
+              before: content?.before ?? "",
+              after: content?.after ?? "",
               header: resolved.header ?? "",
               writeKind: write.kind as WriteKind,
               outsideAllowedPaths: t.outside,
               guardFile: isGuardFile(t.absolute),
             },
-            none,
-            [],
+            lines,
+            secrets,
           ),
           label: `${labelOf(write)} ${p}`,
         })),
       );
+      // A lint or type-check config rewritten with text the line does not show may weaken it: ask.
+      if (
+        write.kind === "write" &&
+        (content === undefined || write.transformed) &&
+        CONFIG_FILE.test(path.basename(name)) &&
+        resolved.targets.some((t) => !t.outside)
+      )
+        undecided.push(
+          `it rewrites ${path.relative(cwd, name) || name}, and the line does not show the result`,
+        );
       paths.push(...resolved.targets.flatMap((t) => t.paths));
       const outcome = bundle.check("edit", contexts, { deadline });
       violations.push(...outcome.violations);
     }
   }
+  if (undecided.length) violations.push(...bundle.undecidable("edit", [...new Set(undecided)]));
   return { violations, paths: [...new Set(paths)] };
 }
 

@@ -6,7 +6,8 @@
  * node_modules, .venv, migrations, generated, …) may be excluded freely. Pure.
  */
 
-const CONFIG_FILE =
+/** Lint and type-check configuration files, by basename. */
+export const CONFIG_FILE =
   /^(tsconfig.*\.json|jsconfig\.json|pyproject\.toml|setup\.cfg|tox\.ini|\.flake8|\.?mypy\.ini|\.?ruff\.toml|\.eslintrc.*|eslint\.config\.[cm]?[jt]s|\.rubocop.*\.ya?ml|\.?clippy\.toml|pyrightconfig\.json|\.golangci\.ya?ml|biome\.jsonc?|\.pylintrc|pylintrc|\.eslintignore|deno\.jsonc?|\.stylelintrc.*)$/;
 
 /** Entries an exclude may name without weakening anything: outputs, caches, vendored code, fixtures. */

@@ -22,6 +22,7 @@ import { emitterFor } from "./shell/wrappers.js";
 import { deletesOf } from "./shell/deletions.js";
 import { outputOf, uploadsOf } from "./shell/flows.js";
 import { writesOf } from "./shell/writes.js";
+import { gitPathPrinted } from "./shell/git-dirs.js";
 
 export type { ParsedCommandLine, SimpleCommand, Write } from "./shell/model.js";
 
@@ -78,6 +79,10 @@ function walker(parser: Parser | undefined, site: ShellSite): Walker {
     home: site.home,
     out: { commands: [], parseError: false, undecided: [] },
     repoTop: repoTopOf,
+    gitPath: (argv, cwd, env) =>
+      gitPathPrinted(argv, cwd, env, (dir) =>
+        (site.gitConfig ?? gitConfigLookup)("core.hookspath", dir, env),
+      ),
     ...(site.deadline !== undefined ? { deadline: site.deadline } : {}),
     emit: () => undefined,
   };

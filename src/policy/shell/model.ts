@@ -14,10 +14,30 @@ export interface Write {
   dynamic: boolean;
   /** A recursive operation on a directory (rm -r, chmod -R, cp -r onto). */
   recursive?: boolean;
+  /** Each file under it (not the folder alone): `find . -exec sed -i … {} +`. */
+  each?: boolean;
   /** Only the files under it whose names match one of these globs (`find . -name '*.pyc' -delete`). */
   names?: string[];
   /** `>>`: adds to the file. */
   append?: boolean;
+  /** The text written, when the line gives it (a static printer's output, a here-doc, `tee` of static input). */
+  text?: string;
+  /** The lines it adds, when only they are known (a patch's hunks, sed's inserted text, inline code's literals). */
+  adds?: string[];
+  /** The lines a patch removes. */
+  removes?: string[];
+  /** It writes a copy of this file (`cp`, `mv`, `install` of one file): judged by that file's content. */
+  copyOf?: string;
+  /** Every file under `from` lands at the same place under `path` (`cp -r`, `rsync`, `mv`, `git mv`). */
+  tree?: { from: string; into: "auto" | "contents"; git?: boolean };
+  /** A folder moved away (`mv`): its files are judged where they are inside the roots (a home folder moved is destroys' business). */
+  moved?: boolean;
+  /** git writes it: never inside the repository's own `.git`. */
+  git?: boolean;
+  /** A program rewrites it (`sed -i`, inline code): of the result only `adds` is known. */
+  transformed?: boolean;
+  /** Why the name is only known when the line runs (the undecided answer says it). */
+  why?: string;
 }
 
 /** What a command reads on stdin, when the line says. */
@@ -71,6 +91,8 @@ export interface SimpleCommand {
   deletes?: import("./deletion.js").Deletion[];
   /** Its working directory before the line's last `cd`, when known. */
   oldCwd?: string;
+  /** Run by `find -exec` on each file it finds: `{}` is one of those (names: the patterns they match). */
+  found?: { starts: string[]; names?: string[] };
   /** What its inline code does (`python -c`, `node -e`, …): inline-code.ts, paths resolved. */
   inline?: import("./inline-code.js").InlineAnalysis;
 }
@@ -116,6 +138,8 @@ export interface Walker {
   out: ParsedCommandLine;
   /** The top of the git work tree holding a directory (`git rev-parse --show-toplevel`), when there is one. */
   repoTop?: (cwd: string) => string | undefined;
+  /** What `git rev-parse --git-dir` (`--git-common-dir`, `--git-path X`, …) prints there (git-dirs.ts). */
+  gitPath?: (argv: string[], cwd: string, env: Record<string, string>) => string | undefined;
   /** Past this time (ms since the epoch) the walk stops, undecided. */
   deadline?: number;
   /** Looks through a command's wrappers and records it (and what it wraps). */

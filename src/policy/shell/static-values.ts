@@ -37,7 +37,7 @@ function staticOutput(walker: Walker, node: Node, scope: WalkScope): string | un
 
 /**
  * What a few commands print that the shell knows before the line runs: `pwd`, `git rev-parse
- * --show-toplevel`, `realpath`/`readlink -f`/`dirname` of known paths, and a fresh `mktemp` name (a new
+ * --show-toplevel` (and `--git-dir`, `--git-common-dir`, `--git-path X`), `realpath`/`readlink -f`/`dirname` of known paths, and a fresh `mktemp` name (a new
  * file under the temporary folder, whatever its random part).
  */
 function known(walker: Walker, argv: string[], scope: WalkScope): string | undefined {
@@ -53,6 +53,8 @@ function known(walker: Walker, argv: string[], scope: WalkScope): string | undef
   if (cwd === undefined) return undefined;
   if (name === "git" && args.length === 2 && args[0] === "rev-parse" && args[1] === "--show-toplevel")
     return walker.repoTop?.(cwd);
+  // The repository's own folders are fixed places (a hook written through them is still a hook).
+  if (name === "git") return walker.gitPath?.(argv, cwd, scope.env);
   const operands = args.filter((a) => !a.startsWith("-"));
   if (operands.length !== 1) return undefined;
   const target = path.resolve(cwd, operands[0] as string);

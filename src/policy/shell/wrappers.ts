@@ -173,7 +173,14 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
       if (tree)
         return nested(recursively([...program, ...tree]), "xargs", { stdin: undefined, stdinFrom: "" }, []);
       const appended = words ?? ["$(<stdin>)"];
-      return nested([...program, ...appended], "xargs", { stdin: undefined, stdinFrom: "" }, [
+      // `find . -name '*.pyc' | xargs rm`: each word is a file that find selects by name.
+      const producer = command.stdin?.argv;
+      const listed =
+        words === undefined && producer && path.basename(producer[0] ?? "") === "find"
+          ? readFind(producer)
+          : undefined;
+      const found = listed?.names ? { found: { starts: listed.starts, names: listed.names } } : {};
+      return nested([...program, ...appended], "xargs", { stdin: undefined, stdinFrom: "", ...found }, [
         ...(rest.length ? command.dynamic.slice(skipped.at) : [false]),
         ...appended.map(() => words === undefined),
       ]);
@@ -199,7 +206,10 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
           nested(
             run,
             `find ${argv[i]}`,
-            {},
+            // `{}` is each file it finds: what it writes is judged at those (writes.ts).
+            starts.length === found.starts.length
+              ? { found: { starts, ...(found.names && !found.broad ? { names: found.names } : {}) } }
+              : {},
             run.map((a, k) => a === "{}" || (command.dynamic[i + 1 + k] ?? false)),
           );
         i = end;

@@ -10,6 +10,7 @@ import { stringLiterals } from "./inline-tokens.js";
 import type { LineFile, SimpleCommand, Write } from "./model.js";
 import { readOptionWord, SUDO_SHORT_VALUE_OPTIONS } from "./wrapper-options.js";
 import { printed } from "./static-values.js";
+import { gitWrites, patchProgramWrites } from "./tool-writes.js";
 
 const MODE_PROGRAMS = new Set(["chmod", "chown", "chgrp", "chattr", "setfacl", "touch"]);
 const DELETE_PROGRAMS = new Set(["rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "gio"]);
@@ -47,15 +48,26 @@ const w = (value: string, kind: Write["kind"], dynamic: boolean, recursive = fal
 
 /** Every file the command (after its wrappers were looked through) writes, its redirections included. */
 export function writesOf(command: SimpleCommand): Write[] {
-  const out = [...command.redirects];
   const { argv, dynamic } = command;
+  // What a static printer writes through its redirections is known (`echo '# noqa' >> m.py`).
+  const printedText = dynamic.some(Boolean) ? undefined : printed(argv, command.stdin?.text);
+  for (const r of command.redirects)
+    if (printedText !== undefined && r.kind === "write") r.text = printedText;
+  const out = [...command.redirects];
   if (argv.length === 0) return out;
   const name = path.basename(argv[0] as string);
   const recursive = (flags: Set<string>) =>
     ["-r", "-R", "--recursive", "-a", "--archive"].some((f) => flags.has(f));
   if (name === "tee") {
-    const { operands } = operandsOf(argv, dynamic, []);
-    for (const o of operands) out.push(w(o.value, "write", o.dynamic));
+    const { operands, flags } = operandsOf(argv, dynamic, []);
+    const text = command.stdin?.text;
+    const append = flags.has("-a") || flags.has("--append");
+    for (const o of operands)
+      out.push({
+        ...w(o.value, "write", o.dynamic),
+        ...(text !== undefined ? { text } : {}),
+        ...(append ? { append: true } : {}),
+      });
   } else if (["cp", "mv", "install", "rsync", "scp"].includes(name)) {
     const { operands, values, flags } = operandsOf(argv, dynamic, [
       "-t",
@@ -79,13 +91,35 @@ export function writesOf(command: SimpleCommand): Write[] {
     const sources = target !== undefined ? operands : operands.slice(0, -1);
     const dest = target ?? operands.at(-1)?.value;
     const destDynamic = target === undefined && (operands.at(-1)?.dynamic ?? false);
+    const remote = (p: string) => /^[^/]*:/.test(p);
+    const one = sources.length === 1 && !sources[0]?.dynamic ? sources[0]?.value : undefined;
     if (dest !== undefined && (sources.length > 0 || name === "install")) {
-      out.push(w(dest, "write", destDynamic, recursive(flags)));
+      out.push({ ...w(dest, "write", destDynamic, recursive(flags)), ...(one ? { copyOf: one } : {}) });
       // Onto a directory: each source lands under its own name there.
       for (const s of sources)
-        out.push(w(path.posix.join(dest, path.posix.basename(s.value)), "write", destDynamic || s.dynamic));
+        out.push({
+          ...w(path.posix.join(dest, path.posix.basename(s.value)), "write", destDynamic || s.dynamic),
+          ...(s.dynamic ? {} : { copyOf: s.value }),
+        });
+      // A folder copied or moved: every file under it lands under the destination (`cp -r fake/. .`,
+      // `rsync -a fake/ ./`, `mv x .claude`), each judged with its content.
+      if (recursive(flags) || name === "mv")
+        for (const s of sources) {
+          if (remote(s.value) || remote(dest)) continue;
+          const contents =
+            /\/\.?\/?$/.test(s.value) && (name === "rsync" || /\/\.\/?$/.test(s.value))
+              ? true
+              : flags.has("-T") || flags.has("--no-target-directory");
+          out.push({
+            ...w(dest, "write", destDynamic || s.dynamic),
+            tree: { from: s.value, into: contents ? "contents" : "auto" },
+            ...(s.dynamic ? { why: `${s.value} copied into ${dest}` } : {}),
+          });
+        }
     }
-    if (name === "mv") for (const s of sources) out.push(w(s.value, "delete", s.dynamic));
+    // mv removes its sources: a folder with everything under it (`mv .claude /tmp/x`).
+    if (name === "mv")
+      for (const s of sources) out.push({ ...w(s.value, "delete", s.dynamic, true), moved: true });
     // rsync --delete: files at the destination that the source lacks are deleted (its whole tree, at worst).
     if (
       name === "rsync" &&
@@ -122,12 +156,24 @@ export function writesOf(command: SimpleCommand): Write[] {
     if (inPlace) {
       const scriptGiven =
         values.has("-e") || values.has("--expression") || values.has("-f") || values.has("--file");
-      for (const o of scriptGiven ? operands : operands.slice(1)) out.push(w(o.value, "write", o.dynamic));
+      const scripts = scriptGiven
+        ? [
+            ...(values.get("-e") !== undefined ? [values.get("-e") as string] : []),
+            ...(values.get("--expression") !== undefined ? [values.get("--expression") as string] : []),
+          ]
+        : operands.slice(0, 1).map((o) => o.value);
+      // The text it inserts or substitutes is added; the rest of the result is not computed.
+      const adds = scripts.flatMap(sedAdds);
+      for (const o of scriptGiven ? operands : operands.slice(1))
+        out.push({ ...w(o.value, "write", o.dynamic), adds, transformed: true });
     }
   } else if (name === "perl" && argv.some((a) => /^-(?![MmIdDxCl0])[a-zA-Z]*i/.test(a))) {
     const { operands } = operandsOf(argv, dynamic, ["-e", "-E", "-M", "-I"]);
     const hasE = argv.some((a) => /^-[a-zA-Z]*[eE]$/.test(a));
-    for (const o of hasE ? operands : operands.slice(1)) out.push(w(o.value, "write", o.dynamic));
+    const code = argv[argv.findIndex((a) => /^-[a-zA-Z]*[eE]$/.test(a)) + 1] ?? "";
+    const adds = hasE ? sedAdds(code) : [];
+    for (const o of hasE ? operands : operands.slice(1))
+      out.push({ ...w(o.value, "write", o.dynamic), adds, transformed: true });
   } else if (DELETE_PROGRAMS.has(name)) {
     const { operands, flags } = operandsOf(argv, dynamic, ["-n", "--iterations", "-s", "--size"]);
     const files =
@@ -214,21 +260,63 @@ export function writesOf(command: SimpleCommand): Write[] {
         out.push(w(argv[i + 1] as string, "write", dynamic[i + 1] ?? false));
       else if (a.startsWith("--snapshot-blob=")) out.push(w(a.slice(16), "write", dynamic[i] ?? false));
     });
+  } else if (name === "patch") {
+    out.push(...patchProgramWrites(command));
+  } else if (name === "git") {
+    out.push(...gitWrites(command));
   } else if (command.inline) {
+    // What inline code writes is some of its literals: each is judged as an added line.
+    const code = inlineCodeOf(argv);
+    const literals = stringLiterals(code).filter((l) => l.length < 4096);
     for (const x of command.inline.writes)
-      out.push({ ...w(x.path, x.kind, x.dynamic, x.recursive === true) });
+      out.push({
+        ...w(x.path, x.kind, x.dynamic, x.recursive === true),
+        ...(x.kind === "write" ? { adds: literals.filter((l) => l !== x.path), transformed: true } : {}),
+      });
     // A file call whose path the text does not give: any literal that could be a path may be the one.
     if (command.inline.unknownWrites) {
-      const at = argv.findIndex(
-        (a) => ["-c", "-e", "-E", "-r", "--eval", "-p", "--print"].includes(a) || /^-[A-Za-z]*[ce]$/.test(a),
-      );
-      const code = at === -1 ? "" : (argv[at + 1] ?? "");
       if (WRITES_FILES.test(code))
         for (const literal of stringLiterals(code))
           if (literal && literal.length < 4096 && !/\s/.test(literal)) out.push(w(literal, "write", false));
     }
   }
+  // `find … -exec cmd {} +` (or `find … | xargs cmd`): `{}` is each file find selects under its starting points.
+  const found = command.found;
+  if (found)
+    return out.flatMap((x) =>
+      x.dynamic && (x.path === "{}" || x.path === "$(<stdin>)")
+        ? found.starts.map((s) => ({
+            ...x,
+            path: s,
+            dynamic: false,
+            recursive: true,
+            ...(found.names ? { names: found.names } : { each: true }),
+          }))
+        : [x],
+    );
   return out;
+}
+
+/** The code of `python -c`, `node -e`, … ("" when none). */
+function inlineCodeOf(argv: string[]): string {
+  const at = argv.findIndex(
+    (a) => ["-c", "-e", "-E", "-r", "--eval", "-p", "--print"].includes(a) || /^-[A-Za-z]*[ce]$/.test(a),
+  );
+  return at === -1 ? "" : (argv[at + 1] ?? "");
+}
+
+/**
+ * The text a sed (or perl) script puts into a file: each `s` command's replacement and each `a`, `i`, `c`
+ * command's text, one line per `\n`. What it keeps of the file is not computed.
+ */
+export function sedAdds(script: string): string[] {
+  const out: string[] = [];
+  const unescape = (t: string) => t.replace(/\\n/g, "\n").replace(/\\(.)/g, "$1");
+  for (const m of script.matchAll(/(?:^|[;\n{}\s\d$/])s(.)((?:\\.|(?!\1)[^\\])*)\1((?:\\.|(?!\1)[^\\])*)\1/g))
+    out.push(...unescape(m[3] as string).split("\n"));
+  for (const m of script.matchAll(/(?:^|[;\n{}\d$/])\s*[aic]\\?\s*(.+)$/gm))
+    out.push(...unescape(m[1] as string).split("\n"));
+  return out.map((l) => l.trim()).filter(Boolean);
 }
 
 /** Programs whose running on a found file deletes it. */
