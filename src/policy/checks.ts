@@ -236,7 +236,7 @@ export async function checkEdit(
   options: EditCheckOptions = {},
 ): Promise<CheckOutcome> {
   const lines = editLines(edit);
-  return judgeEdit(bundle, edit, lines, await secretsIn(lines.added), options);
+  return judgeEdit(bundle, edit, lines, await secretsIn(lines.added, edit.path), options);
 }
 
 async function judgeEdit(
@@ -315,7 +315,7 @@ export async function checkDiff(
             outsideAllowedPaths: where.outside,
           },
           lines,
-          await secretsIn(lines.added),
+          await secretsIn(lines.added, where.path),
           { ...options, absolute },
         ),
       );
