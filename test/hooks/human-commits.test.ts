@@ -31,12 +31,23 @@ function scratch(prefix: string, env: NodeJS.ProcessEnv) {
     fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
     fs.writeFileSync(path.join(repo, file), text);
   };
-  const run = (cmd: string, ...args: string[]) => {
-    const r = spawnSync(cmd, args, { cwd: repo, encoding: "utf8", env, timeout: 300_000 });
+  const run = (cmd: string, args: string[], extra: NodeJS.ProcessEnv = {}) => {
+    const r = spawnSync(cmd, args, {
+      cwd: repo,
+      encoding: "utf8",
+      env: { ...env, ...extra },
+      timeout: 300_000,
+    });
     return { code: r.status, output: r.stdout + r.stderr };
   };
   git("init", "-q", "-b", "main");
-  return { repo, git, write, run, commit: (m: string) => run("git", "commit", "-m", m) };
+  return {
+    repo,
+    git,
+    write,
+    run,
+    commit: (m: string, extra: NodeJS.ProcessEnv = {}) => run("git", ["commit", "-m", m], extra),
+  };
 }
 
 const UPSTREAM_SIGNER = "def sign(value):\n    return value.encode()  # pyright: ignore\n";
@@ -79,7 +90,7 @@ describe.skipIf(missing("pre-commit", [PRE_COMMIT_BIN]) || missing("git"))(
       );
       s.git("add", "-A");
       s.git("commit", "-qm", "upstream");
-      const install = s.run(path.join(PRE_COMMIT_BIN, "pre-commit"), "install");
+      const install = s.run(path.join(PRE_COMMIT_BIN, "pre-commit"), ["install"]);
       expect(install.code, install.output).toBe(0);
     });
 
@@ -109,12 +120,14 @@ describe.skipIf(missing("pre-commit", [PRE_COMMIT_BIN]) || missing("git"))(
       s.git("add", "-A");
       const refused = s.commit("ignore more");
       expect(refused.code, refused.output).toBe(1);
-      expect(refused.output).toContain("pyproject.toml: config.weakened");
-      s.git("reset", "-q", "--hard");
+      expect(refused.output).toContain("pyproject.toml: config.weakened [confirm]");
+      // A human's own config change is theirs to make: confirmed, it commits.
+      const confirmed = s.commit("ignore more", { MCQ_ALLOW_PROTECTED: "1" });
+      expect(confirmed.code, confirmed.output).toBe(0);
     });
 
     it("pre-commit run --all-files passes on upstream code: no file is changed", () => {
-      const all = s.run(path.join(PRE_COMMIT_BIN, "pre-commit"), "run", "--all-files");
+      const all = s.run(path.join(PRE_COMMIT_BIN, "pre-commit"), ["run", "--all-files"]);
       expect(all.code, all.output).toBe(0);
     });
   },
@@ -157,20 +170,32 @@ describe.skipIf(missing("git"))("our git hook on renames and merges", () => {
     expect(r.code, r.output).toBe(0);
   });
 
+  it("git rm of a lint configuration asks the human to confirm, and commits when they do", () => {
+    s.write("tsconfig.json", '{\n  "compilerOptions": {\n    "strict": true\n  }\n}\n');
+    s.git("add", "tsconfig.json");
+    expect(s.commit("a config", { MCQ_ALLOW_PROTECTED: "1" }).code).toBe(0);
+    s.git("rm", "-q", "tsconfig.json");
+    const asked = s.commit("drop the config");
+    expect(asked.code, asked.output).toBe(1);
+    expect(asked.output).toContain("tsconfig.json (deleted): config.weakened [confirm]");
+    const ok = s.commit("drop the config", { MCQ_ALLOW_PROTECTED: "1" });
+    expect(ok.code, ok.output).toBe(0);
+  });
+
   it("a merge commit is judged on what its resolution adds against both parents", () => {
-    const merge = s.run("git", "merge", "--no-ff", "feature");
+    const merge = s.run("git", ["merge", "--no-ff", "feature"]);
     expect(merge.code, merge.output).not.toBe(0); // merged.py conflicts; theirs.py merges cleanly
     // A resolution that adds a broad suppression of its own is refused...
     s.write("merged.py", "import os  # noqa\ntotal = os.sep  # type: ignore\n");
     s.git("add", "merged.py");
-    const refused = s.run("git", "commit", "--no-edit");
+    const refused = s.run("git", ["commit", "--no-edit"]);
     expect(refused.code, refused.output).toBe(1);
     expect(refused.output).toContain("merged.py: suppress.broad [block]");
     expect(refused.output).not.toContain("theirs.py");
     // ...while one that keeps the other branch's line (committed there) and adds a clean one passes.
     s.write("merged.py", "import os  # noqa\ntotal = 2\n");
     s.git("add", "merged.py");
-    const ok = s.run("git", "commit", "--no-edit");
+    const ok = s.run("git", ["commit", "--no-edit"]);
     expect(ok.code, ok.output).toBe(0);
   });
 });
