@@ -206,6 +206,16 @@ function normalizeChanged(argv: readonly string[], cwd: string): string[] {
   return out;
 }
 
+/**
+ * Every word after `--files` is a file name (docs/check.md), `-x.py` and `--help.py` too: the pre-commit
+ * framework passes whatever files are staged. So `--files` ends the options, as `--` does.
+ */
+function filesTakeTheRest(argv: readonly string[]): string[] {
+  const at = argv.indexOf("--files");
+  if (at === -1 || argv[at + 1] === "--") return [...argv];
+  return [...argv.slice(0, at + 1), "--", ...argv.slice(at + 1)];
+}
+
 const list = (values: string[] | undefined) =>
   (values ?? [])
     .flatMap((v) => v.split(","))
@@ -218,7 +228,7 @@ const positiveInt = (value: string | undefined, flag: string): number | undefine
 
 /** Parses check's arguments; a bad one throws UsageError saying which. */
 export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptions {
-  const parsed = parseCommandLine(CHECK_COMMAND_LINE, normalizeChanged(argv, cwd));
+  const parsed = parseCommandLine(CHECK_COMMAND_LINE, filesTakeTheRest(normalizeChanged(argv, cwd)));
   const { values, positionals } = parsed;
   const v = values as Record<string, string | string[] | boolean | undefined>;
   const configArgs: string[] = [];

@@ -65,6 +65,34 @@ export function daemonPreCommitCommand(front = NATIVE_FRONT): string {
   );
 }
 
+export const PRE_COMMIT_NOT_INSTALLED =
+  "mcp-code-quality: this repository's pre-commit hook runs mcp-code-quality, which is not installed on this machine, " +
+  "so the commit is refused. Install it: npm install (the project lists mcp-code-quality as a devDependency), or " +
+  "npm install -g mcp-code-quality (or: npm install --save-dev mcp-code-quality). To commit without the check, " +
+  "that is your call: git commit --no-verify.";
+
+/**
+ * The git hook for a hook file inside the work tree (husky's .husky/pre-commit, a core.hooksPath such as
+ * .githooks): that file is committed and every clone runs it, so it names no path of this machine. The
+ * project's devDependency (git runs hooks at the top of the work tree), else `mcp-code-quality` on PATH,
+ * else the commit is refused with what to install: a guard that passes when it is missing guards nothing,
+ * and the human who reads the message may still choose `--no-verify`.
+ */
+export function portablePreCommitCommand(daemon = false): string {
+  const sub = `hook pre-commit${daemon ? " --daemon" : ""}`;
+  return [
+    `if [ -x ./node_modules/.bin/mcp-code-quality ]; then ./node_modules/.bin/mcp-code-quality ${sub};`,
+    `elif command -v mcp-code-quality >/dev/null 2>&1; then mcp-code-quality ${sub};`,
+    `else echo ${q(PRE_COMMIT_NOT_INSTALLED)} >&2; exit 1; fi`,
+  ].join(" ");
+}
+
+/** A hook file in the work tree (not under a .git folder, not outside it) is one that gets committed. */
+export function committedHookFile(top: string, file: string): boolean {
+  const rel = path.relative(top, file);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) && rel.split(path.sep)[0] !== ".git";
+}
+
 /**
  * The Claude Code hook as installed by default: through its start-up snapshot when one can be built for
  * this Node (src/hooks/hook-snapshot.ts), the bundled hook otherwise and as the snapshot's fallback.
@@ -275,7 +303,6 @@ export function preCommitFrameworkSnippet(command?: string, daemon = false): str
 
 /** Installs the git pre-commit hook beside whatever is there, where it runs, and proves it runs. */
 export function installPreCommit(repoDir: string, given?: string, daemon = false): string {
-  const command = given ?? (daemon ? daemonPreCommitCommand() : preCommitCommand());
   const git = (args: string[]) => execFileSync("git", args, { cwd: repoDir, encoding: "utf8" }).trim();
   const top = git(["rev-parse", "--show-toplevel"]);
   if (fs.existsSync(path.join(top, ".pre-commit-config.yaml")))
@@ -288,6 +315,11 @@ export function installPreCommit(repoDir: string, given?: string, daemon = false
   // What git runs: husky's generated wrapper, or the hook itself.
   const runs = husky ? path.join(hooksDir, "pre-commit") : target;
   const existing = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : undefined;
+  // .git/hooks is this machine's: its fastest line, with absolute paths. A committed file is every clone's.
+  const portable = given === undefined && committedHookFile(top, target);
+  const command =
+    given ??
+    (portable ? portablePreCommitCommand(daemon) : daemon ? daemonPreCommitCommand() : preCommitCommand());
   const line = `${command} || exit $?  # ${MARKER}`;
   let message: string;
   if (existing?.includes(MARKER)) {
@@ -322,7 +354,15 @@ export function installPreCommit(repoDir: string, given?: string, daemon = false
   if (!fs.existsSync(runs))
     return `${message}\nnote: ${runs} does not exist yet (husky creates it on install); not verified`;
   const failed = verify(runs, top);
-  if (failed) throw new Error(`${message}, but ${failed}`);
+  if (failed)
+    throw new Error(
+      `${message}, but ${failed}` +
+        (portable
+          ? `\n${path.relative(top, target)} is committed, so it names no path of this machine: it runs ./node_modules/.bin/mcp-code-quality, else mcp-code-quality on PATH. Add the devDependency (npm install --save-dev mcp-code-quality) or install it globally (npm install -g mcp-code-quality), then install again.`
+          : ""),
+    );
+  if (portable)
+    message += `\nnote: ${path.relative(top, target)} is committed, so its line names no path of this machine: ./node_modules/.bin/mcp-code-quality, else mcp-code-quality on PATH, else the commit is refused saying what to install`;
   return `${message}\nverified: running ${runs} reaches the mcp-code-quality hook${given === undefined && !daemon ? `\n${DAEMON_TIP}` : ""}`;
 }
 

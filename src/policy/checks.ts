@@ -362,7 +362,7 @@ export async function checkEdit(
   options: EditCheckOptions = {},
 ): Promise<CheckOutcome> {
   const lines = editLines(edit);
-  return judgeEdit(bundle, edit, lines, await secretsIn(lines.added), options);
+  return judgeEdit(bundle, edit, lines, await secretsIn(lines.added, edit.path), options);
 }
 
 async function judgeEdit(
@@ -441,7 +441,7 @@ export async function checkDiff(
             outsideAllowedPaths: where.outside,
           },
           lines,
-          await secretsIn(lines.added),
+          await secretsIn(lines.added, where.path),
           { ...options, absolute },
         ),
       );

@@ -69,12 +69,29 @@ function rulesTurnedOff(basename: string, before: string, after: string): string
     .map(([rule]) => `eslint-rule-off:${rule}`);
 }
 
+/** A rule set to error on a line: `"semi": "error"`, `eqeqeq: ["error", "always"]`, `"x": 2` (several per line). */
+const ERROR_SETTING = /["']?([@\w/.-]+)["']?\s*:\s*\[?\s*(?:["']error["']|2\b)/g;
+
+const errorRules = (lines: readonly string[]) =>
+  new Set(lines.flatMap((l) => [...l.matchAll(ERROR_SETTING)].map((m) => m[1] as string)));
+
+/**
+ * Rules a removed line set to error that no added line sets to error again. A line is compared whole, so
+ * reordering `"semi": "error"` and `"eqeqeq": "error"` on one line, `"semi": "error"` becoming
+ * `["error", "always"]`, or a rule added beside them removed a line without weakening anything.
+ */
+function errorRulesDropped(removed: readonly string[], added: readonly string[]): string[] {
+  const still = errorRules(added);
+  return [...errorRules(removed)].filter((r) => !still.has(r)).map((r) => `rule-error-removed:${r}`);
+}
+
 /** The weakenings an edit of `basename` from `before` to `after` makes (each as `kind:detail`). */
 export function configWeakening(
   basename: string,
   before: string,
   after: string,
   added: readonly string[],
+  removed: readonly string[] = [],
 ): string[] {
   const out: string[] = [];
   if (basename === "package.json") {
@@ -84,6 +101,7 @@ export function configWeakening(
     return out;
   }
   if (!CONFIG_FILE.test(basename)) return out;
+  out.push(...errorRulesDropped(removed, added));
   if (/^\.eslintrc(\.json)?$/.test(basename)) out.push(...rulesTurnedOff(basename, before, after));
   if (basename === ".eslintignore") {
     for (const line of added) if (line && !line.startsWith("#") && !safe(line)) out.push(`exclude:${line}`);

@@ -162,7 +162,13 @@ export function editContext(edit: EditInput, lines: EditLines, secrets: readonly
     write_kind: edit.writeKind ?? "edit",
     secrets: [...secrets],
     suppressions: broadSuppressions(lines.added),
-    config_weakening: configWeakening(path.posix.basename(edit.path), before, after, lines.added),
+    config_weakening: configWeakening(
+      path.posix.basename(edit.path),
+      before,
+      after,
+      lines.added,
+      lines.removed,
+    ),
     guard_file: edit.guardFile === true,
     outside_allowed_paths: edit.outsideAllowedPaths === true,
   };

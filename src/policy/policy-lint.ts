@@ -73,7 +73,7 @@ export async function policyLint(
       violations = violations.filter((v) => !byPath.has(v.policy_id));
     }
     const secrets = violations.some((v) => v.policy_id === "secrets.in_edit")
-      ? await findSecrets(f.after)
+      ? await findSecrets(f.after, f.path)
       : [];
     for (const v of violations) {
       const lines =

@@ -4,7 +4,8 @@
  * their type or however they are quoted, credentials in URLs) and one generic rule for a value assigned
  * to a name that says password, secret, token, API key or credential: quoted or not (`.env`, YAML,
  * INI/TOML, compose lists), typed or not (`password: str = …`, `pub const API_TOKEN: &str = …`,
- * `export const API_TOKEN: string = …`, `var apiSecret string = …`). A generic value must look random
+ * `export const API_TOKEN: string = …`, `var apiSecret string = …`); unquoted only where the file's syntax
+ * makes an unquoted value a literal (not source code, where it is an expression). A generic value must look random
  * (its Shannon entropy), not like a word, a variable name, a reference or a placeholder. RE2 patterns:
  * linear time on any line. Pure.
  */
@@ -80,8 +81,29 @@ export function entropy(value: string): number {
   return h;
 }
 
-/** Every match of our rules in a text (before the placeholder and environment filters). */
-export function ourSecrets(text: string): RawSecret[] {
+/**
+ * Whether a file's syntax makes an unquoted value a literal: `.env`, INI/cfg/properties, YAML, shell, plain
+ * text, files with no extension (Makefile, credentials). In source code a bare value is an expression
+ * (`secret_key = self.secret_keys[-1]`, Go's `token = tokens[len(tokens)-1]`), and TOML and JSON quote
+ * their strings. An unknown path (undefined) keeps the unquoted rule.
+ */
+export function unquotedValuesAreLiterals(file: string | undefined): boolean {
+  if (file === undefined) return true;
+  const base = file.split("/").pop()?.toLowerCase() ?? "";
+  if (/^\.env(\..*)?$|\.env$|^\.envrc$/.test(base)) return true;
+  const dot = base.lastIndexOf(".");
+  // No extension (a dotfile's name is not one): Makefile, credentials, .npmrc, .pypirc, .netrc, .bashrc.
+  if (dot <= 0) return true;
+  return /^(ini|cfg|conf|cnf|properties|prefs|ya?ml|sh|bash|zsh|ksh|txt|npmrc|pypirc|netrc)$/.test(
+    base.slice(dot + 1),
+  );
+}
+
+/**
+ * Every match of our rules in a text (before the placeholder and environment filters); `file` (its path)
+ * says whether unquoted values are literals there.
+ */
+export function ourSecrets(text: string, file?: string): RawSecret[] {
   const out: RawSecret[] = [];
   for (const f of FORMATS) {
     const re = re2(f.pattern);
@@ -101,10 +123,11 @@ export function ourSecrets(text: string): RawSecret[] {
   }
   const quoted = re2(QUOTED);
   const unquoted = re2(UNQUOTED);
+  const rules = unquotedValuesAreLiterals(file) ? [quoted, unquoted] : [quoted];
   let offset = 0;
   for (const line of text.split("\n")) {
     if (line.length <= 4096) {
-      for (const re of [quoted, unquoted]) {
+      for (const re of rules) {
         const m = re.test(line) ? (re.exec(line) as (string[] & { index: number }) | null) : null;
         if (!m) continue;
         const value = m[2] as string;

@@ -61,11 +61,14 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
-/** Every secret in `text` that is not a placeholder or an environment lookup. */
-export async function findSecrets(text: string): Promise<SecretFinding[]> {
+/**
+ * Every secret in `text` that is not a placeholder or an environment lookup. `file`, the text's path, says
+ * how to read it (an unquoted value is a literal in `.env` or YAML, code in Python or Go).
+ */
+export async function findSecrets(text: string, file?: string): Promise<SecretFinding[]> {
   if (text.trim() === "") return [];
   const result = await (await linter())(text);
-  const ours = ourSecrets(text);
+  const ours = ourSecrets(text, file);
   // Nothing found (the usual case): the filters below are not even compiled.
   if (result.messages.length === 0 && ours.length === 0) return [];
   const starts = lineStarts(text);
@@ -130,8 +133,8 @@ export async function findSecrets(text: string): Promise<SecretFinding[]> {
 }
 
 /** The secrets in lines an edit adds, named `rule:kind` (what the edit context's `secrets` lists). */
-export async function secretsIn(lines: readonly string[]): Promise<string[]> {
+export async function secretsIn(lines: readonly string[], file?: string): Promise<string[]> {
   if (lines.length === 0) return [];
-  const found = await findSecrets(lines.join("\n"));
+  const found = await findSecrets(lines.join("\n"), file);
   return [...new Set(found.map((f) => `${f.rule.replace(/^@secretlint\/secretlint-rule-/, "")}:${f.kind}`))];
 }

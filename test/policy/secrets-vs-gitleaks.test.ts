@@ -65,7 +65,9 @@ describe("secrets: ours against gitleaks on the same corpus", () => {
       const leaks = JSON.parse(fs.readFileSync(report, "utf8")) as { File: string }[];
       const hit = new Set(leaks.map((l) => Number(path.relative(dir, l.File).split(path.sep)[0])));
       const theirs = score(CORPUS.map((_, i) => hit.has(i)));
-      const ours = score(await Promise.all(CORPUS.map(async (c) => (await findSecrets(c.text)).length > 0)));
+      const ours = score(
+        await Promise.all(CORPUS.map(async (c) => (await findSecrets(c.text, c.path)).length > 0)),
+      );
       console.log(`secrets corpus: gitleaks ${JSON.stringify(theirs)}; ours ${JSON.stringify(ours)}`);
       // Every secret gitleaks finds, ours finds too.
       const theirsFound = CORPUS.filter((c, i) => hit.has(i) && c.expect === "secret").map((c) => c.kind);

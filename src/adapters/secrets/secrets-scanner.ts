@@ -112,7 +112,7 @@ export async function scanSecrets(target: string): Promise<SecretsScan> {
       if (fd !== undefined) fs.closeSync(fd);
     }
     scanned++;
-    for (const s of await findSecrets(text))
+    for (const s of await findSecrets(text, file))
       findings.push({
         tool: "secretlint",
         file,
