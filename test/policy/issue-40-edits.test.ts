@@ -136,7 +136,7 @@ describe("the issue-40 edit classes", () => {
       const lines = r.stderr.split("\n").filter((l) => l.startsWith(`${e.path}: `));
       got.set(
         e,
-        lines.some((l) => l.includes("[block]"))
+        lines.some((l) => l.includes("[block]") || l.includes("[confirm]"))
           ? "deny"
           : lines.some((l) => l.includes("[warn]"))
             ? "ask"

@@ -1,7 +1,7 @@
 /**
  * Reads one key of the git configuration a command would see (the repository at its working directory, the
  * user's and the system's files, or the ones its GIT_CONFIG_GLOBAL / GIT_CONFIG_SYSTEM / GIT_DIR point at),
- * by asking git itself (`git config --get`), bounded and cached per process. Used for aliases: an alias can
+ * by asking git itself (`git config --get`), bounded and reused for one decision. Used for aliases: an alias can
  * make `git ci` mean `commit --no-verify`.
  */
 import { spawnSync } from "node:child_process";
@@ -21,13 +21,35 @@ const PASSED_ENV = [
 ];
 const cache = new Map<string, string | null | undefined>();
 
+/**
+ * How long an answer of git is reused: for the lookups of one decision (a command's aliases, its revisions),
+ * never across a server's calls, where the configuration or the branches may have changed in between (a
+ * long-lived server kept `core.hooksPath` unset after the repository set it, and let a Write of the hooks
+ * folder it names through).
+ */
+const ANSWER_TTL_MS = 500;
+const fresh = new Map<string, number>();
+
+function cached<T>(store: Map<string, T>, id: string): { hit: true; value: T } | { hit: false } {
+  const at = fresh.get(id);
+  if (at === undefined || performance.now() - at > ANSWER_TTL_MS || !store.has(id)) return { hit: false };
+  return { hit: true, value: store.get(id) as T };
+}
+
+function remember<T>(store: Map<string, T>, id: string, value: T): T {
+  store.set(id, value);
+  fresh.set(id, performance.now());
+  return value;
+}
+
 /** The lookup the checks use: `git config --get KEY` in `cwd` (null: unset; undefined: git could not say). */
 export const gitConfigLookup: ConfigLookup = (key, cwd, env) => {
   const passed = Object.fromEntries(
     PASSED_ENV.filter((k) => env[k] !== undefined).map((k) => [k, env[k] as string]),
   );
-  const id = JSON.stringify([key, cwd, passed]);
-  if (cache.has(id)) return cache.get(id);
+  const id = JSON.stringify(["config", key, cwd, passed]);
+  const hit = cached(cache, id);
+  if (hit.hit) return hit.value;
   const base = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_") || k === "GIT_EXEC_PATH"),
   );
@@ -41,8 +63,7 @@ export const gitConfigLookup: ConfigLookup = (key, cwd, env) => {
   });
   // 0: set; 1: not set (or not a repository: then only the user's and system's files count).
   const value = run.status === 0 ? run.stdout.replace(/\n$/, "") : run.status === 1 ? null : undefined;
-  cache.set(id, value);
-  return value;
+  return remember(cache, id, value);
 };
 
 /** The folder holding a directory's `.git` (file or folder), walking up; undefined when there is none. */
@@ -86,8 +107,9 @@ const historyCache = new Map<string, ReturnType<HistoryLookup>>();
  */
 export const gitHistoryLookup: HistoryLookup = (rev, cwd) => {
   if (rev === "" || rev.startsWith("-")) return undefined;
-  const id = JSON.stringify([rev, cwd]);
-  if (historyCache.has(id)) return historyCache.get(id);
+  const id = JSON.stringify(["history", rev, cwd]);
+  const hit = cached(historyCache, id);
+  if (hit.hit) return hit.value;
   const env = {
     ...Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_") || k === "GIT_EXEC_PATH"),
@@ -128,8 +150,7 @@ export const gitHistoryLookup: HistoryLookup = (rev, cwd) => {
     );
     value = beyond.status !== 0 ? undefined : beyond.stdout.trim() === "" ? "history" : "outside";
   }
-  historyCache.set(id, value);
-  return value;
+  return remember(historyCache, id, value);
 };
 
 /** A local path as a remote: a work tree (it holds `.git`, or it is a non-bare repository's `.git`), bare, or none. */
