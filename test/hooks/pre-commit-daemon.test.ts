@@ -245,10 +245,11 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
   });
 
   it.skipIf(noRuff)(
-    "--files (the pre-commit framework's way): the files as they are in the work tree",
+    "--files (the pre-commit framework's way): the staged files (the framework stashes the rest)",
     () => {
       repo.write("creds.py", 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Ha4Lm2b"\n');
       repo.write("app.py", GOOD(9));
+      repo.git("add", "creds.py", "app.py");
       const hookEnv = { ...env, PATH: `${GIT_EXEC_PATH}:${env.PATH}` };
       const run = (flag: string) =>
         spawnSync(process.execPath, [HOOK, "pre-commit", flag, "--files", "creds.py", "app.py"], {
@@ -258,9 +259,11 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
         });
       const inProcess = run("--no-daemon");
       const viaDaemon = run("--daemon");
+      repo.git("reset", "-q", "--hard");
       repo.git("clean", "-qfd");
       expect(inProcess.status).toBe(1);
-      expect(inProcess.stderr).toContain("creds.py:1: secrets.");
+      // Judged as the staged change, per file (src/hooks/staged-judge.ts).
+      expect(inProcess.stderr).toContain("creds.py: secrets.");
       expect({ code: viaDaemon.status, stderr: viaDaemon.stderr }).toEqual({
         code: inProcess.status,
         stderr: inProcess.stderr,
