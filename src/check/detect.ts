@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { hasFilesMatching, type ProjectLanguage } from "../adapters/project-languages.js";
-import { projectLayout, type Ecosystem } from "../adapters/projects.js";
+import { projectLayout, type Ecosystem, type ProjectUnit } from "../adapters/projects.js";
+import { unreachedTsconfigDirs } from "../adapters/js/tsconfig-references.js";
 import { mayBeScript, scriptLanguage } from "../adapters/script-files.js";
 import {
   formatterFor,
@@ -143,12 +144,29 @@ export function planPath(
   // A folder with requirements*.txt and .py files only under vendored-looking names is still Python.
   if (!units.some((u) => u.ecosystem === "python") && hasPythonFiles(target))
     units.push({ dir: target, ecosystem: "python", languages: ["python"], kind: "target" });
-  for (const unit of units)
-    checks.push(...planUnit(unit.dir, CHECK_LANGUAGE[unit.ecosystem], unit.languages, root, options));
+  for (const unit of units) {
+    const own = planUnit(unit.dir, CHECK_LANGUAGE[unit.ecosystem], unit.languages, root, options);
+    checks.push(...own);
+    if (unit.ecosystem === "js") checks.push(...nestedTscChecks(unit, own, root));
+  }
   if (hasFilesMatching(target, MARKDOWN_FILES))
     checks.push(...planUnit(target, "markdown", [], root, options));
   for (const c of checks) c.path = target;
   return { checks, notes: layout.notes };
+}
+
+/**
+ * A tsc check at each project `unit` covers whose tsconfig.json no tsc run of the unit reaches through its
+ * references (tsconfig-references.ts): ESLint's and Prettier's walks take a workspace's packages, tsc -p
+ * does not (a turborepo root with no tsconfig, or one whose tsconfig leaves a package out, had apps/web
+ * never type-checked). A package another package's run references is checked by that run.
+ */
+function nestedTscChecks(unit: ProjectUnit, own: readonly PlannedCheck[], root: string): PlannedCheck[] {
+  const run = own.filter((c) => c.id === "tsc").map((c) => path.join(directoryOf(c.target), "tsconfig.json"));
+  const candidates = (unit.covered ?? []).filter((d) => fs.existsSync(path.join(d, "tsconfig.json")));
+  return unreachedTsconfigDirs(run, candidates).flatMap((dir) =>
+    planUnit(dir, "js", ["typescript"], root, { externalLinks: false }).filter((c) => c.id === "tsc"),
+  );
 }
 
 /**
