@@ -61,6 +61,11 @@ export interface PlannedCheck {
    * one after another (run.ts), the later finding what the earlier compiled.
    */
   buildCache?: string;
+  /**
+   * Its tool reports on a whole program around the target (tsc's project above a file or folder): only the
+   * findings under the target are kept, as --changed keeps those in the changed files.
+   */
+  keepUnderTarget?: true;
 }
 
 export const MARKDOWN_FILES = /\.(?:md|markdown)$/i;
@@ -205,6 +210,19 @@ export function planChecks(
   return planPath(target, options, root).checks;
 }
 
+/**
+ * Whether a tsconfig.json is at `dir` or above it, up to `root`: a folder or file inside a TypeScript
+ * project is type-checked by its project's tsc run (`check src/index.ts` ran ESLint only, where `tsc -p ..`
+ * fails), which keeps the findings under the path.
+ */
+function tsconfigAbove(dir: string, root: string): boolean {
+  for (let d = dir; d === root || d.startsWith(root + path.sep); d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, "tsconfig.json"))) return true;
+    if (d === path.dirname(d)) break;
+  }
+  return false;
+}
+
 /** One unit's checks: the format check, lint and type check of its language, run at `target`. */
 function planUnit(
   target: string,
@@ -271,12 +289,14 @@ function planUnit(
         scripts: JS_SCRIPTS,
       });
       // tsc takes no file without an extension of its own (TS6054), named or not.
-      if (
-        !script &&
-        typeCheckersFor("typescript", dir, root).length &&
-        fs.existsSync(path.join(dir, "tsconfig.json"))
-      )
-        add({ id: "tsc", kind: "types", language, call: { tool: "type_check", args: { checker: "tsc" } } });
+      if (!script && typeCheckersFor("typescript", dir, root).length && tsconfigAbove(dir, root))
+        add({
+          id: "tsc",
+          kind: "types",
+          language,
+          call: { tool: "type_check", args: { checker: "tsc" } },
+          ...(!fs.existsSync(path.join(target, "tsconfig.json")) && { keepUnderTarget: true as const }),
+        });
       break;
     }
     case "go": {
