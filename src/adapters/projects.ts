@@ -73,6 +73,12 @@ export interface ProjectUnit {
    * no project of the language at all); loose: files of the language outside its projects below the path.
    */
   kind: "project" | "target" | "loose";
+  /**
+   * The projects of the ecosystem below `dir` that this unit covers (its tools' walk takes them: an npm
+   * workspace's packages, a Python project's nested ones), each under its nearest unit. A tool that does not
+   * read a nested project's own configuration from the root (tsc, ty, mypy, pyright) runs at them too.
+   */
+  covered?: string[];
 }
 
 export interface ProjectLayout {
@@ -297,8 +303,22 @@ function layoutOf(target: string, root: string): ProjectLayout {
     for (const p of projects)
       units.push({ dir: p, ecosystem: e, languages: languagesAt(p, e), kind: "project" });
     if (!above && projects.length) units.push(...looseUnits(e, target, projects, tree, holds, notes));
+    assignCovered(
+      units.filter((u) => u.ecosystem === e && u.kind !== "loose"),
+      found.filter((d) => holds(d, e) && !projects.includes(d)),
+    );
   }
   return { units, notes };
+}
+
+/** Each covered project to the deepest of `units` it is in (projects no unit holds are left out). */
+function assignCovered(units: ProjectUnit[], covered: readonly string[]): void {
+  for (const dir of covered) {
+    const owner = units
+      .filter((u) => u.dir !== dir && isWithin(u.dir, dir))
+      .sort((a, b) => b.dir.length - a.dir.length)[0];
+    if (owner) (owner.covered ??= []).push(dir);
+  }
 }
 
 /**

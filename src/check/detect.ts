@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { hasFilesMatching, type ProjectLanguage } from "../adapters/project-languages.js";
-import { projectLayout, type Ecosystem } from "../adapters/projects.js";
+import { projectLayout, type Ecosystem, type ProjectUnit } from "../adapters/projects.js";
+import { unreachedTsconfigDirs } from "../adapters/js/tsconfig-references.js";
 import { mayBeScript, scriptLanguage } from "../adapters/script-files.js";
 import {
   formatterFor,
@@ -60,6 +61,11 @@ export interface PlannedCheck {
    * one after another (run.ts), the later finding what the earlier compiled.
    */
   buildCache?: string;
+  /**
+   * Its tool reports on a whole program around the target (tsc's project above a file or folder): only the
+   * findings under the target are kept, as --changed keeps those in the changed files.
+   */
+  keepUnderTarget?: true;
 }
 
 export const MARKDOWN_FILES = /\.(?:md|markdown)$/i;
@@ -143,12 +149,29 @@ export function planPath(
   // A folder with requirements*.txt and .py files only under vendored-looking names is still Python.
   if (!units.some((u) => u.ecosystem === "python") && hasPythonFiles(target))
     units.push({ dir: target, ecosystem: "python", languages: ["python"], kind: "target" });
-  for (const unit of units)
-    checks.push(...planUnit(unit.dir, CHECK_LANGUAGE[unit.ecosystem], unit.languages, root, options));
+  for (const unit of units) {
+    const own = planUnit(unit.dir, CHECK_LANGUAGE[unit.ecosystem], unit.languages, root, options);
+    checks.push(...own);
+    if (unit.ecosystem === "js") checks.push(...nestedTscChecks(unit, own, root));
+  }
   if (hasFilesMatching(target, MARKDOWN_FILES))
     checks.push(...planUnit(target, "markdown", [], root, options));
   for (const c of checks) c.path = target;
   return { checks, notes: layout.notes };
+}
+
+/**
+ * A tsc check at each project `unit` covers whose tsconfig.json no tsc run of the unit reaches through its
+ * references (tsconfig-references.ts): ESLint's and Prettier's walks take a workspace's packages, tsc -p
+ * does not (a turborepo root with no tsconfig, or one whose tsconfig leaves a package out, had apps/web
+ * never type-checked). A package another package's run references is checked by that run.
+ */
+function nestedTscChecks(unit: ProjectUnit, own: readonly PlannedCheck[], root: string): PlannedCheck[] {
+  const run = own.filter((c) => c.id === "tsc").map((c) => path.join(directoryOf(c.target), "tsconfig.json"));
+  const candidates = (unit.covered ?? []).filter((d) => fs.existsSync(path.join(d, "tsconfig.json")));
+  return unreachedTsconfigDirs(run, candidates).flatMap((dir) =>
+    planUnit(dir, "js", ["typescript"], root, { externalLinks: false }).filter((c) => c.id === "tsc"),
+  );
 }
 
 /**
@@ -185,6 +208,19 @@ export function planChecks(
   root = target,
 ): PlannedCheck[] {
   return planPath(target, options, root).checks;
+}
+
+/**
+ * Whether a tsconfig.json is at `dir` or above it, up to `root`: a folder or file inside a TypeScript
+ * project is type-checked by its project's tsc run (`check src/index.ts` ran ESLint only, where `tsc -p ..`
+ * fails), which keeps the findings under the path.
+ */
+function tsconfigAbove(dir: string, root: string): boolean {
+  for (let d = dir; d === root || d.startsWith(root + path.sep); d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, "tsconfig.json"))) return true;
+    if (d === path.dirname(d)) break;
+  }
+  return false;
 }
 
 /** One unit's checks: the format check, lint and type check of its language, run at `target`. */
@@ -253,12 +289,14 @@ function planUnit(
         scripts: JS_SCRIPTS,
       });
       // tsc takes no file without an extension of its own (TS6054), named or not.
-      if (
-        !script &&
-        typeCheckersFor("typescript", dir, root).length &&
-        fs.existsSync(path.join(dir, "tsconfig.json"))
-      )
-        add({ id: "tsc", kind: "types", language, call: { tool: "type_check", args: { checker: "tsc" } } });
+      if (!script && typeCheckersFor("typescript", dir, root).length && tsconfigAbove(dir, root))
+        add({
+          id: "tsc",
+          kind: "types",
+          language,
+          call: { tool: "type_check", args: { checker: "tsc" } },
+          ...(!fs.existsSync(path.join(target, "tsconfig.json")) && { keepUnderTarget: true as const }),
+        });
       break;
     }
     case "go": {

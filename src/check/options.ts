@@ -2,6 +2,7 @@
  * `check`'s command line: its own flags, and the server's limit flags passed through to the engine's
  * Config (so --timeout, --max-concurrent and the rest mean what they mean for the server).
  */
+import { outermostPaths } from "./outer-paths.js";
 import fs from "node:fs";
 import path from "node:path";
 import {
@@ -262,6 +263,8 @@ export function parseCheckArgs(argv: readonly string[], cwd: string): CheckOptio
     files = positionals.length ? paths.filter((p) => fs.statSync(p).isFile()) : [];
     paths = [cwd];
   }
+  // SARIF logs to merge are no folders to check.
+  if (!mergeSarif) paths = outermostPaths(paths);
   if (changed !== undefined && !v.help && paths.some((p) => !fs.statSync(p).isDirectory()))
     throw new UsageError("--changed takes directories to check, not files");
   return {

@@ -112,8 +112,11 @@ function keepOf(check: PlannedCheck, options: RunOptions): ((file: string) => bo
     shard && !isWholeCheck(check)
       ? (f: string) => inShard(shard, options.rootOf?.(f) ?? check.target, f)
       : undefined;
-  if (!changed && !byShard) return undefined;
-  return (f) => (!changed || changed.has(f)) && (!byShard || byShard(f));
+  const under = check.keepUnderTarget
+    ? (f: string) => f === check.target || isWithin(check.target, f)
+    : undefined;
+  if (!changed && !byShard && !under) return undefined;
+  return (f) => (!changed || changed.has(f)) && (!byShard || byShard(f)) && (!under || under(f));
 }
 
 /**

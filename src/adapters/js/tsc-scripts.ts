@@ -59,6 +59,8 @@ export async function scriptTsconfigs(
 export interface RunnableTsconfig {
   file: string;
   scripts: string[];
+  /** Run because a checked tsconfig references it (tsconfig-references.ts), not for a script. */
+  referenced?: true;
 }
 
 /**

@@ -27,6 +27,7 @@ import { produceCodeCaches } from "./code-cache-server.js";
 import { warmRequest } from "./warm.js";
 import { runnableTsconfigs, scriptTsconfigs, type RunnableTsconfig } from "./tsc-scripts.js";
 import { mergeTscOutcomes } from "./tsc-merge.js";
+import { referencedTsconfigs } from "./tsconfig-references.js";
 import { readPackageJson } from "../project-configs.js";
 
 /** What each tsconfig extends, as the worker last reported it: changes there restart the worker too. */
@@ -124,7 +125,10 @@ function typescriptFor(ctx: ToolContext, configFile: string): { mod: ToolModule;
 /** The tsconfigs a request runs: the one found for it, and those the project's scripts type-check with. */
 interface TscPlan {
   primary: string;
-  /** Only without `config`: a tsconfig the caller names is the one checked. */
+  /**
+   * The scripts' tsconfigs (only without `config`: a tsconfig the caller names is the one checked), then
+   * every tsconfig those reference, as `tsc -b` checks them.
+   */
   others: RunnableTsconfig[];
   /** The scripts' tsconfigs that cannot run, and why (a warning each). */
   skipped: string[];
@@ -132,16 +136,32 @@ interface TscPlan {
 
 async function tscPlan(ctx: ToolContext, req: Pick<TypeCheckRequest, "target" | "config">): Promise<TscPlan> {
   const primary = tsconfigFor(ctx, req);
-  if (req.config) return { primary, others: [], skipped: [] };
+  const allowed = (canonical: string) => ctx.allowlist.rootOf(canonical) !== undefined;
+  if (req.config) return { primary, others: referencedRuns([primary], [], allowed), skipped: [] };
   const project = path.dirname(primary);
   const found = await scriptTsconfigs(readPackageJson(project)?.scripts, project);
-  const { run, skipped } = runnableTsconfigs(
-    found,
-    primary,
-    project,
-    (canonical) => ctx.allowlist.rootOf(canonical) !== undefined,
-  );
-  return { primary, others: run, skipped };
+  const { run, skipped } = runnableTsconfigs(found, primary, project, allowed);
+  return { primary, others: referencedRuns([primary, ...run.map((r) => r.file)], run, allowed), skipped };
+}
+
+/**
+ * `runs` followed by every tsconfig the `checked` ones reference (tsconfig-references.ts), as `tsc -b`
+ * checks them: each once, inside the allowed paths (links followed).
+ */
+function referencedRuns(
+  checked: readonly string[],
+  runs: readonly RunnableTsconfig[],
+  allowed: (canonical: string) => boolean,
+): RunnableTsconfig[] {
+  const out = [...runs];
+  const known = new Set(checked.map((f) => fs.realpathSync.native(f)));
+  for (const file of checked.flatMap(referencedTsconfigs)) {
+    const canonical = fs.realpathSync.native(file);
+    if (known.has(canonical) || !allowed(canonical)) continue;
+    known.add(canonical);
+    out.push({ file: canonical, scripts: [], referenced: true });
+  }
+  return out;
 }
 
 /**
@@ -186,7 +206,9 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
   const found = /^tsconfig.*\.json$/.test(path.basename(req.target)) ? "the path" : "nearest";
   const ran = [
     `${path.basename(plan.primary)} (${found})`,
-    ...plan.others.map((o) => `${path.relative(project, o.file)} (${o.scripts.join(", ")})`),
+    ...plan.others.map(
+      (o) => `${path.relative(project, o.file)} (${o.referenced ? "referenced" : o.scripts.join(", ")})`,
+    ),
   ];
   const outcome = mergeTscOutcomes(
     runs,

@@ -158,6 +158,11 @@ async function check(params: TscParams): Promise<TscReply> {
     params.configFile,
   );
   const host = cachingHost(ts, parsed.options, state);
+  // A referenced project is read from its sources, as the editor reads it, not from its built declarations:
+  // `tsc -p` of a project whose references were never built (a fresh clone) reports each import of them as
+  // TS6305 where `tsc -b` builds them first. Each referenced project is checked by a run of its own.
+  (host as { useSourceOfProjectReferenceRedirect?: () => boolean }).useSourceOfProjectReferenceRedirect =
+    () => true;
   const program = ts.createProgram({
     rootNames: parsed.fileNames,
     options: parsed.options,
