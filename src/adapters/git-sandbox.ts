@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SandboxRun, ToolContext } from "../engine/tool.js";
 import { ToolError } from "../errors.js";
+import { gitFileTarget, readGitLink } from "../paths/dot-git.js";
 
 /** In the sandbox the root is a mount of its own under the work tree: git must look past it for `.git`. */
 export const GIT_ENV = { GIT_DISCOVERY_ACROSS_FILESYSTEM: "1" };
@@ -53,28 +54,6 @@ export function gitDataOf(dir: string, roots: readonly string[]): string[] {
     }
     if (path.dirname(d) === d) return [];
   }
-}
-
-/** What a `.git` file names, read as git reads it (setup.c): `gitdir: ` first, only the line ends trimmed. */
-export function gitFileTarget(file: string): string | undefined {
-  const text = fs.readFileSync(file, "utf8");
-  if (!text.startsWith("gitdir: ")) return undefined;
-  const value = text.slice("gitdir: ".length).replace(/[\r\n]+$/, "");
-  if (!value) return undefined;
-  return path.isAbsolute(value) ? value : path.join(path.dirname(file), value);
-}
-
-/** A git dir's `commondir` or `gitdir` file as git reads it: trailing line ends trimmed, relative to `base`. */
-function readGitLink(file: string, base: string): string | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-  const value = text.replace(/[\r\n]+$/, "");
-  if (!value) return undefined;
-  return path.isAbsolute(value) ? value : path.join(base, value);
 }
 
 function realOrUndefined(p: string): string | undefined {

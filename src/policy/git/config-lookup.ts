@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { safeGitArgs } from "../../exec/git-safety.js";
+import { gitDirAt } from "../../paths/dot-git.js";
 import type { BranchLookup, ConfigLookup, HistoryLookup, RepoKindLookup } from "./invocation.js";
 
 const PASSED_ENV = [
@@ -82,12 +83,8 @@ export const gitBranchLookup: BranchLookup = (cwd) => {
   const top = repoTopOf(cwd ?? process.cwd());
   if (top === undefined) return undefined;
   try {
-    let gitDir = path.join(top, ".git");
-    if (fs.statSync(gitDir).isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(gitDir, "utf8"));
-      if (!m) return undefined;
-      gitDir = path.resolve(top, (m[1] as string).trim());
-    }
+    const gitDir = gitDirAt(top);
+    if (gitDir === undefined) return undefined;
     const head = fs.readFileSync(path.join(gitDir, "HEAD"), "utf8");
     const ref = /^ref:\s*refs\/heads\/(.+)$/m.exec(head);
     return ref ? (ref[1] as string).trim() : null;

@@ -4,9 +4,9 @@
  * whose `commondir` names the shared one). These are the repository's fixed places, so a write to
  * `$(git rev-parse --git-dir)/hooks/pre-commit` is judged like one to `.git/hooks/pre-commit`.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { repoTopOf } from "../git/config-lookup.js";
+import { gitDirAt, readGitLink } from "../../paths/dot-git.js";
 
 export interface GitDirs {
   top: string;
@@ -19,16 +19,10 @@ export function gitDirsOf(cwd: string): GitDirs | undefined {
   const top = repoTopOf(cwd);
   if (top === undefined) return undefined;
   try {
-    let gitDir = path.join(top, ".git");
-    if (fs.statSync(gitDir).isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(gitDir, "utf8"));
-      if (!m) return undefined;
-      gitDir = path.resolve(top, (m[1] as string).trim());
-    }
-    let commonDir = gitDir;
-    const common = path.join(gitDir, "commondir");
-    if (fs.existsSync(common)) commonDir = path.resolve(gitDir, fs.readFileSync(common, "utf8").trim());
-    return { top, gitDir, commonDir };
+    const gitDir = gitDirAt(top);
+    if (gitDir === undefined) return undefined;
+    const commonDir = readGitLink(path.join(gitDir, "commondir"), gitDir) ?? gitDir;
+    return { top, gitDir: path.resolve(gitDir), commonDir: path.resolve(commonDir) };
   } catch {
     return undefined;
   }
