@@ -252,7 +252,7 @@ describe.concurrent("a Python project whose configuration puts a folder beside i
 });
 
 describe("a TypeScript project that references a project beside the outer one", () => {
-  it("tsc: references ../../outside, whose tsconfig then moves its outDir", async () => {
+  it("tsc: references ../../outside, whose source then changes", async () => {
     const TSC = path.join(REPO_ROOT, "node_modules", ".bin", "tsc");
     const dir = path.join(root, "ts-refs");
     const outside = path.join(dir, "outside");
@@ -276,9 +276,10 @@ describe("a TypeScript project that references a project beside the outer one", 
       path.join(inner, "src", "b.ts"),
       'import { answer } from "../../../outside/src/lib";\n\nexport const n: number = answer();\n',
     );
-    // tsc's own diagnostics: `src/b.ts(1,24): error TS6305: ...` → `inner/src/b.ts TS6305`.
+    // tsc's own diagnostics: `src/b.ts(3,14): error TS2322: ...` → `inner/src/b.ts TS2322`. `tsc -b`: the
+    // references built first, as type_check reads them (from their sources, src/adapters/js/tsconfig-references.ts).
     const byHand = () => {
-      const r = spawnSync(TSC, ["--noEmit", "-p", "."], { cwd: inner, encoding: "utf8" });
+      const r = spawnSync(TSC, ["-b"], { cwd: inner, encoding: "utf8" });
       const ids = [...r.stdout.matchAll(/^(\S+)\(\d+,\d+\): error (TS\d+)/gm)].map(
         (m) => `inner/${m[1]} ${m[2]}`,
       );
@@ -288,13 +289,13 @@ describe("a TypeScript project that references a project beside the outer one", 
 
     expect(byHand().status).toBe(0);
     expect((await untilCached(args)).passed).toBe(true);
-    // Only the referenced config changes: its declarations now belong in out2, which was never built.
-    write(path.join(outside, "tsconfig.json"), composite("out2"));
+    // Only the referenced project changes: its function now returns a string, which b.ts stores in a number.
+    write(path.join(outside, "src", "lib.ts"), 'export function answer(): string {\n  return "42";\n}\n');
     const broken = await cached.call("type_check", args);
     const hand = byHand();
     expect(hand.status).not.toBe(0);
     expect(broken.passed, JSON.stringify(broken)).toBe(false);
     expect(issueIds(broken)).toEqual(hand.ids);
-    expect(issueIds(broken)).toEqual(["inner/src/b.ts TS6305"]);
+    expect(issueIds(broken)).toEqual(["inner/src/b.ts TS2322"]);
   }, 300_000);
 });

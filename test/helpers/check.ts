@@ -36,7 +36,8 @@ export function runCheck(
   const audit = args.includes("--audit-log")
     ? []
     : ["--audit-log", path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mcq-check-audit-")), "audit.log")];
-  return runProgram([...(options.program ?? [process.execPath, CLI]), "check", ...args, ...audit], {
+  // The audit log first: every word after --files is a file name.
+  return runProgram([...(options.program ?? [process.execPath, CLI]), "check", ...audit, ...args], {
     cwd: options.cwd ?? CHECK_FIXTURES,
     env: env as Record<string, string>,
   });

@@ -103,7 +103,7 @@ describe("planProfile", () => {
   it("tests write the roots and keep the network unless cut", () => {
     const on = planProfile(
       host,
-      { kind: "tests", roots: ["/srv/a"], network: true },
+      { kind: "tests", roots: ["/srv/a"], writableRoots: ["/srv/a"], network: true },
       "/usr/bin/python3",
       "/srv/a",
     );
@@ -136,7 +136,7 @@ describe("planProfile", () => {
     // go test runs the project's tests: the shared caches are read-only (a fill step fills them first).
     const test = planProfile(
       host,
-      { kind: "tests", roots: ["/srv/a"], network: true },
+      { kind: "tests", roots: ["/srv/a"], writableRoots: ["/srv/a"], network: true },
       "/usr/local/go/bin/go",
       "/srv/a",
     );
@@ -231,7 +231,12 @@ describe("planProfile", () => {
     const m = mounts(bwrapArgv(tmpRoot, "/home/u/go/bin/gosec", []));
     expect(m.indexOf(`--tmpfs ${PRIVATE_TMP}`)).toBeGreaterThan(m.indexOf("--ro-bind /tmp"));
     // Written by the run itself (its tests' root): /tmp as it is.
-    const tests = planProfile(host, { kind: "tests", roots: ["/tmp"] }, "/usr/bin/pytest", "/tmp/p");
+    const tests = planProfile(
+      host,
+      { kind: "tests", roots: ["/tmp"], writableRoots: ["/tmp"] },
+      "/usr/bin/pytest",
+      "/tmp/p",
+    );
     expect(tests.privateTmp).toBeUndefined();
   });
 
@@ -380,7 +385,7 @@ describe("bwrapArgv", () => {
   it("go test's go writes Go's caches; its test binaries get them read-only in a nested sandbox", () => {
     const p = planProfile(
       host,
-      { kind: "tests", roots: ["/srv/a"], network: true, nestedTests: true },
+      { kind: "tests", roots: ["/srv/a"], writableRoots: ["/srv/a"], network: true, nestedTests: true },
       "/usr/local/go/bin/go",
       "/srv/a",
     );
