@@ -199,7 +199,7 @@ describe.skipIf(noNative || noRuff)("check --daemon, native client", () => {
       });
       expect(requests[0]).toMatchObject({
         type: "check",
-        argv: ["--only", "ruff", ".", "--audit-log", expect.any(String)],
+        argv: ["--audit-log", expect.any(String), "--only", "ruff", "."],
         cwd: fs.realpathSync(dir),
         stdoutTTY: false,
         stderrTTY: false,
