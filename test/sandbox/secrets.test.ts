@@ -40,11 +40,26 @@ const SECRETS = {
   BEARER: "secret-value-bearer",
   CREDS: "secret-value-creds",
   AUTH0_CLIENT: "secret-value-auth0",
+  // Names that say nothing, values that do: a URL's password, a token as a URL's user.
+  DATABASE_URL: "postgres://app:secret-value-db-url@db.internal:5432/app",
+  SENTRY_DSN: "https://secretvalue0123456789abcdef@o1.ingest.sentry.io/42",
+  MCQ_MIRRORS: "https://mirror.internal/a,https://deploy:secret-value-mirror@mirror2.internal/b",
 };
-const BENIGN = { MCQ_BENIGN_SWITCH: "benign-value" };
+// A development default on the local machine and a login that is no key stay (a project's CI has them).
+const BENIGN = {
+  MCQ_BENIGN_SWITCH: "benign-value",
+  MCQ_LOCAL_DB: "postgres://ci:benign-local-db@localhost:5432/test",
+  MCQ_GIT_URL: "ssh://git@github.com/benign/repo",
+};
 
 function expectNoSecret(text: string): void {
-  expect(text).not.toMatch(/secret-value|AKIASECRETVALUE/);
+  expect(text).not.toMatch(/secret-value|secretvalue|AKIASECRETVALUE/);
+}
+
+function expectBenign(text: string): void {
+  expect(text).toContain("benign-value");
+  expect(text).toContain("benign-local-db@localhost");
+  expect(text).toContain("ssh://git@github.com/benign/repo");
 }
 
 /** The environment as a JSON line on stdout (a stand-in tool written in Node). */
@@ -108,7 +123,7 @@ process.exit(2);
     const text = JSON.stringify(r);
     expect(text).toContain("ENV ");
     expectNoSecret(text);
-    expect(text).toContain("benign-value");
+    expectBenign(text);
     expect(text).toContain("PATH");
   });
 
@@ -129,7 +144,7 @@ process.exit(2);
     const text = JSON.stringify(r);
     expect(text, text.slice(0, 1000)).toContain("ENV ");
     expectNoSecret(text);
-    expect(text).toContain("benign-value");
+    expectBenign(text);
   });
 
   it("an ESLint config in the warm worker sees no secret", async () => {
@@ -137,7 +152,7 @@ process.exit(2);
     const text = JSON.stringify(r);
     expect(text, text.slice(0, 1000)).toContain("ENV ");
     expectNoSecret(text);
-    expect(text).toContain("benign-value");
+    expectBenign(text);
   });
 
   it("tool_capabilities lists what each family gets", async () => {

@@ -2,7 +2,9 @@
  * The environment a tool starts with, built here for every process the server starts (the runner, the warm
  * workers, the daemons): never the server's own settings and tokens (--auth-token, the remote cache's token and
  * secret), nor any variable named like a credential (`*_TOKEN`, `*_SECRET`, `*_PASSWORD`, `*_API_KEY`, `AWS_*`,
- * ...), unless the tool declares it (tool-facts.ts `env`). On top of that:
+ * ...), nor any variable whose value holds a URL's credentials (`DATABASE_URL=postgres://app:s3cret@db/app`,
+ * credential-value.ts), unless the tool declares it (tool-facts.ts `env`); a tool that may use the network
+ * keeps the proxies' credentials (it cannot reach anything without them). On top of that:
  * - a tool that runs no project code gets an allowlist: what every tool needs (PATH, HOME, locale, temp and XDG
  *   folders, CA bundles, CI), its family's own settings (PYTHON*, GO*, CARGO_*, NODE_OPTIONS, ...), and the
  *   proxies when it may use the network;
@@ -12,6 +14,7 @@
  * - the advice provider keeps its own credentials (its API keys), never the server's.
  * Pure but for the facts table.
  */
+import { hasUrlCredential } from "./credential-value.js";
 import { factsKeyOf, factsOf, runsProjectCode, type SandboxRequest } from "./plan.js";
 
 export type EnvFamily = "python" | "node" | "go" | "rust" | "ruby" | "git" | "other";
@@ -278,10 +281,13 @@ export function toolEnvironment(
     // Its own credentials (API keys) it keeps; the server's never.
     return { env: pick(base, (k) => !isServerOwn(k)), family, policy: "all but secrets" };
   }
-  const allowed = (k: string) => isDeclared(k) || (!isServerOwn(k) && !isCredentialName(k));
+  const network = facts !== undefined && facts.network !== "none";
+  const isProxy = matcher(network ? NETWORK_ENV : []);
+  const allowed = (k: string, v: string) =>
+    isDeclared(k) ||
+    (!isServerOwn(k) && !isCredentialName(k) && (isProxy(k) || !hasCredentialValue(v)));
   const projectCode = runsProjectCode(request ?? { kind: "read", roots: [] }, facts, realExecutable);
   if (projectCode) return { env: pick(base, allowed), family, policy: "all but secrets" };
-  const network = facts !== undefined && facts.network !== "none";
   const families: EnvFamily[] = family === "other" ? (Object.keys(FAMILY_ENV) as EnvFamily[]) : [family];
   // pyright's CLI is a Node program that reads a Python environment.
   if (factsKeyOf(executable) === "pyright") families.push("python");
@@ -290,12 +296,25 @@ export function toolEnvironment(
     ...(network ? NETWORK_ENV : []),
     ...families.flatMap((f) => FAMILY_ENV[f]),
   ]);
-  return { env: pick(base, (k) => isDeclared(k) || (wanted(k) && allowed(k))), family, policy: "allowlist" };
+  return { env: pick(base, (k, v) => isDeclared(k) || (wanted(k) && allowed(k, v))), family, policy: "allowlist" };
 }
 
-function pick(base: NodeJS.ProcessEnv, keep: (name: string) => boolean): NodeJS.ProcessEnv {
+/** The same environment is looked at for every process the server starts: each value is scanned once. */
+const credentialValues = new Map<string, boolean>();
+
+function hasCredentialValue(value: string): boolean {
+  let known = credentialValues.get(value);
+  if (known === undefined) {
+    known = hasUrlCredential(value);
+    if (credentialValues.size >= 4096) credentialValues.clear();
+    credentialValues.set(value, known);
+  }
+  return known;
+}
+
+function pick(base: NodeJS.ProcessEnv, keep: (name: string, value: string) => boolean): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && keep(k)) out[k] = v;
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && keep(k, v)) out[k] = v;
   return out;
 }
 
@@ -306,6 +325,7 @@ export function environmentReport(): Record<string, unknown> {
       ...SERVER_OWN,
       ...CREDENTIAL_PREFIXES,
       `any name with a segment ${[...CREDENTIAL_SEGMENTS].join(", ")} (split at _), unless the tool declares it`,
+      "any value holding a URL with a password or a token as its user (scheme://user:password@host), but to the local machine or an example host; a tool that may use the network keeps the proxies'",
     ],
     tools_without_project_code: {
       every_tool: COMMON_ENV,

@@ -153,13 +153,17 @@ function cargoFetch(args: readonly string[], cwd: string): Omit<FillStep, "reque
       CARGO_REGISTRY_CREDENTIAL_PROVIDER: "cargo:token",
       ...registryProviders(cwd),
     },
-    declaredEnv: ["CARGO_REGISTRY_TOKEN", "CARGO_REGISTRIES_*_TOKEN"],
+    // A registry's token, and its index address, which may carry credentials of its own.
+    declaredEnv: ["CARGO_REGISTRY_TOKEN", "CARGO_REGISTRIES_*_TOKEN", "CARGO_REGISTRIES_*_INDEX"],
   };
 }
 
+/** A private module proxy's or checksum database's address may carry its credentials (`https://me:tok@proxy`). */
+const GO_FETCH_ENV = ["GOPROXY", "GOSUMDB"];
+
 function goCompile(args: readonly string[]): Omit<FillStep, "request" | "key"> | undefined {
   if (args[0] !== "test") return undefined;
-  return { args: ["test", `-exec=${TRUE}`, "-count=1", ...args.slice(1)], env: {}, declaredEnv: [] };
+  return { args: ["test", `-exec=${TRUE}`, "-count=1", ...args.slice(1)], env: {}, declaredEnv: GO_FETCH_ENV };
 }
 
 /**
@@ -171,7 +175,7 @@ function goDownload(args: readonly string[]): Omit<FillStep, "request" | "key"> 
   if (args[0] !== "run") return undefined;
   const go = findExecutable("go");
   if (!go) return undefined;
-  return { program: go, args: ["mod", "download"], env: {}, declaredEnv: [] };
+  return { program: go, args: ["mod", "download"], env: {}, declaredEnv: GO_FETCH_ENV };
 }
 
 /** Presence, size and mtime of the named manifests in `dir` and its parents. */
