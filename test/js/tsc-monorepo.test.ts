@@ -92,4 +92,18 @@ describe("a TypeScript monorepo is type-checked as tsc -b checks it", () => {
     ]);
     expect(json.exit_code).toBe(1);
   }, 240_000);
+
+  it("a referenced project outside the allowed paths is said, not silently skipped", async () => {
+    const app = path.join(copyFixture(FIXTURE), "solution", "packages", "app");
+    const s = await connectStdio({ args: ["--allowed-paths", app], cwd: app });
+    try {
+      const r = await s.call("type_check", { path: app, checker: "tsc" });
+      expect(r.notes).toContainEqual(
+        `warning: ${fs.realpathSync(path.join(app, "..", "shared", "tsconfig.json"))} is a referenced project ` +
+          "outside the allowed paths: not type-checked (add its folder with --allowed-paths)",
+      );
+    } finally {
+      await s.close();
+    }
+  }, 240_000);
 });

@@ -132,36 +132,41 @@ interface TscPlan {
   others: RunnableTsconfig[];
   /** The scripts' tsconfigs that cannot run, and why (a warning each). */
   skipped: string[];
+  /** Referenced tsconfigs outside the allowed paths: not checked (a warning each). */
+  outside: string[];
 }
 
 async function tscPlan(ctx: ToolContext, req: Pick<TypeCheckRequest, "target" | "config">): Promise<TscPlan> {
   const primary = tsconfigFor(ctx, req);
   const allowed = (canonical: string) => ctx.allowlist.rootOf(canonical) !== undefined;
-  if (req.config) return { primary, others: referencedRuns([primary], [], allowed), skipped: [] };
+  if (req.config) return { primary, ...referencedRuns([primary], [], allowed), skipped: [] };
   const project = path.dirname(primary);
   const found = await scriptTsconfigs(readPackageJson(project)?.scripts, project);
   const { run, skipped } = runnableTsconfigs(found, primary, project, allowed);
-  return { primary, others: referencedRuns([primary, ...run.map((r) => r.file)], run, allowed), skipped };
+  return { primary, ...referencedRuns([primary, ...run.map((r) => r.file)], run, allowed), skipped };
 }
 
 /**
  * `runs` followed by every tsconfig the `checked` ones reference (tsconfig-references.ts), as `tsc -b`
- * checks them: each once, inside the allowed paths (links followed).
+ * checks them: each once, inside the allowed paths (links followed); those outside them are listed, each
+ * once, for a note (the sandbox does not show them, so nothing checks them).
  */
 function referencedRuns(
   checked: readonly string[],
   runs: readonly RunnableTsconfig[],
   allowed: (canonical: string) => boolean,
-): RunnableTsconfig[] {
-  const out = [...runs];
+): { others: RunnableTsconfig[]; outside: string[] } {
+  const others = [...runs];
+  const outside: string[] = [];
   const known = new Set(checked.map((f) => fs.realpathSync.native(f)));
   for (const file of checked.flatMap(referencedTsconfigs)) {
     const canonical = fs.realpathSync.native(file);
-    if (known.has(canonical) || !allowed(canonical)) continue;
+    if (known.has(canonical)) continue;
     known.add(canonical);
-    out.push({ file: canonical, scripts: [], referenced: true });
+    if (allowed(canonical)) others.push({ file: canonical, scripts: [], referenced: true });
+    else outside.push(canonical);
   }
-  return out;
+  return { others, outside };
 }
 
 /**
@@ -214,7 +219,13 @@ async function tscCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCh
     runs,
     `tsconfigs run: ${ran.join(", ")}; a diagnostic several of them report is shown once`,
   );
-  const warnings = plan.skipped.map((s) => `warning: the project's scripts type-check with ${s}`);
+  const warnings = [
+    ...plan.skipped.map((s) => `warning: the project's scripts type-check with ${s}`),
+    ...plan.outside.map(
+      (f) =>
+        `warning: ${f} is a referenced project outside the allowed paths: not type-checked (add its folder with --allowed-paths)`,
+    ),
+  ];
   return warnings.length ? { ...outcome, notes: [...outcome.notes, ...warnings] } : outcome;
 }
 
