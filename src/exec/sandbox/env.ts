@@ -284,8 +284,7 @@ export function toolEnvironment(
   const network = facts !== undefined && facts.network !== "none";
   const isProxy = matcher(network ? NETWORK_ENV : []);
   const allowed = (k: string, v: string) =>
-    isDeclared(k) ||
-    (!isServerOwn(k) && !isCredentialName(k) && (isProxy(k) || !hasCredentialValue(v)));
+    isDeclared(k) || (!isServerOwn(k) && !isCredentialName(k) && (isProxy(k) || !hasCredentialValue(v)));
   const projectCode = runsProjectCode(request ?? { kind: "read", roots: [] }, facts, realExecutable);
   if (projectCode) return { env: pick(base, allowed), family, policy: "all but secrets" };
   const families: EnvFamily[] = family === "other" ? (Object.keys(FAMILY_ENV) as EnvFamily[]) : [family];
@@ -296,7 +295,11 @@ export function toolEnvironment(
     ...(network ? NETWORK_ENV : []),
     ...families.flatMap((f) => FAMILY_ENV[f]),
   ]);
-  return { env: pick(base, (k, v) => isDeclared(k) || (wanted(k) && allowed(k, v))), family, policy: "allowlist" };
+  return {
+    env: pick(base, (k, v) => isDeclared(k) || (wanted(k) && allowed(k, v))),
+    family,
+    policy: "allowlist",
+  };
 }
 
 /** The same environment is looked at for every process the server starts: each value is scanned once. */

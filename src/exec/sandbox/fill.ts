@@ -163,7 +163,11 @@ const GO_FETCH_ENV = ["GOPROXY", "GOSUMDB"];
 
 function goCompile(args: readonly string[]): Omit<FillStep, "request" | "key"> | undefined {
   if (args[0] !== "test") return undefined;
-  return { args: ["test", `-exec=${TRUE}`, "-count=1", ...args.slice(1)], env: {}, declaredEnv: GO_FETCH_ENV };
+  return {
+    args: ["test", `-exec=${TRUE}`, "-count=1", ...args.slice(1)],
+    env: {},
+    declaredEnv: GO_FETCH_ENV,
+  };
 }
 
 /**
