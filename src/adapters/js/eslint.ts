@@ -24,12 +24,13 @@ import type {
   WireConfigInputs,
   WireFileReport,
 } from "./eslint-wire.js";
-import { loadableEntry, toolNote } from "./project.js";
+import { loadableEntry, toolNote, type ToolModule } from "./project.js";
 import { unifiedDiff, type Rewrite } from "./unified-diff.js";
 import { diffBudget } from "../../findings/diff-caps.js";
 import { warmRequest } from "./warm.js";
 import { cachedEslintReports } from "./eslint-cached.js";
 import { resultCacheOf } from "../../cache/service.js";
+import { runXo, xoCommand } from "./xo.js";
 
 type Format = "compact" | "full";
 
@@ -114,6 +115,11 @@ async function eslintText(
   fix?: FixRequest,
 ) {
   const scope = inlineScope(ctx, source.path, config);
+  if (scope.xo)
+    throw new ToolError(
+      "invalid_input",
+      `${scope.root} lints with xo, which lints files, not inline code: save the code to its file and lint that`,
+    );
   const command = displayCommand("eslint", [
     ...(fix ? ["--fix"] : []),
     "--stdin",
@@ -152,6 +158,14 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
   }
   const files = filesOf(req.args);
   const scope = eslintScope(ctx, req.target, files, req.config, defaultScopeOf(req.args));
+  if (scope.xo) {
+    const xoReports = await runXo(ctx, scope.xo, scope.root, scope.patterns, false);
+    return lintOutcome(scope, xoCommand(scope.patterns, false), xoReports, scope.notes, {
+      format: formatOf(req.args),
+      scope: scope.scope,
+      started,
+    });
+  }
   const command = displayCommand("eslint", ["--", ...scope.shown]);
   const cache = resultCacheOf(ctx);
   if (cache) {
@@ -205,7 +219,7 @@ function ownReports(
   scope: EslintScope,
   all: WireFileReport[],
 ): { reports: WireFileReport[]; note: string | undefined } {
-  if (scope.configFile) return { reports: all, note: undefined };
+  if (scope.configFile || scope.xo) return { reports: all, note: undefined };
   const { reports, left } = withoutForeignDirectives(all);
   return { reports, note: foreignDirectivesNote(left) };
 }
@@ -220,13 +234,14 @@ function lintOutcome(
 ): LintOutcome {
   const { reports, note } = ownReports(scope, all);
   const notes = note ? [...given, note] : given;
+  const tool = scope.xo ?? scope.eslint;
   return {
     findings: eslintFindings(reports),
-    tool: "eslint",
-    version: () => Promise.resolve(scope.eslint.version),
+    tool: tool.name,
+    version: () => Promise.resolve(tool.version),
     command,
     returncode: reports.some((r) => r.errorCount > 0) ? 1 : 0,
-    notes: [toolNote(scope.eslint), ...notes],
+    notes: [toolNote(tool), ...notes],
     perFile: {
       statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r), errors: r.errors })),
       format: view.format,
@@ -239,6 +254,7 @@ function lintOutcome(
 /** The fix as the worker computes it (nothing written yet). */
 async function computeFix(ctx: ToolContext, req: FixRequest) {
   const scope = eslintScope(ctx, req.target, req.files, req.config, defaultScopeOf(req.args ?? {}));
+  if (scope.xo) return computeXoFix(ctx, req, scope, scope.xo);
   const command =
     displayCommand("eslint", [req.dryRun ? "--fix-dry-run" : "--fix", "--", ...scope.shown]) +
     (req.safety === "unsafe" ? " (then suggestions)" : "");
@@ -251,6 +267,21 @@ async function computeFix(ctx: ToolContext, req: FixRequest) {
   const { result, note } = await eslintCall<WireFileReport[]>(ctx, scope, "fix", p, command);
   const own = ownReports(scope, result);
   return { scope, command, reports: own.reports, note, leftOut: own.note };
+}
+
+/** The fix of an xo project: what `xo --fix` writes (xo applies fixes, never suggestions). */
+async function computeXoFix(ctx: ToolContext, req: FixRequest, scope: EslintScope, xo: ToolModule) {
+  if (req.options?.rules)
+    throw new ToolError(
+      "invalid_input",
+      "only/except: xo's --fix applies all of its fixes; it takes no rule list",
+    );
+  const reports = await runXo(ctx, xo, scope.root, scope.patterns, true);
+  const note =
+    req.safety === "unsafe"
+      ? "safety unsafe: xo --fix applies fixes only, never suggestions (as xo by hand)"
+      : "safety safe: xo's fixes were applied, no suggestions";
+  return { scope, command: xoCommand(scope.patterns, true), reports, note, leftOut: undefined };
 }
 
 async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
@@ -296,15 +327,17 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
         ? unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
         : undefined,
     command,
-    notes: [
-      toolNote(scope.eslint),
-      ...scope.notes,
-      req.safety === "unsafe"
-        ? "safety unsafe: fixes and the first suggestion of each problem were applied"
-        : "safety safe: only ESLint's fixes were applied, no suggestions",
-      note,
-      ...(leftOut ? [leftOut] : []),
-    ],
+    notes: scope.xo
+      ? [toolNote(scope.xo), ...scope.notes, note]
+      : [
+          toolNote(scope.eslint),
+          ...scope.notes,
+          req.safety === "unsafe"
+            ? "safety unsafe: fixes and the first suggestion of each problem were applied"
+            : "safety safe: only ESLint's fixes were applied, no suggestions",
+          note,
+          ...(leftOut ? [leftOut] : []),
+        ],
   };
 }
 
