@@ -39,6 +39,8 @@ export interface EslintScope {
   watch: string[];
   /** `full` when the whole project (or seed 001's default) is linted, `filtered` for a subset. */
   scope: "full" | "filtered";
+  /** Folders left out, relative to root (a workspace root's packages with configs of their own). */
+  ignore?: string[];
   /** The project's installed xo, which lints and fixes instead of ESLint (an xo project without an eslint.config.*). */
   xo?: ToolModule;
 }
