@@ -4,7 +4,8 @@
 #   - a project-local virtualenv .tools/venv with ruff, ty, pip-audit and uv from PyPI
 #   - side virtualenvs with other pinned versions the tests compare against (a current mypy, the ruff CLI
 #     of the embedded ruff's version)
-# npm packages (ESLint, Prettier, TypeScript, pyright, ...) come from package.json via `npm ci`.
+# npm packages (ESLint, Prettier, TypeScript, pyright, ...) come from package.json via `npm ci`; xo (an ESLint
+# wrapper projects lint with instead of an eslint.config.*) into .tools/xo, for the tests of projects using it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -83,3 +84,15 @@ if command -v go >/dev/null 2>&1; then
 else
   echo "install-tools: go is not installed; Go tests will fail under CI" >&2
 fi
+
+# xo, pinned, in its own folder (not a dependency of the server: it runs only as a project's own linter). The xo
+# tests link a fixture's node_modules here. 1.2.3 is the last xo whose engines accept Node 20 with ESLint 9 (2.x
+# brings ESLint 10; 3.x and later need Node 22); sindresorhus/ky's devDependency is ^1.2.3.
+XO_VERSION=1.2.3
+if [ "$(node -p "require('./.tools/xo/node_modules/xo/package.json').version" 2>/dev/null || true)" != "$XO_VERSION" ]; then
+  echo "install-tools: npm install xo@$XO_VERSION into .tools/xo"
+  mkdir -p .tools/xo
+  printf '{"private": true, "dependencies": {"xo": "%s"}}\n' "$XO_VERSION" >.tools/xo/package.json
+  npm install --prefix .tools/xo --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null
+fi
+echo "install-tools: xo $(node -p "require('./.tools/xo/node_modules/xo/package.json').version")"

@@ -21,6 +21,7 @@ import {
 import { lintScriptTargets } from "./lint-script.js";
 import { eslintWrapperOf } from "./eslint-wrappers.js";
 import { readPackageJson } from "../project-configs.js";
+import { xoProjectOf } from "./xo.js";
 
 export interface EslintScope {
   /** ESLint's cwd and the worker's project root. */
@@ -38,6 +39,10 @@ export interface EslintScope {
   watch: string[];
   /** `full` when the whole project (or seed 001's default) is linted, `filtered` for a subset. */
   scope: "full" | "filtered";
+  /** Folders left out, relative to root (a workspace root's packages with configs of their own). */
+  ignore?: string[];
+  /** The project's installed xo, which lints and fixes instead of ESLint (an xo project without an eslint.config.*). */
+  xo?: ToolModule;
 }
 
 /**
@@ -193,13 +198,22 @@ export function eslintScope(
     eslint = undefined;
   }
   eslint ??= bundledPackage("eslint");
-  if (!configFile)
+  const xoProject = configFile ? undefined : xoProjectOf(root, allowedRoot);
+  if (xoProject?.xo)
+    notes.push(`the project lints with xo (${xoProject.why}): ran its xo, with xo's own config`);
+  else if (!configFile)
     notes.push(
       `no eslint.config.* ${base === allowedRoot ? `in ${base}` : `between ${base} and ${allowedRoot}`}: ` +
         "used the bundled default config (@eslint/js recommended + typescript-eslint recommended)",
     );
   else notes.push(`config: ${configFile}`);
-  const wrapper = configFile ? undefined : eslintWrapperOf(readPackageJson(root));
+  if (xoProject && !xoProject.xo)
+    notes.push(
+      `warning: the project lints with xo (${xoProject.why}), but xo is not installed (no node_modules/xo from ` +
+        `${root} up): these are the bundled default config's findings, not xo's; install the project's ` +
+        "dependencies (npm install) to lint it with its xo",
+    );
+  const wrapper = configFile || xoProject ? undefined : eslintWrapperOf(readPackageJson(root));
   if (wrapper)
     notes.push(
       `warning: the project lints with ${wrapper.name} (package.json ${wrapper.why}), which this server does not run: ` +
@@ -223,5 +237,6 @@ export function eslintScope(
     notes,
     watch: [...new Set(watch)],
     scope,
+    ...(xoProject?.xo && { xo: xoProject.xo }),
   };
 }

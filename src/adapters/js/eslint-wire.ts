@@ -63,6 +63,8 @@ export interface EslintRequestParams {
   configFile: string | null;
   /** Files or globs, relative to cwd. */
   patterns: string[];
+  /** Folders left out (ESLint's ignorePatterns, relative to cwd): packages linted with their own configs. */
+  ignore?: string[];
   /** Send each message's fix and suggestions as line/column edits (for SARIF; costs a little). */
   corrections?: boolean;
 }

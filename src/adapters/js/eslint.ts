@@ -1,4 +1,5 @@
 /** ESLint for `lint` and `lint_fix`, run in the warm ESLint worker of the project. */
+import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../errors.js";
 import { readSourceText, rewriteSource } from "../../paths/safe-fs.js";
@@ -24,12 +25,14 @@ import type {
   WireConfigInputs,
   WireFileReport,
 } from "./eslint-wire.js";
-import { loadableEntry, toolNote } from "./project.js";
+import { loadableEntry, toolNote, type ToolModule } from "./project.js";
 import { unifiedDiff, type Rewrite } from "./unified-diff.js";
 import { diffBudget } from "../../findings/diff-caps.js";
 import { warmRequest } from "./warm.js";
 import { cachedEslintReports } from "./eslint-cached.js";
 import { resultCacheOf } from "../../cache/service.js";
+import { runXo, xoCommand } from "./xo.js";
+import { packageConfigDirs, splitPatterns } from "./eslint-packages.js";
 
 type Format = "compact" | "full";
 
@@ -52,7 +55,93 @@ export function params(scope: EslintScope): EslintRequestParams {
     cwd: scope.root,
     configFile: scope.configFile,
     patterns: scope.patterns,
+    ...(scope.ignore?.length && { ignore: scope.ignore }),
   };
+}
+
+/**
+ * A workspace root without an eslint.config.* whose packages have theirs (eslint-packages.ts): one scope per
+ * package, as ESLint by hand in it, and the bundled config's over the rest (none when nothing is left);
+ * undefined when the call is not split.
+ */
+export function packageScopes(
+  ctx: ToolContext,
+  scope: EslintScope,
+  config: string | undefined,
+): { parts: EslintScope[]; bundled: EslintScope | undefined } | undefined {
+  if (scope.configFile || scope.xo || config) return undefined;
+  const dirs = packageConfigDirs(scope.base);
+  if (!dirs.length) return undefined;
+  const absolute = scope.patterns.map((p) => path.resolve(scope.root, p));
+  const split = splitPatterns(
+    absolute,
+    dirs,
+    (p) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false,
+  );
+  if (!split.packages.length) return undefined;
+  const parts = split.packages.map((p) => eslintScope(ctx, p.dir, p.files, undefined));
+  const rel = (a: string) => path.relative(scope.root, a).split(path.sep).join("/") || ".";
+  const bundled: EslintScope | undefined = split.bundled.length
+    ? {
+        ...scope,
+        patterns: split.bundled.map(rel),
+        ignore: split.packages.map((p) => `${rel(p.dir)}/`),
+        notes: [
+          ...scope.notes.filter((n) => !n.startsWith("no eslint.config.*")),
+          `no eslint.config.* for the files outside ${split.packages.map((p) => rel(p.dir)).join(", ")}: used ` +
+            "the bundled default config (@eslint/js recommended + typescript-eslint recommended) for them",
+        ],
+      }
+    : undefined;
+  return { parts, bundled };
+}
+
+/** The command of a split run, as it would be typed: ESLint in each package, then at the root. */
+function splitCommand(
+  root: string,
+  parts: EslintScope[],
+  bundled: EslintScope | undefined,
+  fix?: string,
+): string {
+  const flag = fix ? [fix] : [];
+  return [
+    ...parts.map(
+      (p) =>
+        `(cd ${path.relative(root, p.root) || "."} && ${displayCommand("eslint", [...flag, "--", ...p.shown])})`,
+    ),
+    ...(bundled
+      ? [
+          displayCommand("eslint", [
+            ...flag,
+            ...(bundled.ignore ?? []).flatMap((i) => ["--ignore-pattern", i]),
+            "--",
+            ...bundled.patterns,
+          ]),
+        ]
+      : []),
+  ].join("; ");
+}
+
+/** Runs `run` for each part of a split call, concatenating reports; the bundled run's "nothing left" is none. */
+async function eachPart<T extends { reports: WireFileReport[]; notes: string[] }>(
+  split: { parts: EslintScope[]; bundled: EslintScope | undefined },
+  run: (s: EslintScope) => Promise<T>,
+): Promise<{ reports: WireFileReport[]; notes: string[] }> {
+  const reports: WireFileReport[] = [];
+  const notes: string[] = [];
+  for (const part of [...split.parts, ...(split.bundled ? [split.bundled] : [])]) {
+    let out: T;
+    try {
+      out = await run(part);
+    } catch (err) {
+      // The packages' folders may be all there is under the root's patterns (ESLint: "all files ... ignored").
+      if (part === split.bundled && err instanceof ToolError && err.errorType === "invalid_input") continue;
+      throw err;
+    }
+    reports.push(...out.reports);
+    notes.push(...out.notes);
+  }
+  return { reports, notes };
 }
 
 export function eslintCall<T>(
@@ -114,6 +203,11 @@ async function eslintText(
   fix?: FixRequest,
 ) {
   const scope = inlineScope(ctx, source.path, config);
+  if (scope.xo)
+    throw new ToolError(
+      "invalid_input",
+      `${scope.root} lints with xo, which lints files, not inline code: save the code to its file and lint that`,
+    );
   const command = displayCommand("eslint", [
     ...(fix ? ["--fix"] : []),
     "--stdin",
@@ -152,6 +246,33 @@ async function eslintLint(ctx: ToolContext, req: LintRequest): Promise<LintOutco
   }
   const files = filesOf(req.args);
   const scope = eslintScope(ctx, req.target, files, req.config, defaultScopeOf(req.args));
+  const split = packageScopes(ctx, scope, req.config);
+  if (split) {
+    const lintCommand = splitCommand(scope.root, split.parts, split.bundled);
+    const all = await eachPart(split, async (s) => {
+      const p = { ...params(s), corrections: true };
+      const { result, note } = await eslintCall<WireFileReport[]>(ctx, s, "lint", p, lintCommand);
+      const own = ownReports(s, result);
+      return {
+        reports: own.reports,
+        notes: [toolNote(s.eslint), ...s.notes, note, ...(own.note ? [own.note] : [])],
+      };
+    });
+    return lintOutcome(scope, lintCommand, all.reports, all.notes, {
+      format: formatOf(req.args),
+      scope: scope.scope,
+      started,
+      own: true,
+    });
+  }
+  if (scope.xo) {
+    const xoReports = await runXo(ctx, scope.xo, scope.root, scope.patterns, false);
+    return lintOutcome(scope, xoCommand(scope.patterns, false), xoReports, scope.notes, {
+      format: formatOf(req.args),
+      scope: scope.scope,
+      started,
+    });
+  }
   const command = displayCommand("eslint", ["--", ...scope.shown]);
   const cache = resultCacheOf(ctx);
   if (cache) {
@@ -205,7 +326,7 @@ function ownReports(
   scope: EslintScope,
   all: WireFileReport[],
 ): { reports: WireFileReport[]; note: string | undefined } {
-  if (scope.configFile) return { reports: all, note: undefined };
+  if (scope.configFile || scope.xo) return { reports: all, note: undefined };
   const { reports, left } = withoutForeignDirectives(all);
   return { reports, note: foreignDirectivesNote(left) };
 }
@@ -216,17 +337,19 @@ function lintOutcome(
   command: string,
   all: WireFileReport[],
   given: string[],
-  view: { format: Format; scope: "full" | "filtered"; started: number },
+  /** own: the reports are each config's own already (a split run: the notes say which ESLint ran). */
+  view: { format: Format; scope: "full" | "filtered"; started: number; own?: boolean },
 ): LintOutcome {
-  const { reports, note } = ownReports(scope, all);
+  const { reports, note } = view.own ? { reports: all, note: undefined } : ownReports(scope, all);
   const notes = note ? [...given, note] : given;
+  const tool = scope.xo ?? scope.eslint;
   return {
     findings: eslintFindings(reports),
-    tool: "eslint",
-    version: () => Promise.resolve(scope.eslint.version),
+    tool: tool.name,
+    version: () => Promise.resolve(tool.version),
     command,
     returncode: reports.some((r) => r.errorCount > 0) ? 1 : 0,
-    notes: [toolNote(scope.eslint), ...notes],
+    notes: view.own ? notes : [toolNote(tool), ...notes],
     perFile: {
       statuses: reports.map((r) => ({ file: r.file, status: lintStatus(r), errors: r.errors })),
       format: view.format,
@@ -239,6 +362,28 @@ function lintOutcome(
 /** The fix as the worker computes it (nothing written yet). */
 async function computeFix(ctx: ToolContext, req: FixRequest) {
   const scope = eslintScope(ctx, req.target, req.files, req.config, defaultScopeOf(req.args ?? {}));
+  if (scope.xo) return computeXoFix(ctx, req, scope, scope.xo);
+  const split = packageScopes(ctx, scope, req.config);
+  if (!split) return fixScope(ctx, req, scope);
+  const all = await eachPart(split, async (s) => {
+    const r = await fixScope(ctx, req, s);
+    return {
+      reports: r.reports,
+      notes: [toolNote(s.eslint), ...s.notes, r.note, ...(r.leftOut ? [r.leftOut] : [])],
+    };
+  });
+  return {
+    scope: { ...scope, notes: all.notes },
+    command: splitCommand(scope.root, split.parts, split.bundled, req.dryRun ? "--fix-dry-run" : "--fix"),
+    reports: all.reports,
+    note: undefined,
+    leftOut: undefined,
+    split: true,
+  };
+}
+
+/** The fix of one scope (one config). */
+async function fixScope(ctx: ToolContext, req: FixRequest, scope: EslintScope) {
   const command =
     displayCommand("eslint", [req.dryRun ? "--fix-dry-run" : "--fix", "--", ...scope.shown]) +
     (req.safety === "unsafe" ? " (then suggestions)" : "");
@@ -250,7 +395,28 @@ async function computeFix(ctx: ToolContext, req: FixRequest) {
   };
   const { result, note } = await eslintCall<WireFileReport[]>(ctx, scope, "fix", p, command);
   const own = ownReports(scope, result);
-  return { scope, command, reports: own.reports, note, leftOut: own.note };
+  return { scope, command, reports: own.reports, note, leftOut: own.note, split: false };
+}
+
+/** The fix of an xo project: what `xo --fix` writes (xo applies fixes, never suggestions). */
+async function computeXoFix(ctx: ToolContext, req: FixRequest, scope: EslintScope, xo: ToolModule) {
+  if (req.options?.rules)
+    throw new ToolError(
+      "invalid_input",
+      "only/except: xo's --fix applies all of its fixes; it takes no rule list",
+    );
+  const reports = await runXo(ctx, xo, scope.root, scope.patterns, true);
+  const note =
+    req.safety === "unsafe"
+      ? "safety unsafe: xo --fix applies fixes only, never suggestions (as xo by hand)"
+      : "safety safe: xo's fixes were applied, no suggestions";
+  return { scope, command: xoCommand(scope.patterns, true), reports, note, leftOut: undefined, split: false };
+}
+
+function safetyNote(req: FixRequest): string {
+  return req.safety === "unsafe"
+    ? "safety unsafe: fixes and the first suggestion of each problem were applied"
+    : "safety safe: only ESLint's fixes were applied, no suggestions";
 }
 
 async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome> {
@@ -271,7 +437,7 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
       notes: [toolNote(scope.eslint), note, ...(leftOut ? [leftOut] : [])],
     };
   }
-  const { scope, command, reports, note, leftOut } = await computeFix(ctx, req);
+  const { scope, command, reports, note, leftOut, split } = await computeFix(ctx, req);
   const changes: Rewrite[] = [];
   for (const r of reports) {
     if (r.output === undefined) continue;
@@ -296,15 +462,12 @@ async function eslintFix(ctx: ToolContext, req: FixRequest): Promise<FixOutcome>
         ? unifiedDiff(changes, ctx.config.cwd, diffBudget(ctx.config.maxResultBytes))
         : undefined,
     command,
-    notes: [
-      toolNote(scope.eslint),
-      ...scope.notes,
-      req.safety === "unsafe"
-        ? "safety unsafe: fixes and the first suggestion of each problem were applied"
-        : "safety safe: only ESLint's fixes were applied, no suggestions",
-      note,
-      ...(leftOut ? [leftOut] : []),
-    ],
+    notes: (split
+      ? [...scope.notes, safetyNote(req)]
+      : scope.xo
+        ? [toolNote(scope.xo), ...scope.notes, note]
+        : [toolNote(scope.eslint), ...scope.notes, safetyNote(req), note, ...(leftOut ? [leftOut] : [])]
+    ).filter((n): n is string => Boolean(n)),
   };
 }
 

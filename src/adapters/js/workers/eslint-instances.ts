@@ -160,7 +160,8 @@ export async function createInstance(
       ...extra,
     ];
   }
-  if (around?.ignore?.length) options.ignorePatterns = around.ignore;
+  const ignore = [...(params.ignore ?? []), ...(around?.ignore ?? [])];
+  if (ignore.length) options.ignorePatterns = ignore;
   return new Eslint(options);
 }
 
@@ -168,7 +169,15 @@ export function instance(params: EslintRequestParams, fix: boolean): Promise<Esl
   const scope = fix ? (params as Partial<EslintFixParams>).fixRules : undefined;
   // Without a config, the .gitignore is part of it: an edited one makes another instance.
   const gitignore = params.configFile ? "" : projectGitignore(params.cwd);
-  const key = JSON.stringify([params.entry, params.cwd, params.configFile, fix, scope ?? null, gitignore]);
+  const key = JSON.stringify([
+    params.entry,
+    params.cwd,
+    params.configFile,
+    fix,
+    scope ?? null,
+    gitignore,
+    params.ignore ?? [],
+  ]);
   let found = instances.get(key);
   if (!found) {
     found = createInstance(params, fix);
