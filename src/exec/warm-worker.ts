@@ -8,8 +8,10 @@ import fs from "node:fs";
 import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import type { WorkerReplyMessage, WorkerRequestMessage } from "./worker-protocol.js";
 import { sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
+import { treeCpuMs } from "./cpu-time.js";
 import {
   exitMessage,
+  WorkerCpuLimitError,
   WorkerExitError,
   WorkerGoneError,
   WorkerRequestError,
@@ -50,8 +52,16 @@ export interface WorkerSpec {
 
 export interface RequestOptions {
   timeoutMs: number;
+  /**
+   * CPU seconds the worker (and what it started) may use for this request (--tool-max-cpu-seconds, as a
+   * one-shot run gets); past them it is killed with its process group. 0 or absent: none.
+   */
+  cpuSeconds?: number;
   signal?: AbortSignal;
 }
+
+/** How often a request with a CPU limit has its worker's CPU read (/proc: ~1 ms a read). */
+const CPU_POLL_MS = 250;
 
 export interface WorkerReply<T> {
   result: T;
@@ -229,20 +239,39 @@ export class WarmWorker {
     const requestNumber = ++this.requests;
     return new Promise<WorkerReply<T>>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined = undefined;
+      let cpuPoll: NodeJS.Timeout | undefined = undefined;
       const onAbort = () => {
         this.kill();
         reject(new WorkerExitError(this.spec.tool, "the request was cancelled; the worker was ended", ""));
       };
       const done = () => {
         clearTimeout(timer);
+        clearInterval(cpuPoll);
         options.signal?.removeEventListener("abort", onAbort);
       };
-      timer = setTimeout(() => {
+      // Ended, the request fails with `err` and the worker goes with its process group: the next gets a new one.
+      const end = (err: Error) => {
         this.pending.delete(id);
         done();
         this.kill();
-        reject(new WorkerTimeoutError(this.spec.tool, options.timeoutMs, this.pid));
-      }, options.timeoutMs);
+        reject(err);
+      };
+      timer = setTimeout(
+        () => end(new WorkerTimeoutError(this.spec.tool, options.timeoutMs, this.pid)),
+        options.timeoutMs,
+      );
+      const cpuLimitMs = (options.cpuSeconds ?? 0) * 1000;
+      if (cpuLimitMs > 0) {
+        // What the worker had used before this request is not this request's.
+        const before = treeCpuMs(this.pid);
+        cpuPoll = setInterval(
+          () => {
+            if (treeCpuMs(this.pid) - before > cpuLimitMs)
+              end(new WorkerCpuLimitError(this.spec.tool, options.cpuSeconds ?? 0, this.pid));
+          },
+          Math.min(CPU_POLL_MS, cpuLimitMs),
+        );
+      }
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(id, {
         resolve: (msg) => {
