@@ -25,8 +25,8 @@ export function statCpu(stat: string): { ppid: number; ticks: number } | undefin
 }
 
 /**
- * Milliseconds of CPU used so far by `root` and every process below it: one read of /proc (~100 processes:
- * about a millisecond). A descendant that ended counts in its parent once waited for; one whose parent left
+ * Milliseconds of CPU used so far by `root` and every process below it: one read of /proc (115 processes: 3.6 ms at
+ * load 13 on 2 cores). A descendant that ended counts in its parent once waited for; one whose parent left
  * the tree (a double fork) is not counted here, and the request's timeout bounds it.
  */
 export function treeCpuMs(root: number): number {
