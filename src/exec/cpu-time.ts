@@ -62,3 +62,25 @@ export function treeCpuMs(root: number): number {
   }
   return total * MS_PER_TICK;
 }
+
+/** How often a watched tree's CPU is read. */
+const WATCH_MS = 250;
+
+/**
+ * Calls `exceeded` (once) when `root`'s tree has used more than `seconds` of CPU from now on: what it used
+ * before is not counted. Returns the function that stops the watch; 0 seconds watches nothing.
+ */
+export function watchCpu(root: number, seconds: number, exceeded: () => void): () => void {
+  const limitMs = seconds * 1000;
+  if (!(limitMs > 0)) return () => {};
+  const before = treeCpuMs(root);
+  const poll = setInterval(
+    () => {
+      if (treeCpuMs(root) - before <= limitMs) return;
+      clearInterval(poll);
+      exceeded();
+    },
+    Math.min(WATCH_MS, limitMs),
+  );
+  return () => clearInterval(poll);
+}

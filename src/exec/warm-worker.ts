@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import type { WorkerReplyMessage, WorkerRequestMessage } from "./worker-protocol.js";
 import { sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
-import { treeCpuMs } from "./cpu-time.js";
+import { watchCpu } from "./cpu-time.js";
 import {
   exitMessage,
   WorkerCpuLimitError,
@@ -59,9 +59,6 @@ export interface RequestOptions {
   cpuSeconds?: number;
   signal?: AbortSignal;
 }
-
-/** How often a request with a CPU limit has its worker's CPU read (/proc: ~1 ms a read). */
-const CPU_POLL_MS = 250;
 
 export interface WorkerReply<T> {
   result: T;
@@ -239,14 +236,14 @@ export class WarmWorker {
     const requestNumber = ++this.requests;
     return new Promise<WorkerReply<T>>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined = undefined;
-      let cpuPoll: NodeJS.Timeout | undefined = undefined;
+      let unwatchCpu = () => {};
       const onAbort = () => {
         this.kill();
         reject(new WorkerExitError(this.spec.tool, "the request was cancelled; the worker was ended", ""));
       };
       const done = () => {
         clearTimeout(timer);
-        clearInterval(cpuPoll);
+        unwatchCpu();
         options.signal?.removeEventListener("abort", onAbort);
       };
       // Ended, the request fails with `err` and the worker goes with its process group: the next gets a new one.
@@ -260,18 +257,11 @@ export class WarmWorker {
         () => end(new WorkerTimeoutError(this.spec.tool, options.timeoutMs, this.pid)),
         options.timeoutMs,
       );
-      const cpuLimitMs = (options.cpuSeconds ?? 0) * 1000;
-      if (cpuLimitMs > 0) {
-        // What the worker had used before this request is not this request's.
-        const before = treeCpuMs(this.pid);
-        cpuPoll = setInterval(
-          () => {
-            if (treeCpuMs(this.pid) - before > cpuLimitMs)
-              end(new WorkerCpuLimitError(this.spec.tool, options.cpuSeconds ?? 0, this.pid));
-          },
-          Math.min(CPU_POLL_MS, cpuLimitMs),
-        );
-      }
+      // This request's CPU, what the worker used before apart (an rlimit would count its whole life).
+      const cpuSeconds = options.cpuSeconds ?? 0;
+      unwatchCpu = watchCpu(this.pid, cpuSeconds, () =>
+        end(new WorkerCpuLimitError(this.spec.tool, cpuSeconds, this.pid)),
+      );
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(id, {
         resolve: (msg) => {

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Turns, overlaps } from "../../src/check/daemon/turns.js";
-import { statCpu, treeCpuMs } from "../../src/exec/cpu-time.js";
+import { statCpu, treeCpuMs, watchCpu } from "../../src/exec/cpu-time.js";
 import { CHECK_FIXTURES, runCheck, type CheckJson } from "../helpers/check.js";
 import {
   alive,
@@ -202,6 +202,28 @@ describe("cpu-time (the CPU of a process tree, from /proc)", () => {
       expect(treeCpuMs(sh.pid!)).toBeGreaterThanOrEqual(500);
     } finally {
       process.kill(-sh.pid!, "SIGKILL");
+    }
+  });
+
+  it("watchCpu: past the seconds used from its start on (not before), once", async () => {
+    const spinner = spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" });
+    try {
+      await until(() => treeCpuMs(spinner.pid!) >= 500, 20_000);
+      let calls = 0;
+      const at: number[] = [];
+      const stop = watchCpu(spinner.pid!, 0.5, () => {
+        calls++;
+        at.push(treeCpuMs(spinner.pid!));
+      });
+      const from = treeCpuMs(spinner.pid!);
+      await until(() => calls > 0, 20_000);
+      await new Promise((r) => setTimeout(r, 600));
+      stop();
+      expect(calls).toBe(1);
+      expect(at[0]! - from).toBeGreaterThanOrEqual(500);
+      expect(watchCpu(spinner.pid!, 0, () => calls++)).toBeTypeOf("function");
+    } finally {
+      spinner.kill("SIGKILL");
     }
   });
 });
