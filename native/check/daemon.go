@@ -273,6 +273,8 @@ type frame struct {
 	E     *string `json:"e"`
 	Exit  *int    `json:"exit"`
 	Stale bool    `json:"stale"`
+	// The daemon refuses a request that would weaken it (relax.ts): the Node client runs it itself.
+	Refused *string `json:"refused"`
 }
 
 // exchange is exchange() of session.ts for one request, which request() makes from the working folder,
@@ -342,6 +344,8 @@ func exchange(socket string, secret []byte, request func(cwd, build, proof strin
 			_, _ = os.Stderr.WriteString(*f.E)
 		case f.Exit != nil:
 			return *f.Exit
+		case f.Refused != nil && !wrote:
+			return miss
 		case f.Stale && !wrote:
 			// A daemon of another build: the Node client checks in its own process.
 			return miss

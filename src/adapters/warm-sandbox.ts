@@ -11,6 +11,7 @@ export function readOnlySandbox(ctx: ToolContext, caches?: readonly string[]): S
     ...ctx.sandbox(),
     request: { kind: "read", roots: ctx.allowlist.roots.effective, ...(caches ? { caches } : {}) },
     // RLIMIT_CPU counts a process's whole life: a warm worker would be killed after many calls, not one.
+    // Its CPU is bounded per request instead (warm-worker.ts, cpu-time.ts).
     limits: limitsFrom(ctx.config, true),
   };
 }

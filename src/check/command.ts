@@ -41,10 +41,17 @@ export interface CheckIo {
   engines?: EngineKeeper;
   /** Aborted when the caller no longer waits (the daemon's client went away): running tools are stopped. */
   signal?: AbortSignal;
+  /**
+   * Waits for the check's turn at the folders it checks (the daemon's, turns.ts); resolves to the function
+   * that ends the turn.
+   */
+  turn?: (folders: readonly string[]) => Promise<() => void>;
 }
 
 export interface EngineKeeper {
   engineFor(config: Config, make: () => Engine): Engine;
+  /** The check that had `engine` from engineFor is done with it (it may be closed once unused). */
+  release(engine: Engine): void;
 }
 
 const processIo = (): CheckIo => ({
@@ -163,6 +170,23 @@ async function runCheck(argv: readonly string[], io: CheckIo, recorder?: AnswerR
     io.stderr.write("mcp-code-quality check: --files: no files given; nothing to check\n");
     return EXIT.clean;
   }
+  // In the check daemon, this check's turn at its projects (daemon/turns.ts): another project's check runs
+  // meanwhile, one of these waits. A direct run has its process to itself.
+  const endTurn = io.turn ? await io.turn(config.allowedPaths) : undefined;
+  try {
+    return await runPlanned(options, config, io, recorder);
+  } finally {
+    endTurn?.();
+  }
+}
+
+/** The check of `options` under `config`, once it is the check's turn: plan, run, report. */
+async function runPlanned(
+  options: CheckOptions,
+  config: Config,
+  io: CheckIo,
+  recorder: AnswerRecorder | undefined,
+): Promise<number> {
   // Each path's projects (projects.ts), each checked at its own root; the allowed root bounds the search
   // for their configuration.
   const linksOnly = selectsLinksOnly(options.only);
@@ -285,7 +309,8 @@ async function runCheck(argv: readonly string[], io: CheckIo, recorder?: AnswerR
   } finally {
     // Workers end with the engine; one that does not answer is killed by the exit handler. A kept engine
     // stays open for the next check.
-    if (!io.engines) {
+    if (io.engines) io.engines.release(engine);
+    else {
       // The wait's timer goes when the engine closed first: none is left behind (a process that runs more
       // after a check, or the command line's snapshot, whose build runs one: src/snapshot-warm-up.ts).
       let gaveUp: NodeJS.Timeout | undefined;

@@ -311,7 +311,7 @@ export const OPTIONS: OptionSpec<keyof Config>[] = [
     env: ["MCP_CODE_QUALITY_TOOL_MAX_CPU_SECONDS"],
     fallback: () => 0,
     parse: int(0, 86_400),
-    help: "CPU seconds a sandboxed tool run may use (RLIMIT_CPU; not the warm workers, whose CPU adds up over calls); 0: none",
+    help: "CPU seconds a sandboxed tool run may use (RLIMIT_CPU; a warm worker's, per request); 0: none",
   }),
   opt({
     key: "toolMaxMemoryMb",

@@ -8,8 +8,10 @@ import fs from "node:fs";
 import { killGroup, killMarked, markedEnv, newRunToken, trackChildGroup } from "./child-groups.js";
 import type { WorkerReplyMessage, WorkerRequestMessage } from "./worker-protocol.js";
 import { sandboxLaunch, type SandboxRun } from "./sandbox/launch.js";
+import { watchCpu } from "./cpu-time.js";
 import {
   exitMessage,
+  WorkerCpuLimitError,
   WorkerExitError,
   WorkerGoneError,
   WorkerRequestError,
@@ -50,6 +52,11 @@ export interface WorkerSpec {
 
 export interface RequestOptions {
   timeoutMs: number;
+  /**
+   * CPU seconds the worker (and what it started) may use for this request (--tool-max-cpu-seconds, as a
+   * one-shot run gets); past them it is killed with its process group. 0 or absent: none.
+   */
+  cpuSeconds?: number;
   signal?: AbortSignal;
 }
 
@@ -229,20 +236,32 @@ export class WarmWorker {
     const requestNumber = ++this.requests;
     return new Promise<WorkerReply<T>>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined = undefined;
+      let unwatchCpu = () => {};
       const onAbort = () => {
         this.kill();
         reject(new WorkerExitError(this.spec.tool, "the request was cancelled; the worker was ended", ""));
       };
       const done = () => {
         clearTimeout(timer);
+        unwatchCpu();
         options.signal?.removeEventListener("abort", onAbort);
       };
-      timer = setTimeout(() => {
+      // Ended, the request fails with `err` and the worker goes with its process group: the next gets a new one.
+      const end = (err: Error) => {
         this.pending.delete(id);
         done();
         this.kill();
-        reject(new WorkerTimeoutError(this.spec.tool, options.timeoutMs, this.pid));
-      }, options.timeoutMs);
+        reject(err);
+      };
+      timer = setTimeout(
+        () => end(new WorkerTimeoutError(this.spec.tool, options.timeoutMs, this.pid)),
+        options.timeoutMs,
+      );
+      // This request's CPU, what the worker used before apart (an rlimit would count its whole life).
+      const cpuSeconds = options.cpuSeconds ?? 0;
+      unwatchCpu = watchCpu(this.pid, cpuSeconds, () =>
+        end(new WorkerCpuLimitError(this.spec.tool, cpuSeconds, this.pid)),
+      );
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(id, {
         resolve: (msg) => {

@@ -17,6 +17,23 @@ export class WorkerTimeoutError extends Error {
   }
 }
 
+/**
+ * The request used more CPU than --tool-max-cpu-seconds gives a tool run; the worker was killed with its
+ * process group (an rlimit would count the worker's whole life, not one request: cpu-time.ts).
+ */
+export class WorkerCpuLimitError extends Error {
+  constructor(
+    readonly tool: string,
+    readonly cpuSeconds: number,
+    readonly pid: number,
+  ) {
+    super(
+      `${tool} worker (pid ${pid}) used more than its CPU limit of ${cpuSeconds} s for one request (--tool-max-cpu-seconds) and was killed with its process group; raise it, or set 0 for none`,
+    );
+    this.name = "WorkerCpuLimitError";
+  }
+}
+
 /** The worker process ended (crash, out of memory, killed) while a request was pending. */
 export class WorkerExitError extends Error {
   constructor(

@@ -16,6 +16,8 @@ import type { PolicyRuntime } from "../policy/runtime.js";
  */
 export interface EngineKeeper {
   engineFor(config: Config, make: () => Engine): Engine;
+  /** The lint that had `engine` from engineFor is done with it (it may be closed once unused). */
+  release(engine: Engine): void;
 }
 
 /** The policy services registered on a kept engine (refreshed, not made again, on the next commit). */
@@ -106,7 +108,8 @@ export async function lintStaged(
     return true;
   } finally {
     // A kept engine stays open for the next commit (its keeper closes it).
-    if (!engines) await engine.close();
+    if (engines) engines.release(engine);
+    else await engine.close();
     clearInterval(keepAlive);
   }
 }

@@ -5,12 +5,14 @@
  * audit log that is not a .log/.jsonl file; the client runs such a check in its own process (the user's own choice). Real CLI processes, a
  * real daemon, its real socket and secret; the project's planted tool reports whether it ran sandboxed.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { newNonce, proofOf } from "../../src/check/daemon/auth.js";
 import { frame, LineReader, parseHelloAnswer } from "../../src/check/daemon/protocol.js";
+import { refusalOf } from "../../src/check/daemon/relax.js";
 import { CHECK_FIXTURES, runCheck } from "../helpers/check.js";
 import { copyFixture, missing, tempDir, TOOLS_VENV_BIN } from "../helpers/tools.js";
 import { REPO_ROOT } from "../helpers/server.js";
@@ -47,6 +49,11 @@ console.log(JSON.stringify({ code: "X1", message: sandboxed ? "SANDBOXED" : "UNS
 
 /** Sends one check request with the daemon's secret, as the red team's script did; its frames. */
 function ask(socket: string, argv: string[], cwd: string): Promise<Record<string, unknown>[]> {
+  return send(socket, { type: "check", argv, cwd, stdoutTTY: false, stderrTTY: false });
+}
+
+/** Sends one request of any kind (its build id and proof added) with the daemon's secret; its frames. */
+function send(socket: string, request: Record<string, unknown>): Promise<Record<string, unknown>[]> {
   const secret = fs.readFileSync(path.join(path.dirname(socket), "secret"));
   const buildId = (
     JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "dist", "build-id.json"), "utf8")) as {
@@ -64,8 +71,7 @@ function ask(socket: string, argv: string[], cwd: string): Promise<Record<string
       if (!sent && hello) {
         sent = true;
         const proof = proofOf(secret, "client", path.basename(socket), nonce, hello.nonce);
-        const request = { type: "check", argv, cwd, stdoutTTY: false, stderrTTY: false, buildId, proof };
-        c.write(frame(request as never));
+        c.write(frame({ ...request, buildId, proof } as never));
       } else frames.push(JSON.parse(line) as Record<string, unknown>);
     });
     c.on("connect", () => c.write(frame({ type: "hello", nonce } as never)));
@@ -118,5 +124,83 @@ describe("a check request that would weaken the daemon", () => {
     });
     expect(own.stderr).toContain("not used: the daemon refuses --sandbox off");
     expect(own.stdout).toContain("UNSANDBOXED");
+  });
+});
+
+describe("a hook pre-commit request that would weaken the daemon", () => {
+  it("is refused at the daemon's entry, before it runs, as a check's is", async () => {
+    const env = {
+      TMPDIR: tempDir("mcq-weaken-tmp-"),
+      XDG_RUNTIME_DIR: tempDir("mcq-weaken-run-"),
+      MCP_CODE_QUALITY_SANDBOX: "required",
+    };
+    envs.push(env);
+    const fixture = copyFixture(path.join(CHECK_FIXTURES, "python"));
+    await runCheck(["--daemon", "--only", "ruff", "--json", "."], { cwd: fixture, env });
+    const socket = (JSON.parse((await runCheck(["--daemon-status"], { env })).stdout) as { socket: string })
+      .socket;
+    const repo = tempDir("mcq-weaken-repo-");
+    execFileSync("git", ["init", "-q"], { cwd: repo });
+    const pwned = path.join(marker, "fsmonitor-ran");
+    const gitExecPath = execFileSync("git", ["--exec-path"], { encoding: "utf8" }).trim();
+    const hook = (perCommit: Record<string, string>, argv: string[] = []) =>
+      send(socket, {
+        type: "pre-commit",
+        argv,
+        cwd: repo,
+        env: { GIT_INDEX_FILE: ".git/index", ...perCommit },
+      });
+    for (const [perCommit, argv, why] of [
+      [{ MCQ_ALLOW_PROTECTED: "1" }, [], "MCQ_ALLOW_PROTECTED"],
+      [
+        {
+          GIT_CONFIG_COUNT: "1",
+          GIT_CONFIG_KEY_0: "core.fsmonitor",
+          GIT_CONFIG_VALUE_0: `touch ${pwned}`,
+        },
+        [],
+        "GIT_CONFIG_COUNT",
+      ],
+      [{ GIT_CONFIG_PARAMETERS: `'core.fsmonitor'='touch ${pwned}'` }, [], "GIT_CONFIG_PARAMETERS"],
+      [{ GIT_EXEC_PATH: repo }, [], "GIT_EXEC_PATH"],
+      [{ GIT_TRACE: path.join(repo, ".bashrc") }, [], "GIT_TRACE"],
+      [{}, ["--sandbox", "off", "--files", "a.py"], "--sandbox off"],
+    ] as const) {
+      const frames = await hook(perCommit, [...argv]);
+      expect(frames[0], why).toEqual({ refused: expect.stringContaining(why) });
+      expect(frames.map((f) => String(f.e ?? "")).join("")).toContain("the check daemon refuses");
+      expect(frames.at(-1)).toEqual({ exit: 1 });
+    }
+    expect(fs.existsSync(pwned)).toBe(false);
+    expect(fs.existsSync(path.join(repo, ".bashrc"))).toBe(false);
+    // What git itself sets for a commit passes: the hook runs (nothing staged: it lets the commit through).
+    const served = await hook({ GIT_EDITOR: ":", GIT_EXEC_PATH: gitExecPath, GIT_PREFIX: "" });
+    expect(served.some((f) => "refused" in f)).toBe(false);
+    expect(served.at(-1)).toEqual({ exit: 0 });
+  });
+});
+
+describe("refusalOf, for every kind of request", () => {
+  it("refuses what weakens the daemon's environment, passes the rest", () => {
+    const own = { MCP_CODE_QUALITY_SANDBOX: "required", MCP_CODE_QUALITY_TIMEOUT: "60" };
+    const check = (argv: string[]) =>
+      refusalOf({ type: "check", argv, cwd: "/p", stdoutTTY: false, stderrTTY: false, buildId: "b" }, own);
+    expect(check(["--timeout", "30", "."])).toBeUndefined();
+    expect(check(["--timeout", "3600", "."])).toContain("--timeout 3600");
+    expect(check(["--sandbox", "auto"])).toContain("--sandbox auto");
+    const hook = (env: Record<string, string>, argv: string[] = []) =>
+      refusalOf({ type: "pre-commit", argv, cwd: "/p", env, buildId: "b" }, own);
+    expect(
+      hook({ GIT_INDEX_FILE: "/p/.git/index.lock", GIT_EDITOR: ":", GIT_AUTHOR_NAME: "a" }),
+    ).toBeUndefined();
+    expect(hook({ GIT_TRACE: "1", MCQ_ALLOW_PROTECTED: "" })).toBeUndefined();
+    expect(hook({ GIT_EDITOR: "vim" })).toContain("GIT_EDITOR");
+    expect(hook({ GIT_SSH_COMMAND: "x" })).toContain("GIT_SSH_COMMAND");
+    expect(hook({ GIT_CONFIG_KEY_3: "core.fsmonitor" })).toContain("GIT_CONFIG_KEY_3");
+    // After --files come file names, which the hook reads as such.
+    expect(hook({}, ["--files", "--sandbox", "off"])).toBeUndefined();
+    expect(hook({}, ["--allowed-paths", "/"])).toContain("--allowed-paths");
+    expect(refusalOf({ type: "status" }, own)).toBeUndefined();
+    expect(refusalOf({ type: "stop" }, own)).toBeUndefined();
   });
 });

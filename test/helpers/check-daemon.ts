@@ -6,6 +6,9 @@ export interface DaemonStatus {
   socket: string;
   pid: number;
   served: number;
+  /** Requests answering now, and waiting their turn. */
+  running: number;
+  waiting: number;
 }
 
 const started: Record<string, string>[] = [];

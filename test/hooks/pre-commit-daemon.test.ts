@@ -275,10 +275,10 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
     const before = JSON.parse(daemon(env, "--daemon-status").stdout) as { pid: number; served: number };
     repo.write("app.py", GOOD(5));
     repo.git("add", "app.py");
-    // Another author date and a human's confirmation: per commit, not another daemon.
+    // Another author date: per commit, not another daemon.
     const r = spawnSync("git", ["commit", "-m", "x", "--date", "2001-01-01T00:00:00"], {
       cwd: repo.dir,
-      env: { ...env, MCQ_ALLOW_PROTECTED: "1" },
+      env,
       encoding: "utf8",
     });
     expect(r.status).toBe(1);
@@ -288,6 +288,63 @@ describe("hook pre-commit --daemon gives the in-process verdict", () => {
       served: before.served + PER_COMMIT,
     });
   });
+});
+
+describe("hook pre-commit --daemon with a variable that would weaken the daemon", () => {
+  const env = isolatedEnv();
+  envs.push(env);
+
+  it.skipIf(noRuff)(
+    "the human's confirmation (MCQ_ALLOW_PROTECTED) or `git -c`: the hook runs in its own process",
+    () => {
+      const repo = newRepo(env);
+      repo.write("bad.py", BAD);
+      repo.git("add", "bad.py");
+      // As git runs a hook: its exec path first on PATH, its GIT_EXEC_PATH and GIT_EDITOR.
+      const hookEnv = { ...env, PATH: `${GIT_EXEC_PATH}:${env.PATH}`, GIT_EXEC_PATH, GIT_EDITOR: ":" };
+      const run = (extra: Record<string, string>, ...flag: string[]) =>
+        spawnSync(process.execPath, [HOOK, "pre-commit", ...flag], {
+          cwd: repo.dir,
+          env: { ...hookEnv, ...extra },
+          encoding: "utf8",
+        });
+      // Through the daemon when nothing weakens it (and the daemon is up).
+      const plain = run({}, "--daemon");
+      expect(plain.status).toBe(1);
+      const served = () => (JSON.parse(daemon(env, "--daemon-status").stdout) as { served: number }).served;
+      const before = served();
+      for (const [extra, why] of [
+        [
+          { MCQ_ALLOW_PROTECTED: "1" },
+          "MCQ_ALLOW_PROTECTED (the human's confirmation is given in the hook's own process)",
+        ],
+        [
+          { GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='false'" },
+          "GIT_CONFIG_PARAMETERS (git would run a program, read other config or write a file with it)",
+        ],
+      ] as const) {
+        const inProcess = run(extra, "--no-daemon");
+        const viaClient = run(extra, "--daemon");
+        expect(inProcess.status).toBe(1);
+        expect(inProcess.stderr).toContain("F401");
+        expect(viaClient.status).toBe(inProcess.status);
+        expect(viaClient.stderr).toBe(
+          `mcp-code-quality pre-commit: --daemon: not used: the daemon refuses ${why}; running the hook in this process\n${inProcess.stderr}`,
+        );
+        // The native client asks; refused, it leaves the hook to the Node one, printing nothing.
+        if (FRONT_BUILT)
+          expect(
+            spawnSync(FRONT, ["hook", "pre-commit", "--daemon"], {
+              cwd: repo.dir,
+              env: { ...hookEnv, ...extra },
+              encoding: "utf8",
+            }),
+          ).toMatchObject({ status: MISS, stdout: "", stderr: "" });
+      }
+      // The Node client never sent them; the native one did, and was refused.
+      expect(served()).toBe(before + (FRONT_BUILT ? 2 : 0));
+    },
+  );
 });
 
 describe("hook pre-commit --daemon when the daemon cannot serve", () => {

@@ -3,7 +3,12 @@ import { ToolError } from "../../errors.js";
 import type { ToolContext } from "../../engine/tool.js";
 import { WORKER_POOL_SERVICE, WorkerPool } from "../../exec/worker-pool.js";
 import type { WorkerSpec } from "../../exec/warm-worker.js";
-import { WorkerExitError, WorkerRequestError, WorkerTimeoutError } from "../../exec/worker-errors.js";
+import {
+  WorkerCpuLimitError,
+  WorkerExitError,
+  WorkerRequestError,
+  WorkerTimeoutError,
+} from "../../exec/worker-errors.js";
 import { warmBudget } from "../../exec/warm-budget.js";
 import { readOnlySandbox } from "../warm-sandbox.js";
 import { codePath } from "../../package-root.js";
@@ -64,7 +69,8 @@ export async function warmRequest<T>(
       },
       method,
       params,
-      { timeoutMs: ctx.config.timeout * 1000, signal: ctx.signal },
+      // A worker's request is bounded as a one-shot run is: by the timeout and by --tool-max-cpu-seconds.
+      { timeoutMs: ctx.config.timeout * 1000, cpuSeconds: ctx.config.toolMaxCpuSeconds, signal: ctx.signal },
     );
     const state =
       reply.requestNumber === 1
@@ -85,7 +91,8 @@ export async function warmRequest<T>(
         throw notInstalledError(TOOL_NAMES[spec.tool], missing, `${failure}: ${err.message}`, { command });
       throw new ToolError("tool_error", `${failure}: ${err.message}`, { command });
     }
-    if (err instanceof WorkerExitError) throw new ToolError("tool_error", err.message, { command });
+    if (err instanceof WorkerExitError || err instanceof WorkerCpuLimitError)
+      throw new ToolError("tool_error", err.message, { command });
     throw err;
   }
 }

@@ -22,7 +22,7 @@ import {
 } from "./key.js";
 import type { DaemonAsk, DaemonStatus } from "./protocol.js";
 import { exchange } from "./session.js";
-import { weakeningOf } from "./relax.js";
+import { refusalOf } from "./relax.js";
 
 /** How long a client waits for a daemon it started to listen. */
 const START_WAIT_MS = 15_000;
@@ -161,6 +161,12 @@ async function throughDaemon(
   env: NodeJS.ProcessEnv,
   who: Asker,
 ): Promise<number | undefined> {
+  // The daemon refuses what would weaken it (relax.ts): the user's own choice runs here, with the user's access.
+  const refused = refusalOf(ask, env);
+  if (refused) {
+    say(who.voice, `not used: the daemon refuses ${refused}; ${who.voice.fallback}`);
+    return undefined;
+  }
   const at = locate(env, false, who.voice);
   if (!at) return undefined;
   let outcome = await exchange(at.socket, at.secret, ask, true);
@@ -186,6 +192,9 @@ async function throughDaemon(
       return who.lost.code;
     case "stale":
       return undefined;
+    case "refused":
+      say(who.voice, `not used: the daemon refuses ${outcome.why}; ${who.voice.fallback}`);
+      return undefined;
     case "impostor":
       say(
         who.voice,
@@ -210,12 +219,6 @@ export function checkThroughDaemon(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
 ): Promise<number | undefined> {
-  // The daemon refuses what would weaken it (relax.ts): the user's own choice runs here, with the user's access.
-  const weakening = weakeningOf(argv, env);
-  if (weakening) {
-    say(CHECK_VOICE, `not used: the daemon refuses ${weakening}; ${CHECK_VOICE.fallback}`);
-    return Promise.resolve(undefined);
-  }
   const ask: DaemonAsk = {
     type: "check",
     argv,

@@ -47,6 +47,8 @@ export type DaemonFrame =
   | { e: string }
   | { exit: number }
   | { stale: true }
+  /** The daemon will not serve this request (relax.ts): the client runs it in its own process. */
+  | { refused: string }
   | { stopped: true }
   | { status: DaemonStatus };
 
@@ -54,6 +56,9 @@ export interface DaemonStatus {
   pid: number;
   started: string;
   served: number;
+  /** Requests answering now, and waiting their turn (turns.ts). */
+  running: number;
+  waiting: number;
   idle_seconds: number;
   build_id: string;
 }

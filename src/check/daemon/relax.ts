@@ -1,13 +1,17 @@
 /**
- * What a check request may not ask of the daemon: anything that weakens what the daemon's own environment
- * sets. Whoever holds the daemon's secret can send it any argv; a red team's project code read the secret
+ * What a request may not ask of the daemon: anything that weakens what the daemon's own environment sets.
+ * Whoever holds the daemon's secret can send it any request; a red team's project code read the secret
  * (through a forged `.git` file) and asked for `check --sandbox off` of another project, whose
- * `eslint.config.js` then ran as root outside any sandbox. So the daemon refuses a request that turns the
- * sandbox down, names its own allowed paths or audit log, or loosens a limit or a policy; the client runs such
- * a check in its own process instead (the user's own choice, with the user's own access).
+ * `eslint.config.js` then ran as root outside any sandbox. So the daemon refuses (refusalOf, at the one place
+ * every request enters) a check that turns the sandbox down, names its own allowed paths or audit log, or
+ * loosens a limit or a policy, and a `hook pre-commit` whose per-commit variables lift a protection or make
+ * git run a program, read other config or write a file; the client runs such a request in its own process
+ * instead (the user's own choice, with the user's own access).
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import type { DaemonAsk } from "./protocol.js";
 
 /** Flags a request may not give at all: they widen what tools reach or move what the daemon writes. */
 const NEVER = new Set([
@@ -63,6 +67,7 @@ export function weakeningOf(argv: readonly string[], env: NodeJS.ProcessEnv): st
     for (const [name, variable] of [
       ["--tool-max-cpu-seconds", "MCP_CODE_QUALITY_TOOL_MAX_CPU_SECONDS"],
       ["--tool-max-memory-mb", "MCP_CODE_QUALITY_TOOL_MAX_MEMORY_MB"],
+      ["--timeout", "MCP_CODE_QUALITY_TIMEOUT"],
     ] as const) {
       const ownLimit = limit(env[variable]);
       const asked = limit(value);
@@ -77,4 +82,88 @@ function fitAuditLog(file: string): boolean {
   if (!path.isAbsolute(file) || !/\.(log|jsonl)$/.test(file)) return false;
   const st = fs.statSync(path.dirname(file), { throwIfNoEntry: false });
   return st?.isDirectory() === true && st.uid === process.getuid?.();
+}
+
+/** Per-commit variables that make git run a program or read config beyond the repository's own. */
+const GIT_PROGRAM_OR_CONFIG = new Set([
+  "GIT_ASKPASS",
+  "GIT_CONFIG",
+  "GIT_CONFIG_COUNT",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_SYSTEM",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_PAGER",
+  "GIT_PROXY_COMMAND",
+  "GIT_SEQUENCE_EDITOR",
+  "GIT_SSH",
+  "GIT_SSH_COMMAND",
+  "GIT_TEMPLATE_DIR",
+]);
+
+/** The folder of git's own programs, as the daemon's git gives it (once a process; "" without git). */
+let ownExecPath: string | undefined;
+function gitExecPath(env: NodeJS.ProcessEnv): string {
+  if (ownExecPath === undefined)
+    try {
+      const { GIT_EXEC_PATH: _, ...rest } = env;
+      ownExecPath = execFileSync("git", ["--exec-path"], {
+        env: rest,
+        encoding: "utf8",
+        timeout: 5000,
+      }).trim();
+    } catch {
+      ownExecPath = "";
+    }
+  return ownExecPath;
+}
+
+/**
+ * Why a hook request's per-commit variables would weaken the daemon started with `env`, or undefined: the
+ * human's confirmation for a protected path (MCQ_ALLOW_PROTECTED), or a git variable that runs a program
+ * (an editor other than git's own `:`, GIT_SSH_COMMAND...), reads config (GIT_CONFIG_PARAMETERS, which
+ * `git -c` sets, GIT_CONFIG_COUNT...: `core.fsmonitor` names a program), runs git's programs from another
+ * folder (GIT_EXEC_PATH other than the daemon's git's) or writes a file (GIT_TRACE* naming a path). git sets
+ * GIT_INDEX_FILE, GIT_AUTHOR_*, GIT_PREFIX, GIT_EDITOR=: and its GIT_EXEC_PATH for a commit: those pass.
+ */
+export function perCommitWeakening(
+  perCommit: Readonly<Record<string, string>>,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  for (const [name, value] of Object.entries(perCommit)) {
+    if (name === "MCQ_ALLOW_PROTECTED" && value !== "")
+      return `${name} (the human's confirmation is given in the hook's own process)`;
+    if (
+      GIT_PROGRAM_OR_CONFIG.has(name) ||
+      name.startsWith("GIT_CONFIG_KEY_") ||
+      name.startsWith("GIT_CONFIG_VALUE_") ||
+      (name === "GIT_EDITOR" && value !== ":") ||
+      (name.startsWith("GIT_TRACE") && value.includes("/"))
+    )
+      return `${name} (git would run a program, read other config or write a file with it)`;
+    if (name === "GIT_EXEC_PATH" && path.resolve(value) !== gitExecPath(env))
+      return `${name}=${value} (not the folder of the daemon's git)`;
+  }
+  return undefined;
+}
+
+/**
+ * Why the daemon started with `env` refuses `ask`, whatever its kind, or undefined when it serves it: the
+ * one test every request passes (server.ts), and the one a client makes before it asks (client.ts).
+ */
+export function refusalOf(ask: DaemonAsk, env: NodeJS.ProcessEnv): string | undefined {
+  switch (ask.type) {
+    case "check":
+      return weakeningOf(ask.argv, env);
+    case "pre-commit": {
+      // The hook's own flags come before `--files` (after it, file names): none may weaken it either.
+      const files = ask.argv.indexOf("--files");
+      return (
+        weakeningOf(files < 0 ? ask.argv : ask.argv.slice(0, files), env) ?? perCommitWeakening(ask.env, env)
+      );
+    }
+    case "stop":
+    case "status":
+      return undefined;
+  }
 }

@@ -8,8 +8,9 @@
  * variables, and keeps that hook's lint engines apart from the checks'.
  *
  * It listens on a socket in its own 0700 folder that no sandbox binds (daemon-dir.ts), serves only a client
- * that proves it read the secret there (auth.ts), runs one check at a time (others wait their turn), and
- * exits after its idle time, or on `check --daemon-stop`, or once its build is replaced.
+ * that proves it read the secret there (auth.ts), refuses any request that would weaken it (relax.ts), runs
+ * requests of different projects at once, up to MAX_RUNNING, and those of one project in turn (turns.ts),
+ * and exits after its idle time, or on `check --daemon-stop`, or once its build is replaced.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -37,7 +38,8 @@ import {
   type DaemonRequest,
 } from "./protocol.js";
 import { exchange } from "./session.js";
-import { weakeningOf } from "./relax.js";
+import { refusalOf } from "./relax.js";
+import { Turns } from "./turns.js";
 
 /** A stream of the client's (stdout or stderr) carried as frames over the socket. */
 function framedStream(
@@ -59,11 +61,13 @@ function framedStream(
   };
 }
 
-/** Engines the daemon keeps, by their whole Config: at most this many, the least recently used closed first. */
+/** Engines the daemon keeps, by their whole Config: at most this many unused, the least recently used closed first. */
 const MAX_ENGINES = 4;
 
 class EnginePool implements EngineKeeper {
   private readonly engines = new Map<string, Engine>();
+  /** Checks using each engine now: one in use is never closed under them, however many others came since. */
+  private readonly users = new Map<Engine, number>();
 
   engineFor(config: Config, make: () => Engine): Engine {
     const key = JSON.stringify(config);
@@ -75,12 +79,28 @@ class EnginePool implements EngineKeeper {
       if (config.treeWatch) sharedTree.watchTree(engine.allowlist.roots.effective);
     }
     this.engines.set(key, engine);
-    for (const [oldest, e] of this.engines) {
-      if (this.engines.size <= MAX_ENGINES) break;
-      this.engines.delete(oldest);
+    this.users.set(engine, (this.users.get(engine) ?? 0) + 1);
+    this.trim();
+    return engine;
+  }
+
+  release(engine: Engine): void {
+    const n = (this.users.get(engine) ?? 1) - 1;
+    if (n > 0) this.users.set(engine, n);
+    else this.users.delete(engine);
+    this.trim();
+  }
+
+  /** Closes the least recently used engines nobody uses while more than MAX_ENGINES are kept. */
+  private trim(): void {
+    let excess = this.engines.size - MAX_ENGINES;
+    for (const [key, e] of this.engines) {
+      if (excess <= 0) break;
+      if (this.users.has(e)) continue;
+      this.engines.delete(key);
+      excess--;
       void e.close().catch(() => {});
     }
-    return engine;
   }
 
   async closeAll(): Promise<void> {
@@ -92,6 +112,13 @@ class EnginePool implements EngineKeeper {
     ]);
   }
 }
+
+/**
+ * Requests answered at once; more wait their turn (turns.ts). Each check already runs its tools in parallel
+ * within --max-concurrent: this bounds how many checks' tools share the machine, while a slow project's
+ * check (a config that spins) leaves the other slots to other projects.
+ */
+export const MAX_RUNNING = 4;
 
 /** The build id dist/build-id.json holds now (another once `npm run build` ran again). */
 function buildOnDisk(): string | undefined {
@@ -112,10 +139,14 @@ async function servePreCommit(
   socket: net.Socket,
   request: Extract<DaemonRequest, { type: "pre-commit" }>,
   engines: EnginePool,
+  turn: (folders: readonly string[]) => Promise<() => void>,
 ): Promise<number> {
   const since = performance.now();
   const stderr = (text: string) => void (socket.destroyed || socket.write(frame({ e: text })));
+  let endTurn: (() => void) | undefined;
   try {
+    // git runs the hook at the top of the work tree: the commit's turn is that folder's.
+    endTurn = await turn([canonical(request.cwd)]);
     const { runPreCommitHook } = await import("../../hooks/pre-commit.js");
     return await runPreCommitHook(requestEnv(process.env, request.env), request.argv, {
       cwd: request.cwd,
@@ -128,8 +159,18 @@ async function servePreCommit(
       `mcp-code-quality pre-commit failed, so the commit is refused: internal error in the check daemon: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
     );
     return 1;
+  } finally {
+    endTurn?.();
   }
 }
+
+const canonical = (dir: string) => {
+  try {
+    return fs.realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+};
 
 /** A connection has this long to prove itself before it is dropped. */
 const HANDSHAKE_MS = 10_000;
@@ -177,7 +218,9 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
   let served = 0;
   let lastActive = Date.now();
   let active = 0;
-  let queue: Promise<void> = Promise.resolve();
+  // Requests being answered (or waiting their turn): a shutdown lets them end first.
+  const inFlight = new Set<Promise<void>>();
+  const turns = new Turns(MAX_RUNNING);
   let closing = false;
   // The inode of the socket this daemon bound (set once listening).
   const bound = { ino: -1 };
@@ -196,7 +239,7 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
     } catch {
       // already gone
     }
-    void queue
+    void Promise.allSettled([...inFlight])
       .finally(() => Promise.all([engines.closeAll(), hookEngines.closeAll()]))
       .finally(() => process.exit(0));
   };
@@ -210,27 +253,16 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
       shutdown();
       return;
     }
+    // A client that goes away (Ctrl-C) stops its request: while it waits its turn, or its running tools.
+    const abort = new AbortController();
+    socket.once("close", () => abort.abort());
+    const turn = (folders: readonly string[]) => turns.take(folders, abort.signal);
     if (request.type === "pre-commit") {
-      const code = await servePreCommit(socket, request, hookEngines);
+      const code = await servePreCommit(socket, request, hookEngines, turn);
       served++;
       if (!socket.destroyed) socket.end(frame({ exit: code }));
       return;
     }
-    // Whoever holds the secret may send any argv: none may weaken what this daemon's environment sets.
-    const weakening = weakeningOf(request.argv, process.env);
-    if (weakening) {
-      served++;
-      if (!socket.destroyed)
-        socket.end(
-          frame({
-            e: `mcp-code-quality check: the check daemon refuses ${weakening}; run the check without --daemon\n`,
-          }) + frame({ exit: 2 }),
-        );
-      return;
-    }
-    // A client that goes away (Ctrl-C) stops its check: the engine kills what the calls started.
-    const abort = new AbortController();
-    socket.once("close", () => abort.abort());
     const io: CheckIo = {
       stdout: framedStream(socket, "o", request.stdoutTTY, request.columns),
       stderr: framedStream(socket, "e", request.stderrTTY, request.columns),
@@ -238,6 +270,7 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
       cwd: request.cwd,
       engines,
       signal: abort.signal,
+      turn,
     };
     let code: number;
     try {
@@ -295,6 +328,21 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
         );
         return;
       }
+      // Whoever holds the secret may send any request: none may weaken what this daemon's environment
+      // sets (relax.ts), whatever its kind. Refused first, so a client runs it in its own process.
+      const refused = refusalOf(request, process.env);
+      if (refused) {
+        served++;
+        const who = request.type === "pre-commit" ? "pre-commit" : "check";
+        socket.end(
+          frame({ refused }) +
+            frame({
+              e: `mcp-code-quality ${who}: the check daemon refuses ${refused}; run it without --daemon\n`,
+            }) +
+            frame({ exit: request.type === "pre-commit" ? 1 : 2 }),
+        );
+        return;
+      }
       if (request.type === "stop") {
         socket.end(frame({ stopped: true }));
         shutdown();
@@ -307,6 +355,7 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
               pid: process.pid,
               started: started.toISOString(),
               served,
+              ...turns.counts,
               idle_seconds: Math.round(idleMs / 1000),
               build_id: ownBuild,
             },
@@ -315,14 +364,15 @@ export async function runCheckDaemon(socketPath: string, idleMs: number): Promis
         return;
       }
       active++;
-      // One check at a time: each already runs its tools in parallel within --max-concurrent.
-      queue = queue
-        .then(() => (socket.destroyed ? undefined : serve(socket, request)))
+      // At once: the request waits for its turn (turns.ts) only where it needs its projects' engine.
+      const answered: Promise<void> = serve(socket, request)
         .catch(() => {})
         .finally(() => {
+          inFlight.delete(answered);
           active--;
           lastActive = Date.now();
         });
+      inFlight.add(answered);
     });
     socket.on("data", (chunk: string) => {
       reader.push(chunk);

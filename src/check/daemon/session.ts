@@ -21,6 +21,8 @@ export type Outcome =
   /** Something listens that is not this user's daemon: it answered without the proof, or not at all. */
   | { kind: "impostor"; why: string }
   | { kind: "stale" }
+  /** The daemon refused the request as one that would weaken it (relax.ts). */
+  | { kind: "refused"; why: string }
   | { kind: "frames"; frames: DaemonFrame[] }
   /** The daemon went away mid-answer, after some output was written. */
   | { kind: "lost" };
@@ -79,7 +81,9 @@ export function exchange(
       } catch {
         return;
       }
-      if (copyOutput && "o" in f) {
+      // First of the answer, before the refusal's text: a client that falls back prints neither.
+      if ("refused" in f) settle({ kind: "refused", why: f.refused });
+      else if (copyOutput && "o" in f) {
         wroteOutput = true;
         process.stdout.write(f.o);
       } else if (copyOutput && "e" in f) {

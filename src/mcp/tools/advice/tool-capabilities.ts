@@ -62,9 +62,9 @@ function enforced(
       cpu_seconds: limits?.cpuSeconds ?? null,
       memory_bytes: limits?.dataBytes ?? null,
       how: limits
-        ? "prlimit inside the sandbox: RLIMIT_CPU (SIGXCPU, then SIGKILL) per run, not for the warm workers and daemons " +
-          "(ESLint, Prettier, tsc, RuboCop, dmypy, pyright's language server), whose CPU adds up over calls; " +
-          "RLIMIT_DATA for every process (an allocation past it fails)"
+        ? "prlimit inside the sandbox: RLIMIT_CPU (SIGXCPU, then SIGKILL) per run; a warm worker's (ESLint, Prettier, " +
+          "tsc, RuboCop) CPU per request, read from /proc, past which the worker is killed with its process group " +
+          "(dmypy and pyright's language server: the timeout alone); RLIMIT_DATA for every process (an allocation past it fails)"
         : "none set (--tool-max-cpu-seconds, --tool-max-memory-mb); the timeout and the output cap still bound every run",
     },
   };
