@@ -6,7 +6,9 @@
  * none; d: ty none). Now each nested project that configures a type checker is checked at its own root by its
  * own checkers, the root's run leaves it out, and each finding is reported once: compared with mypy (each
  * version in .tools), pyright and ty run by hand in each folder. ruff applies the nearest config per file
- * itself: the server's lint at the root equals `ruff check .` there.
+ * itself: the server's lint at the root equals `ruff check .` there. `mypy .` at the root by hand stops at
+ * "Duplicate module named conftest" (packages/a and packages/b each have tests/conftest.py): the root's run
+ * passes mypy `--exclude` for each nested project it leaves out, as one would by hand.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -45,13 +47,27 @@ function stdoutOf(program: string, args: string[], cwd: string, env: NodeJS.Proc
   }
 }
 
-/** `tool` run by hand in `project` (below `repo`), as sorted `file:line rule` relative to `repo`. */
-function byHand(tool: "mypy" | "pyright" | "ty", repo: string, project: string, mypyBin: string): string[] {
+/**
+ * `tool` run by hand in `project` (below `repo`), as sorted `file:line rule` relative to `repo`, leaving out
+ * the folders `leaveOut` (mypy: `--exclude`; the others' findings there dropped).
+ */
+function byHand(
+  tool: "mypy" | "pyright" | "ty",
+  repo: string,
+  project: string,
+  mypyBin: string,
+  leaveOut: readonly string[] = [],
+): string[] {
   const cwd = path.join(repo, project);
+  const excludes = leaveOut.flatMap((d) => ["--exclude", `^${d}/`]);
   const findings =
     tool === "mypy"
       ? parseMypyOutput(
-          stdoutOf(path.join(mypyBin, "mypy"), ["--show-error-codes", "--cache-dir", "/dev/null", "."], cwd),
+          stdoutOf(
+            path.join(mypyBin, "mypy"),
+            ["--show-error-codes", "--cache-dir", "/dev/null", ...excludes, "."],
+            cwd,
+          ),
           cwd,
         )
       : tool === "pyright"
@@ -60,12 +76,15 @@ function byHand(tool: "mypy" | "pyright" | "ty", repo: string, project: string, 
             stdoutOf(path.join(TOOLS_VENV_BIN, "ty"), ["check", "--output-format", "concise"], cwd),
             cwd,
           );
-  return findings.map((f) => `${path.relative(repo, f.file)}:${f.line} ${f.rule_id}`).sort();
+  return findings
+    .map((f) => `${path.relative(repo, f.file)}:${f.line} ${f.rule_id}`)
+    .filter((f) => !leaveOut.some((d) => f.startsWith(`${d}/`)))
+    .sort();
 }
 
 /** By hand at the root, without what the nested projects own. */
 const rootByHand = (tool: "mypy" | "pyright" | "ty", repo: string, mypyBin: string) =>
-  byHand(tool, repo, ".", mypyBin).filter((f) => !OWN.some((p) => f.startsWith(`${p}/`)));
+  byHand(tool, repo, ".", mypyBin, OWN);
 
 describe("nested Python projects are type-checked with their own configuration", () => {
   for (const mypyBin of MYPYS)
@@ -97,6 +116,10 @@ describe("nested Python projects are type-checked with their own configuration",
             )
             .map((f) => `${f.file}:${f.line} ${f.rule_id}`)
             .sort();
+        // `mypy .` at the root alone fails: packages/a and packages/b each have a tests/conftest.py.
+        expect(stdoutOf(path.join(mypyBin, "mypy"), ["--cache-dir", "/dev/null", "."], repo)).toContain(
+          'error: Duplicate module named "conftest"',
+        );
         // The root: its own settings, without the nested projects (packages/c has none: the root's).
         const root = rootByHand("mypy", repo, mypyBin);
         expect(root).toEqual([
@@ -212,9 +235,7 @@ describe("nested Python projects are type-checked with their own configuration",
         );
         const covered = await s.call("type_check", { path: repo, checker: "mypy" });
         expect(entries(covered)).toEqual(["mypy .", "mypy packages/a", "mypy packages/d"]);
-        const rootNow = byHand("mypy", repo, ".", mypyBin).filter(
-          (f) => !["packages/a", "packages/d"].some((p) => f.startsWith(`${p}/`)),
-        );
+        const rootNow = byHand("mypy", repo, ".", mypyBin, ["packages/a", "packages/d"]);
         expect(rootNow).toContain("packages/b/src/pkg_b/__init__.py:5 assignment");
         expect(shown(covered)).toEqual(
           [
@@ -248,6 +269,7 @@ describe("nested Python projects are type-checked with their own configuration",
         "packages/b/src/pkg_b/__init__.py:1 E501",
         "packages/b/src/pkg_b/__init__.py:2 E501",
         "packages/b/src/pkg_b/__init__.py:5 E501",
+        "packages/b/tests/conftest.py:1 E501",
       ]);
       // The ruff CLI on PATH, then the embedded ruff (no ruff on PATH).
       for (const PATH of [pathWith(MYPYS[0] as string), "/usr/bin:/bin"]) {
