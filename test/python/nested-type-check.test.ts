@@ -199,6 +199,10 @@ describe("nested Python projects are type-checked with their own configuration",
         // ty named: at the root (leaving the nested projects out) and at each of them, each with its own config.
         const ty = await s.call("type_check", { path: repo, checker: "ty" });
         expect(entries(ty)).toEqual(["ty .", "ty packages/a", "ty packages/b", "ty packages/d"]);
+        // ty's walk at the root does not take them (its --exclude, as by hand).
+        expect(ty.command).toContain(
+          "--exclude ./packages/a/ --exclude ./packages/b/ --exclude ./packages/d/",
+        );
         expect(shown(ty)).toEqual(
           [...rootByHand("ty", repo, mypyBin), ...OWN.flatMap((p) => byHand("ty", repo, p, mypyBin))].sort(),
         );

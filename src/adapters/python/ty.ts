@@ -43,10 +43,13 @@ export function tyArgs(
   return args;
 }
 
-/** A folder below `cwd` as a ty `--exclude` glob: anchored by its inner `/`, glob characters escaped. */
+/**
+ * A folder below `cwd` as a ty `--exclude` glob, anchored at `cwd` by `./` (ty 0.0.108 matched no file for a
+ * leading `/`: `/packages/a/` left packages/a checked), glob characters escaped.
+ */
 export function tyExcludeGlob(cwd: string, dir: string): string {
   const rel = path.relative(cwd, dir).split(path.sep).join("/");
-  return `/${rel.replace(/[\\*?[\]!#{}]/g, "\\$&")}/`;
+  return `./${rel.replace(/[\\*?[\]!#{}]/g, "\\$&")}/`;
 }
 
 const CONCISE_LINE =
