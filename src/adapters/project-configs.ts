@@ -92,6 +92,10 @@ function preCommitPythonHooks(target: string, root: string): ReadonlySet<string>
   });
 }
 
+/** pyproject.toml: a table or any table below it (`[tool.ruff]`, `[tool.ruff.lint]`). */
+const hasTable = (text: string, name: string) =>
+  new RegExp(`^\\[${name.replace(/\./g, "\\.")}[\\].]`, "m").test(text);
+
 /**
  * The Python tools a project is configured for, from the nearest Python config between `target` and `root`
  * (pyproject.toml, setup.cfg, tox.ini, the tools' own files) and its pre-commit hooks: the formatter its
@@ -103,29 +107,38 @@ export function pythonTools(target: string, root = dirOf(target)): PythonTools {
   const pyproject = readConfigText(path.join(dir, "pyproject.toml"));
   const iniFiles = [readConfigText(path.join(dir, "setup.cfg")), readConfigText(path.join(dir, "tox.ini"))];
   const inIni = (name: string) => iniFiles.some((text) => iniSection(text, name) !== undefined);
-  // pyproject.toml: a table or any table below it (`[tool.ruff]`, `[tool.ruff.lint]`).
-  const section = (text: string, name: string) =>
-    new RegExp(`^\\[${name.replace(/\./g, "\\.")}[\\].]`, "m").test(text);
-  const ruffConfigured = exists(dir, "ruff.toml", ".ruff.toml") || section(pyproject, "tool.ruff");
+  const ruffConfigured = exists(dir, "ruff.toml", ".ruff.toml") || hasTable(pyproject, "tool.ruff");
   const hooks = preCommitPythonHooks(target, root);
   const formatter = hooks.has("ruff-format")
     ? "ruff"
     : hooks.has("black") ||
         hooks.has("black-jupyter") ||
-        (!ruffConfigured && section(pyproject, "tool.black"))
+        (!ruffConfigured && hasTable(pyproject, "tool.black"))
       ? "black"
       : "ruff";
   const linter = !ruffConfigured && (exists(dir, ".flake8") || inIni("flake8")) ? "flake8" : "ruff";
-  const checkers: string[] = [];
-  if (
-    exists(dir, "mypy.ini", ".mypy.ini") ||
-    section(pyproject, "tool.mypy") ||
-    inIni("mypy") ||
-    hooks.has("mypy")
-  )
-    checkers.push("mypy");
-  if (exists(dir, "pyrightconfig.json") || section(pyproject, "tool.pyright")) checkers.push("pyright");
+  const configured = typeCheckersConfiguredIn(dir);
+  const checkers = configured.filter((c) => c !== "ty");
+  if (hooks.has("mypy") && !checkers.includes("mypy")) checkers.unshift("mypy");
   return { formatter, linter, checkers: checkers.length ? checkers : ["ty"] };
+}
+
+/**
+ * The Python type checkers whose configuration the folder `dir` itself holds (not its parents): mypy
+ * (`mypy.ini`, `.mypy.ini`, `[tool.mypy]`, a `[mypy]` section of setup.cfg or tox.ini), pyright
+ * (`pyrightconfig.json`, `[tool.pyright]`), ty (`ty.toml`, `[tool.ty]`). A nested project with any of them
+ * is type-checked at its own root (type-check-units.ts), as by hand in its folder.
+ */
+export function typeCheckersConfiguredIn(dir: string): string[] {
+  const pyproject = readConfigText(path.join(dir, "pyproject.toml"));
+  const inIni = (name: string) =>
+    ["setup.cfg", "tox.ini"].some((f) => iniSection(readConfigText(path.join(dir, f)), name) !== undefined);
+  const out: string[] = [];
+  if (exists(dir, "mypy.ini", ".mypy.ini") || hasTable(pyproject, "tool.mypy") || inIni("mypy"))
+    out.push("mypy");
+  if (exists(dir, "pyrightconfig.json") || hasTable(pyproject, "tool.pyright")) out.push("pyright");
+  if (exists(dir, "ty.toml") || hasTable(pyproject, "tool.ty")) out.push("ty");
+  return out;
 }
 
 interface PackageJson {

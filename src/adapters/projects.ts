@@ -232,6 +232,11 @@ export function ownUnitOnly<T>(fn: () => Promise<T>): Promise<T> {
   return ownUnitScope.run(true, fn);
 }
 
+/** Whether the running call is one unit's that its caller placed itself (inside ownUnitOnly). */
+export function placedByCaller(): boolean {
+  return ownUnitScope.getStore() === true;
+}
+
 /**
  * The units of `target` (a file or folder inside `root`, the allowed root): per language, where its tools
  * run. A file is one unit of its language. Reads folder listings (through the shared scan) and small

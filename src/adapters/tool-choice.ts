@@ -15,7 +15,8 @@ import { findGoModule, goBinDirs } from "./go/go-env.js";
 import { golangciFormatters } from "./go/golangci-config.js";
 import { dirOf, golangciConfig, pythonTools, usesPrettier } from "./project-configs.js";
 import { languageOfFile, projectLanguages, type ProjectLanguage } from "./project-languages.js";
-import { projectLayout, type ProjectLayout, type ProjectUnit } from "./projects.js";
+import { placedByCaller, projectLayout, type ProjectLayout, type ProjectUnit } from "./projects.js";
+import { ownTypeCheckRoots } from "./type-check-units.js";
 import { securityScanners, type SecurityScanner } from "./security-scanners.js";
 import { findTypeChecker } from "./type-checkers.js";
 
@@ -418,6 +419,37 @@ export function chooseTypeChecker(target: string, root?: string): Choice<Languag
   if (picks.length === 0)
     return { picks, languages, notes, nothing: `no type checker for ${languagesNote(languages)}` };
   return { picks, languages, notes: [`checkers: ${list([...new Set(picks.map((p) => p.name))])}`, ...notes] };
+}
+
+/**
+ * type_check's picks with the nested Python projects that configure a type checker themselves
+ * (type-check-units.ts): each of them checked at its own root by its own checkers (`named`: the one the
+ * call names), as by hand in its folder; the run around it leaves it out. Each pick says where it runs.
+ * Inside a unit its caller placed (check, which plans those projects itself): the picks as given.
+ */
+export function withNestedTypeChecks(
+  picks: readonly LanguageTool[],
+  target: string,
+  root: string | undefined,
+  named?: string,
+): LanguageTool[] {
+  if (placedByCaller()) return [...picks];
+  const out: LanguageTool[] = [];
+  const add = (p: LanguageTool) => {
+    if (!out.some((o) => o.name === p.name && o.target === p.target)) out.push(p);
+  };
+  for (const pick of picks) {
+    const at = pick.target ?? target;
+    add({ ...pick, target: at });
+    if (pick.language !== "python") continue;
+    for (const dir of ownTypeCheckRoots(at, root ?? target))
+      for (const name of named
+        ? [named]
+        : typeCheckersFor("python", dir, root).filter((n) => findTypeChecker(n)))
+        add({ name, language: "python", target: dir });
+  }
+  // Nothing nested: the picks as they were (a target left unset runs at the call's path).
+  return out.length === picks.length ? [...picks] : out;
 }
 
 /**

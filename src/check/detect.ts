@@ -9,6 +9,7 @@ import path from "node:path";
 import { hasFilesMatching, type ProjectLanguage } from "../adapters/project-languages.js";
 import { projectLayout, type Ecosystem, type ProjectUnit } from "../adapters/projects.js";
 import { unreachedTsconfigDirs } from "../adapters/js/tsconfig-references.js";
+import { ownTypeCheckRoots } from "../adapters/type-check-units.js";
 import { mayBeScript, scriptLanguage } from "../adapters/script-files.js";
 import {
   formatterFor,
@@ -153,6 +154,7 @@ export function planPath(
     const own = planUnit(unit.dir, CHECK_LANGUAGE[unit.ecosystem], unit.languages, root, options);
     checks.push(...own);
     if (unit.ecosystem === "js") checks.push(...nestedTscChecks(unit, own, root));
+    if (unit.ecosystem === "python") checks.push(...nestedPythonTypeChecks(unit, root));
   }
   if (hasFilesMatching(target, MARKDOWN_FILES))
     checks.push(...planUnit(target, "markdown", [], root, options));
@@ -171,6 +173,16 @@ function nestedTscChecks(unit: ProjectUnit, own: readonly PlannedCheck[], root: 
   const candidates = (unit.covered ?? []).filter((d) => fs.existsSync(path.join(d, "tsconfig.json")));
   return unreachedTsconfigDirs(run, candidates).flatMap((dir) =>
     planUnit(dir, "js", ["typescript"], root, { externalLinks: false }).filter((c) => c.id === "tsc"),
+  );
+}
+
+/**
+ * The type checks of each nested Python project `unit` covers that configures a type checker itself
+ * (type-check-units.ts), at its own root with its own checkers: the unit's run leaves them out.
+ */
+function nestedPythonTypeChecks(unit: ProjectUnit, root: string): PlannedCheck[] {
+  return ownTypeCheckRoots(unit.dir, root).flatMap((dir) =>
+    planUnit(dir, "python", ["python"], root, { externalLinks: false }).filter((c) => c.kind === "types"),
   );
 }
 

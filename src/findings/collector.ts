@@ -67,15 +67,28 @@ export class FindingCollector {
   readonly beyond: FindingTally = emptyTally();
   /** Every finding pushed, in scope or not. */
   seen = 0;
+  /** The errors among them. */
+  seenErrors = 0;
+  /** Findings ignored (not the run's). */
+  ignored = 0;
 
-  /** `accept`: only findings in the call's scope (rules, changed files) are kept or counted. */
+  /**
+   * `accept`: only findings in the call's scope (rules, changed files) are kept or counted. `ignore`: findings
+   * that are not the run's at all (a nested project's, checked at its own root), not even seen.
+   */
   constructor(
     private readonly keep = DEFAULT_KEPT_FINDINGS,
     private readonly accept?: (f: Finding) => boolean,
+    private readonly ignore?: (f: Finding) => boolean,
   ) {}
 
   push(f: Finding): void {
+    if (this.ignore?.(f)) {
+      this.ignored++;
+      return;
+    }
     this.seen++;
+    if (f.severity === "error") this.seenErrors++;
     if (this.accept && !this.accept(f)) return;
     if (this.kept.length < this.keep) {
       this.kept.push(f);

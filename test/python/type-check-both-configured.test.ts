@@ -51,8 +51,9 @@ describe.skipIf(missing("mypy"))("type_check on a project configuring mypy and p
       expect(r).toMatchObject({ success: true, passed: false });
       const entries = r.checkers as CheckerEntry[];
       expect(entries.map((e) => [e.checker, e.path, e.issue_count])).toEqual([
-        ["mypy", path.basename(dir), mypyOwn],
-        ["pyright", path.basename(dir), pyrightOwn],
+        // The project root itself is "." (its folder's name is no path below it).
+        ["mypy", ".", mypyOwn],
+        ["pyright", ".", pyrightOwn],
       ]);
       expect(r.issue_count).toBe(mypyOwn + pyrightOwn);
       expect(r.notes).toContain(

@@ -8,7 +8,14 @@ import type { Finding } from "../../findings/model.js";
 import { registerExternalTool } from "../registry.js";
 import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
 import { resolvePythonTool } from "./resolve.js";
-import { checkerFailed, collectedOutcome, diagnosticsCollector } from "./type-check-common.js";
+import {
+  checkerFailed,
+  collectedOutcome,
+  diagnosticsCollector,
+  leftOutNote,
+  nestedOwnRoots,
+} from "./type-check-common.js";
+import { relativeDirs } from "../type-check-units.js";
 import { overflowNote } from "../../findings/collector.js";
 import { mypyConfig, planCheck } from "./checker-config.js";
 import { cacheKey, projectCacheDir } from "./server-cache.js";
@@ -142,12 +149,30 @@ function skippedFolders(plan: CheckPlan, root: string): { excludes: string[]; no
   };
 }
 
+/**
+ * The nested projects checked at their own root (type-check-units.ts), as `--exclude` regexes relative to
+ * where mypy runs: mypy's walk does not take them (two nested projects' `tests/conftest.py` are one module
+ * to a run at the root: "Duplicate module named"), and what it reports in them through imports is dropped.
+ */
+const nestedExcludes = (cwd: string, nested: readonly string[]) =>
+  nested
+    .filter((d) => isWithin(cwd, d) && d !== cwd)
+    .map((d) => `^${escapeRegex(relativeDirs(cwd, [d])[0] as string)}/`);
+
 /** What mypy checks for a request: its config, the plan (targets, where it runs), the folders it skips. */
 async function mypyPlan(ctx: ToolContext, req: TypeCheckRequest) {
   const root = ctx.allowlist.rootOf(req.target) ?? req.target;
   const config = mypyConfig(req.target, root, req.config);
   const plan = await withCiTargets(ctx, req.target, planCheck(req.target, config, "files"));
-  return { root, config, plan, skipped: skippedFolders(plan, root) };
+  const nested = nestedOwnRoots(ctx, req.target);
+  const skipped = skippedFolders(plan, root);
+  return {
+    root,
+    config,
+    plan,
+    nested,
+    skipped: { ...skipped, excludes: [...skipped.excludes, ...nestedExcludes(plan.cwd, nested)] },
+  };
 }
 
 /**
@@ -165,17 +190,19 @@ export async function mypyKeyFacts(ctx: ToolContext, req: TypeCheckRequest): Pro
 }
 
 export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
-  const { root, config, plan, skipped } = await mypyPlan(ctx, req);
+  const { root, config, plan, skipped, nested } = await mypyPlan(ctx, req);
   const cacheDir = projectCacheDir("mypy", cacheKey(root, plan.cwd, config?.file));
   const args = mypyArgs(plan.targets, req.strict, config?.file, cacheDir, skipped.excludes, plan.flags);
   const command = displayCommand("mypy", args);
   const cli = resolvePythonTool(ctx, "mypy", req.target);
-  const notes = [cli.note, plan.note, skipped.note].filter((n): n is string => n !== undefined);
+  const notes = [cli.note, plan.note, skipped.note, ...leftOutNote(req.target, nested)].filter(
+    (n): n is string => n !== undefined,
+  );
   if (!cacheDir) notes.push("the server's cache folder could not be created: mypy ran without a cache");
 
   let run: { returncode: number | null; stdout: string; stderr: string; truncated: boolean };
   // Diagnostics are read from the whole output as it arrives (the daemon's answer, or every line of a cold run).
-  const found = diagnosticsCollector(req, plan.viewWithin);
+  const found = diagnosticsCollector(req, plan.viewWithin, nested);
   const parse = mypyLineParser(plan.cwd, (f) => found.push(f));
   // The daemon gets no process of its own, so the engine's link check is made here, on the folder mypy
   // runs in too (a config's `files` are found from there).
@@ -215,7 +242,7 @@ export async function mypyCheck(ctx: ToolContext, req: TypeCheckRequest): Promis
   }
   notes.push(...overflowNote("mypy", found.kept.length, found.overflow()));
   // 0: clean, 1: type errors, 2: syntax errors (reported like type errors) or a crash / bad usage.
-  if (run.returncode !== 0 && found.seen === 0)
+  if (run.returncode !== 0 && found.seen + found.ignored === 0)
     throw checkerFailed("mypy", command, run, "failed without reporting type errors");
   // mypy reports config problems on stderr and carries on; say so rather than drop them.
   const stderr = run.stderr.trim();

@@ -8,7 +8,8 @@ import type { Finding, Severity } from "../../findings/model.js";
 import { registerExternalTool } from "../registry.js";
 import type { TypeCheckOutcome, TypeCheckRequest } from "../type-checkers.js";
 import { findPythonEnvironment } from "./venv.js";
-import { checkerFailed } from "./type-check-common.js";
+import { checkerFailed, leftOutNote, nestedOwnRoots } from "./type-check-common.js";
+import { inOwnRoot } from "../type-check-units.js";
 import { planCheck, pyrightConfig } from "./checker-config.js";
 import { refuseLinksInArgs } from "../../paths/outside-links.js";
 import { warmPyright } from "./pyright-warm.js";
@@ -96,6 +97,8 @@ export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Pro
       : "no project virtualenv found: imports resolved with the python on PATH",
   );
   if (plan.note) notes.push(plan.note);
+  const nested = nestedOwnRoots(ctx, req.target);
+  notes.push(...leftOutNote(req.target, nested));
   if (req.strict)
     notes.push(
       'strict: warnings fail the run (--warnings); pyright\'s strict rule set is chosen in its config (typeCheckingMode = "strict")',
@@ -132,7 +135,9 @@ export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Pro
         command,
       },
     );
-  const all = parsePyrightJson(warm.kind === "warm" ? run.stdout : report.text());
+  const reported = parsePyrightJson(warm.kind === "warm" ? run.stdout : report.text());
+  // pyright has no exclude on its command line: a nested project's diagnostics are dropped here.
+  const all = nested.length ? reported?.filter((f) => !inOwnRoot(nested, f.file)) : reported;
   const findings = all && (req.shown ? all.filter((f) => req.shown?.(f.file)) : all);
   // 0: clean, 1: errors (or warnings with --warnings), 2: fatal, 3: config error, 4: bad command line.
   if (!findings || (run.returncode !== 0 && run.returncode !== 1))
@@ -146,7 +151,8 @@ export async function pyrightCheck(ctx: ToolContext, req: TypeCheckRequest): Pro
     output: run.stdout,
     truncated: run.truncated,
     notes,
-    passed: run.returncode === 0,
+    // Its exit code counts a nested project's errors too: those left out, the rest decide.
+    passed: run.returncode === 0 || (all !== reported && !all?.some((f) => f.severity === "error")),
     viewWithin: plan.viewWithin,
   };
 }

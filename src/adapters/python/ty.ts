@@ -13,7 +13,10 @@ import {
   checkerFailed,
   collectedOutcome,
   diagnosticsCollector,
+  leftOutNote,
+  nestedOwnRoots,
 } from "./type-check-common.js";
+import { isWithin } from "../../paths/allowlist.js";
 import { overflowNote } from "../../findings/collector.js";
 
 registerExternalTool({ name: "ty", program: "ty", versionArgs: ["--version"] });
@@ -22,15 +25,31 @@ registerExternalTool({ name: "ty", program: "ty", versionArgs: ["--version"] });
  * `ty check --output-format concise [--error-on-warning] [--project dir | --config-file f] -- target`.
  * A pyproject.toml config names the project (its directory); any other file is a ty.toml.
  */
-export function tyArgs(target: string, strict: boolean, config?: string): string[] {
+export function tyArgs(
+  target: string,
+  strict: boolean,
+  config?: string,
+  /** gitignore-style globs relative to where ty runs (ty adds them to its config's `exclude`). */
+  excludes: readonly string[] = [],
+): string[] {
   const args = ["check", "--output-format", "concise"];
   if (strict) args.push("--error-on-warning");
   if (config) {
     if (path.basename(config) === "pyproject.toml") args.push("--project", path.dirname(config));
     else args.push("--config-file", config);
   }
+  for (const e of excludes) args.push("--exclude", e);
   args.push("--", target);
   return args;
+}
+
+/**
+ * A folder below `cwd` as a ty `--exclude` glob, anchored at `cwd` by `./` (ty 0.0.108 matched no file for a
+ * leading `/`: `/packages/a/` left packages/a checked), glob characters escaped.
+ */
+export function tyExcludeGlob(cwd: string, dir: string): string {
+  const rel = path.relative(cwd, dir).split(path.sep).join("/");
+  return `./${rel.replace(/[\\*?[\]!#{}]/g, "\\$&")}/`;
 }
 
 const CONCISE_LINE =
@@ -67,12 +86,14 @@ export function parseTyLine(raw: string, cwd: string): Finding | undefined {
 }
 
 export async function tyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<TypeCheckOutcome> {
-  const args = tyArgs(req.target, req.strict, req.config);
+  const cwd = checkDirectory(req.target, req.config);
+  const nested = nestedOwnRoots(ctx, req.target);
+  const excludes = nested.filter((d) => isWithin(cwd, d) && d !== cwd).map((d) => tyExcludeGlob(cwd, d));
+  const args = tyArgs(req.target, req.strict, req.config, excludes);
   const command = displayCommand("ty", args);
   const cli = resolvePythonTool(ctx, "ty", req.target);
-  const cwd = checkDirectory(req.target, req.config);
   // Every line is parsed as it arrives: the count is ty's own however long its output (only `output` is capped).
-  const found = diagnosticsCollector(req);
+  const found = diagnosticsCollector(req, undefined, nested);
   let run;
   try {
     run = await ctx.run({
@@ -97,8 +118,12 @@ export async function tyCheck(ctx: ToolContext, req: TypeCheckRequest): Promise<
   // 0: clean, 1: diagnostics at the failing level; 2 (bad options/config) and 101 (panic) are failures.
   if (run.returncode !== 0 && run.returncode !== 1)
     throw checkerFailed("ty", command, run, "failed without a usable result");
-  if (run.returncode === 1 && found.seen === 0)
+  if (run.returncode === 1 && found.seen + found.ignored === 0)
     throw checkerFailed("ty", command, run, "reported failure but no diagnostic could be parsed");
-  const notes = [...(cli.note ? [cli.note] : []), ...overflowNote("ty", found.kept.length, found.overflow())];
+  const notes = [
+    ...(cli.note ? [cli.note] : []),
+    ...leftOutNote(req.target, nested),
+    ...overflowNote("ty", found.kept.length, found.overflow()),
+  ];
   return collectedOutcome(found, command, run, notes);
 }

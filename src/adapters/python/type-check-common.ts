@@ -7,6 +7,8 @@ import type { RunResult } from "../../exec/runner.js";
 import { FindingCollector, keptFor } from "../../findings/collector.js";
 import type { TypeCheckOutcome } from "../type-checkers.js";
 import { isWithin } from "../../paths/allowlist.js";
+import type { ToolContext } from "../../engine/tool.js";
+import { inOwnRoot, ownTypeCheckRoots, relativeDirs } from "../type-check-units.js";
 
 /** The directory a checker runs in: the config file's directory, else the target (or its directory). */
 export function checkDirectory(target: string, config?: string): string {
@@ -48,9 +50,32 @@ export function checkerFailed(
 export function diagnosticsCollector(
   req: { shown?: (file: string) => boolean; args: Record<string, unknown> },
   within?: string,
+  /** Nested projects checked at their own root (nestedOwnRoots): their diagnostics are not this run's. */
+  leftOut: readonly string[] = [],
 ): FindingCollector {
   const inside = (file: string) => !within || file === within || isWithin(within, file);
-  return new FindingCollector(keptFor(req.args), (f) => inside(f.file) && (!req.shown || req.shown(f.file)));
+  return new FindingCollector(
+    keptFor(req.args),
+    (f) => inside(f.file) && (!req.shown || req.shown(f.file)),
+    leftOut.length ? (f) => inOwnRoot(leftOut, f.file) : undefined,
+  );
+}
+
+/**
+ * The nested projects below a run's target that are type-checked at their own root with their own
+ * configuration (type-check-units.ts): the run leaves them out, and reports nothing in them.
+ */
+export function nestedOwnRoots(ctx: Pick<ToolContext, "allowlist">, target: string): string[] {
+  return ownTypeCheckRoots(target, ctx.allowlist.rootOf(target) ?? target);
+}
+
+/** A note naming the nested projects a run left to their own runs. */
+export function leftOutNote(base: string, dirs: readonly string[]): string[] {
+  if (!dirs.length) return [];
+  const shown = relativeDirs(base, dirs);
+  return [
+    `nested projects with their own type-checker configuration, checked at their own root: ${shown.join(", ")}`,
+  ];
 }
 
 /**
@@ -74,6 +99,7 @@ export function collectedOutcome(
     output: run.stdout + run.stderr,
     truncated: run.truncated,
     notes,
-    passed: run.returncode === 0,
+    // A run whose only errors were a nested project's (reached through an import) is judged by the rest.
+    passed: run.returncode === 0 || (found.ignored > 0 && found.seenErrors === 0),
   };
 }

@@ -10,7 +10,8 @@ import {
   type TypeCheckerAdapter,
   type TypeCheckOutcome,
 } from "../../adapters/type-checkers.js";
-import { chooseTypeChecker, placeNamed } from "../../adapters/tool-choice.js";
+import { chooseTypeChecker, placeNamed, withNestedTypeChecks } from "../../adapters/tool-choice.js";
+import { ownTypeCheckRoots, relativeDirs } from "../../adapters/type-check-units.js";
 import { displayPaths } from "../../findings/display-path.js";
 import { findingsView, issueString } from "../../findings/views.js";
 import { estimateTokens } from "../../findings/budget.js";
@@ -80,6 +81,10 @@ async function runChecker(
           identity: {
             tool: await toolIdentity(ctx, checker.name, target, args.config),
             args: keyArgs(args, root),
+            // The nested projects the run leaves to their own runs (type-check-units.ts).
+            ...(checker.languages.includes("python") && {
+              nested: relativeDirs(root, ownTypeCheckRoots(target, root)),
+            }),
             ...(checker.keyFacts && { facts: await checker.keyFacts(ctx, request) }),
           },
           run: () => checker.check(ctx, request),
@@ -167,7 +172,13 @@ export const typeCheckTool = () => {
       const placed = args.checker
         ? placeNamed(args.checker, (checker as TypeCheckerAdapter).languages, args.path, root0)
         : undefined;
-      const picks = placed?.picks ?? choice?.picks ?? [];
+      // A nested Python project with its own type-checker configuration runs at its own root (type-check-units.ts).
+      const picks = withNestedTypeChecks(
+        placed?.picks ?? choice?.picks ?? [],
+        args.path,
+        root0,
+        args.checker,
+      );
       const several = picks.some((p) => p.target !== undefined);
       // A Python project's default checker needs no note; any other choice says why it was made.
       const pickNotes = [
@@ -206,6 +217,8 @@ export const typeCheckTool = () => {
       if (filter && args.files) requireFilesMatch(base, filter, args.files, `type_check ${checker.name}`);
       const runs: CheckerRun[] = [];
       const display = displayPaths(args.path, ctx.allowlist.roots.effective);
+      // Where a run was, as shown: the project root itself is "." (a nested project's runs beside it).
+      const where = (t: string) => (t === display.root ? "." : display.show(t) || ".");
       // With several projects, one checker's failure (not installed, a broken config) is reported beside
       // the others' results, and the call does not pass; alone, it is the call's error.
       const failed: (ProjectFailure & { checker: string })[] = [];
@@ -216,7 +229,7 @@ export const typeCheckTool = () => {
           runs.push(await runChecker(ctx, own, target, args, filter));
         } catch (err) {
           if (!several || !(err instanceof ToolError)) throw err;
-          failed.push({ checker: own.name, ...projectFailure(err, display.show(target) || ".") });
+          failed.push({ checker: own.name, ...projectFailure(err, where(target)) });
         }
       }
       if (runs.length === 0 && failed.length) throw everyProjectFailed(failed, "checkers");
@@ -243,7 +256,7 @@ export const typeCheckTool = () => {
         passed: outcome.passed && blocking === 0 && failed.length === 0,
         ...(several
           ? {
-              checkers: [...runs.map((r) => checkerEntry(r, display.show(r.target) || ".")), ...failed],
+              checkers: [...runs.map((r) => checkerEntry(r, where(r.target))), ...failed],
             }
           : { checker: checker.name }),
         command: outcome.command,
@@ -269,9 +282,7 @@ export const typeCheckTool = () => {
           ...pickNotes,
           ...failed.map((f) => failureNote(f.checker, f)),
           // Over several projects, each run's notes name its project.
-          ...(several
-            ? runs.flatMap((r) => projectNotes(display.show(r.target) || ".", r.outcome.notes))
-            : outcome.notes),
+          ...(several ? runs.flatMap((r) => projectNotes(where(r.target), r.outcome.notes)) : outcome.notes),
         ],
         ...(await sarifField(
           ctx,
