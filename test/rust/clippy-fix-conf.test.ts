@@ -38,10 +38,7 @@ describe.skipIf(missing("cargo"))("clippy-fix and the clippy.toml above the crat
     const root = tempDir("mcq-fixconf-");
     const crate = path.join(root, "lib");
     write(path.join(root, "clippy.toml"), "too-many-arguments-threshold = 2\n");
-    write(
-      path.join(crate, "Cargo.toml"),
-      '[package]\nname = "lib"\nversion = "0.1.0"\nedition = "2021"\n',
-    );
+    write(path.join(crate, "Cargo.toml"), '[package]\nname = "lib"\nversion = "0.1.0"\nedition = "2021"\n');
     write(
       path.join(crate, "src/lib.rs"),
       "pub fn f(a: i32, b: i32, c: i32) -> i32 {\n    return a + b + c;\n}\n",

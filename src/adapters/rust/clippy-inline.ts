@@ -58,7 +58,14 @@ export function scratchCrate(ctx: ToolContext, source: InlineSource): ScratchCra
     const file = copy.toScratch(source.path);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, source.code, { mode: 0o600 });
-    return { crate: copy.crate, workspace: copy.workspace, env: copy.env, file, allTargets, remove: copy.remove };
+    return {
+      crate: copy.crate,
+      workspace: copy.workspace,
+      env: copy.env,
+      file,
+      allTargets,
+      remove: copy.remove,
+    };
   } catch (err) {
     copy.remove();
     throw err;
