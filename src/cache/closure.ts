@@ -45,6 +45,11 @@ export interface ClosureSpec {
   /** What is resolved (the tool, its identity, the target): a closure is remembered under it. */
   id: unknown;
   resolve(): Promise<Closure>;
+  /**
+   * What the tool says it read by the end of a run (an ESLint rule that reads a file on first use, while it
+   * lints, after `resolve` was asked): a result is stored under the closure with it (closureAfterRun).
+   */
+  after?(): Promise<Closure>;
 }
 
 /** A closure as remembered: paths relative to the project root, and the watched files' hashes. */
@@ -133,6 +138,27 @@ export function rememberClosure(cache: ResultCache, spec: ClosureSpec, root: str
   const stored = store(closure, root, cache);
   cache.closures.set(key, stored);
   cache.put(key, stored);
+}
+
+/**
+ * The closure a run's result is stored under: `closure` with what `spec.after` reports the run read
+ * (remembered, so the next call's key has it before it runs). `grew`: the run read a file the key it
+ * started with did not have.
+ */
+export async function closureAfterRun(
+  cache: ResultCache,
+  spec: ClosureSpec | undefined,
+  root: string,
+  closure: Closure | undefined,
+): Promise<{ closure: Closure | undefined; grew: boolean }> {
+  if (!spec?.after) return { closure, grew: false };
+  const late = await spec.after();
+  const had = new Set(closure?.files ?? []);
+  if (late.files.every((f) => had.has(f)) && (!late.uncached || closure?.uncached))
+    return { closure, grew: false };
+  const merged = mergeClosures(closure, late);
+  rememberClosure(cache, spec, root, merged);
+  return { closure: merged, grew: true };
 }
 
 /** Two closures as one: what either reads, the first's reason not to cache, else the second's. */
