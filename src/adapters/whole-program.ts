@@ -14,6 +14,7 @@ import { isWithin } from "../paths/allowlist.js";
 import { RUFF_DEFAULT_EXCLUDES } from "./python/python-files.js";
 import { runWhole } from "../cache/whole.js";
 import { ancestorInputs } from "./ancestor-inputs.js";
+import { gitExcludesKey } from "./git-excludes.js";
 import { mergeClosures, type Closure, type ClosureSpec } from "../cache/closure.js";
 import { relativeKey } from "../cache/rel-key.js";
 import type { ToolContext } from "../engine/tool.js";
@@ -155,6 +156,8 @@ export function wholeProgramInputs(
   ];
   const facts: Record<string, unknown> = {
     env: spec.env.map((v) => process.env[v] ?? null),
+    // git's own excludes (`.git/info/exclude`, the global excludes file): ty walks as git does.
+    gitExcludes: gitExcludesKey(project, root),
   };
   const sites = language === "python" ? sitePackages(cache, project) : [];
   if (language === "python")
