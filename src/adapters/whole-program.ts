@@ -147,9 +147,11 @@ export function wholeProgramInputs(
     (name, abs) => ALWAYS_SKIPPED.has(name) || spec.skip.has(name) || (language === "python" && isVenv(abs)),
   );
   const names = inputFiles(spec);
-  // Links too: the tools read through them (their key is their target's: file-hashes.ts).
+  // Links too: the tools read through them (their key is their target's: file-hashes.ts); a link to a
+  // folder whatever its name (ty resolves `import pkg.a` through a linked `pkg`: keyed by its contents).
   const files = [
-    ...[...walk.files, ...walk.links].filter((f) => names.test(path.basename(f))),
+    ...walk.files.filter((f) => names.test(path.basename(f))),
+    ...walk.links.filter((f) => names.test(path.basename(f)) || isFolder(f)),
     // What the tools look up in the folders above the project (a parent rustfmt.toml, .cargo/config.toml,
     // .gitignore), up to the allowed root.
     ...ancestorInputs(cache.tree, project, root, names, spec.ancestorDirs),
@@ -198,6 +200,11 @@ export function rustHomeSettings(env: NodeJS.ProcessEnv = process.env): (string 
       return null;
     }
   });
+}
+
+/** Whether `file` (a link) leads to a folder. */
+function isFolder(file: string): boolean {
+  return fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 function isVenv(dir: string): boolean {

@@ -209,8 +209,8 @@ export function closureKey(
     for (const f of walk.files)
       if (names.test(path.basename(f)))
         parts.set(relativeKey(root, f), cache.hashes.hashOf(f, reuseInRun) ?? null);
-    // A link is named, never followed (the tools' own link checks refuse one that leaves the paths).
-    for (const l of walk.links) parts.set(relativeKey(root, l), "link");
+    // A link by what it leads to inside the allowed paths (a file's or a folder's content), else its text.
+    for (const l of walk.links) parts.set(relativeKey(root, l), cache.hashes.hashOf(l, reuseInRun) ?? null);
   }
   return { parts: [...parts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
 }
