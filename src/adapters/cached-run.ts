@@ -3,6 +3,7 @@
  * project scan (a walk of the target that skips what the tool never reads), the identity of the
  * executable that runs, and the content of the config files the result depends on.
  */
+import { gitExcludesKey } from "./git-excludes.js";
 import fs from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
@@ -51,7 +52,8 @@ function fromWalk(
 
 /**
  * The config files a result depends on, with their content hashes: those in the walk whose name matches
- * `names`, and those in the folders from the target's up to `root`. Paths are relative to `root`.
+ * `names`, and those in the folders from the target's up to `root` (paths relative to `root`), and git's
+ * excludes (git-excludes.ts).
  */
 export function configIdentity(
   cache: ResultCache,
@@ -61,10 +63,14 @@ export function configIdentity(
   names: RegExp,
   extra: readonly (string | undefined)[] = [],
 ): [string, string | null][] {
-  return configFiles(cache, walk, target, root, names, extra).map((f) => [
-    relPath(root, f),
-    contentHashInside(cache, f, root),
-  ]);
+  return [
+    ...configFiles(cache, walk, target, root, names, extra).map((f): [string, string | null] => [
+      relPath(root, f),
+      contentHashInside(cache, f, root),
+    ]),
+    // git's own excludes decide the file set of the tools that walk as git does (ruff, ty).
+    ...gitExcludesKey(target, root),
+  ];
 }
 
 /**

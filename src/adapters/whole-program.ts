@@ -14,6 +14,7 @@ import { isWithin } from "../paths/allowlist.js";
 import { RUFF_DEFAULT_EXCLUDES } from "./python/python-files.js";
 import { runWhole } from "../cache/whole.js";
 import { ancestorInputs } from "./ancestor-inputs.js";
+import { gitExcludesKey } from "./git-excludes.js";
 import { mergeClosures, type Closure, type ClosureSpec } from "../cache/closure.js";
 import { relativeKey } from "../cache/rel-key.js";
 import type { ToolContext } from "../engine/tool.js";
@@ -146,15 +147,19 @@ export function wholeProgramInputs(
     (name, abs) => ALWAYS_SKIPPED.has(name) || spec.skip.has(name) || (language === "python" && isVenv(abs)),
   );
   const names = inputFiles(spec);
-  // Links too: the tools read through them (their key is their target's: file-hashes.ts).
+  // Links too: the tools read through them (their key is their target's: file-hashes.ts); a link to a
+  // folder whatever its name (ty resolves `import pkg.a` through a linked `pkg`: keyed by its contents).
   const files = [
-    ...[...walk.files, ...walk.links].filter((f) => names.test(path.basename(f))),
+    ...walk.files.filter((f) => names.test(path.basename(f))),
+    ...walk.links.filter((f) => names.test(path.basename(f)) || isFolder(f)),
     // What the tools look up in the folders above the project (a parent rustfmt.toml, .cargo/config.toml,
     // .gitignore), up to the allowed root.
     ...ancestorInputs(cache.tree, project, root, names, spec.ancestorDirs),
   ];
   const facts: Record<string, unknown> = {
     env: spec.env.map((v) => process.env[v] ?? null),
+    // git's own excludes (`.git/info/exclude`, the global excludes file): ty walks as git does.
+    gitExcludes: gitExcludesKey(project, root),
   };
   const sites = language === "python" ? sitePackages(cache, project) : [];
   if (language === "python")
@@ -195,6 +200,11 @@ export function rustHomeSettings(env: NodeJS.ProcessEnv = process.env): (string 
       return null;
     }
   });
+}
+
+/** Whether `file` (a link) leads to a folder. */
+function isFolder(file: string): boolean {
+  return fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 function isVenv(dir: string): boolean {

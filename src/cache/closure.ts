@@ -45,6 +45,11 @@ export interface ClosureSpec {
   /** What is resolved (the tool, its identity, the target): a closure is remembered under it. */
   id: unknown;
   resolve(): Promise<Closure>;
+  /**
+   * What the tool says it read by the end of a run (an ESLint rule that reads a file on first use, while it
+   * lints, after `resolve` was asked): a result is stored under the closure with it (closureAfterRun).
+   */
+  after?(): Promise<Closure>;
 }
 
 /** A closure as remembered: paths relative to the project root, and the watched files' hashes. */
@@ -135,6 +140,27 @@ export function rememberClosure(cache: ResultCache, spec: ClosureSpec, root: str
   cache.put(key, stored);
 }
 
+/**
+ * The closure a run's result is stored under: `closure` with what `spec.after` reports the run read
+ * (remembered, so the next call's key has it before it runs). `grew`: the run read a file the key it
+ * started with did not have.
+ */
+export async function closureAfterRun(
+  cache: ResultCache,
+  spec: ClosureSpec | undefined,
+  root: string,
+  closure: Closure | undefined,
+): Promise<{ closure: Closure | undefined; grew: boolean }> {
+  if (!spec?.after) return { closure, grew: false };
+  const late = await spec.after();
+  const had = new Set(closure?.files ?? []);
+  if (late.files.every((f) => had.has(f)) && (!late.uncached || closure?.uncached))
+    return { closure, grew: false };
+  const merged = mergeClosures(closure, late);
+  rememberClosure(cache, spec, root, merged);
+  return { closure: merged, grew: true };
+}
+
 /** Two closures as one: what either reads, the first's reason not to cache, else the second's. */
 export function mergeClosures(a: Closure | undefined, b: Closure | undefined): Closure {
   if (!a || !b) return a ?? b ?? EMPTY;
@@ -183,8 +209,8 @@ export function closureKey(
     for (const f of walk.files)
       if (names.test(path.basename(f)))
         parts.set(relativeKey(root, f), cache.hashes.hashOf(f, reuseInRun) ?? null);
-    // A link is named, never followed (the tools' own link checks refuse one that leaves the paths).
-    for (const l of walk.links) parts.set(relativeKey(root, l), "link");
+    // A link by what it leads to inside the allowed paths (a file's or a folder's content), else its text.
+    for (const l of walk.links) parts.set(relativeKey(root, l), cache.hashes.hashOf(l, reuseInRun) ?? null);
   }
   return { parts: [...parts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
 }

@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
 import { sha256 } from "./hash.js";
-import { sharedTree } from "../paths/tree-scan.js";
+import { ALWAYS_SKIPPED, sharedTree } from "../paths/tree-scan.js";
 import { relativeTo } from "../paths/fast-relative.js";
 import { linkKey } from "./link-key.js";
 
@@ -267,6 +267,29 @@ export class FileHashes {
    * (validationEpoch), a file stat'ed since the run started is not stat'ed again; a check after a tool ran
    * must pass false.
    */
+  /** Folders whose hash is being made (a link inside one that leads back to it is a cycle). */
+  private readonly hashingDirs = new Set<string>();
+
+  /**
+   * The hash of a linked folder's contents: each file and link of its walk (the walks' skipped folders
+   * left out) by its path in the folder and its hash; undefined when `dir` is not a folder. A link back to
+   * a folder being hashed is keyed as a cycle, by its text.
+   */
+  private folderHash(dir: string, reuseInRun: boolean): string | undefined {
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+    if (this.hashingDirs.has(dir)) return `cycle:${dir}`;
+    this.hashingDirs.add(dir);
+    try {
+      const walk = sharedTree.walk(dir, (name) => ALWAYS_SKIPPED.has(name));
+      const parts = [...walk.files, ...walk.links]
+        .map((f) => [path.relative(dir, f), this.hashOf(f, reuseInRun) ?? null] as const)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      return sha256(JSON.stringify(parts));
+    } finally {
+      this.hashingDirs.delete(dir);
+    }
+  }
+
   hashOf(file: string, reuseInRun = false): string | undefined {
     if (reuseInRun) {
       const epoch = validationEpoch.getStore();
@@ -296,7 +319,12 @@ export class FileHashes {
       // as the watcher's answer (the target's folder may be one no one watches).
       this.forget(file, root);
       const answers = this.watcherAnswers;
-      const key = linkKey(file, this.allowed, (real) => this.hashOf(real, reuseInRun));
+      const key = linkKey(
+        file,
+        this.allowed,
+        (real) => this.hashOf(real, reuseInRun),
+        (real) => this.folderHash(real, reuseInRun),
+      );
       this.watcherAnswers = answers;
       return key;
     }

@@ -22,6 +22,7 @@ import type { ResultCache } from "./result-cache.js";
 import { inShard } from "./shard.js";
 import {
   changedBetween,
+  closureAfterRun,
   closureKey,
   closureOf,
   type Closure,
@@ -96,9 +97,32 @@ export interface PerFileOutcome<V, M> {
 }
 
 /** What a request is keyed by: its identity with the closure, or why it is not cached at all. */
-type Keys =
-  | { identity: string; latestKey: string; listKey?: string; closure?: Closure; closureKey: ClosureKey }
-  | { uncached: string };
+interface IdentityKeys {
+  identity: string;
+  latestKey: string;
+  listKey?: string;
+  closure?: Closure;
+  closureKey: ClosureKey;
+}
+type Keys = IdentityKeys | { uncached: string };
+
+/** The keys of `job` under `closure` (its key part `part`): its identity, latest bundle and file list. */
+function keysOf<V, M>(
+  job: PerFileJob<V, M>,
+  closure: Closure | undefined,
+  part: { parts: [string, string | null][] },
+): IdentityKeys {
+  const identity = keyOf(job.kind, buildId(), job.identity, part.parts);
+  const latestKey = keyOf("latest", identity, job.root);
+  let listKey: string | undefined;
+  if (!Array.isArray(job.files)) {
+    const given = (job.files as { listing: unknown }).listing;
+    const listing =
+      typeof given === "function" ? (given as (c: Closure) => unknown)(closure ?? { files: [] }) : given;
+    listKey = listKeyOf(identity, listing);
+  }
+  return { identity, latestKey, listKey, closure, closureKey: part };
+}
 
 /** One request's values: aligned lists of relative paths, content hashes and stored values (null: empty). */
 interface Bundle {
@@ -273,18 +297,13 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
   const closure = job.closure ? await closureOf(cache, job.closure, job.root) : undefined;
   const closurePart = closureKey(cache, closure, job.root);
   if ("uncached" in closurePart) return wholeRun(job, { uncached: closurePart.uncached });
-  const identity = keyOf(job.kind, buildId(), job.identity, closurePart.parts);
-  const latestKey = keyOf("latest", identity, job.root);
+  const keys: Keys = keysOf(job, closure, closurePart);
+  const { listKey } = keys;
   let files: readonly string[] | undefined;
   /** The files' relative paths, when the cached list gave them. */
   let listedRels: readonly string[] | undefined;
-  let listKey: string | undefined;
   if (Array.isArray(job.files)) files = [...(job.files as readonly string[])];
-  else {
-    const given = (job.files as { listing: unknown }).listing;
-    const listing =
-      typeof given === "function" ? (given as (c: Closure) => unknown)(closure ?? { files: [] }) : given;
-    listKey = listKeyOf(identity, listing);
+  else if (listKey) {
     const rels = cache.getLocal<string[]>(listKey) ?? (await cache.getRemote<string[]>(listKey));
     if (Array.isArray(rels) && rels.every((r) => typeof r === "string")) {
       // The cache's list is only read: frozen, it is joined once while the cache holds it (filesOfList).
@@ -292,7 +311,7 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
       if (files) listedRels = rels;
     }
   }
-  const keys: Keys = { identity, latestKey, listKey, closure, closureKey: closurePart };
+  const { identity, latestKey } = keys;
   if (!files && job.listFiles && cache.shard) files = await job.listFiles();
   if (!files) return wholeRun(job, keys);
   const all = files;
@@ -363,6 +382,10 @@ export async function runPerFile<V, M>(job: PerFileJob<V, M>): Promise<PerFileOu
       if (noted?.length) notes.set(f, noted);
     }
     ran = "subset";
+    // Read during the run and not in the key: the cached files' values were made under a key without it
+    // (the next call, keyed with it, runs whole).
+    if ((await closureAfterRun(cache, job.closure, job.root, closure)).grew)
+      return outcome("the configuration read files during the run that its key did not have yet");
     // A file that changed while the tool read it is not stored (its hash would not match what ran).
     const after = missing.map((i) => cache.hashes.hashOf(files[i] as string));
     if (
@@ -471,6 +494,22 @@ async function wholeRun<V, M>(
       total: files.length + strays.length,
       uncached: `the tool reported ${relOf(job.root, strays[0] as string)}, which its file list did not have`,
     };
+  // What the configuration read while the tool ran (closureAfterRun): the result is stored under it.
+  const late = await closureAfterRun(cache, job.closure, job.root, keys.closure);
+  const latePart = late.grew ? closureKey(cache, late.closure, job.root, false) : undefined;
+  if (latePart && "uncached" in latePart) {
+    dropOthers();
+    const mine = mineOf(files);
+    return {
+      ...base,
+      files: mine,
+      fileNotes: notesOfFiles(mine),
+      total: mine.length,
+      uncached: latePart.uncached,
+    };
+  }
+  // Stored under the key with them; what changed during the run is judged against the key it started with.
+  const stored = latePart ? { ...keysOf(job, late.closure, latePart), closureKey: keys.closureKey } : keys;
   const hashes = files.map((f) => cache.hashes.hashOf(f));
   // Each file's mtime from the stat its hash just took (one lstat a file, not two), else its own stat.
   const mtimeMs = (f: string) =>
@@ -479,13 +518,13 @@ async function wholeRun<V, M>(
     (before && !run.files
       ? hashes.some((h, i) => h !== before[i])
       : files.some((f) => mtimeMs(f) >= startedMs - 50)) ||
-    changedBetween(keys.closureKey, closureKey(cache, keys.closure, job.root, false));
+    changedBetween(stored.closureKey, closureKey(cache, stored.closure, job.root, false));
   if (!changed && !hashes.some((h) => h === undefined)) {
     // Frozen: the list is shared with later calls as it is held in memory (filesOfList).
     const rels = Object.freeze(files.map((f) => relOf(job.root, f)));
-    if (keys.listKey && run.files) cache.put(keys.listKey, rels);
+    if (stored.listKey && run.files) cache.put(stored.listKey, rels);
     const bundle = makeBundle(job, run.meta, files, rels, hashes as string[], values, run.fileNotes);
-    storeBundle(cache, bundleKeyOf(keys.identity, rels), keys.latestKey, bundle);
+    storeBundle(cache, bundleKeyOf(stored.identity, rels), stored.latestKey, bundle);
   }
   // A shard reports its own files (the others' values were stored too: they cost nothing more).
   dropOthers();

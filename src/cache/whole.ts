@@ -9,6 +9,7 @@
 import { buildId } from "./build-id.js";
 import {
   changedBetween,
+  closureAfterRun,
   closureKey,
   closureOf,
   mergeClosures,
@@ -67,8 +68,10 @@ export async function runWhole<T>(job: WholeJob<T>): Promise<WholeOutcome<T>> {
   const outcome = { value, total: job.inputs.length, hit: false };
   if (!(job.keep?.(value) ?? true)) return outcome;
   // What the run read besides: remembered, and part of the key the result is stored under.
+  // Files a run reports reading and those the tool's closure names by its end (read while it ran) alike.
+  const late = await closureAfterRun(cache, job.closure, job.root, closure);
   const reported = job.reads?.(value);
-  const read = reported ? mergeClosures(closure, reported) : closure;
+  const read = reported ? mergeClosures(late.closure, reported) : late.closure;
   if (reported && job.closure) rememberClosure(cache, job.closure, job.root, read as Closure);
   const after = closureKey(cache, read, job.root, false);
   if ("uncached" in after) return { ...outcome, uncached: after.uncached };

@@ -4,7 +4,8 @@
  * version and origin, the config and patterns, the content of the project's ESLint configs, package.json
  * and lock files and what is installed (plugins' versions), .gitignore files, the modules the config
  * loaded (its closure, as the worker reports it: the config and what it imports, inside the project or
- * not), and each file's content. The file list is ESLint's own: the files of its last whole run, kept
+ * not, plugins in node_modules too, and the files that code read, before and during the run), and each
+ * file's content. The file list is ESLint's own: the files of its last whole run, kept
  * while the tree's files of the kinds ESLint lints (its defaults and the config's `files` patterns) stay
  * the same.
  */
@@ -70,15 +71,14 @@ export async function cachedEslintReports(
     configs: configIdentity(cache, walk, scope.base, root, ESLINT_CONFIGS, scope.watch),
     nodeModules: nodeModulesState(cache, scope.root, root),
   };
-  // What the config loaded and the file kinds its `files` patterns add, as the worker reports them.
-  const closure: ClosureSpec = {
-    id: ["eslint", identity],
-    async resolve(): Promise<Closure> {
-      const r = await configInputs(scope, sampleFiles(listing.map((f) => path.join(root, f))));
-      const kinds = r.patterns?.map(kindOfPattern).filter((k): k is string => k !== undefined);
-      return { files: r.modules, kinds: kinds ?? ["*"], ...(r.incomplete && { uncached: r.incomplete }) };
-    },
+  // What the config loaded and the file kinds its `files` patterns add, as the worker reports them; asked
+  // again after a run, which may load or read more (a rule reading a file on first use).
+  const resolve = async (): Promise<Closure> => {
+    const r = await configInputs(scope, sampleFiles(listing.map((f) => path.join(root, f))));
+    const kinds = r.patterns?.map(kindOfPattern).filter((k): k is string => k !== undefined);
+    return { files: r.modules, kinds: kinds ?? ["*"], ...(r.incomplete && { uncached: r.incomplete }) };
   };
+  const closure: ClosureSpec = { id: ["eslint", identity], resolve, after: resolve };
   const aware = await typeAwareness(ctx, cache, identity, closure, root, () => {
     const samples = sampleFiles(listing.map((r) => path.join(root, r)));
     return samples.length ? typeAware(scope, samples) : Promise.resolve(false);

@@ -46,7 +46,10 @@ export interface WireCorrections {
 
 /** What a config reads besides the files it lints (the worker's `configInputs`). */
 export interface WireConfigInputs {
-  /** Modules loaded outside any node_modules and this server's code: the config and what it imports. */
+  /**
+   * Modules and files the worker's project code loaded or read so far, besides this server's own: the config,
+   * what it imports (plugins in node_modules too), the files that code read (during linting too).
+   */
   modules: string[];
   /** Why the list is not complete (then results are not cached), if it is not. */
   incomplete?: string;

@@ -5,6 +5,8 @@
  * read changes, but not when a config appears where none was read: with the crate always given, a
  * `clippy.toml` added in a parent folder left the build's old findings in place (by hand too, until a
  * source changed). Naming the folder of the config clippy will read makes its appearance a change.
+ * Every clippy run takes its environment from here (lint, inline code, and the fix in a scratch copy, which
+ * holds no config above the workspace nor a dotfile: its runs name the real folder, read-only to them).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -18,4 +20,9 @@ export function clippyConfDir(crate: string, root: string): string {
     if (dir === root || dir === path.dirname(dir)) break;
   }
   return crate;
+}
+
+/** The environment every clippy run of `crate` (the real one, not a scratch copy) has. */
+export function clippyEnv(crate: string, root: string): { CLIPPY_CONF_DIR: string } {
+  return { CLIPPY_CONF_DIR: clippyConfDir(crate, root) };
 }

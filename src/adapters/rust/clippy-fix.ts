@@ -155,6 +155,8 @@ function compileFailure(
 interface Scratch {
   crate: string;
   workspace: string;
+  /** clippy's environment, the real crate's (clippy-conf.ts). */
+  env: { CLIPPY_CONF_DIR: string };
   /** The targets cargo builds: a crate's all but nightly-only benches (lint builds every one), inline code's its own. */
   targets: readonly string[];
   /** Each file the fix may change: its real path, its copy, its text when copied. */
@@ -170,6 +172,7 @@ function scratchOf(ctx: ToolContext, req: FixRequest): Scratch {
     return {
       crate: s.crate,
       workspace: s.workspace,
+      env: s.env,
       targets: s.allTargets ? ALL_TARGETS : [],
       files: [{ real: inline.path, copy: s.file, before: inline.code }],
       toReal: (f) => (f === s.file ? inline.path : undefined),
@@ -192,6 +195,7 @@ function scratchOf(ctx: ToolContext, req: FixRequest): Scratch {
     return {
       crate: copy.crate,
       workspace: copy.workspace,
+      env: copy.env,
       // Tests, examples and #[cfg(test)] modules too, as lint reports them (cargo-targets.ts); not benches,
       // which may need nightly and would fail the whole fix.
       targets: ALL_BUT_BENCHES,
@@ -293,7 +297,7 @@ async function fixInScratch(
   s: Scratch,
   opts: { unsafe: boolean; rules?: RuleScope; scoped: boolean },
 ): Promise<ScratchFix> {
-  const env = { CLIPPY_CONF_DIR: s.crate };
+  const env = s.env;
   const lintArgs = [...clippyArgs(), ...s.targets];
   if (opts.scoped) {
     const copies = new Set(s.files.map((f) => f.copy));

@@ -13,6 +13,7 @@ import { findCrate, workspaceRoot } from "./cargo-env.js";
 import { makeScratchDir } from "../../exec/sandbox/scratch.js";
 import { refuseLinksLeaving } from "../../paths/outside-links.js";
 import { pinManifestPaths } from "./scratch-manifests.js";
+import { clippyEnv } from "./clippy-conf.js";
 
 const MAX_COPIED_FILES = 5000;
 const MAX_COPIED_BYTES = 64 * 1024 * 1024;
@@ -26,6 +27,8 @@ export interface ScratchCrate {
   crate: string;
   /** The workspace root of the copy (cargo's messages name files relative to it). */
   workspace: string;
+  /** clippy's environment: the real crate's (clippy-conf.ts), the copy holding no config above it. */
+  env: { CLIPPY_CONF_DIR: string };
   /** Where the inline code was written in the copy. */
   file: string;
   /** Whether the file is one of the crate's own test, example or bench targets. */
@@ -55,7 +58,14 @@ export function scratchCrate(ctx: ToolContext, source: InlineSource): ScratchCra
     const file = copy.toScratch(source.path);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, source.code, { mode: 0o600 });
-    return { crate: copy.crate, workspace: copy.workspace, file, allTargets, remove: copy.remove };
+    return {
+      crate: copy.crate,
+      workspace: copy.workspace,
+      env: copy.env,
+      file,
+      allTargets,
+      remove: copy.remove,
+    };
   } catch (err) {
     copy.remove();
     throw err;
@@ -67,6 +77,8 @@ export interface ScratchWorkspace {
   crate: string;
   /** The workspace root of the copy. */
   workspace: string;
+  /** clippy's environment: the real crate's (clippy-conf.ts), the copy holding no config above it. */
+  env: { CLIPPY_CONF_DIR: string };
   /** A file of the real workspace → its copy, and back. */
   toScratch(file: string): string;
   toReal(file: string): string;
@@ -102,6 +114,7 @@ export function scratchWorkspace(ctx: ToolContext, crate: string): ScratchWorksp
   return {
     crate: path.join(scratch, path.relative(workspace, crate)),
     workspace: scratch,
+    env: clippyEnv(crate, root),
     toScratch: (file) => path.join(scratch, path.relative(workspace, file)),
     toReal: (file) => path.join(workspace, path.relative(scratch, file)),
     remove,

@@ -19,7 +19,7 @@ import {
 import { cargoFailure, runCargo } from "./cargo-run.js";
 import { runCargoEveryTarget } from "./cargo-targets.js";
 import { scratchCrate } from "./clippy-inline.js";
-import { clippyConfDir } from "./clippy-conf.js";
+import { clippyEnv } from "./clippy-conf.js";
 import type { InlineSource } from "../lint-options.js";
 
 registerExternalTool({ name: "cargo", program: "cargo", versionArgs: ["--version"] });
@@ -40,7 +40,7 @@ async function clippyInline(ctx: ToolContext, source: InlineSource): Promise<Lin
       scratch.crate,
       args,
       displayCommand("cargo", args),
-      { CLIPPY_CONF_DIR: scratch.crate },
+      scratch.env,
       (line) => stdout.push(line),
     );
     const command = displayCommand("cargo", ran);
@@ -75,9 +75,12 @@ async function clippy(ctx: ToolContext, req: LintRequest): Promise<LintOutcome> 
   const crate = requireCrateDir(req.target, "clippy");
   const workspace = workspaceRoot(crate, ctx.allowlist.rootOf(crate) ?? crate);
   const lintArgs = clippyArgs({ workspace: isWorkspaceRoot(crate) });
-  const { run, args, notes, lines } = await runCargoEveryTarget(ctx, crate, lintArgs, {
-    CLIPPY_CONF_DIR: clippyConfDir(crate, ctx.allowlist.rootOf(crate) ?? crate),
-  });
+  const { run, args, notes, lines } = await runCargoEveryTarget(
+    ctx,
+    crate,
+    lintArgs,
+    clippyEnv(crate, ctx.allowlist.rootOf(crate) ?? crate),
+  );
   const command = displayCommand("cargo", args);
   const messages = parseCargoMessages(lines.join("\n"), workspace, "clippy");
   const findings = messages.findings;

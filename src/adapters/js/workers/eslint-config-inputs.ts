@@ -1,7 +1,7 @@
 /**
- * What an ESLint config reads, as the ESLint worker can tell: the modules this process loaded outside
- * node_modules and the server's own code (project configs and their imports), and the config's `files`
- * patterns.
+ * What an ESLint config reads, as the ESLint worker can tell: the modules this process loaded besides the
+ * server's own code and its bundled packages (project configs and their imports, and the plugins and shared
+ * configs they load from node_modules), and the config's `files` patterns.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,12 +13,32 @@ import { loadedModules, recordingModules } from "./loaded-modules.js";
 /** This server's own compiled code (the worker, its helpers): never part of a project's config. */
 const OWN_CODE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
-/** The modules loaded outside any node_modules and this server's code: project configs and their imports. */
+/** A folder and its real location (node loads a module by its real path), each ending in a separator. */
+function prefixesOf(dir: string): string[] {
+  let real = dir;
+  try {
+    real = fs.realpathSync.native(dir);
+  } catch {
+    // not there
+  }
+  return [...new Set([dir, real])].map((d) => d + path.sep);
+}
+
+/**
+ * The server's compiled code and the packages it ships (the bundled ESLint and its dependencies): keyed by
+ * the server's build, never a project's input.
+ */
+const OWN = [...prefixesOf(OWN_CODE), ...prefixesOf(path.join(path.dirname(OWN_CODE), "node_modules"))];
+
+/**
+ * The modules this process loaded besides the server's own: project configs, what they import, and the
+ * plugins and shared configs loaded from node_modules (each file: an edit or upgrade of a plugin's rule
+ * kept the cached verdict, and the warm worker the old rule, while only modules outside node_modules were
+ * named).
+ */
 export async function configModules(): Promise<string[]> {
   if (!recordingModules()) return [];
-  return (await loadedModules()).filter(
-    (f) => !f.split(path.sep).includes("node_modules") && !f.startsWith(OWN_CODE + path.sep),
-  );
+  return (await loadedModules()).filter((f) => !OWN.some((p) => f.startsWith(p)));
 }
 
 /** The `files` patterns of a config's objects (nested arrays too); false where one is not a string. */

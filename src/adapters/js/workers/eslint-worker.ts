@@ -31,8 +31,8 @@ reportLoadedFiles(configModules);
 serveWorker({
   /**
    * What the config of `params` reads, once ESLint has loaded it for these files: the modules this process
-   * loaded (ES modules through the loader hook, CommonJS from the require cache) outside node_modules and
-   * the server's own code, and its `files` patterns.
+   * loaded (ES modules through the loader hook, CommonJS from the require cache) besides the server's own
+   * code and bundled packages, the files project code read so far, and its `files` patterns.
    */
   async configInputs(params: EslintRequestParams & { files: string[] }): Promise<WireConfigInputs> {
     const eslint = await instance(params, false);
