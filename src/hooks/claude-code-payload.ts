@@ -4,30 +4,42 @@
  * schemas give them. A payload that does not match is refused with what is wrong, never judged on a
  * default (`{"command": 123}` read as "" would be allowed). Other fields are let through: Claude Code adds
  * new ones (`description`, `timeout`, `run_in_background`, …) and the checks do not read them.
+ *
+ * zod/mini with its English messages, bundled into hook.cjs (scripts/bundle-hook.mjs): the full `zod`
+ * from node_modules costs every decision about 100 ms to load, this about a tenth of it.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import { DEFAULT_EVENT } from "./claude-code-answer.js";
 
-const filePath = z.string().min(1);
-const replacement = { old_string: z.string(), new_string: z.string(), replace_all: z.boolean().optional() };
+z.config(en());
+
+const filePath = z.string().check(z.minLength(1));
+const replacement = {
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.optional(z.boolean()),
+};
 
 /** The `tool_input` of every tool the hook checks (the installed matcher names the same tools). */
 export const TOOL_INPUTS = {
   Bash: z.object({ command: z.string() }),
   Write: z.object({ file_path: filePath, content: z.string() }),
   Edit: z.object({ file_path: filePath, ...replacement }),
-  MultiEdit: z.object({ file_path: filePath, edits: z.array(z.object(replacement)).min(1) }),
+  MultiEdit: z.object({ file_path: filePath, edits: z.array(z.object(replacement)).check(z.minLength(1)) }),
   NotebookEdit: z
     .object({
       notebook_path: filePath,
-      cell_id: z.string().optional(),
-      new_source: z.string().optional(),
-      edit_mode: z.enum(["replace", "insert", "delete"]).optional(),
+      cell_id: z.optional(z.string()),
+      new_source: z.optional(z.string()),
+      edit_mode: z.optional(z.enum(["replace", "insert", "delete"])),
     })
-    .refine((i) => i.edit_mode === "delete" || i.new_source !== undefined, {
-      message: "new_source is required unless edit_mode is delete",
-      path: ["new_source"],
-    }),
+    .check(
+      z.refine((i) => i.edit_mode === "delete" || i.new_source !== undefined, {
+        message: "new_source is required unless edit_mode is delete",
+        path: ["new_source"],
+      }),
+    ),
 };
 export type CheckedTool = keyof typeof TOOL_INPUTS;
 export type ToolCall = {
@@ -35,10 +47,10 @@ export type ToolCall = {
 }[CheckedTool];
 
 const envelope = z.object({
-  hook_event_name: z.string().optional(),
-  tool_name: z.string().optional(),
-  cwd: z.string().optional(),
-  tool_input: z.unknown().optional(),
+  hook_event_name: z.optional(z.string()),
+  tool_name: z.optional(z.string()),
+  cwd: z.optional(z.string()),
+  tool_input: z.optional(z.unknown()),
 });
 
 export type ParsedPayload =
