@@ -76,8 +76,12 @@ function isCheckedTool(tool: string): tool is CheckedTool {
 export function parsePayload(raw: string): ParsedPayload {
   const json: unknown = JSON.parse(raw);
   const outer = envelope.safeParse(json);
-  if (!outer.success)
-    return { kind: "invalid", event: DEFAULT_EVENT, error: describe(outer.error.issues, "") };
+  if (!outer.success) {
+    // Its event, when that field at least is a string: the denial must be in that event's shape.
+    const named = (json as { hook_event_name?: unknown } | null)?.hook_event_name;
+    const event = typeof named === "string" ? named : DEFAULT_EVENT;
+    return { kind: "invalid", event, error: describe(outer.error.issues, "") };
+  }
   const { hook_event_name: event = DEFAULT_EVENT, tool_name: tool = "", cwd } = outer.data;
   if (!isCheckedTool(tool)) return { kind: "other", event };
   const inner = TOOL_INPUTS[tool].safeParse(outer.data.tool_input);

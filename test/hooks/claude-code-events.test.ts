@@ -225,6 +225,11 @@ describe("malformed tool input is denied, naming what is wrong", () => {
     );
     expect(preToolUseDecision(cwd)).toBe("deny");
     expect(preToolUseText(cwd)).toContain("cwd");
+    // A malformed envelope of an event the hook does not judge is still that event's: nothing.
+    expect(answer(payload("UserPromptSubmit", { prompt: "hi", cwd: 5 }))).toBe("");
+    const postCwd = answer(tool("PostToolUse", "Bash", { command: "ls" }, { cwd: 5 }));
+    expect(postToolUseDecision(postCwd)).toBe("block");
+    expect(postCwd).toContain("cwd");
     const event = answer(
       JSON.stringify({ hook_event_name: 7, tool_name: "Bash", tool_input: { command: "ls" } }),
     );
