@@ -8,6 +8,16 @@
 import { build } from "esbuild";
 import { finishSnapshotSource, SNAPSHOT_SOURCE, webTreeSitterCjs } from "./snapshot-source.mjs";
 
+/** Leaves the package `name` itself to node_modules but bundles its subpaths (`zod/mini`). */
+function onlyPackageRootExternal(name) {
+  return {
+    name: `external-${name}-root`,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${name}$`) }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
 const common = {
   bundle: true,
   platform: "node",
@@ -24,8 +34,10 @@ await build({
   entryPoints: ["dist/hooks/claude-code-entry.js"],
   outfile: "dist/bundle/hook.cjs",
   // Loaded on demand from node_modules: re2js by require(), the rest only for a project policy file (yaml,
-  // zod) or an edit (secretlint), so a Bash decision does not parse them.
-  external: ["re2js", "zod", "yaml", "@secretlint/*"],
+  // zod) or an edit (secretlint), so a Bash decision does not parse them. zod/mini (the payload's schemas,
+  // read on every decision) is bundled: `external: ["zod"]` would keep its subpaths out too.
+  external: ["re2js", "yaml", "@secretlint/*"],
+  plugins: [onlyPackageRootExternal("zod")],
 });
 
 // A snapshot cannot run a package's file from node_modules: everything is in the bundle, and loading it

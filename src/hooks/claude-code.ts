@@ -1,9 +1,10 @@
 /**
- * Claude Code PreToolUse hook: reads the hook's JSON from stdin (Bash, Write, Edit, MultiEdit, NotebookEdit), checks it
- * against the compiled bundle and answers in the hook's output format: `deny` with the reason and the
- * remediation for blocked, `ask` for warn (and for anything undecided: over the deadline, over a budget),
- * nothing for allowed. It never fails open: an error denies, and the installed command line turns any
- * other exit (a crash, a missing dist/ or node_modules) into exit 2, Claude Code's blocking code.
+ * The Claude Code hook: reads the hook's JSON from stdin, validates it (claude-code-payload.ts), checks a
+ * Bash, Write, Edit, MultiEdit or NotebookEdit call against the compiled bundle and answers in the shape of
+ * the payload's event (claude-code-answer.ts): deny for blocked, ask for a confirm-level warn and for
+ * anything undecided (over the deadline, over a budget), the advice as context for any other warn, nothing
+ * for allowed. It never fails open: a malformed call or an error denies, and the installed command line
+ * turns any other exit (a crash, a missing dist/ or node_modules) into exit 2, Claude Code's blocking code.
  *
  * Loads only what the decision needs: the shipped bundle from its build snapshot, conditions compiled on
  * first use, the shell parser only for Bash, secretlint only for edits.
@@ -15,30 +16,22 @@ import type { Bundle, CheckOutcome } from "../policy/bundle.js";
 import { agentRemediation, checkCommand, checkEdit, type AgentRemediation } from "../policy/checks.js";
 import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
 import { resolveEdit } from "../policy/edit-targets.js";
+import {
+  DEFAULT_EVENT,
+  eventOfPrefix,
+  isJudgedEvent,
+  renderAnswer,
+  type Verdict,
+} from "./claude-code-answer.js";
+import { parsePayload, type ParsedPayload, type ToolCall } from "./claude-code-payload.js";
 
 const MAX_STDIN = 16 * 1024 * 1024;
-/** Every tool Claude Code edits files with (the installed matcher names the same). */
-export const EDITING_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
+/** How much of a payload's start is searched for its event when the rest cannot be parsed or read. */
+const EVENT_PREFIX = 64 * 1024;
 /** Larger files are judged by the edit's fragments (and the file's header), not their whole text. */
 const MAX_FILE = 16 * 1024 * 1024;
 /** The hook answers `ask` by then, whatever is still running (Claude Code lets a timed-out hook's call through). */
 export const DEFAULT_DEADLINE_MS = 10_000;
-
-interface Payload {
-  tool_name?: string;
-  cwd?: string;
-  tool_input?: Record<string, unknown>;
-}
-
-export function decision(kind: "deny" | "ask", reason: string): string {
-  return JSON.stringify({
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: kind,
-      permissionDecisionReason: reason,
-    },
-  });
-}
 
 function reasonText(bundle: Bundle, outcome: CheckOutcome, remediation: AgentRemediation | null): string {
   const lines = [`mcp-code-quality policy (${bundle.hash}): ${outcome.status}`];
@@ -94,35 +87,66 @@ function real(p: string): string {
   }
 }
 
-/** Checks one payload; returns the hook's stdout ("" for allowed). */
+/** The verdict on one check: blocked denies, a confirm-level or undecided warn asks, any other warn advises. */
+function verdictOf(bundle: Bundle, outcome: CheckOutcome, remediation: AgentRemediation | null): Verdict {
+  if (outcome.status === "allowed") return { kind: "allow" };
+  const reason = reasonText(bundle, outcome, remediation);
+  if (outcome.status === "blocked") return { kind: "deny", reason };
+  const confirm = outcome.violations.some(
+    (v) =>
+      v.severity === "warn" && (v.policy_id.endsWith(".undecidable") || bundle.policy(v.policy_id)?.confirm),
+  );
+  return { kind: confirm ? "ask" : "advise", reason };
+}
+
+/** Checks one payload; returns the hook's stdout in its event's shape ("" for allowed or not judged). */
 export async function answerHook(
   raw: string,
   env: NodeJS.ProcessEnv = process.env,
   deadline = Date.now() + DEFAULT_DEADLINE_MS,
 ): Promise<string> {
-  const payload = JSON.parse(raw) as Payload;
-  const tool = payload.tool_name ?? "";
-  if (!EDITING_TOOLS.includes(tool) && tool !== "Bash") return "";
-  const root = real(env.CLAUDE_PROJECT_DIR || payload.cwd || process.cwd());
+  return answerPayload(parsePayload(raw), env, deadline);
+}
+
+/** The answer to a parsed payload: nothing for an event or a tool the hook does not judge. */
+export async function answerPayload(
+  payload: ParsedPayload,
+  env: NodeJS.ProcessEnv,
+  deadline: number,
+): Promise<string> {
+  if (!isJudgedEvent(payload.event) || payload.kind === "other") return "";
+  if (payload.kind === "invalid")
+    return renderAnswer(payload.event, {
+      kind: "deny",
+      reason: `mcp-code-quality policy hook: the tool call is not what Claude Code sends, so it is denied: ${payload.error}`,
+    });
+  return renderAnswer(payload.event, await judge(payload.call, payload.cwd, env, deadline));
+}
+
+async function judge(
+  call: ToolCall,
+  payloadCwd: string | undefined,
+  env: NodeJS.ProcessEnv,
+  deadline: number,
+): Promise<Verdict> {
+  const root = real(env.CLAUDE_PROJECT_DIR || payloadCwd || process.cwd());
   const allowLoosening = /^(1|true|yes|on)$/i.test(env.MCP_CODE_QUALITY_POLICY_ALLOW_LOOSENING ?? "");
-  const input = payload.tool_input ?? {};
   const bundle = await bundleFor(root, allowLoosening);
   let outcome: CheckOutcome;
-  let remediation: AgentRemediation | null;
-  if (tool === "Bash") {
-    const command = typeof input.command === "string" ? input.command : "";
-    const cwd = path.resolve(payload.cwd || root);
+  if (call.tool === "Bash") {
+    const { command } = call.input;
+    const cwd = path.resolve(payloadCwd || root);
     outcome = await checkCommand(
       bundle,
       { command },
       { cwd, projectRoot: root, home: os.homedir(), roots: [root], deadline },
     );
-    remediation = agentRemediation(bundle, outcome, { kind: "command", command });
-    return render(bundle, outcome, remediation);
+    return verdictOf(bundle, outcome, agentRemediation(bundle, outcome, { kind: "command", command }));
   }
-  const named = tool === "NotebookEdit" ? input.notebook_path : input.file_path;
-  const filePath = typeof named === "string" ? path.resolve(root, named) : "";
-  if (!filePath) throw new Error(`${tool} payload has no tool_input.file_path`);
+  const filePath = path.resolve(
+    root,
+    call.tool === "NotebookEdit" ? call.input.notebook_path : call.input.file_path,
+  );
   // The edit lands where the filesystem resolves it: through links, at every name of a hard-linked file.
   const resolved = resolveEdit(filePath, [root]);
   const given = resolved.targets[0];
@@ -130,42 +154,32 @@ export async function answerHook(
   const relative = inside ? (given.paths[0] as string) : filePath;
   const before = resolved.file !== undefined ? readText(resolved.file) : undefined;
   const options = { absolute: filePath, roots: [root], deadline };
-  let after: string;
-  if (tool === "NotebookEdit") {
+  const header = resolved.header !== undefined ? { header: resolved.header } : {};
+  const edited = (o: CheckOutcome) =>
+    verdictOf(bundle, o, agentRemediation(bundle, o, { kind: "edit", path: relative }));
+  if (call.tool === "NotebookEdit") {
     // The cell's source before and after: what the content policies read (the notebook's JSON escapes it).
+    const { input } = call;
     const cell = notebookCell(before, input);
+    const after = input.edit_mode === "delete" ? "" : (input.new_source ?? "");
     outcome = await checkEdit(
       bundle,
-      {
-        path: relative,
-        before: cell,
-        after:
-          input.edit_mode === "delete" ? "" : typeof input.new_source === "string" ? input.new_source : "",
-        ...(resolved.header !== undefined ? { header: resolved.header } : {}),
-        outsideAllowedPaths: !inside,
-      },
+      { path: relative, before: cell, after, ...header, outsideAllowedPaths: !inside },
       options,
     );
-    remediation = agentRemediation(bundle, outcome, { kind: "edit", path: relative });
-    return render(bundle, outcome, remediation);
+    return edited(outcome);
   }
-  if (tool === "Write") after = typeof input.content === "string" ? input.content : "";
+  let after: string;
+  if (call.tool === "Write") after = call.input.content;
   else {
-    const edits =
-      tool === "Edit"
-        ? [input]
-        : Array.isArray(input.edits)
-          ? (input.edits as Record<string, unknown>[])
-          : [];
+    const edits = call.tool === "Edit" ? [call.input] : call.input.edits;
     after = before ?? "";
     let fragmentsBefore = "";
     let fragmentsAfter = "";
     for (const e of edits) {
-      const o = typeof e.old_string === "string" ? e.old_string : "";
-      const n = typeof e.new_string === "string" ? e.new_string : "";
-      after = replaceText(after, o, n, e.replace_all === true);
-      fragmentsBefore += `${o}\n`;
-      fragmentsAfter += `${n}\n`;
+      after = replaceText(after, e.old_string, e.new_string, e.replace_all === true);
+      fragmentsBefore += `${e.old_string}\n`;
+      fragmentsAfter += `${e.new_string}\n`;
     }
     // Without the file (outside, unreadable, too large) the fragments are what is known of the edit.
     if (before === undefined) {
@@ -175,22 +189,20 @@ export async function answerHook(
           path: relative,
           before: fragmentsBefore,
           after: fragmentsAfter,
-          ...(resolved.header !== undefined ? { header: resolved.header } : {}),
+          ...header,
           outsideAllowedPaths: !inside,
         },
         options,
       );
-      remediation = agentRemediation(bundle, outcome, { kind: "edit", path: relative });
-      return render(bundle, outcome, remediation);
+      return edited(outcome);
     }
   }
   outcome = await checkEdit(bundle, { path: relative, before, after, outsideAllowedPaths: !inside }, options);
-  remediation = agentRemediation(bundle, outcome, { kind: "edit", path: relative });
-  return render(bundle, outcome, remediation);
+  return edited(outcome);
 }
 
 /** The source of the notebook cell an edit replaces or deletes ("" for an insert, or when it is not found). */
-function notebookCell(notebook: string | undefined, input: Record<string, unknown>): string {
+function notebookCell(notebook: string | undefined, input: { cell_id?: string; edit_mode?: string }): string {
   if (notebook === undefined || input.edit_mode === "insert") return "";
   try {
     const cells =
@@ -207,21 +219,26 @@ function notebookCell(notebook: string | undefined, input: Record<string, unknow
   }
 }
 
-function render(bundle: Bundle, outcome: CheckOutcome, remediation: AgentRemediation | null): string {
-  if (outcome.status === "allowed") return "";
-  return decision(outcome.status === "blocked" ? "deny" : "ask", reasonText(bundle, outcome, remediation));
-}
-
-/** The payload, or undefined when it is over MAX_STDIN (the rest is not read). */
-async function readStdin(): Promise<string | undefined> {
+/**
+ * The payload, or its first bytes when it is over MAX_STDIN (the rest is not read). `onStart` gets the
+ * first EVENT_PREFIX bytes as they arrive, so an answer due before the end (the deadline) knows the event.
+ */
+async function readStdin(onStart: (prefix: string) => void): Promise<{ text: string; whole: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
+    if (size < EVENT_PREFIX)
+      onStart(
+        Buffer.concat([...chunks, chunk as Buffer])
+          .subarray(0, EVENT_PREFIX)
+          .toString("utf8"),
+      );
     size += (chunk as Buffer).length;
-    if (size > MAX_STDIN) return undefined;
     chunks.push(chunk as Buffer);
+    if (size > MAX_STDIN)
+      return { text: Buffer.concat(chunks).subarray(0, EVENT_PREFIX).toString("utf8"), whole: false };
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return { text: Buffer.concat(chunks).toString("utf8"), whole: true };
 }
 
 /** Writes one line to stdout and ends the process with `code` once it is flushed. */
@@ -230,14 +247,17 @@ function answerAndExit(line: string, code: number): void {
 }
 
 /**
- * `mcp-code-quality hook claude-code`: exits 0 with a decision on stdout; errors deny; at the deadline
- * (MCP_CODE_QUALITY_HOOK_DEADLINE_MS, default 10 s) it answers `ask` and exits, whatever is still running.
+ * `mcp-code-quality hook claude-code`: exits 0 with an answer on stdout in the payload's event's shape;
+ * errors deny; at the deadline (MCP_CODE_QUALITY_HOOK_DEADLINE_MS, default 10 s) it answers `ask` and
+ * exits, whatever is still running.
  */
 export async function runClaudeCodeHook(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const deadlineMs =
     Number(env.MCP_CODE_QUALITY_HOOK_DEADLINE_MS) > 0
       ? Number(env.MCP_CODE_QUALITY_HOOK_DEADLINE_MS)
       : DEFAULT_DEADLINE_MS;
+  // Every answer, the deadline's and an error's too, is in the shape of the event being answered.
+  let event: string = DEFAULT_EVENT;
   let answered = false;
   const once = (line: string) => {
     if (answered) return;
@@ -246,37 +266,41 @@ export async function runClaudeCodeHook(env: NodeJS.ProcessEnv = process.env): P
   };
   const denyOnError = (err: unknown) =>
     once(
-      decision(
-        "deny",
-        `mcp-code-quality policy hook failed, so the call is denied: ${err instanceof Error ? err.message : String(err)}`,
-      ),
+      renderAnswer(event, {
+        kind: "deny",
+        reason: `mcp-code-quality policy hook failed, so the call is denied: ${err instanceof Error ? err.message : String(err)}`,
+      }),
     );
   process.on("uncaughtException", denyOnError);
   process.on("unhandledRejection", denyOnError);
   const timer = setTimeout(
     () =>
       once(
-        decision(
-          "ask",
-          `mcp-code-quality policy hook: no decision within ${deadlineMs} ms, so the human is asked`,
-        ),
+        renderAnswer(event, {
+          kind: "ask",
+          reason: `mcp-code-quality policy hook: no decision within ${deadlineMs} ms, so the human is asked`,
+        }),
       ),
     deadlineMs,
   );
   try {
-    const raw = await readStdin();
-    if (raw === undefined) {
+    const { text, whole } = await readStdin((prefix) => {
+      event = eventOfPrefix(prefix) ?? DEFAULT_EVENT;
+    });
+    if (!whole) {
       clearTimeout(timer);
       once(
-        decision(
-          "ask",
-          `mcp-code-quality policy hook: the tool call is larger than ${MAX_STDIN} bytes, so it is not read and the human is asked`,
-        ),
+        renderAnswer(event, {
+          kind: "ask",
+          reason: `mcp-code-quality policy hook: the tool call is larger than ${MAX_STDIN} bytes, so it is not read and the human is asked`,
+        }),
       );
       return new Promise<number>(() => undefined);
     }
+    const payload = parsePayload(text);
+    event = payload.event;
     // The check itself stops a little before the deadline, so its own (undecided) answer comes first.
-    const out = await answerHook(raw, env, Date.now() + Math.max(1, deadlineMs - 250));
+    const out = await answerPayload(payload, env, Date.now() + Math.max(1, deadlineMs - 250));
     clearTimeout(timer);
     once(out);
   } catch (err) {

@@ -30,6 +30,8 @@ export interface Policy {
   skill?: string;
   /** What the git pre-commit hook does with it (schema.ts). */
   on_commit?: "judge" | "confirm" | "skip";
+  /** A warn the agent hook asks the human about (schema.ts); other warns are advice to the agent. */
+  confirm?: boolean;
   examples: { match: (string | EditExample)[]; no_match: (string | EditExample)[] };
   /** Where it was defined (and overridden, for a project's changes). */
   source: SourceRef;

@@ -42,6 +42,11 @@ export const policySchema = z.strictObject({
    * agent may touch); `skip` leaves it to the agent's hook.
    */
   on_commit: z.enum(["judge", "confirm", "skip"]).optional(),
+  /**
+   * A warn that needs the human (irreversible, undecided, the guard itself): the Claude Code hook asks
+   * (`ask`). Any other warn is advice the agent reads and the call goes on (`additionalContext`).
+   */
+  confirm: z.boolean().optional(),
   examples: z
     .strictObject({
       match: z.array(example).max(20).default([]),

@@ -1,12 +1,14 @@
 /**
  * `mcp-code-quality hook claude-code` as Claude Code runs it: a child process fed real-shaped PreToolUse
- * payloads on stdin (Bash, Write, Edit, MultiEdit), answering deny / ask / nothing; and
+ * payloads on stdin (Bash, Write, Edit, MultiEdit), answering deny / ask / advice as context / nothing
+ * (other events and malformed input: claude-code-events.test.ts); and
  * `hook install claude-code` merging into an existing .claude/settings.json.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { preToolUseDecision, preToolUseText } from "../helpers/hook-answer.js";
 import { CLI, REPO_ROOT } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 
@@ -39,19 +41,10 @@ function hook(toolName: string, toolInput: Record<string, unknown>) {
     env: { ...process.env, CLAUDE_PROJECT_DIR: project },
   });
   expect(r.status, r.stderr).toBe(0);
-  if (r.stdout.trim() === "") return { decision: "none", reason: "" };
-  const out = JSON.parse(r.stdout) as {
-    hookSpecificOutput: {
-      hookEventName: string;
-      permissionDecision: string;
-      permissionDecisionReason: string;
-    };
-  };
-  expect(out.hookSpecificOutput.hookEventName).toBe("PreToolUse");
-  return {
-    decision: out.hookSpecificOutput.permissionDecision,
-    reason: out.hookSpecificOutput.permissionDecisionReason,
-  };
+  // The answer must have PreToolUse's documented shape (strict: another event's fields do not parse).
+  const decision = preToolUseDecision(r.stdout);
+  if (decision === "allow") return { decision: "none", reason: "" };
+  return { decision, reason: preToolUseText(r.stdout) };
 }
 
 describe("hook claude-code", () => {
@@ -104,8 +97,11 @@ describe("hook claude-code", () => {
     expect(r.reason).toMatch(/agent_remediation: \{"bundle_hash":"sha256:/);
   });
 
-  it("asks for a warn, says nothing for an allowed command", () => {
-    expect(hook("Bash", { command: "npx eslint src" }).decision).toBe("ask");
+  it("asks for a confirm-level warn, gives warn-level advice as context, says nothing for an allowed command", () => {
+    expect(hook("Bash", { command: "git reset --hard HEAD~1" }).decision).toBe("ask");
+    const advice = hook("Bash", { command: "npx eslint src" });
+    expect(advice.decision).toBe("advise");
+    expect(advice.reason).toContain("tooling.raw_linter [warn]");
     expect(hook("Bash", { command: "git status" }).decision).toBe("none");
   });
 

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { preToolUseDecision } from "../helpers/hook-answer.js";
 import { REPO_ROOT } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 
@@ -41,6 +42,7 @@ beforeAll(async () => {
       "  - id: project.no_make_clean",
       "    principle: irreversible-needs-a-human",
       "    severity: warn",
+      "    confirm: true",
       "    applies_to: command",
       '    condition: program == "make" && "clean" in operands',
       "    message: make clean wipes the data cache.",
@@ -135,11 +137,11 @@ describe("the hook's start-up snapshot", () => {
         expect(r.status, r.stderr).toBe(0);
         if (r.stdout.trim() !== want.trim()) mismatches.push({ input, want, got: r.stdout });
       }
-      decisions.add(want === "" ? "allow" : JSON.parse(want).hookSpecificOutput.permissionDecision);
+      decisions.add(preToolUseDecision(want));
     }
     expect(mismatches).toEqual([]);
     // The sample holds every kind of answer, so equal answers are not equal silences.
-    expect([...decisions].sort()).toEqual(["allow", "ask", "deny"]);
+    expect([...decisions]).toEqual(expect.arrayContaining(["allow", "ask", "deny"]));
   });
 
   it("answers from the snapshot itself (not the fallback) and reads the project policy at run time", () => {

@@ -103,6 +103,7 @@ describe("a running server follows the project's policy file", () => {
           "  - id: project.no_make_clean",
           "    principle: irreversible-needs-a-human",
           "    severity: warn",
+          "    confirm: true",
           "    applies_to: command",
           '    condition: program == "make" && "clean" in operands',
           "    message: make clean wipes the data cache.",
