@@ -9,7 +9,7 @@ import { Allowlist, isWithin } from "../../../paths/allowlist.js";
 import { projectRootOf } from "../../../paths/project-root.js";
 import { scratchProject, type ScratchProject } from "../../../fix/scratch-project.js";
 import { workerPool } from "../../../adapters/js/warm.js";
-import { baselineNoteOf, typeCheckFields, verifyCheck } from "./verify.js";
+import { baselineNoteOf, typeCheckFields, verifyCheck, verifyingCheck } from "./verify.js";
 import { fixSteps, NO_STEP_HOOKS, type FixAllSteps } from "./fix-steps.js";
 
 /** What a dry run's verification found: the real run's type check and verdict, or why it could not run. */
@@ -59,7 +59,7 @@ export async function verifyDryRun(ctx: ToolContext, spec: FixAllSteps): Promise
         dry_run: false,
       },
     };
-    const check = () => checker.check(sctx, { target, strict: false, args: {} });
+    const check = () => verifyingCheck(sctx, checker, target);
     const before = spec.baseline ? await check().catch(() => undefined) : undefined;
     await fixSteps(sctx, { ...spec, request: srequest }).steps(NO_STEP_HOOKS);
     const after = await check();

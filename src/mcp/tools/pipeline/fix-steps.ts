@@ -15,7 +15,7 @@ import {
 } from "../../../fix/transaction.js";
 import { fileFilter } from "../file-filter.js";
 import { matchedFiles } from "../files-matched.js";
-import { baselineNoteOf, typeCheckFields, verifyCheck } from "./verify.js";
+import { baselineNoteOf, typeCheckFields, verifyCheck, verifyingCheck } from "./verify.js";
 
 /**
  * The formatters of fix_all's format step: the one named, else each language's own (tool-choice.ts: Prettier
@@ -117,8 +117,7 @@ export async function runFixAll(ctx: ToolContext, spec: FixAllSteps): Promise<Fi
   let typeCheck: ReturnType<typeof typeCheckFields> | undefined;
   let typeCheckOutcome: TypeCheckOutcome | undefined;
   let before: TypeCheckOutcome | undefined;
-  const check = () =>
-    (checker as TypeCheckerAdapter).check(ctx, { target: request.target, strict: false, args: {} });
+  const check = () => verifyingCheck(ctx, checker as TypeCheckerAdapter, request.target);
   const tx = await runTransaction(ctx, {
     tool: spec.tool ?? "fix_all",
     target: request.target,

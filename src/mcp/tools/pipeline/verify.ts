@@ -12,6 +12,31 @@ import { findingsView } from "../../../findings/views.js";
 import { type ProjectLanguage } from "../../../adapters/project-languages.js";
 import { typeCheckersFor } from "../../../adapters/tool-choice.js";
 import { type Verification } from "../../../fix/transaction.js";
+import { ownTypeCheckRoots, relativeDirs } from "../../../adapters/type-check-units.js";
+import { mergeTscOutcomes } from "../../../adapters/js/tsc-merge.js";
+
+/**
+ * The type check that verifies a fix at `target`: the checker's run there and, for a Python checker, its run
+ * at each nested project that configures a type checker itself (type-check-units.ts), which the run around it
+ * leaves out: as `type_check` with the checker named, so a fix that breaks a nested project is rolled back.
+ */
+export async function verifyingCheck(
+  ctx: ToolContext,
+  checker: TypeCheckerAdapter,
+  target: string,
+): Promise<TypeCheckOutcome> {
+  const run = (at: string) => checker.check(ctx, { target: at, strict: false, args: {} });
+  const outer = await run(target);
+  if (!checker.languages.includes("python")) return outer;
+  const nested = ownTypeCheckRoots(target, ctx.allowlist.rootOf(target) ?? target);
+  if (!nested.length) return outer;
+  const runs = [outer];
+  for (const dir of nested) runs.push(await run(dir));
+  return mergeTscOutcomes(
+    runs,
+    `${checker.name} ran at ${[".", ...relativeDirs(target, nested)].join(", ")} (each nested project with its own configuration)`,
+  );
+}
 
 /**
  * The checker that verifies a fix: the one named, else the language's default (the first that claims the
