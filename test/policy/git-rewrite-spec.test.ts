@@ -77,6 +77,9 @@ describe("rewriteSpec", () => {
     expect(s("git restore --overlay -s v1 a").deletes).toBe(false);
     expect(s("git checkout v1 -- a").deletes).toBe(false);
     expect(s("git checkout --no-overlay v1 -- a").deletes).toBe(true);
+    // Without `--`, git takes a first operand that names no commit as one more path.
+    expect(specOf("git checkout a b")).toHaveProperty("revMayBePath", true);
+    expect(specOf("git checkout a -- b")).not.toHaveProperty("revMayBePath");
   });
 });
 

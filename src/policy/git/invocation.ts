@@ -111,6 +111,8 @@ export interface RewriteSpec {
    * --prefix` and a new worktree's folder: from the command's directory).
    */
   prefix?: { text: string; from: "top" | "cwd" };
+  /** `checkout A B` without `--`: when A names no commit, git takes it as one more path from the index. */
+  revMayBePath?: boolean;
 }
 
 /** One file a rewrite changes: its absolute path, and the text it gets (undefined: binary or too large). */

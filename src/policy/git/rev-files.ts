@@ -132,7 +132,16 @@ export const gitRewrittenFiles: RewriteLookup = (spec, cwd) => {
   if (source.kind === "stash" || source.kind === "tree") {
     const what = source.kind === "stash" ? "commit" : "tree";
     const sha = text(runGit(top, ["rev-parse", "-q", "--verify", `${source.rev}^{${what}}`]))?.trim();
-    if (!sha) return { undecided: `${source.rev} names no ${what} before the line runs` };
+    if (!sha) {
+      if (spec.revMayBePath)
+        return gitRewrittenFiles(
+          { ...spec, source: { kind: "index" }, paths: [source.rev, ...spec.paths], revMayBePath: false },
+          cwd,
+        );
+      // git fails on it (the line cannot make it first: an earlier git command of the line makes the
+      // rewrite undecided, and a file written under .git is judged as such).
+      return { files: [] };
+    }
     if (source.kind === "tree") {
       const out = text(runGit(top, ["ls-tree", "-r", "-z", "--full-tree", sha, ...pathspec]));
       if (out === undefined) return { undecided: `git could not list ${source.rev}` };

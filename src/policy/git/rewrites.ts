@@ -103,6 +103,7 @@ export function rewriteSpec(inv: GitInvocation, args: readonly string[]): Rewrit
       if (paths.length === 0) return undefined; // a branch switch, or a path alone (the writes name it)
       return plan({
         source: rev ? { kind: "tree", rev: ops[0] as string } : { kind: "index" },
+        ...(rev && afterDashes === undefined ? { revMayBePath: true } : {}),
         paths,
         deletes: has("--no-overlay"),
         overwrite: true,
