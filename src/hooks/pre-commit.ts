@@ -17,7 +17,7 @@ import { compileBundle, PROJECT_POLICY_FILE } from "../policy/compile.js";
 import type { StagedView } from "../adapters/git-changed.js";
 import type { EngineKeeper, LintReport } from "./pre-commit-lint.js";
 import { projectPolicyFile } from "../policy/runtime.js";
-import { git, stagedChanges } from "./staged-changes.js";
+import { git, refChanges, stagedChanges } from "./staged-changes.js";
 import { ALLOW_PROTECTED, judgeStaged } from "./staged-judge.js";
 
 export { ALLOW_PROTECTED };
@@ -151,10 +151,22 @@ export async function runPreCommitHook(
 }
 
 /**
+ * The refs the pre-commit framework runs between (`run --from-ref F --to-ref T`, and the pre-push stage):
+ * PRE_COMMIT_FROM_REF / PRE_COMMIT_TO_REF, or pre-commit 1's PRE_COMMIT_ORIGIN (from) / PRE_COMMIT_SOURCE
+ * (to), which pre-commit 4.7 still sets beside them. undefined: a commit, judged on its staged changes.
+ */
+export function refRange(env: NodeJS.ProcessEnv): { from: string; to: string } | undefined {
+  const from = env.PRE_COMMIT_FROM_REF || env.PRE_COMMIT_ORIGIN;
+  const to = env.PRE_COMMIT_TO_REF || env.PRE_COMMIT_SOURCE;
+  return from && to ? { from, to } : undefined;
+}
+
+/**
  * `--files` (the pre-commit framework's entry): the staged change of each file given, judged as the git hook
  * judges it (HEAD → index; a file not in HEAD is added whole). The framework passes files, not a change: with
  * `--all-files` every tracked file, most of them unchanged, so judging their content refused a human's commit
  * over lines upstream wrote years ago. A file given with no staged change adds nothing and is not judged.
+ * Between two refs (refRange), the change between them is judged instead of the index.
  */
 async function runOnFiles(files: readonly string[], env: NodeJS.ProcessEnv, io: HookIo): Promise<number> {
   try {
@@ -162,12 +174,16 @@ async function runOnFiles(files: readonly string[], env: NodeJS.ProcessEnv, io: 
     const given = new Set(
       files.map((f) => path.relative(root, path.resolve(io.cwd, f)).split(path.sep).join("/")),
     );
-    const changes = stagedChanges(root, env).filter((c) => given.has(c.path));
+    const range = refRange(env);
+    const changes = (range ? refChanges(root, env, range.from, range.to) : stagedChanges(root, env)).filter(
+      (c) => given.has(c.path),
+    );
     const bundle = await bundleFor(root, allowsLoosening(env));
-    const { refused, lines } = await judgeStaged(bundle, root, changes, env);
+    const { refused, lines } = await judgeStaged(bundle, root, changes, env, range === undefined);
+    const what = range ? `change(s) between ${range.from} and ${range.to}` : "staged change(s)";
     io.stderr(
       (lines.length ? lines.join("\n") + "\n" : "") +
-        `mcp-code-quality policy (${bundle.hash}): ${refused ? "refused" : `${changes.length} staged change(s) of ${given.size} file(s) passed`}\n`,
+        `mcp-code-quality policy (${bundle.hash}): ${refused ? "refused" : `${changes.length} ${what} of ${given.size} file(s) passed`}\n`,
     );
     return refused ? 1 : 0;
   } catch (err) {

@@ -63,6 +63,42 @@ export function stagedChanges(
     ],
     env,
   );
+  return parseRawChanges(raw);
+}
+
+/**
+ * The changes between two refs as the pre-commit framework selects them for `run --from-ref F --to-ref T`
+ * and the pre-push stage (`git diff F...T`: from their merge base; `F..T` when they have none).
+ */
+export function refChanges(root: string, env: NodeJS.ProcessEnv, from: string, to: string): StagedChange[] {
+  const diff = (range: string) =>
+    git(
+      root,
+      [
+        "-c",
+        "core.quotepath=off",
+        "diff",
+        "--raw",
+        "-z",
+        "--no-ext-diff",
+        "--find-renames",
+        "--abbrev=64",
+        range,
+        "--",
+      ],
+      env,
+    );
+  let raw: string;
+  try {
+    raw = diff(`${from}...${to}`);
+  } catch {
+    raw = diff(`${from}..${to}`);
+  }
+  return parseRawChanges(raw);
+}
+
+/** `git diff --raw -z` records. */
+function parseRawChanges(raw: string): StagedChange[] {
   const parts = raw.split("\0");
   const out: StagedChange[] = [];
   for (let i = 0; i + 1 < parts.length;) {

@@ -85,15 +85,17 @@ function parentChanges(root: string, env: NodeJS.ProcessEnv): Map<string, Staged
   return mergeParents(root, env).map((p) => new Map(stagedChanges(root, env, p).map((c) => [c.path, c])));
 }
 
-/** Judges `changes` (HEAD → index): what refuses the commit, and the lines to report. */
+/** Judges `changes` (HEAD → index, or between two refs): what refuses the commit, and the lines to report. */
 export async function judgeStaged(
   bundle: Bundle,
   root: string,
   changes: readonly StagedChange[],
   env: NodeJS.ProcessEnv,
+  /** False: `changes` are between two refs, not the index of a commit being made (no merge in progress). */
+  staged = true,
 ): Promise<Judgment> {
   const confirmed = /^(1|true|yes|on)$/i.test(env[ALLOW_PROTECTED] ?? "");
-  const parents = changes.length ? parentChanges(root, env) : [];
+  const parents = staged && changes.length ? parentChanges(root, env) : [];
   // A merged file staged as one parent has it was judged when that parent was committed.
   const judged = changes.filter((c) => parents.every((p) => p.has(c.path)));
   const bases = (c: StagedChange) => [c, ...parents.map((p) => p.get(c.path) as StagedChange)];

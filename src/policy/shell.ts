@@ -9,10 +9,12 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
 import type { ConfigLookup } from "./git/invocation.js";
+import { gitRewrittenFiles } from "./git/rev-files.js";
 import {
   gitBranchLookup,
   gitConfigLookup,
   gitHistoryLookup,
+  gitHooksOff,
   gitRepoKind,
   repoTopOf,
 } from "./git/config-lookup.js";
@@ -91,6 +93,8 @@ function walker(parser: Parser | undefined, site: ShellSite): Walker {
     branch: gitBranchLookup,
     history: gitHistoryLookup,
     repoKind: gitRepoKind,
+    rewrites: gitRewrittenFiles,
+    hooksOff: gitHooksOff,
   });
   return w;
 }

@@ -171,6 +171,60 @@ describe.skipIf(missing("pre-commit", [PRE_COMMIT_BIN]) || missing("git"))("the 
     expect(clean.status, clean.output).toBe(0);
   });
 
+  it("between two refs (run --from-ref/--to-ref, the pre-push stage) the change between them is judged", () => {
+    const install = spawnSync(process.execPath, [CLI, "hook", "install", "pre-commit", "--project", repo], {
+      encoding: "utf8",
+      env,
+    });
+    const configFile = path.join(repo, ".pre-commit-config.yaml");
+    const before = fs.readFileSync(configFile, "utf8");
+    fs.writeFileSync(
+      configFile,
+      `repos:\n${install.stdout.slice(install.stdout.indexOf("  - repo: local"))}`,
+    );
+    const orig = git("rev-parse", "HEAD").trim();
+    git("add", ".pre-commit-config.yaml");
+    git("commit", "-qm", "the hooks", "--no-verify");
+    const from = git("rev-parse", "HEAD").trim();
+    // A commit made past every hook, then nothing staged: the index holds no change to judge.
+    fs.writeFileSync(path.join(repo, "pushed.py"), SECRET);
+    git("add", "pushed.py");
+    git("commit", "-qm", "a secret past the hooks", "--no-verify");
+    const to = git("rev-parse", "HEAD").trim();
+    try {
+      const r = preCommit("run", "mcp-code-quality-policy", "--from-ref", from, "--to-ref", to);
+      expect(r.status, r.output).toBe(1);
+      expect(r.output).toContain("pushed.py: secrets.in_edit [block]");
+      // The committed files of before that (secret.py) are not this range's change.
+      expect(r.output).not.toContain(" secret.py");
+      // pre-commit 1's names, which pre-commit 4.7 still sets: PRE_COMMIT_ORIGIN is the from-ref.
+      const hook = (extra: NodeJS.ProcessEnv) =>
+        spawnSync(process.execPath, [CLI, "hook", "pre-commit", "--files", "pushed.py"], {
+          cwd: repo,
+          env: { ...env, ...extra },
+          encoding: "utf8",
+        });
+      const legacy = hook({ PRE_COMMIT_ORIGIN: from, PRE_COMMIT_SOURCE: to });
+      expect(legacy.status, legacy.stderr).toBe(1);
+      expect(legacy.stderr).toContain("pushed.py: secrets.in_edit [block]");
+      // Without the refs: the staged change (none).
+      expect(hook({}).status).toBe(0);
+      // The pre-push stage: `git push` runs the hook between the remote's and the pushed commit.
+      const remote = tempDir("mcq-pre-commit-fw-remote-");
+      execFileSync("git", ["init", "-q", "--bare", remote]);
+      git("push", "-q", remote, `${from}:refs/heads/main`);
+      expect(preCommit("install", "-t", "pre-push").status).toBe(0);
+      const push = spawnSync("git", ["push", remote, "HEAD:main"], { cwd: repo, env, encoding: "utf8" });
+      expect(push.status).not.toBe(0);
+      expect(push.stdout + push.stderr).toContain("pushed.py: secrets.in_edit [block]");
+      expect(execFileSync("git", ["rev-parse", "main"], { cwd: remote, encoding: "utf8" }).trim()).toBe(from);
+    } finally {
+      fs.rmSync(path.join(repo, ".git", "hooks", "pre-push"), { force: true });
+      git("reset", "-q", "--hard", orig);
+      fs.writeFileSync(configFile, before);
+    }
+  }, 300_000);
+
   it("through `pre-commit install`, a git commit of a new secret is refused", () => {
     const installed = preCommit("install");
     expect(installed.status, installed.output).toBe(0);

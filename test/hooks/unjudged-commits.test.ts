@@ -46,8 +46,14 @@ let server: Connected;
 const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env, encoding: "utf8" }).trim();
 const quiet = (...args: string[]) => spawnSync("git", args, { cwd: repo, env, encoding: "utf8" });
 
-/** Back to `main` at base with the secret staged, no stash, no other branch or tag, no include, no clone. */
+/**
+ * Back to `main` at base with the secret staged, no stash, no other branch, tag or worktree, no include, no
+ * clone.
+ */
 function restore(): void {
+  quiet("symbolic-ref", "HEAD", "refs/heads/main");
+  fs.rmSync(path.join(top, "wt"), { recursive: true, force: true });
+  quiet("worktree", "prune");
   quiet("checkout", "-q", "-f", "main");
   git("reset", "-q", "--hard", base);
   git("stash", "clear");
@@ -185,6 +191,42 @@ describe("hooks where core.hooksPath puts them", () => {
       expect(quiet("commit", "-qm", "plain").status).toBe(0);
       expect(git("show", "main:settings.py")).toContain("AWS_SECRET_ACCESS_KEY");
       tearDown();
+    }, 120_000);
+
+  it("a plain commit where core.hooksPath names a folder with its own pre-commit is allowed (the hook runs)", () => {
+    setUp();
+    expect(claude("git commit -qm plain")).toBe("allow");
+    tearDown();
+  }, 120_000);
+
+  // The repository's config (set by hand, or by a line that got through) names a folder where git finds no
+  // pre-commit, while .git/hooks holds ours: a plain commit runs no hook at all.
+  for (const [name, make] of [
+    ["an empty folder", (dir: string) => fs.mkdirSync(dir, { recursive: true })],
+    ["a missing folder", () => undefined],
+    [
+      "a folder with only a pre-push hook",
+      (dir: string) => {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, "pre-push"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+      },
+    ],
+  ] as const)
+    it(`for real: a plain git commit where the repository's core.hooksPath is ${name}`, () => {
+      restore();
+      const dir = path.join(top, "other-hooks");
+      fs.rmSync(dir, { recursive: true, force: true });
+      make(dir);
+      git("config", "core.hooksPath", dir);
+      try {
+        expect(claude("git commit -qm plain")).toBe("deny");
+        expect(quiet("commit", "-qm", "plain").status).toBe(0);
+        expect(git("show", "main:settings.py")).toContain("AWS_SECRET_ACCESS_KEY");
+      } finally {
+        quiet("config", "--unset", "core.hooksPath");
+        fs.rmSync(dir, { recursive: true, force: true });
+        restore();
+      }
     }, 120_000);
 
   it("for real: a plain git commit where the repository's config already says core.hooksPath=/dev/null", () => {

@@ -31,7 +31,10 @@ const CORPUS: Line[] = fs
 const PATCH = (file: string, from: string, to: string) =>
   `--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-${from}\n+${to}\n`;
 
-/** A repository on `main` holding what the lines touch, with a branch `side` and a refusing pre-commit hook. */
+/**
+ * A repository on `main` holding what the lines touch, with a branch `side` (other hook settings) and a
+ * refusing pre-commit hook.
+ */
 function makeProject(): string {
   const project = tempDir("mcq-writes-");
   const git = (...args: string[]) => execFileSync("git", args, { cwd: project, stdio: "ignore" });
@@ -57,7 +60,11 @@ function makeProject(): string {
   }
   git("add", "-A");
   git("commit", "-qm", "init");
-  git("branch", "side");
+  // `side` holds other hook settings: checking its files out rewrites them (an unchanged file is no write).
+  git("checkout", "-qb", "side");
+  fs.writeFileSync(path.join(project, ".claude/settings.json"), '{"hooks":{}}\n');
+  git("commit", "-qam", "side");
+  git("checkout", "-q", "main");
   fs.writeFileSync(path.join(project, ".git", "hooks", "pre-commit"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
   return project;
 }

@@ -169,26 +169,32 @@ export function readGit(
   }
 }
 
-/** Subcommands that run the commit hooks (pre-commit, pre-merge-commit, commit-msg) or pre-push. */
-const RUNS_COMMIT_HOOKS = new Set([
-  "commit",
-  "merge",
-  "am",
-  "cherry-pick",
-  "revert",
-  "rebase",
-  "push",
-  "pull",
-]);
+/** Subcommands that run the commit hooks (pre-commit, pre-merge-commit, commit-msg) or pre-push, by hook. */
+const HOOKS_RUN: Readonly<Record<string, readonly string[]>> = {
+  commit: ["pre-commit", "commit-msg"],
+  merge: ["pre-merge-commit", "commit-msg"],
+  am: ["pre-applypatch", "applypatch-msg"],
+  "cherry-pick": ["commit-msg"],
+  revert: ["commit-msg"],
+  rebase: ["pre-rebase"],
+  push: ["pre-push"],
+  pull: ["pre-merge-commit", "commit-msg"],
+};
 
 function finish(inv: GitInvocation, state: ParseState): GitInvocation {
   const env = state.env;
   readConfigFiles(inv, env, inv.cwd, state);
   // A repository whose own configuration already points its hooks at nothing (set by hand, or by a bypass
-  // that got through): a plain `git commit` there runs no hook at all.
-  if (RUNS_COMMIT_HOOKS.has(inv.subcommand) && !("core.hookspath" in inv.config)) {
+  // that got through): /dev/null, a missing or empty folder, or one without the hook .git/hooks holds. A
+  // plain `git commit` there runs no hook at all.
+  const hooks = Object.hasOwn(HOOKS_RUN, inv.subcommand) ? HOOKS_RUN[inv.subcommand] : undefined;
+  if (hooks && !("core.hookspath" in inv.config)) {
     const onDisk = state.lookup("core.hookspath", inv.cwd, env);
-    if (onDisk === "/dev/null") inv.config["core.hookspath"] = onDisk;
+    if (
+      typeof onDisk === "string" &&
+      (onDisk === "/dev/null" || state.around.hooksOff?.(onDisk, hooks, inv.cwd) !== undefined)
+    )
+      inv.config["core.hookspath"] = onDisk;
   }
   for (const [key, value] of Object.entries(inv.config))
     if (SHELL_CONFIG.test(key) && value) inv.shell.push(value.replace(/^!/, ""));

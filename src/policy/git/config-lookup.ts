@@ -8,8 +8,14 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { safeGitArgs } from "../../exec/git-safety.js";
-import { gitDirAt } from "../../paths/dot-git.js";
-import type { BranchLookup, ConfigLookup, HistoryLookup, RepoKindLookup } from "./invocation.js";
+import { gitDirAt, readGitLink } from "../../paths/dot-git.js";
+import type {
+  BranchLookup,
+  ConfigLookup,
+  HistoryLookup,
+  HooksOffLookup,
+  RepoKindLookup,
+} from "./invocation.js";
 
 const PASSED_ENV = [
   "GIT_CONFIG_GLOBAL",
@@ -160,4 +166,39 @@ export const gitRepoKind: RepoKindLookup = (dir) => {
     return "none";
   }
   return "none";
+};
+
+const runnable = (file: string) => {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Why the hooks folder `hooksPath` (a `core.hooksPath` value) runs none of `hooks` where the repository's own
+ * `.git/hooks` would: it is missing, empty or /dev/null, or it lacks a hook installed there (git runs only
+ * the configured folder's). undefined: it runs them (or there is no repository to compare with).
+ */
+export const gitHooksOff: HooksOffLookup = (hooksPath, hooks, cwd) => {
+  if (hooksPath === "/dev/null") return "it is /dev/null";
+  const top = repoTopOf(cwd ?? process.cwd());
+  if (top === undefined) return undefined;
+  const dir = path.resolve(top, hooksPath.replace(/^~(?=\/|$)/, process.env.HOME ?? "~"));
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(dir);
+  } catch {
+    return `${dir} is not a folder there`;
+  }
+  if (entries.length === 0) return `${dir} is empty`;
+  const gitDir = gitDirAt(top);
+  if (gitDir === undefined) return undefined;
+  const common = readGitLink(path.join(gitDir, "commondir"), gitDir) ?? gitDir;
+  const installed = path.join(common, "hooks");
+  if (path.resolve(installed) === dir) return undefined;
+  const lost = hooks.find((h) => runnable(path.join(installed, h)) && !runnable(path.join(dir, h)));
+  return lost === undefined ? undefined : `${dir} has no ${lost} hook, which .git/hooks has`;
 };

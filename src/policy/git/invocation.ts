@@ -32,6 +32,11 @@ export interface GitInvocation {
    * each revision as written, or what the command does (a push into a local repository's branches).
    */
   unjudged: string[];
+  /**
+   * Work-tree files it rewrites from a revision, a stash or the index (`reset --hard`, `stash pop`,
+   * `checkout REV -- paths`, `read-tree -u`, …), as git answers; undefined when it rewrites none.
+   */
+  rewrites?: RewriteAnswer;
   /** For a push: the branches it updates on the remote (`HEAD` and `@` resolved to the current branch; `*` for a pattern, `:` or `--all`). */
   pushBranches?: string[];
 }
@@ -59,7 +64,16 @@ export interface GitSurroundings {
   branch?: BranchLookup;
   history?: HistoryLookup;
   repoKind?: RepoKindLookup;
+  rewrites?: RewriteLookup;
+  hooksOff?: HooksOffLookup;
 }
+
+/** Why a `core.hooksPath` value runs none of these hooks at `cwd` (undefined: it runs them). */
+export type HooksOffLookup = (
+  hooksPath: string,
+  hooks: readonly string[],
+  cwd: string | undefined,
+) => string | undefined;
 
 /** A config lookup in the repository at `cwd`: the value, null when unset, undefined when it cannot be read. */
 export type ConfigLookup = (
@@ -74,3 +88,40 @@ export interface ParseState {
   lineConfig: Map<string, string>;
   around: GitSurroundings;
 }
+
+/** Where the rewritten files' new content comes from. */
+export type RewriteSource =
+  /** A tree-ish: its files under the paths (all when none). */
+  | { kind: "tree"; rev: string }
+  /** The index: its files under the paths. */
+  | { kind: "index" }
+  /** A stash: what it changed against its base, and its untracked files. */
+  | { kind: "stash"; rev: string };
+
+export interface RewriteSpec {
+  source: RewriteSource;
+  /** Paths as written (relative to the command's directory); none: the whole tree. */
+  paths: string[];
+  /** Tracked files under the paths that the source lacks are removed (reset --hard, restore, read-tree). */
+  deletes: boolean;
+  /** False: a file already there is kept (checkout-index without -f). */
+  overwrite: boolean;
+  /**
+   * Prepended to each file's path (`read-tree --prefix`: from the work tree's top; `checkout-index
+   * --prefix` and a new worktree's folder: from the command's directory).
+   */
+  prefix?: { text: string; from: "top" | "cwd" };
+  /** `checkout A B` without `--`: when A names no commit, git takes it as one more path from the index. */
+  revMayBePath?: boolean;
+}
+
+/** One file a rewrite changes: its absolute path, and the text it gets (undefined: binary or too large). */
+export interface RewrittenFile {
+  path: string;
+  kind: "write" | "delete";
+  text?: string;
+}
+
+export type RewriteAnswer = { files: RewrittenFile[] } | { undecided: string };
+
+export type RewriteLookup = (spec: RewriteSpec, cwd: string | undefined) => RewriteAnswer;

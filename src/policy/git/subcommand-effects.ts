@@ -6,6 +6,7 @@
 import path from "node:path";
 import { configKey } from "./config-formats.js";
 import type { GitInvocation, ParseState } from "./invocation.js";
+import { readWorktreeAdd, rewriteSpec } from "./rewrites.js";
 
 /**
  * The remote branches a push updates: each refspec's destination (`src:dst`, or the source's own name),
@@ -135,8 +136,61 @@ function judgeLocalTransfer(inv: GitInvocation, sub: string, state: ParseState):
     inv.unjudged.push(`${sub} ${sub === "push" ? "into" : "from"} the local repository ${where}`);
 }
 
+/** The key under which the line records that an earlier git command may have changed refs, the index or a stash. */
+const GIT_CHANGED = "\u0000git changed";
+/** Subcommands that change no ref, index entry or stash (a later rewrite's source is as git reads it now). */
+const READS_ONLY = new Set([
+  "status",
+  "log",
+  "diff",
+  "show",
+  "rev-parse",
+  "rev-list",
+  "ls-files",
+  "ls-tree",
+  "cat-file",
+  "config",
+  "describe",
+  "blame",
+  "grep",
+  "shortlog",
+  "help",
+  "version",
+]);
+/** Environment that points git at another repository, index or work tree than the lookup reads. */
+const RELOCATES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"];
+
+/**
+ * The work-tree files the command rewrites from a revision, a stash or the index (rewrites.ts), as git
+ * answers before the line runs; undecided when an earlier git command of the line may have changed them.
+ */
+function judgeRewrites(inv: GitInvocation, sub: string, args: string[], state: ParseState): void {
+  const plan = rewriteSpec(inv, args);
+  const changedBefore = state.lineConfig.get(GIT_CHANGED);
+  const verb = sub === "stash" ? (inv.operands[0] ?? "push") : "";
+  if (!READS_ONLY.has(sub) && !["list", "show"].includes(verb))
+    state.lineConfig.set(
+      GIT_CHANGED,
+      sub === "stash" && ["push", "save"].includes(verb) ? "stash push" : sub,
+    );
+  if (plan === undefined || !state.around.rewrites) return;
+  const relocated = RELOCATES.find((k) => state.env[k] !== undefined);
+  if ("undecided" in plan) inv.rewrites = plan;
+  // `git stash && git stash pop`: the stash the line just made of the work tree gives it back unchanged.
+  else if (changedBefore === "stash push" && plan.source.kind === "stash" && plan.source.rev === "stash@{0}")
+    inv.rewrites = { files: [] };
+  else if (relocated) inv.rewrites = { undecided: `${relocated} points git elsewhere than the lookup reads` };
+  else if (inv.dynamicOption) inv.rewrites = { undecided: "its options are only known when the line runs" };
+  else if (changedBefore !== undefined)
+    inv.rewrites = {
+      undecided: `the git ${changedBefore} before it in the line changes what git ${sub} rewrites the files from`,
+    };
+  else inv.rewrites = state.around.rewrites(plan, inv.cwd);
+}
+
 /** What some subcommands do beyond their options: config writes, commands they run, commits they integrate. */
 export function afterOptions(inv: GitInvocation, sub: string, args: string[], state: ParseState): void {
+  judgeRewrites(inv, sub, args, state);
   const has = (...names: string[]) => names.some((n) => inv.flags.includes(n));
   if (sub === "config") {
     const ops = inv.operands;
@@ -212,6 +266,13 @@ export function afterOptions(inv: GitInvocation, sub: string, args: string[], st
     // A new branch at a start point, or HEAD detached at a commit (which `checkout -B main` then names); a
     // path (`git checkout file`) names no commit and is left alone.
     if (!args.includes("--") && inv.operands.length >= 1) judgeRevs(inv, inv.operands.slice(0, 1), state);
+  } else if (sub === "worktree") {
+    // A new branch (or a detached HEAD) at the commit it checks out, as `branch NEW START` / `checkout`.
+    const add = readWorktreeAdd(args);
+    if (add?.rev !== undefined) judgeRevs(inv, [add.rev], state);
+  } else if (sub === "symbolic-ref") {
+    // `symbolic-ref HEAD refs/x` puts HEAD (and the next commit's parent) on whatever refs/x holds.
+    if (!has("-d", "--delete") && inv.operands.length === 2) judgeRevs(inv, inv.operands.slice(1), state);
   } else if (sub === "bisect" && inv.operands[0] === "run") {
     const at = args.indexOf("run");
     if (at !== -1 && args.length > at + 1) inv.runs.push(args.slice(at + 1));

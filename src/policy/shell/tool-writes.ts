@@ -2,7 +2,8 @@
  * Writes of programs that change files by what they read rather than by the names on the line: `patch` and
  * `git apply` (the files the patch names, with the lines it adds), and git's own work-tree writes (`git rm`,
  * `git mv`, `git checkout [rev] -- paths`, `git restore`): each path they name, and everything under a
- * folder. A patch is read from disk when its name is static (at most 1 MiB); one that cannot be read, or a
+ * folder; those that rewrite files from a revision, a stash or the index, as git answered (git/rev-files.ts).
+ * A patch is read from disk when its name is static (at most 1 MiB); one that cannot be read, or a
  * pathspec with wildcards or magic, is a write whose names are only known when it runs (undecided).
  */
 import fs from "node:fs";
@@ -131,6 +132,18 @@ export function gitWrites(command: SimpleCommand): Write[] {
             ? { path: at(p), kind, dynamic: false, tree: { from: at(p), into: "contents", git: true } }
             : { path: at(p), kind, dynamic: false };
   const named = fromRev(true);
+  // Files rewritten from a revision, a stash or the index, as git answered (git/rev-files.ts).
+  if (inv.rewrites !== undefined) {
+    if (dyn) return [unknown(`the files git ${inv.subcommand} rewrites`)];
+    if ("undecided" in inv.rewrites) return [unknown(inv.rewrites.undecided)];
+    return inv.rewrites.files.map((f) => ({
+      path: f.path,
+      kind: f.kind,
+      dynamic: false,
+      git: true,
+      ...(f.text !== undefined ? { text: f.text } : {}),
+    }));
+  }
   const ops = inv.operands;
   // Where `--` stood: what follows it is paths, whatever it looks like.
   const dashes = command.argv.indexOf("--", command.argv.indexOf(inv.subcommand) + 1);

@@ -9,7 +9,14 @@
  */
 import path from "node:path";
 import { readGit, shellQuote } from "../git/argv.js";
-import type { BranchLookup, ConfigLookup, HistoryLookup, RepoKindLookup } from "../git/invocation.js";
+import type {
+  BranchLookup,
+  ConfigLookup,
+  HistoryLookup,
+  HooksOffLookup,
+  RepoKindLookup,
+  RewriteLookup,
+} from "../git/invocation.js";
 import { interpreter, lineFile, producerOf, shell, type Script } from "./code-runners.js";
 import { readFind } from "./find.js";
 import { parallel, recursively, treeListed } from "./list-runners.js";
@@ -36,6 +43,8 @@ export interface WrapperOptions {
   branch?: BranchLookup;
   history?: HistoryLookup;
   repoKind?: RepoKindLookup;
+  rewrites?: RewriteLookup;
+  hooksOff?: HooksOffLookup;
 }
 
 /** The walker's emit: records a command and everything it runs. */
@@ -280,6 +289,8 @@ function git(
       ...(options.branch ? { branch: options.branch } : {}),
       ...(options.history ? { history: options.history } : {}),
       ...(options.repoKind ? { repoKind: options.repoKind } : {}),
+      ...(options.rewrites ? { rewrites: options.rewrites } : {}),
+      ...(options.hooksOff ? { hooksOff: options.hooksOff } : {}),
     },
   );
   command.git = inv;
