@@ -146,3 +146,18 @@ describe("the denied lines do their harm when run for real", () => {
       expect(committed || hookGone || remoteMain !== ours, c.line).toBe(true);
     });
 });
+
+describe("the recipes read from the Makefile are the ones make runs", () => {
+  // `make -n` prints each recipe line it would run, after make's own expansion: the same lines, as a set.
+  for (const args of [["build"], ["test"], ["clean"], ["ship", "MSG=x"], ["all", "MSG=x"], ["publish"], ["dist/app.tar"], [], ["-C", "sub"]])
+    it(`make ${args.join(" ")}`, async () => {
+      const { makeScripts } = await import(path.join(REPO_ROOT, "dist", "policy", "shell", "project-scripts.js"));
+      const { projectReader } = await import(path.join(REPO_ROOT, "dist", "policy", "shell", "project-files.js"));
+      const argv = ["make", ...args];
+      const ours = makeScripts(projectReader([project]), project, argv, argv.map(() => false));
+      const byMake = execFileSync("make", ["-n", ...args], { cwd: project, encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l && !/^make(\[\d+\])?: /.test(l)); // "Entering directory" notes
+      expect(new Set(ours.runs.map((r: { text: string }) => r.text))).toEqual(new Set(byMake));
+    });
+});

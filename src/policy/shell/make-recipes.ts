@@ -82,7 +82,8 @@ export interface Makefile {
   /** Text of every `$(shell …)`: it runs when the Makefile is read or a variable expanded. */
   shells: string[];
   oneShell: boolean;
-  includes: { names: string; optional: boolean }[];
+  /** `include` lines, with the number of rules read before each (its rules go there: the first may be the goal). */
+  includes: { names: string; optional: boolean; at: number }[];
   why?: string;
 }
 
@@ -153,7 +154,7 @@ export function parseMakefile(text: string): Makefile {
     }
     const inc = /^(-?include|sinclude)\s+(.*)$/.exec(code);
     if (inc) {
-      out.includes.push({ names: inc[2] as string, optional: inc[1] !== "include" });
+      out.includes.push({ names: inc[2] as string, optional: inc[1] !== "include", at: out.rules.length });
       rule = undefined;
       continue;
     }

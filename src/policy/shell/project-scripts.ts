@@ -171,12 +171,15 @@ function withIncludes(read: ProjectReader, dir: string, file: Makefile, depth: n
   if (depth > 4) return fail("its includes nest too deep");
   const out: Makefile = {
     ...file,
-    rules: [...file.rules],
+    rules: [],
     vars: new Map(file.vars),
     shells: [...file.shells],
     includes: [],
   };
+  let taken = 0;
   for (const inc of file.includes) {
+    out.rules.push(...file.rules.slice(taken, inc.at));
+    taken = Math.max(taken, inc.at);
     if (/[$*?[]/.test(inc.names)) return fail(`it includes ${inc.names}, only known when make runs`);
     for (const name of inc.names.split(/\s+/).filter(Boolean)) {
       const got = read(path.resolve(dir, name));
@@ -192,6 +195,7 @@ function withIncludes(read: ProjectReader, dir: string, file: Makefile, depth: n
       out.oneShell ||= inner.oneShell;
     }
   }
+  out.rules.push(...file.rules.slice(taken));
   return out;
 }
 
