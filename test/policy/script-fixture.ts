@@ -10,7 +10,7 @@ import path from "node:path";
 
 export const SCRIPT_FILES: Record<string, string> = {
   "ship.sh": "#!/bin/sh\nset -e\ngit add -A\ngit commit --no-verify -m ship\n",
-  "self.sh": "#!/bin/sh\n[ -n \"$DONE\" ] || DONE=1 sh self.sh\ngit commit -n -m self\n",
+  "self.sh": '#!/bin/sh\n[ -n "$DONE" ] || DONE=1 sh self.sh\ngit commit -n -m self\n',
   "scripts/install.sh": "#!/bin/sh\nset -e\necho installing\nmkdir -p build\ncp -r src build/\n",
   "scripts/check.sh": "#!/usr/bin/env bash\ngit status --short\ngit diff --stat\n",
   "scripts/nested.sh": "#!/bin/sh\necho nested\n./ship.sh\n",
@@ -38,7 +38,11 @@ export const SCRIPT_FILES: Record<string, string> = {
   }),
   "sub/package.json": JSON.stringify({
     name: "sub",
-    scripts: { pretest: "git commit -n -m pre", test: "echo ok", postinstall: "rm -f ../.git/hooks/pre-commit" },
+    scripts: {
+      pretest: "git commit -n -m pre",
+      test: "echo ok",
+      postinstall: "rm -f ../.git/hooks/pre-commit",
+    },
   }),
   Makefile: [
     "CC ?= cc",
@@ -66,7 +70,8 @@ export const SCRIPT_FILES: Record<string, string> = {
   "extra.mk": "publish:\n\tgit push --force origin main\n",
   "build.mk": "$(eval $(call rule,x))\nx:\n\techo x\n",
   "sub/Makefile": "docs:\n\techo docs\nhooks:\n\techo 'exit 0' > ../.git/hooks/pre-commit\n",
-  justfile: "default:\n    echo hi\n\nship: test\n    git commit --no-verify -m just\n\nrelease: ship\n    echo released\n\ntest:\n    @echo test\n",
+  justfile:
+    "default:\n    echo hi\n\nship: test\n    git commit --no-verify -m just\n\nrelease: ship\n    echo released\n\ntest:\n    @echo test\n",
 };
 
 /** Writes the fixture into `dir`, with the special files (binary, too big, a link out, a deep chain). */
@@ -83,5 +88,8 @@ export function writeScriptFixture(dir: string, outside: string): void {
   fs.symlinkSync(path.join(outside, "outside.sh"), path.join(dir, "link-out.sh"));
   fs.mkdirSync(path.join(dir, "deep"), { recursive: true });
   for (let n = 1; n <= 10; n++)
-    fs.writeFileSync(path.join(dir, "deep", `d${n}.sh`), n < 10 ? `sh deep/d${n + 1}.sh\n` : "git commit -n -m deep\n");
+    fs.writeFileSync(
+      path.join(dir, "deep", `d${n}.sh`),
+      n < 10 ? `sh deep/d${n + 1}.sh\n` : "git commit -n -m deep\n",
+    );
 }

@@ -67,7 +67,10 @@ describe("the scripts corpus", () => {
   const check = async (surface: "tool" | "hook") => {
     const { answerHook } = await import(path.join(REPO_ROOT, "dist", "hooks", "claude-code.js"));
     const wrong: string[] = [];
-    const figures: Record<string, { stop: number; benign: number; false_allows: number; false_blocks: number }> = {};
+    const figures: Record<
+      string,
+      { stop: number; benign: number; false_allows: number; false_blocks: number }
+    > = {};
     for (const c of CORPUS) {
       let got: string;
       if (surface === "tool") {
@@ -75,7 +78,10 @@ describe("the scripts corpus", () => {
         got = decisionOf(r.status);
       } else {
         const payload = JSON.stringify({ tool_name: "Bash", cwd: project, tool_input: { command: text(c) } });
-        const out = (await answerHook(payload, { CLAUDE_PROJECT_DIR: project, HOME: os.homedir() })) as string;
+        const out = (await answerHook(payload, {
+          CLAUDE_PROJECT_DIR: project,
+          HOME: os.homedir(),
+        })) as string;
         got = out === "" ? "allow" : JSON.parse(out).hookSpecificOutput.permissionDecision;
       }
       const f = (figures[c.class] ??= { stop: 0, benign: 0, false_allows: 0, false_blocks: 0 });
@@ -149,12 +155,31 @@ describe("the denied lines do their harm when run for real", () => {
 
 describe("the recipes read from the Makefile are the ones make runs", () => {
   // `make -n` prints each recipe line it would run, after make's own expansion: the same lines, as a set.
-  for (const args of [["build"], ["test"], ["clean"], ["ship", "MSG=x"], ["all", "MSG=x"], ["publish"], ["dist/app.tar"], [], ["-C", "sub"]])
+  for (const args of [
+    ["build"],
+    ["test"],
+    ["clean"],
+    ["ship", "MSG=x"],
+    ["all", "MSG=x"],
+    ["publish"],
+    ["dist/app.tar"],
+    [],
+    ["-C", "sub"],
+  ])
     it(`make ${args.join(" ")}`, async () => {
-      const { makeScripts } = await import(path.join(REPO_ROOT, "dist", "policy", "shell", "project-scripts.js"));
-      const { projectReader } = await import(path.join(REPO_ROOT, "dist", "policy", "shell", "project-files.js"));
+      const { makeScripts } = await import(
+        path.join(REPO_ROOT, "dist", "policy", "shell", "project-scripts.js")
+      );
+      const { projectReader } = await import(
+        path.join(REPO_ROOT, "dist", "policy", "shell", "project-files.js")
+      );
       const argv = ["make", ...args];
-      const ours = makeScripts(projectReader([project]), project, argv, argv.map(() => false));
+      const ours = makeScripts(
+        projectReader([project]),
+        project,
+        argv,
+        argv.map(() => false),
+      );
       const byMake = execFileSync("make", ["-n", ...args], { cwd: project, encoding: "utf8" })
         .split("\n")
         .filter((l) => l && !/^make(\[\d+\])?: /.test(l)); // "Entering directory" notes
