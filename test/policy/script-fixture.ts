@@ -69,7 +69,9 @@ export const SCRIPT_FILES: Record<string, string> = {
   ].join("\n"),
   "extra.mk": "publish:\n\tgit push --force origin main\n",
   "build.mk": "$(eval $(call rule,x))\nx:\n\techo x\n",
-  "sub/Makefile": "docs:\n\techo docs\nhooks:\n\techo 'exit 0' > ../.git/hooks/pre-commit\n",
+  // `:=` assignments, and a default goal that is not the first rule.
+  "sub/Makefile":
+    ".DEFAULT_GOAL := docs\nGREETING := docs built\nhooks:\n\techo 'exit 0' > ../.git/hooks/pre-commit\ndocs:\n\techo $(GREETING)\n",
   justfile:
     "default:\n    echo hi\n\nship: test\n    git commit --no-verify -m just\n\nrelease: ship\n    echo released\n\ntest:\n    @echo test\n",
 };

@@ -165,6 +165,7 @@ describe("the recipes read from the Makefile are the ones make runs", () => {
     ["dist/app.tar"],
     [],
     ["-C", "sub"],
+    ["-C", "sub", "hooks"],
   ])
     it(`make ${args.join(" ")}`, async () => {
       const { makeScripts } = await import(

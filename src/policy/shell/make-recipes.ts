@@ -160,7 +160,7 @@ export function parseMakefile(text: string): Makefile {
     }
     if (/\$[({](eval|call)\s/.test(code))
       out.why ??= `the Makefile computes its rules (${code.slice(0, 60)})`;
-    const assign = /^(?:override\s+|export\s+|private\s+)*([^\s:#=?+!]+)\s*(\?=|:::?=|\+=|!=|=)\s*(.*)$/.exec(
+    const assign = /^(?:override\s+|export\s+|private\s+)*([^\s:#=?+!]+)\s*(\?=|:{1,3}=|\+=|!=|=)\s*(.*)$/.exec(
       code,
     );
     if (assign && !/^[^=]*:[^=]/.test(code.slice(0, code.indexOf(assign[2] as string) + 1))) {
