@@ -22,6 +22,10 @@ export const SCRIPT_FILES: Record<string, string> = {
   "tools/commit.py":
     '#!/usr/bin/env python3\nimport subprocess\nsubprocess.run(["git", "commit", "--no-verify", "-m", "py"], check=True)\n',
   "tools/report.py": "#!/usr/bin/env python3\nimport sys\nprint(open('notes.txt').read())\nsys.exit(0)\n",
+  "tools/stage.py":
+    '#!/usr/bin/env python3\nimport subprocess, sys\nfor name in sys.argv[1:]:\n    subprocess.run(["git", "add", name], check=True)\n',
+  "tools/run.py":
+    "#!/usr/bin/env python3\nimport os, sys\n# runs git with the flags given\nos.system('git commit ' + ' '.join(sys.argv[1:]))\n",
   "tools/x.awk": 'BEGIN { system("git commit -n -m awk") }\n',
   "tools/ship.exp": "spawn git commit --no-verify -m exp\nexpect eof\n",
   "package.json": JSON.stringify({

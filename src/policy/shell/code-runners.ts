@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { analyzeInline } from "./inline-code.js";
-import { CWD_WORD, HOME_WORD } from "./inline-calls.js";
+import { CWD_WORD, DYNAMIC_WORD, HOME_WORD } from "./inline-calls.js";
 import { stringLiterals } from "./inline-tokens.js";
 import type { LineFile, SimpleCommand, WalkScope, Walker } from "./model.js";
 import type { ProjectReader } from "./project-files.js";
@@ -171,11 +171,11 @@ function inlineCode(
   };
   if (inline.downloadsCode) command.codeFrom.push(inline.downloadsCode);
   const runsUnknown = inline.commands.some((c) => c.includes("$__mcq_dynamic"));
-  if (runsUnknown && file && JUDGED_WORDS.test(code))
-    command.undecided ||= `${label} runs a process only known when it runs, and names commands the policies judge`;
+  // A file's computed process is walked with its computed parts unknown (`git add "$x"`); one whose program
+  // itself is computed is asked only when the file names a judged command (else every script would be).
   const lines = runsUnknown && !file ? [...inline.commands, ...stringLiterals(code)] : inline.commands;
   for (const line of lines) {
-    if (file && line.includes("$__mcq_dynamic")) continue;
+    if (file && line.startsWith(DYNAMIC_WORD) && !JUDGED_WORDS.test(code)) continue;
     const text = known(line);
     if (text !== undefined) script(text, label, [name]);
   }
