@@ -160,9 +160,8 @@ export function parseMakefile(text: string): Makefile {
     }
     if (/\$[({](eval|call)\s/.test(code))
       out.why ??= `the Makefile computes its rules (${code.slice(0, 60)})`;
-    const assign = /^(?:override\s+|export\s+|private\s+)*([^\s:#=?+!]+)\s*(\?=|:{1,3}=|\+=|!=|=)\s*(.*)$/.exec(
-      code,
-    );
+    const assign =
+      /^(?:override\s+|export\s+|private\s+)*([^\s:#=?+!]+)\s*(\?=|:{1,3}=|\+=|!=|=)\s*(.*)$/.exec(code);
     if (assign && !/^[^=]*:[^=]/.test(code.slice(0, code.indexOf(assign[2] as string) + 1))) {
       const [, name, op, value] = assign as unknown as [string, string, string, string];
       if (name === ".RECIPEPREFIX") out.why ??= "the Makefile changes its recipe prefix";
