@@ -25,6 +25,7 @@ export const CEL_VARIABLES: Record<AppliesTo, Record<string, string>> = {
     stdin_from: "string",
     code_from: "list<string>",
     via: "list<string>",
+    from_script: "string",
     writes: "list<string>",
     deletes: "list<string>",
     destroys: "list<string>",

@@ -86,6 +86,7 @@ export async function checkCommand(
     ...(site.gitConfig ? { gitConfig: site.gitConfig } : {}),
     ...(site.plain === false ? { plain: false } : {}),
     ...(site.deadline !== undefined ? { deadline: site.deadline } : {}),
+    roots: site.roots ?? [site.projectRoot],
   };
   const parsed =
     input.argv !== undefined

@@ -122,6 +122,7 @@ export function commandContext(
     stdin_from: command.stdinFrom,
     code_from: command.codeFrom.filter(Boolean),
     via: command.via,
+    from_script: command.script ?? "",
     writes: extras.writes,
     deletes: deletes.filter((d) => !d.dynamic).map((d) => d.path),
     destroys,

@@ -25,6 +25,7 @@ import { deletesOf } from "./shell/deletions.js";
 import { outputOf, uploadsOf } from "./shell/flows.js";
 import { writesOf } from "./shell/writes.js";
 import { gitPathPrinted } from "./shell/git-dirs.js";
+import { projectReader } from "./shell/project-files.js";
 
 export type { ParsedCommandLine, SimpleCommand, Write } from "./shell/model.js";
 
@@ -38,6 +39,8 @@ export interface ShellSite {
   plain?: boolean;
   /** Past this time (ms since the epoch) parsing and walking stop, undecided. */
   deadline?: number;
+  /** The allowed roots: a script, Makefile or package.json inside them that a command runs is read and judged. */
+  roots?: string[];
 }
 
 let parserLoad: Promise<Parser> | undefined;
@@ -86,6 +89,7 @@ function walker(parser: Parser | undefined, site: ShellSite): Walker {
         (site.gitConfig ?? gitConfigLookup)("core.hookspath", dir, env),
       ),
     ...(site.deadline !== undefined ? { deadline: site.deadline } : {}),
+    ...(site.roots ? { project: projectReader(site.roots) } : {}),
     emit: () => undefined,
   };
   w.emit = emitterFor(w, {

@@ -5,9 +5,12 @@
  */
 import path from "node:path";
 import { analyzeInline } from "./inline-code.js";
-import { CWD_WORD, HOME_WORD } from "./inline-calls.js";
+import { CWD_WORD, DYNAMIC_WORD, HOME_WORD } from "./inline-calls.js";
 import { stringLiterals } from "./inline-tokens.js";
 import type { LineFile, SimpleCommand, WalkScope, Walker } from "./model.js";
+import type { ProjectReader } from "./project-files.js";
+import { shellScript, type Runs } from "./project-scripts.js";
+import { INTERPRETERS } from "./wrapper-options.js";
 
 /** Walks text as a script a wrapper runs, with its positional parameters and environment (wrappers.ts). */
 export type Script = (
@@ -27,7 +30,13 @@ export function producerOf(field: string): string {
 }
 
 /** sh/bash/…: `-c SCRIPT [NAME ARGS…]`, a script file, or a script read from stdin. */
-export function shell(command: SimpleCommand, name: string, script: Script, scope: WalkScope): void {
+export function shell(
+  command: SimpleCommand,
+  name: string,
+  script: Script,
+  scope: WalkScope,
+  project?: { read: ProjectReader; run: (runs: Runs) => void },
+): void {
   const { argv } = command;
   let i = 1;
   let c = false;
@@ -72,7 +81,10 @@ export function shell(command: SimpleCommand, name: string, script: Script, scop
       const from = producerOf(argv[i] as string);
       command.codeFrom.push(from);
       command.undecided = `${name} runs a script from ${from || "a name"} only known when the line runs`;
-    }
+    } else if (project)
+      project.run(
+        shellScript(project.read, command.cwd, argv[i] as string, `${name} ${argv[i]}`, argv.slice(i)),
+      );
     return;
   }
   readsCodeFromStdin(command, name, script);
@@ -94,6 +106,7 @@ export function interpreter(
   script: Script,
   walker: Walker,
   scope: WalkScope,
+  project?: { read: ProjectReader; run: (runs: Runs) => void },
 ): void {
   const { argv } = command;
   for (let i = 1; i < argv.length; i++) {
@@ -104,23 +117,7 @@ export function interpreter(
     ) {
       const code = argv[i + 1] ?? "";
       if (command.dynamic[i + 1]) command.undecided = `${name} ${a} runs code only known when the line runs`;
-      const inline = analyzeInline(code, name);
-      const known = (text: string) => resolveWords(text, walker.home, command.cwd);
-      command.inline = {
-        ...inline,
-        writes: inline.writes.flatMap((w) => {
-          const p = known(w.path);
-          return p === undefined ? [{ ...w, dynamic: true }] : [{ ...w, path: p }];
-        }),
-        uploads: inline.uploads.map((u) => known(u) ?? u),
-      };
-      if (inline.downloadsCode) command.codeFrom.push(inline.downloadsCode);
-      const runsUnknown = inline.commands.some((c) => c.includes("$__mcq_dynamic"));
-      const lines = runsUnknown ? [...inline.commands, ...stringLiterals(code)] : inline.commands;
-      for (const line of lines) {
-        const text = known(line);
-        if (text !== undefined) script(text, `${name} ${a}`, [name]);
-      }
+      inlineCode(command, name, `${name} ${a}`, code, script, walker, false);
       return;
     }
     if (a === "-m") return;
@@ -134,10 +131,69 @@ export function interpreter(
       const from = file?.producer ?? producerOf(a);
       command.codeFrom.push(from);
       command.undecided = `${name} runs a script from ${from || "a name"} only known when the line runs`;
+    } else if (project) {
+      const run = shellScript(project.read, command.cwd, a, `${name} ${a}`, []);
+      if ("why" in run) command.undecided ||= run.why;
+      else for (const r of run.runs) inlineCode(command, name, r.label, r.text, script, walker, true);
     }
     return;
   }
   readsCodeFromStdin(command, name);
+}
+
+/** Words of commands the policies judge: code that runs a process it names only at run time, and names one of these, is asked. */
+const JUDGED_WORDS =
+  /\b(git|rm|rmdir|shred|chmod|chown|curl|wget|dd|mkfs|sudo|husky|lefthook|overcommit|pre-commit|scp|rsync|ssh|nc|sh|bash|zsh)\b/;
+
+/**
+ * Inline code (`-c`/`-e`) or a script file of an interpreter: what it runs, writes, downloads and sends.
+ * When it runs a process only known when it runs, inline code has each string literal judged as a command;
+ * a file (larger, full of messages) is asked when it names a judged command word.
+ */
+function inlineCode(
+  command: SimpleCommand,
+  name: string,
+  label: string,
+  code: string,
+  script: Script,
+  walker: Walker,
+  file: boolean,
+): void {
+  const inline = analyzeInline(code, name);
+  const known = (text: string) => resolveWords(text, walker.home, command.cwd);
+  command.inline = {
+    ...inline,
+    writes: inline.writes.flatMap((w) => {
+      const p = known(w.path);
+      return p === undefined ? [{ ...w, dynamic: true }] : [{ ...w, path: p }];
+    }),
+    uploads: inline.uploads.map((u) => known(u) ?? u),
+  };
+  if (inline.downloadsCode) command.codeFrom.push(inline.downloadsCode);
+  const runsUnknown = inline.commands.some((c) => c.includes("$__mcq_dynamic"));
+  // A file's computed process is walked with its computed parts unknown (`git add "$x"`); one whose program
+  // itself is computed is asked only when the file names a judged command (else every script would be).
+  const lines = runsUnknown && !file ? [...inline.commands, ...stringLiterals(code)] : inline.commands;
+  for (const line of lines) {
+    if (file && line.startsWith(DYNAMIC_WORD) && !JUDGED_WORDS.test(code)) continue;
+    const text = known(line);
+    if (text !== undefined) script(text, label, [name]);
+  }
+}
+
+/** A project file run by its path whose `#!` names an interpreter: read as that interpreter's code, else asked. */
+export function fileCode(
+  command: SimpleCommand,
+  interpreterName: string,
+  code: string,
+  script: Script,
+  walker: Walker,
+): void {
+  if (!INTERPRETERS.test(interpreterName)) {
+    command.undecided ||= `it runs ${command.argv[0]}, a ${interpreterName || "program"} script whose commands are not read`;
+    return;
+  }
+  inlineCode(command, interpreterName, `${interpreterName} ${command.argv[0]}`, code, script, walker, true);
 }
 
 /** Interpreter options whose value is the next argument (not the script). */

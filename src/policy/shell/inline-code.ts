@@ -138,6 +138,8 @@ export function analyzeInline(code: string, program: string): InlineAnalysis {
       // A single string: a shell line (os.system, execSync, `system "…"`, subprocess.run("…", shell=True)).
       if (first?.kind === "str" && pos.filter((a) => a.kind === "str" || a.kind === "list").length === 1)
         out.commands.push(first.dyn ? DYNAMIC_WORD : first.v);
+      // A command held in a name or built by an expression (`os.system(cmd)`): only known when it runs.
+      if (first?.kind === "dyn") out.commands.push(DYNAMIC_WORD);
       const run = argvOf(call.args);
       if (run && run.argv.length > 1)
         out.commands.push(run.argv.map((w, i) => (run.dynamic[i] ? DYNAMIC_WORD : quote(w))).join(" "));

@@ -93,6 +93,8 @@ export interface SimpleCommand {
   oldCwd?: string;
   /** Run by `find -exec` on each file it finds: `{}` is one of those (names: the patterns they match). */
   found?: { starts: string[]; names?: string[] };
+  /** The project file it was read from (`/p/Makefile#ship`), when a command of the line ran that file; else absent. */
+  script?: string;
   /** What its inline code does (`python -c`, `node -e`, …): inline-code.ts, paths resolved. */
   inline?: import("./inline-code.js").InlineAnalysis;
 }
@@ -126,6 +128,8 @@ export interface WalkScope {
   files: Map<string, LineFile>;
   /** Nesting of shells and wrappers so far. */
   depth: number;
+  /** The project files (scripts, Makefiles, package.json scripts) being walked, outermost first. */
+  scripts?: string[];
 }
 
 /** How the walker reaches the parser and the wrapper logic (wrappers.ts), which walk nested text again. */
@@ -142,6 +146,8 @@ export interface Walker {
   gitPath?: (argv: string[], cwd: string, env: Record<string, string>) => string | undefined;
   /** Past this time (ms since the epoch) the walk stops, undecided. */
   deadline?: number;
+  /** Reads a project file a command runs (project-files.ts); absent, such files are not read. */
+  project?: import("./project-files.js").ProjectReader;
   /** Looks through a command's wrappers and records it (and what it wraps). */
   emit(command: SimpleCommand, scope: WalkScope): void;
 }

@@ -19,6 +19,7 @@ export function cloneScope(scope: WalkScope, extra: Partial<WalkScope> = {}): Wa
     gitConfig: scope.gitConfig,
     files: scope.files,
     depth: scope.depth,
+    ...(scope.scripts ? { scripts: scope.scripts } : {}),
     ...extra,
   };
 }

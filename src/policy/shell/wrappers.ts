@@ -17,7 +17,18 @@ import type {
   RepoKindLookup,
   RewriteLookup,
 } from "../git/invocation.js";
-import { interpreter, lineFile, producerOf, shell, type Script } from "./code-runners.js";
+import { fileCode, interpreter, lineFile, producerOf, shell, type Script } from "./code-runners.js";
+import {
+  executedFile,
+  justfileScripts,
+  makeScripts,
+  MAX_SCRIPT_DEPTH,
+  packageScripts,
+  shellScript,
+  type Runs,
+} from "./project-scripts.js";
+import type { ProjectReader } from "./project-files.js";
+import { hatchScripts } from "./escape-hatches.js";
 import { readFind } from "./find.js";
 import { parallel, recursively, treeListed } from "./list-runners.js";
 import { MAX_COMMANDS, MAX_DEPTH, type SimpleCommand, type WalkScope, type Walker } from "./model.js";
@@ -26,6 +37,10 @@ import { walkText } from "./walk.js";
 import { FIELD_BREAK } from "./words.js";
 import { INTERPRETERS, PREFIX, SHELLS, skipOptions, SUBCOMMAND, XARGS_VALUE } from "./wrapper-options.js";
 import { recordLineFiles, writesOf } from "./writes.js";
+
+const PACKAGE_MANAGERS = new Set(["npm", "yarn", "pnpm", "bun"]);
+/** Programs run by a path outside the project that are the system's (not a script the agent could write). */
+const SYSTEM_PROGRAM = /^\/(usr|bin|sbin|lib|lib64|opt|nix|snap)\//;
 
 /** Positional parameters of a script run with `sh -c SCRIPT NAME ARGS…`. */
 function withPositional(scope: WalkScope, args: string[]): WalkScope {
@@ -64,6 +79,7 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
       return;
     }
     const { argv } = command;
+    if (scope.scripts?.length) command.script ??= scope.scripts[0];
     if (argv.length === 0) return void out.commands.push(command);
     if (command.dynamic[0]) {
       command.undecided = `the program is only known when the line runs (${argv[0]})`;
@@ -97,6 +113,46 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
           positional,
         ),
       });
+
+    // Text read from a project file (a script, a recipe, a package.json script), walked as if proposed.
+    const runProject = (runs: Runs): void => {
+      if ("why" in runs) {
+        command.undecided ||= runs.why;
+        return;
+      }
+      const chain = scope.scripts ?? [];
+      for (const run of runs.runs) {
+        if (chain.includes(run.file)) continue; // it runs itself (the same target): its commands are being judged already
+        if (chain.length >= MAX_SCRIPT_DEPTH) {
+          command.undecided ||= `scripts run scripts more than ${MAX_SCRIPT_DEPTH} deep`;
+          return;
+        }
+        walkText(
+          walker,
+          run.text,
+          withPositional(
+            cloneScope(scope, {
+              env: { ...command.env },
+              via: [...command.via, run.label],
+              cwd: run.cwd,
+              scripts: [...chain, run.file],
+            }),
+            run.positional ?? [run.label],
+          ),
+        );
+      }
+    };
+    // A file the line wrote earlier is read as the line left it; else from disk.
+    const disk = walker.project;
+    const read: ProjectReader | undefined =
+      disk &&
+      ((abs) => {
+        const lf = scope.files.get(abs);
+        if (!lf) return disk(abs);
+        if (lf.text !== undefined) return { text: lf.text, file: abs };
+        return { why: `${abs}, which ${lf.producer} wrote earlier in the line` };
+      });
+    const project = read && { read, run: runProject };
 
     // An alias the line defined (bash expands them in interactive shells and with expand_aliases).
     const alias = scope.aliases.get(argv[0] as string);
@@ -160,6 +216,16 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
       }
       if (name === "su" || name === "sg") return; // a login shell: what it runs is typed later
       return nested(argv.slice(at), name, { cwd });
+    }
+    if (project && PACKAGE_MANAGERS.has(name)) {
+      const runs = packageScripts(project.read, command.cwd, argv, command.dynamic);
+      if (runs) return runProject(runs);
+    }
+    if (project && name === "make")
+      return runProject(makeScripts(project.read, command.cwd, argv, command.dynamic));
+    if (project && name === "just") {
+      const runs = justfileScripts(project.read, command.cwd, argv, command.dynamic);
+      return runs && runProject(runs);
     }
     const sub = SUBCOMMAND[name];
     if (sub && sub.verbs.includes(argv[1] ?? "")) {
@@ -237,6 +303,12 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
       command.codeFrom.push(written.producer);
       command.undecided ||= `it runs ${argv[0]}, which ${written.producer} wrote earlier in the line`;
     }
+    // A file of the project run by its path: what it holds is judged (by its `#!`).
+    if (!written && project && (argv[0] as string).includes("/") && !SYSTEM_PROGRAM.test(argv[0] as string)) {
+      const run = executedFile(project.read, command.cwd, argv[0] as string, argv);
+      if ("interpreter" in run) return fileCode(command, run.interpreter, run.code, script, walker);
+      return runProject(run);
+    }
     if (/^python(\d+(\.\d+)?)?$/.test(name) && argv[1] === "-m" && argv[2])
       return nested(argv.slice(2), `${name} -m`);
     if (name === "eval") {
@@ -254,11 +326,33 @@ export function emitterFor(walker: Walker, options: WrapperOptions): Walker["emi
         const from = file?.producer ?? producerOf(argv[1] as string);
         command.codeFrom.push(from);
         command.undecided = `it runs code from ${from || "a file"} that is only known when the line runs`;
-      }
+      } else if (argv[1] !== undefined && project)
+        runProject(shellScript(project.read, command.cwd, argv[1], `${name} ${argv[1]}`, argv.slice(1)));
       return;
     }
-    if (SHELLS.has(name)) return shell(command, name, script, scope);
-    if (INTERPRETERS.test(name)) return interpreter(command, name, script, walker, scope);
+    const hatch = hatchScripts(
+      name,
+      argv,
+      command.dynamic,
+      command.stdin?.text,
+      command.stdin !== undefined,
+      (file) => {
+        const abs = path.isAbsolute(file)
+          ? file
+          : command.cwd === undefined
+            ? undefined
+            : path.resolve(command.cwd, file);
+        if (abs === undefined) return { why: `${file}, in a folder only known when the line runs` };
+        return read ? read(abs) : { why: `${file}, which is not read here` };
+      },
+    );
+    if (hatch) {
+      if (hatch.why) command.undecided ||= hatch.why;
+      for (const text of hatch.scripts) script(text, `${name} (shell escape)`);
+      return;
+    }
+    if (SHELLS.has(name)) return shell(command, name, script, scope, project);
+    if (INTERPRETERS.test(name)) return interpreter(command, name, script, walker, scope, project);
     if (name === "git") return git(command, scope, options, emit, script);
   };
   return emit;
