@@ -292,4 +292,36 @@ describe("nested Python projects are type-checked with their own configuration",
     },
     120_000,
   );
+
+  it.skipIf(absent(MYPYS[0] as string, "mypy"))(
+    "fix_all verifies with the checker at each nested project too, with its own configuration",
+    async () => {
+      const repo = monorepo();
+      const mypyBin = MYPYS[0] as string;
+      const s = await connectStdio({
+        args: ["--allowed-paths", repo],
+        cwd: repo,
+        env: { PATH: pathWith(mypyBin) },
+      });
+      try {
+        const r = await s.call("fix_all", { path: repo, checker: "mypy" });
+        const typeCheck = r.type_check as { issues: string[]; notes: string[] };
+        const shown = typeCheck.issues
+          .map((l) => /^(.+?):(\d+):\d+: (\S+)/.exec(l))
+          .map((m) => `${m?.[1]}:${m?.[2]} ${m?.[3]}`);
+        // packages/a's strict settings apply only in its own run (the root's run leaves it out).
+        for (const p of ["packages/a", "packages/b"])
+          for (const f of byHand("mypy", repo, p, mypyBin)) expect(shown, p).toContain(f);
+        expect(shown).toContain("packages/a/src/pkg_a/__init__.py:1 no-untyped-def");
+        for (const f of rootByHand("mypy", repo, mypyBin)) expect(shown).toContain(f);
+        expect(typeCheck.notes).toContainEqual(
+          "mypy ran at ., packages/a, packages/b, packages/d (each nested project with its own configuration)",
+        );
+        expect(r).toMatchObject({ rolled_back: false, transaction: { verification: { passed: true } } });
+      } finally {
+        await s.close();
+      }
+    },
+    300_000,
+  );
 });
