@@ -464,18 +464,13 @@ async function wholeRun<V, M>(
   const dropOthers = () => {
     if (shard) for (const f of [...values.keys()]) if (!inShard(shard, job.root, f)) values.delete(f);
   };
-  if ("uncached" in keys) {
+  /** The reply for this shard's share of `all` (the other shards' values dropped). */
+  const mineOnly = (all: string[], uncached: string | undefined) => {
     dropOthers();
-    const all = files ?? [...run.values.keys()];
     const mine = mineOf(all);
-    return {
-      ...base,
-      files: mine,
-      fileNotes: notesOfFiles(mine),
-      total: mine.length,
-      uncached: keys.uncached,
-    };
-  }
+    return { ...base, files: mine, fileNotes: notesOfFiles(mine), total: mine.length, uncached };
+  };
+  if ("uncached" in keys) return mineOnly(files ?? [...run.values.keys()], keys.uncached);
   if (!files)
     return {
       ...base,
@@ -497,17 +492,7 @@ async function wholeRun<V, M>(
   // What the configuration read while the tool ran (closureAfterRun): the result is stored under it.
   const late = await closureAfterRun(cache, job.closure, job.root, keys.closure);
   const latePart = late.grew ? closureKey(cache, late.closure, job.root, false) : undefined;
-  if (latePart && "uncached" in latePart) {
-    dropOthers();
-    const mine = mineOf(files);
-    return {
-      ...base,
-      files: mine,
-      fileNotes: notesOfFiles(mine),
-      total: mine.length,
-      uncached: latePart.uncached,
-    };
-  }
+  if (latePart && "uncached" in latePart) return mineOnly(files, latePart.uncached);
   // Stored under the key with them; what changed during the run is judged against the key it started with.
   const stored = latePart ? { ...keysOf(job, late.closure, latePart), closureKey: keys.closureKey } : keys;
   const hashes = files.map((f) => cache.hashes.hashOf(f));
@@ -527,13 +512,5 @@ async function wholeRun<V, M>(
     storeBundle(cache, bundleKeyOf(stored.identity, rels), stored.latestKey, bundle);
   }
   // A shard reports its own files (the others' values were stored too: they cost nothing more).
-  dropOthers();
-  const mine = mineOf(files);
-  return {
-    ...base,
-    files: mine,
-    fileNotes: notesOfFiles(mine),
-    total: mine.length,
-    uncached: changed ? "a file changed during the run or just before it" : undefined,
-  };
+  return mineOnly(files, changed ? "a file changed during the run or just before it" : undefined);
 }

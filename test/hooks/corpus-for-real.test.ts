@@ -14,6 +14,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
+import { gitEnv } from "../helpers/git-identity.js";
 
 const ALL = fs
   .readFileSync(path.join(REPO_ROOT, "test", "policy", "corpus", "commands.jsonl"), "utf8")
@@ -40,13 +41,7 @@ const SKIPPED: [RegExp, string][] = [
 ];
 const skipOf = (line: string) => SKIPPED.find(([re]) => re.test(line))?.[1];
 
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitEnv;
 const REFUSE = "#!/bin/sh\necho 'this hook refuses everything' >&2\nexit 1\n";
 let repo: string;
 let remote: string;

@@ -13,14 +13,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, REPO_ROOT, type Connected } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
+import { gitEnv } from "../helpers/git-identity.js";
 
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitEnv;
 const STRICT = '[tool.ruff.lint]\nselect = ["E", "F", "B"]\n';
 const LAX = "[tool.ruff.lint]\nselect = []\n";
 const CI = "on: push\njobs: {}\n";

@@ -13,6 +13,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/server.js";
 import { missing, tempDir } from "../helpers/tools.js";
+import { gitEnv } from "../helpers/git-identity.js";
 
 interface Line {
   line: string;
@@ -29,13 +30,7 @@ const LINES = fs
       c.expect === "deny" && /\bgit\b/.test(c.line) && (c.class === "bypass" || c.class === "force_push"),
   );
 
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitEnv;
 let repo: string;
 let remote: string;
 let base: string;

@@ -12,15 +12,10 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
+import { gitEnv } from "../helpers/git-identity.js";
 
 let repo: string;
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitEnv;
 const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8", env });
 const write = (file: string, text: string) => {
   fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });

@@ -15,6 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, REPO_ROOT, type Connected } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
+import { gitEnv } from "../helpers/git-identity.js";
 
 interface Line {
   line: string;
@@ -29,13 +30,7 @@ const CORPUS: Line[] = fs
   .filter(Boolean)
   .map((l) => JSON.parse(l) as Line);
 
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitEnv;
 const SECRET = 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Ha4Lm2b"\n';
 
 let top: string;

@@ -14,6 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, REPO_ROOT, type Connected } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
+import { gitEnv } from "../helpers/git-identity.js";
 
 interface Entry {
   path: string;
@@ -37,13 +38,7 @@ const CORPUS: Entry[] = fs
   .map((l) => JSON.parse(l) as Entry);
 
 const surfaces = (e: Entry) => e.surfaces ?? ["tool", "hook", "precommit"];
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitEnv;
 
 function big(spec: { header: string; bytes: number }): string {
   const line = "row = 'abcdefghijklmnopqrstuvwxyz0123456789';\n";

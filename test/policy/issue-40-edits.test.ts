@@ -15,6 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, REPO_ROOT, type Connected } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
+import { gitEnv } from "../helpers/git-identity.js";
 
 interface Entry {
   path: string;
@@ -39,13 +40,7 @@ const CORPUS: Entry[] = [
   })),
 ];
 
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitEnv;
 let repo: string;
 let server: Connected;
 

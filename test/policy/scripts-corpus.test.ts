@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, REPO_ROOT, type Connected } from "../helpers/server.js";
 import { tempDir } from "../helpers/tools.js";
 import { writeScriptFixture } from "./script-fixture.js";
+import { gitEnv } from "../helpers/git-identity.js";
 
 interface Line {
   line: string;
@@ -30,13 +31,7 @@ const CORPUS: Line[] = fs
   .map((l) => JSON.parse(l) as Line);
 
 const REFUSE = "#!/bin/sh\necho 'this hook refuses everything' >&2\nexit 1\n";
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitEnv;
 
 /** A repository on `main` with the fixture committed and a pre-commit hook that refuses everything. */
 function scratch(outside: string): string {

@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, connectStdio, type Connected } from "../helpers/server.js";
 import { missing, tempDir } from "../helpers/tools.js";
+import { gitEnv } from "../helpers/git-identity.js";
 
 const CODE: Record<string, string> = {
   "src/signer.py": [
@@ -36,13 +37,7 @@ const DOTENV = "SECRET_KEY=q8Zr4vT1xN7bK2mW9pL5\n";
 
 let project: string;
 let server: Connected;
-const env = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
+const env = gitEnv;
 const git = (...args: string[]) => execFileSync("git", args, { cwd: project, encoding: "utf8", env });
 
 beforeAll(async () => {
