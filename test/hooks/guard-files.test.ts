@@ -47,11 +47,17 @@ describe("the guard's own files", () => {
       expect(r.decision, line).toBe("deny");
       expect(r.reason, line).toContain("protected.guard");
     }
-    // A snapshot of one's own elsewhere is no business of the guard.
-    expect(
-      (await decide("Bash", { command: "node --snapshot-blob /tmp/mine.blob --build-snapshot /tmp/x.js" }))
-        .decision,
-    ).toBe("allow");
+    // A snapshot of one's own elsewhere is no business of the guard: its script in the project is read and
+    // allowed; one outside the allowed paths cannot be read, so the human is asked (not the guard's denial).
+    fs.writeFileSync(path.join(project, "x.js"), "console.log(1);\n");
+    const own = `node --snapshot-blob /tmp/mine.blob --build-snapshot ${path.join(project, "x.js")}`;
+    expect((await decide("Bash", { command: own })).decision).toBe("allow");
+    const outside = await decide("Bash", {
+      command: "node --snapshot-blob /tmp/mine.blob --build-snapshot /tmp/x.js",
+    });
+    expect(outside.decision).toBe("ask");
+    expect(outside.reason).toContain("command.undecidable");
+    expect(outside.reason).not.toContain("protected.guard");
   });
 
   it("denies an edit of them", async () => {
