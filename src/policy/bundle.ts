@@ -89,6 +89,16 @@ export const UNDECIDABLE_POLICY: Partial<Record<AppliesTo, string>> = {
   edit: "edit.undecidable",
 };
 
+/**
+ * What an undecided violation matched, with why it could not be read (the walk's reason: `python3 runs
+ * /tmp/x.py is outside the allowed paths, so it is not read`), so that the human asked and the agent see it.
+ */
+function withWhy(label: string, policyId: string, kind: AppliesTo, context: CelContext): string {
+  const why = context.undecided;
+  if (policyId !== UNDECIDABLE_POLICY[kind] || typeof why !== "string" || why === "") return label;
+  return `${label} (undecided: ${why})`;
+}
+
 export interface CheckOptions {
   /** A time (ms since the epoch) past which the check stops and is undecided. */
   deadline?: number;
@@ -200,7 +210,7 @@ export class Bundle {
           break;
         }
         if (matched) {
-          violations.push({ ...this.ref(policy), matched: label });
+          violations.push({ ...this.ref(policy), matched: withWhy(label, policy.id, kind, context) });
           break;
         }
       }

@@ -57,6 +57,8 @@ describe("the guard's own files", () => {
     });
     expect(outside.decision).toBe("ask");
     expect(outside.reason).toContain("command.undecidable");
+    // The human and the agent are told why it could not be read.
+    expect(outside.reason).toContain("(undecided: the script /tmp/x.js ");
     expect(outside.reason).not.toContain("protected.guard");
   });
 

@@ -45,7 +45,7 @@ export function shellScript(
   const abs = at(cwd, file);
   if (abs === undefined) return { why: `${label} runs ${file} in a folder only known when the line runs` };
   const got = read(abs);
-  if ("why" in got) return { why: `${label} runs ${got.why}` };
+  if ("why" in got) return { why: `the script ${got.why}` };
   return { runs: [{ text: got.text, label, cwd: cwd ?? path.dirname(abs), file: got.file, positional }] };
 }
 
@@ -62,7 +62,7 @@ export function executedFile(
   const abs = at(cwd, program);
   if (abs === undefined) return { why: `it runs ${program} in a folder only known when the line runs` };
   const got = read(abs);
-  if ("why" in got) return { why: `it runs ${got.why}` };
+  if ("why" in got) return { why: `the program ${got.why}` };
   const first = got.text.split("\n", 1)[0] ?? "";
   // No `#!`: the shell that runs it reads it as a shell script (execve fails, bash and sh run it themselves).
   if (!first.startsWith("#!") || SHELL_SHEBANG.test(first))
@@ -110,7 +110,7 @@ export function packageScripts(
       : present(read, [path.join(dir, "package.json")]);
   if (file === undefined) return undefined; // no package.json: the manager fails, nothing runs
   const got = read(file);
-  if ("why" in got) return { why: `${tool} runs scripts of ${got.why}` };
+  if ("why" in got) return { why: `${tool} runs scripts of a package.json that is not read: ${got.why}` };
   const scripts = scriptsOf(got.text);
   if ("why" in scripts) return { why: `${tool} runs scripts of ${file}, but ${scripts.why}` };
   // bun runs a file or a binary when the name is not a script: that is the interpreter's business.
@@ -149,7 +149,7 @@ export function makeScripts(
   );
   if (file === undefined) return { runs: [] }; // no Makefile: make fails (or runs a built-in rule on a source file)
   const got = read(file);
-  if ("why" in got) return { why: `make runs recipes of ${got.why}` };
+  if ("why" in got) return { why: `make runs recipes of a makefile that is not read: ${got.why}` };
   const parsed = parseMakefile(got.text);
   const included = withIncludes(read, dir, parsed, 0);
   const recipes = recipesFor(included, run);
@@ -185,7 +185,7 @@ function withIncludes(read: ProjectReader, dir: string, file: Makefile, depth: n
       const got = read(path.resolve(dir, name));
       if ("why" in got) {
         if (inc.optional && got.missing) continue;
-        return fail(`it includes ${got.why}`);
+        return fail(`it includes a makefile that is not read: ${got.why}`);
       }
       const inner = withIncludes(read, dir, parseMakefile(got.text), depth + 1);
       if (inner.why) return fail(inner.why);
